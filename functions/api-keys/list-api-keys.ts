@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { listApiKeys } from '../../shared/data/identity';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute, requireOwnEntity } from '../../shared/http/route';
+import { ApiKey } from '../../shared/schemas/api-key';
+import { entityScopedParams } from '../../shared/schemas/common';
+import { apiKeyExpand } from './expand';
+
+export const route = defineRoute({
+  id: 'api_keys.list',
+  method: 'GET',
+  path: '/v1/entities/{entity_id}/api-keys',
+  tag: 'API keys',
+  summary: 'List API keys',
+  description: 'Newest first; revoked and expired keys included unless filtered by status.',
+  scopes: ['api_keys:read'],
+  params: entityScopedParams,
+  query: z.object({
+    ...paginationQuery(),
+    mode: z.enum(['live', 'test']).optional(),
+    status: z.enum(['active', 'expired', 'revoked']).optional(),
+  }),
+  response: listEnvelope(ApiKey),
+  list: true,
+  expand: apiKeyExpand,
+  handler: (ctx, { params, query }) => {
+    requireOwnEntity(ctx, params.entity_id);
+    return listApiKeys(ctx.db, ctx.entityId, { mode: query.mode, status: query.status }, query);
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,49 @@
+/**
+ * The API Gateway REQUEST authorizer: maps `Authorization: Bearer <key>` to a caller.
+ *
+ * API Gateway caches the result keyed by the Authorization header (the identity source), so a
+ * cached answer is only ever reused for the very same key string: it can never lend one key's
+ * entity or scopes to another. The policy allows the whole stage because scopes are checked per
+ * route in the handler stack, not here, which keeps a cached Allow valid for every route.
+ * Failures return a Deny with the precise code in the context; the ACCESS_DENIED gateway response
+ * turns that into a 401 error envelope.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { acceptedKeyModes, authenticate } from '../../shared/auth/authenticate';
+import { ERROR_CATALOG } from '../../shared/http/errors';
+
+const modes = acceptedKeyModes();
+
+function stageWildcard(methodArn: string): string {
+  // arn:aws:execute-api:region:account:apiId/stage/METHOD/path → arn:...:apiId/stage/*
+  const [prefix, stage] = methodArn.split('/');
+  return `${prefix}/${stage}/*`;
+}
+
+export async function authorize(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'>): Promise<APIGatewayAuthorizerResult> {
+  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const result = await authenticate(header ?? undefined, modes);
+  const resource = stageWildcard(event.methodArn);
+  if (!result.ok) {
+    return {
+      principalId: 'anonymous',
+      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: resource }] },
+      context: { errorCode: result.code, errorHint: ERROR_CATALOG[result.code].hint },
+    };
+  }
+  const { caller } = result;
+  return {
+    principalId: caller.keyId,
+    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resource }] },
+    context: {
+      entityId: caller.entityId,
+      entityCode: caller.entityCode,
+      keyId: caller.keyId,
+      userId: caller.userId,
+      mode: caller.mode,
+      scopes: caller.scopes.join(' '),
+    },
+  };
+}
+
+export const handler = authorize;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { listLocations } from '../../shared/data/locations';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { queryBoolean } from '../../shared/schemas/common';
+import { Location } from '../../shared/schemas/location';
+
+export const route = defineRoute({
+  id: 'locations.list',
+  method: 'GET',
+  path: '/v1/locations',
+  tag: 'Locations',
+  summary: 'List locations',
+  description: 'Newest first.',
+  scopes: ['settings:read'],
+  query: z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) locations.') }),
+  response: listEnvelope(Location),
+  list: true,
+  handler: (ctx, { query }) => listLocations(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { listManufacturers } from '../../shared/data/manufacturers';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { Manufacturer } from '../../shared/schemas/manufacturer';
+
+export const route = defineRoute({
+  id: 'manufacturers.list',
+  method: 'GET',
+  path: '/v1/manufacturers',
+  tag: 'Manufacturers',
+  summary: 'List manufacturers',
+  description: 'Newest first.',
+  scopes: ['manufacturers:read'],
+  query: z.object({ ...paginationQuery(), name: z.string().min(1).max(200).optional().describe('Exact name, case-insensitive.') }),
+  response: listEnvelope(Manufacturer),
+  list: true,
+  handler: (ctx, { query }) => listManufacturers(ctx.db, ctx.entityId, { name: query.name }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,57 @@
+/**
+ * Wires the adapters for running outside AWS: database (DATABASE_URL or embedded PGlite),
+ * idempotency store (dynalite), event bus (in process). Used by `npm start`, the e2e tests and
+ * the benchmarks; the handlers themselves never know.
+ */
+import { configureDatabase, closeDatabase } from '../shared/db/database';
+import { migrate } from '../shared/db/migrate';
+import { configurePublisher, InProcessEventBus } from '../shared/events/publisher';
+import { embeddedPool, startEmbeddedPostgres, startIdempotencyStore, type Closeable } from './embedded';
+import pg from 'pg';
+
+export interface LocalRuntime {
+  databaseUrl: string;
+  embedded: boolean;
+  bus: InProcessEventBus;
+  close(): Promise<void>;
+}
+
+export interface LocalRuntimeOptions {
+  /** A real PostgreSQL; when absent, PGlite persisted in `dataDir` (or in memory). */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Port for the embedded PostgreSQL socket (0: any free port). */
+  embeddedPort?: number;
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const closers: Closeable[] = [];
+  let databaseUrl = options.databaseUrl;
+  const embedded = !databaseUrl;
+  if (!databaseUrl) {
+    const postgres = await startEmbeddedPostgres(options.dataDir, options.embeddedPort ?? 0);
+    closers.push(postgres);
+    databaseUrl = postgres.url;
+  }
+  await migrate(databaseUrl);
+  const url = databaseUrl;
+  configureDatabase(async () => (embedded ? embeddedPool(url) : new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })));
+
+  const store = await startIdempotencyStore();
+  closers.push(store);
+  process.env.IDEMPOTENCY_TABLE_NAME = store.tableName;
+  process.env.DYNAMODB_ENDPOINT = store.endpoint;
+
+  const bus = new InProcessEventBus();
+  configurePublisher(bus);
+
+  return {
+    databaseUrl,
+    embedded,
+    bus,
+    async close() {
+      await closeDatabase();
+      for (const closer of closers.reverse()) await closer.close();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm start`: the whole API on this machine, on embedded defaults.
+ *
+ *   PORT (3000)            where the API listens
+ *   DATABASE_URL           a real PostgreSQL instead of the embedded one
+ *   DATA_DIR (.data)       where the embedded database and the demo key live
+ *   ACCEPTED_KEY_MODES     live,test (default) or test, as on the sandbox stage
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { ROUTE_MODULES } from '../functions/routes';
+import { acceptedKeyModes, authenticate } from '../shared/auth/authenticate';
+import { ALL_SCOPES } from '../shared/auth/scopes';
+import { withTransaction } from '../shared/db/database';
+import { getEntity, inEntity, insertApiKey, provisionEntity } from '../shared/data/identity';
+import { sweepOutbox } from '../shared/events/publisher';
+import { createGateway } from './gateway';
+import { startLocalRuntime } from './runtime';
+
+const port = Number(process.env.PORT ?? 3000);
+const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+const demoKeyFile = path.join(dataDir, 'demo-key.txt');
+const serverFile = path.join(dataDir, 'server.json');
+
+/** The demo entity and a test key with every scope, created once and kept in the data folder. */
+async function ensureDemoKey(): Promise<string> {
+  if (existsSync(demoKeyFile)) {
+    const saved = readFileSync(demoKeyFile, 'utf8').trim();
+    if ((await authenticate(`Bearer ${saved}`, ['live', 'test'])).ok) return saved;
+  }
+  const existing = await withTransaction({ role: 'app_authenticator' }, (db) =>
+    db.maybeOne<{ id: string; owner_id: string }>(
+      `SELECT e.id, (SELECT u.id FROM users u WHERE u.entity_id = e.id ORDER BY u.created_at LIMIT 1) AS owner_id FROM entities e WHERE e.code = 'demo'`,
+    ),
+  );
+  let secret: string;
+  if (existing) {
+    const key = await inEntity(existing.id, async (db) =>
+      insertApiKey(db, await getEntity(db, existing.id), { userId: existing.owner_id, mode: 'test', scopes: ALL_SCOPES, name: 'Demo key' }),
+    );
+    secret = key.secret;
+  } else {
+    const created = await provisionEntity({ code: 'demo', name: 'Demo Company', mode: 'test', scopes: ALL_SCOPES, keyName: 'Demo key' });
+    secret = created.key.secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(demoKeyFile, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+async function main() {
+  const runtime = await startLocalRuntime({ databaseUrl: process.env.DATABASE_URL, dataDir: path.join(dataDir, 'pglite') });
+  const demoKey = await ensureDemoKey();
+  const demoEntity = await authenticate(`Bearer ${demoKey}`, ['live', 'test']);
+
+  const server = http.createServer(createGateway({ routes: Object.values(ROUTE_MODULES) }));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // The CLI reaches the embedded database through this server while it runs.
+  writeFileSync(serverFile, JSON.stringify({ databaseUrl: runtime.embedded ? runtime.databaseUrl : null, pid: process.pid }));
+
+  const sweeper = setInterval(() => {
+    sweepOutbox().catch((error) => console.warn(JSON.stringify({ level: 'WARN', message: 'outbox sweep failed', error: String(error) })));
+  }, 10_000);
+
+  console.log(`Business Operations API listening on http://localhost:${port}`);
+  console.log(`  database: ${runtime.embedded ? `embedded PGlite in ${path.join(dataDir, 'pglite')}` : 'DATABASE_URL'}`);
+  console.log(`  accepted key modes: ${acceptedKeyModes().join(', ')}`);
+  if (demoEntity.ok) console.log(`  demo entity: ${demoEntity.caller.entityId} (code demo)`);
+  console.log(`  demo test key (every scope), saved in ${demoKeyFile}:\n\n    ${demoKey}\n`);
+  console.log(`  try: curl -H "Authorization: Bearer $(cat ${path.relative(process.cwd(), demoKeyFile)})" http://localhost:${port}/v1/locations`);
+
+  const shutdown = async () => {
+    clearInterval(sweeper);
+    server.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+/**
+ * Resolves a bearer key to its caller: entity, key, acting user, scopes and mode.
+ * Shared by the Lambda authorizer and the local gateway.
+ */
+import type { Caller } from '../http/route';
+import { withTransaction } from '../db/database';
+import type { ErrorCode } from '../http/errors';
+import { bearerToken, hashApiKey, parseApiKey, type KeyMode } from './api-key-format';
+
+export type AuthResult = { ok: true; caller: Caller } | { ok: false; code: ErrorCode };
+
+interface KeyRow {
+  id: string;
+  entity_id: string;
+  entity_code: string;
+  created_by_user_id: string;
+  mode: KeyMode;
+  scopes: string[];
+  expired: boolean;
+  revoked: boolean;
+  user_active: boolean;
+}
+
+export async function authenticate(authorization: string | undefined, acceptedModes: readonly KeyMode[]): Promise<AuthResult> {
+  if (!authorization) return { ok: false, code: 'api_key_missing' };
+  const token = bearerToken(authorization);
+  const parsed = token ? parseApiKey(token) : undefined;
+  if (!token || !parsed) return { ok: false, code: 'api_key_malformed' };
+  if (!acceptedModes.includes(parsed.mode)) return { ok: false, code: 'api_key_mode_not_allowed' };
+
+  // One statement: find the key and stamp last_used_at (at most hourly, so auth stays read-mostly).
+  const row = await withTransaction({ role: 'app_authenticator' }, (db) =>
+    db.maybeOne<KeyRow>(
+      `WITH found AS (
+         SELECT k.id, k.entity_id, e.code AS entity_code, k.created_by_user_id, k.mode, k.scopes, k.last_used_at,
+                k.expires_at IS NOT NULL AND k.expires_at <= now() AS expired,
+                k.revoked_at IS NOT NULL AS revoked,
+                u.is_active AS user_active
+           FROM api_keys k
+           JOIN entities e ON e.id = k.entity_id
+           JOIN users u ON u.id = k.created_by_user_id
+          WHERE k.key_hash = $1),
+       touched AS (
+         UPDATE api_keys SET last_used_at = now() FROM found
+          WHERE api_keys.id = found.id AND NOT found.revoked AND NOT found.expired
+            AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 hour')
+          RETURNING api_keys.id)
+       SELECT id, entity_id, entity_code, created_by_user_id, mode, scopes, expired, revoked, user_active FROM found`,
+      [hashApiKey(token)],
+    ),
+  );
+  // The code and mode written in the key must agree with the stored key: a key is one string.
+  if (!row || row.entity_code !== parsed.entityCode || row.mode !== parsed.mode) return { ok: false, code: 'api_key_invalid' };
+  if (row.revoked || !row.user_active) return { ok: false, code: 'api_key_revoked' };
+  if (row.expired) return { ok: false, code: 'api_key_expired' };
+  return {
+    ok: true,
+    caller: {
+      entityId: row.entity_id,
+      entityCode: row.entity_code,
+      keyId: row.id,
+      userId: row.created_by_user_id,
+      mode: row.mode,
+      scopes: row.scopes,
+    },
+  };
+}
+
+/** Which key modes this deployment accepts: the sandbox stage takes test keys only. */
+export function acceptedKeyModes(value = process.env.ACCEPTED_KEY_MODES): KeyMode[] {
+  const modes = (value ?? 'live,test').split(',').map((mode) => mode.trim());
+  return modes.filter((mode): mode is KeyMode => mode === 'live' || mode === 'test');
+}

@@ -1,0 +1,75 @@
+/**
+ * The transactional outbox. A domain change records its event in the same transaction as the
+ * change, so an event exists exactly when the change committed. Publishing happens after commit
+ * (right away by the request, and by the sweeper for anything a crash left behind).
+ */
+import type { KeyMode } from '../auth/api-key-format';
+import type { Db } from '../db/database';
+import { newId } from '../ids';
+import { API_VERSION } from '../version';
+
+export interface EventEnvelope {
+  id: string;
+  object: 'event';
+  type: string;
+  api_version: string;
+  created_at: string;
+  entity_id: string;
+  livemode: boolean;
+  data: { object: unknown; previous_attributes?: Record<string, unknown> };
+  request: { id: string | null; idempotency_key: string | null };
+}
+
+export interface EventRecorder {
+  record(type: string, object: unknown, previousAttributes?: Record<string, unknown>): Promise<EventEnvelope>;
+  /** Events recorded so far by this request, for publishing after commit. */
+  readonly recorded: EventEnvelope[];
+}
+
+export interface RecorderOrigin {
+  entityId: string;
+  mode: KeyMode;
+  requestId: string | null;
+  idempotencyKey?: string;
+}
+
+export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecorder {
+  const recorded: EventEnvelope[] = [];
+  return {
+    recorded,
+    async record(type, object, previousAttributes) {
+      const event: EventEnvelope = {
+        id: newId(),
+        object: 'event',
+        type,
+        api_version: API_VERSION,
+        created_at: new Date().toISOString(),
+        entity_id: origin.entityId,
+        livemode: origin.mode === 'live',
+        data: { object, ...(previousAttributes && { previous_attributes: previousAttributes }) },
+        request: { id: origin.requestId, idempotency_key: origin.idempotencyKey ?? null },
+      };
+      // JSON round trip: the stored payload is exactly what subscribers will receive.
+      const payload = JSON.parse(JSON.stringify(event)) as EventEnvelope;
+      await db.query('INSERT INTO event_outbox (id, entity_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        event.id,
+        event.entity_id,
+        event.type,
+        payload,
+        event.created_at,
+      ]);
+      recorded.push(payload);
+      return payload;
+    },
+  };
+}
+
+/** previous_attributes of an update event: the old values of the fields that changed. */
+export function previousAttributes<T extends object>(before: T, after: T): Partial<T> {
+  const previous: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    if (key === 'updated_at') continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
+  }
+  return previous;
+}

@@ -1,0 +1,117 @@
+/**
+ * Where committed events go. On AWS: EventBridge (source `bizops.api`, detail-type = event type);
+ * locally and in tests: an in-process bus with the same contract. Chosen once at start-up.
+ */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { withTransaction } from '../db/database';
+import type { EventEnvelope } from './outbox';
+
+export const EVENT_SOURCE = 'bizops.api';
+
+export interface EventPublisher {
+  publish(events: EventEnvelope[]): Promise<void>;
+}
+
+export class EventBridgePublisher implements EventPublisher {
+  constructor(
+    private readonly busName: string,
+    private readonly client = new EventBridgeClient({}),
+  ) {}
+
+  async publish(events: EventEnvelope[]): Promise<void> {
+    // PutEvents takes at most 10 entries a call.
+    for (let start = 0; start < events.length; start += 10) {
+      const batch = events.slice(start, start + 10);
+      const result = await this.client.send(
+        new PutEventsCommand({
+          Entries: batch.map((event) => ({
+            EventBusName: this.busName,
+            Source: EVENT_SOURCE,
+            DetailType: event.type,
+            Detail: JSON.stringify(event),
+            Time: new Date(event.created_at),
+          })),
+        }),
+      );
+      if (result.FailedEntryCount) throw new Error(`EventBridge rejected ${result.FailedEntryCount} of ${batch.length} events`);
+    }
+  }
+}
+
+export type EventListener = (event: EventEnvelope) => void | Promise<void>;
+
+/** The local bus: delivers to subscribers in process (the webhook dispatcher subscribes here). */
+export class InProcessEventBus implements EventPublisher {
+  private readonly listeners = new Set<EventListener>();
+  readonly published: EventEnvelope[] = [];
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async publish(events: EventEnvelope[]): Promise<void> {
+    for (const event of events) {
+      this.published.push(event);
+      if (this.published.length > 1000) this.published.shift();
+      for (const listener of this.listeners) await listener(event);
+    }
+  }
+}
+
+let publisher: EventPublisher | undefined;
+
+export function configurePublisher(next: EventPublisher): void {
+  publisher = next;
+}
+
+export function getPublisher(): EventPublisher {
+  if (!publisher) {
+    const bus = process.env.EVENT_BUS_NAME;
+    publisher = bus ? new EventBridgePublisher(bus) : new InProcessEventBus();
+  }
+  return publisher;
+}
+
+/** Marks outbox rows as published. Runs as the caller's role: app_user for a request, app_worker for the sweeper. */
+async function markPublished(ids: string[], scope: { role: 'app_user'; entityId: string } | { role: 'app_worker' }): Promise<void> {
+  await withTransaction(scope, (db) => db.query('UPDATE event_outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [ids]));
+}
+
+/**
+ * Publishes what a request recorded, after its commit. A failure here loses nothing: the rows
+ * stay unpublished and the sweeper sends them.
+ */
+export async function publishCommitted(entityId: string, events: EventEnvelope[]): Promise<void> {
+  if (events.length === 0) return;
+  try {
+    await getPublisher().publish(events);
+    await markPublished(
+      events.map((event) => event.id),
+      { role: 'app_user', entityId },
+    );
+  } catch (error) {
+    console.warn(JSON.stringify({ level: 'WARN', message: 'event publish deferred to the sweeper', error: String(error) }));
+  }
+}
+
+/**
+ * Publishes outbox rows left unpublished for longer than `graceSeconds` (a request that crashed
+ * between commit and publish). Rows are claimed with SKIP LOCKED so concurrent sweepers split the work.
+ * Delivery is at least once: subscribers de-duplicate on the event id.
+ */
+export async function sweepOutbox(options: { graceSeconds?: number; batchSize?: number } = {}): Promise<number> {
+  const { graceSeconds = 30, batchSize = 100 } = options;
+  return withTransaction({ role: 'app_worker' }, async (db) => {
+    const rows = await db.query<{ id: string; payload: EventEnvelope }>(
+      `SELECT id, payload FROM event_outbox
+        WHERE published_at IS NULL AND created_at < now() - make_interval(secs => $1)
+        ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [graceSeconds, batchSize],
+    );
+    if (rows.length === 0) return 0;
+    await getPublisher().publish(rows.map((row) => row.payload));
+    await db.query('UPDATE event_outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((row) => row.id)]);
+    return rows.length;
+  });
+}

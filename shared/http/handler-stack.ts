@@ -1,0 +1,267 @@
+/**
+ * The one handler stack every route runs through, in the design's order:
+ *
+ *   request id → authorizer context → scope check → JSON body → zod validation
+ *   → idempotency → handler in one entity-scoped transaction (+ expand, outbox)
+ *   → publish committed events → ETag / conditional GET → error envelope
+ *
+ * `lambdaHandler(route)` is the Lambda entry point of a route (API Gateway REST proxy events);
+ * the local gateway calls the very same function.
+ */
+import { createHash } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { hasScope } from '../auth/scopes';
+import { withTransaction } from '../db/database';
+import { createEventRecorder } from '../events/outbox';
+import { publishCommitted } from '../events/publisher';
+import { newId } from '../ids';
+import { ApiError } from './errors';
+import { applyExpand, parseExpand } from './expand';
+import { runIdempotent, validateIdempotencyKey, type StoredResponse } from './idempotency';
+import { acceptsIdempotencyKey, type Caller, type Route, type RouteContext, type RouteInput } from './route';
+import { isArraySchema, parseOrThrow } from './validation';
+
+export const logger = new Logger({ serviceName: 'bizops-api' });
+
+type Event = APIGatewayProxyEvent;
+type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
+
+/** What the middlewares learn about a request, keyed by its event object. */
+interface RequestState {
+  requestId: string;
+  headers: Record<string, string>;
+  caller?: Caller;
+  idempotencyKey?: string;
+  rawBody?: unknown;
+  input?: RouteInput<unknown, unknown, unknown>;
+  expand: string[];
+}
+const states = new WeakMap<Event, RequestState>();
+const stateOf = (event: Event): RequestState => {
+  const state = states.get(event);
+  if (!state) throw new Error('request state missing: middleware order is broken');
+  return state;
+};
+
+// Response validation catches contract drift in development and tests; production skips the cost.
+const validateResponses = process.env.NODE_ENV !== 'production';
+
+export function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+/** RFC 9110 list matching for If-None-Match (weak comparison) and If-Match. */
+export function etagMatches(header: string, etag: string): boolean {
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((candidate) => candidate.trim() === '*' || strip(candidate) === strip(etag));
+}
+
+function lowercaseHeaders(headers: Event['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** The authorizer's context, as API Gateway passes it (strings only). */
+export function callerFromAuthorizer(authorizer: Record<string, unknown> | null | undefined): Caller | undefined {
+  if (!authorizer || typeof authorizer.entityId !== 'string') return undefined;
+  return {
+    entityId: authorizer.entityId,
+    entityCode: String(authorizer.entityCode),
+    keyId: String(authorizer.keyId),
+    userId: String(authorizer.userId),
+    mode: authorizer.mode === 'live' ? 'live' : 'test',
+    scopes: String(authorizer.scopes ?? '')
+      .split(' ')
+      .filter(Boolean),
+  };
+}
+
+const requestContext = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
+  before: async (request: Request) => {
+    const headers = lowercaseHeaders(request.event.headers);
+    const state: RequestState = { requestId: request.event.requestContext?.requestId ?? `req_${newId()}`, headers, expand: [] };
+    states.set(request.event, state);
+    if (route.auth === 'none') return;
+    state.caller = callerFromAuthorizer(request.event.requestContext?.authorizer);
+    // Unreachable behind the authorizer; a misconfigured deployment must still fail closed.
+    if (!state.caller) throw new ApiError('api_key_missing');
+    if (acceptsIdempotencyKey(route)) state.idempotencyKey = validateIdempotencyKey(headers['idempotency-key']);
+  },
+});
+
+const scopeCheck = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
+  before: async (request: Request) => {
+    if (route.auth === 'none') return;
+    const { caller } = stateOf(request.event);
+    const missing = route.scopes.find((scope) => !hasScope(caller!.scopes, scope));
+    if (missing) {
+      throw new ApiError('insufficient_scope', { required: missing, hint: `This endpoint requires the ${missing} scope.` });
+    }
+  },
+});
+
+const parser = httpJsonBodyParser();
+const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
+  before: async (request: Request) => {
+    const state = stateOf(request.event);
+    const { body } = request.event;
+    if (body === null || body === undefined || body === '') return;
+    // The middy parser needs the content type under one of its two spellings.
+    request.event.headers = { ...request.event.headers, 'content-type': state.headers['content-type'] };
+    await parser.before!(request as never);
+    state.rawBody = request.event.body;
+  },
+});
+
+const NO_PARAMS = z.object({});
+
+function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string, unknown>; expand: string[] } {
+  const multi: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) multi[name] = values;
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !multi[name]) multi[name] = [value];
+  const query: Record<string, unknown> = {};
+  const expand: string[] = [];
+  for (const [rawName, values] of Object.entries(multi)) {
+    const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+    if (name === 'expand') {
+      expand.push(...values);
+      continue;
+    }
+    const member = schema.shape[name] as z.ZodType | undefined;
+    if (member && isArraySchema(member)) query[name] = [...((query[name] as string[]) ?? []), ...values];
+    else if (values.length > 1 || name in query) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
+    else query[name] = values[0];
+  }
+  return { query, expand };
+}
+
+const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
+  before: async (request: Request) => {
+    const state = stateOf(request.event);
+    const params = parseOrThrow(route.params ?? NO_PARAMS, request.event.pathParameters ?? {});
+    const querySchema = (route.query ?? NO_PARAMS).strict();
+    const collected = collectQuery(request.event, querySchema);
+    const query = parseOrThrow(querySchema, collected.query);
+    state.expand = route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
+    let body: unknown = undefined;
+    if (route.body || state.rawBody !== undefined) {
+      const raw = state.rawBody ?? {};
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+        throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
+      }
+      // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
+      const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
+      body = parseOrThrow(route.body ?? z.strictObject({}), rest);
+    }
+    state.input = { params, query, body };
+  },
+});
+
+function respond(statusCode: number, body: string, headers: Record<string, string>): APIGatewayProxyResult {
+  return { statusCode, headers: { 'Content-Type': 'application/json', ...headers }, body };
+}
+
+function checkResponse(route: Route, body: unknown): void {
+  if (!validateResponses) return;
+  const result = route.response.safeParse(JSON.parse(JSON.stringify(body)));
+  if (!result.success) {
+    throw new Error(`response of ${route.id} breaks its schema: ${JSON.stringify(result.error.issues.slice(0, 3))}`);
+  }
+}
+
+async function execute(route: Route & { auth: 'api_key' }, state: RequestState): Promise<StoredResponse> {
+  const caller = state.caller!;
+  const input = state.input!;
+  const { body, events } = await withTransaction(
+    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET' },
+    async (db) => {
+      const recorder = createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
+      const ctx: RouteContext = { ...caller, requestId: state.requestId, idempotencyKey: state.idempotencyKey, db, events: recorder };
+      const ifMatch = state.headers['if-match'];
+      if (ifMatch && route.current) {
+        const current = await route.current(ctx, input as never);
+        if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)))) throw new ApiError('precondition_failed', { param: 'If-Match' });
+      }
+      const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
+      if (state.expand.length) {
+        const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
+        await applyExpand({ db }, roots, state.expand, route.expand);
+      }
+      checkResponse(route, result);
+      return { body: result, events: recorder.recorded };
+    },
+  );
+  await publishCommitted(caller.entityId, events);
+  return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
+}
+
+function core(route: Route) {
+  return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
+    const state = stateOf(event);
+    let result: StoredResponse;
+    if (route.auth === 'none') {
+      const body = await route.handler({ requestId: state.requestId }, state.input as never);
+      checkResponse(route, body);
+      result = { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
+    } else if (state.idempotencyKey !== undefined) {
+      const { caller, input } = state;
+      result = await runIdempotent(
+        route.id,
+        { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input },
+        context,
+        () => execute(route, state),
+      );
+    } else {
+      result = await execute(route, state);
+    }
+    const headers: Record<string, string> = { ...result.headers, 'Request-Id': state.requestId };
+    if (result.replayed) headers['Idempotent-Replayed'] = 'true';
+    if (route.method === 'GET') {
+      const etag = etagOf(result.body);
+      headers.ETag = etag;
+      headers['Cache-Control'] = 'private, no-cache';
+      const ifNoneMatch = state.headers['if-none-match'];
+      if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) return { statusCode: 304, headers, body: '' };
+    }
+    return respond(result.statusCode, result.body, headers);
+  };
+}
+
+const MIDDY_JSON_PACKAGE = '@middy/http-json-body-parser';
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const cause = (error as { cause?: { package?: string } })?.cause;
+  if (cause?.package === MIDDY_JSON_PACKAGE) {
+    return (error as Error).message === 'Unsupported Media Type' ? new ApiError('unsupported_media_type', { param: 'Content-Type' }) : new ApiError('invalid_json');
+  }
+  return new ApiError('internal_error', { cause: error });
+}
+
+/** Last line of defence: every failure leaves as the envelope; nothing internal leaks. */
+const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
+  onError: async (request: Request) => {
+    const requestId = states.get(request.event)?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
+    const apiError = toApiError(request.error);
+    if (apiError.status >= 500) logger.error('unhandled error', { requestId, error: request.error as Error });
+    request.response = respond(apiError.status, JSON.stringify(apiError.toEnvelope(requestId)), {
+      'Request-Id': requestId,
+      ...apiError.options.headers,
+    });
+  },
+});
+
+export function lambdaHandler(route: Route) {
+  return middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+    .use(errorEnvelope())
+    .use(requestContext(route))
+    .use(scopeCheck(route))
+    .use(jsonBody())
+    .use(validateInput(route))
+    .handler(core(route));
+}

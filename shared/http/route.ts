@@ -1,0 +1,125 @@
+/**
+ * The route contract: everything about an endpoint, declared once.
+ *
+ * CDK creates one function and one API Gateway method per route from these declarations, the
+ * local gateway dispatches by them, and the OpenAPI document is generated from them.
+ */
+import type { z } from 'zod';
+import type { KeyMode } from '../auth/api-key-format';
+import type { Db } from '../db/database';
+import type { EventRecorder } from '../events/outbox';
+import { ApiError, type ErrorCode } from './errors';
+import type { ExpandSpec } from './expand';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Who is calling, as the authorizer established it. */
+export interface Caller {
+  entityId: string;
+  entityCode: string;
+  keyId: string;
+  userId: string;
+  mode: KeyMode;
+  scopes: string[];
+}
+
+export interface RouteContext extends Caller {
+  requestId: string;
+  idempotencyKey?: string;
+  /** The request's transaction: scoped to the caller's entity by row level security. */
+  db: Db;
+  /** Records domain events in the outbox, inside the same transaction. */
+  events: EventRecorder;
+}
+
+/** A public route (no API key), e.g. the OpenAPI document. It gets no database or caller. */
+export interface PublicContext {
+  requestId: string;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+type ZodObjectLike = z.ZodObject<z.ZodRawShape>;
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+interface RouteCommon<P extends ZodObjectLike | undefined, Q extends ZodObjectLike | undefined, B extends z.ZodType | undefined, R extends z.ZodType> {
+  /** Stable identifier, e.g. `locations.create`; names the Lambda function and the OpenAPI operationId. */
+  id: string;
+  method: HttpMethod;
+  /** API Gateway style path with {param} placeholders, always under /v1. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** OpenAPI tag, e.g. `Locations`. */
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** 200 unless stated (201 for creates, 202 for accepted async work). */
+  successStatus?: 200 | 201 | 202;
+  /** Codes this route can return beyond the ones every route shares. */
+  errors?: ErrorCode[];
+}
+
+export interface ApiKeyRoute<P extends ZodObjectLike | undefined = ZodObjectLike | undefined, Q extends ZodObjectLike | undefined = ZodObjectLike | undefined, B extends z.ZodType | undefined = z.ZodType | undefined, R extends z.ZodType = z.ZodType>
+  extends RouteCommon<P, Q, B, R> {
+  auth: 'api_key';
+  /** Every scope listed is required (the cutover snapshot needs two). */
+  scopes: string[];
+  /** Whether an Idempotency-Key header is honoured; defaults to true for POST, PATCH and DELETE. */
+  idempotent?: boolean;
+  /** Whether the request only reads; GET routes run in READ ONLY transactions. */
+  expand?: ExpandSpec;
+  /** True when the response is a list envelope: expand values then take the `data.` prefix. */
+  list?: boolean;
+  /**
+   * The current representation of the target (as its GET returns it), for If-Match on PATCH and
+   * DELETE. Runs inside the request's transaction, before the handler, with the row locked.
+   */
+  current?: (ctx: RouteContext, input: RouteInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<unknown>;
+  handler: (ctx: RouteContext, input: RouteInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<z.input<R>>;
+}
+
+export interface PublicRoute<P extends ZodObjectLike | undefined = ZodObjectLike | undefined, Q extends ZodObjectLike | undefined = ZodObjectLike | undefined, R extends z.ZodType = z.ZodType>
+  extends RouteCommon<P, Q, undefined, R> {
+  auth: 'none';
+  handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<z.input<R>>;
+}
+
+export type Route = ApiKeyRoute<any, any, any, any> | PublicRoute<any, any, any>;
+
+/** Declares an API-key route; the generics carry the schemas' types into the handler. */
+export function defineRoute<P extends ZodObjectLike | undefined = undefined, Q extends ZodObjectLike | undefined = undefined, B extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
+  route: Omit<ApiKeyRoute<P, Q, B, R>, 'auth'>,
+): ApiKeyRoute<P, Q, B, R> {
+  return { ...route, auth: 'api_key' };
+}
+
+export function definePublicRoute<P extends ZodObjectLike | undefined = undefined, Q extends ZodObjectLike | undefined = undefined, R extends z.ZodType = z.ZodType>(
+  route: Omit<PublicRoute<P, Q, R>, 'auth'>,
+): PublicRoute<P, Q, R> {
+  return { ...route, auth: 'none' };
+}
+
+export function isMutation(method: HttpMethod): boolean {
+  return method !== 'GET';
+}
+
+export function acceptsIdempotencyKey(route: Route): boolean {
+  return route.auth === 'api_key' && isMutation(route.method) && route.idempotent !== false;
+}
+
+/**
+ * Platform routes carry the entity in the path; it must be the key's own. Any other entity is
+ * reported exactly like a missing record: a 404, never a 403, so ids of other tenants leak nothing.
+ */
+export function requireOwnEntity(caller: Caller, entityId: string): void {
+  if (entityId.toLowerCase() !== caller.entityId.toLowerCase()) {
+    throw new ApiError('not_found', { param: 'entity_id', hint: 'No such entity for this API key.' });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Once per test run: a migrated database template.
+ *
+ * With DATABASE_URL (CI: a real PostgreSQL 15) a template database is migrated once and every
+ * test file clones it (CREATE DATABASE ... TEMPLATE), so files never see each other's rows.
+ * Without it, one in-memory PGlite is started and shared; files then isolate by entity.
+ */
+import type { TestProject } from 'vitest/node';
+import pg from 'pg';
+import { migrate } from '../../shared/db/migrate';
+import { startEmbeddedPostgres } from '../../local/embedded';
+
+export const TEMPLATE_DB = 'bizops_test_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    database: { mode: 'postgres'; adminUrl: string; template: string } | { mode: 'embedded'; url: string };
+  }
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    // Leftovers of an interrupted run would otherwise pile up.
+    const stale = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bizops_test_%'");
+    for (const { datname } of stale.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+    await admin.end();
+    await migrate(withDatabase(adminUrl, TEMPLATE_DB));
+    project.provide('database', { mode: 'postgres', adminUrl, template: TEMPLATE_DB });
+    return async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      const left = await cleanup.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bizops_test_%'");
+      for (const { datname } of left.rows) await cleanup.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      await cleanup.end();
+    };
+  }
+  const embedded = await startEmbeddedPostgres();
+  await migrate(embedded.url);
+  project.provide('database', { mode: 'embedded', url: embedded.url });
+  return () => embedded.close();
+}
