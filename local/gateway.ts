@@ -97,7 +97,11 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       const authorization = request.headers.authorization;
 
       const limit = limiter.take(authorization ?? request.socket.remoteAddress ?? 'anonymous');
-      const rateHeaders = { 'RateLimit-Limit': String(limit.limit), 'RateLimit-Remaining': String(limit.remaining), 'RateLimit-Reset': String(limit.resetSeconds) };
+      const rateHeaders = {
+        'RateLimit-Limit': String(limit.limit),
+        'RateLimit-Remaining': String(limit.remaining),
+        'RateLimit-Reset': String(limit.resetSeconds),
+      };
       if (!limit.allowed) return send(429, envelope('rate_limit_exceeded', requestId), { ...rateHeaders, 'Retry-After': String(limit.retryAfterSeconds) });
 
       let authorizer: Record<string, unknown> | null = null;

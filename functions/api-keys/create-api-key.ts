@@ -30,7 +30,11 @@ export const route = defineRoute({
     }
     body.scopes.forEach((scope, index) => {
       if (!hasScope(ctx.scopes, scope)) {
-        throw new ApiError('insufficient_scope', { param: `scopes[${index}]`, required: scope, hint: `A key can grant only scopes it holds; this key lacks ${scope}.` });
+        throw new ApiError('insufficient_scope', {
+          param: `scopes[${index}]`,
+          required: scope,
+          hint: `A key can grant only scopes it holds; this key lacks ${scope}.`,
+        });
       }
     });
     if (body.expires_at && new Date(body.expires_at) <= new Date()) {

@@ -12,8 +12,6 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { acceptedKeyModes, authenticate } from '../../shared/auth/authenticate';
 import { ERROR_CATALOG } from '../../shared/http/errors';
 
-const modes = acceptedKeyModes();
-
 function stageWildcard(methodArn: string): string {
   // arn:aws:execute-api:region:account:apiId/stage/METHOD/path → arn:...:apiId/stage/*
   const [prefix, stage] = methodArn.split('/');
@@ -22,7 +20,7 @@ function stageWildcard(methodArn: string): string {
 
 export async function authorize(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'>): Promise<APIGatewayAuthorizerResult> {
   const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  const result = await authenticate(header ?? undefined, modes);
+  const result = await authenticate(header ?? undefined, acceptedKeyModes());
   const resource = stageWildcard(event.methodArn);
   if (!result.ok) {
     return {

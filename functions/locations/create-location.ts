@@ -9,7 +9,8 @@ export const route = defineRoute({
   path: '/v1/locations',
   tag: 'Locations',
   summary: 'Create a location',
-  description: 'Name must be unique within the entity. The first location of an entity becomes the default. Inventory balances of a new location start at zero.',
+  description:
+    'Name must be unique within the entity. The first location of an entity becomes the default. Inventory balances of a new location start at zero.',
   scopes: ['settings:write'],
   body: LocationCreate,
   response: Location,

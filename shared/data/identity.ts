@@ -62,12 +62,20 @@ export async function getEntity(db: Db, entityId: string): Promise<Entity> {
 }
 
 export async function getApiKey(db: Db, entityId: string, keyId: string, options: { lock?: boolean } = {}): Promise<ApiKey> {
-  const row = await db.maybeOne<ApiKey>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE entity_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [entityId, keyId]);
+  const row = await db.maybeOne<ApiKey>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE entity_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [
+    entityId,
+    keyId,
+  ]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such API key in this entity.' });
   return row;
 }
 
-export function listApiKeys(db: Db, entityId: string, filters: { mode?: KeyMode; status?: 'active' | 'expired' | 'revoked' }, page: PageRequest): Promise<Page<ApiKey>> {
+export function listApiKeys(
+  db: Db,
+  entityId: string,
+  filters: { mode?: KeyMode; status?: 'active' | 'expired' | 'revoked' },
+  page: PageRequest,
+): Promise<Page<ApiKey>> {
   const where = ['k.entity_id = $1'];
   const params: unknown[] = [entityId];
   if (filters.mode) {

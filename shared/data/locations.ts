@@ -18,7 +18,10 @@ function nameTaken(error: unknown): never {
 }
 
 export async function getLocation(db: Db, entityId: string, locationId: string, options: { lock?: boolean } = {}): Promise<Location> {
-  const row = await db.maybeOne<Location>(`SELECT ${COLUMNS} FROM locations WHERE entity_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [entityId, locationId]);
+  const row = await db.maybeOne<Location>(`SELECT ${COLUMNS} FROM locations WHERE entity_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [
+    entityId,
+    locationId,
+  ]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such location in this entity.' });
   return row;
 }
@@ -58,11 +61,19 @@ export async function createLocation(db: Db, entityId: string, input: LocationCr
   }
 }
 
-export async function updateLocation(db: Db, entityId: string, locationId: string, patch: LocationUpdate): Promise<{ location: Location; previous: Partial<Location> }> {
+export async function updateLocation(
+  db: Db,
+  entityId: string,
+  locationId: string,
+  patch: LocationUpdate,
+): Promise<{ location: Location; previous: Partial<Location> }> {
   await db.query(lockEntityResource('locations'));
   const before = await getLocation(db, entityId, locationId, { lock: true });
   if (before.is_default && patch.is_active === false) {
-    throw new ApiError('location_is_default', { param: 'is_active', hint: 'The default location cannot be deactivated; make another location the default first.' });
+    throw new ApiError('location_is_default', {
+      param: 'is_active',
+      hint: 'The default location cannot be deactivated; make another location the default first.',
+    });
   }
   if (patch.is_default && !before.is_default) {
     if (patch.is_active === false || (!before.is_active && patch.is_active !== true)) {
@@ -87,7 +98,10 @@ export async function deleteLocation(db: Db, entityId: string, locationId: strin
   await db.query(lockEntityResource('locations'));
   const location = await getLocation(db, entityId, locationId, { lock: true });
   if (location.is_default) {
-    const { others } = await db.one<{ others: number }>('SELECT count(*)::int AS others FROM locations WHERE entity_id = $1 AND id <> $2', [entityId, locationId]);
+    const { others } = await db.one<{ others: number }>('SELECT count(*)::int AS others FROM locations WHERE entity_id = $1 AND id <> $2', [
+      entityId,
+      locationId,
+    ]);
     if (others > 0) throw new ApiError('location_is_default', { param: 'id' });
   }
   await db.query('DELETE FROM locations WHERE entity_id = $1 AND id = $2', [entityId, locationId]);

@@ -45,23 +45,48 @@ export const ERROR_CATALOG = {
   api_key_mode_not_allowed: entry(401, 'permission_error', 'authentication_failed', 'This server accepts test-mode keys only.'),
   // 403: known caller, not allowed
   insufficient_scope: entry(403, 'permission_error', 'insufficient_scope', 'The API key lacks the scope this endpoint requires.'),
-  insufficient_permissions: entry(403, 'permission_error', 'insufficient_permissions', 'The user behind this API key lacks the permission this action requires.'),
+  insufficient_permissions: entry(
+    403,
+    'permission_error',
+    'insufficient_permissions',
+    'The user behind this API key lacks the permission this action requires.',
+  ),
   // 404
   not_found: entry(404, 'not_found', 'not_found', 'No such record in this entity.'),
   route_not_found: entry(404, 'not_found', 'not_found', 'No endpoint matches this method and path.'),
   // 409: state conflicts
   location_name_taken: entry(409, 'conflict', 'conflict', 'Another location of this entity already has this name.'),
-  location_is_default: entry(409, 'conflict', 'conflict', 'The default location cannot be deleted or deactivated while other locations exist; make another location the default first.'),
+  location_is_default: entry(
+    409,
+    'conflict',
+    'conflict',
+    'The default location cannot be deleted or deactivated while other locations exist; make another location the default first.',
+  ),
   manufacturer_name_taken: entry(409, 'conflict', 'conflict', 'Another manufacturer of this entity already has this name.'),
-  manufacturer_in_use: entry(409, 'conflict', 'conflict', 'Products still reference this manufacturer; reassign or clear the manufacturer on those products first.'),
+  manufacturer_in_use: entry(
+    409,
+    'conflict',
+    'conflict',
+    'Products still reference this manufacturer; reassign or clear the manufacturer on those products first.',
+  ),
   api_key_already_revoked: entry(409, 'conflict', 'conflict', 'This API key is already revoked.'),
-  idempotency_key_in_use: entry(409, 'conflict', 'conflict', 'A request with this Idempotency-Key is still being processed; retry after the delay in Retry-After.'),
+  idempotency_key_in_use: entry(
+    409,
+    'conflict',
+    'conflict',
+    'A request with this Idempotency-Key is still being processed; retry after the delay in Retry-After.',
+  ),
   // 412, 413, 415
   precondition_failed: entry(412, 'conflict', 'precondition_failed', 'The resource has changed since the ETag in If-Match was issued; fetch it again.'),
   request_too_large: entry(413, 'validation_error', 'validation_error', 'The request body is too large.'),
   unsupported_media_type: entry(415, 'validation_error', 'validation_error', 'Send request bodies as application/json.'),
   // 422: well-formed but not processable
-  idempotency_key_reused: entry(422, 'validation_error', 'idempotency_error', 'This Idempotency-Key was used with different parameters; use a new key for a new request.'),
+  idempotency_key_reused: entry(
+    422,
+    'validation_error',
+    'idempotency_error',
+    'This Idempotency-Key was used with different parameters; use a new key for a new request.',
+  ),
   // 429, 500
   rate_limit_exceeded: entry(429, 'rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
   internal_error: entry(500, 'internal', 'internal', 'Something went wrong on our side; quote the request_id to support.'),

@@ -147,7 +147,8 @@ const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxy
     const querySchema = (route.query ?? NO_PARAMS).strict();
     const collected = collectQuery(request.event, querySchema);
     const query = parseOrThrow(querySchema, collected.query);
-    state.expand = route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
+    state.expand =
+      route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
     let body: unknown = undefined;
     if (route.body || state.rawBody !== undefined) {
       const raw = state.rawBody ?? {};
@@ -177,25 +178,27 @@ function checkResponse(route: Route, body: unknown): void {
 async function execute(route: Route & { auth: 'api_key' }, state: RequestState): Promise<StoredResponse> {
   const caller = state.caller!;
   const input = state.input!;
-  const { body, events } = await withTransaction(
-    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET' },
-    async (db) => {
-      const recorder = createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
-      const ctx: RouteContext = { ...caller, requestId: state.requestId, idempotencyKey: state.idempotencyKey, db, events: recorder };
-      const ifMatch = state.headers['if-match'];
-      if (ifMatch && route.current) {
-        const current = await route.current(ctx, input as never);
-        if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)))) throw new ApiError('precondition_failed', { param: 'If-Match' });
-      }
-      const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
-      if (state.expand.length) {
-        const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
-        await applyExpand({ db }, roots, state.expand, route.expand);
-      }
-      checkResponse(route, result);
-      return { body: result, events: recorder.recorded };
-    },
-  );
+  const { body, events } = await withTransaction({ role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET' }, async (db) => {
+    const recorder = createEventRecorder(db, {
+      entityId: caller.entityId,
+      mode: caller.mode,
+      requestId: state.requestId,
+      idempotencyKey: state.idempotencyKey,
+    });
+    const ctx: RouteContext = { ...caller, requestId: state.requestId, idempotencyKey: state.idempotencyKey, db, events: recorder };
+    const ifMatch = state.headers['if-match'];
+    if (ifMatch && route.current) {
+      const current = await route.current(ctx, input as never);
+      if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)))) throw new ApiError('precondition_failed', { param: 'If-Match' });
+    }
+    const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
+    if (state.expand.length) {
+      const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
+      await applyExpand({ db }, roots, state.expand, route.expand);
+    }
+    checkResponse(route, result);
+    return { body: result, events: recorder.recorded };
+  });
   await publishCommitted(caller.entityId, events);
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
@@ -210,11 +213,8 @@ function core(route: Route) {
       result = { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
     } else if (state.idempotencyKey !== undefined) {
       const { caller, input } = state;
-      result = await runIdempotent(
-        route.id,
-        { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input },
-        context,
-        () => execute(route, state),
+      result = await runIdempotent(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, () =>
+        execute(route, state),
       );
     } else {
       result = await execute(route, state);
@@ -238,7 +238,9 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const cause = (error as { cause?: { package?: string } })?.cause;
   if (cause?.package === MIDDY_JSON_PACKAGE) {
-    return (error as Error).message === 'Unsupported Media Type' ? new ApiError('unsupported_media_type', { param: 'Content-Type' }) : new ApiError('invalid_json');
+    return (error as Error).message === 'Unsupported Media Type'
+      ? new ApiError('unsupported_media_type', { param: 'Content-Type' })
+      : new ApiError('invalid_json');
   }
   return new ApiError('internal_error', { cause: error });
 }

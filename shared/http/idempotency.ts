@@ -68,7 +68,12 @@ export function validateIdempotencyKey(key: string | undefined): string | undefi
  * Runs `execute` at most once per scope. One persistence layer per route: Powertools keeps
  * per-instance configuration, and the local gateway hosts every route in one process.
  */
-export async function runIdempotent(routeId: string, call: IdempotentCall, lambdaContext: Context, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+export async function runIdempotent(
+  routeId: string,
+  call: IdempotentCall,
+  lambdaContext: Context,
+  execute: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
   let executor = executors.get(routeId);
   if (!executor) {
     const config = new IdempotencyConfig({

@@ -113,10 +113,22 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
     });
   }
   if (route.method === 'GET') {
-    out.push({ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from a previous response; 304 when unchanged.', schema: { type: 'string' } });
+    out.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag from a previous response; 304 when unchanged.',
+      schema: { type: 'string' },
+    });
   }
   if (route.auth === 'api_key' && route.current) {
-    out.push({ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the current representation (from its GET); 412 when the resource has changed since.', schema: { type: 'string' } });
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'The ETag of the current representation (from its GET); 412 when the resource has changed since.',
+      schema: { type: 'string' },
+    });
   }
   return out;
 }
@@ -125,7 +137,8 @@ function errorCodesOf(route: Route): ErrorCode[] {
   if (route.auth === 'none') return ['rate_limit_exceeded', 'internal_error', ...(route.errors ?? [])];
   const codes = new Set<ErrorCode>([...SHARED_CODES, ...(route.errors ?? [])]);
   if (route.expand) codes.add('expand_error');
-  if (acceptsIdempotencyKey(route)) ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'].forEach((code) => codes.add(code as ErrorCode));
+  if (acceptsIdempotencyKey(route))
+    ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'].forEach((code) => codes.add(code as ErrorCode));
   if (route.current) codes.add('precondition_failed');
   return [...codes];
 }
@@ -149,7 +162,10 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: `Error codes: ${codes.join(', ')}.`,
-      headers: { 'Request-Id': { $ref: '#/components/headers/Request-Id' }, ...((status === 429 || status === 409) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }) },
+      headers: {
+        'Request-Id': { $ref: '#/components/headers/Request-Id' },
+        ...((status === 429 || status === 409) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+      },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, 'x-error-codes': codes } },
     };
   }
@@ -183,19 +199,26 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       title: 'Business Operations API',
       version: API_VERSION,
       description:
-        'Multi-tenant REST API for sales and purchase documents, catalog, ledger and migration tooling. Every request is scoped to the entity of its API key; another entity\'s ids are 404s.',
+        "Multi-tenant REST API for sales and purchase documents, catalog, ledger and migration tooling. Every request is scoped to the entity of its API key; another entity's ids are 404s.",
     },
     servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://localhost:3000', description: 'The service host root; paths carry /v1.' } } }],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: bo_<live|test>_ent_<entity_code>_<secret>. Scopes are <area>:read or <area>:write (write implies read), plus migration:admin.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'API key: bo_<live|test>_ent_<entity_code>_<secret>. Scopes are <area>:read or <area>:write (write implies read), plus migration:admin.',
+        },
       },
       headers: {
         'Request-Id': { description: 'Unique id of this request; quote it to support.', schema: { type: 'string' } },
         ETag: { description: 'Validator of this representation, for If-None-Match and If-Match.', schema: { type: 'string' } },
-        'Idempotent-Replayed': { description: 'true when this response is a replay of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+        'Idempotent-Replayed': {
+          description: 'true when this response is a replay of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
       },
       schemas: {

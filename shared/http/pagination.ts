@@ -28,10 +28,7 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
     object: z.literal('list'),
     data: z.array(item),
     has_more: z.boolean().describe('Whether more objects exist in the direction of paging.'),
-    next_cursor: z
-      .string()
-      .nullable()
-      .describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page.'),
+    next_cursor: z.string().nullable().describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page.'),
     url: z.string().describe('The path of this list.'),
   });
 }

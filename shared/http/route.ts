@@ -66,8 +66,12 @@ interface RouteCommon<P extends ZodObjectLike | undefined, Q extends ZodObjectLi
   errors?: ErrorCode[];
 }
 
-export interface ApiKeyRoute<P extends ZodObjectLike | undefined = ZodObjectLike | undefined, Q extends ZodObjectLike | undefined = ZodObjectLike | undefined, B extends z.ZodType | undefined = z.ZodType | undefined, R extends z.ZodType = z.ZodType>
-  extends RouteCommon<P, Q, B, R> {
+export interface ApiKeyRoute<
+  P extends ZodObjectLike | undefined = ZodObjectLike | undefined,
+  Q extends ZodObjectLike | undefined = ZodObjectLike | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> extends RouteCommon<P, Q, B, R> {
   auth: 'api_key';
   /** Every scope listed is required (the cutover snapshot needs two). */
   scopes: string[];
@@ -85,8 +89,11 @@ export interface ApiKeyRoute<P extends ZodObjectLike | undefined = ZodObjectLike
   handler: (ctx: RouteContext, input: RouteInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<z.input<R>>;
 }
 
-export interface PublicRoute<P extends ZodObjectLike | undefined = ZodObjectLike | undefined, Q extends ZodObjectLike | undefined = ZodObjectLike | undefined, R extends z.ZodType = z.ZodType>
-  extends RouteCommon<P, Q, undefined, R> {
+export interface PublicRoute<
+  P extends ZodObjectLike | undefined = ZodObjectLike | undefined,
+  Q extends ZodObjectLike | undefined = ZodObjectLike | undefined,
+  R extends z.ZodType = z.ZodType,
+> extends RouteCommon<P, Q, undefined, R> {
   auth: 'none';
   handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<z.input<R>>;
 }
@@ -94,15 +101,20 @@ export interface PublicRoute<P extends ZodObjectLike | undefined = ZodObjectLike
 export type Route = ApiKeyRoute<any, any, any, any> | PublicRoute<any, any, any>;
 
 /** Declares an API-key route; the generics carry the schemas' types into the handler. */
-export function defineRoute<P extends ZodObjectLike | undefined = undefined, Q extends ZodObjectLike | undefined = undefined, B extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
-  route: Omit<ApiKeyRoute<P, Q, B, R>, 'auth'>,
-): ApiKeyRoute<P, Q, B, R> {
+export function defineRoute<
+  P extends ZodObjectLike | undefined = undefined,
+  Q extends ZodObjectLike | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(route: Omit<ApiKeyRoute<P, Q, B, R>, 'auth'>): ApiKeyRoute<P, Q, B, R> {
   return { ...route, auth: 'api_key' };
 }
 
-export function definePublicRoute<P extends ZodObjectLike | undefined = undefined, Q extends ZodObjectLike | undefined = undefined, R extends z.ZodType = z.ZodType>(
-  route: Omit<PublicRoute<P, Q, R>, 'auth'>,
-): PublicRoute<P, Q, R> {
+export function definePublicRoute<
+  P extends ZodObjectLike | undefined = undefined,
+  Q extends ZodObjectLike | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(route: Omit<PublicRoute<P, Q, R>, 'auth'>): PublicRoute<P, Q, R> {
   return { ...route, auth: 'none' };
 }
 

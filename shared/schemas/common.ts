@@ -22,8 +22,7 @@ export const idParams = z.object({ id: z.uuid().describe('The object id.') });
 
 export const entityScopedParams = z.object({ entity_id: z.uuid().describe('The entity of the API key; any other value is a 404.') });
 
-export const deletedObject = <T extends string>(object: T) =>
-  z.object({ id: z.uuid(), object: z.literal(object), deleted: z.literal(true) });
+export const deletedObject = <T extends string>(object: T) => z.object({ id: z.uuid(), object: z.literal(object), deleted: z.literal(true) });
 
 /** A boolean query parameter: exactly `true` or `false`. */
 export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');

@@ -17,7 +17,11 @@ export const Manufacturer = z
 export type Manufacturer = z.infer<typeof Manufacturer>;
 
 const editable = {
-  website: z.url({ protocol: /^https?$/ }).max(500).nullable().optional(),
+  website: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .nullable()
+    .optional(),
   notes: optionalText(2000),
   metadata: metadata().optional(),
 };

@@ -44,7 +44,8 @@ describe('locations (E10)', () => {
     const { secret, entity } = await api.newEntity();
     const results = await Promise.all(['A', 'B', 'C', 'D'].map((name) => api.request('POST', '/v1/locations', { key: secret, body: { name } })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    const defaults = await entity && (await api.request('GET', '/v1/locations', { key: secret, query: { limit: '10' } })).body.data.filter((l: any) => l.is_default);
+    const defaults =
+      (await entity) && (await api.request('GET', '/v1/locations', { key: secret, query: { limit: '10' } })).body.data.filter((l: any) => l.is_default);
     expect(defaults).toHaveLength(1);
   });
 
@@ -62,7 +63,11 @@ describe('locations (E10)', () => {
     const badJson = await api.request('POST', '/v1/locations', { key: secret, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
     expect(badJson.status).toBe(400);
     expect(badJson.body.code).toBe('invalid_json');
-    const notJson = await api.request('POST', '/v1/locations', { key: secret, rawBody: 'name=X', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const notJson = await api.request('POST', '/v1/locations', {
+      key: secret,
+      rawBody: 'name=X',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(notJson.status).toBe(415);
     const array = await api.request('POST', '/v1/locations', { key: secret, body: [{ name: 'X' }] });
     expect(array.body).toMatchObject({ code: 'parameter_invalid' });

@@ -92,9 +92,7 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
     const bus = new InProcessEventBus();
     configurePublisher(bus);
-    server = http.createServer(
-      createGateway({ routes: Object.values(ROUTE_MODULES), rateLimit: { ratePerSecond: 10_000, burst: 10_000 }, ...gatewayOptions }),
-    );
+    server = http.createServer(createGateway({ routes: Object.values(ROUTE_MODULES), rateLimit: { ratePerSecond: 10_000, burst: 10_000 }, ...gatewayOptions }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     Object.assign(api, {
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROUTE_MODULES, ROUTES } from '../../functions/routes';
+import { isKnownScope } from '../../shared/auth/scopes';
+
+const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
+
+describe('the route table', () => {
+  it("keys are the handler modules' real paths, each exporting route and handler", () => {
+    for (const [key, module] of Object.entries(ROUTE_MODULES)) {
+      expect(existsSync(`${functionsDir}${key}.ts`), key).toBe(true);
+      expect(typeof module.handler, key).toBe('function');
+    }
+  });
+
+  it('has unique ids and unique method + path pairs, all under /v1', () => {
+    expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
+    expect(new Set(ROUTES.map((r) => `${r.method} ${r.path}`)).size).toBe(ROUTES.length);
+    for (const route of ROUTES) expect(route.path.startsWith('/v1/'), route.path).toBe(true);
+  });
+
+  it('every API-key route names known scopes, and every PATCH or DELETE can honour If-Match', () => {
+    for (const route of ROUTES) {
+      if (route.auth !== 'api_key') continue;
+      expect(route.scopes.length, route.id).toBeGreaterThan(0);
+      for (const scope of route.scopes) expect(isKnownScope(scope), `${route.id}: ${scope}`).toBe(true);
+      if (route.method === 'PATCH' || route.method === 'DELETE') expect(route.current, `${route.id} needs current`).toBeDefined();
+    }
+  });
+
+  it('path placeholders and params schemas agree', () => {
+    for (const route of ROUTES) {
+      const placeholders = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      expect(Object.keys(route.params?.shape ?? {}).sort(), route.id).toEqual(placeholders);
+    }
+  });
+});
