@@ -110,7 +110,10 @@ export function wrapClient(client: pg.ClientBase): Db {
  * role switch and entity pin share BEGIN's round trip; the entity id is validated as a UUID
  * before it is inlined, so nothing a caller sends reaches this text.
  */
+const ROLES: readonly DbRole[] = ['app_user', 'app_authenticator', 'app_worker'];
+
 export function beginStatement(scope: TransactionScope): string {
+  if (!ROLES.includes(scope.role)) throw new Error(`unknown database role ${scope.role}`);
   const statements = [scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN', `SET LOCAL ROLE ${scope.role}`];
   if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
   if (scope.entityId !== undefined) {

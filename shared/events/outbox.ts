@@ -3,6 +3,7 @@
  * change, so an event exists exactly when the change committed. Publishing happens after commit
  * (right away by the request, and by the sweeper for anything a crash left behind).
  */
+import type { EventType } from '../../events/catalog';
 import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import { newId } from '../ids';
@@ -21,7 +22,7 @@ export interface EventEnvelope {
 }
 
 export interface EventRecorder {
-  record(type: string, object: unknown, previousAttributes?: Record<string, unknown>): Promise<EventEnvelope>;
+  record(type: EventType, object: unknown, previousAttributes?: Record<string, unknown>): Promise<EventEnvelope>;
   /** Events recorded so far by this request, for publishing after commit. */
   readonly recorded: EventEnvelope[];
 }

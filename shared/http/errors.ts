@@ -120,14 +120,15 @@ export class ApiError extends Error {
   /** The error envelope of the spec's Errors part. */
   toEnvelope(requestId: string): ErrorEnvelope {
     const { type, error, hint } = ERROR_CATALOG[this.code];
+    // Documented extras first: they can add members but never overwrite the envelope's own.
     return {
+      ...this.options.details,
       error,
       code: this.code,
       type,
       hint: this.options.hint ?? hint,
       ...(this.options.param !== undefined && { param: this.options.param }),
       ...(this.options.required !== undefined && { required: this.options.required }),
-      ...this.options.details,
       request_id: requestId,
     };
   }

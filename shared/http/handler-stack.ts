@@ -54,10 +54,13 @@ export function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 
-/** RFC 9110 list matching for If-None-Match (weak comparison) and If-Match. */
-export function etagMatches(header: string, etag: string): boolean {
-  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((candidate) => candidate.trim() === '*' || strip(candidate) === strip(etag));
+/**
+ * RFC 9110 list matching: If-None-Match uses weak comparison (W/ ignored), If-Match strong
+ * comparison (a weak tag never matches).
+ */
+export function etagMatches(header: string, etag: string, comparison: 'weak' | 'strong' = 'weak'): boolean {
+  const normalise = (tag: string) => (comparison === 'weak' ? tag.trim().replace(/^W\//, '') : tag.trim());
+  return header.split(',').some((candidate) => candidate.trim() === '*' || normalise(candidate) === normalise(etag));
 }
 
 function lowercaseHeaders(headers: Event['headers']): Record<string, string> {
@@ -189,7 +192,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
     const ifMatch = state.headers['if-match'];
     if (ifMatch && route.current) {
       const current = await route.current(ctx, input as never);
-      if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)))) throw new ApiError('precondition_failed', { param: 'If-Match' });
+      if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)), 'strong')) throw new ApiError('precondition_failed', { param: 'If-Match' });
     }
     const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
     if (state.expand.length) {

@@ -1,0 +1,171 @@
+/**
+ * Operator commands: `npm run cli -- <command> [--flag value ...]`
+ *
+ *   create-entity --code acme --name "Acme Inc" [--mode test|live] [--scopes all|a:read,b:write] [--owner-email e] [--owner-name n]
+ *   create-user   --entity acme --email e --name n [--permissions orders.revision_override,...]
+ *   create-key    --entity acme [--user <email>] [--mode test|live] [--scopes all|...] [--name "Sync job"]
+ *
+ * It talks to DATABASE_URL, or to the embedded database of a running `npm start`, or opens the
+ * embedded database itself when the server is stopped.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { ENTITY_CODE_PATTERN, KEY_MODES, type KeyMode } from '../shared/auth/api-key-format';
+import { ALL_SCOPES, isKnownScope, PERMISSIONS } from '../shared/auth/scopes';
+import { closeDatabase, configureDatabase, withTransaction } from '../shared/db/database';
+import { getEntity, inEntity, insertApiKey, insertUser, provisionEntity } from '../shared/data/identity';
+import { migrate } from '../shared/db/migrate';
+import { embeddedPool, startEmbeddedPostgres, type Closeable } from './embedded';
+
+const USAGE = `usage: npm run cli -- <create-entity|create-user|create-key> [options]
+  create-entity --code <a-z0-9, 2-32> --name <name> [--mode test|live] [--scopes all|list] [--owner-email e] [--owner-name n]
+  create-user   --entity <code> --email <email> --name <name> [--permissions p1,p2]   (known: ${PERMISSIONS.join(', ')})
+  create-key    --entity <code> [--user <email>] [--mode test|live] [--scopes all|list] [--name n]`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function parseScopes(value: string | undefined): string[] {
+  if (!value || value === 'all') return ALL_SCOPES;
+  const scopes = value.split(',').map((s) => s.trim());
+  const unknown = scopes.filter((s) => !isKnownScope(s));
+  if (unknown.length) throw new UsageError(`unknown scopes: ${unknown.join(', ')} (known: ${ALL_SCOPES.join(', ')})`);
+  return scopes;
+}
+
+function parseMode(value: string | undefined): KeyMode {
+  const mode = value ?? 'test';
+  if (!KEY_MODES.includes(mode as KeyMode)) throw new UsageError('--mode is live or test');
+  return mode as KeyMode;
+}
+
+async function connect(): Promise<Closeable> {
+  if (process.env.DATABASE_URL) {
+    const url = process.env.DATABASE_URL;
+    await migrate(url);
+    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 2 }));
+    return { close: closeDatabase };
+  }
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  const serverFile = path.join(dataDir, 'server.json');
+  if (existsSync(serverFile)) {
+    const { databaseUrl } = JSON.parse(readFileSync(serverFile, 'utf8')) as { databaseUrl: string | null };
+    if (databaseUrl) {
+      const probe = new pg.Client({ connectionString: databaseUrl });
+      const reachable = await probe.connect().then(
+        () => true,
+        () => false,
+      );
+      await probe.end().catch(() => undefined);
+      if (reachable) {
+        configureDatabase(async () => embeddedPool(databaseUrl));
+        return { close: closeDatabase };
+      }
+    }
+  }
+  const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pglite'));
+  await migrate(embedded.url);
+  configureDatabase(async () => embeddedPool(embedded.url));
+  return {
+    async close() {
+      await closeDatabase();
+      await embedded.close();
+    },
+  };
+}
+
+async function entityByCode(code: string): Promise<{ id: string }> {
+  const entity = await withTransaction({ role: 'app_authenticator' }, (db) => db.maybeOne<{ id: string }>('SELECT id FROM entities WHERE code = $1', [code]));
+  if (!entity) throw new UsageError(`no entity with code ${code}`);
+  return entity;
+}
+
+async function run(command: string | undefined, values: Record<string, string | undefined>): Promise<unknown> {
+  switch (command) {
+    case 'create-entity': {
+      const code = required(values, 'code');
+      if (!ENTITY_CODE_PATTERN.test(code)) throw new UsageError('--code is 2 to 32 lowercase letters and digits');
+      const created = await provisionEntity({
+        code,
+        name: required(values, 'name'),
+        mode: parseMode(values.mode),
+        scopes: parseScopes(values.scopes),
+        ownerEmail: values['owner-email'],
+        ownerName: values['owner-name'],
+      });
+      return {
+        entity: created.entity,
+        owner: { id: created.owner.id, email: created.owner.email },
+        api_key: { id: created.key.id, mode: created.key.mode, scopes: created.key.scopes, secret: created.key.secret },
+      };
+    }
+    case 'create-user': {
+      const entity = await entityByCode(required(values, 'entity'));
+      const permissions = (values.permissions ?? '').split(',').filter(Boolean);
+      const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
+      if (unknown.length) throw new UsageError(`unknown permissions: ${unknown.join(', ')}`);
+      const user = await inEntity(entity.id, (db) =>
+        insertUser(db, entity.id, { email: required(values, 'email'), name: required(values, 'name'), permissions }),
+      );
+      return { user };
+    }
+    case 'create-key': {
+      const entity = await entityByCode(required(values, 'entity'));
+      const key = await inEntity(entity.id, async (db) => {
+        const user = values.user
+          ? await db.maybeOne<{ id: string }>('SELECT id FROM users WHERE entity_id = $1 AND lower(email) = lower($2)', [entity.id, values.user])
+          : await db.maybeOne<{ id: string }>('SELECT id FROM users WHERE entity_id = $1 ORDER BY created_at LIMIT 1', [entity.id]);
+        if (!user) throw new UsageError(`no such user in ${values.entity}`);
+        return insertApiKey(db, await getEntity(db, entity.id), {
+          userId: user.id,
+          mode: parseMode(values.mode),
+          scopes: parseScopes(values.scopes),
+          name: values.name,
+        });
+      });
+      return { api_key: { id: key.id, mode: key.mode, scopes: key.scopes, created_by_user_id: key.created_by_user_id, secret: key.secret } };
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command');
+  }
+}
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: Object.fromEntries(
+      ['code', 'name', 'mode', 'scopes', 'owner-email', 'owner-name', 'entity', 'email', 'permissions', 'user'].map((name) => [
+        name,
+        { type: 'string' as const },
+      ]),
+    ),
+  });
+  let connection: Closeable | undefined;
+  try {
+    if (!['create-entity', 'create-user', 'create-key'].includes(positionals[0] ?? ''))
+      throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'no command');
+    connection = await connect();
+    const result = await run(positionals[0], values as Record<string, string | undefined>);
+    console.log(JSON.stringify(result, null, 2));
+    if (JSON.stringify(result).includes('"secret"')) console.error('\nThe secret is shown once; store it now. Only its hash is kept.');
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    }
+  } finally {
+    await connection?.close();
+  }
+}
+
+void main();
