@@ -55,10 +55,10 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-async function createFileDatabase(): Promise<{ url: string; pool: () => pg.Pool; drop: () => Promise<void> }> {
+export async function createFileDatabase(): Promise<{ url: string; pool: () => pg.Pool; drop: () => Promise<void> }> {
   const database = inject('database');
   if (database.mode === 'embedded') return { url: database.url, pool: () => embeddedPool(database.url), drop: async () => undefined };
-  const name = `bizops_test_${randomBytes(6).toString('hex')}`;
+  const name = `${database.prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: database.adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${database.template}`);

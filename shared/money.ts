@@ -1,0 +1,68 @@
+/**
+ * Decimal arithmetic for money and quantities. Never float math: values travel as strings from
+ * PostgreSQL `numeric`, as JSON numbers on the wire (converted through their decimal text), and
+ * are computed with decimal.js.
+ *
+ * Rounding is half away from zero (1.005 → 1.01, -1.005 → -1.01) to the scale the operation
+ * states: 2 for money amounts, 4 where the spec says so (vendor credits, quantities, unit costs).
+ */
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+
+// Enough precision for 28 significant digits; ties round away from zero.
+const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export type Amount = InstanceType<typeof D>;
+export type AmountLike = Amount | string | number;
+
+export const MONEY_SCALE = 2;
+export const QUANTITY_SCALE = 4;
+
+/** A decimal from a database string, a JSON number (through its shortest decimal text) or a decimal. */
+export function amount(value: AmountLike): Amount {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  return new D(typeof value === 'number' ? String(value) : value);
+}
+
+export const ZERO = amount(0);
+
+export function sum(values: Iterable<AmountLike>): Amount {
+  let total = ZERO;
+  for (const value of values) total = total.plus(amount(value));
+  return total;
+}
+
+/** Rounds half away from zero to `scale` decimals. */
+export function round(value: AmountLike, scale = MONEY_SCALE): Amount {
+  return amount(value).toDecimalPlaces(scale, Decimal.ROUND_HALF_UP);
+}
+
+/** The JSON number for a money value, rounded to its scale (the spec puts money on the wire as numbers). */
+export function toJsonNumber(value: AmountLike, scale = MONEY_SCALE): number {
+  return round(value, scale).toNumber();
+}
+
+/** The fixed-scale string for a value that travels as a string (vendor credits: 4 decimals). */
+export function toFixedString(value: AmountLike, scale: number): string {
+  return round(value, scale).toFixed(scale);
+}
+
+export function decimalPlaces(value: AmountLike): number {
+  return amount(value).decimalPlaces();
+}
+
+/**
+ * A request field holding money or a quantity: a JSON number (or numeric string) with at most
+ * `scale` decimals, within bounds; parsed to its decimal text so no float arithmetic follows.
+ */
+export function decimalInput(options: { scale?: number; min?: number; max?: number; exclusiveMin?: boolean } = {}) {
+  const { scale = MONEY_SCALE, min, max = 999_999_999_999, exclusiveMin = false } = options;
+  return z
+    .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number')])
+    .refine((value) => Number.isFinite(Number(value)), { message: 'must be a finite number' })
+    .refine((value) => decimalPlaces(value) <= scale, { message: `must have at most ${scale} decimal places` })
+    .refine((value) => min === undefined || (exclusiveMin ? amount(value).gt(min) : amount(value).gte(min)), {
+      message: min === undefined ? '' : `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}`,
+    })
+    .refine((value) => amount(value).lte(max), { message: `must be at most ${max}` })
+    .transform((value) => amount(value).toFixed());
+}

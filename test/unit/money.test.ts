@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { amount, decimalInput, round, sum, toFixedString, toJsonNumber } from '../../shared/money';
+
+describe('money', () => {
+  it('rounds half away from zero', () => {
+    expect(round('1.005').toFixed()).toBe('1.01');
+    expect(round('-1.005').toFixed()).toBe('-1.01');
+    expect(round('2.675').toFixed()).toBe('2.68'); // 2.675 is 2.67499.. as a float; as a decimal it is a tie
+    expect(round('0.00005', 4).toFixed()).toBe('0.0001');
+  });
+
+  it('adds without float error', () => {
+    expect(sum([0.1, 0.2]).toFixed()).toBe('0.3');
+    expect(toJsonNumber(sum(['19.99', '0.01', 0.1]))).toBe(20.1);
+    expect(toFixedString('12.5', 4)).toBe('12.5000');
+  });
+
+  it('sums of cents are exact whatever the order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -10_000_000, max: 10_000_000 }), { maxLength: 200 }), (cents) => {
+        const values = cents.map((c) => amount(c).div(100));
+        const forward = sum(values);
+        const backward = sum([...values].reverse());
+        expect(forward.eq(backward)).toBe(true);
+        expect(forward.mul(100).toFixed()).toBe(String(cents.reduce((a, b) => a + b, 0)));
+      }),
+    );
+  });
+
+  it('rounding is idempotent and moves at most half a unit (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 }), (units, scale) => {
+        const value = amount(units).div(1_000_000);
+        const rounded = round(value, scale);
+        expect(round(rounded, scale).eq(rounded)).toBe(true);
+        expect(
+          rounded
+            .minus(value)
+            .abs()
+            .lte(
+              amount(1)
+                .div(10 ** scale)
+                .div(2),
+            ),
+        ).toBe(true);
+      }),
+    );
+  });
+
+  it('decimalInput accepts numbers and numeric strings within scale and bounds, as decimal text', () => {
+    const schema = decimalInput({ scale: 2, min: 0 });
+    expect(schema.parse(19.99)).toBe('19.99');
+    expect(schema.parse('0.1')).toBe('0.1');
+    expect(schema.safeParse(1.001).success).toBe(false);
+    expect(schema.safeParse(-1).success).toBe(false);
+    expect(schema.safeParse('1e3').success).toBe(false);
+    expect(schema.safeParse(Number.NaN).success).toBe(false);
+    expect(z.object({ q: decimalInput({ scale: 4, min: 0, exclusiveMin: true }) }).safeParse({ q: 0 }).success).toBe(false);
+  });
+});
