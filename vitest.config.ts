@@ -7,6 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    env: { POWERTOOLS_LOG_LEVEL: 'ERROR', AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1' },
+    env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
   },
 });

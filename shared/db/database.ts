@@ -107,20 +107,22 @@ export function wrapClient(client: pg.ClientBase): Db {
 
 /**
  * The statement that opens a scoped transaction. It is sent as one simple-protocol batch so the
- * role switch and entity pin share BEGIN's round trip; the entity id is validated as a UUID
+ * role switch and entity pin share BEGIN's round trip. Both go through set_config(..., true)
+ * rather than SET LOCAL: transaction-local all the same, and RDS Proxy does not pin a connection
+ * for a function call the way it does for SET statements. The entity id is validated as a UUID
  * before it is inlined, so nothing a caller sends reaches this text.
  */
 const ROLES: readonly DbRole[] = ['app_user', 'app_authenticator', 'app_worker'];
 
 export function beginStatement(scope: TransactionScope): string {
   if (!ROLES.includes(scope.role)) throw new Error(`unknown database role ${scope.role}`);
-  const statements = [scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN', `SET LOCAL ROLE ${scope.role}`];
   if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
+  const settings = [`set_config('role', '${scope.role}', true)`];
   if (scope.entityId !== undefined) {
     if (!UUID.test(scope.entityId)) throw new Error('entity id is not a UUID');
-    statements.push(`SELECT set_config('app.entity_id', '${scope.entityId}', true)`);
+    settings.push(`set_config('app.entity_id', '${scope.entityId}', true)`);
   }
-  return statements.join('; ');
+  return `${scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}`;
 }
 
 /** Runs `work` in one transaction under `scope`; commits on success, rolls back on any throw. */

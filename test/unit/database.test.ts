@@ -6,19 +6,19 @@ const ENTITY = '3f1c2b9e-7a44-4d0e-9a43-0c4f1b8e2d11';
 describe('beginStatement', () => {
   it('opens a read-write transaction, switches role and pins the entity', () => {
     expect(beginStatement({ role: 'app_user', entityId: ENTITY })).toBe(
-      `BEGIN; SET LOCAL ROLE app_user; SELECT set_config('app.entity_id', '${ENTITY}', true)`,
+      `BEGIN; SELECT set_config('role', 'app_user', true), set_config('app.entity_id', '${ENTITY}', true)`,
     );
   });
 
   it('opens a READ ONLY transaction when asked', () => {
     expect(beginStatement({ role: 'app_user', entityId: ENTITY, readOnly: true })).toBe(
-      `BEGIN READ ONLY; SET LOCAL ROLE app_user; SELECT set_config('app.entity_id', '${ENTITY}', true)`,
+      `BEGIN READ ONLY; SELECT set_config('role', 'app_user', true), set_config('app.entity_id', '${ENTITY}', true)`,
     );
   });
 
   it('pins no entity for a role without one', () => {
-    expect(beginStatement({ role: 'app_authenticator' })).toBe('BEGIN; SET LOCAL ROLE app_authenticator');
-    expect(beginStatement({ role: 'app_worker', readOnly: true })).toBe('BEGIN READ ONLY; SET LOCAL ROLE app_worker');
+    expect(beginStatement({ role: 'app_authenticator' })).toBe("BEGIN; SELECT set_config('role', 'app_authenticator', true)");
+    expect(beginStatement({ role: 'app_worker', readOnly: true })).toBe("BEGIN READ ONLY; SELECT set_config('role', 'app_worker', true)");
   });
 
   it('pins the entity for other roles when one is given', () => {
