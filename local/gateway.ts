@@ -9,6 +9,8 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyR
 import { authorize } from '../functions/authorizer/authorizer';
 import type { RouteModule } from '../functions/routes';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/http/errors';
+import { buildOpenApiDocument } from '../shared/http/openapi';
+import { setOpenApiSource } from '../shared/http/openapi-source';
 import { TokenBucketLimiter } from './rate-limiter';
 
 export interface GatewayOptions {
@@ -69,6 +71,7 @@ async function readBody(request: http.IncomingMessage, limit: number): Promise<s
 
 export function createGateway(options: GatewayOptions): http.RequestListener {
   const routes = compile(options.routes);
+  setOpenApiSource(() => buildOpenApiDocument(options.routes.map((module) => module.route)));
   const cacheTtl = options.authorizerCacheTtlMs ?? 0;
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
   const limiter = new TokenBucketLimiter(options.rateLimit ?? { ratePerSecond: 50, burst: 100 });

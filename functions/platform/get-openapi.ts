@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { loadOpenApiDocument } from '../../shared/http/openapi-source';
 import { definePublicRoute } from '../../shared/http/route';
-
-let document: Record<string, unknown> | undefined;
 
 export const route = definePublicRoute({
   id: 'platform.openapi',
@@ -13,11 +11,7 @@ export const route = definePublicRoute({
   summary: 'The OpenAPI 3.1 document of this API',
   description: 'Generated from the route table; no authentication.',
   response: z.record(z.string(), z.unknown()),
-  handler: async () => {
-    // Loaded lazily: the route table imports this module, and the document is built once per process.
-    if (!document) document = buildOpenApiDocument((await import('../routes')).ROUTES);
-    return document;
-  },
+  handler: () => loadOpenApiDocument(),
 });
 
 export const handler = lambdaHandler(route);

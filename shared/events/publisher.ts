@@ -2,7 +2,7 @@
  * Where committed events go. On AWS: EventBridge (source `bizops.api`, detail-type = event type);
  * locally and in tests: an in-process bus with the same contract. Chosen once at start-up.
  */
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { withTransaction } from '../db/database';
 import type { EventEnvelope } from './outbox';
 
@@ -13,12 +13,14 @@ export interface EventPublisher {
 }
 
 export class EventBridgePublisher implements EventPublisher {
-  constructor(
-    private readonly busName: string,
-    private readonly client = new EventBridgeClient({}),
-  ) {}
+  private client: EventBridgeClient | undefined;
+
+  constructor(private readonly busName: string) {}
 
   async publish(events: EventEnvelope[]): Promise<void> {
+    // Loaded on first publish: read-only requests never pay for the SDK client at cold start.
+    const { EventBridgeClient, PutEventsCommand } = await import('@aws-sdk/client-eventbridge');
+    this.client ??= new EventBridgeClient({});
     // PutEvents takes at most 10 entries a call.
     for (let start = 0; start < events.length; start += 10) {
       const batch = events.slice(start, start + 10);

@@ -21,7 +21,7 @@ import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { ApiError } from './errors';
 import { applyExpand, parseExpand } from './expand';
-import { runIdempotent, validateIdempotencyKey, type StoredResponse } from './idempotency';
+import { validateIdempotencyKey, type StoredResponse } from './idempotency';
 import { acceptsIdempotencyKey, type Caller, type Route, type RouteContext, type RouteInput } from './route';
 import { isArraySchema, parseOrThrow } from './validation';
 
@@ -143,28 +143,31 @@ function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string
   return { query, expand };
 }
 
-const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  before: async (request: Request) => {
-    const state = stateOf(request.event);
-    const params = parseOrThrow(route.params ?? NO_PARAMS, request.event.pathParameters ?? {});
-    const querySchema = (route.query ?? NO_PARAMS).strict();
-    const collected = collectQuery(request.event, querySchema);
-    const query = parseOrThrow(querySchema, collected.query);
-    state.expand =
-      route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
-    let body: unknown = undefined;
-    if (route.body || state.rawBody !== undefined) {
-      const raw = state.rawBody ?? {};
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-        throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
+const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => {
+  // Built once per route: zod compiles a schema on first use, so a fresh .strict() per request costs.
+  const querySchema = (route.query ?? NO_PARAMS).strict();
+  return {
+    before: async (request: Request) => {
+      const state = stateOf(request.event);
+      const params = parseOrThrow(route.params ?? NO_PARAMS, request.event.pathParameters ?? {});
+      const collected = collectQuery(request.event, querySchema);
+      const query = parseOrThrow(querySchema, collected.query);
+      state.expand =
+        route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
+      let body: unknown = undefined;
+      if (route.body || state.rawBody !== undefined) {
+        const raw = state.rawBody ?? {};
+        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+          throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
+        }
+        // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
+        const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
+        body = parseOrThrow(route.body ?? z.strictObject({}), rest);
       }
-      // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
-      const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-      body = parseOrThrow(route.body ?? z.strictObject({}), rest);
-    }
-    state.input = { params, query, body };
-  },
-});
+      state.input = { params, query, body };
+    },
+  };
+};
 
 function respond(statusCode: number, body: string, headers: Record<string, string>): APIGatewayProxyResult {
   return { statusCode, headers: { 'Content-Type': 'application/json', ...headers }, body };
@@ -216,6 +219,8 @@ function core(route: Route) {
       result = { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
     } else if (state.idempotencyKey !== undefined) {
       const { caller, input } = state;
+      // Loaded on first use: the DynamoDB client is a large share of a cold start, and reads never need it.
+      const { runIdempotent } = await import('./idempotency-store');
       result = await runIdempotent(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, () =>
         execute(route, state),
       );

@@ -1,0 +1,76 @@
+/**
+ * The idempotency store: Powertools idempotency on DynamoDB. Imported lazily by the handler stack,
+ * only when a request carries an Idempotency-Key.
+ */
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context } from 'aws-lambda';
+import { ApiError } from './errors';
+import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
+
+type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
+
+interface RouteExecutor {
+  config: IdempotencyConfig;
+  run: (call: CallWithWork) => Promise<StoredResponse>;
+}
+
+const executors = new Map<string, RouteExecutor>();
+
+function persistenceStore(): DynamoDBPersistenceLayer {
+  const tableName = process.env.IDEMPOTENCY_TABLE_NAME;
+  if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  return new DynamoDBPersistenceLayer({
+    tableName,
+    // Local runs point at the embedded DynamoDB-API store; AWS uses the default endpoint.
+    ...(endpoint && {
+      clientConfig: {
+        endpoint,
+        region: process.env.AWS_REGION ?? 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      },
+    }),
+  });
+}
+
+/**
+ * Runs `execute` at most once per scope. One persistence layer per route: Powertools keeps
+ * per-instance configuration, and the local gateway hosts every route in one process.
+ */
+export async function runIdempotent(
+  routeId: string,
+  call: IdempotentCall,
+  lambdaContext: Context,
+  execute: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
+  let executor = executors.get(routeId);
+  if (!executor) {
+    const config = new IdempotencyConfig({
+      eventKeyJmesPath: 'scope',
+      payloadValidationJmesPath: 'fingerprint',
+      expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+      throwOnNoIdempotencyKey: true,
+      responseHook: (response) => ({ ...(response as object), replayed: true }),
+    });
+    const run = makeIdempotent(async (withWork: CallWithWork) => withWork.execute(), {
+      persistenceStore: persistenceStore(),
+      config,
+      keyPrefix: `bizops.${routeId}`,
+    });
+    executor = { config, run };
+    executors.set(routeId, executor);
+  }
+  // Remaining time bounds how long an in-flight record blocks a retry after a crash.
+  executor.config.registerLambdaContext(lambdaContext);
+  try {
+    return await executor.run({ ...call, execute });
+  } catch (error) {
+    const name = (error as Error)?.name;
+    if (name === 'IdempotencyAlreadyInProgressError') {
+      throw new ApiError('idempotency_key_in_use', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
+    }
+    if (name === 'IdempotencyValidationError') throw new ApiError('idempotency_key_reused', { param: 'Idempotency-Key' });
+    throw error;
+  }
+}
