@@ -11,6 +11,7 @@ import type { RouteModule } from '../functions/routes';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/http/errors';
 import { buildOpenApiDocument } from '../shared/http/openapi';
 import { setOpenApiSource } from '../shared/http/openapi-source';
+import { log } from '../shared/log';
 import { TokenBucketLimiter } from './rate-limiter';
 
 export interface GatewayOptions {
@@ -150,7 +151,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       response.end(result.body);
     } catch (error) {
       if (error instanceof ApiError) return send(error.status, JSON.stringify(error.toEnvelope(requestId)));
-      console.error(JSON.stringify({ level: 'ERROR', message: 'gateway failure', requestId, error: String(error) }));
+      log.error('gateway failure', { requestId, error });
       send(500, envelope('internal_error', requestId));
     }
   };

@@ -15,6 +15,7 @@ import { ALL_SCOPES } from '../shared/auth/scopes';
 import { withTransaction } from '../shared/db/database';
 import { getEntity, inEntity, insertApiKey, provisionEntity } from '../shared/data/identity';
 import { sweepOutbox } from '../shared/events/publisher';
+import { log } from '../shared/log';
 import { createGateway } from './gateway';
 import { startLocalRuntime } from './runtime';
 
@@ -60,7 +61,7 @@ async function main() {
   writeFileSync(serverFile, JSON.stringify({ databaseUrl: runtime.embedded ? runtime.databaseUrl : null, pid: process.pid }));
 
   const sweeper = setInterval(() => {
-    sweepOutbox().catch((error) => console.warn(JSON.stringify({ level: 'WARN', message: 'outbox sweep failed', error: String(error) })));
+    sweepOutbox().catch((error) => log.warn('outbox sweep failed', { error }));
   }, 10_000);
 
   console.log(`Business Operations API listening on http://localhost:${port}`);

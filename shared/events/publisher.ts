@@ -4,6 +4,7 @@
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { withTransaction } from '../db/database';
+import { log } from '../log';
 import type { EventEnvelope } from './outbox';
 
 export const EVENT_SOURCE = 'bizops.api';
@@ -93,7 +94,7 @@ export async function publishCommitted(entityId: string, events: EventEnvelope[]
       { role: 'app_user', entityId },
     );
   } catch (error) {
-    console.warn(JSON.stringify({ level: 'WARN', message: 'event publish deferred to the sweeper', error: String(error) }));
+    log.warn('event publish deferred to the sweeper', { error });
   }
 }
 

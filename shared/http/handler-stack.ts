@@ -9,7 +9,6 @@
  * the local gateway calls the very same function.
  */
 import { createHash } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -19,13 +18,12 @@ import { withTransaction } from '../db/database';
 import { createEventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
+import { log } from '../log';
 import { ApiError } from './errors';
 import { applyExpand, parseExpand } from './expand';
 import { validateIdempotencyKey, type StoredResponse } from './idempotency';
 import { acceptsIdempotencyKey, type Caller, type Route, type RouteContext, type RouteInput } from './route';
 import { isArraySchema, parseOrThrow } from './validation';
-
-export const logger = new Logger({ serviceName: 'bizops-api' });
 
 type Event = APIGatewayProxyEvent;
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
@@ -258,7 +256,7 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
   onError: async (request: Request) => {
     const requestId = states.get(request.event)?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
     const apiError = toApiError(request.error);
-    if (apiError.status >= 500) logger.error('unhandled error', { requestId, error: request.error as Error });
+    if (apiError.status >= 500) log.error('unhandled error', { requestId, error: request.error });
     request.response = respond(apiError.status, JSON.stringify(apiError.toEnvelope(requestId)), {
       'Request-Id': requestId,
       ...apiError.options.headers,
