@@ -14,7 +14,7 @@ export const ERROR_TYPES = [
   'rate_limit',
   'internal',
   'expand_error',
-  'not_implemented',
+  'not_implemented', // a type of the spec's envelope; no code in the catalog uses it
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
@@ -51,6 +51,7 @@ export const ERROR_CATALOG = {
     'insufficient_permissions',
     'The user behind this API key lacks the permission this action requires.',
   ),
+  segregation_of_duties: entry(403, 'permission_error', 'insufficient_permissions', 'The user who requested this action cannot also approve it.'),
   // 404
   not_found: entry(404, 'not_found', 'not_found', 'No such record in this entity.'),
   route_not_found: entry(404, 'not_found', 'not_found', 'No endpoint matches this method and path.'),
@@ -69,7 +70,56 @@ export const ERROR_CATALOG = {
     'conflict',
     'Products still reference this manufacturer; reassign or clear the manufacturer on those products first.',
   ),
+  uom_abbreviation_taken: entry(409, 'conflict', 'conflict', 'Another unit of measure of this entity already has this abbreviation.'),
+  uom_in_use: entry(
+    409,
+    'conflict',
+    'conflict',
+    'This unit of measure is assigned to products, purchase order lines or inventory transactions; reassign them first.',
+  ),
+  uom_is_base: entry(409, 'conflict', 'conflict', 'The base unit of a type cannot be deleted while other units of that type exist.'),
+  product_sku_taken: entry(409, 'conflict', 'conflict', 'Another product of this entity already has this SKU.'),
+  product_in_use: entry(
+    409,
+    'conflict',
+    'conflict',
+    'The product is referenced by kits, pricing policies or inventory transactions; deactivate it (is_active false) instead.',
+  ),
+  external_id_taken: entry(409, 'conflict', 'conflict', 'Another record of this entity already has this external_source and external_id.'),
+  account_number_taken: entry(409, 'conflict', 'conflict', 'Another record of this entity already has this account_number.'),
+  option_name_taken: entry(409, 'conflict', 'conflict', 'The product already has an option with this name.'),
+  product_vendor_exists: entry(409, 'conflict', 'conflict', 'This vendor is already linked to the product; update that relationship instead.'),
+  pricing_level_name_taken: entry(409, 'conflict', 'conflict', 'Another pricing level of this entity already has this name.'),
+  pricing_tier_exists: entry(
+    409,
+    'conflict',
+    'conflict',
+    'An active pricing policy already prices this product for the same level, account, pricing_type and min_quantity.',
+  ),
+  tag_name_taken: entry(409, 'conflict', 'conflict', 'Another tag of this entity already has this name.'),
   api_key_already_revoked: entry(409, 'conflict', 'conflict', 'This API key is already revoked.'),
+  gl_account_code_taken: entry(409, 'conflict', 'conflict', 'Another GL account of this entity already has this code.'),
+  gl_account_is_system: entry(409, 'conflict', 'conflict', 'System accounts cannot be deactivated, retyped or deleted; other modules post to them.'),
+  gl_account_in_use: entry(
+    409,
+    'conflict',
+    'conflict',
+    'The GL account has postings, drafts or recurring templates referring to it; deactivate it (is_active false) instead.',
+  ),
+  journal_entry_not_draft: entry(
+    409,
+    'conflict',
+    'conflict',
+    'Only draft journal entries can be changed, deleted or posted; correct a posted entry by reversing it.',
+  ),
+  journal_entry_not_reversible: entry(409, 'conflict', 'conflict', 'Only a posted entry that is not itself a reversal can be reversed, and only once.'),
+  period_overlap: entry(409, 'conflict', 'conflict', 'The dates overlap another accounting period of this entity.'),
+  period_invalid_transition: entry(
+    409,
+    'conflict',
+    'conflict',
+    'The period is not in a status that allows this move (open → close_requested → closed; reopen from close_requested or closed).',
+  ),
   idempotency_key_in_use: entry(
     409,
     'conflict',
@@ -86,6 +136,38 @@ export const ERROR_CATALOG = {
     'validation_error',
     'idempotency_error',
     'This Idempotency-Key was used with different parameters; use a new key for a new request.',
+  ),
+  insufficient_stock: entry(
+    422,
+    'validation_error',
+    'insufficient_stock',
+    'Not enough stock on hand at this location; receive stock first, or send allow_negative true on an adjustment.',
+  ),
+  product_not_stockable: entry(422, 'validation_error', 'validation_error', 'Only simple and kit products carry inventory; services and bundles are not stocked.'),
+  resource_type_unavailable: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'Tags cannot be attached to this resource type yet: its resources are not served by this API version.',
+  ),
+  journal_entry_unbalanced: entry(
+    422,
+    'validation_error',
+    'journal_entry_unbalanced',
+    'A posted entry needs at least one debit and one credit line, and its debits must equal its credits to the cent.',
+  ),
+  gl_account_inactive: entry(422, 'validation_error', 'validation_error', 'The GL account is inactive; reactivate it or post to another account.'),
+  gl_account_control: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'Accounts receivable and payable are control accounts posted only by their documents (invoices, payments, bills), never by manual entries.',
+  ),
+  period_closed: entry(
+    422,
+    'validation_error',
+    'period_closed',
+    'The entry date falls in an accounting period that is closed or awaiting close approval; reopen it or post on another date.',
   ),
   // 429, 500
   rate_limit_exceeded: entry(429, 'rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
