@@ -7,6 +7,15 @@ import { z } from 'zod';
 import { ApiKey } from '../shared/schemas/api-key';
 import { Location } from '../shared/schemas/location';
 import { Manufacturer } from '../shared/schemas/manufacturer';
+import { AccountingPeriod } from '../shared/schemas/accounting-period';
+import { GlAccount } from '../shared/schemas/gl-account';
+import { JournalEntry } from '../shared/schemas/journal-entry';
+import { RecurringJournalTemplate } from '../shared/schemas/recurring-journal-entry';
+import { InventoryBalance, InventoryTransaction } from '../shared/schemas/inventory';
+import { Account, Vendor } from '../shared/schemas/party';
+import { Product } from '../shared/schemas/product';
+import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '../shared/schemas/catalog-extras';
+import { UnitOfMeasure } from '../shared/schemas/unit-of-measure';
 
 export interface EventContract {
   version: number;
@@ -21,6 +30,106 @@ export const EVENT_CATALOG = {
   'manufacturer.created': { version: 1, description: 'A manufacturer was created.', object: Manufacturer },
   'manufacturer.updated': { version: 1, description: 'A manufacturer changed; previous_attributes holds the old values.', object: Manufacturer },
   'manufacturer.deleted': { version: 1, description: 'A manufacturer was deleted; the object is its last state.', object: Manufacturer },
+  'unit_of_measure.created': { version: 1, description: 'A unit of measure was created.', object: UnitOfMeasure },
+  'unit_of_measure.updated': { version: 1, description: 'A unit of measure changed; previous_attributes holds the old values.', object: UnitOfMeasure },
+  'unit_of_measure.deleted': { version: 1, description: 'A unit of measure was deleted; the object is its last state.', object: UnitOfMeasure },
+  'product.created': { version: 1, description: 'A product (kits included) was created.', object: Product },
+  'product.updated': { version: 1, description: 'A product changed; previous_attributes holds the old values.', object: Product },
+  'product.deleted': { version: 1, description: 'A product was deleted; the object is its last state.', object: Product },
+  'account.created': { version: 1, description: 'A customer account was created.', object: Account },
+  'account.updated': { version: 1, description: 'A customer account changed; previous_attributes holds the old values.', object: Account },
+  'account.archived': { version: 1, description: 'A customer account was archived.', object: Account },
+  'account.unarchived': { version: 1, description: 'An archived customer account was restored.', object: Account },
+  'vendor.created': { version: 1, description: 'A vendor was created.', object: Vendor },
+  'vendor.updated': { version: 1, description: 'A vendor changed; previous_attributes holds the old values.', object: Vendor },
+  'vendor.archived': { version: 1, description: 'A vendor was archived.', object: Vendor },
+  'vendor.unarchived': { version: 1, description: 'An archived vendor was restored.', object: Vendor },
+  'product_option.created': { version: 1, description: 'An option was added to a product.', object: ProductOption },
+  'product_option.deleted': { version: 1, description: 'A product option was deleted; the object is its last state.', object: ProductOption },
+  'product_option.reordered': {
+    version: 1,
+    description: "A product's options were reordered; the object holds product_id and the order sent.",
+    object: z.object({ product_id: z.uuid(), order: z.array(z.uuid()) }),
+  },
+  'product_vendor.created': { version: 1, description: 'A vendor was linked to a product.', object: ProductVendor },
+  'product_vendor.updated': {
+    version: 1,
+    description: 'A product-vendor relationship changed (a demoted preferred vendor is not announced separately).',
+    object: ProductVendor,
+  },
+  'product_vendor.deleted': { version: 1, description: 'A vendor was unlinked from a product.', object: ProductVendor },
+  'pricing_level.created': { version: 1, description: 'A pricing level was created.', object: PricingLevel },
+  'pricing_policy.created': { version: 1, description: 'A pricing policy was created.', object: PricingPolicy },
+  'tag.created': { version: 1, description: 'A tag was created.', object: Tag },
+  'tag.attached': {
+    version: 1,
+    description: 'A tag was attached to a resource; the object is the tag plus resource_type and resource_id.',
+    object: Tag.extend({ resource_type: z.string(), resource_id: z.uuid() }),
+  },
+  'tag.detached': {
+    version: 1,
+    description: 'A tag was detached from a resource.',
+    object: z.object({ id: z.uuid(), resource_type: z.string(), resource_id: z.uuid() }),
+  },
+  'inventory_transaction.created': {
+    version: 1,
+    description: 'Stock moved: a receipt, adjustment, transfer leg, kit build leg, sale fulfillment or return was posted.',
+    object: InventoryTransaction,
+  },
+  'inventory.low_stock': {
+    version: 1,
+    description: 'A location balance reached on_hand <= reorder_point. Sent once when the condition starts to hold, not again while it holds.',
+    object: InventoryBalance,
+  },
+  'inventory.out_of_stock': {
+    version: 1,
+    description: 'A location balance reached on_hand <= 0. Sent once when the condition starts to hold, not again while it holds.',
+    object: InventoryBalance,
+  },
+  'inventory.back_in_stock': {
+    version: 1,
+    description: 'A balance that was low or out of stock rose above its reorder point (above zero when the product has none).',
+    object: InventoryBalance,
+  },
+  'gl_account.created': { version: 1, description: 'A GL account was added to the chart of accounts.', object: GlAccount },
+  'gl_account.updated': { version: 1, description: 'A GL account changed; previous_attributes holds the old values.', object: GlAccount },
+  'gl_account.deleted': { version: 1, description: 'An unused GL account was deleted; the object is its last state.', object: GlAccount },
+  'journal_entry.created': {
+    version: 1,
+    description: 'A draft journal entry was saved (manually or by a recurring template awaiting review).',
+    object: JournalEntry,
+  },
+  'journal_entry.updated': { version: 1, description: 'A draft journal entry changed; previous_attributes holds the old values.', object: JournalEntry },
+  'journal_entry.deleted': { version: 1, description: 'A draft journal entry was deleted; the object is its last state.', object: JournalEntry },
+  'journal_entry.posted': {
+    version: 1,
+    description: 'A journal entry was posted to the ledger (manually, by a module through the posting service, by a recurring template, or as a reversal).',
+    object: JournalEntry,
+  },
+  'journal_entry.reversed': { version: 1, description: 'A posted journal entry was reversed; reversed_by_id names its reversing entry.', object: JournalEntry },
+  'period.created': { version: 1, description: 'An accounting period was created.', object: AccountingPeriod },
+  'period.close_requested': {
+    version: 1,
+    description: 'The close of an accounting period was requested; it refuses postings from now on.',
+    object: AccountingPeriod,
+  },
+  'period.closed': { version: 1, description: 'The close of an accounting period was approved; it is closed.', object: AccountingPeriod },
+  'period.reopened': {
+    version: 1,
+    description: 'A closed (or close-requested) period was reopened; reopen_reason says why, previous_attributes.status what it was.',
+    object: AccountingPeriod,
+  },
+  'recurring_journal_entry_template.created': { version: 1, description: 'A recurring journal entry template was created.', object: RecurringJournalTemplate },
+  'recurring_journal_entry_template.updated': {
+    version: 1,
+    description: 'A recurring journal entry template changed; previous_attributes holds the old values.',
+    object: RecurringJournalTemplate,
+  },
+  'recurring_journal_entry_template.deleted': {
+    version: 1,
+    description: 'A recurring journal entry template was deleted; the object is its last state.',
+    object: RecurringJournalTemplate,
+  },
   'api_key.created': { version: 1, description: 'An API key was created (never with its secret).', object: ApiKey },
   'api_key.revoked': { version: 1, description: 'An API key was revoked.', object: ApiKey },
   'api_key.rolled': {

@@ -21,7 +21,88 @@ import * as deleteManufacturer from './manufacturers/delete-manufacturer';
 import * as getManufacturer from './manufacturers/get-manufacturer';
 import * as listManufacturers from './manufacturers/list-manufacturers';
 import * as updateManufacturer from './manufacturers/update-manufacturer';
+import * as createGlAccount from './gl-accounts/create-gl-account';
+import * as deleteGlAccount from './gl-accounts/delete-gl-account';
+import * as getGlAccount from './gl-accounts/get-gl-account';
+import * as listGlAccounts from './gl-accounts/list-gl-accounts';
+import * as updateGlAccount from './gl-accounts/update-gl-account';
+import * as createJournalEntry from './journal-entries/create-journal-entry';
+import * as deleteJournalEntry from './journal-entries/delete-journal-entry';
+import * as getJournalEntry from './journal-entries/get-journal-entry';
+import * as listJournalEntries from './journal-entries/list-journal-entries';
+import * as postJournalEntry from './journal-entries/post-journal-entry';
+import * as reverseJournalEntry from './journal-entries/reverse-journal-entry';
+import * as updateJournalEntry from './journal-entries/update-journal-entry';
+import * as approvePeriodClose from './periods/approve-period-close';
+import * as createFiscalYear from './periods/create-fiscal-year';
+import * as createPeriod from './periods/create-period';
+import * as getPeriod from './periods/get-period';
+import * as listPeriods from './periods/list-periods';
+import * as reopenPeriod from './periods/reopen-period';
+import * as requestPeriodClose from './periods/request-period-close';
+import * as getCashBalance from './reconciliation/get-cash-balance';
+import * as getTrialBalance from './reconciliation/get-trial-balance';
+import * as createRecurringJournalEntry from './recurring-journal-entries/create-recurring-journal-entry';
+import * as deleteRecurringJournalEntry from './recurring-journal-entries/delete-recurring-journal-entry';
+import * as getRecurringJournalEntry from './recurring-journal-entries/get-recurring-journal-entry';
+import * as listRecurringJournalEntries from './recurring-journal-entries/list-recurring-journal-entries';
+import * as updateRecurringJournalEntry from './recurring-journal-entries/update-recurring-journal-entry';
 import * as getOpenApi from './platform/get-openapi';
+import * as createUnitOfMeasure from './units-of-measure/create-unit-of-measure';
+import * as deleteUnitOfMeasure from './units-of-measure/delete-unit-of-measure';
+import * as getUnitOfMeasure from './units-of-measure/get-unit-of-measure';
+import * as listUnitsOfMeasure from './units-of-measure/list-units-of-measure';
+import * as updateUnitOfMeasure from './units-of-measure/update-unit-of-measure';
+import * as createProduct from './products/create-product';
+import * as deleteProduct from './products/delete-product';
+import * as getProduct from './products/get-product';
+import * as listProducts from './products/list-products';
+import * as updateProduct from './products/update-product';
+import * as archiveAccount from './accounts/archive-account';
+import * as createAccount from './accounts/create-account';
+import * as getAccount from './accounts/get-account';
+import * as listAccounts from './accounts/list-accounts';
+import * as unarchiveAccount from './accounts/unarchive-account';
+import * as updateAccount from './accounts/update-account';
+import * as archiveVendor from './vendors/archive-vendor';
+import * as createVendor from './vendors/create-vendor';
+import * as getVendor from './vendors/get-vendor';
+import * as listVendors from './vendors/list-vendors';
+import * as unarchiveVendor from './vendors/unarchive-vendor';
+import * as updateVendor from './vendors/update-vendor';
+import * as createInventoryAdjustment from './inventory/create-adjustment';
+import * as createInventoryReceipt from './inventory/create-receipt';
+import * as createInventoryTransfer from './inventory/create-transfer';
+import * as getInventoryBalance from './inventory/get-balance';
+import * as getInventoryTransaction from './inventory/get-transaction';
+import * as listInventoryBalances from './inventory/list-balances';
+import * as listInventoryTransactions from './inventory/list-transactions';
+import * as createKitBuild from './kits/create-build';
+import * as createKit from './kits/create-kit';
+import * as getKitAvailability from './kits/get-availability';
+import * as getKit from './kits/get-kit';
+import * as listKitComponents from './kits/list-components';
+import * as listKits from './kits/list-kits';
+import * as getReorderReport from './purchasing/get-reorder-report';
+import * as createPricingLevel from './pricing/create-pricing-level';
+import * as createPricingPolicy from './pricing/create-pricing-policy';
+import * as getPricingLevel from './pricing/get-pricing-level';
+import * as getPricingPolicy from './pricing/get-pricing-policy';
+import * as listPricingLevels from './pricing/list-pricing-levels';
+import * as listPricingPolicies from './pricing/list-pricing-policies';
+import * as createProductOption from './product-options/create-option';
+import * as deleteProductOption from './product-options/delete-option';
+import * as listProductOptions from './product-options/list-options';
+import * as reorderProductOptions from './product-options/reorder-options';
+import * as createProductVendor from './product-vendors/create-product-vendor';
+import * as deleteProductVendor from './product-vendors/delete-product-vendor';
+import * as listProductVendors from './product-vendors/list-product-vendors';
+import * as updateProductVendor from './product-vendors/update-product-vendor';
+import * as attachTag from './tags/attach-tag';
+import * as createTag from './tags/create-tag';
+import * as detachTag from './tags/detach-tag';
+import * as listResourceTags from './tags/list-resource-tags';
+import * as listTags from './tags/list-tags';
 
 export interface RouteModule {
   route: Route;
@@ -45,7 +126,88 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'manufacturers/get-manufacturer': getManufacturer,
   'manufacturers/list-manufacturers': listManufacturers,
   'manufacturers/update-manufacturer': updateManufacturer,
+  'gl-accounts/create-gl-account': createGlAccount,
+  'gl-accounts/delete-gl-account': deleteGlAccount,
+  'gl-accounts/get-gl-account': getGlAccount,
+  'gl-accounts/list-gl-accounts': listGlAccounts,
+  'gl-accounts/update-gl-account': updateGlAccount,
+  'journal-entries/create-journal-entry': createJournalEntry,
+  'journal-entries/delete-journal-entry': deleteJournalEntry,
+  'journal-entries/get-journal-entry': getJournalEntry,
+  'journal-entries/list-journal-entries': listJournalEntries,
+  'journal-entries/post-journal-entry': postJournalEntry,
+  'journal-entries/reverse-journal-entry': reverseJournalEntry,
+  'journal-entries/update-journal-entry': updateJournalEntry,
+  'periods/approve-period-close': approvePeriodClose,
+  'periods/create-fiscal-year': createFiscalYear,
+  'periods/create-period': createPeriod,
+  'periods/get-period': getPeriod,
+  'periods/list-periods': listPeriods,
+  'periods/reopen-period': reopenPeriod,
+  'periods/request-period-close': requestPeriodClose,
+  'reconciliation/get-cash-balance': getCashBalance,
+  'reconciliation/get-trial-balance': getTrialBalance,
+  'recurring-journal-entries/create-recurring-journal-entry': createRecurringJournalEntry,
+  'recurring-journal-entries/delete-recurring-journal-entry': deleteRecurringJournalEntry,
+  'recurring-journal-entries/get-recurring-journal-entry': getRecurringJournalEntry,
+  'recurring-journal-entries/list-recurring-journal-entries': listRecurringJournalEntries,
+  'recurring-journal-entries/update-recurring-journal-entry': updateRecurringJournalEntry,
   'platform/get-openapi': getOpenApi,
+  'units-of-measure/create-unit-of-measure': createUnitOfMeasure,
+  'units-of-measure/delete-unit-of-measure': deleteUnitOfMeasure,
+  'units-of-measure/get-unit-of-measure': getUnitOfMeasure,
+  'units-of-measure/list-units-of-measure': listUnitsOfMeasure,
+  'units-of-measure/update-unit-of-measure': updateUnitOfMeasure,
+  'products/create-product': createProduct,
+  'products/delete-product': deleteProduct,
+  'products/get-product': getProduct,
+  'products/list-products': listProducts,
+  'products/update-product': updateProduct,
+  'accounts/archive-account': archiveAccount,
+  'accounts/create-account': createAccount,
+  'accounts/get-account': getAccount,
+  'accounts/list-accounts': listAccounts,
+  'accounts/unarchive-account': unarchiveAccount,
+  'accounts/update-account': updateAccount,
+  'vendors/archive-vendor': archiveVendor,
+  'vendors/create-vendor': createVendor,
+  'vendors/get-vendor': getVendor,
+  'vendors/list-vendors': listVendors,
+  'vendors/unarchive-vendor': unarchiveVendor,
+  'vendors/update-vendor': updateVendor,
+  'inventory/create-adjustment': createInventoryAdjustment,
+  'inventory/create-receipt': createInventoryReceipt,
+  'inventory/create-transfer': createInventoryTransfer,
+  'inventory/get-balance': getInventoryBalance,
+  'inventory/get-transaction': getInventoryTransaction,
+  'inventory/list-balances': listInventoryBalances,
+  'inventory/list-transactions': listInventoryTransactions,
+  'kits/create-build': createKitBuild,
+  'kits/create-kit': createKit,
+  'kits/get-availability': getKitAvailability,
+  'kits/get-kit': getKit,
+  'kits/list-components': listKitComponents,
+  'kits/list-kits': listKits,
+  'purchasing/get-reorder-report': getReorderReport,
+  'pricing/create-pricing-level': createPricingLevel,
+  'pricing/create-pricing-policy': createPricingPolicy,
+  'pricing/get-pricing-level': getPricingLevel,
+  'pricing/get-pricing-policy': getPricingPolicy,
+  'pricing/list-pricing-levels': listPricingLevels,
+  'pricing/list-pricing-policies': listPricingPolicies,
+  'product-options/create-option': createProductOption,
+  'product-options/delete-option': deleteProductOption,
+  'product-options/list-options': listProductOptions,
+  'product-options/reorder-options': reorderProductOptions,
+  'product-vendors/create-product-vendor': createProductVendor,
+  'product-vendors/delete-product-vendor': deleteProductVendor,
+  'product-vendors/list-product-vendors': listProductVendors,
+  'product-vendors/update-product-vendor': updateProductVendor,
+  'tags/attach-tag': attachTag,
+  'tags/create-tag': createTag,
+  'tags/detach-tag': detachTag,
+  'tags/list-resource-tags': listResourceTags,
+  'tags/list-tags': listTags,
 };
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

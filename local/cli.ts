@@ -8,16 +8,12 @@
  * It talks to DATABASE_URL, or to the embedded database of a running `npm start`, or opens the
  * embedded database itself when the server is stopped.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { ENTITY_CODE_PATTERN, KEY_MODES, type KeyMode } from '../shared/auth/api-key-format';
 import { ALL_SCOPES, isKnownScope, PERMISSIONS } from '../shared/auth/scopes';
-import { closeDatabase, configureDatabase, withTransaction } from '../shared/db/database';
+import { withTransaction } from '../shared/db/database';
 import { getEntity, inEntity, insertApiKey, insertUser, provisionEntity } from '../shared/data/identity';
-import { migrate } from '../shared/db/migrate';
-import { embeddedPool, startEmbeddedPostgres, type Closeable } from './embedded';
+import { connectForCommand } from './connect';
 
 const USAGE = `usage: npm run cli -- <create-entity|create-user|create-key> [options]
   create-entity --code <a-z0-9, 2-32> --name <name> [--mode test|live] [--scopes all|list] [--owner-email e] [--owner-name n]
@@ -44,41 +40,6 @@ function parseMode(value: string | undefined): KeyMode {
   const mode = value ?? 'test';
   if (!KEY_MODES.includes(mode as KeyMode)) throw new UsageError('--mode is live or test');
   return mode as KeyMode;
-}
-
-async function connect(): Promise<Closeable> {
-  if (process.env.DATABASE_URL) {
-    const url = process.env.DATABASE_URL;
-    await migrate(url);
-    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 2 }));
-    return { close: closeDatabase };
-  }
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  const serverFile = path.join(dataDir, 'server.json');
-  if (existsSync(serverFile)) {
-    const { databaseUrl } = JSON.parse(readFileSync(serverFile, 'utf8')) as { databaseUrl: string | null };
-    if (databaseUrl) {
-      const probe = new pg.Client({ connectionString: databaseUrl });
-      const reachable = await probe.connect().then(
-        () => true,
-        () => false,
-      );
-      await probe.end().catch(() => undefined);
-      if (reachable) {
-        configureDatabase(async () => embeddedPool(databaseUrl));
-        return { close: closeDatabase };
-      }
-    }
-  }
-  const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pglite'));
-  await migrate(embedded.url);
-  configureDatabase(async () => embeddedPool(embedded.url));
-  return {
-    async close() {
-      await closeDatabase();
-      await embedded.close();
-    },
-  };
 }
 
 async function entityByCode(code: string): Promise<{ id: string }> {
@@ -147,11 +108,11 @@ async function main() {
       ]),
     ),
   });
-  let connection: Closeable | undefined;
+  let close: (() => Promise<void>) | undefined;
   try {
     if (!['create-entity', 'create-user', 'create-key'].includes(positionals[0] ?? ''))
       throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'no command');
-    connection = await connect();
+    close = await connectForCommand();
     const result = await run(positionals[0], values as Record<string, string | undefined>);
     console.log(JSON.stringify(result, null, 2));
     if (JSON.stringify(result).includes('"secret"')) console.error('\nThe secret is shown once; store it now. Only its hash is kept.');
@@ -164,7 +125,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    await connection?.close();
+    await close?.();
   }
 }
 

@@ -9,11 +9,12 @@ export const route = defineRoute({
   path: '/v1/locations/{id}',
   tag: 'Locations',
   summary: 'Delete a location',
-  description: 'Permanently deletes a location. The default location can be deleted only when it is the last one.',
+  description:
+    'Permanently deletes a location. The default location can be deleted only when it is the last one; a location that inventory or documents reference is kept (409 location_in_use): deactivate it instead.',
   scopes: ['settings:write'],
   params: idParams,
   response: deletedObject('location'),
-  errors: ['location_is_default'],
+  errors: ['location_is_default', 'location_in_use'],
   current: (ctx, { params }) => getLocation(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {
     const location = await deleteLocation(ctx.db, ctx.entityId, params.id);

@@ -10,6 +10,7 @@ import type { Db } from '../db/database';
 import { isUniqueViolation, withTransaction } from '../db/database';
 import { updateSet } from '../db/sql';
 import { ApiError } from '../http/errors';
+import { ensureSystemAccounts } from './gl-accounts';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import type { ApiKey, ApiKeyUpdate, User } from '../schemas/api-key';
@@ -184,6 +185,8 @@ export async function provisionEntity(input: {
       name: input.ownerName ?? 'Owner',
       permissions: [...PERMISSIONS],
     });
+    // Every entity starts with its system GL accounts (receivables, payables, bank, ...).
+    await ensureSystemAccounts(db, entityId);
     const key = await insertApiKey(db, entity, { userId: owner.id, mode: input.mode, scopes: input.scopes, name: input.keyName ?? 'Initial key' });
     return { entity, owner, key };
   });

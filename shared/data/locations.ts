@@ -1,6 +1,6 @@
 /** SQL for locations. Every statement also filters by entity (row level security is the second wall). */
 import type { Db } from '../db/database';
-import { isUniqueViolation } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/database';
 import { lockEntityResource, updateSet } from '../db/sql';
 import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
@@ -104,7 +104,16 @@ export async function deleteLocation(db: Db, entityId: string, locationId: strin
     ]);
     if (others > 0) throw new ApiError('location_is_default', { param: 'id' });
   }
-  await db.query('DELETE FROM locations WHERE entity_id = $1 AND id = $2', [entityId, locationId]);
+  try {
+    await db.query('DELETE FROM locations WHERE entity_id = $1 AND id = $2', [entityId, locationId]);
+  } catch (error) {
+    // Whatever references a location (stock, transactions, and later documents) keeps it: history
+    // must keep pointing somewhere. The referencing table names the kind of record in the way.
+    if (isForeignKeyViolation(error)) {
+      throw new ApiError('location_in_use', { param: 'id', details: { references: { table: (error as { table?: string }).table ?? null } } });
+    }
+    throw error;
+  }
   return location;
 }
 

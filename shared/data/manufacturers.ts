@@ -51,6 +51,16 @@ export async function updateManufacturer(db: Db, entityId: string, manufacturerI
 
 export async function deleteManufacturer(db: Db, entityId: string, manufacturerId: string): Promise<Manufacturer> {
   const manufacturer = await getManufacturer(db, entityId, manufacturerId, { lock: true });
+  // The manufacturer row is locked, and a product insert or update naming it takes a key-share
+  // lock on it through the foreign key, so no product can start referencing it mid-check.
+  const usage = await db.one<{ products: string[]; total_count: number }>(
+    `SELECT (SELECT coalesce(array_agg(id), '{}') FROM (SELECT id FROM products WHERE entity_id = $1 AND manufacturer_id = $2 ORDER BY id LIMIT 100) p) AS products,
+            (SELECT count(*)::int FROM products WHERE entity_id = $1 AND manufacturer_id = $2) AS total_count`,
+    [entityId, manufacturerId],
+  );
+  if (usage.total_count > 0) {
+    throw new ApiError('manufacturer_in_use', { param: 'id', details: { references: { products: usage.products, total_count: usage.total_count } } });
+  }
   await db.query('DELETE FROM manufacturers WHERE entity_id = $1 AND id = $2', [entityId, manufacturerId]);
   return manufacturer;
 }

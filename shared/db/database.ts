@@ -7,6 +7,7 @@
  * this safe behind RDS Proxy and over PGlite's shared session.
  */
 import pg from 'pg';
+import { log } from '../log';
 
 // Keep money and dates exactly as stored: numeric stays a string (decimal arithmetic happens in
 // shared/money), a date stays 'YYYY-MM-DD' instead of becoming a local-midnight Date.
@@ -53,7 +54,12 @@ async function getPool(): Promise<pg.Pool> {
   if (pool) return pool;
   if (!pending) {
     const factory = poolFactory ?? defaultPoolFactory;
-    pending = factory().then((created) => (pool = created));
+    pending = factory().then((created) => {
+      // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
+      // pool; without a listener Node treats it as an unhandled error and kills the process.
+      created.on('error', (error) => log.warn('idle database connection lost', { error }));
+      return (pool = created);
+    });
   }
   return pending;
 }

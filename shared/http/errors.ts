@@ -63,6 +63,12 @@ export const ERROR_CATALOG = {
     'conflict',
     'The default location cannot be deleted or deactivated while other locations exist; make another location the default first.',
   ),
+  location_in_use: entry(
+    409,
+    'conflict',
+    'conflict',
+    'Inventory or documents reference this location; deactivate it (is_active false) instead of deleting it.',
+  ),
   manufacturer_name_taken: entry(409, 'conflict', 'conflict', 'Another manufacturer of this entity already has this name.'),
   manufacturer_in_use: entry(
     409,
@@ -143,7 +149,12 @@ export const ERROR_CATALOG = {
     'insufficient_stock',
     'Not enough stock on hand at this location; receive stock first, or send allow_negative true on an adjustment.',
   ),
-  product_not_stockable: entry(422, 'validation_error', 'validation_error', 'Only simple and kit products carry inventory; services and bundles are not stocked.'),
+  product_not_stockable: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'Only simple and kit products carry inventory; services and bundles are not stocked.',
+  ),
   resource_type_unavailable: entry(
     422,
     'validation_error',

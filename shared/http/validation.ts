@@ -30,7 +30,9 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, prefix?: s
     return new ApiError('parameter_unknown', { param, hint: `Received unknown parameter: ${param}.` });
   }
   const param = formatParam(issue.path, prefix) || prefix || undefined;
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+  // Whatever the schema's shape (a union for "number or numeric string", say), an absent value is
+  // missing; a custom rule that names an absent field (one of two must be sent) explains itself.
+  if (issue.code !== 'custom' && issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
     return new ApiError('parameter_missing', { param, hint: `Missing required parameter: ${param}.` });
   }
   return new ApiError('parameter_invalid', { param, hint: `Invalid ${param ?? 'request'}: ${issue.message}.` });

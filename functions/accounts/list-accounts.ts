@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { listParties } from '../../shared/data/parties';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { queryBoolean } from '../../shared/schemas/common';
+import { Account } from '../../shared/schemas/party';
+
+export const route = defineRoute({
+  id: 'accounts.list',
+  method: 'GET',
+  path: '/v1/accounts',
+  tag: 'Accounts',
+  summary: 'List accounts',
+  description: 'Newest first; archived accounts included unless is_archived=false. Filters combine with AND.',
+  scopes: ['accounts:read'],
+  query: z.object({
+    ...paginationQuery(),
+    is_archived: queryBoolean().optional().describe('Only archived (true) or only current (false) accounts.'),
+    email: z.string().min(1).max(254).optional().describe('Exact email, case-insensitive.'),
+    account_number: z.string().min(1).max(50).optional().describe('Exact account_number, case-insensitive.'),
+    external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
+    q: z.string().trim().min(1).max(100).optional().describe('Name contains this text (case-insensitive).'),
+  }),
+  response: listEnvelope(Account),
+  list: true,
+  handler: async (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return (await listParties(ctx.db, 'account', ctx.entityId, filters, { limit, starting_after, ending_before })) as {
+      object: 'list';
+      data: Account[];
+      has_more: boolean;
+      next_cursor: string | null;
+      url: string;
+    };
+  },
+});
+
+export const handler = lambdaHandler(route);

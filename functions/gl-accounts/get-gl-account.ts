@@ -1,0 +1,19 @@
+import { getGlAccount } from '../../shared/data/gl-accounts';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { GlAccount } from '../../shared/schemas/gl-account';
+
+export const route = defineRoute({
+  id: 'gl_accounts.get',
+  method: 'GET',
+  path: '/v1/gl-accounts/{id}',
+  tag: 'General ledger',
+  summary: 'Retrieve a GL account',
+  scopes: ['accounting:read'],
+  params: idParams,
+  response: GlAccount,
+  handler: (ctx, { params }) => getGlAccount(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

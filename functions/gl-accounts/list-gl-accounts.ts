@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { listGlAccounts } from '../../shared/data/gl-accounts';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { queryBoolean } from '../../shared/schemas/common';
+import { ALL_GL_ACCOUNT_SUBTYPES, GL_ACCOUNT_TYPES, GlAccount, type GlAccountSubtype } from '../../shared/schemas/gl-account';
+
+export const route = defineRoute({
+  id: 'gl_accounts.list',
+  method: 'GET',
+  path: '/v1/gl-accounts',
+  tag: 'General ledger',
+  summary: 'List GL accounts',
+  description: 'The chart of accounts, newest first.',
+  scopes: ['accounting:read'],
+  query: z.object({
+    ...paginationQuery(),
+    type: z.enum(GL_ACCOUNT_TYPES).optional(),
+    subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
+    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) accounts.'),
+    is_bank: queryBoolean().optional().describe('Only bank accounts (true) or only other accounts (false).'),
+  }),
+  response: listEnvelope(GlAccount),
+  list: true,
+  handler: (ctx, { query }) =>
+    listGlAccounts(ctx.db, ctx.entityId, { type: query.type, subtype: query.subtype, is_active: query.is_active, is_bank: query.is_bank }, query),
+});
+
+export const handler = lambdaHandler(route);

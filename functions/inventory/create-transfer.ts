@@ -1,0 +1,22 @@
+import { transferStock } from '../../shared/data/inventory';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { InventoryTransfer, TransferCreate } from '../../shared/schemas/inventory';
+
+export const route = defineRoute({
+  id: 'inventory.transfers.create',
+  method: 'POST',
+  path: '/v1/inventory/transfers',
+  tag: 'Inventory',
+  summary: 'Transfer stock between locations',
+  description:
+    'Posts two transfer transactions sharing a group_id: out of from_location_id (FIFO draw) and into to_location_id, which receives the drawn layers at their own unit costs. Refused with 422 insufficient_stock when the source lacks the quantity.',
+  scopes: ['products:write'],
+  body: TransferCreate,
+  response: InventoryTransfer,
+  successStatus: 201,
+  errors: ['insufficient_stock', 'product_not_stockable'],
+  handler: (ctx, { body }) => transferStock(ctx.db, ctx.entityId, ctx.events, body),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,21 @@
+import { getBalance } from '../../shared/data/inventory';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { InventoryBalance } from '../../shared/schemas/inventory';
+
+export const route = defineRoute({
+  id: 'inventory.balances.get',
+  method: 'GET',
+  path: '/v1/inventory/balances/{id}',
+  tag: 'Inventory',
+  summary: 'Retrieve an inventory balance',
+  description:
+    'One product at one location. Demand fields follow the 2026-09-22 semantics: fulfilled sales plus posted build_consume draws, each physical decrement counted once for the product it drew; current_demand_units counts committed-but-unshipped customer demand only.',
+  scopes: ['products:read'],
+  params: idParams,
+  response: InventoryBalance,
+  handler: (ctx, { params }) => getBalance(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

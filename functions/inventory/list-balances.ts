@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { listBalances } from '../../shared/data/inventory';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { InventoryBalance } from '../../shared/schemas/inventory';
+
+export const route = defineRoute({
+  id: 'inventory.balances.list',
+  method: 'GET',
+  path: '/v1/inventory/balances',
+  tag: 'Inventory',
+  summary: 'List inventory balances',
+  description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
+  scopes: ['products:read'],
+  query: z.object({
+    ...paginationQuery(),
+    product_id: z.uuid().optional(),
+    location_id: z.uuid().optional(),
+    stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
+  }),
+  response: listEnvelope(InventoryBalance),
+  list: true,
+  handler: (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return listBalances(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+  },
+});
+
+export const handler = lambdaHandler(route);

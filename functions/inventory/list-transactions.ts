@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { listTransactions } from '../../shared/data/inventory';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { InventoryTransaction, TRANSACTION_TYPES } from '../../shared/schemas/inventory';
+
+export const route = defineRoute({
+  id: 'inventory.transactions.list',
+  method: 'GET',
+  path: '/v1/inventory/transactions',
+  tag: 'Inventory',
+  summary: 'List inventory transactions',
+  description: 'Newest first. Transactions are immutable; filters combine with AND.',
+  scopes: ['products:read'],
+  query: z.object({
+    ...paginationQuery(),
+    product_id: z.uuid().optional(),
+    location_id: z.uuid().optional(),
+    transaction_type: z.enum(TRANSACTION_TYPES).optional(),
+    reference_type: z.string().min(1).max(40).optional(),
+    reference_id: z.uuid().optional(),
+    group_id: z.uuid().optional().describe('The rows of one transfer or kit build.'),
+  }),
+  response: listEnvelope(InventoryTransaction),
+  list: true,
+  handler: (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return listTransactions(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+  },
+});
+
+export const handler = lambdaHandler(route);

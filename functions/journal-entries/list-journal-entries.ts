@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { listJournalEntries } from '../../shared/data/journal-entries';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { isoDate } from '../../shared/schemas/common';
+import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/schemas/journal-entry';
+import { journalEntryExpand } from './expand';
+
+export const route = defineRoute({
+  id: 'journal_entries.list',
+  method: 'GET',
+  path: '/v1/journal-entries',
+  tag: 'General ledger',
+  summary: 'List journal entries',
+  description: 'Newest first (by creation). Lines are embedded; expand[]=data.lines.account adds each line’s account.',
+  scopes: ['accounting:read'],
+  query: z.object({
+    ...paginationQuery(),
+    status: z.enum(JOURNAL_ENTRY_STATUSES).optional(),
+    entry_date_gte: isoDate().optional().describe('Only entries dated on or after this date.'),
+    entry_date_lte: isoDate().optional().describe('Only entries dated on or before this date.'),
+    source_type: z.string().max(64).optional().describe('Only entries from this source (manual, recurring_journal_template, invoice, ...).'),
+    source_id: z.uuid().optional().describe('Only entries of this source document or template (a document’s posting and its reversal).'),
+    account_id: z.uuid().optional().describe('Only entries with a line on this GL account.'),
+  }),
+  response: listEnvelope(JournalEntry),
+  list: true,
+  expand: journalEntryExpand,
+  handler: (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return listJournalEntries(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,24 @@
+import { buildKits } from '../../shared/data/inventory';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { KitBuild, KitBuildCreate } from '../../shared/schemas/inventory';
+
+export const route = defineRoute({
+  id: 'kits.builds.create',
+  method: 'POST',
+  path: '/v1/kits/{id}/builds',
+  tag: 'Kits',
+  summary: 'Build (assemble) kits',
+  description:
+    'Draws quantity x quantity_per_kit of every component at the location as posted build_consume transactions (FIFO cost) and receives the kits as one build_produce transaction at the cost drawn. All rows share a group_id; a component short of stock refuses the whole build with 422 insufficient_stock (details name the product).',
+  scopes: ['products:write'],
+  params: idParams,
+  body: KitBuildCreate,
+  response: KitBuild,
+  successStatus: 201,
+  errors: ['insufficient_stock'],
+  handler: (ctx, { params, body }) => buildKits(ctx.db, ctx.entityId, ctx.events, params.id, body),
+});
+
+export const handler = lambdaHandler(route);

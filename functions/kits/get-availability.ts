@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { kitAvailability } from '../../shared/data/kits';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { KitAvailability } from '../../shared/schemas/kit';
+
+export const route = defineRoute({
+  id: 'kits.availability.get',
+  method: 'GET',
+  path: '/v1/kits/{id}/availability',
+  tag: 'Kits',
+  summary: 'How many kits the component stock can build',
+  description: 'buildable_quantity = min over components of floor(available / quantity_per_kit), at one location or summed over all.',
+  scopes: ['products:read'],
+  params: idParams,
+  query: z.object({ location_id: z.uuid().optional().describe('Count stock at this location only.') }),
+  response: KitAvailability,
+  handler: (ctx, { params, query }) => kitAvailability(ctx.db, ctx.entityId, params.id, query.location_id),
+});
+
+export const handler = lambdaHandler(route);

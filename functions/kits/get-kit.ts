@@ -1,0 +1,20 @@
+import { getKit } from '../../shared/data/kits';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Kit } from '../../shared/schemas/kit';
+
+export const route = defineRoute({
+  id: 'kits.get',
+  method: 'GET',
+  path: '/v1/kits/{id}',
+  tag: 'Kits',
+  summary: 'Retrieve a kit',
+  description: 'The kit product with its components; 404 for a product that is not a kit.',
+  scopes: ['products:read'],
+  params: idParams,
+  response: Kit,
+  handler: (ctx, { params }) => getKit(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

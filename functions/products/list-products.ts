@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { listProducts } from '../../shared/data/products';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { queryBoolean } from '../../shared/schemas/common';
+import { Product, PRODUCT_TYPES } from '../../shared/schemas/product';
+import { PRODUCT_EXPAND } from '../../shared/schemas/product-expand';
+
+export const ProductListQuery = z.object({
+  ...paginationQuery(),
+  product_type: z.enum(PRODUCT_TYPES).optional().describe('Only products of this type.'),
+  is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) products.'),
+  manufacturer_id: z.uuid().optional().describe('Only products of this manufacturer.'),
+  sku: z.string().min(1).max(100).optional().describe('Exact SKU, case-insensitive.'),
+  q: z.string().trim().min(1).max(100).optional().describe('Search: SKU starting with, or name containing, this text (case-insensitive).'),
+  external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
+});
+
+export const route = defineRoute({
+  id: 'products.list',
+  method: 'GET',
+  path: '/v1/products',
+  tag: 'Products',
+  summary: 'List products',
+  description: 'Newest first. Filters combine with AND.',
+  scopes: ['products:read'],
+  query: ProductListQuery,
+  response: listEnvelope(Product),
+  list: true,
+  expand: PRODUCT_EXPAND,
+  handler: (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return listProducts(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+  },
+});
+
+export const handler = lambdaHandler(route);

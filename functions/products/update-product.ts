@@ -1,0 +1,32 @@
+import { getProduct, updateProduct } from '../../shared/data/products';
+import { refreshStockConditions } from '../../shared/data/inventory';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Product, ProductUpdate } from '../../shared/schemas/product';
+import { PRODUCT_EXPAND } from '../../shared/schemas/product-expand';
+
+export const route = defineRoute({
+  id: 'products.update',
+  method: 'PATCH',
+  path: '/v1/products/{id}',
+  tag: 'Products',
+  summary: 'Update a product',
+  description:
+    'Send only the fields to change; null clears an optional field. A changed reorder_point re-evaluates the stock condition of every location balance of the product and emits the low-stock events that crossing causes.',
+  scopes: ['products:write'],
+  params: idParams,
+  body: ProductUpdate,
+  response: Product,
+  errors: ['product_sku_taken', 'external_id_taken'],
+  expand: PRODUCT_EXPAND,
+  current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, { lock: true }),
+  handler: async (ctx, { params, body }) => {
+    const { product, previous } = await updateProduct(ctx.db, ctx.entityId, params.id, body);
+    if (Object.keys(previous).length) await ctx.events.record('product.updated', product, previous);
+    if ('reorder_point' in previous) await refreshStockConditions(ctx.db, ctx.entityId, product.id, ctx.events);
+    return product;
+  },
+});
+
+export const handler = lambdaHandler(route);

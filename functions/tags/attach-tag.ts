@@ -1,0 +1,26 @@
+import { attachTag } from '../../shared/data/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { TagAttach, tagResourceParams, TagList } from '../../shared/schemas/catalog-extras';
+
+export const route = defineRoute({
+  id: 'tags.resource.attach',
+  method: 'POST',
+  path: '/v1/tags/{resourceType}/{resourceId}',
+  tag: 'Tags',
+  summary: 'Attach a tag to a resource',
+  description:
+    'Returns the resource tags after the change as {data: [tag]}; attaching a tag already attached changes nothing. The resource must exist in the entity (404); resource types served by later versions are refused with 422 resource_type_unavailable.',
+  scopes: ['settings:write'],
+  params: tagResourceParams,
+  body: TagAttach,
+  response: TagList,
+  errors: ['resource_type_unavailable'],
+  handler: async (ctx, { params, body }) => {
+    const { tag, attached, tags } = await attachTag(ctx.db, ctx.entityId, params.resourceType, params.resourceId, body.tag_id);
+    if (attached) await ctx.events.record('tag.attached', { ...tag, resource_type: params.resourceType, resource_id: params.resourceId });
+    return tags;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,25 @@
+import { createTag } from '../../shared/data/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { Tag, TagCreate } from '../../shared/schemas/catalog-extras';
+
+export const route = defineRoute({
+  id: 'tags.create',
+  method: 'POST',
+  path: '/v1/tags',
+  tag: 'Tags',
+  summary: 'Create a tag',
+  description: 'Names are unique within the entity (case-insensitive).',
+  scopes: ['settings:write'],
+  body: TagCreate,
+  response: Tag,
+  successStatus: 201,
+  errors: ['tag_name_taken'],
+  handler: async (ctx, { body }) => {
+    const tag = await createTag(ctx.db, ctx.entityId, body);
+    await ctx.events.record('tag.created', tag);
+    return tag;
+  },
+});
+
+export const handler = lambdaHandler(route);

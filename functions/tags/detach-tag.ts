@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { detachTag, tagsOf } from '../../shared/data/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { tagResourceParams, TagList } from '../../shared/schemas/catalog-extras';
+
+const params = tagResourceParams.extend({ tagId: z.uuid().describe('The tag to detach.') });
+
+export const route = defineRoute({
+  id: 'tags.resource.detach',
+  method: 'DELETE',
+  path: '/v1/tags/{resourceType}/{resourceId}/{tagId}',
+  tag: 'Tags',
+  summary: 'Detach a tag from a resource',
+  description: 'Returns the remaining tags of the resource as {data: [tag]}. A tag that is not attached is a 404 on tagId.',
+  scopes: ['settings:write'],
+  params,
+  response: TagList,
+  errors: ['resource_type_unavailable'],
+  current: (ctx, { params }) => tagsOf(ctx.db, ctx.entityId, params.resourceType, params.resourceId),
+  handler: async (ctx, { params }) => {
+    const tags = await detachTag(ctx.db, ctx.entityId, params.resourceType, params.resourceId, params.tagId);
+    await ctx.events.record('tag.detached', { id: params.tagId, resource_type: params.resourceType, resource_id: params.resourceId });
+    return tags;
+  },
+});
+
+export const handler = lambdaHandler(route);

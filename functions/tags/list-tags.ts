@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { listTags } from '../../shared/data/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { Tag } from '../../shared/schemas/catalog-extras';
+
+export const route = defineRoute({
+  id: 'tags.list',
+  method: 'GET',
+  path: '/v1/tags',
+  tag: 'Tags',
+  summary: 'List tags',
+  description: 'Newest first.',
+  scopes: ['settings:read'],
+  query: z.object({ ...paginationQuery(), name: z.string().min(1).max(100).optional().describe('Exact name, case-insensitive.') }),
+  response: listEnvelope(Tag),
+  list: true,
+  handler: (ctx, { query }) => listTags(ctx.db, ctx.entityId, { name: query.name }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,26 @@
+import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/data/units-of-measure';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { deletedObject, idParams } from '../../shared/schemas/common';
+
+export const route = defineRoute({
+  id: 'units_of_measure.delete',
+  method: 'DELETE',
+  path: '/v1/units-of-measure/{id}',
+  tag: 'Units of measure',
+  summary: 'Delete a unit of measure',
+  description:
+    'Permanently deletes a unit of measure and returns {id, object, deleted}. Refused with 409 uom_in_use while a product or an inventory transaction uses it (references.products lists up to 100 product ids, references.product_count counts them all); the base unit of a type cannot be deleted while other units of that type exist (409 uom_is_base).',
+  scopes: ['settings:write'],
+  params: idParams,
+  response: deletedObject('unit_of_measure'),
+  errors: ['uom_in_use', 'uom_is_base'],
+  current: (ctx, { params }) => getUnitOfMeasure(ctx.db, ctx.entityId, params.id, { lock: true }),
+  handler: async (ctx, { params }) => {
+    const unit = await deleteUnitOfMeasure(ctx.db, ctx.entityId, params.id);
+    await ctx.events.record('unit_of_measure.deleted', unit);
+    return { id: unit.id, object: 'unit_of_measure' as const, deleted: true as const };
+  },
+});
+
+export const handler = lambdaHandler(route);

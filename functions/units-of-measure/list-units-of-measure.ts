@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { listUnitsOfMeasure } from '../../shared/data/units-of-measure';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { UnitOfMeasure } from '../../shared/schemas/unit-of-measure';
+
+export const route = defineRoute({
+  id: 'units_of_measure.list',
+  method: 'GET',
+  path: '/v1/units-of-measure',
+  tag: 'Units of measure',
+  summary: 'List units of measure',
+  description: 'Newest first.',
+  scopes: ['settings:read'],
+  query: z.object({ ...paginationQuery(), uom_type: z.string().min(1).max(40).optional().describe('Only units of this type.') }),
+  response: listEnvelope(UnitOfMeasure),
+  list: true,
+  handler: (ctx, { query }) => listUnitsOfMeasure(ctx.db, ctx.entityId, { uom_type: query.uom_type }, query),
+});
+
+export const handler = lambdaHandler(route);

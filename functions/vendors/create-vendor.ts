@@ -1,0 +1,26 @@
+import { createParty } from '../../shared/data/parties';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { Vendor, PartyCreate } from '../../shared/schemas/party';
+
+export const route = defineRoute({
+  id: 'vendors.create',
+  method: 'POST',
+  path: '/v1/vendors',
+  tag: 'Vendors',
+  summary: 'Create a vendor',
+  description:
+    'Vendors: the parties purchase orders and bills are with. account_number and external_source + external_id are unique within the entity when set.',
+  scopes: ['purchasing:write'],
+  body: PartyCreate,
+  response: Vendor,
+  successStatus: 201,
+  errors: ['account_number_taken', 'external_id_taken'],
+  handler: async (ctx, { body }) => {
+    const vendor = await createParty(ctx.db, 'vendor', ctx.entityId, body);
+    await ctx.events.record('vendor.created', vendor);
+    return vendor as Vendor;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,20 @@
+import { getParty } from '../../shared/data/parties';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Vendor } from '../../shared/schemas/party';
+
+export const route = defineRoute({
+  id: 'vendors.get',
+  method: 'GET',
+  path: '/v1/vendors/{id}',
+  tag: 'Vendors',
+  summary: 'Retrieve a vendor',
+  description: 'Archived vendors are returned too (is_archived true).',
+  scopes: ['purchasing:read'],
+  params: idParams,
+  response: Vendor,
+  handler: async (ctx, { params }) => (await getParty(ctx.db, 'vendor', ctx.entityId, params.id)) as Vendor,
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,31 @@
+/**
+ * Runs the recurring journal entry runner once, as the daily schedule does on AWS:
+ *
+ *   npm run recurring -- [--as-of 2026-12-01]     (default: today, UTC)
+ *
+ * It talks to DATABASE_URL, or to the embedded database of a running `npm start`, or opens the
+ * embedded database itself when the server is stopped (as the CLI does). Prints what it posted.
+ */
+import { parseArgs } from 'node:util';
+import { runRecurringTemplates } from '../shared/ledger/run-recurring';
+import { connectForCommand } from './connect';
+
+async function main() {
+  const { values } = parseArgs({ options: { 'as-of': { type: 'string' } } });
+  const asOfDate = values['as-of'] ?? new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOfDate) || Number.isNaN(Date.parse(asOfDate))) {
+    console.error('usage: npm run recurring -- [--as-of YYYY-MM-DD]');
+    process.exitCode = 2;
+    return;
+  }
+  const close = await connectForCommand();
+  try {
+    const result = await runRecurringTemplates(asOfDate);
+    console.log(JSON.stringify(result, null, 2));
+    if (result.failures.length) process.exitCode = 1;
+  } finally {
+    await close();
+  }
+}
+
+void main();

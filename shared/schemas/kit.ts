@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { decimalInput, QUANTITY_SCALE } from '../money';
+import { id, metadata, optionalText, timestamp } from './common';
+import { PRICE_SCALE, Product } from './product';
+
+export const KitComponent = z
+  .object({
+    id: id(),
+    object: z.literal('kit_component'),
+    entity_id: id(),
+    parent_product_id: id(),
+    component_product_id: id(),
+    component_product_title: z.string().describe("The component product's name."),
+    component_product_sku: z.string(),
+    quantity_per_kit: z.number().describe('Units of the component in one kit (up to 4 decimals).'),
+    sequence: z.number().int(),
+    is_assembled: z.boolean().describe('Whether the component is assembled into the kit (true) or packed alongside it.'),
+    metadata: z.record(z.string(), z.string()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'KitComponent' });
+export type KitComponent = z.infer<typeof KitComponent>;
+
+export const Kit = Product.extend({
+  product_name: z.string().describe('The kit name as sent on create (equal to name).'),
+  components: z.array(KitComponent).describe('Ordered by sequence.'),
+}).meta({ id: 'Kit' });
+export type Kit = z.infer<typeof Kit>;
+
+export const KitComponentInput = z.strictObject({
+  component_product_id: id(),
+  quantity_per_kit: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
+  sequence: z.number().int().min(0).max(100_000).optional().describe('Defaults to the position in the list (1-based).'),
+  is_assembled: z.boolean().optional().describe('Defaults to false.'),
+  metadata: metadata().optional(),
+});
+
+export const KitCreate = z.strictObject({
+  sku: z.string().trim().min(1).max(100),
+  product_name: z.string().trim().min(1).max(300),
+  product_type: z.literal('kit').optional().describe('Defaults to kit, the only value this endpoint creates.'),
+  description: optionalText(5000),
+  is_active: z.boolean().optional(),
+  metadata: metadata().optional(),
+  manufacturer_id: id().nullable().optional(),
+  uom_id: id().nullable().optional(),
+  list_price: decimalInput({ scale: PRICE_SCALE, min: 0 }).nullable().optional(),
+  reorder_point: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).nullable().optional(),
+  external_source: optionalText(100),
+  external_id: optionalText(200),
+  components: z
+    .array(KitComponentInput)
+    .min(1)
+    .max(200)
+    .describe('Simple (stocked) products, each at most once. Any invalid component refuses the whole request.'),
+});
+export type KitCreate = z.infer<typeof KitCreate>;
+
+export const ComponentList = z.object({
+  object: z.literal('list'),
+  data: z.array(KitComponent),
+  total: z.number().int().describe('Number of components of the kit.'),
+  has_more: z.boolean(),
+});
+
+export const KitAvailability = z
+  .object({
+    object: z.literal('kit_availability'),
+    kit_product_id: id(),
+    location_id: id().nullable().describe('null: summed over every location.'),
+    buildable_quantity: z
+      .number()
+      .int()
+      .describe('Whole kits the available component stock can build: the minimum over components of floor(available / quantity_per_kit).'),
+    components: z.array(
+      z.object({
+        component_product_id: id(),
+        component_product_sku: z.string(),
+        quantity_per_kit: z.number(),
+        available: z.number(),
+        buildable_quantity: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'KitAvailability' });

@@ -1,0 +1,305 @@
+import { describe, expect, it } from 'vitest';
+import { lockBalances, postMovement, getStockProduct } from '../../shared/data/inventory';
+import { createEventRecorder } from '../../shared/events/outbox';
+import { amount } from '../../shared/money';
+import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+
+const api = setupTestApi();
+
+async function setup(owner: TestEntity, productBody: Record<string, unknown> = {}) {
+  const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: `Loc ${Math.random()}` } })).body;
+  const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `P-${Math.random()}`, name: 'Stocked', ...productBody } })).body;
+  return { location, product };
+}
+
+const receive = (owner: TestEntity, body: Record<string, unknown>) => api.request('POST', '/v1/inventory/receipts', { key: owner.secret, body });
+const adjust = (owner: TestEntity, body: Record<string, unknown>) =>
+  api.request('POST', '/v1/inventory/adjustments', { key: owner.secret, body: { reason: 'count', ...body } });
+
+async function balanceOf(owner: TestEntity, productId: string, locationId: string) {
+  const list = await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: productId, location_id: locationId } });
+  return list.body.data[0];
+}
+
+/** Posts a movement the later order flows will post (sale_fulfillment, return), dated in the past. */
+async function postDirect(
+  owner: TestEntity,
+  productId: string,
+  locationId: string,
+  type: 'sale_fulfillment' | 'build_consume' | 'return',
+  quantity: string,
+  daysAgo: number,
+) {
+  await owner.sql(async (db) => {
+    const events = createEventRecorder(db, { entityId: owner.entity.id, mode: 'test', requestId: null });
+    const product = await getStockProduct(db, owner.entity.id, productId);
+    const balances = await lockBalances(db, owner.entity.id, [{ product_id: productId, location_id: locationId }]);
+    await postMovement(db, owner.entity.id, events, balances, {
+      product,
+      location_id: locationId,
+      transaction_type: type,
+      quantity,
+      unit_cost: '1',
+      occurred_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+      allow_negative: true,
+    });
+  });
+}
+
+describe('inventory receipts, adjustments and FIFO', () => {
+  it('keeps a location that stock references: 409 location_in_use, nothing deleted', async () => {
+    const owner = await api.newEntity();
+    await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Default first' } });
+    const { location, product } = await setup(owner);
+    await receive(owner, { product_id: product.id, location_id: location.id, quantity: 1, unit_cost: 1 });
+    const before = await tenantRowCounts(owner.entity.id);
+    const refused = await api.request('DELETE', `/v1/locations/${location.id}`, { key: owner.secret });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'location_in_use', param: 'id', references: { table: expect.any(String) } });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+  });
+
+  it('reports a missing required quantity as parameter_missing', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const missing = await receive(owner, { product_id: product.id, location_id: location.id, unit_cost: 1 });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: 'parameter_missing', param: 'quantity' });
+  });
+
+  it('receives stock into FIFO layers and draws the oldest first', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const first = await receive(owner, { product_id: product.id, location_id: location.id, quantity: 5, unit_cost: 2, notes: 'PO 1' });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      object: 'inventory_transaction',
+      transaction_type: 'receive',
+      quantity: 5,
+      unit_cost: 2,
+      total_cost: 10,
+      notes: 'PO 1',
+    });
+    await receive(owner, { product_id: product.id, location_id: location.id, quantity: 5, unit_cost: '3.3333' });
+    const draw = await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -7, reason: 'damage' });
+    expect(draw.status).toBe(201);
+    // 5 at 2.0000 + 2 at 3.3333 = 16.6666
+    expect(draw.body).toMatchObject({ transaction_type: 'adjust', quantity: -7, total_cost: -16.6666, unit_cost: 2.3809, reason: 'damage' });
+    const balance = await balanceOf(owner, product.id, location.id);
+    expect(balance).toMatchObject({ object: 'inventory_balance', on_hand: 3, committed: 0, available: 3, inventory_value: 9.9999, stock_status: 'in_stock' });
+    expect((await api.request('GET', `/v1/inventory/balances/${balance.id}`, { key: owner.secret })).body).toEqual(balance);
+    expect((await api.request('GET', `/v1/inventory/transactions/${draw.body.id}`, { key: owner.secret })).body).toEqual(draw.body);
+    const listed = await api.request('GET', '/v1/inventory/transactions', {
+      key: owner.secret,
+      query: { product_id: product.id, transaction_type: 'receive' },
+    });
+    expect(listed.body.data).toHaveLength(2);
+  });
+
+  it('refuses a draw below zero with 422 insufficient_stock, writing nothing, unless allow_negative', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner, { cost: 4 });
+    await receive(owner, { product_id: product.id, location_id: location.id, quantity: 2, unit_cost: 1 });
+    const before = await tenantRowCounts(owner.entity.id);
+    const refused = await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -3 });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'insufficient_stock', param: 'quantity', on_hand: 2, product_id: product.id });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+    const allowed = await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -3, allow_negative: true });
+    // 2 from the layer at 1, the missing unit at the product cost 4
+    expect(allowed.body).toMatchObject({ quantity: -3, total_cost: -6, unit_cost: 2 });
+    expect((await balanceOf(owner, product.id, location.id)).on_hand).toBe(-1);
+    // The next receipt settles the shortfall first: only 4 of 5 units open a layer.
+    await receive(owner, { product_id: product.id, location_id: location.id, quantity: 5, unit_cost: 3 });
+    const balance = await balanceOf(owner, product.id, location.id);
+    expect(balance).toMatchObject({ on_hand: 4, inventory_value: 12 });
+  });
+
+  it('validates movements with precise codes', async () => {
+    const owner = await api.newEntity();
+    const other = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const theirs = await setup(other);
+    const service = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'SVC', name: 'Service', product_type: 'service' } })).body;
+    const before = await tenantRowCounts(owner.entity.id);
+    expect((await receive(owner, { product_id: theirs.product.id, location_id: location.id, quantity: 1, unit_cost: 1 })).body).toMatchObject({
+      code: 'not_found',
+      param: 'product_id',
+    });
+    expect((await receive(owner, { product_id: product.id, location_id: theirs.location.id, quantity: 1, unit_cost: 1 })).body).toMatchObject({
+      code: 'not_found',
+      param: 'location_id',
+    });
+    const notStocked = await receive(owner, { product_id: service.id, location_id: location.id, quantity: 1, unit_cost: 1 });
+    expect(notStocked.status).toBe(422);
+    expect(notStocked.body).toMatchObject({ code: 'product_not_stockable', param: 'product_id' });
+    expect((await receive(owner, { product_id: product.id, location_id: location.id, quantity: 1 })).body).toMatchObject({
+      code: 'parameter_missing',
+      param: 'unit_cost',
+    });
+    expect((await receive(owner, { product_id: product.id, location_id: location.id, quantity: 0, unit_cost: 1 })).body).toMatchObject({
+      code: 'parameter_invalid',
+      param: 'quantity',
+    });
+    expect((await adjust(owner, { product_id: product.id, location_id: location.id, quantity: 0 })).body).toMatchObject({ param: 'quantity' });
+    expect((await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -1, unit_cost: 2 })).body).toMatchObject({
+      param: 'unit_cost',
+    });
+    const transfer = await api.request('POST', '/v1/inventory/transfers', {
+      key: owner.secret,
+      body: { product_id: product.id, from_location_id: location.id, to_location_id: location.id, quantity: 1 },
+    });
+    expect(transfer.body).toMatchObject({ code: 'parameter_invalid', param: 'to_location_id' });
+    const future = await receive(owner, {
+      product_id: product.id,
+      location_id: location.id,
+      quantity: 1,
+      unit_cost: 1,
+      occurred_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(future.body).toMatchObject({ param: 'occurred_at' });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+  });
+
+  it('marks migrated rows with reference_type source_migration and keeps the source transaction id', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const migrated = await receive(owner, {
+      product_id: product.id,
+      location_id: location.id,
+      quantity: 1,
+      unit_cost: 1,
+      source_migration: true,
+      transaction_id: 'ITX-991',
+      occurred_at: '2025-01-15T10:00:00Z',
+    });
+    expect(migrated.body).toMatchObject({
+      reference_type: 'source_migration',
+      reference_id: null,
+      transaction_id: 'ITX-991',
+      occurred_at: '2025-01-15T10:00:00.000Z',
+    });
+  });
+
+  it('transfers keep FIFO cost: the destination receives the layers that left', async () => {
+    const owner = await api.newEntity();
+    const { location: from, product } = await setup(owner);
+    const to = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Second' } })).body;
+    await receive(owner, { product_id: product.id, location_id: from.id, quantity: 2, unit_cost: 1 });
+    await receive(owner, { product_id: product.id, location_id: from.id, quantity: 2, unit_cost: 5 });
+    const transfer = await api.request('POST', '/v1/inventory/transfers', {
+      key: owner.secret,
+      body: { product_id: product.id, from_location_id: from.id, to_location_id: to.id, quantity: 3 },
+    });
+    expect(transfer.status).toBe(201);
+    expect(transfer.body).toMatchObject({ object: 'inventory_transfer', quantity: 3, total_cost: 7 });
+    expect(transfer.body.transactions.map((t: any) => [t.location_id, t.quantity, t.total_cost])).toEqual([
+      [from.id, -3, -7],
+      [to.id, 3, 7],
+    ]);
+    // At the destination the cheap units still leave first.
+    const draw = await adjust(owner, { product_id: product.id, location_id: to.id, quantity: -2 });
+    expect(draw.body.total_cost).toBe(-2);
+    const short = await api.request('POST', '/v1/inventory/transfers', {
+      key: owner.secret,
+      body: { product_id: product.id, from_location_id: from.id, to_location_id: to.id, quantity: 2 },
+    });
+    expect(short.body).toMatchObject({ code: 'insufficient_stock' });
+  });
+});
+
+describe('stock events', () => {
+  it('emits low_stock, out_of_stock and back_in_stock exactly when the balance crosses, never repeating', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner, { reorder_point: 5 });
+    const body = { product_id: product.id, location_id: location.id };
+    const stockEvents = () =>
+      api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('inventory.')).map((e) => [e.type, (e.data.object as any).on_hand]);
+    await receive(owner, { ...body, quantity: 10, unit_cost: 1 });
+    expect(stockEvents()).toEqual([]);
+    await adjust(owner, { ...body, quantity: -5 });
+    expect(stockEvents()).toEqual([['inventory.low_stock', 5]]);
+    await adjust(owner, { ...body, quantity: -2 });
+    expect(stockEvents()).toHaveLength(1);
+    await adjust(owner, { ...body, quantity: -3 });
+    expect(stockEvents()).toEqual([
+      ['inventory.low_stock', 5],
+      ['inventory.out_of_stock', 0],
+    ]);
+    await receive(owner, { ...body, quantity: 2, unit_cost: 1 });
+    expect(stockEvents()).toHaveLength(2);
+    await receive(owner, { ...body, quantity: 10, unit_cost: 1 });
+    expect(stockEvents()).toEqual([
+      ['inventory.low_stock', 5],
+      ['inventory.out_of_stock', 0],
+      ['inventory.back_in_stock', 12],
+    ]);
+    // Raising the reorder point above on hand crosses the low condition without any movement.
+    await api.request('PATCH', `/v1/products/${product.id}`, { key: owner.secret, body: { reorder_point: 20 } });
+    expect(stockEvents().at(-1)).toEqual(['inventory.low_stock', 12]);
+    await api.request('PATCH', `/v1/products/${product.id}`, { key: owner.secret, body: { reorder_point: 15 } });
+    expect(stockEvents()).toHaveLength(4);
+    const balance = await balanceOf(owner, product.id, location.id);
+    expect(balance).toMatchObject({ stock_status: 'low_stock', reorder_point: 15 });
+  });
+});
+
+describe('concurrency', () => {
+  it('parallel receipts and draws on one product never lose an update', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const body = { product_id: product.id, location_id: location.id };
+    await receive(owner, { ...body, quantity: 50, unit_cost: 1 });
+    const requests = [
+      ...Array.from({ length: 15 }, (_, i) => receive(owner, { ...body, quantity: 2, unit_cost: 1 + i })),
+      ...Array.from({ length: 15 }, () => adjust(owner, { ...body, quantity: -3 })),
+    ];
+    const results = await Promise.all(requests);
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const balance = await balanceOf(owner, product.id, location.id);
+    expect(balance.on_hand).toBe(50 + 30 - 45);
+    const sums = await owner.sql((db) =>
+      db.one<{ quantity: string; layers: string; value: string; cost: string }>(
+        `SELECT (SELECT sum(quantity) FROM inventory_transactions WHERE product_id = $1) AS quantity,
+                (SELECT sum(remaining_quantity) FROM inventory_cost_layers WHERE product_id = $1) AS layers,
+                (SELECT sum(remaining_quantity * unit_cost) FROM inventory_cost_layers WHERE product_id = $1) AS value,
+                (SELECT sum(total_cost) FROM inventory_transactions WHERE product_id = $1) AS cost`,
+        [product.id],
+      ),
+    );
+    expect(Number(sums.quantity)).toBe(35);
+    expect(Number(sums.layers)).toBe(35);
+    // Cost in minus cost out equals the value of what is left: no cost created or lost.
+    expect(amount(sums.value).eq(sums.cost)).toBe(true);
+  });
+});
+
+describe('demand fields on balances (2026-09-22 semantics)', () => {
+  it('counts fulfilled sales and build_consume draws once each; returns, receipts and transfers do not count', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    await receive(owner, {
+      product_id: product.id,
+      location_id: location.id,
+      quantity: 1000,
+      unit_cost: 1,
+      occurred_at: new Date(Date.now() - 400 * 86_400_000).toISOString(),
+    });
+    await postDirect(owner, product.id, location.id, 'sale_fulfillment', '-30', 10);
+    await postDirect(owner, product.id, location.id, 'build_consume', '-60', 60);
+    await postDirect(owner, product.id, location.id, 'sale_fulfillment', '-90', 120);
+    await postDirect(owner, product.id, location.id, 'sale_fulfillment', '-365', 300);
+    await postDirect(owner, product.id, location.id, 'return', '5', 5);
+    await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -100 });
+    const balance = await balanceOf(owner, product.id, location.id);
+    expect(balance).toMatchObject({
+      run_rate_30: 1, // 30 / 30
+      run_rate_90: 1, // (30 + 60) / 90
+      run_rate_180: 1, // (30 + 60 + 90) / 180
+      run_rate_365: 1.4932, // 545 / 365
+      blended_daily: 1.0493, // 0.4 + 0.3 + 0.2 + 0.1 x 1.4932
+      demand_avg_per_day: 1.4932, // first activity 400 days ago: the 365-day window
+      current_demand_units: 0,
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { setupTestApi, tenantRowCounts } from '../support/harness';
+
+const api = setupTestApi();
+
+describe('tags (E18)', () => {
+  it('attaches to and detaches from products, accounts and vendors; lists per resource, empty when none', async () => {
+    const owner = await api.newEntity();
+    const vip = (await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'VIP', color: '#ff0000' } })).body;
+    const hot = (await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'Hot' } })).body;
+    expect(vip).toMatchObject({ object: 'tag', name: 'VIP', color: '#ff0000' });
+    const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Customer' } })).body;
+    const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
+    const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'T-1', name: 'Tagged' } })).body;
+    expect((await api.request('GET', `/v1/tags/account/${account.id}`, { key: owner.secret })).body).toEqual({ data: [] });
+    const attached = await api.request('POST', `/v1/tags/account/${account.id}`, { key: owner.secret, body: { tag_id: vip.id } });
+    expect(attached.status).toBe(200);
+    expect(attached.body.data.map((t: any) => t.name)).toEqual(['VIP']);
+    await api.request('POST', `/v1/tags/account/${account.id}`, { key: owner.secret, body: { tag_id: hot.id } });
+    const again = await api.request('POST', `/v1/tags/account/${account.id}`, { key: owner.secret, body: { tag_id: vip.id } });
+    expect(again.body.data.map((t: any) => t.name)).toEqual(['Hot', 'VIP']);
+    await api.request('POST', `/v1/tags/vendor/${vendor.id}`, { key: owner.secret, body: { tag_id: hot.id } });
+    await api.request('POST', `/v1/tags/product/${product.id}`, { key: owner.secret, body: { tag_id: hot.id } });
+    expect((await api.request('GET', `/v1/tags/vendor/${vendor.id}`, { key: owner.secret })).body.data).toHaveLength(1);
+    const detached = await api.request('DELETE', `/v1/tags/account/${account.id}/${vip.id}`, { key: owner.secret });
+    expect(detached.body.data.map((t: any) => t.name)).toEqual(['Hot']);
+    // A deleted product takes its tag rows with it.
+    await api.request('DELETE', `/v1/products/${product.id}`, { key: owner.secret });
+    const remaining = await owner.sql((db) => db.query(`SELECT 1 FROM tag_assignments WHERE resource_type = 'product'`));
+    expect(remaining).toHaveLength(0);
+    const events = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('tag.')).map((e) => e.type);
+    expect(events.filter((t) => t === 'tag.attached')).toHaveLength(4);
+  });
+
+  it('answers 404 for missing resources and tags, 422 for resource types served later, 400 for unknown types; writes nothing', async () => {
+    const owner = await api.newEntity();
+    const other = await api.newEntity();
+    const tag = (await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'T' } })).body;
+    const theirTag = (await api.request('POST', '/v1/tags', { key: other.secret, body: { name: 'T' } })).body;
+    const theirProduct = (await api.request('POST', '/v1/products', { key: other.secret, body: { sku: 'X', name: 'X' } })).body;
+    const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'Y', name: 'Y' } })).body;
+    const before = await tenantRowCounts(owner.entity.id);
+    const foreign = await api.request('POST', `/v1/tags/product/${theirProduct.id}`, { key: owner.secret, body: { tag_id: tag.id } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'not_found', param: 'resourceId' });
+    expect((await api.request('GET', `/v1/tags/product/${theirProduct.id}`, { key: owner.secret })).status).toBe(404);
+    const foreignTag = await api.request('POST', `/v1/tags/product/${product.id}`, { key: owner.secret, body: { tag_id: theirTag.id } });
+    expect(foreignTag.body).toMatchObject({ code: 'not_found', param: 'tag_id' });
+    const later = await api.request('POST', `/v1/tags/order/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } });
+    expect(later.status).toBe(422);
+    expect(later.body).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
+    expect((await api.request('GET', `/v1/tags/package/${product.id}`, { key: owner.secret })).body).toEqual({ data: [] });
+    const unknown = await api.request('GET', `/v1/tags/widget/${product.id}`, { key: owner.secret });
+    expect(unknown.body).toMatchObject({ code: 'parameter_invalid', param: 'resourceType' });
+    const notAttached = await api.request('DELETE', `/v1/tags/product/${product.id}/${tag.id}`, { key: owner.secret });
+    expect(notAttached.body).toMatchObject({ code: 'not_found', param: 'tagId' });
+    expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 't' } })).body).toMatchObject({ code: 'tag_name_taken', param: 'name' });
+    expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'C', color: 'red' } })).body).toMatchObject({ param: 'color' });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+  });
+});
