@@ -10,7 +10,11 @@ export default defineConfig({
       {
         extends: true,
         // Everything that touches the application: one migrated database template per run.
-        test: { name: 'app', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] },
+        test: {
+          name: 'app',
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
       },
       {
         extends: true,

@@ -1,0 +1,150 @@
+/**
+ * The deployment stages and everything that differs between them, validated once at synth time.
+ *
+ * `prod` serves live and test keys; `sandbox` is the integrators' playground and accepts test keys
+ * only. The stage is picked with `-c stage=prod|sandbox` (sandbox when omitted). Nothing here
+ * looks up an account or region, so `cdk synth` runs offline without credentials.
+ */
+import { z } from 'zod';
+
+export const STAGE_NAMES = ['prod', 'sandbox'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+/** CloudWatch Logs accepts only these retention periods (days). */
+const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
+
+const logRetentionDays = z
+  .number()
+  .int()
+  .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), { message: `must be one of ${LOG_RETENTION_DAYS.join(', ')}` });
+
+/** What happens to a stateful resource when it leaves the template (or its stack is deleted). */
+const removal = z.enum(['retain', 'snapshot', 'destroy']);
+export type Removal = z.infer<typeof removal>;
+
+const StageConfigSchema = z
+  .object({
+    name: z.enum(STAGE_NAMES),
+    /** Key modes the authorizer accepts; becomes ACCEPTED_KEY_MODES. */
+    acceptedKeyModes: z.array(z.enum(['live', 'test'])).min(1),
+    network: z.object({
+      /** Availability zones the VPC spans; Aurora and the proxy need at least two. */
+      maxAzs: z.number().int().min(2).max(3),
+    }),
+    database: z.object({
+      /** Aurora Serverless v2 capacity range in ACUs (0.5 steps). */
+      minCapacity: z.number().min(0.5).max(256).multipleOf(0.5),
+      maxCapacity: z.number().min(1).max(256).multipleOf(0.5),
+      /** Serverless v2 readers that scale with the writer; one gives a failover target in another AZ. */
+      readers: z.number().int().min(0).max(2),
+      deletionProtection: z.boolean(),
+      backupRetentionDays: z.number().int().min(1).max(35),
+      /** Performance Insights (7 days free); AWS advises it only from 2 ACUs of minimum capacity. */
+      performanceInsights: z.boolean(),
+      removal,
+    }),
+    idempotency: z.object({ removal: removal.exclude(['snapshot']) }),
+    events: z.object({ removal: removal.exclude(['snapshot']) }),
+    api: z.object({
+      /** Steady-state requests per second across the stage, and the burst bucket above it. */
+      throttleRateLimit: z.number().positive(),
+      throttleBurstLimit: z.number().int().positive(),
+      /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
+      authorizerCacheTtlSeconds: z.number().int().min(0).max(3600),
+      /**
+       * Whether this stage manages the account-wide API Gateway CloudWatch role that execution
+       * logging needs. Exactly one stack per account and region should own it.
+       */
+      manageCloudWatchRole: z.boolean(),
+    }),
+    logs: z.object({
+      /** Log groups that leave the template (a removed stack, a function moved to another nested stack): kept until their retention expires, or deleted. */
+      removal: removal.exclude(['snapshot']),
+      functionsRetentionDays: logRetentionDays,
+      apiAccessRetentionDays: logRetentionDays,
+      flowLogRetentionDays: logRetentionDays,
+      databaseRetentionDays: logRetentionDays,
+    }),
+  })
+  .superRefine((config, ctx) => {
+    if (config.database.minCapacity > config.database.maxCapacity) {
+      ctx.addIssue({ code: 'custom', path: ['database', 'minCapacity'], message: 'minCapacity exceeds maxCapacity' });
+    }
+    if (config.api.throttleBurstLimit < config.api.throttleRateLimit) {
+      ctx.addIssue({ code: 'custom', path: ['api', 'throttleBurstLimit'], message: 'the burst limit must be at least the rate limit' });
+    }
+    if (config.name === 'prod') {
+      // Guard rails: a typo in the prod block must not make customer data deletable.
+      if (!config.database.deletionProtection)
+        ctx.addIssue({ code: 'custom', path: ['database', 'deletionProtection'], message: 'prod keeps deletion protection on' });
+      if (config.database.removal === 'destroy') ctx.addIssue({ code: 'custom', path: ['database', 'removal'], message: 'prod never destroys the database' });
+      if (config.idempotency.removal !== 'retain')
+        ctx.addIssue({ code: 'custom', path: ['idempotency', 'removal'], message: 'prod retains the idempotency table' });
+    }
+    if (config.name === 'sandbox' && config.acceptedKeyModes.includes('live')) {
+      ctx.addIssue({ code: 'custom', path: ['acceptedKeyModes'], message: 'the sandbox accepts test keys only' });
+    }
+  });
+
+export type StageConfig = z.infer<typeof StageConfigSchema>;
+
+const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
+  prod: {
+    name: 'prod',
+    acceptedKeyModes: ['live', 'test'],
+    network: { maxAzs: 3 },
+    database: {
+      minCapacity: 2,
+      maxCapacity: 16,
+      readers: 1,
+      deletionProtection: true,
+      backupRetentionDays: 14,
+      performanceInsights: true,
+      removal: 'snapshot',
+    },
+    idempotency: { removal: 'retain' },
+    events: { removal: 'retain' },
+    api: { throttleRateLimit: 200, throttleBurstLimit: 400, authorizerCacheTtlSeconds: 60, manageCloudWatchRole: true },
+    logs: { removal: 'retain', functionsRetentionDays: 90, apiAccessRetentionDays: 365, flowLogRetentionDays: 90, databaseRetentionDays: 90 },
+  },
+  sandbox: {
+    name: 'sandbox',
+    acceptedKeyModes: ['test'],
+    network: { maxAzs: 2 },
+    database: {
+      minCapacity: 0.5,
+      maxCapacity: 4,
+      readers: 0,
+      deletionProtection: false,
+      backupRetentionDays: 3,
+      performanceInsights: false,
+      removal: 'snapshot',
+    },
+    idempotency: { removal: 'destroy' },
+    events: { removal: 'destroy' },
+    api: { throttleRateLimit: 25, throttleBurstLimit: 50, authorizerCacheTtlSeconds: 60, manageCloudWatchRole: true },
+    logs: { removal: 'destroy', functionsRetentionDays: 30, apiAccessRetentionDays: 30, flowLogRetentionDays: 14, databaseRetentionDays: 14 },
+  },
+};
+
+/** The validated configuration of a stage; throws with every problem listed when it is invalid. */
+export function stageConfig(name: unknown = 'sandbox'): StageConfig {
+  const parsedName = z.enum(STAGE_NAMES).safeParse(name);
+  if (!parsedName.success) throw new Error(`unknown stage ${JSON.stringify(name)}: use -c stage=${STAGE_NAMES.join('|')}`);
+  return parseStageConfig(STAGES[parsedName.data]);
+}
+
+/** Validates a raw stage block (exported so tests can prove the guard rails reject bad input). */
+export function parseStageConfig(raw: unknown): StageConfig {
+  const result = StageConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`invalid stage configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+/** ACCEPTED_KEY_MODES as the authorizer parses it (shared/auth/authenticate.ts). */
+export function acceptedKeyModesEnv(config: StageConfig): string {
+  return config.acceptedKeyModes.join(',');
+}

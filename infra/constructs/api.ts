@@ -1,0 +1,228 @@
+/**
+ * The public REST API (API Gateway v1): stage settings, the API-key authorizer, the gateway
+ * responses that keep errors API Gateway produces itself in the API's envelope, and one method
+ * per route wired to that route's function (which lives in a nested stack).
+ */
+import { Aws, type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ERROR_CATALOG, type ErrorCode } from '../../shared/http/errors';
+import type { Removal } from '../config/stages';
+import { pathParameters, type RouteSpec } from '../routes';
+import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
+
+export interface ApiProps {
+  restApiName: string;
+  stageName: string;
+  throttle: { rateLimit: number; burstLimit: number };
+  authorizerFunction: lambda.IFunction;
+  authorizerCacheTtl: Duration;
+  accessLogRetentionDays: number;
+  logRemoval: Removal;
+  /** Whether this stack owns the account's API Gateway CloudWatch role (needed for execution logs). */
+  manageCloudWatchRole: boolean;
+}
+
+/** The only identity source: the API key travels as `Authorization: Bearer <key>`. */
+export const AUTHORIZATION_IDENTITY_SOURCE = apigw.IdentitySource.header('Authorization');
+
+export interface GatewayResponseSpec {
+  type: apigw.ResponseType;
+  /** Omitted: keep the status API Gateway chose (e.g. 502, 504 under DEFAULT_5XX). */
+  statusCode?: string;
+  template: string;
+  extraHeaders?: Record<string, string>;
+}
+
+/**
+ * The error envelope `{error, code, type, hint, request_id}` as a gateway response template.
+ * Values come from the error catalog (so gateway and handler errors read the same); `code` and
+ * `hint` may instead be raw template expressions. Gateway response templates only substitute
+ * $context variables (no VTL logic, no escaping), which is why static text is JSON-encoded here.
+ */
+export function envelopeTemplate(catalogCode: ErrorCode, raw: { code?: string; hint?: string } = {}): string {
+  const { error, type, hint } = ERROR_CATALOG[catalogCode];
+  return [
+    '{',
+    `"error":${JSON.stringify(error)},`,
+    `"code":${raw.code ?? JSON.stringify(catalogCode)},`,
+    `"type":${JSON.stringify(type)},`,
+    `"hint":${raw.hint ?? JSON.stringify(hint)},`,
+    '"request_id":"$context.requestId"',
+    '}',
+  ].join('');
+}
+
+export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
+  // No Authorization header: API Gateway answers without calling the authorizer.
+  { type: apigw.ResponseType.UNAUTHORIZED, statusCode: '401', template: envelopeTemplate('api_key_missing') },
+  // The authorizer returned Deny; its context carries the precise code and hint (functions/authorizer).
+  {
+    type: apigw.ResponseType.ACCESS_DENIED,
+    statusCode: '401',
+    template: envelopeTemplate('api_key_invalid', { code: '"$context.authorizer.errorCode"', hint: '"$context.authorizer.errorHint"' }),
+  },
+  // No resource or method matches: a plain 404, not API Gateway's misleading 403 "Missing Authentication Token".
+  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', template: envelopeTemplate('route_not_found') },
+  { type: apigw.ResponseType.THROTTLED, statusCode: '429', template: envelopeTemplate('rate_limit_exceeded'), extraHeaders: { 'Retry-After': "'1'" } },
+  { type: apigw.ResponseType.REQUEST_TOO_LARGE, statusCode: '413', template: envelopeTemplate('request_too_large') },
+  { type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE, statusCode: '415', template: envelopeTemplate('unsupported_media_type') },
+  // The authorizer crashed or timed out (e.g. the database is unreachable): our fault, not the caller's.
+  { type: apigw.ResponseType.AUTHORIZER_FAILURE, statusCode: '500', template: envelopeTemplate('internal_error') },
+  // Anything else: keep API Gateway's status, say what it said.
+  { type: apigw.ResponseType.DEFAULT_4XX, template: envelopeTemplate('parameter_invalid', { hint: '$context.error.messageString' }) },
+  { type: apigw.ResponseType.DEFAULT_5XX, template: envelopeTemplate('internal_error') },
+];
+
+/** Headers on every gateway response. */
+export const GATEWAY_RESPONSE_HEADERS: Record<string, string> = {
+  'Content-Type': "'application/json'",
+  'Request-Id': 'context.requestId',
+};
+
+/** One JSON object per request; never the Authorization header. */
+const ACCESS_LOG_FORMAT = apigw.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: apigw.AccessLogField.contextRequestId(),
+    extendedRequestId: apigw.AccessLogField.contextExtendedRequestId(),
+    requestTime: apigw.AccessLogField.contextRequestTime(),
+    ip: apigw.AccessLogField.contextIdentitySourceIp(),
+    userAgent: apigw.AccessLogField.contextIdentityUserAgent(),
+    method: apigw.AccessLogField.contextHttpMethod(),
+    resourcePath: apigw.AccessLogField.contextResourcePath(),
+    path: apigw.AccessLogField.contextPath(),
+    protocol: apigw.AccessLogField.contextProtocol(),
+    status: apigw.AccessLogField.contextStatus(),
+    responseLength: apigw.AccessLogField.contextResponseLength(),
+    responseLatency: apigw.AccessLogField.contextResponseLatency(),
+    integrationLatency: apigw.AccessLogField.contextIntegrationLatency(),
+    integrationStatus: apigw.AccessLogField.contextIntegrationStatus(),
+    authorizerStatus: apigw.AccessLogField.contextAuthorizeStatus(),
+    authorizerLatency: apigw.AccessLogField.contextAuthorizeLatency(),
+    authorizerError: apigw.AccessLogField.contextAuthorizeError(),
+    entityId: apigw.AccessLogField.contextAuthorizer('entityId'),
+    keyId: apigw.AccessLogField.contextAuthorizer('keyId'),
+    denyCode: apigw.AccessLogField.contextAuthorizer('errorCode'),
+    errorType: apigw.AccessLogField.contextErrorResponseType(),
+    errorMessage: apigw.AccessLogField.contextErrorMessage(),
+    xrayTraceId: apigw.AccessLogField.contextXrayTraceId(),
+  }),
+);
+
+export class Api extends Construct {
+  readonly restApi: apigw.RestApi;
+  readonly authorizer: apigw.RequestAuthorizer;
+  readonly stageName: string;
+  private readonly validator: apigw.RequestValidator;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.stageName = props.stageName;
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: retentionOf(props.accessLogRetentionDays),
+      removalPolicy: removalPolicyOf(props.logRemoval),
+    });
+
+    this.restApi = new apigw.RestApi(this, 'RestApi', {
+      restApiName: props.restApiName,
+      description: 'BizOps REST API',
+      endpointTypes: [apigw.EndpointType.REGIONAL],
+      cloudWatchRole: props.manageCloudWatchRole,
+      // The role is account-wide; deleting one stage must not break execution logs of the others.
+      ...(props.manageCloudWatchRole && { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }),
+      deployOptions: {
+        stageName: props.stageName,
+        tracingEnabled: true,
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        throttlingRateLimit: props.throttle.rateLimit,
+        throttlingBurstLimit: props.throttle.burstLimit,
+        accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
+        accessLogFormat: ACCESS_LOG_FORMAT,
+      },
+    });
+
+    for (const response of GATEWAY_RESPONSES) {
+      this.restApi.addGatewayResponse(response.type.responseType, {
+        type: response.type,
+        statusCode: response.statusCode,
+        responseHeaders: { ...GATEWAY_RESPONSE_HEADERS, ...response.extraHeaders },
+        templates: { 'application/json': response.template },
+      });
+    }
+
+    this.authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      authorizerName: `${props.restApiName}-api-key`,
+      handler: props.authorizerFunction,
+      identitySources: [AUTHORIZATION_IDENTITY_SOURCE],
+      resultsCacheTtl: props.authorizerCacheTtl,
+    });
+
+    // Path parameters are declared required on every method; bodies are validated by each
+    // route's zod schema, which answers in the API's envelope with the offending `param`.
+    this.validator = this.restApi.addRequestValidator('RequestValidator', {
+      requestValidatorName: 'parameters-and-body',
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+
+    // A usage plan is where per-customer throttles and quotas attach (API keys issued from the
+    // authorizer's usageIdentifierKey); until then it carries the stage-wide limits.
+    this.restApi.addUsagePlan('UsagePlan', {
+      name: props.restApiName,
+      description: 'Stage-wide throttle for the BizOps API',
+      throttle: { rateLimit: props.throttle.rateLimit, burstLimit: props.throttle.burstLimit },
+      apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+    });
+
+    acknowledge(
+      this.restApi,
+      'AwsSolutions-COG4',
+      'Callers are server-side integrations that authenticate with API keys (Authorization: Bearer bo_<mode>_ent_<code>_<secret>), verified by the Lambda REQUEST authorizer against hashed keys; there are no end-user sign-ins for a Cognito user pool to hold.',
+    );
+    acknowledge(
+      this.restApi,
+      'AwsSolutions-APIG3',
+      'No WAF web ACL yet: abuse is bounded by stage and usage-plan throttling and every data route requires an API key; AWS managed rule groups (e.g. body size rules) would reject legitimate bulk requests and need tuning before they can be attached.',
+    );
+    if (props.manageCloudWatchRole) {
+      acknowledge(
+        this.restApi,
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'The account-level role API Gateway itself assumes to write execution logs; this AWS managed policy is the documented way to grant it.',
+      );
+    }
+  }
+
+  /** Adds the method of `route`, integrated (Lambda proxy) with `handler`. */
+  addRoute(route: RouteSpec, handler: lambda.IFunction): apigw.Method {
+    const resource = this.restApi.root.resourceForPath(route.path);
+    // A plain AWS_PROXY integration: LambdaIntegration would create the invoke permission in this
+    // stack; the route's nested stack creates it instead, next to the function.
+    const integration = new apigw.Integration({
+      type: apigw.IntegrationType.AWS_PROXY,
+      integrationHttpMethod: 'POST',
+      uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${handler.functionArn}/invocations`,
+    });
+    const method = resource.addMethod(route.method, integration, {
+      operationName: route.id,
+      requestValidator: this.validator,
+      requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
+      ...(route.auth === 'api_key'
+        ? { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }
+        : { authorizationType: apigw.AuthorizationType.NONE }),
+    });
+    if (route.auth === 'none') {
+      acknowledge(
+        method,
+        'AwsSolutions-APIG4',
+        `${route.method} ${route.path} is public by design (auth: none in the route table): it serves the API's own description and reads no customer data.`,
+      );
+    }
+    return method;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * A function run on an EventBridge schedule, inside the VPC like the API functions. Used for the
+ * outbox sweeper (functions/platform/sweep-outbox.ts, every minute) and the recurring journal
+ * entry runner (functions/platform/run-recurring.ts, daily).
+ */
+import type { Duration } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+
+export interface ScheduledJobProps {
+  description: string;
+  schedule: events.Schedule;
+  code: lambda.Code;
+  network: FunctionNetwork;
+  logging: FunctionLogging;
+  environment: Record<string, string>;
+  timeout: Duration;
+  /** Attempts after a failed run (Lambda's asynchronous retries); 0 when the next run makes up for it. */
+  retryAttempts: number;
+  /** What the job reads and publishes: the database login and the event bus. */
+  appSecret: secretsmanager.ISecret;
+  eventBus: events.IEventBus;
+}
+
+export class ScheduledJob extends Construct {
+  readonly function: lambda.Function;
+  readonly rule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: ScheduledJobProps) {
+    super(scope, id);
+    const role = functionRole(this, 'Role', props.description);
+    props.appSecret.grantRead(role);
+    props.eventBus.grantPutEventsTo(role);
+
+    this.function = new AppFunction(this, 'Job', {
+      code: props.code,
+      description: props.description,
+      role,
+      network: props.network,
+      logging: props.logging,
+      environment: props.environment,
+      timeout: props.timeout,
+      retryAttempts: props.retryAttempts,
+    }).function;
+
+    this.rule = new events.Rule(this, 'Schedule', {
+      description: props.description,
+      schedule: props.schedule,
+      // EventBridge's own retries cover delivery (e.g. throttling), not failed runs.
+      targets: [new targets.LambdaFunction(this.function, { retryAttempts: props.retryAttempts })],
+    });
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Which Lambda bundles the application has, and where a function's code comes from.
+ *
+ * A bundle name is the handler module's path under functions/ without `.ts`; the same name picks
+ * the folder bundleFunctions() writes and the asset the function deploys.
+ */
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { OPENAPI_FILE } from '../shared/http/openapi-source';
+import type { BundleEntry } from './bundle';
+import type { RouteSpec } from './routes';
+
+/** Bundles that are not routes. */
+export const PLATFORM_BUNDLES = {
+  authorizer: 'authorizer/authorizer',
+  outboxSweeper: 'platform/sweep-outbox',
+  recurringJournalRunner: 'platform/run-recurring',
+  migrateDatabase: 'platform/migrate-database',
+} as const;
+
+/** Where the migrate function finds the SQL files inside its asset (and MIGRATIONS_DIR at runtime). */
+export const MIGRATIONS_ASSET_DIR = 'migrations';
+export const MIGRATIONS_SOURCE_DIR = 'migrations';
+
+/** The route that serves the OpenAPI document reads it from this file next to its code. */
+export const OPENAPI_ROUTE_ID = 'platform.openapi';
+
+/**
+ * Every entry point of the application, for the one-pass bundler. The OpenAPI route gets the
+ * generated document as a file beside its code, so its bundle does not carry every route.
+ */
+export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: unknown): BundleEntry[] {
+  return [
+    ...routes.map((route) => ({
+      name: route.key,
+      entry: `functions/${route.key}.ts`,
+      ...(route.id === OPENAPI_ROUTE_ID && openApiDocument !== undefined && { files: { [OPENAPI_FILE]: JSON.stringify(openApiDocument) } }),
+    })),
+    { name: PLATFORM_BUNDLES.authorizer, entry: `functions/${PLATFORM_BUNDLES.authorizer}.ts` },
+    { name: PLATFORM_BUNDLES.outboxSweeper, entry: `functions/${PLATFORM_BUNDLES.outboxSweeper}.ts` },
+    { name: PLATFORM_BUNDLES.recurringJournalRunner, entry: `functions/${PLATFORM_BUNDLES.recurringJournalRunner}.ts` },
+    {
+      name: PLATFORM_BUNDLES.migrateDatabase,
+      entry: `functions/${PLATFORM_BUNDLES.migrateDatabase}.ts`,
+      copyDirs: [{ from: MIGRATIONS_SOURCE_DIR, to: MIGRATIONS_ASSET_DIR }],
+    },
+  ];
+}
+
+/** Supplies each function's deployment package by bundle name. */
+export interface FunctionCodeSource {
+  code(bundleName: string): lambda.Code;
+}
+
+/** The real thing: folders written by bundleFunctions(), each zipped as one asset. */
+export function bundledCode(dirs: Readonly<Record<string, string>>): FunctionCodeSource {
+  return {
+    code(bundleName) {
+      const dir = dirs[bundleName];
+      if (!dir) throw new Error(`no bundle named ${bundleName}; was it passed to bundleFunctions()?`);
+      return lambda.Code.fromAsset(dir);
+    },
+  };
+}
+
+/**
+ * Inline stand-in code for tests that only inspect templates: synthesis without a bundling pass
+ * or asset staging. It can never be mistaken for a working deployment: it fails every invocation.
+ */
+export function inlineTestCode(): FunctionCodeSource {
+  return {
+    code(bundleName) {
+      return lambda.Code.fromInline(`exports.handler = async () => { throw new Error(${JSON.stringify(`test stand-in for ${bundleName}`)}); };`);
+    },
+  };
+}

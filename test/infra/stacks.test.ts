@@ -1,0 +1,322 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOG } from '../../shared/http/errors';
+import { type SynthesizedStage, nestedResources, realRoutes, synthStage } from './synth';
+
+const routes = realRoutes();
+let sandbox: SynthesizedStage;
+let prod: SynthesizedStage;
+
+beforeAll(() => {
+  sandbox = synthStage({ stage: 'sandbox' });
+  prod = synthStage({ stage: 'prod' });
+});
+afterAll(() => {
+  sandbox?.cleanup();
+  prod?.cleanup();
+});
+
+const authorizerFunctionProps = (stage: SynthesizedStage) => {
+  const functions = stage.api.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('REQUEST authorizer') } });
+  const found = Object.values(functions);
+  expect(found).toHaveLength(1);
+  return found[0].Properties;
+};
+
+describe('stacks', () => {
+  it('are named per stage and env-agnostic', () => {
+    expect(sandbox.stacks.data.stackName).toBe('BizOps-sandbox-Data');
+    expect(sandbox.stacks.api.stackName).toBe('BizOps-sandbox-Api');
+    expect(prod.stacks.data.stackName).toBe('BizOps-prod-Data');
+    for (const stack of [sandbox.stacks.data, sandbox.stacks.api, prod.stacks.data, prod.stacks.api]) {
+      expect(stack.environment).toBe('aws://unknown-account/unknown-region');
+    }
+  });
+
+  it('keep every stack and nested stack under the CloudFormation limit of 500 resources', () => {
+    for (const stage of [sandbox, prod]) {
+      for (const [path, count] of Object.entries(stage.resourceCounts)) expect(count, path).toBeLessThan(500);
+    }
+  });
+
+  it('pass cdk-nag AwsSolutions with no unacknowledged error', () => {
+    for (const stage of [sandbox, prod]) {
+      const errors = stage.nag.violations.filter((violation) => violation.severity === 'error');
+      expect(errors.map((violation) => `${violation.ruleName}: ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    }
+  });
+});
+
+describe('authorizer', () => {
+  it('uses only the Authorization header as identity source, cached for the stage TTL', () => {
+    sandbox.api.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    sandbox.api.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 60,
+    });
+  });
+
+  it('accepts test keys only in the sandbox and live and test keys in prod', () => {
+    expect(authorizerFunctionProps(sandbox).Environment.Variables.ACCEPTED_KEY_MODES).toBe('test');
+    expect(authorizerFunctionProps(prod).Environment.Variables.ACCEPTED_KEY_MODES).toBe('live,test');
+  });
+});
+
+describe('API methods', () => {
+  const methodsOf = (stage: SynthesizedStage) => Object.values(stage.api.findResources('AWS::ApiGateway::Method')).map((method) => method.Properties);
+
+  it('exist once per route', () => {
+    const operations = methodsOf(sandbox).map((method) => `${method.HttpMethod} ${method.OperationName}`);
+    expect(operations.sort()).toEqual(routes.map((route) => `${route.method} ${route.id}`).sort());
+  });
+
+  it('put the custom authorizer on every api_key route and none on public routes', () => {
+    const byOperation = new Map(methodsOf(sandbox).map((method) => [method.OperationName, method]));
+    for (const route of routes) {
+      const method = byOperation.get(route.id)!;
+      if (route.auth === 'api_key') {
+        expect(method.AuthorizationType, route.id).toBe('CUSTOM');
+        expect(method.AuthorizerId, route.id).toEqual({ Ref: expect.stringMatching(/ApiKeyAuthorizer/) });
+      } else {
+        expect(method.AuthorizationType, route.id).toBe('NONE');
+        expect(method.AuthorizerId, route.id).toBeUndefined();
+      }
+    }
+    expect(byOperation.get('platform.openapi')?.AuthorizationType).toBe('NONE');
+  });
+
+  it('proxy to Lambda with a request validator', () => {
+    for (const method of methodsOf(sandbox)) {
+      expect(method.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+      expect(method.RequestValidatorId).toBeDefined();
+    }
+  });
+});
+
+describe('route functions', () => {
+  const routeFunctions = (stage: SynthesizedStage) =>
+    nestedResources(stage, 'AWS::Lambda::Function').flatMap((found) => Object.values(found).map((fn) => fn.Properties));
+
+  it('exist once per route, on nodejs22.x arm64 with tracing, 512 MB and 29 s', () => {
+    const functions = routeFunctions(sandbox);
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        MemorySize: 512,
+        Timeout: 29,
+        Handler: 'index.handler',
+      });
+      expect(fn.LoggingConfig.LogGroup).toBeDefined();
+    }
+    const descriptions = functions.map((fn) => fn.Description).sort();
+    expect(descriptions).toEqual(routes.map((route) => `${route.method} ${route.path} (${route.id})`).sort());
+  });
+
+  it('get the runtime environment the shared code reads', () => {
+    for (const fn of routeFunctions(prod)) {
+      expect(Object.keys(fn.Environment.Variables).sort()).toEqual(
+        [
+          'ACCEPTED_KEY_MODES',
+          'DATABASE_POOL_MAX',
+          'DB_HOST',
+          'DB_NAME',
+          'DB_PORT',
+          'DB_SECRET_ARN',
+          'EVENT_BUS_NAME',
+          'IDEMPOTENCY_TABLE_NAME',
+          'NODE_ENV',
+          'POWERTOOLS_SERVICE_NAME',
+        ].sort(),
+      );
+      expect(fn.Environment.Variables).toMatchObject({
+        NODE_ENV: 'production',
+        DB_PORT: '5432',
+        DB_NAME: 'bizops',
+        DATABASE_POOL_MAX: '1',
+        ACCEPTED_KEY_MODES: 'live,test',
+        POWERTOOLS_SERVICE_NAME: 'bizops-api',
+      });
+    }
+  });
+
+  it('share one security group and one role per nested stack', () => {
+    const functions = routeFunctions(sandbox);
+    const groups = new Set(functions.map((fn) => JSON.stringify(fn.VpcConfig.SecurityGroupIds)));
+    expect(groups.size).toBe(1);
+    for (const template of sandbox.routeStacks) template.resourceCountIs('AWS::IAM::Role', 1);
+  });
+
+  it('may be invoked only by their own method on the stage (no test-invoke permission)', () => {
+    const permissions = nestedResources(sandbox, 'AWS::Lambda::Permission').flatMap((found) => Object.values(found).map((permission) => permission.Properties));
+    expect(permissions).toHaveLength(routes.length);
+    const sourceArnTails = permissions.map((permission) => permission.SourceArn['Fn::Join'][1].at(-1) as string).sort();
+    expect(sourceArnTails).toEqual(routes.map((route) => `/sandbox/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`).sort());
+  });
+
+  it('wait for the database migration', () => {
+    const nestedStackResources = Object.values(sandbox.api.findResources('AWS::CloudFormation::Stack'));
+    expect(nestedStackResources.length).toBeGreaterThan(0);
+    const migration = Object.keys(sandbox.api.findResources('Custom::BizOpsDatabaseMigrations'));
+    expect(migration).toHaveLength(1);
+    for (const nested of nestedStackResources) expect(nested.DependsOn).toContain(migration[0]);
+  });
+});
+
+describe('gateway responses', () => {
+  const render = (template: string) =>
+    template
+      .replaceAll('$context.requestId', 'req-123')
+      .replaceAll('$context.authorizer.errorCode', 'api_key_revoked')
+      .replaceAll('$context.authorizer.errorHint', ERROR_CATALOG.api_key_revoked.hint)
+      .replaceAll('$context.error.messageString', JSON.stringify('Invalid request body'));
+
+  const responses = () =>
+    new Map(
+      Object.values(sandbox.api.findResources('AWS::ApiGateway::GatewayResponse')).map((response) => [response.Properties.ResponseType, response.Properties]),
+    );
+
+  it('rewrite gateway errors into the error envelope with the request id', () => {
+    const all = responses();
+    const expected: Record<string, { status?: string; body: Record<string, string> }> = {
+      UNAUTHORIZED: { status: '401', body: { error: 'authentication_failed', code: 'api_key_missing', type: 'permission_error' } },
+      ACCESS_DENIED: {
+        status: '401',
+        body: { error: 'authentication_failed', code: 'api_key_revoked', type: 'permission_error', hint: ERROR_CATALOG.api_key_revoked.hint },
+      },
+      MISSING_AUTHENTICATION_TOKEN: { status: '404', body: { error: 'not_found', code: 'route_not_found', type: 'not_found' } },
+      THROTTLED: { status: '429', body: { error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' } },
+      AUTHORIZER_FAILURE: { status: '500', body: { code: 'internal_error', type: 'internal' } },
+      DEFAULT_4XX: { body: { code: 'parameter_invalid', type: 'validation_error', hint: 'Invalid request body' } },
+      DEFAULT_5XX: { body: { code: 'internal_error', type: 'internal' } },
+    };
+    for (const [type, { status, body }] of Object.entries(expected)) {
+      const response = all.get(type);
+      expect(response, type).toBeDefined();
+      expect(response.StatusCode, type).toBe(status);
+      const rendered = JSON.parse(render(response.ResponseTemplates['application/json']));
+      expect(Object.keys(rendered).sort(), type).toEqual(['code', 'error', 'hint', 'request_id', 'type']);
+      expect(rendered, type).toMatchObject({ ...body, request_id: 'req-123' });
+      expect(rendered.hint, type).not.toBe('');
+    }
+  });
+
+  it('send JSON with a Request-Id header, and Retry-After on 429', () => {
+    for (const [type, response] of responses()) {
+      expect(response.ResponseParameters, type).toMatchObject({
+        'gatewayresponse.header.Content-Type': "'application/json'",
+        'gatewayresponse.header.Request-Id': 'context.requestId',
+      });
+    }
+    expect(responses().get('THROTTLED').ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+  });
+
+  it('can carry every code the authorizer denies with, verbatim', () => {
+    // ACCESS_DENIED hard-codes error/type and inserts the hint unescaped (gateway response
+    // templates do no escaping), so every 401 code must share them and have a JSON-safe hint.
+    const denyCodes = Object.entries(ERROR_CATALOG).filter(([, entry]) => entry.status === 401);
+    expect(denyCodes.length).toBeGreaterThan(1);
+    for (const [code, entry] of denyCodes) {
+      expect(entry.error, code).toBe('authentication_failed');
+      expect(entry.type, code).toBe('permission_error');
+      expect(entry.hint, code).not.toMatch(/["\\$#]|[\u0000-\u001f]/);
+    }
+  });
+});
+
+describe('stage', () => {
+  it('logs access as JSON, execution errors, traces and throttles per stage config', () => {
+    sandbox.api.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'sandbox',
+      TracingEnabled: true,
+      AccessLogSetting: { Format: Match.stringLikeRegexp('^\\{"requestId":"\\$context.requestId"') },
+      MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR', ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50, HttpMethod: '*', ResourcePath: '/*' })],
+    });
+    prod.api.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 })],
+    });
+  });
+
+  it('has a usage plan with the stage throttle', () => {
+    prod.api.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 200, BurstLimit: 400 },
+      ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
+    });
+  });
+
+  it('runs the outbox sweeper every minute and the recurring journal entries daily', () => {
+    sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 0 * * ? *)' });
+  });
+});
+
+describe('data stack', () => {
+  it('stores idempotency records by id with TTL on expiration, on demand, with PITR', () => {
+    sandbox.data.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('puts RDS Proxy in front of Aurora with TLS required and both logins registered', () => {
+    sandbox.data.hasResourceProperties('AWS::RDS::DBProxy', {
+      RequireTLS: true,
+      EngineFamily: 'POSTGRESQL',
+      Auth: Match.arrayWith([Match.objectLike({ AuthScheme: 'SECRETS' })]),
+    });
+    const proxy = Object.values(sandbox.data.findResources('AWS::RDS::DBProxy'))[0];
+    expect(proxy.Properties.Auth).toHaveLength(2);
+    sandbox.data.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ SecretStringTemplate: Match.stringLikeRegexp('"username":"bizops_app"') }),
+    });
+  });
+
+  it('runs Aurora PostgreSQL 16 Serverless v2, encrypted, IAM auth, logs exported', () => {
+    for (const stage of [sandbox, prod]) {
+      stage.data.hasResourceProperties('AWS::RDS::DBCluster', {
+        Engine: 'aurora-postgresql',
+        EngineVersion: Match.stringLikeRegexp('^16\\.'),
+        StorageEncrypted: true,
+        EnableIAMDatabaseAuthentication: true,
+        EnableCloudwatchLogsExports: ['postgresql'],
+        ServerlessV2ScalingConfiguration: Match.objectLike({ MinCapacity: Match.anyValue() }),
+      });
+    }
+    prod.data.hasResource('AWS::RDS::DBCluster', { DeletionPolicy: 'Snapshot', Properties: Match.objectLike({ DeletionProtection: true }) });
+    sandbox.data.hasResourceProperties('AWS::RDS::DBCluster', { DeletionProtection: false });
+    prod.data.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+  });
+
+  it('has no NAT: isolated subnets, VPC endpoints and flow logs', () => {
+    sandbox.data.resourceCountIs('AWS::EC2::NatGateway', 0);
+    sandbox.data.resourceCountIs('AWS::EC2::InternetGateway', 0);
+    sandbox.data.resourceCountIs('AWS::EC2::FlowLog', 1);
+    const services = Object.values(sandbox.data.findResources('AWS::EC2::VPCEndpoint')).map((endpoint) => JSON.stringify(endpoint.Properties.ServiceName));
+    for (const service of ['dynamodb', 'events', 'secretsmanager', '.rds'])
+      expect(
+        services.some((name) => name.includes(service)),
+        service,
+      ).toBe(true);
+  });
+
+  it('lets only the function security group reach the proxy', () => {
+    sandbox.data.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      Description: 'API functions to RDS Proxy',
+      FromPort: 5432,
+      ToPort: 5432,
+      SourceSecurityGroupId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FunctionsSecurityGroup'), 'GroupId'] },
+    });
+  });
+
+  it('names the event bus after the stage', () => {
+    sandbox.data.hasResourceProperties('AWS::Events::EventBus', { Name: 'bizops-sandbox' });
+    prod.data.hasResourceProperties('AWS::Events::EventBus', { Name: 'bizops-prod' });
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Synthesizes a stage for the infrastructure tests: same composition and feature flags as
+ * infra/app.ts, but inline stand-in code (no bundling, no asset staging) unless a test passes
+ * real bundles, and no built-in CloudFormation validation pass (cdk synth runs that).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { App, type PolicyValidationPluginReport } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ROUTE_MODULES } from '../../functions/routes';
+import { addBizOpsStacks, addNagChecks, type BizOpsStacks } from '../../infra/bizops-app';
+import { type StageName, stageConfig } from '../../infra/config/stages';
+import { type FunctionCodeSource, inlineTestCode } from '../../infra/functions';
+import { type RouteSpec, routeSpecs } from '../../infra/routes';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The feature flags cdk.json gives the real app. */
+function cdkJsonContext(): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')).context ?? {};
+}
+
+export const realRoutes = (): RouteSpec[] => routeSpecs(ROUTE_MODULES);
+
+export interface SynthesizedStage {
+  stacks: BizOpsStacks;
+  data: Template;
+  api: Template;
+  /** One per nested stack of route functions, in order. */
+  routeStacks: Template[];
+  /** cdk-nag's own report over the whole app (acknowledged findings excluded). */
+  nag: PolicyValidationPluginReport;
+  /** Resource count per stack path. */
+  resourceCounts: Record<string, number>;
+  cleanup(): void;
+}
+
+export function synthStage(options: { stage: StageName; routes?: RouteSpec[]; code?: FunctionCodeSource; routesPerNestedStack?: number }): SynthesizedStage {
+  const outdir = mkdtempSync(join(tmpdir(), 'bizops-infra-'));
+  const app = new App({ outdir, context: { ...cdkJsonContext(), stage: options.stage }, builtinCloudFormationValidation: false });
+  const stacks = addBizOpsStacks(app, {
+    stage: stageConfig(options.stage),
+    routes: options.routes ?? realRoutes(),
+    code: options.code ?? inlineTestCode(),
+    migrationsDir: join(repoRoot, 'migrations'),
+    routesPerNestedStack: options.routesPerNestedStack,
+  });
+  const checks = addNagChecks(app);
+  // Template.fromStack synthesizes the app once (nag errors would fail it here already).
+  const data = Template.fromStack(stacks.data);
+  const api = Template.fromStack(stacks.api);
+  const routeStacks = stacks.api.routeStacks.map((nested) => Template.fromStack(nested));
+  const count = (template: Template) => Object.keys(template.toJSON().Resources ?? {}).length;
+  const resourceCounts: Record<string, number> = { [stacks.data.node.path]: count(data), [stacks.api.node.path]: count(api) };
+  stacks.api.routeStacks.forEach((nested, index) => {
+    resourceCounts[nested.node.path] = count(routeStacks[index]);
+  });
+  return {
+    stacks,
+    data,
+    api,
+    routeStacks,
+    nag: checks.validateScope(app),
+    resourceCounts,
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+/** Resources of one type across the route nested stacks. */
+export function nestedResources(stage: SynthesizedStage, type: string): Record<string, { Properties: Record<string, any> }>[] {
+  return stage.routeStacks.map((template) => template.findResources(type) as Record<string, { Properties: Record<string, any> }>);
+}
