@@ -1,0 +1,308 @@
+/**
+ * Bundle sizes and cold starts of the Lambda bundles.
+ *
+ *   1. Bundles every function with bundleFunctions() from infra/bundle.ts (the one-pass esbuild
+ *      build the CDK app uses, minified), plus an empty handler with the very same options, and
+ *      reports each bundle's size (target: under 300 kB = 300,000 bytes each).
+ *   2. Cold start: a fresh `node` process per sample imports one bundle and calls its handler once
+ *      (timed with process.hrtime inside the child, see bench/cold-start-child.mjs). Variants, run
+ *      interleaved: the empty handler, GET /v1/openapi.json (no database), GET /v1/locations/{id}
+ *      (its first invocation opens the database connection) and the authorizer. Reports medians
+ *      and the ratio route / empty.
+ *
+ *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start]
+ *
+ * Bundles are written to bench/results/build/bundles (git-ignored) so the children resolve the external
+ * @aws-sdk/* packages from the repository's node_modules, as the Lambda runtime provides them.
+ * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres); the
+ * database bizops_bench is created, seeded and dropped.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { bundleFunctions, type BundleEntry } from '../infra/bundle';
+import {
+  BENCH_DATABASE,
+  BENCH_DIR,
+  RESULTS_DIR,
+  REPO_DIR,
+  assertLocal,
+  createDatabase,
+  databaseUrl,
+  dropDatabase,
+  hrtimeMs,
+  median,
+  printTable,
+  round,
+  summarize,
+  writeResults,
+} from './lib';
+import { getEvent, migrateBenchDatabase, seed } from './seed';
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split('=')[1]) : fallback;
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
+  return value;
+}
+
+const SAMPLES = Math.min(option('samples', 15), 200);
+const MAX_SECONDS = option('max-seconds', 300);
+const COLD_START = !process.argv.includes('--no-cold-start');
+const SIZE_LIMIT_BYTES = 300_000;
+const OUT_DIR = join(RESULTS_DIR, 'build');
+const BUNDLE_DIR = join(OUT_DIR, 'bundles');
+const EVENT_DIR = join(OUT_DIR, 'events');
+const CHILD = join(BENCH_DIR, 'cold-start-child.mjs');
+const EMPTY = 'bench/empty-handler';
+const CHILD_TIMEOUT_MS = 30_000;
+
+interface ChildResult {
+  importMs: number;
+  externalsMs: number;
+  invokeMs: number;
+  totalMs: number;
+  sinceProcessStartMs: number;
+  bootMs: number;
+  statusCode: number;
+  effect?: string;
+}
+
+interface Variant {
+  name: string;
+  label: string;
+  bundle: string;
+  event: Record<string, unknown>;
+  needsDatabase: boolean;
+}
+
+async function entries(): Promise<BundleEntry[]> {
+  // The infrastructure's own list of entry points (routes + authorizer + platform functions).
+  const { bundleEntries } = await import('../infra/functions');
+  const { routeSpecs } = await import('../infra/routes');
+  const { ROUTE_MODULES } = await import('../functions/routes');
+  return [...bundleEntries(routeSpecs(ROUTE_MODULES)), { name: EMPTY, entry: 'bench/fixtures/empty-handler.ts' }];
+}
+
+/** The packages a bundle imports statically but does not contain (the @aws-sdk/* clients). */
+function staticExternals(bundleFile: string): string[] {
+  const text = readFileSync(bundleFile, 'utf8');
+  const found = new Set<string>();
+  for (const match of text.matchAll(/(?:from|import)\s*"(@aws-sdk\/[^"]+)"/g)) found.add(match[1]);
+  return [...found].sort();
+}
+
+function runChild(variant: Variant, env: NodeJS.ProcessEnv): ChildResult & { wallMs: number } {
+  const eventFile = join(EVENT_DIR, `${variant.name}.json`);
+  const bundleFile = join(BUNDLE_DIR, variant.bundle, 'index.mjs');
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, [CHILD, bundleFile, eventFile, staticExternals(bundleFile).join(',')], {
+    cwd: REPO_DIR,
+    env,
+    encoding: 'utf8',
+    timeout: CHILD_TIMEOUT_MS,
+  });
+  const wallMs = hrtimeMs(started);
+  const line = (child.stdout ?? '').split('\n').find((text) => text.startsWith('BENCH_RESULT '));
+  if (child.status !== 0 || !line) {
+    throw new Error(`cold start of ${variant.name} failed (exit ${child.status} ${child.signal ?? ''}):\n${child.stdout}\n${child.stderr}`);
+  }
+  const result = JSON.parse(line.slice('BENCH_RESULT '.length)) as ChildResult;
+  if (result.statusCode !== 200 || (variant.name === 'authorizer' && result.effect !== 'Allow')) {
+    throw new Error(`cold start of ${variant.name} answered ${result.statusCode} ${result.effect ?? ''}:\n${child.stdout}\n${child.stderr}`);
+  }
+  return { ...result, wallMs };
+}
+
+async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
+  const url = await createDatabase(adminUrl);
+  console.log(`\ndatabase ${BENCH_DATABASE} created`);
+  try {
+    await migrateBenchDatabase(url);
+    const { configureDatabase, closeDatabase } = await import('../shared/db/database');
+    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 2 }));
+    const seeded = await seed('settings:read');
+    await closeDatabase();
+
+    const variants: Variant[] = [
+      {
+        name: 'empty',
+        label: 'empty handler (baseline)',
+        bundle: EMPTY,
+        event: getEvent({ resource: '/v1/openapi.json', path: '/v1/openapi.json', requestId: 'cold' }),
+        needsDatabase: false,
+      },
+      {
+        name: 'openapi',
+        label: 'GET /v1/openapi.json (no database)',
+        bundle: 'platform/get-openapi',
+        event: getEvent({ resource: '/v1/openapi.json', path: '/v1/openapi.json', requestId: 'cold' }),
+        needsDatabase: false,
+      },
+      {
+        name: 'get-location',
+        label: 'GET /v1/locations/{id} (connects to PostgreSQL)',
+        bundle: 'locations/get-location',
+        event: getEvent({
+          resource: '/v1/locations/{id}',
+          path: `/v1/locations/${seeded.locationId}`,
+          pathParameters: { id: seeded.locationId },
+          authorizer: seeded.authorizer,
+          requestId: 'cold',
+        }),
+        needsDatabase: true,
+      },
+      {
+        name: 'authorizer',
+        label: 'authorizer (connects to PostgreSQL)',
+        bundle: 'authorizer/authorizer',
+        event: {
+          type: 'REQUEST',
+          methodArn: 'arn:aws:execute-api:eu-west-1:000000000000:bench/prod/GET/v1/locations/x',
+          headers: { Authorization: `Bearer ${seeded.secret}` },
+        },
+        needsDatabase: true,
+      },
+    ];
+    mkdirSync(EVENT_DIR, { recursive: true });
+    for (const variant of variants) writeFileSync(join(EVENT_DIR, `${variant.name}.json`), JSON.stringify(variant.event));
+
+    // What the Lambda runtime would give: production, no loader hooks from this process.
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: url, AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1' };
+    delete env.NODE_OPTIONS;
+    env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+    for (const variant of variants) runChild(variant, env); // warm the file system cache, check each works
+    const samples: Record<string, (ChildResult & { wallMs: number })[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
+    const started = process.hrtime.bigint();
+    let timedOut = false;
+    for (let sample = 0; sample < SAMPLES && !timedOut; sample++) {
+      for (let k = 0; k < variants.length; k++) {
+        if (hrtimeMs(started) > MAX_SECONDS * 1000) {
+          timedOut = true;
+          break;
+        }
+        const variant = variants[(sample + k) % variants.length];
+        samples[variant.name].push(runChild(variant, env));
+      }
+    }
+
+    const stat = (name: string, key: keyof ChildResult | 'wallMs') => median(samples[name].map((sample) => sample[key] as number));
+    const empty = { total: stat('empty', 'totalMs'), sinceStart: stat('empty', 'sinceProcessStartMs') };
+    const rows = variants.map((variant) => {
+      const total = stat(variant.name, 'totalMs');
+      const sinceStart = stat(variant.name, 'sinceProcessStartMs');
+      return {
+        name: variant.name,
+        label: variant.label,
+        bundle: variant.bundle,
+        n: samples[variant.name].length,
+        externals: staticExternals(join(BUNDLE_DIR, variant.bundle, 'index.mjs')),
+        externalsMs: stat(variant.name, 'externalsMs'),
+        importMs: stat(variant.name, 'importMs'),
+        invokeMs: stat(variant.name, 'invokeMs'),
+        totalMs: total,
+        totalP95Ms: summarize(samples[variant.name].map((sample) => sample.totalMs)).p95,
+        sinceProcessStartMs: sinceStart,
+        wallMs: stat(variant.name, 'wallMs'),
+        ratioToEmpty: total / empty.total,
+        ratioToEmptyWholeProcess: sinceStart / empty.sinceStart,
+      };
+    });
+    printTable(
+      `cold start: fresh node process per sample, medians in ms (${SAMPLES} samples each, interleaved${timedOut ? ', STOPPED AT TIME LIMIT' : ''})`,
+      ['bundle', 'n', '@aws-sdk', 'import (all)', 'first invoke', 'import+invoke', 'p95', 'ratio', 'process start→done', 'ratio (whole)', 'spawn wall'],
+      rows.map((r) => [
+        r.label,
+        r.n,
+        r.externalsMs,
+        r.importMs,
+        r.invokeMs,
+        r.totalMs,
+        r.totalP95Ms,
+        r.ratioToEmpty,
+        r.sinceProcessStartMs,
+        r.ratioToEmptyWholeProcess,
+        r.wallMs,
+      ]),
+    );
+    console.log(
+      '\nimport+invoke: from before import() to the handler returning, inside the child; process start→done adds node start-up;\n' +
+        '@aws-sdk: the part of import spent loading the external @aws-sdk/* clients the bundle imports statically\n' +
+        'ratio: route / empty handler. The database routes include opening the pg connection (local, no TLS).',
+    );
+    return {
+      samples: SAMPLES,
+      timedOut,
+      medians: rows,
+      raw: Object.fromEntries(
+        Object.entries(samples).map(([name, list]) => [
+          name,
+          list.map((s) => ({
+            externalsMs: round(s.externalsMs),
+            importMs: round(s.importMs),
+            invokeMs: round(s.invokeMs),
+            totalMs: round(s.totalMs),
+            sinceProcessStartMs: round(s.sinceProcessStartMs),
+          })),
+        ]),
+      ),
+    };
+  } finally {
+    await dropDatabase(adminUrl);
+    console.log(`database ${BENCH_DATABASE} dropped`);
+  }
+}
+
+async function main(): Promise<void> {
+  const adminUrl = databaseUrl();
+  assertLocal(adminUrl);
+
+  const list = await entries();
+  const bundled = await bundleFunctions(list, { outdir: BUNDLE_DIR, root: REPO_DIR, minify: true, sourcemap: false });
+  const sizes = list
+    .map((entry) => {
+      const bytes = bundled.sizes[entry.name];
+      const gzipBytes = gzipSync(readFileSync(join(bundled.dirs[entry.name], 'index.mjs')), { level: 9 }).length;
+      return { name: entry.name, bytes, gzipBytes, withinTarget: bytes < SIZE_LIMIT_BYTES };
+    })
+    .sort((a, b) => b.bytes - a.bytes);
+  const functions = sizes.filter((size) => size.name !== EMPTY);
+  const over = functions.filter((size) => !size.withinTarget);
+  printTable(
+    `bundle sizes: ${functions.length} functions, minified ESM, @aws-sdk/* external (one esbuild pass, ${bundled.durationMs} ms)`,
+    ['bundle', 'bytes', 'kB', 'gzip kB', '< 300 kB'],
+    sizes.map((size) => [size.name, size.bytes, round(size.bytes / 1000, 1), round(size.gzipBytes / 1000, 1), size.withinTarget ? 'yes' : 'NO']),
+  );
+  const largest = functions[0];
+  console.log(
+    `\nlargest: ${largest.name} ${round(largest.bytes / 1000, 1)} kB; ${over.length === 0 ? 'every bundle is under 300 kB: PASS' : `${over.length} over 300 kB: FAIL`}`,
+  );
+
+  const cold = COLD_START ? await coldStarts(adminUrl) : undefined;
+  const file = writeResults('bundle-size', {
+    sizeLimitBytes: SIZE_LIMIT_BYTES,
+    verdict: over.length === 0 ? 'PASS' : 'FAIL',
+    bundleDurationMs: bundled.durationMs,
+    outdir: bundled.outdir,
+    sizes,
+    coldStart: cold,
+  });
+  console.log(`\nresults: ${file}`);
+}
+
+const watchdog = setTimeout(
+  () => {
+    console.error('bundle-size: overall time limit reached');
+    process.exit(2);
+  },
+  (MAX_SECONDS + 180) * 1000,
+);
+watchdog.unref();
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

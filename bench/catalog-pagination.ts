@@ -1,0 +1,138 @@
+/**
+ * List endpoints stay flat with depth: with 1,000,000 products in one entity, the page at cursor
+ * depth 500,000 must cost at most 1.5x the first page (keyset pagination, no OFFSET).
+ *
+ *   npx tsx bench/catalog-pagination.ts [--products=1000000] [--runs=30] [--limit=25]
+ *
+ * Seeds a dedicated database (bizops_bench_catalog, migrated with migrate(), dropped at the end)
+ * with INSERT ... SELECT generate_series as the postgres superuser, then times listProducts() (the
+ * data layer, inside the same entity-scoped transaction a request uses) and the GET /v1/products
+ * Lambda handler, first page and deep page interleaved, p50 over --runs runs after a warm-up.
+ * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import pg from 'pg';
+import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults } from './lib';
+import { getEvent, migrateBenchDatabase, seed } from './seed';
+
+process.env.NODE_ENV = 'production';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split('=')[1]) : fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+const PRODUCTS = Math.min(option('products', 1_000_000), 5_000_000);
+const RUNS = Math.min(option('runs', 30), 1000);
+const LIMIT = Math.min(option('limit', 25), 100);
+const DEPTH = Math.floor(PRODUCTS / 2);
+const TARGET_RATIO = 1.5;
+const DATABASE = 'bizops_bench_catalog';
+const DEADLINE = Date.now() + 9 * 60_000;
+
+async function main() {
+  const adminUrl = databaseUrl();
+  const url = await createDatabase(adminUrl, DATABASE);
+  try {
+    await migrateBenchDatabase(url);
+    const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
+    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 4 }));
+    const seeded = await seed('products:read');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const seedStart = process.hrtime.bigint();
+    // One statement per 250,000 rows keeps each transaction's memory modest.
+    for (let from = 1; from <= PRODUCTS; from += 250_000) {
+      const to = Math.min(PRODUCTS, from + 249_999);
+      await admin.query(
+        `INSERT INTO products (id, entity_id, sku, name, product_type, list_price, cost, reorder_point, is_active, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, 'SKU-' || lpad(i::text, 8, '0'), 'Product ' || i, 'simple', (i % 1000) + 0.99, (i % 500) + 0.5, i % 20, true,
+                timestamptz '2026-01-01' + i * interval '1 millisecond', timestamptz '2026-01-01' + i * interval '1 millisecond'
+         FROM generate_series($2::int, $3::int) AS i`,
+        [seeded.entityId, from, to],
+      );
+    }
+    await admin.query('ANALYZE products');
+    const seedMs = hrtimeMs(seedStart);
+    // Finding the cursor is setup, not the measured path.
+    const cursor = (
+      await admin.query<{ id: string }>(`SELECT id FROM products WHERE entity_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`, [
+        seeded.entityId,
+        DEPTH - 1,
+      ])
+    ).rows[0].id;
+    await admin.end();
+
+    const { listProducts } = await import('../shared/data/products');
+    const { handler } = await import('../functions/products/list-products');
+    const page = (startingAfter?: string) =>
+      withTransaction({ role: 'app_user', entityId: seeded.entityId, readOnly: true }, (db) =>
+        listProducts(db, seeded.entityId, {}, { limit: LIMIT, starting_after: startingAfter }),
+      );
+    const viaHandler = async (startingAfter?: string) => {
+      const event = getEvent({ resource: '/v1/products', path: '/v1/products', authorizer: seeded.authorizer, requestId: `bench-${Math.random()}` }) as any;
+      event.queryStringParameters = { limit: String(LIMIT), ...(startingAfter && { starting_after: startingAfter }) };
+      const result = await (handler as (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number }>)(event, {} as Context);
+      if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
+    };
+
+    const check = await page(cursor);
+    if (check.data.length !== LIMIT) throw new Error(`deep page returned ${check.data.length} rows`);
+    for (let i = 0; i < 5; i++) {
+      await page();
+      await page(cursor);
+      await viaHandler();
+      await viaHandler(cursor);
+    }
+    const samples = { dataFirst: [] as number[], dataDeep: [] as number[], handlerFirst: [] as number[], handlerDeep: [] as number[] };
+    for (let run = 0; run < RUNS && Date.now() < DEADLINE; run++) {
+      // Alternate which goes first so neither benefits from the other's warm cache.
+      const order = run % 2 === 0 ? [undefined, cursor] : [cursor, undefined];
+      for (const startingAfter of order) {
+        let start = process.hrtime.bigint();
+        await page(startingAfter);
+        (startingAfter ? samples.dataDeep : samples.dataFirst).push(hrtimeMs(start));
+        start = process.hrtime.bigint();
+        await viaHandler(startingAfter);
+        (startingAfter ? samples.handlerDeep : samples.handlerFirst).push(hrtimeMs(start));
+      }
+    }
+    const stats = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values)]));
+    const dataRatio = stats.dataDeep.p50 / stats.dataFirst.p50;
+    const handlerRatio = stats.handlerDeep.p50 / stats.handlerFirst.p50;
+    printTable(
+      `Product list pagination: ${PRODUCTS.toLocaleString()} products, page of ${LIMIT}, depth ${DEPTH.toLocaleString()} (seeded in ${round(seedMs / 1000, 1)} s)`,
+      ['path', 'first p50 ms', 'deep p50 ms', 'deep p95 ms', 'ratio (p50)'],
+      [
+        ['data layer (listProducts)', stats.dataFirst.p50, stats.dataDeep.p50, stats.dataDeep.p95, dataRatio],
+        ['GET /v1/products handler', stats.handlerFirst.p50, stats.handlerDeep.p50, stats.handlerDeep.p95, handlerRatio],
+      ],
+    );
+    const pass = dataRatio <= TARGET_RATIO;
+    console.log(`\ntarget: deep page <= ${TARGET_RATIO}x first page (data layer): ${pass ? 'PASS' : 'FAIL'}`);
+    const file = writeResults('catalog-pagination', {
+      products: PRODUCTS,
+      limit: LIMIT,
+      depth: DEPTH,
+      runs: samples.dataFirst.length,
+      seedSeconds: round(seedMs / 1000, 1),
+      stats,
+      ratio: { dataLayer: round(dataRatio), handler: round(handlerRatio) },
+      target: TARGET_RATIO,
+      pass,
+    });
+    console.log(`results: ${file}`);
+    await closeDatabase();
+    if (!pass) process.exitCode = 1;
+  } finally {
+    await dropDatabase(adminUrl, DATABASE);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,40 @@
+// One cold-start sample, run in a fresh `node` process by bench/bundle-size.ts:
+//   node bench/cold-start-child.mjs <bundle index.mjs> <event.json> [comma-separated externals]
+// Imports the bundle, calls its handler once, and prints one JSON line prefixed with BENCH_RESULT.
+// The externals (the @aws-sdk/* packages the bundle imports statically) are imported first and
+// timed on their own, so importMs splits into externalsMs (SDK from node_modules) + the bundle.
+// Times come from process.hrtime inside this process; performance.now() counts from process start.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const [bundle, eventFile, externals = ''] = process.argv.slice(2);
+const startedSinceBootMs = performance.now();
+const t0 = process.hrtime.bigint();
+const event = JSON.parse(readFileSync(eventFile, 'utf8'));
+for (const name of externals.split(',').filter(Boolean)) await import(name);
+const tExternals = process.hrtime.bigint();
+const module = await import(pathToFileURL(bundle).href);
+const t1 = process.hrtime.bigint();
+const context = {
+  functionName: 'bench-cold-start',
+  awsRequestId: 'bench-cold-start',
+  callbackWaitsForEmptyEventLoop: true,
+  getRemainingTimeInMillis: () => 29_000,
+};
+const result = await module.handler(event, context);
+const t2 = process.hrtime.bigint();
+const ms = (a, b) => Number(b - a) / 1e6;
+const out = {
+  importMs: ms(t0, t1),
+  externalsMs: ms(t0, tExternals),
+  invokeMs: ms(t1, t2),
+  totalMs: ms(t0, t2),
+  sinceProcessStartMs: performance.now(),
+  bootMs: startedSinceBootMs,
+  statusCode: result?.statusCode ?? (result?.policyDocument ? 200 : 0),
+  effect: result?.policyDocument?.Statement?.[0]?.Effect,
+  bodyBytes: typeof result?.body === 'string' ? result.body.length : 0,
+};
+process.stdout.write(`BENCH_RESULT ${JSON.stringify(out)}\n`);
+// Open pools would keep the process alive; a Lambda sandbox would be frozen here instead.
+process.exit(0);

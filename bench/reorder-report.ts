@@ -1,0 +1,147 @@
+/**
+ * The reorder report over 50,000 products with 1,000,000 inventory transactions: its time through
+ * the data layer and the GET /v1/purchasing/reorder-report handler (target: under 1 s).
+ *
+ *   npx tsx bench/reorder-report.ts [--products=50000] [--transactions=1000000] [--runs=10]
+ *
+ * Seeds a dedicated database (bizops_bench_reorder, migrated with migrate(), dropped at the end) as
+ * the postgres superuser with INSERT ... SELECT generate_series: products (a third with a preferred
+ * vendor, lead time and order multiple), transactions spread over the last 400 days across the
+ * demand-relevant types, and the balance rows they imply. DATABASE_URL picks the server.
+ */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import pg from 'pg';
+import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults } from './lib';
+import { getEvent, migrateBenchDatabase, seed } from './seed';
+
+process.env.NODE_ENV = 'production';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split('=')[1]) : fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+const PRODUCTS = Math.min(option('products', 50_000), 1_000_000);
+const TRANSACTIONS = Math.min(option('transactions', 1_000_000), 20_000_000);
+const RUNS = Math.min(option('runs', 10), 200);
+const TARGET_MS = 1000;
+const DATABASE = 'bizops_bench_reorder';
+const DEADLINE = Date.now() + 9 * 60_000;
+
+async function main() {
+  const adminUrl = databaseUrl();
+  const url = await createDatabase(adminUrl, DATABASE);
+  try {
+    await migrateBenchDatabase(url);
+    const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
+    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 4 }));
+    const seeded = await seed('purchasing:read');
+    const entity = seeded.entityId;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const seedStart = process.hrtime.bigint();
+    await admin.query(
+      `INSERT INTO products (id, entity_id, sku, name, product_type, cost, reorder_point, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, 'SKU-' || lpad(i::text, 7, '0'), 'Product ' || i, 'simple', 2.5, i % 50, now() - interval '500 days', now()
+       FROM generate_series(1, $2::int) AS i`,
+      [entity, PRODUCTS],
+    );
+    await admin.query(`INSERT INTO vendors (id, entity_id, name) SELECT gen_random_uuid(), $1, 'Vendor ' || i FROM generate_series(1, 50) AS i`, [entity]);
+    await admin.query(
+      `INSERT INTO product_vendors (id, entity_id, product_id, vendor_id, lead_time_days, order_multiple, vendor_cost, is_preferred)
+       SELECT gen_random_uuid(), $1, p.id, (SELECT id FROM vendors WHERE entity_id = $1 ORDER BY id OFFSET (p.n % 50) LIMIT 1), 5 + p.n % 20, 6, 2.25, true
+       FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM products WHERE entity_id = $1) p WHERE p.n % 3 = 0`,
+      [entity],
+    );
+    // Transactions: products round-robin, dates over 400 days, a mix of sales, build draws, receipts and adjustments.
+    for (let from = 1; from <= TRANSACTIONS; from += 250_000) {
+      const to = Math.min(TRANSACTIONS, from + 249_999);
+      await admin.query(
+        `WITH p AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM products WHERE entity_id = $1)
+         INSERT INTO inventory_transactions (id, entity_id, product_id, location_id, transaction_type, quantity, unit_cost, total_cost, occurred_at, created_at)
+         SELECT gen_random_uuid(), $1, p.id, $2, t.kind, t.qty, 2.5, t.qty * 2.5, now() - (i % 400) * interval '1 day', now()
+         FROM generate_series($3::int, $4::int) AS i
+         JOIN p ON p.n = i % $5
+         CROSS JOIN LATERAL (SELECT CASE i % 10 WHEN 0 THEN 'receive' WHEN 1 THEN 'build_consume' WHEN 2 THEN 'adjust' ELSE 'sale_fulfillment' END AS kind,
+                                    CASE i % 10 WHEN 0 THEN 40 ELSE -(1 + i % 3) END AS qty) t`,
+        [entity, seeded.locationId, from, to, PRODUCTS],
+      );
+    }
+    await admin.query(
+      `INSERT INTO inventory_balances (id, entity_id, product_id, location_id, on_hand, first_activity_at)
+       SELECT gen_random_uuid(), $1, product_id, location_id, sum(quantity), min(occurred_at) FROM inventory_transactions WHERE entity_id = $1 GROUP BY product_id, location_id`,
+      [entity],
+    );
+    await admin.query('ANALYZE');
+    const seedMs = hrtimeMs(seedStart);
+    await admin.end();
+
+    const { reorderReport } = await import('../shared/data/reorder-report');
+    const { handler } = await import('../functions/purchasing/get-reorder-report');
+    const report = (basis: 'sales_and_builds' | 'consumption') =>
+      withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
+        reorderReport(db, entity, { demand_window: 90, demand_basis: basis, limit: 100 }),
+      );
+    const viaHandler = async () => {
+      const event = getEvent({
+        resource: '/v1/purchasing/reorder-report',
+        path: '/v1/purchasing/reorder-report',
+        authorizer: seeded.authorizer,
+        requestId: `bench-${Math.random()}`,
+      }) as any;
+      event.queryStringParameters = { demand_window: '90' };
+      const result = await (handler as (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }>)(event, {} as Context);
+      if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
+    };
+    const first = await report('sales_and_builds');
+    await report('consumption');
+    await viaHandler();
+    const samples = { data: [] as number[], consumption: [] as number[], handler: [] as number[] };
+    for (let run = 0; run < RUNS && Date.now() < DEADLINE; run++) {
+      let start = process.hrtime.bigint();
+      await report('sales_and_builds');
+      samples.data.push(hrtimeMs(start));
+      start = process.hrtime.bigint();
+      await report('consumption');
+      samples.consumption.push(hrtimeMs(start));
+      start = process.hrtime.bigint();
+      await viaHandler();
+      samples.handler.push(hrtimeMs(start));
+    }
+    const stats = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values)]));
+    printTable(
+      `Reorder report: ${PRODUCTS.toLocaleString()} products, ${TRANSACTIONS.toLocaleString()} transactions, window 90 days (seeded in ${round(seedMs / 1000, 1)} s)`,
+      ['path', 'p50 ms', 'p95 ms', 'max ms'],
+      [
+        ['data layer, sales_and_builds', stats.data.p50, stats.data.p95, stats.data.max],
+        ['data layer, consumption', stats.consumption.p50, stats.consumption.p95, stats.consumption.max],
+        ['GET handler (first page of 100)', stats.handler.p50, stats.handler.p95, stats.handler.max],
+      ],
+    );
+    const pass = stats.handler.p50 < TARGET_MS;
+    console.log(`\nrows needing stock: first page ${first.data.length}, has_more ${first.has_more}`);
+    console.log(`target: under ${TARGET_MS} ms (handler p50): ${pass ? 'PASS' : 'FAIL'}`);
+    const file = writeResults('reorder-report', {
+      products: PRODUCTS,
+      transactions: TRANSACTIONS,
+      runs: samples.data.length,
+      seedSeconds: round(seedMs / 1000, 1),
+      stats,
+      targetMs: TARGET_MS,
+      pass,
+    });
+    console.log(`results: ${file}`);
+    await closeDatabase();
+    if (!pass) process.exitCode = 1;
+  } finally {
+    await dropDatabase(adminUrl, DATABASE);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,71 @@
+/**
+ * Runs every benchmark in sequence, each in its own process (so each sets its own NODE_ENV and
+ * starts cold), then prints a summary of the headline figures from bench/results/*.json.
+ *
+ *   npm run bench                      full runs
+ *   npm run bench -- --quick           smaller samples (a smoke run, about a minute)
+ *   npm run bench -- --only=bundle-size
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH_DIR, REPO_DIR, RESULTS_DIR, printTable, round } from './lib';
+
+const QUICK = process.argv.includes('--quick');
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.split('=')[1];
+const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
+
+const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
+  { name: 'framework-overhead', args: [], quickArgs: ['--n=500', '--warmup=200', '--http-n=200'] },
+  { name: 'bundle-size', args: [], quickArgs: ['--samples=5'] },
+];
+
+const selected = BENCHMARKS.filter((bench) => !only || only.split(',').includes(bench.name));
+if (selected.length === 0) throw new Error(`no benchmark named ${only}; known: ${BENCHMARKS.map((bench) => bench.name).join(', ')}`);
+
+const outcomes: { name: string; status: string; seconds: number }[] = [];
+for (const bench of selected) {
+  console.log(`\n=== ${bench.name} ${'='.repeat(Math.max(0, 70 - bench.name.length))}`);
+  const started = Date.now();
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH_DIR, `${bench.name}.ts`), ...(QUICK ? bench.quickArgs : bench.args)], {
+    cwd: REPO_DIR,
+    stdio: 'inherit',
+    timeout: CHILD_TIMEOUT_MS,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  outcomes.push({ name: bench.name, status: child.status === 0 ? 'ok' : `failed (${child.status ?? child.signal})`, seconds });
+}
+
+// Headline figures.
+const read = (name: string): any => {
+  const file = join(RESULTS_DIR, `${name}.json`);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+};
+const rows: (string | number)[][] = [];
+const overhead = read('framework-overhead');
+if (overhead && selected.some((bench) => bench.name === 'framework-overhead')) {
+  const { direct, roundTrips, http } = overhead;
+  rows.push(['GET by id: stack / raw pg (p50)', `${round(direct.ratio.p50, 2)}x`, '<= 1.3x', overhead.target.verdict]);
+  rows.push(['GET by id: stack p50 / raw pg p50', `${round(direct.stack.p50, 3)} / ${round(direct.rawClient.p50, 3)} ms`, '', '']);
+  rows.push(['round trips per GET (stack)', String(roundTrips.get.readyForQuery), '3', roundTrips.get.readyForQuery === 3 ? 'PASS' : 'FAIL']);
+  rows.push(['round trips per authentication', String(roundTrips.authenticate.readyForQuery), '3', '']);
+  if (http) rows.push(['GET over HTTP gateway p50 (cached authorizer)', `${round(http.authorizerCached.p50, 3)} ms`, '', '']);
+}
+const bundles = read('bundle-size');
+if (bundles && selected.some((bench) => bench.name === 'bundle-size')) {
+  const functions = bundles.sizes.filter((size: { name: string }) => !size.name.startsWith('bench/'));
+  const largest = functions[0];
+  rows.push(['largest bundle', `${largest.name} ${round(largest.bytes / 1000, 1)} kB`, '< 300 kB each', bundles.verdict]);
+  for (const row of bundles.coldStart?.medians ?? []) {
+    if (row.name === 'empty') continue;
+    rows.push([`cold import+invoke ${row.name} / empty`, `${round(row.totalMs, 1)} / ${round(bundles.coldStart.medians[0].totalMs, 1)} ms`, '', '']);
+    rows.push([`cold whole process ${row.name} / empty`, `${round(row.ratioToEmptyWholeProcess, 2)}x`, '', '']);
+  }
+}
+printTable(
+  'summary',
+  ['benchmark', 'status', 'seconds'],
+  outcomes.map((outcome) => [outcome.name, outcome.status, round(outcome.seconds, 1)]),
+);
+if (rows.length) printTable('headline figures (details in bench/results/*.json)', ['figure', 'measured', 'target', 'verdict'], rows);
+if (outcomes.some((outcome) => outcome.status !== 'ok')) process.exitCode = 1;

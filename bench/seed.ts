@@ -1,0 +1,86 @@
+/**
+ * Seeds the benchmark database: migrations, one entity (owner + key with every scope) and one
+ * location. Application modules are imported lazily so a caller can set NODE_ENV first; the caller
+ * also configures the database pool (configureDatabase) before calling seed().
+ */
+export interface Seeded {
+  entityId: string;
+  entityCode: string;
+  keyId: string;
+  userId: string;
+  secret: string;
+  locationId: string;
+  /** requestContext.authorizer as API Gateway passes it on to a route (strings only). */
+  authorizer: Record<string, string>;
+}
+
+export async function migrateBenchDatabase(url: string): Promise<void> {
+  const { migrate } = await import('../shared/db/migrate');
+  await migrate(url);
+}
+
+export async function seed(scopes = 'settings:read'): Promise<Seeded> {
+  const { provisionEntity, inEntity } = await import('../shared/data/identity');
+  const { createLocation } = await import('../shared/data/locations');
+  const { ALL_SCOPES } = await import('../shared/auth/scopes');
+  const provisioned = await provisionEntity({ code: 'bench', name: 'Benchmark entity', mode: 'test', scopes: ALL_SCOPES });
+  const entityId = provisioned.entity.id;
+  const location = await inEntity(entityId, (db) =>
+    createLocation(db, entityId, {
+      name: 'Main warehouse',
+      address1: '1 Harbour Road',
+      city: 'Rotterdam',
+      postal_code: '3011',
+      country: 'NL',
+      phone: '+31 10 000 0000',
+      metadata: { site: 'rtm-1' },
+    }),
+  );
+  return {
+    entityId,
+    entityCode: provisioned.entity.code,
+    keyId: provisioned.key.id,
+    userId: provisioned.owner.id,
+    secret: provisioned.key.secret,
+    locationId: location.id,
+    authorizer: {
+      entityId,
+      entityCode: provisioned.entity.code,
+      keyId: provisioned.key.id,
+      userId: provisioned.owner.id,
+      mode: 'test',
+      scopes,
+    },
+  };
+}
+
+/** An API Gateway REST proxy event for GET `path` of resource `resource`. */
+export function getEvent(options: {
+  resource: string;
+  path: string;
+  pathParameters?: Record<string, string> | null;
+  authorizer?: Record<string, string> | null;
+  requestId: string;
+}): Record<string, unknown> {
+  return {
+    resource: options.resource,
+    path: options.path,
+    httpMethod: 'GET',
+    headers: { Accept: 'application/json', Host: 'api.example.com', 'User-Agent': 'bench' },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: options.pathParameters ?? null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: options.requestId,
+      authorizer: options.authorizer ?? null,
+      httpMethod: 'GET',
+      path: options.path,
+      resourcePath: options.resource,
+      stage: 'prod',
+    },
+  };
+}
