@@ -1,16 +1,18 @@
 /**
  * Decimal arithmetic for money and quantities. Never float math: values travel as strings from
  * PostgreSQL `numeric`, as JSON numbers on the wire (converted through their decimal text), and
- * are computed with decimal.js.
+ * are computed with decimal.js-light (the decimal.js subset we need, at a third of its size in
+ * every function bundle).
  *
  * Rounding is half away from zero (1.005 → 1.01, -1.005 → -1.01) to the scale the operation
  * states: 2 for money amounts, 4 where the spec says so (vendor credits, quantities, unit costs).
  */
-import Decimal from 'decimal.js';
+import Decimal from 'decimal.js-light';
 import { z } from 'zod';
 
-// Enough precision for 28 significant digits; ties round away from zero.
-const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+// 40 significant digits; ties round away from zero; toString() never switches to exponent
+// notation within the magnitudes money and quantities take (so it is the exact plain decimal).
+const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -30, toExpPos: 40 });
 export type Amount = InstanceType<typeof D>;
 export type AmountLike = Amount | string | number;
 
@@ -36,6 +38,16 @@ export function round(value: AmountLike, scale = MONEY_SCALE): Amount {
   return amount(value).toDecimalPlaces(scale, Decimal.ROUND_HALF_UP);
 }
 
+/** Largest integer not above the value (kits buildable from stock, say). */
+export function floor(value: AmountLike): Amount {
+  return amount(value).toDecimalPlaces(0, Decimal.ROUND_FLOOR);
+}
+
+/** Smallest integer not below the value (order multiples, say). */
+export function ceil(value: AmountLike): Amount {
+  return amount(value).toDecimalPlaces(0, Decimal.ROUND_CEIL);
+}
+
 /** The JSON number for a money value, rounded to its scale (the spec puts money on the wire as numbers). */
 export function toJsonNumber(value: AmountLike, scale = MONEY_SCALE): number {
   return round(value, scale).toNumber();
@@ -43,7 +55,10 @@ export function toJsonNumber(value: AmountLike, scale = MONEY_SCALE): number {
 
 /** The fixed-scale string for a value that travels as a string (vendor credits: 4 decimals). */
 export function toFixedString(value: AmountLike, scale: number): string {
-  return round(value, scale).toFixed(scale);
+  const plain = round(value, scale).toString();
+  if (scale === 0) return plain;
+  const [whole, fraction = ''] = plain.split('.');
+  return `${whole}.${fraction.padEnd(scale, '0')}`;
 }
 
 export function decimalPlaces(value: AmountLike): number {
@@ -64,5 +79,5 @@ export function decimalInput(options: { scale?: number; min?: number; max?: numb
       message: min === undefined ? '' : `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}`,
     })
     .refine((value) => amount(value).lte(max), { message: `must be at most ${max}` })
-    .transform((value) => amount(value).toFixed());
+    .transform((value) => amount(value).toString());
 }

@@ -267,8 +267,8 @@ export async function getPricingPolicy(db: Db, entityId: string, policyId: strin
 export function derivePricing(sellPrice: string, listPrice: string | null, cost: string | null) {
   const sell = amount(sellPrice);
   return {
-    adjustment: listPrice === null ? null : round(amount(listPrice).minus(sell), PRICE_SCALE).toFixed(),
-    margin_pct: cost === null || sell.isZero() ? null : round(sell.minus(cost).dividedBy(sell).times(100), 2).toFixed(),
+    adjustment: listPrice === null ? null : round(amount(listPrice).minus(sell), PRICE_SCALE).toString(),
+    margin_pct: cost === null || sell.isZero() ? null : round(sell.minus(cost).dividedBy(sell).times(100), 2).toString(),
   };
 }
 

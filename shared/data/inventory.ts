@@ -220,9 +220,9 @@ export async function postMovement(
       movement.product.id,
       movement.location_id,
       movement.transaction_type,
-      quantity.toFixed(),
-      unitCost.toFixed(),
-      totalCost.toFixed(),
+      quantity.toString(),
+      unitCost.toString(),
+      totalCost.toString(),
       movement.product.uom_id,
       movement.reference_type ?? null,
       movement.reference_id ?? null,
@@ -238,18 +238,18 @@ export async function postMovement(
     await db.query('UPDATE inventory_cost_layers SET remaining_quantity = remaining_quantity - $3 WHERE entity_id = $1 AND id = $2', [
       entityId,
       draw.layer_id,
-      draw.quantity.toFixed(),
+      draw.quantity.toString(),
     ]);
     await db.query(
       `INSERT INTO inventory_layer_draws (id, entity_id, transaction_id, layer_id, quantity, unit_cost, cost) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [newId(), entityId, transactionId, draw.layer_id, draw.quantity.toFixed(), draw.unit_cost.toFixed(), draw.cost.toFixed()],
+      [newId(), entityId, transactionId, draw.layer_id, draw.quantity.toString(), draw.unit_cost.toString(), draw.cost.toString()],
     );
   }
   for (const layer of newLayers) {
     await db.query(
       `INSERT INTO inventory_cost_layers (id, entity_id, product_id, location_id, transaction_id, unit_cost, original_quantity, remaining_quantity, received_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)`,
-      [newId(), entityId, movement.product.id, movement.location_id, transactionId, layer.unit_cost.toFixed(), layer.quantity.toFixed(), occurredAt],
+      [newId(), entityId, movement.product.id, movement.location_id, transactionId, layer.unit_cost.toString(), layer.quantity.toString(), occurredAt],
     );
   }
 
@@ -259,7 +259,7 @@ export async function postMovement(
   await db.query(
     `UPDATE inventory_balances SET on_hand = $3, is_low = $4, is_out = $5, first_activity_at = LEAST(first_activity_at, $6), updated_at = now()
      WHERE entity_id = $1 AND id = $2`,
-    [entityId, balance.id, onHand.toFixed(), after.low, after.out, occurredAt],
+    [entityId, balance.id, onHand.toString(), after.low, after.out, occurredAt],
   );
   balance.on_hand = onHand;
   balance.is_low = after.low;

@@ -1,5 +1,5 @@
 /** How many kits the components on hand can build. */
-import { amount, type AmountLike } from '../../money';
+import { amount, floor, type AmountLike } from '../../money';
 
 export interface ComponentStock {
   quantity_per_kit: AmountLike;
@@ -14,7 +14,7 @@ export function buildableKits(components: readonly ComponentStock[]): number {
     const available = amount(component.available);
     const perKit = amount(component.quantity_per_kit);
     if (perKit.lte(0)) throw new Error('quantity_per_kit must be positive');
-    const kits = available.lte(0) ? 0 : available.dividedBy(perKit).floor().toNumber();
+    const kits = available.lte(0) ? 0 : floor(available.dividedBy(perKit)).toNumber();
     best = best === undefined ? kits : Math.min(best, kits);
   }
   return best ?? 0;

@@ -3,7 +3,7 @@
  * vendor's lead time, net of what is already available and on order, rounded up to the vendor's
  * order multiple (a case of 12 is bought as 12, 24, ...).
  */
-import { amount, QUANTITY_SCALE, round, ZERO, type Amount, type AmountLike } from '../../money';
+import { amount, ceil, QUANTITY_SCALE, round, ZERO, type Amount, type AmountLike } from '../../money';
 
 export interface ReorderInput {
   on_hand: AmountLike;
@@ -31,7 +31,7 @@ export function ceilToMultiple(quantity: AmountLike, multiple: AmountLike | null
   if (multiple === null) return value;
   const step = amount(multiple);
   if (step.lte(0)) throw new Error('order_multiple must be positive');
-  return value.dividedBy(step).ceil().times(step);
+  return ceil(value.dividedBy(step)).times(step);
 }
 
 export function suggestReorder(input: ReorderInput): ReorderSuggestion {
