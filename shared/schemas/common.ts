@@ -29,3 +29,18 @@ export const queryBoolean = () => z.enum(['true', 'false']).transform((value) =>
 
 /** `/v1/entities/{entity_id}/<resource>/{id}` */
 export const entityResourceParams = entityScopedParams.extend({ id: z.uuid().describe('The object id.') });
+
+/** A postal address and phone, as locations and parties carry them; null clears a field. */
+export const addressFields = {
+  address1: optionalText(200),
+  address2: optionalText(200),
+  city: optionalText(100),
+  state: optionalText(100),
+  postal_code: optionalText(20),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
+    .nullable()
+    .optional(),
+  phone: optionalText(40),
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, metadata, optionalText, timestamp } from './common';
+import { addressFields, id, metadata, optionalText, timestamp } from './common';
 
 export const Location = z
   .object({
@@ -22,20 +22,6 @@ export const Location = z
   })
   .meta({ id: 'Location' });
 export type Location = z.infer<typeof Location>;
-
-const addressFields = {
-  address1: optionalText(200),
-  address2: optionalText(200),
-  city: optionalText(100),
-  state: optionalText(100),
-  postal_code: optionalText(20),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
-    .nullable()
-    .optional(),
-  phone: optionalText(40),
-};
 
 export const LocationCreate = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),

@@ -1,6 +1,6 @@
 /** Customer accounts and vendors: the parties sales and purchase documents point at. */
 import { z } from 'zod';
-import { id, metadata, optionalText, timestamp } from './common';
+import { addressFields, id, metadata, optionalText, timestamp } from './common';
 
 function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
   return z
@@ -43,17 +43,7 @@ export type Vendor = z.infer<typeof Vendor>;
 const editable = {
   account_number: optionalText(50),
   email: z.email().max(254).nullable().optional(),
-  phone: optionalText(40),
-  address1: optionalText(200),
-  address2: optionalText(200),
-  city: optionalText(100),
-  state: optionalText(100),
-  postal_code: optionalText(20),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
-    .nullable()
-    .optional(),
+  ...addressFields,
   tax_exempt: z.boolean().optional(),
   currency: z
     .string()
