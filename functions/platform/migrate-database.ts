@@ -8,7 +8,7 @@
  *      the application secret, sent as a SCRAM verifier so the plaintext never reaches the server,
  *   3. applies pending migrations as the cluster admin (shared/db/migrate.ts),
  *   4. grants the login role membership in the NOLOGIN roles the migrations create, without
- *      inheriting their privileges: every transaction must SET LOCAL ROLE (shared/db/database.ts).
+ *      inheriting their privileges: every transaction must switch role (shared/db/database.ts).
  * Delete does nothing: removing the stack must never drop customer data.
  *
  * It connects straight to the cluster writer (not through RDS Proxy): DDL and node-pg-migrate's
@@ -118,7 +118,7 @@ async function ensureDatabaseAndLogin(client: pg.Client, database: string, app: 
 
 async function grantAppRoles(client: pg.Client, username: string): Promise<void> {
   const roles = APP_ROLES.map((name) => client.escapeIdentifier(name)).join(', ');
-  // PostgreSQL 16 grant options: SET allows SET LOCAL ROLE; INHERIT FALSE means the login role
+  // PostgreSQL 16 grant options: SET allows switching into the role; INHERIT FALSE means the login role
   // itself holds no table privileges, so a connection that skips the role switch can read nothing.
   await client.query(`GRANT ${roles} TO ${client.escapeIdentifier(username)} WITH INHERIT FALSE, SET TRUE`);
 }
