@@ -82,8 +82,10 @@ async function entries(): Promise<BundleEntry[]> {
   // The infrastructure's own list of entry points (routes + authorizer + platform functions).
   const { bundleEntries } = await import('../infra/functions');
   const { routeSpecs } = await import('../infra/routes');
-  const { ROUTE_MODULES } = await import('../functions/routes');
-  return [...bundleEntries(routeSpecs(ROUTE_MODULES)), { name: EMPTY, entry: 'bench/fixtures/empty-handler.ts' }];
+  const { ROUTE_MODULES, ROUTES } = await import('../functions/routes');
+  const { buildOpenApiDocument } = await import('../shared/http/openapi');
+  // As infra/app.ts does: the OpenAPI route gets the generated document beside its code.
+  return [...bundleEntries(routeSpecs(ROUTE_MODULES), buildOpenApiDocument(ROUTES)), { name: EMPTY, entry: 'bench/fixtures/empty-handler.ts' }];
 }
 
 /** The packages a bundle imports statically but does not contain (the @aws-sdk/* clients). */

@@ -4,7 +4,6 @@
  * in tests the gateway builds it from the route table it serves.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 
 type Source = () => Promise<Record<string, unknown>> | Record<string, unknown>;
 
@@ -22,7 +21,8 @@ export async function loadOpenApiDocument(): Promise<Record<string, unknown>> {
   if (!cached) {
     cached = source
       ? await source()
-      : (JSON.parse(await readFile(path.join(process.env.LAMBDA_TASK_ROOT ?? process.cwd(), OPENAPI_FILE), 'utf8')) as Record<string, unknown>);
+      : // Bundled, this module is the function's index.mjs, and the document sits beside it.
+        (JSON.parse(await readFile(new URL(`./${OPENAPI_FILE}`, import.meta.url), 'utf8')) as Record<string, unknown>);
   }
   return cached;
 }

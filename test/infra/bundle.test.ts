@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BundleResult, bundleFunctions } from '../../infra/bundle';
 import { bundleEntries, bundledCode, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } from '../../infra/functions';
+import { ROUTES } from '../../functions/routes';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { realRoutes, repoRoot, type SynthesizedStage, synthStage } from './synth';
 
 /**
@@ -27,7 +29,11 @@ beforeAll(async () => {
   // the Lambda runtime) from node_modules the way the runtime resolves its own copy.
   mkdirSync(join(repoRoot, 'cdk.out'), { recursive: true });
   workDir = mkdtempSync(join(repoRoot, 'cdk.out', 'test-bundles-'));
-  result = await bundleFunctions(bundleEntries(routes), { root: repoRoot, outdir: join(workDir, 'bundles'), sizesFile: join(workDir, 'bundle-sizes.json') });
+  result = await bundleFunctions(bundleEntries(routes, buildOpenApiDocument(ROUTES)), {
+    root: repoRoot,
+    outdir: join(workDir, 'bundles'),
+    sizesFile: join(workDir, 'bundle-sizes.json'),
+  });
   synthesized = synthStage({ stage: 'sandbox', code: bundledCode(result.dirs) });
 }, 120_000);
 afterAll(() => {
@@ -52,6 +58,19 @@ describe('bundleFunctions', () => {
     const migrate = readFileSync(join(result.dirs[PLATFORM_BUNDLES.migrateDatabase], 'index.mjs'), 'utf8');
     expect(migrate).toMatch(/from\s*"@aws-sdk\/client-secrets-manager"/);
     expect(readdirSync(result.dirs['locations/create-location'])).toEqual(['index.mjs']);
+  });
+
+  it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', async () => {
+    const dir = result.dirs['platform/get-openapi'];
+    expect(JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')).openapi).toBe('3.1.0');
+    const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
+      const response = await handler({ httpMethod: 'GET', path: '/v1/openapi.json', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
+      console.log(JSON.stringify({ status: response.statusCode, openapi: JSON.parse(response.body).openapi }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 200, openapi: '3.1.0' });
   });
 
   it('copies the SQL migrations into the migration function', () => {
