@@ -20,7 +20,8 @@ export async function migrateBenchDatabase(url: string): Promise<void> {
 }
 
 export async function seed(scopes = 'settings:read'): Promise<Seeded> {
-  const { provisionEntity, inEntity } = await import('../shared/data/identity');
+  const { inEntity } = await import('../shared/data/identity');
+  const { provisionEntity } = await import('../shared/data/provision-entity');
   const { createLocation } = await import('../shared/data/locations');
   const { ALL_SCOPES } = await import('../shared/auth/scopes');
   const provisioned = await provisionEntity({ code: 'bench', name: 'Benchmark entity', mode: 'test', scopes: ALL_SCOPES });

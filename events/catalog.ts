@@ -14,8 +14,10 @@ import { RecurringJournalTemplate } from '../shared/schemas/recurring-journal-en
 import { InventoryBalance, InventoryTransaction } from '../shared/schemas/inventory';
 import { Account, Vendor } from '../shared/schemas/party';
 import { Product } from '../shared/schemas/product';
+import { KitComponent } from '../shared/schemas/kit';
 import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '../shared/schemas/catalog-extras';
 import { UnitOfMeasure } from '../shared/schemas/unit-of-measure';
+import { Order, OrderAdjustment } from '../shared/schemas/order';
 
 export interface EventContract {
   version: number;
@@ -36,6 +38,9 @@ export const EVENT_CATALOG = {
   'product.created': { version: 1, description: 'A product (kits included) was created.', object: Product },
   'product.updated': { version: 1, description: 'A product changed; previous_attributes holds the old values.', object: Product },
   'product.deleted': { version: 1, description: 'A product was deleted; the object is its last state.', object: Product },
+  'kit_component.created': { version: 1, description: 'A component was added to an existing kit.', object: KitComponent },
+  'kit_component.updated': { version: 1, description: 'A kit component changed; previous_attributes holds the old values.', object: KitComponent },
+  'kit_component.deleted': { version: 1, description: 'A component was removed from a kit; the object is its last state.', object: KitComponent },
   'account.created': { version: 1, description: 'A customer account was created.', object: Account },
   'account.updated': { version: 1, description: 'A customer account changed; previous_attributes holds the old values.', object: Account },
   'account.archived': { version: 1, description: 'A customer account was archived.', object: Account },
@@ -136,6 +141,22 @@ export const EVENT_CATALOG = {
     version: 1,
     description: 'An API key was replaced; the object is the new key (without secret) and rolled_from the old one.',
     object: ApiKey.extend({ rolled_from: ApiKey }),
+  },
+  'order.created': {
+    version: 1,
+    description: 'A document (quote, sales order, invoice, return or purchase order) was created, directly or by duplicating another (duplicated_from_id).',
+    object: Order,
+  },
+  'order.updated': {
+    version: 1,
+    description: 'An order changed: its header, a line (added, edited, removed) or an adjustment; previous_attributes holds old header values such as totals.',
+    object: Order,
+  },
+  'order.deleted': { version: 1, description: 'A draft order or a quote was (soft) deleted; the object is its last state.', object: Order },
+  'order_adjustment.created': {
+    version: 1,
+    description: 'An order-level discount or fee was added (E2); amount is its money effect.',
+    object: OrderAdjustment,
   },
 } as const satisfies Record<string, EventContract>;
 

@@ -83,6 +83,10 @@ import * as getKitAvailability from './kits/get-availability';
 import * as getKit from './kits/get-kit';
 import * as listKitComponents from './kits/list-components';
 import * as listKits from './kits/list-kits';
+import * as createKitComponent from './kits/create-component';
+import * as deleteKitComponent from './kits/delete-component';
+import * as getKitComponent from './kits/get-component';
+import * as updateKitComponent from './kits/update-component';
 import * as getReorderReport from './purchasing/get-reorder-report';
 import * as createPricingLevel from './pricing/create-pricing-level';
 import * as createPricingPolicy from './pricing/create-pricing-policy';
@@ -103,6 +107,16 @@ import * as createTag from './tags/create-tag';
 import * as detachTag from './tags/detach-tag';
 import * as listResourceTags from './tags/list-resource-tags';
 import * as listTags from './tags/list-tags';
+import * as createOrder from './orders/create-order';
+import * as createOrderAdjustment from './orders/create-adjustment';
+import * as createOrderLine from './orders/create-line';
+import * as deleteOrder from './orders/delete-order';
+import * as deleteOrderLine from './orders/delete-line';
+import * as duplicateOrder from './orders/duplicate-order';
+import * as getOrder from './orders/get-order';
+import * as listOrders from './orders/list-orders';
+import * as updateOrder from './orders/update-order';
+import * as updateOrderLine from './orders/update-line';
 
 export interface RouteModule {
   route: Route;
@@ -188,6 +202,10 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'kits/get-kit': getKit,
   'kits/list-components': listKitComponents,
   'kits/list-kits': listKits,
+  'kits/create-component': createKitComponent,
+  'kits/delete-component': deleteKitComponent,
+  'kits/get-component': getKitComponent,
+  'kits/update-component': updateKitComponent,
   'purchasing/get-reorder-report': getReorderReport,
   'pricing/create-pricing-level': createPricingLevel,
   'pricing/create-pricing-policy': createPricingPolicy,
@@ -208,6 +226,16 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'tags/detach-tag': detachTag,
   'tags/list-resource-tags': listResourceTags,
   'tags/list-tags': listTags,
+  'orders/create-order': createOrder,
+  'orders/create-adjustment': createOrderAdjustment,
+  'orders/create-line': createOrderLine,
+  'orders/delete-order': deleteOrder,
+  'orders/delete-line': deleteOrderLine,
+  'orders/duplicate-order': duplicateOrder,
+  'orders/get-order': getOrder,
+  'orders/list-orders': listOrders,
+  'orders/update-order': updateOrder,
+  'orders/update-line': updateOrderLine,
 };
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

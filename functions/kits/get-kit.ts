@@ -10,7 +10,8 @@ export const route = defineRoute({
   path: '/v1/kits/{id}',
   tag: 'Kits',
   summary: 'Retrieve a kit',
-  description: 'The kit product with its components; 404 for a product that is not a kit.',
+  description:
+    "The kit product with its components; 404 for a product that is not a kit. demand_avg_per_day is the kit's own demand (kits sold from stock), summed over its location balances with the balance rule (last 365 days, over the days since each balance's first movement, at most 365 and at least 1); the build_consume draws of its components count on the components, not on the kit.",
   scopes: ['products:read'],
   params: idParams,
   response: Kit,

@@ -23,7 +23,8 @@ export const route = defineRoute({
   path: '/v1/products',
   tag: 'Products',
   summary: 'List products',
-  description: 'Newest first. Filters combine with AND.',
+  description:
+    "Newest first. Filters combine with AND. demand_avg_per_day is the sum of the product's location balances' demand_avg_per_day (GET /v1/inventory/balances): fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1); each physical decrement counts once, for the product it drew. The demand of a page is loaded in one query.",
   scopes: ['products:read'],
   query: ProductListQuery,
   response: listEnvelope(Product),

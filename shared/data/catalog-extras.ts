@@ -22,7 +22,7 @@ import type {
   TagResourceType,
 } from '../schemas/catalog-extras';
 import { PRICE_SCALE } from '../schemas/product';
-import { getProduct } from './products';
+import { requireProduct } from './products';
 
 const nullableNumber = (value: string | null, scale: number) => (value === null ? null : toJsonNumber(value, scale));
 
@@ -33,7 +33,7 @@ const OPTION_COLUMNS = `o.id, 'product_option' AS object, o.entity_id, o.product
 
 export async function createOption(db: Db, entityId: string, productId: string, input: ProductOptionCreate): Promise<ProductOption> {
   // The product row lock serialises option writes of one product, so sequences stay distinct.
-  await getProduct(db, entityId, productId, { lock: true });
+  await requireProduct(db, entityId, productId, { lock: true });
   try {
     return await db.one<ProductOption>(
       `INSERT INTO product_options AS o (id, entity_id, product_id, name, option_values, sequence, metadata)
@@ -48,7 +48,7 @@ export async function createOption(db: Db, entityId: string, productId: string, 
 }
 
 export async function listOptions(db: Db, entityId: string, productId: string) {
-  await getProduct(db, entityId, productId);
+  await requireProduct(db, entityId, productId);
   const data = await db.query<ProductOption>(
     `SELECT ${OPTION_COLUMNS} FROM product_options o WHERE o.entity_id = $1 AND o.product_id = $2 ORDER BY o.sequence, o.created_at, o.id`,
     [entityId, productId],
@@ -57,7 +57,7 @@ export async function listOptions(db: Db, entityId: string, productId: string) {
 }
 
 export async function getOption(db: Db, entityId: string, productId: string, optionId: string, options: { lock?: boolean } = {}): Promise<ProductOption> {
-  await getProduct(db, entityId, productId);
+  await requireProduct(db, entityId, productId);
   const row = await db.maybeOne<ProductOption>(
     `SELECT ${OPTION_COLUMNS} FROM product_options o WHERE o.entity_id = $1 AND o.product_id = $2 AND o.id = $3 ${options.lock ? 'FOR UPDATE' : ''}`,
     [entityId, productId, optionId],
@@ -78,7 +78,7 @@ export async function deleteOption(db: Db, entityId: string, productId: string, 
  * request before anything changes.
  */
 export async function reorderOptions(db: Db, entityId: string, productId: string, order: string[]): Promise<{ reordered: number }> {
-  await getProduct(db, entityId, productId, { lock: true });
+  await requireProduct(db, entityId, productId, { lock: true });
   const seen = new Set<string>();
   order.forEach((optionId, index) => {
     if (seen.has(optionId.toLowerCase())) throw new ApiError('parameter_invalid', { param: `order[${index}]`, hint: 'Each option id may appear once.' });
@@ -122,7 +122,7 @@ const toProductVendor = (row: PvRow): ProductVendor => ({
 });
 
 export async function getProductVendor(db: Db, entityId: string, productId: string, pvId: string, options: { lock?: boolean } = {}): Promise<ProductVendor> {
-  await getProduct(db, entityId, productId);
+  await requireProduct(db, entityId, productId);
   const row = await db.maybeOne<PvRow>(
     `SELECT ${PV_COLUMNS} FROM ${PV_FROM} WHERE pv.entity_id = $1 AND pv.product_id = $2 AND pv.id = $3 ${options.lock ? 'FOR UPDATE OF pv' : ''}`,
     [entityId, productId, pvId],
@@ -141,7 +141,7 @@ async function demotePreferred(db: Db, entityId: string, productId: string, exce
 }
 
 export async function createProductVendor(db: Db, entityId: string, productId: string, input: ProductVendorCreate): Promise<ProductVendor> {
-  await getProduct(db, entityId, productId, { lock: true });
+  await requireProduct(db, entityId, productId, { lock: true });
   const vendor = await db.maybeOne('SELECT 1 FROM vendors WHERE entity_id = $1 AND id = $2', [entityId, input.vendor_id]);
   if (!vendor) throw new ApiError('not_found', { param: 'vendor_id', hint: 'No such vendor in this entity.' });
   const id = newId();
@@ -173,7 +173,7 @@ export async function createProductVendor(db: Db, entityId: string, productId: s
 
 /** E14: is_preferred true demotes the previous preferred vendor in the same transaction. */
 export async function updateProductVendor(db: Db, entityId: string, productId: string, pvId: string, patch: ProductVendorUpdate) {
-  await getProduct(db, entityId, productId, { lock: true });
+  await requireProduct(db, entityId, productId, { lock: true });
   const before = await getProductVendor(db, entityId, productId, pvId, { lock: true });
   if (patch.is_preferred) await demotePreferred(db, entityId, productId, pvId);
   const params: unknown[] = [entityId, pvId];
@@ -191,7 +191,7 @@ export async function deleteProductVendor(db: Db, entityId: string, productId: s
 }
 
 export async function listProductVendors(db: Db, entityId: string, productId: string) {
-  await getProduct(db, entityId, productId);
+  await requireProduct(db, entityId, productId);
   const rows = await db.query<PvRow>(
     `SELECT ${PV_COLUMNS} FROM ${PV_FROM} WHERE pv.entity_id = $1 AND pv.product_id = $2 ORDER BY pv.is_preferred DESC, pv.created_at, pv.id`,
     [entityId, productId],

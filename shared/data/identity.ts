@@ -1,16 +1,9 @@
-/**
- * SQL for entities, their users and their API keys.
- *
- * Creating an entity needs no privileged connection: the transaction is pinned to the new
- * entity's id before the entity exists, so row level security admits exactly its rows.
- */
+/** SQL for entities, their users and their API keys (creating an entity: provision-entity.ts). */
 import { generateApiKey, hashApiKey, redactApiKey, type KeyMode } from '../auth/api-key-format';
-import { PERMISSIONS } from '../auth/scopes';
 import type { Db } from '../db/database';
 import { isUniqueViolation, withTransaction } from '../db/database';
 import { updateSet } from '../db/sql';
 import { ApiError } from '../http/errors';
-import { ensureSystemAccounts } from './gl-accounts';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import type { ApiKey, ApiKeyUpdate, User } from '../schemas/api-key';
@@ -153,43 +146,6 @@ export async function insertUser(db: Db, entityId: string, input: { email: strin
     if (isUniqueViolation(error, 'users_email_unique')) throw new Error(`a user with email ${input.email} already exists in this entity`);
     throw error;
   }
-}
-
-export interface ProvisionedEntity {
-  entity: Entity;
-  owner: User;
-  key: ApiKey & { secret: string };
-}
-
-/** Creates an entity with its owner (every permission) and a first key. Used by the CLI and tests. */
-export async function provisionEntity(input: {
-  code: string;
-  name: string;
-  ownerEmail?: string;
-  ownerName?: string;
-  mode: KeyMode;
-  scopes: string[];
-  keyName?: string;
-}): Promise<ProvisionedEntity> {
-  const entityId = newId();
-  return withTransaction({ role: 'app_user', entityId }, async (db) => {
-    let entity: Entity;
-    try {
-      entity = await db.one<Entity>('INSERT INTO entities (id, code, name) VALUES ($1, $2, $3) RETURNING id, code, name', [entityId, input.code, input.name]);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new Error(`entity code ${input.code} is taken`);
-      throw error;
-    }
-    const owner = await insertUser(db, entityId, {
-      email: input.ownerEmail ?? `owner@${input.code}.example`,
-      name: input.ownerName ?? 'Owner',
-      permissions: [...PERMISSIONS],
-    });
-    // Every entity starts with its system GL accounts (receivables, payables, bank, ...).
-    await ensureSystemAccounts(db, entityId);
-    const key = await insertApiKey(db, entity, { userId: owner.id, mode: input.mode, scopes: input.scopes, name: input.keyName ?? 'Initial key' });
-    return { entity, owner, key };
-  });
 }
 
 /** Runs work in one entity's scope outside any request (CLI, tests). */

@@ -1,15 +1,17 @@
 /** SQL for kits: a kit is a product of type kit plus its component rows, written together. */
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
+import { likeEscape, updateSet } from '../db/sql';
+import { previousAttributes } from '../events/outbox';
 import { buildableKits } from '../domain/inventory/kits';
 import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
-import type { Kit, KitComponent, KitCreate } from '../schemas/kit';
+import { KIT_COMPONENT_LIMIT, type Kit, type KitComponent, type KitComponentInput, type KitComponentUpdate, type KitCreate } from '../schemas/kit';
 import type { Product } from '../schemas/product';
 import { availableByProduct } from './inventory';
-import { insertProduct, likeEscape, PRODUCT_COLUMNS, toProduct, type ProductRow } from './products';
+import { insertProduct, PRODUCT_COLUMNS, withDemand, type ProductRow } from './products';
 
 const COMPONENT_COLUMNS = `c.id, 'kit_component' AS object, c.entity_id, c.parent_product_id, c.component_product_id, p.name AS component_product_title,
   p.sku AS component_product_sku, c.quantity_per_kit, c.sequence, c.is_assembled, c.metadata, c.created_at, c.updated_at`;
@@ -84,7 +86,7 @@ async function getKitProduct(db: Db, entityId: string, kitId: string): Promise<P
     kitId,
   ]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit).' });
-  return toProduct(row);
+  return (await withDemand(db, entityId, [row]))[0];
 }
 
 export async function getKit(db: Db, entityId: string, kitId: string): Promise<Kit> {
@@ -111,12 +113,116 @@ export async function listKits(db: Db, entityId: string, filters: { is_active?: 
     where.push(`(lower(p.sku) LIKE $${params.length - 1} OR lower(p.name) LIKE $${params.length})`);
   }
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page, '/v1/kits');
-  const components = await componentsOf(
-    db,
-    entityId,
-    result.data.map((row) => row.id),
+  const ids = result.data.map((row) => row.id);
+  const components = await componentsOf(db, entityId, ids);
+  const products = await withDemand(db, entityId, result.data);
+  return { ...result, data: products.map((product) => toKit(product, components.get(product.id)!)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Components after creation: the rules of E7, applied one component at a time.
+
+/** Locks the kit's product row, so concurrent component changes of one kit queue (and the last one cannot go twice). */
+async function lockKit(db: Db, entityId: string, kitId: string): Promise<void> {
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type = 'kit' FOR UPDATE`, [entityId, kitId]);
+  if (!found) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit).' });
+}
+
+/** A component change changes the kit representation: its updated_at moves with it. */
+const touchKit = (db: Db, entityId: string, kitId: string) =>
+  db.query('UPDATE products SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, kitId]);
+
+export async function getComponent(db: Db, entityId: string, kitId: string, componentId: string, options: { lock?: boolean } = {}): Promise<KitComponent> {
+  if (options.lock) await lockKit(db, entityId, kitId);
+  else await getKitProductRow(db, entityId, kitId);
+  const row = await db.maybeOne<ComponentRow>(
+    `SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_FROM} WHERE c.entity_id = $1 AND c.parent_product_id = $2 AND c.id = $3 ${options.lock ? 'FOR UPDATE OF c' : ''}`,
+    [entityId, kitId, componentId],
   );
-  return { ...result, data: result.data.map((row) => toKit(toProduct(row), components.get(row.id)!)) };
+  if (!row) throw new ApiError('not_found', { param: 'component_id', hint: 'No such component of this kit.' });
+  return toComponent(row);
+}
+
+async function getKitProductRow(db: Db, entityId: string, kitId: string): Promise<void> {
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type = 'kit'`, [entityId, kitId]);
+  if (!found) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit).' });
+}
+
+/** Adds one component: a simple product of the entity, not the kit itself, not already in the kit. */
+export async function addComponent(db: Db, entityId: string, kitId: string, input: KitComponentInput): Promise<KitComponent> {
+  await lockKit(db, entityId, kitId);
+  const param = 'component_product_id';
+  if (input.component_product_id === kitId) throw new ApiError('parameter_invalid', { param, hint: 'A kit cannot be a component of itself.' });
+  const product = await db.maybeOne<{ product_type: string }>('SELECT product_type FROM products WHERE entity_id = $1 AND id = $2', [
+    entityId,
+    input.component_product_id,
+  ]);
+  if (!product) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
+  if (product.product_type !== 'simple') {
+    throw new ApiError('parameter_invalid', { param, hint: `Kit components must be simple (stocked) products; this one is a ${product.product_type}.` });
+  }
+  const existing = await db.one<{ count: number; max_sequence: number | null; duplicate: boolean }>(
+    `SELECT count(*)::int AS count, max(sequence) AS max_sequence, coalesce(bool_or(component_product_id = $3), false) AS duplicate
+     FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2`,
+    [entityId, kitId, input.component_product_id],
+  );
+  if (existing.duplicate) throw new ApiError('kit_component_exists', { param });
+  if (existing.count >= KIT_COMPONENT_LIMIT) throw new ApiError('kit_component_limit', { param, details: { limit: KIT_COMPONENT_LIMIT } });
+  const id = newId();
+  try {
+    await db.query(
+      `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence, is_assembled, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        id,
+        entityId,
+        kitId,
+        input.component_product_id,
+        input.quantity_per_kit,
+        input.sequence ?? (existing.max_sequence ?? 0) + 1,
+        input.is_assembled ?? false,
+        input.metadata ?? {},
+      ],
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('kit_component_exists', { param });
+    throw error;
+  }
+  await touchKit(db, entityId, kitId);
+  return getComponent(db, entityId, kitId, id);
+}
+
+const COMPONENT_EDITABLE = ['quantity_per_kit', 'sequence', 'is_assembled', 'metadata'] as const;
+
+export async function updateComponent(
+  db: Db,
+  entityId: string,
+  kitId: string,
+  componentId: string,
+  patch: KitComponentUpdate,
+): Promise<{ component: KitComponent; previous: Partial<KitComponent> }> {
+  const before = await getComponent(db, entityId, kitId, componentId, { lock: true });
+  const params: unknown[] = [entityId, kitId, componentId];
+  const set = updateSet(patch, COMPONENT_EDITABLE, params);
+  if (!set) return { component: before, previous: {} };
+  await db.query(`UPDATE kit_components ${set} WHERE entity_id = $1 AND parent_product_id = $2 AND id = $3`, params);
+  const component = await getComponent(db, entityId, kitId, componentId);
+  const previous = previousAttributes(before, component);
+  if (Object.keys(previous).length) await touchKit(db, entityId, kitId);
+  return { component, previous };
+}
+
+/** Removes one component; the last one stays (a kit has at least one, as on create). */
+export async function removeComponent(db: Db, entityId: string, kitId: string, componentId: string): Promise<KitComponent> {
+  const component = await getComponent(db, entityId, kitId, componentId, { lock: true });
+  const { count } = await db.one<{ count: number }>('SELECT count(*)::int AS count FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2', [
+    entityId,
+    kitId,
+  ]);
+  if (count <= 1) throw new ApiError('kit_component_last', { param: 'component_id' });
+  await db.query('DELETE FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 AND id = $3', [entityId, kitId, componentId]);
+  await touchKit(db, entityId, kitId);
+  return component;
 }
 
 export async function kitAvailability(db: Db, entityId: string, kitId: string, locationId?: string) {

@@ -4,13 +4,12 @@
  */
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
-import { updateSet } from '../db/sql';
+import { likeEscape, updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import type { Party, PartyCreate, PartyUpdate } from '../schemas/party';
-import { likeEscape } from './products';
 
 export type PartyKind = 'account' | 'vendor';
 const TABLES: Record<PartyKind, { table: string; path: string; label: string }> = {

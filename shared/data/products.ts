@@ -1,13 +1,14 @@
 /** SQL for products (kit headers included; their components live in shared/data/kits.ts). */
 import type { Db } from '../db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/database';
-import { updateSet } from '../db/sql';
+import { likeEscape, updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
-import { QUANTITY_SCALE, toJsonNumber } from '../money';
+import { QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike } from '../money';
 import { PRICE_SCALE, type Product, type ProductCreate, type ProductUpdate } from '../schemas/product';
+import { productDemand } from './product-demand';
 
 export const PRODUCT_COLUMNS = `p.id, 'product' AS object, p.entity_id, p.sku, p.name, p.description, p.product_type, p.manufacturer_id, p.uom_id,
   p.list_price, p.cost, p.reorder_point, p.is_active, p.metadata, p.external_source, p.external_id, p.created_at, p.updated_at`;
@@ -27,7 +28,7 @@ const EDITABLE = [
   'external_id',
 ] as const;
 
-export type ProductRow = Omit<Product, 'list_price' | 'cost' | 'reorder_point'> & {
+export type ProductRow = Omit<Product, 'list_price' | 'cost' | 'reorder_point' | 'demand_avg_per_day'> & {
   list_price: string | null;
   cost: string | null;
   reorder_point: string | null;
@@ -35,13 +36,28 @@ export type ProductRow = Omit<Product, 'list_price' | 'cost' | 'reorder_point'> 
 
 const optionalNumber = (value: string | null, scale: number) => (value === null ? null : toJsonNumber(value, scale));
 
-export function toProduct(row: ProductRow): Product {
+/** The product object; demand_avg_per_day comes from productDemand (withDemand loads it for a page). */
+export function toProduct(row: ProductRow, demandAvgPerDay: AmountLike): Product {
+  const { created_at, updated_at, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     list_price: optionalNumber(row.list_price, PRICE_SCALE),
     cost: optionalNumber(row.cost, PRICE_SCALE),
     reorder_point: optionalNumber(row.reorder_point, QUANTITY_SCALE),
+    demand_avg_per_day: toJsonNumber(demandAvgPerDay, QUANTITY_SCALE),
+    created_at,
+    updated_at,
   };
+}
+
+/** Product objects of a page of rows, with their demand loaded in one query (never one per row). */
+export async function withDemand(db: Db, entityId: string, rows: ProductRow[]): Promise<Product[]> {
+  const demand = await productDemand(
+    db,
+    entityId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toProduct(row, demand.get(row.id) ?? ZERO));
 }
 
 export function productWriteError(error: unknown): never {
@@ -56,11 +72,19 @@ export async function getProduct(db: Db, entityId: string, productId: string, op
     [entityId, productId],
   );
   if (!row) throw new ApiError('not_found', { param: options.param ?? 'id', hint: 'No such product in this entity.' });
-  return toProduct(row);
+  return (await withDemand(db, entityId, [row]))[0];
 }
 
+/** That the product exists in the entity (locked with `lock`), without loading its object or demand. */
+export async function requireProduct(db: Db, entityId: string, productId: string, options: { lock?: boolean; param?: string } = {}): Promise<void> {
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [entityId, productId]);
+  if (!found) throw new ApiError('not_found', { param: options.param ?? 'id', hint: 'No such product in this entity.' });
+}
+
+/** expand[] loader: row level security confines the rows to the caller's entity. */
 export async function loadProducts(db: Db, ids: string[]): Promise<Product[]> {
-  return (await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids])).map(toProduct);
+  const rows = await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids]);
+  return rows.length ? withDemand(db, rows[0].entity_id, rows) : [];
 }
 
 /** A referenced manufacturer or unit must exist in the entity: another entity's id is a 404 on that field. */
@@ -105,6 +129,8 @@ export async function insertProduct(
           input.external_id ?? null,
         ],
       ),
+      // A new product has no stock history yet.
+      ZERO,
     );
   } catch (error) {
     productWriteError(error);
@@ -130,7 +156,11 @@ export async function updateProduct(
   const set = updateSet(patch, EDITABLE, params);
   if (!set) return { product: before, previous: {} };
   try {
-    const product = toProduct(await db.one<ProductRow>(`UPDATE products p ${set} WHERE p.entity_id = $1 AND p.id = $2 RETURNING ${PRODUCT_COLUMNS}`, params));
+    // Editing the product moves no stock, so its demand is the one just loaded.
+    const product = toProduct(
+      await db.one<ProductRow>(`UPDATE products p ${set} WHERE p.entity_id = $1 AND p.id = $2 RETURNING ${PRODUCT_COLUMNS}`, params),
+      before.demand_avg_per_day,
+    );
     return { product, previous: previousAttributes(before, product) };
   } catch (error) {
     productWriteError(error);
@@ -175,7 +205,6 @@ export interface ProductFilters {
 }
 
 /** Escapes LIKE wildcards so a search for `50%` finds the text `50%`. */
-export const likeEscape = (value: string) => value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function productFilterSql(filters: ProductFilters, where: string[], params: unknown[], alias = 'p'): void {
   const add = (sql: (n: string) => string, value: unknown) => {
@@ -199,5 +228,5 @@ export async function listProducts(db: Db, entityId: string, filters: ProductFil
   const params: unknown[] = [entityId];
   productFilterSql(filters, where, params);
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page, '/v1/products');
-  return { ...result, data: result.data.map(toProduct) };
+  return { ...result, data: await withDemand(db, entityId, result.data) };
 }

@@ -17,3 +17,6 @@ export function updateSet(patch: Record<string, unknown>, columns: readonly stri
 
 /** Serialises a transaction's work on one entity's resource family (first-default rules and the like). */
 export const lockEntityResource = (resource: string) => `SELECT pg_advisory_xact_lock(hashtextextended(current_entity_id()::text || ':${resource}', 0))`;
+
+/** Lower-cases a search term and escapes LIKE's wildcards, for `lower(col) LIKE '%' || $n || '%'`. */
+export const likeEscape = (value: string) => value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -55,6 +55,7 @@ export const ERROR_CATALOG = {
   // 404
   not_found: entry(404, 'not_found', 'not_found', 'No such record in this entity.'),
   route_not_found: entry(404, 'not_found', 'not_found', 'No endpoint matches this method and path.'),
+  order_not_found: entry(404, 'not_found', 'not_found', 'No such order in this entity (an order of another entity is never found).'),
   // 409: state conflicts
   location_name_taken: entry(409, 'conflict', 'conflict', 'Another location of this entity already has this name.'),
   location_is_default: entry(
@@ -95,6 +96,9 @@ export const ERROR_CATALOG = {
   account_number_taken: entry(409, 'conflict', 'conflict', 'Another record of this entity already has this account_number.'),
   option_name_taken: entry(409, 'conflict', 'conflict', 'The product already has an option with this name.'),
   product_vendor_exists: entry(409, 'conflict', 'conflict', 'This vendor is already linked to the product; update that relationship instead.'),
+  kit_component_exists: entry(409, 'conflict', 'conflict', 'This product is already a component of the kit; change that component instead.'),
+  kit_component_limit: entry(409, 'conflict', 'conflict', 'The kit already has the maximum number of components; remove one first.'),
+  kit_component_last: entry(409, 'conflict', 'conflict', 'A kit keeps at least one component; add the replacement first, or deactivate the kit.'),
   pricing_level_name_taken: entry(409, 'conflict', 'conflict', 'Another pricing level of this entity already has this name.'),
   pricing_tier_exists: entry(
     409,
@@ -126,6 +130,25 @@ export const ERROR_CATALOG = {
     'conflict',
     'The period is not in a status that allows this move (open → close_requested → closed; reopen from close_requested or closed).',
   ),
+  order_not_deletable: entry(
+    409,
+    'conflict',
+    'conflict',
+    'Only draft orders and quotes without payments can be deleted; use POST /v1/orders/{id}/cancel instead.',
+  ),
+  order_locked: entry(
+    409,
+    'conflict',
+    'conflict',
+    'The document is cancelled, voided, fulfilled, posted or paid; follow suggested_action (create_return, revise_order) instead of editing it.',
+  ),
+  dropship_po_issued_blocks_line_edit: entry(
+    409,
+    'conflict',
+    'conflict',
+    'A drop-ship purchase order was issued for this line; its quantity and drop-ship fields follow that purchase order (see linked_purchase_order).',
+  ),
+  line_not_editable: entry(409, 'conflict', 'conflict', "This line cannot be changed this way (a kit component follows its kit's line)."),
   idempotency_key_in_use: entry(
     409,
     'conflict',
@@ -179,6 +202,19 @@ export const ERROR_CATALOG = {
     'validation_error',
     'period_closed',
     'The entry date falls in an accounting period that is closed or awaiting close approval; reopen it or post on another date.',
+  ),
+  order_not_adjustable: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'Adjustments apply to draft or open (confirmed) orders only; cancelled, fulfilled and posted-invoice orders refuse them.',
+  ),
+  party_archived: entry(422, 'validation_error', 'validation_error', 'The account or vendor is archived; unarchive it or use another for new documents.'),
+  line_quantity_below_floor: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'The quantity cannot go below what was already fulfilled, returned or received on this line (see floor).',
   ),
   // 429, 500
   rate_limit_exceeded: entry(429, 'rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),

@@ -28,12 +28,34 @@ export const Kit = Product.extend({
 }).meta({ id: 'Kit' });
 export type Kit = z.infer<typeof Kit>;
 
+/** Components per kit, on create and when added later. */
+export const KIT_COMPONENT_LIMIT = 200;
+
+const quantityPerKit = () => decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true });
+const componentSequence = () => z.number().int().min(0).max(100_000);
+
 export const KitComponentInput = z.strictObject({
   component_product_id: id(),
-  quantity_per_kit: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
-  sequence: z.number().int().min(0).max(100_000).optional().describe('Defaults to the position in the list (1-based).'),
+  quantity_per_kit: quantityPerKit(),
+  sequence: componentSequence()
+    .optional()
+    .describe('Defaults to the position in the list (1-based); a component added later defaults to the highest sequence + 1.'),
   is_assembled: z.boolean().optional().describe('Defaults to false.'),
   metadata: metadata().optional(),
+});
+export type KitComponentInput = z.infer<typeof KitComponentInput>;
+
+export const KitComponentUpdate = z.strictObject({
+  quantity_per_kit: quantityPerKit().optional().describe('Greater than 0, up to 4 decimals.'),
+  sequence: componentSequence().optional(),
+  is_assembled: z.boolean().optional(),
+  metadata: metadata().optional().describe('Replaces the metadata object.'),
+});
+export type KitComponentUpdate = z.infer<typeof KitComponentUpdate>;
+
+export const kitComponentParams = z.object({
+  id: z.uuid().describe('The kit product id.'),
+  component_id: z.uuid().describe('The id of the kit_component row (not of the component product).'),
 });
 
 export const KitCreate = z.strictObject({
@@ -52,7 +74,7 @@ export const KitCreate = z.strictObject({
   components: z
     .array(KitComponentInput)
     .min(1)
-    .max(200)
+    .max(KIT_COMPONENT_LIMIT)
     .describe('Simple (stocked) products, each at most once. Any invalid component refuses the whole request.'),
 });
 export type KitCreate = z.infer<typeof KitCreate>;

@@ -27,6 +27,11 @@ export const Product = z
     list_price: z.number().nullable(),
     cost: z.number().nullable().describe('Standard cost; inventory itself is valued by FIFO cost layers.'),
     reorder_point: z.number().nullable().describe('On-hand level at or below which a location balance is low on stock.'),
+    demand_avg_per_day: z
+      .number()
+      .describe(
+        "Average daily demand, summed over the product's location balances: fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1). Each physical decrement counts once, for the product it drew: a kit counts its own sales, a kit component the builds that drew it.",
+      ),
     is_active: z.boolean(),
     metadata: z.record(z.string(), z.string()),
     external_source: z.string().nullable().describe('Source system of a migrated row.'),

@@ -159,3 +159,182 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     expect(badLocation.body).toMatchObject({ code: 'not_found', param: 'location_id' });
   });
 });
+
+describe('kit components after creation', () => {
+  async function bikeKit(owner: TestEntity) {
+    const frame = await product(owner, 'FRAME');
+    const wheel = await product(owner, 'WHEEL');
+    const created = await api.request('POST', '/v1/kits', {
+      key: owner.secret,
+      body: {
+        sku: 'BIKE',
+        product_name: 'Bike',
+        components: [
+          { component_product_id: frame.id, quantity_per_kit: 1 },
+          { component_product_id: wheel.id, quantity_per_kit: 2 },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    return { kit: created.body, frame, wheel };
+  }
+  const listed = async (owner: TestEntity, kitId: string) => (await api.request('GET', `/v1/products/${kitId}/components`, { key: owner.secret })).body;
+
+  it('adds, changes and removes components; E24 and the kit reflect each change; events record them', async () => {
+    const owner = await api.newEntity();
+    const { kit, frame, wheel } = await bikeKit(owner);
+    const bell = await product(owner, 'BELL');
+    const base = `/v1/kits/${kit.id}/components`;
+
+    const added = await api.request('POST', base, {
+      key: owner.secret,
+      body: { component_product_id: bell.id, quantity_per_kit: '0.25', metadata: { note: 'optional' } },
+    });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({
+      object: 'kit_component',
+      parent_product_id: kit.id,
+      component_product_id: bell.id,
+      component_product_sku: 'BELL',
+      component_product_title: 'BELL name',
+      quantity_per_kit: 0.25,
+      sequence: 3,
+      is_assembled: false,
+      metadata: { note: 'optional' },
+    });
+    let components = await listed(owner, kit.id);
+    expect(components).toMatchObject({ object: 'list', total: 3, has_more: false });
+    expect(components.data.map((c: any) => c.component_product_id)).toEqual([frame.id, wheel.id, bell.id]);
+    const kitAfterAdd = (await api.request('GET', `/v1/kits/${kit.id}`, { key: owner.secret })).body;
+    expect(kitAfterAdd.components).toHaveLength(3);
+    expect(kitAfterAdd.updated_at > kit.updated_at).toBe(true);
+
+    const wheelRow = kit.components[1];
+    const fetched = await api.request('GET', `${base}/${wheelRow.id}`, { key: owner.secret });
+    expect(fetched.body).toEqual(wheelRow);
+    const etag = fetched.headers.get('etag')!;
+    const patched = await api.request('PATCH', `${base}/${wheelRow.id}`, {
+      key: owner.secret,
+      headers: { 'If-Match': etag },
+      body: { quantity_per_kit: '2.5', sequence: 0, is_assembled: true, metadata: { side: 'both' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: wheelRow.id, quantity_per_kit: 2.5, sequence: 0, is_assembled: true, metadata: { side: 'both' } });
+    components = await listed(owner, kit.id);
+    expect(components.data.map((c: any) => c.component_product_id)).toEqual([wheel.id, frame.id, bell.id]);
+    // The ETag read before the change no longer matches: 412, nothing written.
+    const before = await tenantRowCounts(owner.entity.id);
+    const stale = await api.request('PATCH', `${base}/${wheelRow.id}`, { key: owner.secret, headers: { 'If-Match': etag }, body: { quantity_per_kit: 9 } });
+    expect(stale.status).toBe(412);
+    expect(stale.body).toMatchObject({ code: 'precondition_failed', param: 'If-Match' });
+    const staleDelete = await api.request('DELETE', `${base}/${wheelRow.id}`, { key: owner.secret, headers: { 'If-Match': etag } });
+    expect(staleDelete.status).toBe(412);
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+    expect((await api.request('GET', `${base}/${wheelRow.id}`, { key: owner.secret })).body.quantity_per_kit).toBe(2.5);
+    // Sending the current values changes nothing and records no event.
+    expect((await api.request('PATCH', `${base}/${wheelRow.id}`, { key: owner.secret, body: { is_assembled: true } })).status).toBe(200);
+
+    const removed = await api.request('DELETE', `${base}/${added.body.id}`, { key: owner.secret });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ id: added.body.id, object: 'kit_component', deleted: true });
+    components = await listed(owner, kit.id);
+    expect(components.total).toBe(2);
+    expect(components.data.map((c: any) => c.id)).toEqual([wheelRow.id, kit.components[0].id]);
+    expect((await api.request('GET', `${base}/${added.body.id}`, { key: owner.secret })).body).toMatchObject({ code: 'not_found', param: 'component_id' });
+
+    // Builds use the components as they are now: 2.5 wheels and 1 frame per kit.
+    const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Shop' } })).body;
+    for (const id of [frame.id, wheel.id]) {
+      await api.request('POST', '/v1/inventory/receipts', {
+        key: owner.secret,
+        body: { product_id: id, location_id: location.id, quantity: 10, unit_cost: 1 },
+      });
+    }
+    const build = await api.request('POST', `/v1/kits/${kit.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 2 } });
+    expect(build.body.transactions.map((t: any) => [t.product_id, t.quantity])).toEqual([
+      [wheel.id, -5],
+      [frame.id, -2],
+      [kit.id, 2],
+    ]);
+
+    const events = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('kit_component.'));
+    expect(events.map((e) => e.type)).toEqual(['kit_component.created', 'kit_component.updated', 'kit_component.deleted']);
+    expect(events[1].data.previous_attributes).toEqual({ quantity_per_kit: 2, sequence: 2, is_assembled: false, metadata: {} });
+  });
+
+  it('refuses invalid components with the rules of E7, writing nothing', async () => {
+    const owner = await api.newEntity();
+    const other = await api.newEntity();
+    const { kit, frame } = await bikeKit(owner);
+    const service = await product(owner, 'SETUP', { product_type: 'service' });
+    const simple = await product(owner, 'LOOSE');
+    const foreign = await product(other, 'THEIRS');
+    const theirKit = await bikeKit(other);
+    const otherKit = (
+      await api.request('POST', '/v1/kits', {
+        key: owner.secret,
+        body: { sku: 'SOLO', product_name: 'Solo', components: [{ component_product_id: simple.id, quantity_per_kit: 1 }] },
+      })
+    ).body;
+    const before = await tenantRowCounts(owner.entity.id);
+    const add = (kitId: string, body: unknown) => api.request('POST', `/v1/kits/${kitId}/components`, { key: owner.secret, body });
+    const expectError = (response: { status: number; body: any }, status: number, code: string, param: string) => {
+      expect(response.status, JSON.stringify(response.body)).toBe(status);
+      expect(response.body).toMatchObject({ code, param });
+    };
+    expectError(await add(theirKit.kit.id, { component_product_id: simple.id, quantity_per_kit: 1 }), 404, 'not_found', 'id');
+    expectError(await add(simple.id, { component_product_id: frame.id, quantity_per_kit: 1 }), 404, 'not_found', 'id');
+    expectError(await add(kit.id, { component_product_id: foreign.id, quantity_per_kit: 1 }), 404, 'not_found', 'component_product_id');
+    expectError(await add(kit.id, { component_product_id: service.id, quantity_per_kit: 1 }), 400, 'parameter_invalid', 'component_product_id');
+    expectError(await add(kit.id, { component_product_id: otherKit.id, quantity_per_kit: 1 }), 400, 'parameter_invalid', 'component_product_id');
+    expectError(await add(kit.id, { component_product_id: kit.id, quantity_per_kit: 1 }), 400, 'parameter_invalid', 'component_product_id');
+    expectError(await add(kit.id, { component_product_id: frame.id, quantity_per_kit: 3 }), 409, 'kit_component_exists', 'component_product_id');
+    expectError(await add(kit.id, { component_product_id: simple.id, quantity_per_kit: 0 }), 400, 'parameter_invalid', 'quantity_per_kit');
+    expectError(await add(kit.id, { component_product_id: simple.id, quantity_per_kit: 1.00001 }), 400, 'parameter_invalid', 'quantity_per_kit');
+    expectError(await add(kit.id, { component_product_id: simple.id }), 400, 'parameter_missing', 'quantity_per_kit');
+
+    const frameRow = kit.components[0];
+    const patch = (kitId: string, componentId: string, body: unknown) =>
+      api.request('PATCH', `/v1/kits/${kitId}/components/${componentId}`, { key: owner.secret, body });
+    expectError(await patch(kit.id, frameRow.id, { quantity_per_kit: -1 }), 400, 'parameter_invalid', 'quantity_per_kit');
+    expectError(await patch(kit.id, frameRow.id, { quantity_per_kit: '0.00001' }), 400, 'parameter_invalid', 'quantity_per_kit');
+    expectError(await patch(kit.id, frameRow.id, { component_product_id: simple.id }), 400, 'parameter_unknown', 'component_product_id');
+    // A component of another kit, or of another entity's kit, is not a component of this one.
+    expectError(await patch(otherKit.id, frameRow.id, { sequence: 5 }), 404, 'not_found', 'component_id');
+    expectError(await patch(theirKit.kit.id, theirKit.kit.components[0].id, { sequence: 5 }), 404, 'not_found', 'id');
+    expectError(await patch(kit.id, theirKit.kit.components[0].id, { sequence: 5 }), 404, 'not_found', 'component_id');
+
+    const last = await api.request('DELETE', `/v1/kits/${otherKit.id}/components/${otherKit.components[0].id}`, { key: owner.secret });
+    expectError(last, 409, 'kit_component_last', 'component_id');
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+    expect(await tenantRowCounts(other.entity.id)).toMatchObject({ kit_components: 2 });
+  });
+
+  it('keeps a kit at 200 components at most (409 kit_component_limit)', async () => {
+    const owner = await api.newEntity();
+    const { kit } = await bikeKit(owner);
+    await owner.sql(async (db) => {
+      await db.query(
+        `INSERT INTO products (id, entity_id, sku, name, product_type)
+         SELECT gen_random_uuid(), $1, 'BULK-' || n, 'Bulk ' || n, 'simple' FROM generate_series(1, 199) AS n`,
+        [owner.entity.id],
+      );
+      await db.query(
+        `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence)
+         SELECT gen_random_uuid(), $1, $2, p.id, 1, 10 + row_number() OVER (ORDER BY p.sku) FROM products p
+         WHERE p.entity_id = $1 AND p.sku LIKE 'BULK-%' AND p.sku <> 'BULK-199'`,
+        [owner.entity.id, kit.id],
+      );
+    });
+    expect((await listed(owner, kit.id)).total).toBe(200);
+    const spare = (await api.request('GET', '/v1/products', { key: owner.secret, query: { sku: 'BULK-199' } })).body.data[0];
+    const before = await tenantRowCounts(owner.entity.id);
+    const refused = await api.request('POST', `/v1/kits/${kit.id}/components`, {
+      key: owner.secret,
+      body: { component_product_id: spare.id, quantity_per_kit: 1 },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'kit_component_limit', param: 'component_product_id', limit: 200 });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+  });
+});

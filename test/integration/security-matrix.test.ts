@@ -7,7 +7,7 @@ import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
 import type { Route } from '../../shared/http/route';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
-import { fillPath, hasPathParams, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
+import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
 
 const api = setupTestApi();
 const apiKeyRoutes = ROUTES.filter((route) => route.auth === 'api_key');
@@ -105,7 +105,7 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       const before = await snapshot();
       const response = await callAs(route, attacker.secret, foreignParams);
       expect(response.status).toBe(404);
-      expectEnvelope(response.body, response.status, 'not_found');
+      expectEnvelope(response.body, response.status, NOT_FOUND_CODES[route.id] ?? 'not_found');
       expect(JSON.stringify(response.body)).not.toContain(victim.entity.code);
       expect(await snapshot()).toEqual(before);
     });

@@ -6,6 +6,8 @@
 import type { Route } from '../../shared/http/route';
 import type { TestApi, TestEntity } from './harness';
 import { LEDGER_SAMPLE_BODIES, LEDGER_SEEDERS } from './ledger-fixtures';
+import { ORDER_SAMPLE_BODIES, ORDER_SEEDERS } from './order-fixtures';
+export { NOT_FOUND_CODES } from './order-fixtures';
 
 type Params = Record<string, string>;
 type Seeder = (api: TestApi, owner: TestEntity) => Promise<Params>;
@@ -26,6 +28,25 @@ async function seedKit(api: TestApi, owner: TestEntity): Promise<string> {
     product_name: unique('Kit'),
     components: [{ component_product_id: component, quantity_per_kit: 2 }],
   });
+}
+
+/** A kit with two components (so one can be removed) and the id of its first component row. */
+async function seedKitComponent(api: TestApi, owner: TestEntity): Promise<Params> {
+  const first = await created(api, owner, '/v1/products', { sku: unique('C'), name: unique('Component') });
+  const second = await created(api, owner, '/v1/products', { sku: unique('C'), name: unique('Component') });
+  const kit = await api.request('POST', '/v1/kits', {
+    key: owner.secret,
+    body: {
+      sku: unique('K'),
+      product_name: unique('Kit'),
+      components: [
+        { component_product_id: first, quantity_per_kit: 1 },
+        { component_product_id: second, quantity_per_kit: 1 },
+      ],
+    },
+  });
+  if (kit.status !== 201) throw new Error(`seeding a kit failed: ${kit.status} ${kit.text}`);
+  return { id: kit.body.id, component_id: kit.body.components[0].id };
 }
 
 async function seedReceipt(api: TestApi, owner: TestEntity): Promise<{ transactionId: string; productId: string }> {
@@ -51,10 +72,13 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/vendors/{id}/archive': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
   '/v1/vendors/{id}/unarchive': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
   ...LEDGER_SEEDERS,
+  ...ORDER_SEEDERS,
   '/v1/kits/{id}': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/builds': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/availability': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/products/{id}/components': async (api, owner) => ({ id: await seedKit(api, owner) }),
+  '/v1/kits/{id}/components': async (api, owner) => ({ id: await seedKit(api, owner) }),
+  '/v1/kits/{id}/components/{component_id}': seedKitComponent,
   '/v1/inventory/transactions/{id}': async (api, owner) => ({ id: (await seedReceipt(api, owner)).transactionId }),
   '/v1/inventory/balances/{id}': async (api, owner) => {
     const { productId } = await seedReceipt(api, owner);
@@ -112,12 +136,14 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   'vendors.create': { name: 'Sample vendor' },
   'vendors.update': { notes: 'Sample notes' },
   ...LEDGER_SAMPLE_BODIES,
+  ...ORDER_SAMPLE_BODIES,
   'kits.create': {
     sku: 'SAMPLE-KIT',
     product_name: 'Sample kit',
     components: [{ component_product_id: '00000000-0000-4000-8000-000000000001', quantity_per_kit: 1 }],
   },
   'kits.builds.create': { location_id: '00000000-0000-4000-8000-000000000002', quantity: 1 },
+  'kits.components.create': { component_product_id: '00000000-0000-4000-8000-000000000001', quantity_per_kit: 1 },
   'inventory.receipts.create': {
     product_id: '00000000-0000-4000-8000-000000000001',
     location_id: '00000000-0000-4000-8000-000000000002',

@@ -1,0 +1,28 @@
+import { createOrder } from '../../shared/data/orders';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { Order, OrderCreate } from '../../shared/schemas/order';
+import { ORDER_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'orders.create',
+  method: 'POST',
+  path: '/v1/orders',
+  tag: 'Orders',
+  summary: 'Create an order (quote, sales order, invoice, return or purchase order)',
+  description:
+    "Documents are created as draft with their lines in one transaction. account_id is a customer account for quotes, sales orders, invoices and returns and a vendor for purchase orders (404 on that field otherwise; 422 party_archived for an archived one). location_id defaults to the default location. order_number is gap-free per entity and document type (QT-, SO-, INV-, RMA-, PO-). Without sell_rate a line is priced from the catalog: the active regular pricing policy without a level for this account (or for every account) whose min_quantity the quantity reaches, account-specific first, then the highest tier; else the list price. Purchase order lines take the vendor cost of the product-vendor relationship, else the product cost. A kit on a sales document brings its component lines (kit_parent_line_id), priced on the kit line. tax_exempt defaults to the account's.",
+  scopes: ['orders:write'],
+  body: OrderCreate,
+  response: Order,
+  successStatus: 201,
+  expand: ORDER_EXPAND,
+  errors: ['party_archived', 'external_id_taken'],
+  handler: async (ctx, { body }) => {
+    const order = await createOrder(ctx.db, ctx, body);
+    await ctx.events.record('order.created', order);
+    return order;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { deleteOrder, findOrderIdByReference, getOrder } from '../../shared/data/orders';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+
+const params = z.object({ id: z.string().trim().min(1).max(64).describe("The order's uuid or its order_number (e.g. SO-000042).") });
+
+export const route = defineRoute({
+  id: 'orders.delete',
+  method: 'DELETE',
+  path: '/v1/orders/{id}',
+  tag: 'Orders',
+  summary: 'Delete a draft order or a quote',
+  description:
+    'E17. Soft delete: the order disappears from reads and lists; its number stays taken. Only a draft, or a quote, without payments can be deleted; anything else is 409 order_not_deletable (cancel it instead). Response {deleted: true, id}.',
+  scopes: ['orders:write'],
+  params,
+  response: z.object({ deleted: z.literal(true), id: z.uuid() }),
+  errors: ['order_not_deletable'],
+  current: async (ctx, { params }) => getOrder(ctx.db, ctx.entityId, await findOrderIdByReference(ctx.db, ctx.entityId, params.id), { lock: true }),
+  handler: async (ctx, { params }) => {
+    const order = await deleteOrder(ctx.db, ctx.entityId, await findOrderIdByReference(ctx.db, ctx.entityId, params.id));
+    await ctx.events.record('order.deleted', order);
+    return { deleted: true as const, id: order.id };
+  },
+});
+
+export const handler = lambdaHandler(route);

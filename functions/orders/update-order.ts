@@ -1,0 +1,30 @@
+import { getOrder, updateOrder } from '../../shared/data/orders';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Order, OrderUpdate } from '../../shared/schemas/order';
+import { ORDER_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'orders.update',
+  method: 'PATCH',
+  path: '/v1/orders/{id}',
+  tag: 'Orders',
+  summary: 'Update an order header',
+  description:
+    'Send only the fields to change; totals are recalculated in the same transaction. A cancelled, voided, fulfilled, posted (invoice) or paid document accepts notes, internal_notes and metadata only (409 order_locked with current_status, reason and suggested_action).',
+  scopes: ['orders:write'],
+  params: idParams,
+  body: OrderUpdate,
+  response: Order,
+  expand: ORDER_EXPAND,
+  errors: ['order_locked', 'party_archived', 'external_id_taken'],
+  current: (ctx, { params }) => getOrder(ctx.db, ctx.entityId, params.id, { lock: true }),
+  handler: async (ctx, { params, body }) => {
+    const { order, previous } = await updateOrder(ctx.db, ctx.entityId, params.id, body);
+    if (Object.keys(previous).length) await ctx.events.record('order.updated', order, previous);
+    return order;
+  },
+});
+
+export const handler = lambdaHandler(route);

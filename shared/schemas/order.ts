@@ -1,0 +1,242 @@
+/** Sales and purchase documents: one order resource, its line items and order-level adjustments. */
+import { z } from 'zod';
+import { decimalInput, QUANTITY_SCALE } from '../money';
+import { id, metadata, optionalText, timestamp } from './common';
+
+export const DOCUMENT_TYPES = ['quote', 'sales_order', 'invoice', 'return', 'purchase_order'] as const;
+export const ORDER_STATUSES = ['draft', 'confirmed', 'partially_fulfilled', 'fulfilled', 'cancelled', 'voided', 'awaiting_ach_clearance', 'on_hold'] as const;
+export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'overpaid', 'refunded', 'partially_refunded', 'voided'] as const;
+export const FULFILLMENT_STATUSES = ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const;
+export const UNIT_PRICE_SCALE = 4;
+
+const editability = <T extends z.ZodRawShape>(extra: T) => z.object({ allowed: z.boolean(), reason: z.string().nullable(), ...extra });
+
+export const LineEditability = z
+  .object({
+    qty: editability({ floor: z.number().describe('The quantity cannot go below this (fulfilled, returned or received).') }),
+    unit_cost: editability({ warn_received_qty: z.number().nullable().describe('Units already received at the current cost, when any.') }),
+    delete: editability({}),
+    notes: editability({}),
+  })
+  .describe(
+    'What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received.',
+  );
+
+export const LineAdjustment = z.object({
+  id: id(),
+  source_type: z.string().describe('order_adjustment for an order-level discount.'),
+  source_id: id(),
+  source_label: z.string(),
+  per_unit_amount: z.number(),
+  quantity: z.number(),
+  line_amount: z.number().describe("The line's share of the order-level discount; the shares of one discount sum to it exactly."),
+  proration_ratio: z.number(),
+  applied_at: timestamp(),
+});
+
+export const OrderLineItem = z
+  .object({
+    id: id(),
+    object: z.literal('order_line_item'),
+    entity_id: id(),
+    order_id: id(),
+    product_id: id(),
+    variant_id: id().nullable(),
+    product_vendor_id: id().nullable(),
+    kit_parent_line_id: id().nullable().describe("Set on a kit's component lines: they are carried for fulfillment and priced on the kit's line."),
+    sku: z.string(),
+    title: z.string(),
+    quantity: z.number(),
+    quantity_fulfilled: z.number(),
+    quantity_returned: z.number(),
+    received_floor: z.number(),
+    line_editability: LineEditability,
+    sell_rate: z.number().describe('Price per unit (4 decimals).'),
+    unit_price: z.number().describe('Same as sell_rate.'),
+    list_price: z.number(),
+    pricing_rule_adjustment: z.number().describe('list_price − sell_rate, per unit.'),
+    coupon_adjustment: z.number(),
+    discount_amount: z.number().describe("The line's own discount, a money amount for the whole line."),
+    discount_percent: z.number().nullable(),
+    line_subtotal: z.number().describe('sell_rate × quantity, rounded half away from zero to cents.'),
+    tax_rate_id: id().nullable(),
+    tax_amount: z.number(),
+    line_total: z.number().describe('line_subtotal − discount_amount − coupon_adjustment − order-level discount shares + tax_amount.'),
+    unit_cost: z.number().nullable(),
+    weight: z.number().nullable(),
+    adjustments: z.array(LineAdjustment),
+    is_tax_exempt: z.boolean(),
+    product_tax_code: z.string().nullable(),
+    is_drop_ship: z.boolean(),
+    drop_ship_vendor_id: id().nullable(),
+    drop_ship_po_id: id().nullable(),
+    notes: z.string().nullable(),
+    sort_order: z.number().int(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'OrderLineItem' });
+export type OrderLineItem = z.infer<typeof OrderLineItem>;
+
+export const OrderAdjustment = z
+  .object({
+    id: id(),
+    object: z.literal('order_adjustment'),
+    entity_id: id(),
+    order_id: id(),
+    name: z.string(),
+    effect_type: z.enum(['discount', 'fee']),
+    discount_type: z.enum(['percentage', 'fixed_amount']),
+    value: z.number(),
+    amount: z.number().describe('The money effect now: capped at the merchandise left for discounts.'),
+    notes: z.string().nullable(),
+    created_by_user_id: id(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'OrderAdjustment' });
+export type OrderAdjustment = z.infer<typeof OrderAdjustment>;
+
+export const Order = z
+  .object({
+    id: id(),
+    object: z.literal('order'),
+    entity_id: id(),
+    order_number: z.string().describe('Gap-free per entity and document type: QT-, SO-, INV-, RMA-, PO- then 6 digits.'),
+    document_type: z.enum(DOCUMENT_TYPES),
+    order_status: z.enum(ORDER_STATUSES),
+    payment_status: z.enum(PAYMENT_STATUSES),
+    fulfillment_status: z.enum(FULFILLMENT_STATUSES),
+    account_id: id().describe('A customer account on sales documents, a vendor on purchase orders.'),
+    location_id: id().nullable(),
+    po_number: z.string().nullable(),
+    order_date: timestamp(),
+    due_date: timestamp().nullable(),
+    subtotal: z.number(),
+    discount_total: z.number(),
+    shipping_total: z.number(),
+    tax_total: z.number(),
+    fee_total: z.number(),
+    order_total: z.number(),
+    list_price_total: z.number().describe('Display-only: Σ list_price × quantity over non-kit lines; list_price_total − pricing_savings = subtotal.'),
+    pricing_savings: z.number().describe('Display-only: Σ pricing_rule_adjustment × quantity over non-kit lines; already inside subtotal.'),
+    amount_paid: z.number(),
+    balance_due: z
+      .number()
+      .describe(
+        'Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid. Never forced on purchase orders and quotes.',
+      ),
+    amount_due: z.number().describe('order_total − amount_paid, rounded to 2 decimals; status-blind; negative when overpaid.'),
+    tax_exempt: z.boolean(),
+    delivery_option: z.enum(['ship', 'pick_up', 'local_delivery']).nullable(),
+    notes: z.string().nullable(),
+    internal_notes: z.string().nullable(),
+    invoice_number: z.string().nullable(),
+    invoice_type: z.enum(['order', 'manual', 'proforma', 'correction']).nullable(),
+    is_on_hold: z.boolean(),
+    hold_type: z.string().nullable(),
+    ship_complete: z.boolean(),
+    source_platform: z.string().nullable(),
+    external_order_id: z.string().nullable(),
+    external_order_number: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    revision_count: z.number().int(),
+    duplicated_from_id: id().nullable(),
+    created_by_user_id: id().nullable(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    lines: z.array(OrderLineItem).optional().describe('Always on a single order; on lists with expand[]=data.lines.'),
+    adjustments: z.array(OrderAdjustment).optional().describe('Always on a single order; on lists with expand[]=data.adjustments.'),
+    account: z.unknown().optional().describe('With expand[]=account: the Account (or Vendor on purchase orders).'),
+  })
+  .meta({ id: 'Order' });
+export type Order = z.infer<typeof Order>;
+
+const quantity = () => decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true });
+const unitPrice = () => decimalInput({ scale: UNIT_PRICE_SCALE, min: 0 });
+const cents = () => decimalInput({ scale: 2, min: 0 });
+const percent = () => decimalInput({ scale: 4, min: 0, max: 100 });
+
+const lineFields = {
+  quantity: quantity(),
+  sell_rate: unitPrice().optional().describe('Price override per unit; without it the catalog prices the line (pricing policies, else list price).'),
+  unit_price: unitPrice().optional().describe('Same as sell_rate; send one of them.'),
+  discount_amount: cents().optional().describe('A money discount for the whole line; exclusive with discount_percent.'),
+  discount_percent: percent().nullable().optional().describe('A percentage of line_subtotal; exclusive with discount_amount.'),
+  tax_rate_id: id().nullable().optional(),
+  is_tax_exempt: z.boolean().optional(),
+  title: z.string().trim().min(1).max(300).optional().describe("Defaults to the product's name."),
+  notes: optionalText(2000),
+  product_tax_code: optionalText(50),
+  weight: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).nullable().optional(),
+  sort_order: z.number().int().min(0).max(1_000_000).optional().describe('Defaults to after the last line.'),
+  is_drop_ship: z.boolean().optional(),
+  drop_ship_vendor_id: id().nullable().optional(),
+  product_vendor_id: id().nullable().optional(),
+};
+
+export const OrderLineCreate = z.strictObject({ product_id: id(), ...lineFields });
+export type OrderLineCreate = z.infer<typeof OrderLineCreate>;
+
+export const OrderLineUpdate = z.strictObject({
+  quantity: quantity().optional(),
+  sell_rate: unitPrice().optional(),
+  unit_price: unitPrice().optional(),
+  notes: optionalText(2000),
+  discount_amount: cents().optional(),
+  discount_percent: percent().nullable().optional(),
+  tax_rate_id: id().nullable().optional(),
+  is_drop_ship: z.boolean().optional(),
+  drop_ship_vendor_id: id().nullable().optional(),
+  override: z.boolean().optional().describe('Edit a paid document anyway: needs the orders.revision_override permission; audited.'),
+  override_reason: z.string().trim().min(1).max(500).optional(),
+});
+export type OrderLineUpdate = z.infer<typeof OrderLineUpdate>;
+
+const headerFields = {
+  location_id: id().nullable().optional(),
+  po_number: optionalText(100),
+  order_date: timestamp().optional(),
+  due_date: timestamp().nullable().optional(),
+  shipping_total: cents().optional(),
+  tax_exempt: z.boolean().optional(),
+  delivery_option: z.enum(['ship', 'pick_up', 'local_delivery']).nullable().optional(),
+  notes: optionalText(5000),
+  internal_notes: optionalText(5000),
+  ship_complete: z.boolean().optional(),
+  source_platform: optionalText(100),
+  external_order_id: optionalText(200),
+  external_order_number: optionalText(200),
+  metadata: metadata().optional(),
+};
+
+export const OrderCreate = z.strictObject({
+  document_type: z.enum(DOCUMENT_TYPES),
+  account_id: id().describe('A customer account for quotes, sales orders, invoices and returns; a vendor for purchase orders.'),
+  invoice_type: z.enum(['order', 'manual', 'proforma', 'correction']).optional().describe('Invoices only; defaults to manual.'),
+  ...headerFields,
+  lines: z.array(OrderLineCreate).max(500).optional(),
+});
+export type OrderCreate = z.infer<typeof OrderCreate>;
+
+export const OrderUpdate = z.strictObject({
+  account_id: id().optional(),
+  ...headerFields,
+});
+export type OrderUpdate = z.infer<typeof OrderUpdate>;
+
+export const OrderAdjustmentCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Display label.'),
+  effect_type: z.enum(['discount', 'fee']),
+  discount_type: z.enum(['percentage', 'fixed_amount']),
+  value: decimalInput({ scale: 4, min: 0 }).describe('For percentage 0 to 100; for fixed_amount a currency amount (2 decimals).'),
+  notes: optionalText(2000),
+  created_by_user_id: id().optional().describe('The acting user; defaults to the user of the API key.'),
+});
+export type OrderAdjustmentCreate = z.infer<typeof OrderAdjustmentCreate>;
+
+export const OrderAdjustmentResult = OrderAdjustment.extend({
+  order_total: z.number().describe('The order total after this adjustment.'),
+  discount_total: z.number(),
+  fee_total: z.number(),
+}).meta({ id: 'OrderAdjustmentResult' });
