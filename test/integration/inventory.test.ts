@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lockBalances, postMovement, getStockProduct } from '../../shared/data/inventory';
-import { createEventRecorder } from '../../shared/events/outbox';
 import { amount } from '../../shared/money';
+import { postMovementDirect } from '../support/inventory-fixtures';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
 
 const api = setupTestApi();
@@ -19,31 +18,6 @@ const adjust = (owner: TestEntity, body: Record<string, unknown>) =>
 async function balanceOf(owner: TestEntity, productId: string, locationId: string) {
   const list = await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: productId, location_id: locationId } });
   return list.body.data[0];
-}
-
-/** Posts a movement the later order flows will post (sale_fulfillment, return), dated in the past. */
-async function postDirect(
-  owner: TestEntity,
-  productId: string,
-  locationId: string,
-  type: 'sale_fulfillment' | 'build_consume' | 'return',
-  quantity: string,
-  daysAgo: number,
-) {
-  await owner.sql(async (db) => {
-    const events = createEventRecorder(db, { entityId: owner.entity.id, mode: 'test', requestId: null });
-    const product = await getStockProduct(db, owner.entity.id, productId);
-    const balances = await lockBalances(db, owner.entity.id, [{ product_id: productId, location_id: locationId }]);
-    await postMovement(db, owner.entity.id, events, balances, {
-      product,
-      location_id: locationId,
-      transaction_type: type,
-      quantity,
-      unit_cost: '1',
-      occurred_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
-      allow_negative: true,
-    });
-  });
 }
 
 describe('inventory receipts, adjustments and FIFO', () => {
@@ -285,11 +259,11 @@ describe('demand fields on balances (2026-09-22 semantics)', () => {
       unit_cost: 1,
       occurred_at: new Date(Date.now() - 400 * 86_400_000).toISOString(),
     });
-    await postDirect(owner, product.id, location.id, 'sale_fulfillment', '-30', 10);
-    await postDirect(owner, product.id, location.id, 'build_consume', '-60', 60);
-    await postDirect(owner, product.id, location.id, 'sale_fulfillment', '-90', 120);
-    await postDirect(owner, product.id, location.id, 'sale_fulfillment', '-365', 300);
-    await postDirect(owner, product.id, location.id, 'return', '5', 5);
+    await postMovementDirect(owner, product.id, location.id, 'sale_fulfillment', '-30', 10);
+    await postMovementDirect(owner, product.id, location.id, 'build_consume', '-60', 60);
+    await postMovementDirect(owner, product.id, location.id, 'sale_fulfillment', '-90', 120);
+    await postMovementDirect(owner, product.id, location.id, 'sale_fulfillment', '-365', 300);
+    await postMovementDirect(owner, product.id, location.id, 'return', '5', 5, { unitCost: '1' });
     await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -100 });
     const balance = await balanceOf(owner, product.id, location.id);
     expect(balance).toMatchObject({

@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../shared/db/database';
-import { getStockProduct, lockBalances, postMovement } from '../../shared/data/inventory';
 import { listKits } from '../../shared/data/kits';
 import { listProducts } from '../../shared/data/products';
-import { createEventRecorder } from '../../shared/events/outbox';
+import { postMovementDirect } from '../support/inventory-fixtures';
 import { setupTestApi, type TestEntity } from '../support/harness';
 
 const api = setupTestApi();
@@ -20,30 +19,6 @@ async function created(owner: TestEntity, path: string, body: unknown) {
 }
 
 const receive = (owner: TestEntity, body: Record<string, unknown>) => created(owner, '/v1/inventory/receipts', body);
-
-/** Posts a movement the later order flows will post (sale_fulfillment), dated in the past. */
-async function postDirect(
-  owner: TestEntity,
-  productId: string,
-  locationId: string,
-  type: 'sale_fulfillment' | 'build_consume',
-  quantity: string,
-  daysAgo: number,
-) {
-  await owner.sql(async (db) => {
-    const events = createEventRecorder(db, { entityId: owner.entity.id, mode: 'test', requestId: null });
-    const product = await getStockProduct(db, owner.entity.id, productId);
-    const balances = await lockBalances(db, owner.entity.id, [{ product_id: productId, location_id: locationId }]);
-    await postMovement(db, owner.entity.id, events, balances, {
-      product,
-      location_id: locationId,
-      transaction_type: type,
-      quantity,
-      occurred_at: new Date(Date.now() - daysAgo * DAY).toISOString(),
-      allow_negative: true,
-    });
-  });
-}
 
 /** Counts every statement a data function sends. */
 function countingDb(db: Db) {
@@ -91,7 +66,7 @@ describe('demand_avg_per_day on products and kits', () => {
       unit_cost: 1,
       occurred_at: new Date(Date.now() - 400 * DAY).toISOString(),
     });
-    await postDirect(owner, bolt.id, main.id, 'sale_fulfillment', '-73', 10);
+    await postMovementDirect(owner, bolt.id, main.id, 'sale_fulfillment', '-73', 10);
     // Bolt at Annex: first movement 9.5 days ago, so its window is 10 days, not diluted by the year.
     await receive(owner, {
       product_id: bolt.id,
@@ -100,14 +75,14 @@ describe('demand_avg_per_day on products and kits', () => {
       unit_cost: 1,
       occurred_at: new Date(Date.now() - 9.5 * DAY).toISOString(),
     });
-    await postDirect(owner, bolt.id, annex.id, 'sale_fulfillment', '-20', 5);
+    await postMovementDirect(owner, bolt.id, annex.id, 'sale_fulfillment', '-20', 5);
     // A transfer is no demand.
     await created(owner, '/v1/inventory/transfers', { product_id: bolt.id, from_location_id: main.id, to_location_id: annex.id, quantity: 5 });
     await receive(owner, { product_id: plate.id, location_id: main.id, quantity: 10, unit_cost: 2 });
     // The build draws 12 bolts and 1.5 plates (build_consume) and produces 3 kits (not demand).
     await created(owner, `/v1/kits/${kit.id}/builds`, { location_id: main.id, quantity: 3 });
     // Two kits sold from stock: demand of the kit, not of its components.
-    await postDirect(owner, kit.id, main.id, 'sale_fulfillment', '-2', 0);
+    await postMovementDirect(owner, kit.id, main.id, 'sale_fulfillment', '-2', 0);
 
     // Bolt: Main (73 + 12) / 365 = 0.2329, Annex 20 / 10 = 2; plate 1.5 / 1 day; kit 2 / 1 day.
     const expected = { [bolt.id]: 2.2329, [plate.id]: 1.5, [kit.id]: 2, [idle.id]: 0 };
@@ -134,7 +109,7 @@ describe('demand_avg_per_day on products and kits', () => {
     for (let i = 0; i < 25; i++) ids.push((await created(owner, '/v1/products', { sku: `Q-${i}`, name: `Product ${i}` })).id);
     for (const id of ids.slice(0, 10)) {
       await receive(owner, { product_id: id, location_id: location.id, quantity: 10, unit_cost: 1 });
-      await postDirect(owner, id, location.id, 'sale_fulfillment', '-1', 0);
+      await postMovementDirect(owner, id, location.id, 'sale_fulfillment', '-1', 0);
     }
     for (let i = 0; i < 3; i++) {
       await created(owner, '/v1/kits', {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getStockProduct, lockBalances, postMovement } from '../../shared/data/inventory';
-import { createEventRecorder } from '../../shared/events/outbox';
+import { postMovementDirect } from '../support/inventory-fixtures';
 import { setupTestApi, type TestEntity } from '../support/harness';
 
 const api = setupTestApi();
@@ -9,21 +8,6 @@ async function post(owner: TestEntity, path: string, body: unknown) {
   const response = await api.request('POST', path, { key: owner.secret, body });
   expect(response.status, response.text).toBe(201);
   return response.body;
-}
-
-async function draw(owner: TestEntity, productId: string, locationId: string, type: 'sale_fulfillment' | 'build_consume', quantity: string, daysAgo: number) {
-  await owner.sql(async (db) => {
-    const events = createEventRecorder(db, { entityId: owner.entity.id, mode: 'test', requestId: null });
-    const product = await getStockProduct(db, owner.entity.id, productId);
-    const balances = await lockBalances(db, owner.entity.id, [{ product_id: productId, location_id: locationId }]);
-    await postMovement(db, owner.entity.id, events, balances, {
-      product,
-      location_id: locationId,
-      transaction_type: type,
-      quantity,
-      occurred_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
-    });
-  });
 }
 
 describe('GET /v1/purchasing/reorder-report', () => {
@@ -49,9 +33,9 @@ describe('GET /v1/purchasing/reorder-report', () => {
     });
     await post(owner, '/v1/inventory/receipts', { product_id: gadget.id, location_id: location.id, quantity: 50, unit_cost: 2 });
     // 60 sold and 30 drawn by builds in the last 30 days; 90 sold before the window.
-    await draw(owner, widget.id, location.id, 'sale_fulfillment', '-60', 5);
-    await draw(owner, widget.id, location.id, 'build_consume', '-30', 20);
-    await draw(owner, widget.id, location.id, 'sale_fulfillment', '-90', 60);
+    await postMovementDirect(owner, widget.id, location.id, 'sale_fulfillment', '-60', 5);
+    await postMovementDirect(owner, widget.id, location.id, 'build_consume', '-30', 20);
+    await postMovementDirect(owner, widget.id, location.id, 'sale_fulfillment', '-90', 60);
     // on hand 20; sales_and_builds over 30 days: 90 / 30 = 3 a day; target 20 + 3 x 10 = 50; need 30; rounded to 12s: 36
     const report = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { demand_window: '30' } });
     expect(report.status).toBe(200);
