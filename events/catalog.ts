@@ -18,6 +18,8 @@ import { KitComponent } from '../shared/schemas/kit';
 import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '../shared/schemas/catalog-extras';
 import { UnitOfMeasure } from '../shared/schemas/unit-of-measure';
 import { Order, OrderAdjustment } from '../shared/schemas/order';
+import { OrderFulfillment } from '../shared/schemas/order-lifecycle';
+import { Deposit, Payment } from '../shared/schemas/payment';
 
 export interface EventContract {
   version: number;
@@ -153,10 +155,40 @@ export const EVENT_CATALOG = {
     object: Order,
   },
   'order.deleted': { version: 1, description: 'A draft order or a quote was (soft) deleted; the object is its last state.', object: Order },
+  'order.confirmed': {
+    version: 1,
+    description: 'A draft document was confirmed; an invoice is then posted to AR (journal_entry_id).',
+    object: Order,
+  },
+  'order.held': { version: 1, description: 'A sales or purchase order was put on hold (hold_type, hold_reason).', object: Order },
+  'order.released': { version: 1, description: 'A hold was released; the order is back to confirmed or partially_fulfilled.', object: Order },
+  'order.cancelled': { version: 1, description: 'A document was cancelled; its balance_due is 0.', object: Order },
+  'order.voided': { version: 1, description: 'A posted invoice was voided: its AR entry reversed, balance_due 0.', object: Order },
+  'order.converted': {
+    version: 1,
+    description: 'A quote became a sales order, or a sales order was invoiced; the object is the new document (converted_from_id names the source).',
+    object: Order,
+  },
+  'order.fulfilled': {
+    version: 1,
+    description: 'Goods of a sales order or invoice shipped (quantity_fulfilled rose, stock drawn, COGS posted); the object is the fulfillment.',
+    object: OrderFulfillment,
+  },
   'order_adjustment.created': {
     version: 1,
     description: 'An order-level discount or fee was added (E2); amount is its money effect.',
     object: OrderAdjustment,
+  },
+  'payment.created': {
+    version: 1,
+    description: 'A customer payment was received (against one document, or applied to several invoices); it posted debit undeposited funds, credit AR.',
+    object: Payment,
+  },
+  'payment.applied': { version: 1, description: 'An unallocated payment was applied to invoices (E8); the object carries its applications.', object: Payment },
+  'deposit.created': {
+    version: 1,
+    description: 'Undeposited receipts were deposited to a bank account (E4); it posted debit bank, credit undeposited funds.',
+    object: Deposit,
   },
 } as const satisfies Record<string, EventContract>;
 

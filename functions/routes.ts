@@ -110,6 +110,13 @@ import * as listTags from './tags/list-tags';
 import * as createOrder from './orders/create-order';
 import * as createOrderAdjustment from './orders/create-adjustment';
 import * as createOrderLine from './orders/create-line';
+import * as cancelOrder from './orders/cancel-order';
+import * as confirmOrder from './orders/confirm-order';
+import * as convertOrder from './orders/convert-order';
+import * as createOrderFulfillment from './orders/create-fulfillment';
+import * as holdOrder from './orders/hold-order';
+import * as releaseOrder from './orders/release-order';
+import * as voidOrder from './orders/void-order';
 import * as deleteOrder from './orders/delete-order';
 import * as deleteOrderLine from './orders/delete-line';
 import * as duplicateOrder from './orders/duplicate-order';
@@ -117,6 +124,13 @@ import * as getOrder from './orders/get-order';
 import * as listOrders from './orders/list-orders';
 import * as updateOrder from './orders/update-order';
 import * as updateOrderLine from './orders/update-line';
+import * as createOrderPayment from './payments/create-order-payment';
+import * as multiInvoiceApply from './payments/multi-invoice-apply';
+import * as applyPayment from './payments/apply-payment';
+import * as getPayment from './payments/get-payment';
+import * as listPayments from './payments/list-payments';
+import * as previewDeposit from './deposits/preview-deposit';
+import * as createDeposit from './deposits/create-deposit';
 
 export interface RouteModule {
   route: Route;
@@ -229,6 +243,13 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'orders/create-order': createOrder,
   'orders/create-adjustment': createOrderAdjustment,
   'orders/create-line': createOrderLine,
+  'orders/cancel-order': cancelOrder,
+  'orders/confirm-order': confirmOrder,
+  'orders/convert-order': convertOrder,
+  'orders/create-fulfillment': createOrderFulfillment,
+  'orders/hold-order': holdOrder,
+  'orders/release-order': releaseOrder,
+  'orders/void-order': voidOrder,
   'orders/delete-order': deleteOrder,
   'orders/delete-line': deleteOrderLine,
   'orders/duplicate-order': duplicateOrder,
@@ -236,6 +257,13 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'orders/list-orders': listOrders,
   'orders/update-order': updateOrder,
   'orders/update-line': updateOrderLine,
+  'payments/create-order-payment': createOrderPayment,
+  'payments/multi-invoice-apply': multiInvoiceApply,
+  'payments/apply-payment': applyPayment,
+  'payments/get-payment': getPayment,
+  'payments/list-payments': listPayments,
+  'deposits/preview-deposit': previewDeposit,
+  'deposits/create-deposit': createDeposit,
 };
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

@@ -3,7 +3,7 @@ import { toJsonNumber } from '../../shared/money';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { OrderAdjustmentCreate, OrderAdjustmentResult } from '../../shared/schemas/order';
+import { OrderAdjustmentCreate, OrderAdjustmentResult } from '../../shared/schemas/order-requests';
 
 export const route = defineRoute({
   id: 'orders.adjustments.create',

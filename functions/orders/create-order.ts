@@ -1,7 +1,8 @@
 import { createOrder } from '../../shared/data/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Order, OrderCreate } from '../../shared/schemas/order';
+import { Order } from '../../shared/schemas/order';
+import { OrderCreate } from '../../shared/schemas/order-requests';
 import { ORDER_EXPAND } from './expand';
 
 export const route = defineRoute({

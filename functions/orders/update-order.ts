@@ -2,7 +2,8 @@ import { getOrder, updateOrder } from '../../shared/data/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order, OrderUpdate } from '../../shared/schemas/order';
+import { Order } from '../../shared/schemas/order';
+import { OrderUpdate } from '../../shared/schemas/order-requests';
 import { ORDER_EXPAND } from './expand';
 
 export const route = defineRoute({

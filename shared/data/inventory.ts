@@ -16,15 +16,15 @@ import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import { amount, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount, type AmountLike } from '../money';
-import {
-  COST_SCALE,
-  type AdjustmentCreate,
-  type InventoryBalance,
-  type InventoryTransaction,
-  type KitBuildCreate,
-  type ReceiptCreate,
-  type TransactionType,
-  type TransferCreate,
+import { COST_SCALE } from '../schemas/cost-scale';
+import type {
+  AdjustmentCreate,
+  InventoryBalance,
+  InventoryTransaction,
+  KitBuildCreate,
+  ReceiptCreate,
+  TransactionType,
+  TransferCreate,
 } from '../schemas/inventory';
 
 const TRANSACTION_COLUMNS = `t.id, 'inventory_transaction' AS object, t.entity_id, t.product_id, t.location_id, t.transaction_type, t.quantity, t.unit_cost,
@@ -389,11 +389,35 @@ async function demandFor(db: Db, entityId: string, rows: BalanceRow[]): Promise<
   return new Map(result.map((row) => [balanceKey(row.product_id, row.location_id), row]));
 }
 
-function toBalance(row: BalanceRow, demand: DemandRow | undefined, now: number): InventoryBalance {
+/**
+ * Committed customer demand of the balances on a page in one query: the unshipped quantity
+ * (quantity − quantity_fulfilled) of lines on confirmed, partially fulfilled or held sales orders
+ * (and invoices created directly, which ship their own goods) at the order's location. A kit's
+ * component lines count, its own line does not (the components are what leave); purchase orders,
+ * quotes, returns, drafts and invoices billing a sales order never count.
+ */
+async function committedFor(db: Db, entityId: string, rows: BalanceRow[]): Promise<Map<string, string>> {
+  if (rows.length === 0) return new Map();
+  const result = await db.query<{ product_id: string; location_id: string; units: string }>(
+    `SELECT l.product_id, o.location_id, sum(l.quantity - l.quantity_fulfilled) AS units
+     FROM order_lines l
+     JOIN orders o ON o.entity_id = l.entity_id AND o.id = l.order_id
+     JOIN unnest($2::uuid[], $3::uuid[]) AS k(product_id, location_id) ON k.product_id = l.product_id AND k.location_id = o.location_id
+     WHERE l.entity_id = $1 AND o.deleted_at IS NULL AND o.order_status IN ('confirmed', 'partially_fulfilled', 'on_hold')
+       AND (o.document_type = 'sales_order' OR (o.document_type = 'invoice' AND o.converted_from_id IS NULL))
+       AND l.quantity > l.quantity_fulfilled
+       AND NOT EXISTS (SELECT 1 FROM order_lines c WHERE c.entity_id = l.entity_id AND c.kit_parent_line_id = l.id)
+     GROUP BY l.product_id, o.location_id`,
+    [entityId, rows.map((r) => r.product_id), rows.map((r) => r.location_id)],
+  );
+  return new Map(result.map((row) => [balanceKey(row.product_id, row.location_id), row.units]));
+}
+
+function toBalance(row: BalanceRow, demand: DemandRow | undefined, committedUnits: string | undefined, now: number): InventoryBalance {
   const units = { 30: demand?.d30 ?? '0', 90: demand?.d90 ?? '0', 180: demand?.d180 ?? '0', 365: demand?.d365 ?? '0' };
   const rates = { 30: runRate(units[30], 30), 90: runRate(units[90], 90), 180: runRate(units[180], 180), 365: runRate(units[365], 365) };
   const daysActive = (now - new Date(row.first_activity_at).getTime()) / 86_400_000;
-  const committed = amount(row.committed);
+  const committed = amount(committedUnits ?? '0');
   return {
     id: row.id,
     object: 'inventory_balance',
@@ -409,7 +433,7 @@ function toBalance(row: BalanceRow, demand: DemandRow | undefined, now: number):
     stock_status: stockStatus({ low: row.is_low, out: row.is_out }),
     inventory_value: toJsonNumber(row.inventory_value, COST_SCALE),
     demand_avg_per_day: toJsonNumber(averageDailyDemand(units[365], daysActive), QUANTITY_SCALE),
-    // Customer orders arrive in a later release; until then nothing is committed, so nothing is pending.
+    // Versioning 3: committed-but-unshipped customer demand, the same units as committed.
     current_demand_units: toJsonNumber(committed, QUANTITY_SCALE),
     run_rate_30: toJsonNumber(rates[30], QUANTITY_SCALE),
     run_rate_90: toJsonNumber(rates[90], QUANTITY_SCALE),
@@ -428,7 +452,9 @@ export async function getBalance(db: Db, entityId: string, balanceId: string): P
   ]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such inventory balance in this entity.' });
   const demand = await demandFor(db, entityId, [row]);
-  return toBalance(row, demand.get(balanceKey(row.product_id, row.location_id)), Date.now());
+  const committed = await committedFor(db, entityId, [row]);
+  const key = balanceKey(row.product_id, row.location_id);
+  return toBalance(row, demand.get(key), committed.get(key), Date.now());
 }
 
 export interface BalanceFilters {
@@ -458,8 +484,15 @@ export async function listBalances(db: Db, entityId: string, filters: BalanceFil
     '/v1/inventory/balances',
   );
   const demand = await demandFor(db, entityId, result.data);
+  const committed = await committedFor(db, entityId, result.data);
   const now = Date.now();
-  return { ...result, data: result.data.map((row) => toBalance(row, demand.get(balanceKey(row.product_id, row.location_id)), now)) };
+  return {
+    ...result,
+    data: result.data.map((row) => {
+      const key = balanceKey(row.product_id, row.location_id);
+      return toBalance(row, demand.get(key), committed.get(key), now);
+    }),
+  };
 }
 
 /** On hand minus committed per (product, location), for kit availability. */

@@ -12,16 +12,8 @@ import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import { amount, QUANTITY_SCALE, round, toJsonNumber } from '../money';
-import type {
-  Order,
-  OrderAdjustment,
-  OrderAdjustmentCreate,
-  OrderCreate,
-  OrderLineCreate,
-  OrderLineItem,
-  OrderLineUpdate,
-  OrderUpdate,
-} from '../schemas/order';
+import type { Order, OrderAdjustment, OrderLineItem } from '../schemas/order';
+import type { OrderAdjustmentCreate, OrderCreate, OrderLineCreate, OrderLineUpdate, OrderUpdate } from '../schemas/order-requests';
 import { UNIT_PRICE_SCALE } from '../schemas/order';
 import { getUser } from './identity';
 
@@ -42,7 +34,8 @@ const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_number, o.d
   coalesce(o.customer_account_id, o.vendor_id) AS account_id, o.location_id, o.po_number, o.order_date, o.due_date, o.subtotal, o.discount_total,
   o.shipping_total, o.tax_total, o.fee_total, o.order_total, o.list_price_total, o.pricing_savings, o.amount_paid, o.balance_due, o.tax_exempt,
   o.delivery_option, o.notes, o.internal_notes, o.invoice_number, o.invoice_type, o.is_on_hold, o.hold_type, o.ship_complete, o.source_platform,
-  o.external_order_id, o.external_order_number, o.metadata, o.revision_count, o.duplicated_from_id, o.created_by_user_id, o.created_at, o.updated_at`;
+  o.external_order_id, o.external_order_number, o.metadata, o.revision_count, o.duplicated_from_id, o.created_by_user_id, o.created_at, o.updated_at,
+  o.converted_from_id, o.journal_entry_id, o.hold_reason`;
 
 const MONEY_FIELDS = [
   'subtotal',

@@ -203,6 +203,18 @@ export const ERROR_CATALOG = {
     'period_closed',
     'The entry date falls in an accounting period that is closed or awaiting close approval; reopen it or post on another date.',
   ),
+  order_invalid_transition: entry(
+    409,
+    'conflict',
+    'conflict',
+    "The order's current status (current_status) does not allow this operation; check details.reason and the order lifecycle.",
+  ),
+  order_over_fulfillment: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'A line cannot ship more than its quantity not yet fulfilled (details.remaining).',
+  ),
   order_not_adjustable: entry(
     422,
     'validation_error',
@@ -216,6 +228,10 @@ export const ERROR_CATALOG = {
     'validation_error',
     'The quantity cannot go below what was already fulfilled, returned or received on this line (see floor).',
   ),
+  // Payments and deposits
+  order_not_payable: entry(422, 'validation_error', 'validation_error', 'The payment would overpay the document (see payable_amount).'),
+  payment_already_applied: entry(409, 'conflict', 'conflict', 'The payment is already applied.'),
+  payment_already_deposited: entry(409, 'conflict', 'conflict', 'The payment is already deposited.'),
   // 429, 500
   rate_limit_exceeded: entry(429, 'rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
   internal_error: entry(500, 'internal', 'internal', 'Something went wrong on our side; quote the request_id to support.'),

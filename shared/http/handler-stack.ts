@@ -226,7 +226,10 @@ function core(route: Route) {
       result = await execute(route, state);
     }
     const headers: Record<string, string> = { ...result.headers, 'Request-Id': state.requestId };
-    if (result.replayed) headers['Idempotent-Replayed'] = 'true';
+    if (result.replayed) {
+      headers['Idempotent-Replayed'] = 'true';
+      if (route.auth === 'api_key' && route.replayBody) result = { ...result, body: route.replayBody(result.body) };
+    }
     if (route.method === 'GET') {
       const etag = etagOf(result.body);
       headers.ETag = etag;

@@ -77,6 +77,11 @@ export interface ApiKeyRoute<
   scopes: string[];
   /** Whether an Idempotency-Key header is honoured; defaults to true for POST, PATCH and DELETE. */
   idempotent?: boolean;
+  /**
+   * Rewrites the stored body when it is served as an Idempotency-Key replay (E6 says so in its
+   * `idempotent_replay` field). Without it a replay is the original body byte for byte.
+   */
+  replayBody?: (body: string) => string;
   /** Whether the request only reads; GET routes run in READ ONLY transactions. */
   expand?: ExpandSpec;
   /** True when the response is a list envelope: expand values then take the `data.` prefix. */

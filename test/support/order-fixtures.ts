@@ -33,6 +33,13 @@ export const ORDER_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => 
   '/v1/orders/{id}/lines': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/adjustments': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/items/{item_id}': (api, owner) => seedOrder(api, owner),
+  '/v1/orders/{id}/confirm': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/hold': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/release': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/cancel': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/void': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/convert': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/fulfillments': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
 };
 
 export const ORDER_SAMPLE_BODIES: Record<string, unknown> = {
@@ -41,6 +48,8 @@ export const ORDER_SAMPLE_BODIES: Record<string, unknown> = {
   'orders.lines.create': { product_id: '00000000-0000-4000-8000-000000000001', quantity: 1 },
   'orders.items.update': { notes: 'Sample notes' },
   'orders.adjustments.create': { name: 'Sample', effect_type: 'discount', discount_type: 'percentage', value: 5 },
+  'orders.hold': { hold_type: 'credit' },
+  'orders.fulfillments.create': { lines: [{ line_id: '00000000-0000-4000-8000-000000000001', quantity: 1 }] },
 };
 
 /** Routes whose "not in this entity" answer carries a more precise code than not_found (the spec names it). */

@@ -7,6 +7,7 @@ import type { Route } from '../../shared/http/route';
 import type { TestApi, TestEntity } from './harness';
 import { LEDGER_SAMPLE_BODIES, LEDGER_SEEDERS } from './ledger-fixtures';
 import { ORDER_SAMPLE_BODIES, ORDER_SEEDERS } from './order-fixtures';
+import { PAYMENT_SAMPLE_BODIES, PAYMENT_SEEDERS } from './payment-fixtures';
 export { NOT_FOUND_CODES } from './order-fixtures';
 
 type Params = Record<string, string>;
@@ -73,6 +74,7 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/vendors/{id}/unarchive': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
   ...LEDGER_SEEDERS,
   ...ORDER_SEEDERS,
+  ...PAYMENT_SEEDERS,
   '/v1/kits/{id}': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/builds': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/availability': async (api, owner) => ({ id: await seedKit(api, owner) }),
@@ -137,6 +139,7 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   'vendors.update': { notes: 'Sample notes' },
   ...LEDGER_SAMPLE_BODIES,
   ...ORDER_SAMPLE_BODIES,
+  ...PAYMENT_SAMPLE_BODIES,
   'kits.create': {
     sku: 'SAMPLE-KIT',
     product_name: 'Sample kit',

@@ -1,0 +1,28 @@
+import { fulfillOrder } from '../../shared/data/order-fulfillment';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { OrderFulfillment, OrderFulfillmentCreate } from '../../shared/schemas/order-lifecycle';
+
+export const route = defineRoute({
+  id: 'orders.fulfillments.create',
+  method: 'POST',
+  path: '/v1/orders/{id}/fulfillments',
+  tag: 'Orders',
+  summary: 'Ship lines of an order',
+  description:
+    "Ships lines of a confirmed or partially fulfilled sales order (or a directly created invoice): stock leaves location_id (default the order's) at FIFO cost and COGS is posted. Name a kit's line; its components are drawn. 422 order_over_fulfillment beyond a line's unfulfilled quantity. Emits order.fulfilled.",
+  scopes: ['orders:write'],
+  params: idParams,
+  body: OrderFulfillmentCreate,
+  response: OrderFulfillment,
+  successStatus: 201,
+  errors: ['order_invalid_transition', 'order_over_fulfillment', 'insufficient_stock', 'period_closed'],
+  handler: async (ctx, { params, body }) => {
+    const fulfillment = await fulfillOrder(ctx.db, ctx, params.id, body);
+    await ctx.events.record('order.fulfilled', fulfillment);
+    return fulfillment;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,28 @@
+import { holdOrder } from '../../shared/data/order-lifecycle';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Order } from '../../shared/schemas/order';
+import { OrderHold } from '../../shared/schemas/order-lifecycle';
+
+export const route = defineRoute({
+  id: 'orders.hold',
+  method: 'POST',
+  path: '/v1/orders/{id}/hold',
+  tag: 'Orders',
+  summary: 'Put an order on hold',
+  description:
+    'Confirmed or partially fulfilled sales orders and confirmed purchase orders: order_status on_hold, is_on_hold true, hold_type and hold_reason kept. Anything else is 409 order_invalid_transition with current_status. Emits order.held.',
+  scopes: ['orders:write'],
+  params: idParams,
+  body: OrderHold,
+  response: Order,
+  errors: ['order_invalid_transition'],
+  handler: async (ctx, { params, body }) => {
+    const { order, previousOrder } = await holdOrder(ctx.db, ctx.entityId, params.id, body);
+    await ctx.events.record('order.held', order, previousOrder);
+    return order;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { applyPayment, recordPaymentEvents } from '../../shared/data/payments';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { Payment, PaymentApply } from '../../shared/schemas/payment';
+
+export const route = defineRoute({
+  id: 'payments.apply',
+  method: 'POST',
+  path: '/v1/payments/{payment_id}/apply',
+  tag: 'Payments',
+  summary: 'Apply an unallocated payment to invoices',
+  description:
+    "E8. The payment must have no order_id and no applications (409 payment_already_applied otherwise); account_id, when given, must be the payment's (400). Each application follows E6's rules (404, or 422 order_not_payable for a non-invoice or another customer's invoice, naming applications[i].order_id; 422 order_not_payable on applications[i].amount_applied beyond the invoice's balance_due); together they may not exceed the payment's unapplied_amount (400 on applications, with unapplied_amount). The payment row is locked, so concurrent applications of one payment never apply more than it holds. No GL posting: the receipt already credited accounts receivable. Response 200: the payment with its applications.",
+  scopes: ['payments:write'],
+  params: z.object({ payment_id: z.uuid().describe('The payment id.') }),
+  body: PaymentApply,
+  response: Payment,
+  errors: ['order_not_payable', 'payment_already_applied'],
+  handler: async (ctx, { params, body }) => {
+    const result = await applyPayment(ctx.db, ctx, params.payment_id, body);
+    await recordPaymentEvents(ctx, 'payment.applied', result);
+    return result.payment;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,20 @@
+import { getPayment } from '../../shared/data/payments';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { z } from 'zod';
+import { Payment } from '../../shared/schemas/payment';
+
+export const route = defineRoute({
+  id: 'payments.get',
+  method: 'GET',
+  path: '/v1/payments/{payment_id}',
+  tag: 'Payments',
+  summary: 'Retrieve a payment',
+  description: 'The payment with its applications. The path parameter is named payment_id, as in E8 (one name per path segment).',
+  scopes: ['payments:read'],
+  params: z.object({ payment_id: z.uuid().describe('The payment id.') }),
+  response: Payment,
+  handler: (ctx, { params }) => getPayment(ctx.db, ctx.entityId, params.payment_id, 'payment_id'),
+});
+
+export const handler = lambdaHandler(route);

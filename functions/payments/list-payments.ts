@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { listPayments } from '../../shared/data/payments';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { Payment, PaymentListQuery } from '../../shared/schemas/payment';
+
+export const route = defineRoute({
+  id: 'payments.list',
+  method: 'GET',
+  path: '/v1/payments',
+  tag: 'Payments',
+  summary: 'List payments',
+  description: 'Newest first. Filters: account_id, status (undeposited, deposited).',
+  scopes: ['payments:read'],
+  query: z.object({ ...paginationQuery(), ...PaymentListQuery }),
+  response: listEnvelope(Payment),
+  list: true,
+  handler: (ctx, { query }) => listPayments(ctx.db, ctx.entityId, { account_id: query.account_id, status: query.status }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,42 @@
+import { createMultiInvoicePayment, recordPaymentEvents } from '../../shared/data/payments';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { MultiInvoicePaymentCreate, MultiInvoicePaymentResult } from '../../shared/schemas/payment';
+
+const FIRST = ',"idempotent_replay":false}';
+
+export const route = defineRoute({
+  id: 'payments.multi_invoice_apply',
+  method: 'POST',
+  path: '/v1/payments/multi-invoice-apply',
+  tag: 'Payments',
+  summary: 'Receive one payment applied to several invoices',
+  description:
+    "E6. Atomic: one payment (debit undeposited_funds, credit accounts_receivable for the whole amount) and its applications, or nothing. Either applications [{order_id, amount_applied}] (each an invoice of account_id: another entity's or unknown id is 404, a non-invoice order 422 order_not_payable, another customer's invoice 422 order_not_payable, all naming applications[i].order_id; more than the invoice's balance_due is 422 order_not_payable on applications[i].amount_applied; applications adding up to more than amount is 400) or auto_apply true, which applies the amount oldest-first (order_date, then creation) over the account's open invoices. A remainder left unapplied needs route_unapplied 'credit' (the only value; it stays on the payment as unapplied customer credit, later applied with POST /v1/payments/{payment_id}/apply); without it the request is 400 on route_unapplied. Amounts are in the entity's currency, 2 decimals. payment_method defaults to check when check_number is given, else other. idempotent_replay is false on the response that executed and true on an Idempotency-Key replay of it (the body is otherwise the original byte for byte). Response 201.",
+  scopes: ['payments:write'],
+  body: MultiInvoicePaymentCreate,
+  response: MultiInvoicePaymentResult,
+  successStatus: 201,
+  errors: ['order_not_payable', 'period_closed', 'gl_account_inactive'],
+  replayBody: (body) => (body.endsWith(FIRST) ? `${body.slice(0, -FIRST.length)},"idempotent_replay":true}` : body),
+  handler: async (ctx, { body }) => {
+    const result = await createMultiInvoicePayment(ctx.db, ctx, body);
+    await recordPaymentEvents(ctx, 'payment.created', result);
+    const { payment } = result;
+    return {
+      data: {
+        id: payment.id,
+        entity_id: payment.entity_id,
+        amount: payment.amount,
+        payment_method: payment.payment_method,
+        status: payment.status,
+        journal_entry_id: payment.journal_entry_id,
+        applied_count: payment.applied_count,
+        applications: payment.applications,
+      },
+      idempotent_replay: false,
+    };
+  },
+});
+
+export const handler = lambdaHandler(route);

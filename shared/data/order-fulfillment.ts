@@ -1,0 +1,190 @@
+/**
+ * Fulfillment (issue 5, second slice): shipping lines of a sales order or a directly created
+ * invoice draws stock at FIFO cost and posts COGS. Its own module so that only the fulfillment
+ * route bundles inventory and the ledger.
+ */
+import type { Db } from '../db/database';
+import { ApiError } from '../http/errors';
+import { newId } from '../ids';
+import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
+import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
+import { fulfillmentProgress } from '../domain/orders/lifecycle';
+import { checkLocation, lockBalances, postMovement, type StockProduct } from './inventory';
+import type { OrderFulfillment } from '../schemas/order-lifecycle';
+import { begin, invalidTransition } from './order-state';
+
+// ---------------------------------------------------------------------------------------------
+// Fulfil
+
+interface FulfilLine {
+  id: string;
+  product_id: string;
+  kit_parent_line_id: string | null;
+  quantity: string;
+  quantity_fulfilled: string;
+  product_type: string;
+  uom_id: string | null;
+  cost: string | null;
+  reorder_point: string | null;
+}
+
+export interface FulfillmentInput {
+  lines: { line_id: string; quantity: string }[];
+  location_id?: string;
+}
+
+/**
+ * Ships lines of a confirmed (or partially fulfilled) sales order or of a directly created
+ * invoice. A kit's line is named, never its component lines: the components are what leave the
+ * shelf, each drawn (sale_fulfillment, FIFO cost) in proportion to the kits shipped, and both the
+ * kit's line and its component lines count the units fulfilled; the kit product itself is not
+ * drawn. Simple products (and a kit without component lines, sold from built stock) are drawn
+ * themselves; services and bundles draw nothing. COGS (debit cost_of_goods_sold, credit
+ * inventory) is posted at the FIFO cost in the same transaction.
+ */
+export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string, input: FulfillmentInput): Promise<OrderFulfillment> {
+  const { entityId } = ctx;
+  const { order } = await begin(db, entityId, orderId, 'fulfill');
+  if (order.document_type === 'invoice' && order.converted_from_id) {
+    throw invalidTransition(order, 'fulfill', 'fulfilled_on_source', 'This invoice bills a sales order: ship the goods on the sales order.');
+  }
+  const locationId = input.location_id ?? order.location_id;
+  if (!locationId) throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The order has no location; say where the goods ship from.' });
+  if (input.location_id) await checkLocation(db, entityId, input.location_id);
+
+  const rows = await db.query<FulfilLine>(
+    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled, p.product_type, p.uom_id, p.cost, p.reorder_point
+     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+     WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
+    [entityId, order.id],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const seen = new Set<string>();
+  // New quantity_fulfilled per line, and the stock draws.
+  const raised = new Map<string, Amount>();
+  const draws: { line: FulfilLine; quantity: Amount; param: string }[] = [];
+  input.lines.forEach((requested, index) => {
+    const param = `lines[${index}]`;
+    const line = byId.get(requested.line_id);
+    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this order.' });
+    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
+    seen.add(line.id);
+    if (line.kit_parent_line_id !== null) {
+      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line ships with its kit: name the kit's line." });
+    }
+    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
+    const quantity = amount(requested.quantity);
+    if (quantity.gt(remaining)) {
+      throw new ApiError('order_over_fulfillment', {
+        param: `${param}.quantity`,
+        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
+      });
+    }
+    const total = amount(line.quantity_fulfilled).plus(quantity);
+    raised.set(line.id, total);
+    const components = rows.filter((row) => row.kit_parent_line_id === line.id);
+    if (components.length) {
+      const complete = total.eq(line.quantity);
+      for (const component of components) {
+        // In proportion to the kits shipped; the last shipment takes whatever is left, so rounding never strands a remainder.
+        const share = complete
+          ? amount(component.quantity).minus(component.quantity_fulfilled)
+          : round(amount(component.quantity).times(quantity).dividedBy(line.quantity), QUANTITY_SCALE);
+        raised.set(component.id, amount(component.quantity_fulfilled).plus(share));
+        if (share.gt(0) && isDrawn(component)) draws.push({ line: component, quantity: share, param: `${param}.quantity` });
+      }
+    } else if (isDrawn(line)) {
+      draws.push({ line, quantity, param: `${param}.quantity` });
+    }
+  });
+
+  const balances = await lockBalances(
+    db,
+    entityId,
+    draws.map((draw) => ({ product_id: draw.line.product_id, location_id: locationId })),
+  );
+  const groupId = newId();
+  let cost = ZERO;
+  const transactionIds: string[] = [];
+  let journalEntryId: string | null = null;
+  for (const draw of draws) {
+    const product: StockProduct = {
+      id: draw.line.product_id,
+      product_type: draw.line.product_type,
+      uom_id: draw.line.uom_id,
+      cost: draw.line.cost,
+      reorder_point: draw.line.reorder_point,
+    };
+    const posted = await postMovement(db, entityId, ctx.events, balances, {
+      product,
+      location_id: locationId,
+      transaction_type: 'sale_fulfillment',
+      quantity: draw.quantity.negated(),
+      param: draw.param,
+      reference_type: 'order',
+      reference_id: order.id,
+      group_id: groupId,
+      metadata: { order_number: order.order_number, line_id: draw.line.id },
+    });
+    cost = cost.plus(posted.total_cost.negated());
+    transactionIds.push(posted.transaction.id);
+  }
+  const cogs = round(cost, MONEY_SCALE);
+  if (cogs.gt(0)) {
+    const entry = await postJournalEntry(db, ctx, {
+      entry_date: new Date().toISOString().slice(0, 10),
+      memo: `Cost of goods shipped on ${order.order_number}`,
+      source_type: 'order_fulfillment',
+      source_id: order.id,
+      lines: [
+        { system_key: 'cost_of_goods_sold', debit: cogs.toString() },
+        { system_key: 'inventory', credit: cogs.toString() },
+      ],
+      metadata: { fulfillment_id: groupId },
+    });
+    journalEntryId = entry.id;
+  }
+  await db.query(
+    `UPDATE order_lines l SET quantity_fulfilled = v.q, updated_at = now() FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q)
+     WHERE l.entity_id = $1 AND l.id = v.id`,
+    [entityId, [...raised.keys()], [...raised.values()].map((value) => value.toString())],
+  );
+  const progress = fulfillmentProgress(
+    rows
+      .filter((row) => row.kit_parent_line_id === null)
+      .map((row) => ({ quantity: row.quantity, quantity_fulfilled: raised.get(row.id) ?? row.quantity_fulfilled })),
+  );
+  // Shipping never changes balance_due (it depends on the status only through draft, cancelled and voided).
+  await db.query(`UPDATE orders SET order_status = $3, fulfillment_status = $4, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
+    entityId,
+    order.id,
+    progress.order_status,
+    progress.fulfillment_status,
+  ]);
+  return {
+    id: groupId,
+    object: 'order_fulfillment',
+    order_id: order.id,
+    order_number: order.order_number,
+    order_status: progress.order_status,
+    fulfillment_status: progress.fulfillment_status,
+    previous_order_status: order.order_status,
+    location_id: locationId,
+    lines: [...raised.entries()].map(([lineId, fulfilled]) => {
+      const line = byId.get(lineId)!;
+      return {
+        line_id: lineId,
+        product_id: line.product_id,
+        kit_parent_line_id: line.kit_parent_line_id,
+        quantity: toJsonNumber(fulfilled.minus(line.quantity_fulfilled), QUANTITY_SCALE),
+        quantity_fulfilled: toJsonNumber(fulfilled, QUANTITY_SCALE),
+      };
+    }),
+    inventory_transaction_ids: transactionIds,
+    cost_total: toJsonNumber(cogs),
+    journal_entry_id: journalEntryId,
+  };
+}
+
+/** Which lines draw stock: simple products, and kits without component lines (sold from built stock). */
+const isDrawn = (line: FulfilLine) => line.product_type === 'simple' || line.product_type === 'kit';
