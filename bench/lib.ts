@@ -1,12 +1,13 @@
 /**
  * Small helpers the benchmarks share: statistics, a plain-text table, the results file and a
- * throw-away PostgreSQL database. Nothing here imports application code, so a benchmark can set
- * NODE_ENV before it loads the app.
+ * throw-away PostgreSQL database. Nothing here imports application code with side effects (only
+ * the pure connection-url helper), so a benchmark can set NODE_ENV before it loads the app.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { withDatabase } from '../shared/db/connection-url';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -86,13 +87,6 @@ export function writeResults(name: string, data: Record<string, unknown>): strin
 
 export function databaseUrl(): string {
   return process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-}
-
-/** The same server, another database. */
-export function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
 }
 
 /** The benchmarks only ever talk to this machine. */

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
+import { withDatabase } from '../../shared/db/connection-url';
 import { migrate } from '../../shared/db/migrate';
 import { startEmbeddedPostgres } from '../../local/embedded';
 
@@ -20,12 +21,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     database: { mode: 'postgres'; adminUrl: string; template: string; prefix: string } | { mode: 'embedded'; url: string };
   }
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
 }
 
 export default async function setup(project: TestProject) {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { withDatabase } from '../../shared/db/connection-url';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { createGateway, type GatewayOptions } from '../../local/gateway';
@@ -49,12 +50,6 @@ export interface TestResponse {
 
 let counter = 0;
 export const uniqueCode = () => `t${randomBytes(5).toString('hex')}${(counter++).toString(36)}`;
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
 
 export async function createFileDatabase(): Promise<{ url: string; pool: () => pg.Pool; drop: () => Promise<void> }> {
   const database = inject('database');
