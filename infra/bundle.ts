@@ -93,8 +93,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     banner: { js: ESM_BANNER },
     // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
     external: ['@aws-sdk/*', 'pg-native'],
-    // Dependencies of node-pg-migrate that only matter for JS/TS migrations and globbing.
-    alias: { jiti: resolve(root, 'infra/bundle-shims/jiti.ts'), glob: resolve(root, 'infra/bundle-shims/glob.ts') },
+    alias: bundleAliases(root),
     plugins: [zodNamespaceImports(root)],
     logLevel: 'warning',
   });
@@ -113,6 +112,23 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     writeFileSync(options.sizesFile, `${JSON.stringify(sizes, Object.keys(sizes).sort(), 2)}\n`);
   }
   return { outdir, dirs, sizes, durationMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * Packages replaced by small stand-ins in bundles (each shim says why it is safe):
+ * node-pg-migrate's jiti and glob (JS/TS migrations and globbing; ours are SQL files), the
+ * Powertools JMESPath interpreter (our idempotency expressions are field names) and pgpass (Lambda
+ * always passes a password).
+ */
+export function bundleAliases(root: string): Record<string, string> {
+  const shim = (name: string) => resolve(root, 'infra/bundle-shims', name);
+  return {
+    jiti: shim('jiti.ts'),
+    glob: shim('glob.ts'),
+    '@aws-lambda-powertools/jmespath': shim('jmespath.ts'),
+    '@aws-lambda-powertools/jmespath/functions': shim('jmespath.ts'),
+    pgpass: shim('pgpass.ts'),
+  };
 }
 
 /**

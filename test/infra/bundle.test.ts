@@ -14,8 +14,8 @@ import { realRoutes, repoRoot, type SynthesizedStage, synthStage } from './synth
 
 /**
  * Every function ships under 300 KB minified. What the routes share weighs about 240 KB (zod,
- * pg, Powertools idempotency + JMESPath, middy and the handler stack, decimal.js-light where money
- * is involved), so a route that drags in something big (a non-tree-shaken zod namespace alone adds
+ * pg, Powertools idempotency (its JMESPath interpreter replaced by a field-path stand-in, see
+ * infra/bundle-shims), middy and the handler stack, decimal.js-light where money is involved), so a route that drags in something big (a non-tree-shaken zod namespace alone adds
  * ~360 KB, the route table several hundred) fails here.
  */
 const BUNDLE_LIMIT = 300 * 1024;
