@@ -19,7 +19,14 @@ import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '
 import { UnitOfMeasure } from '../shared/schemas/unit-of-measure';
 import { Order, OrderAdjustment } from '../shared/schemas/order';
 import { OrderFulfillment } from '../shared/schemas/order-lifecycle';
+import { OrderReturnReceipt } from '../shared/schemas/order-returns';
+import { PurchaseReceipt } from '../shared/schemas/purchase-orders';
+import { OrderApprovalRule } from '../shared/schemas/order-approval';
 import { Deposit, Payment } from '../shared/schemas/payment';
+import { Refund } from '../shared/schemas/refund';
+import { AccountPaymentMethod } from '../shared/schemas/payment-method';
+import { Coupon } from '../shared/schemas/coupon';
+import { TaxRate } from '../shared/schemas/tax-rate';
 
 export interface EventContract {
   version: number;
@@ -162,6 +169,25 @@ export const EVENT_CATALOG = {
   },
   'order.held': { version: 1, description: 'A sales or purchase order was put on hold (hold_type, hold_reason).', object: Order },
   'order.released': { version: 1, description: 'A hold was released; the order is back to confirmed or partially_fulfilled.', object: Order },
+  'order.approval_requested': {
+    version: 1,
+    description:
+      "Confirming a sales order over an approval rule's threshold held it for approval (on_hold, hold_type approval; approval_rule_id and approver_user_id name the rule and approver).",
+    object: Order,
+  },
+  'order.approved': { version: 1, description: 'A sales order held for approval was approved (approved_by, approved_at) and is now confirmed.', object: Order },
+  'order.rejected': {
+    version: 1,
+    description: 'A sales order held for approval was rejected (rejected_by, rejected_at, rejection_reason) and is back to draft.',
+    object: Order,
+  },
+  'order_approval_rule.created': { version: 1, description: 'An order approval rule was created.', object: OrderApprovalRule },
+  'order_approval_rule.updated': {
+    version: 1,
+    description: 'An order approval rule changed; previous_attributes holds the old values.',
+    object: OrderApprovalRule,
+  },
+  'order_approval_rule.deleted': { version: 1, description: 'An order approval rule was deleted; the object is its last state.', object: OrderApprovalRule },
   'order.cancelled': { version: 1, description: 'A document was cancelled; its balance_due is 0.', object: Order },
   'order.voided': { version: 1, description: 'A posted invoice was voided: its AR entry reversed, balance_due 0.', object: Order },
   'order.converted': {
@@ -174,17 +200,95 @@ export const EVENT_CATALOG = {
     description: 'Goods of a sales order or invoice shipped (quantity_fulfilled rose, stock drawn, COGS posted); the object is the fulfillment.',
     object: OrderFulfillment,
   },
+  'purchase_order.sent': {
+    version: 1,
+    description:
+      'A purchase order was sent to its vendor (sent_at, sent_to; a draft became confirmed). The API sends no mail itself: deliver it from this event; message is the note for the vendor.',
+    object: Order.extend({ message: z.string().nullable() }),
+  },
+  'purchase_order.received': {
+    version: 1,
+    description:
+      'Goods of a purchase order were received: stocked lines wrote receive inventory transactions (FIFO layers at the receipt cost), drop-ship lines fulfilled their sales lines; GL debit inventory or COGS, credit received_not_billed.',
+    object: PurchaseReceipt,
+  },
+  'return.created': {
+    version: 1,
+    description: 'A draft return was made from a shipped sales order or a posted invoice (POST /v1/orders/{id}/returns); the object is the return (source_order_id names the source).',
+    object: Order,
+  },
+  'return.received': {
+    version: 1,
+    description: 'Goods of a confirmed return came back: quantity_returned rose on the source lines, restocked lines went back into stock at their original cost (debit inventory, credit COGS); the object is the receipt.',
+    object: OrderReturnReceipt,
+  },
   'order_adjustment.created': {
     version: 1,
-    description: 'An order-level discount or fee was added (E2); amount is its money effect.',
+    description: 'An order-level discount or fee was added (E2), or a coupon applied (coupon_id set); amount is its money effect.',
     object: OrderAdjustment,
   },
+  'order_adjustment.deleted': {
+    version: 1,
+    description: "An order-level discount, fee or coupon was removed from a document; the object is its last state (a coupon's redemption is released).",
+    object: OrderAdjustment,
+  },
+  'coupon.created': { version: 1, description: 'A coupon was created.', object: Coupon },
+  'coupon.updated': { version: 1, description: 'A coupon changed (not its redemptions); previous_attributes holds the old values.', object: Coupon },
+  'coupon.deleted': { version: 1, description: 'A coupon no document carries was deleted; the object is its last state.', object: Coupon },
+  'tax_rate.created': { version: 1, description: 'A tax rate was created.', object: TaxRate },
+  'tax_rate.updated': {
+    version: 1,
+    description: 'A tax rate changed; previous_attributes holds the old values. Lines keep the rate they were given.',
+    object: TaxRate,
+  },
+  'tax_rate.deleted': { version: 1, description: 'A tax rate no line uses was deleted; the object is its last state.', object: TaxRate },
   'payment.created': {
     version: 1,
-    description: 'A customer payment was received (against one document, or applied to several invoices); it posted debit undeposited funds, credit AR.',
+    description:
+      'A customer payment was received (against one document, or applied to several invoices); it posted debit undeposited funds, credit AR (an ACH payment is status pending and posts when it clears).',
     object: Payment,
   },
   'payment.applied': { version: 1, description: 'An unallocated payment was applied to invoices (E8); the object carries its applications.', object: Payment },
+  'payment.refunded': {
+    version: 1,
+    description: 'A payment was refunded in full or in part (amount_refunded); refund.created carries the refund and how it split.',
+    object: Payment,
+  },
+  'refund.created': {
+    version: 1,
+    description: 'A refund of a payment was posted: customer credit given back (debit AR) and invoice allowances (debit revenue and tax), credit cash.',
+    object: Refund,
+  },
+  'payment.voided': {
+    version: 1,
+    description: 'An undeposited payment was voided: its receipt entry reversed, the documents it paid owe that amount again.',
+    object: Payment,
+  },
+  'payment.cleared': {
+    version: 1,
+    description: 'A pending ACH payment cleared: the receipt posted, its documents paid and back to their previous order_status.',
+    object: Payment,
+  },
+  'payment.failed': {
+    version: 1,
+    description: 'A pending ACH payment failed (was returned): nothing posted, its documents back to their previous order_status, unpaid by it.',
+    object: Payment,
+  },
+  'payment_method.attached': {
+    version: 1,
+    description: 'A confirmed card or ACH method was saved on an account (tokens and display details only).',
+    object: AccountPaymentMethod,
+  },
+  'payment_method.updated': {
+    version: 1,
+    description: "An account's default payment method moved (set, demoted or promoted); previous_attributes holds the old values.",
+    object: AccountPaymentMethod,
+  },
+  'payment_method.detached': {
+    version: 1,
+    description: 'A payment method was removed: detached at the processor, kept with is_active false.',
+    object: AccountPaymentMethod,
+  },
   'deposit.created': {
     version: 1,
     description: 'Undeposited receipts were deposited to a bank account (E4); it posted debit bank, credit undeposited funds.',

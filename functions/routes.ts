@@ -109,11 +109,28 @@ import * as listResourceTags from './tags/list-resource-tags';
 import * as listTags from './tags/list-tags';
 import * as createOrder from './orders/create-order';
 import * as createOrderAdjustment from './orders/create-adjustment';
+import * as deleteOrderAdjustment from './orders/delete-adjustment';
+import * as applyOrderCoupon from './orders/apply-coupon';
+import * as createCoupon from './coupons/create-coupon';
+import * as getCoupon from './coupons/get-coupon';
+import * as listCoupons from './coupons/list-coupons';
+import * as updateCoupon from './coupons/update-coupon';
+import * as deleteCoupon from './coupons/delete-coupon';
+import * as createTaxRate from './tax-rates/create-tax-rate';
+import * as getTaxRate from './tax-rates/get-tax-rate';
+import * as listTaxRates from './tax-rates/list-tax-rates';
+import * as updateTaxRate from './tax-rates/update-tax-rate';
+import * as deleteTaxRate from './tax-rates/delete-tax-rate';
 import * as createOrderLine from './orders/create-line';
 import * as cancelOrder from './orders/cancel-order';
 import * as confirmOrder from './orders/confirm-order';
 import * as convertOrder from './orders/convert-order';
 import * as createOrderFulfillment from './orders/create-fulfillment';
+import * as createOrderReturn from './orders/create-return';
+import * as receiveOrderReturn from './orders/receive-return';
+import * as createPurchaseReceipt from './orders/create-purchase-receipt';
+import * as createDropShipPurchaseOrders from './orders/create-drop-ship-purchase-orders';
+import * as sendPurchaseOrder from './orders/send-purchase-order';
 import * as holdOrder from './orders/hold-order';
 import * as releaseOrder from './orders/release-order';
 import * as voidOrder from './orders/void-order';
@@ -124,13 +141,32 @@ import * as getOrder from './orders/get-order';
 import * as listOrders from './orders/list-orders';
 import * as updateOrder from './orders/update-order';
 import * as updateOrderLine from './orders/update-line';
+import * as approveOrder from './orders/approve-order';
+import * as rejectOrder from './orders/reject-order';
+import * as createOrderApprovalRule from './order-approval-rules/create-approval-rule';
+import * as listOrderApprovalRules from './order-approval-rules/list-approval-rules';
+import * as getOrderApprovalRule from './order-approval-rules/get-approval-rule';
+import * as updateOrderApprovalRule from './order-approval-rules/update-approval-rule';
+import * as deleteOrderApprovalRule from './order-approval-rules/delete-approval-rule';
 import * as createOrderPayment from './payments/create-order-payment';
 import * as multiInvoiceApply from './payments/multi-invoice-apply';
 import * as applyPayment from './payments/apply-payment';
 import * as getPayment from './payments/get-payment';
 import * as listPayments from './payments/list-payments';
+import * as createPaymentRefund from './payments/create-refund';
+import * as voidPayment from './payments/void-payment';
+import * as clearPayment from './payments/clear-payment';
+import * as failPayment from './payments/fail-payment';
+import * as createSetupIntent from './payment-methods/create-setup-intent';
+import * as attachPaymentMethod from './payment-methods/attach-payment-method';
+import * as getPaymentMethod from './payment-methods/get-payment-method';
+import * as updatePaymentMethod from './payment-methods/update-payment-method';
+import * as deletePaymentMethod from './payment-methods/delete-payment-method';
+import * as listPaymentMethods from './payment-methods/list-payment-methods';
 import * as previewDeposit from './deposits/preview-deposit';
 import * as createDeposit from './deposits/create-deposit';
+import * as getDeposit from './deposits/get-deposit';
+import * as listDeposits from './deposits/list-deposits';
 
 export interface RouteModule {
   route: Route;
@@ -242,11 +278,28 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'tags/list-tags': listTags,
   'orders/create-order': createOrder,
   'orders/create-adjustment': createOrderAdjustment,
+  'orders/delete-adjustment': deleteOrderAdjustment,
+  'orders/apply-coupon': applyOrderCoupon,
+  'coupons/create-coupon': createCoupon,
+  'coupons/get-coupon': getCoupon,
+  'coupons/list-coupons': listCoupons,
+  'coupons/update-coupon': updateCoupon,
+  'coupons/delete-coupon': deleteCoupon,
+  'tax-rates/create-tax-rate': createTaxRate,
+  'tax-rates/get-tax-rate': getTaxRate,
+  'tax-rates/list-tax-rates': listTaxRates,
+  'tax-rates/update-tax-rate': updateTaxRate,
+  'tax-rates/delete-tax-rate': deleteTaxRate,
   'orders/create-line': createOrderLine,
   'orders/cancel-order': cancelOrder,
   'orders/confirm-order': confirmOrder,
   'orders/convert-order': convertOrder,
   'orders/create-fulfillment': createOrderFulfillment,
+  'orders/create-return': createOrderReturn,
+  'orders/receive-return': receiveOrderReturn,
+  'orders/create-purchase-receipt': createPurchaseReceipt,
+  'orders/create-drop-ship-purchase-orders': createDropShipPurchaseOrders,
+  'orders/send-purchase-order': sendPurchaseOrder,
   'orders/hold-order': holdOrder,
   'orders/release-order': releaseOrder,
   'orders/void-order': voidOrder,
@@ -257,13 +310,32 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'orders/list-orders': listOrders,
   'orders/update-order': updateOrder,
   'orders/update-line': updateOrderLine,
+  'orders/approve-order': approveOrder,
+  'orders/reject-order': rejectOrder,
+  'order-approval-rules/create-approval-rule': createOrderApprovalRule,
+  'order-approval-rules/list-approval-rules': listOrderApprovalRules,
+  'order-approval-rules/get-approval-rule': getOrderApprovalRule,
+  'order-approval-rules/update-approval-rule': updateOrderApprovalRule,
+  'order-approval-rules/delete-approval-rule': deleteOrderApprovalRule,
   'payments/create-order-payment': createOrderPayment,
   'payments/multi-invoice-apply': multiInvoiceApply,
   'payments/apply-payment': applyPayment,
   'payments/get-payment': getPayment,
   'payments/list-payments': listPayments,
+  'payments/create-refund': createPaymentRefund,
+  'payments/void-payment': voidPayment,
+  'payments/clear-payment': clearPayment,
+  'payments/fail-payment': failPayment,
+  'payment-methods/create-setup-intent': createSetupIntent,
+  'payment-methods/attach-payment-method': attachPaymentMethod,
+  'payment-methods/get-payment-method': getPaymentMethod,
+  'payment-methods/update-payment-method': updatePaymentMethod,
+  'payment-methods/delete-payment-method': deletePaymentMethod,
+  'payment-methods/list-payment-methods': listPaymentMethods,
   'deposits/preview-deposit': previewDeposit,
   'deposits/create-deposit': createDeposit,
+  'deposits/get-deposit': getDeposit,
+  'deposits/list-deposits': listDeposits,
 };
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

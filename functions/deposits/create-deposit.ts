@@ -1,4 +1,4 @@
-import { createDeposit } from '../../shared/data/payments';
+import { createDeposit } from '../../shared/data/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { Deposit, DepositCreate } from '../../shared/schemas/payment';

@@ -1,4 +1,4 @@
-import { previewDeposit } from '../../shared/data/payments';
+import { previewDeposit } from '../../shared/data/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { DepositPreview, DepositPreviewRequest } from '../../shared/schemas/payment';

@@ -10,7 +10,7 @@ export const route = defineRoute({
   tag: 'Kits',
   summary: 'Create a kit with its components',
   description:
-    'Atomic: the kit product and every component row are written together, or nothing is (an unknown or foreign component is a 404 naming components[n].component_product_id; a non-simple or repeated component is a 400). Returns 201 with the kit product and its embedded components.',
+    'Atomic: the kit product and every component row are written together, or nothing is (an unknown or foreign component is a 404 naming components[n].component_product_id; a non-simple or repeated component is a 400). Returns 201 with the kit product and its embedded components. product_type bundle creates a bundle instead: its components are sold, committed and drawn like those of a kit, but it is never built nor stocked.',
   scopes: ['products:write'],
   body: KitCreate,
   response: Kit,

@@ -11,7 +11,7 @@ export const route = defineRoute({
   tag: 'Kits',
   summary: 'Remove a component from a kit',
   description:
-    "Removes the component row (the component product and past builds are untouched). A kit keeps at least one component: removing the last is 409 kit_component_last. The kit's updated_at moves.",
+    "Removes the component row (the component product and past builds are untouched). A kit keeps at least one component: removing the last is 409 kit_component_last (a bundle may lose its last one). The kit's updated_at moves.",
   scopes: ['products:write'],
   params: kitComponentParams,
   response: deletedObject('kit_component'),

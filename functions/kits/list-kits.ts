@@ -13,7 +13,7 @@ export const route = defineRoute({
   tag: 'Kits',
   summary: 'List kits',
   description:
-    "Products of type kit with their components, newest first. demand_avg_per_day is each kit's own demand (kits sold from stock; the build_consume draws of its components count on the components), summed over its location balances with the balance rule (last 365 days, over the days since each balance's first movement, at most 365 and at least 1). Components and demand of a page are loaded in one query each.",
+    "Products of type kit or bundle (a bundle's components are sold with it; it is never built) with their components, newest first. demand_avg_per_day is each kit's own demand (kits sold from stock; the build_consume draws of its components count on the components), summed over its location balances with the balance rule (last 365 days, over the days since each balance's first movement, at most 365 and at least 1). Components and demand of a page are loaded in one query each.",
   scopes: ['products:read'],
   query: z.object({
     ...paginationQuery(),

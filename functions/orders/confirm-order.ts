@@ -11,14 +11,15 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Confirm a draft document',
   description:
-    'Moves a draft to confirmed. Confirming an invoice posts it to AR in the same transaction: debit accounts_receivable order_total, credit sales_revenue subtotal − discount_total + shipping_total + fee_total, credit sales_tax_payable tax_total (zero lines left out; source_type invoice), dated the order_date (422 period_closed naming order_date when that period is closed); journal_entry_id names the entry and balance_due becomes order_total − amount_paid. Any other status is 409 order_invalid_transition with current_status. Emits order.confirmed.',
+    'Moves a draft to confirmed. Confirming an invoice posts it to AR in the same transaction: debit accounts_receivable order_total, credit sales_revenue subtotal − discount_total + shipping_total + fee_total, credit sales_tax_payable tax_total (zero lines left out; source_type invoice), dated the order_date (422 period_closed naming order_date when that period is closed); journal_entry_id names the entry and balance_due becomes order_total − amount_paid. A sales order whose order_total is strictly over the threshold_amount of an active order approval rule matching its customer account or sales channel is held for approval instead: order_status on_hold, is_on_hold true, hold_type approval, approval_rule_id and approver_user_id set (the highest threshold exceeded wins, then the more specific rule), and order.approval_requested is emitted; POST /v1/orders/{id}/approve or /reject decides it. Confirming a return checks its quantities again (422 return_quantity_exceeded) and, when it comes from an invoice or has no source, posts its credit memo: debit sales_revenue and sales_tax_payable, credit accounts_receivable (source_type credit_memo), applied to the source invoice up to its balance_due (raising amount_credited on the invoice); the rest is customer credit, shown as a negative balance_due on the return. A return from a sales order posts nothing to AR. Any other status is 409 order_invalid_transition with current_status. Emits order.confirmed.',
   scopes: ['orders:write'],
   params: idParams,
   response: Order,
-  errors: ['order_invalid_transition', 'period_closed'],
+  errors: ['order_invalid_transition', 'period_closed', 'return_quantity_exceeded'],
   handler: async (ctx, { params }) => {
-    const { order, previousOrder } = await confirmOrder(ctx.db, ctx, params.id);
-    await ctx.events.record('order.confirmed', order, previousOrder);
+    const { order, previousOrder, heldForApproval } = await confirmOrder(ctx.db, ctx, params.id);
+    if (heldForApproval) await ctx.events.record('order.approval_requested', order, previousOrder);
+    else await ctx.events.record('order.confirmed', order, previousOrder);
     return order;
   },
 });

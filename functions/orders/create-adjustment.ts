@@ -1,9 +1,21 @@
+import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/data/coupon-redemptions';
 import { createAdjustment } from '../../shared/data/orders';
+import { ApiError } from '../../shared/http/errors';
 import { toJsonNumber } from '../../shared/money';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { OrderAdjustmentCreate, OrderAdjustmentResult } from '../../shared/schemas/order-requests';
+import { OrderAdjustmentCreate, OrderAdjustmentResult, type ManualAdjustment } from '../../shared/schemas/order-requests';
+
+const MANUAL_FIELDS = ['name', 'effect_type', 'discount_type', 'value'] as const;
+
+/** A manual adjustment needs its four fields; coupon_code replaces all of them. */
+function manualAdjustment(body: OrderAdjustmentCreate): ManualAdjustment {
+  for (const field of MANUAL_FIELDS) {
+    if (body[field] === undefined) throw new ApiError('parameter_missing', { param: field, hint: `${field} is required unless coupon_code is sent.` });
+  }
+  return body as ManualAdjustment;
+}
 
 export const route = defineRoute({
   id: 'orders.adjustments.create',
@@ -12,14 +24,21 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Add an order-level discount or fee',
   description:
-    "E2. Required: name, effect_type (discount | fee), discount_type (percentage | fixed_amount) and value (0 to 100 for a percentage, a currency amount with 2 decimals otherwise); optional notes and created_by_user_id (the acting user, an active user of the entity; defaults to the key's user). Coupons are applied through POST /v1/orders/{id}/apply-coupon. Percentages apply to the merchandise after line discounts; a discount is capped at what is left and prorated over the lines (their adjustments arrays). Allowed on draft or open (confirmed) orders; cancelled, fulfilled, posted-invoice (and other) orders are 422 order_not_adjustable with current_status. An order that is not in the entity is 404 order_not_found. Response 200: the adjustment with the order's new order_total, discount_total and fee_total.",
+    "E2. Required: name, effect_type (discount | fee), discount_type (percentage | fixed_amount) and value (0 to 100 for a percentage, a currency amount with 2 decimals otherwise); optional notes and created_by_user_id (the acting user, an active user of the entity; defaults to the key's user). Instead of those four, coupon_code applies a coupon exactly as POST /v1/orders/{id}/apply-coupon does (same checks and errors, reported on coupon_code); sending it with any of them is 400 parameter_invalid. Percentages apply to the merchandise after line discounts; a discount is capped at what is left and prorated over the lines (their adjustments arrays). Allowed on draft or open (confirmed) orders; cancelled, fulfilled, posted-invoice (and other) orders are 422 order_not_adjustable with current_status. An order that is not in the entity is 404 order_not_found. Response 200: the adjustment with the order's new order_total, discount_total and fee_total.",
   scopes: ['orders:write'],
   params: idParams,
   body: OrderAdjustmentCreate,
   response: OrderAdjustmentResult,
-  errors: ['order_not_found', 'order_not_adjustable'],
+  errors: ['order_not_found', 'order_not_adjustable', ...COUPON_REDEMPTION_ERRORS],
   handler: async (ctx, { params, body }) => {
-    const { adjustment, order, previousOrder } = await createAdjustment(ctx.db, ctx, params.id, body);
+    if (body.coupon_code !== undefined) {
+      const manual = MANUAL_FIELDS.find((field) => body[field] !== undefined);
+      if (manual) throw new ApiError('parameter_invalid', { param: 'coupon_code', hint: `Send coupon_code or a manual adjustment (${manual} ...), not both.` });
+    }
+    const { adjustment, order, previousOrder } =
+      body.coupon_code !== undefined
+        ? await applyCoupon(ctx.db, ctx, params.id, { code: body.coupon_code, notes: body.notes, created_by_user_id: body.created_by_user_id }, 'coupon_code')
+        : await createAdjustment(ctx.db, ctx, params.id, manualAdjustment(body));
     await ctx.events.record('order_adjustment.created', adjustment);
     await ctx.events.record('order.updated', order, previousOrder);
     return {

@@ -12,7 +12,7 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Put an order on hold',
   description:
-    'Confirmed or partially fulfilled sales orders and confirmed purchase orders: order_status on_hold, is_on_hold true, hold_type and hold_reason kept. Anything else is 409 order_invalid_transition with current_status. Emits order.held.',
+    'Confirmed or partially fulfilled sales orders and confirmed or partially received purchase orders: order_status on_hold, is_on_hold true, hold_type and hold_reason kept. Anything else is 409 order_invalid_transition with current_status. Emits order.held.',
   scopes: ['orders:write'],
   params: idParams,
   body: OrderHold,

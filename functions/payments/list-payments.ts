@@ -11,7 +11,7 @@ export const route = defineRoute({
   path: '/v1/payments',
   tag: 'Payments',
   summary: 'List payments',
-  description: 'Newest first. Filters: account_id, status (undeposited, deposited).',
+  description: 'Newest first. Filters: account_id, status (pending, undeposited, deposited, voided, failed).',
   scopes: ['payments:read'],
   query: z.object({ ...paginationQuery(), ...PaymentListQuery }),
   response: listEnvelope(Payment),

@@ -10,7 +10,7 @@ export const route = defineRoute({
   tag: 'Units of measure',
   summary: 'Delete a unit of measure',
   description:
-    'Permanently deletes a unit of measure and returns {id, object, deleted}. Refused with 409 uom_in_use while a product or an inventory transaction uses it (references.products lists up to 100 product ids, references.product_count counts them all); the base unit of a type cannot be deleted while other units of that type exist (409 uom_is_base).',
+    'Permanently deletes a unit of measure and returns {id, object, deleted}. Refused with 409 uom_in_use while a product, a purchase order line or an inventory transaction uses it (references.products lists up to 100 product ids, references.product_count counts them all, references.has_order_lines and references.has_inventory_transactions say whether lines or transactions use it; a line keeps its unit even on a deleted or closed order); the base unit of a type cannot be deleted while other units of that type exist (409 uom_is_base).',
   scopes: ['settings:write'],
   params: idParams,
   response: deletedObject('unit_of_measure'),

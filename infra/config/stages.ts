@@ -57,6 +57,15 @@ const StageConfigSchema = z
        */
       manageCloudWatchRole: z.boolean(),
     }),
+    payments: z.object({
+      /** The processor behind account payment methods (PAYMENT_PROCESSOR): the in-process sandbox double, or Stripe. */
+      processor: z.enum(['sandbox', 'stripe']),
+      /**
+       * Stripe: name of the Secrets Manager secret (created outside CDK) holding JSON
+       * {secret_key_live, secret_key_test, publishable_key_live, publishable_key_test}.
+       */
+      stripeSecretName: z.string().min(1).optional(),
+    }),
     logs: z.object({
       /** Log groups that leave the template (a removed stack, a function moved to another nested stack): kept until their retention expires, or deleted. */
       removal: removal.exclude(['snapshot']),
@@ -80,6 +89,12 @@ const StageConfigSchema = z
       if (config.database.removal === 'destroy') ctx.addIssue({ code: 'custom', path: ['database', 'removal'], message: 'prod never destroys the database' });
       if (config.idempotency.removal !== 'retain')
         ctx.addIssue({ code: 'custom', path: ['idempotency', 'removal'], message: 'prod retains the idempotency table' });
+    }
+    if (config.payments.processor === 'stripe' && !config.payments.stripeSecretName) {
+      ctx.addIssue({ code: 'custom', path: ['payments', 'stripeSecretName'], message: 'the stripe processor needs its secret' });
+    }
+    if (config.name === 'prod' && config.payments.processor !== 'stripe') {
+      ctx.addIssue({ code: 'custom', path: ['payments', 'processor'], message: 'prod serves live keys: it needs a real payment processor' });
     }
     if (config.name === 'sandbox' && config.acceptedKeyModes.includes('live')) {
       ctx.addIssue({ code: 'custom', path: ['acceptedKeyModes'], message: 'the sandbox accepts test keys only' });
@@ -105,6 +120,7 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
     idempotency: { removal: 'retain' },
     events: { removal: 'retain' },
     api: { throttleRateLimit: 200, throttleBurstLimit: 400, authorizerCacheTtlSeconds: 60, manageCloudWatchRole: true },
+    payments: { processor: 'stripe', stripeSecretName: 'bizops/prod/stripe' },
     logs: { removal: 'retain', functionsRetentionDays: 90, apiAccessRetentionDays: 365, flowLogRetentionDays: 90, databaseRetentionDays: 90 },
   },
   sandbox: {
@@ -123,6 +139,7 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
     idempotency: { removal: 'destroy' },
     events: { removal: 'destroy' },
     api: { throttleRateLimit: 25, throttleBurstLimit: 50, authorizerCacheTtlSeconds: 60, manageCloudWatchRole: true },
+    payments: { processor: 'sandbox' },
     logs: { removal: 'destroy', functionsRetentionDays: 30, apiAccessRetentionDays: 30, flowLogRetentionDays: 14, databaseRetentionDays: 14 },
   },
 };

@@ -27,6 +27,8 @@ export interface RouteFunctionsProps extends NestedStackProps {
     appSecret: secretsmanager.ISecret;
     idempotencyTable: dynamodb.ITable;
     eventBus: events.IEventBus;
+    /** The Stripe keys, when the stage's payment processor is Stripe. */
+    stripeSecret?: secretsmanager.ISecret;
   };
   /** The REST API and stage whose methods may invoke these functions. */
   api: { restApiId: string; stageName: string };
@@ -51,6 +53,7 @@ export class RouteFunctionsStack extends NestedStack {
     props.access.appSecret.grantRead(role);
     props.access.idempotencyTable.grant(role, ...IDEMPOTENCY_ACTIONS);
     props.access.eventBus.grantPutEventsTo(role);
+    props.access.stripeSecret?.grantRead(role);
 
     for (const route of props.routes) {
       const { function: fn } = new AppFunction(this, constructIdOf(route.id), {

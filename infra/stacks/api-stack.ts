@@ -6,6 +6,7 @@
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { acceptedKeyModesEnv, type StageConfig } from '../config/stages';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from '../constructs/app-function';
@@ -52,7 +53,13 @@ export class ApiStack extends Stack {
       EVENT_BUS_NAME: data.eventBus.eventBusName,
       ACCEPTED_KEY_MODES: acceptedKeyModesEnv(stage),
       POWERTOOLS_SERVICE_NAME: 'bizops-api',
+      PAYMENT_PROCESSOR: stage.payments.processor,
     };
+    // Stripe keys live in a secret created outside CDK; only the route functions may read it.
+    const stripeSecret = stage.payments.stripeSecretName
+      ? secretsmanager.Secret.fromSecretNameV2(this, 'StripeSecret', stage.payments.stripeSecretName)
+      : undefined;
+    const routeEnvironment = stripeSecret ? { ...runtimeEnvironment, STRIPE_SECRET_ARN: stripeSecret.secretArn } : runtimeEnvironment;
 
     this.migration = new DatabaseMigration(this, 'Migration', {
       code: code.code(PLATFORM_BUNDLES.migrateDatabase),
@@ -100,8 +107,8 @@ export class ApiStack extends Stack {
         code,
         network,
         logging,
-        environment: runtimeEnvironment,
-        access: { appSecret: data.database.appSecret, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus },
+        environment: routeEnvironment,
+        access: { appSecret: data.database.appSecret, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus, stripeSecret },
         api: { restApiId: this.api.restApi.restApiId, stageName: this.api.stageName },
       });
       // New code must not serve requests before the schema it expects exists.

@@ -29,4 +29,4 @@ export function hasScope(granted: readonly string[], required: string): boolean 
 }
 
 /** User permissions (what the person behind a key may do), distinct from key scopes. */
-export const PERMISSIONS = ['orders.revision_override', 'purchasing.approve_bills', 'accounting.close_periods', 'api_keys.manage'] as const;
+export const PERMISSIONS = ['orders.revision_override', 'orders.approve', 'purchasing.approve_bills', 'accounting.close_periods', 'api_keys.manage'] as const;

@@ -353,6 +353,16 @@ const TAG_COLUMNS = `t.id, 'tag' AS object, t.entity_id, t.name, t.color, t.meta
 
 /** Resource types whose tables exist in this version: attachments to them are checked for existence. */
 const RESOURCE_TABLES: Partial<Record<TagResourceType, string>> = { account: 'accounts', product: 'products', vendor: 'vendors' };
+/**
+ * Order documents share one table: `order` is a quote or sales order, the others their own
+ * document_type (a sales order's id tagged as an invoice is a 404). Deleted documents are gone.
+ */
+const ORDER_DOCUMENT_TYPES: Partial<Record<TagResourceType, readonly string[]>> = {
+  order: ['quote', 'sales_order'],
+  invoice: ['invoice'],
+  return: ['return'],
+  purchase_order: ['purchase_order'],
+};
 
 export async function createTag(db: Db, entityId: string, input: TagCreate): Promise<Tag> {
   try {
@@ -380,17 +390,30 @@ export function listTags(db: Db, entityId: string, filters: { name?: string }, p
 }
 
 /**
- * A resource of a type this version serves must exist in the entity (404 otherwise). Types whose
- * resources arrive in later versions have nothing to tag yet: reads answer an empty list, writes 422.
+ * A resource of a type this version serves must exist in the entity (404 otherwise). vendor_bill,
+ * contact and package resources are not served yet: reads answer an empty list, writes 422.
  */
 async function checkResource(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string, writing: boolean): Promise<boolean> {
   const table = RESOURCE_TABLES[resourceType];
-  if (!table) {
-    if (writing) throw new ApiError('resource_type_unavailable', { param: 'resourceType' });
+  const documentTypes = ORDER_DOCUMENT_TYPES[resourceType];
+  if (!table && !documentTypes) {
+    if (writing) {
+      throw new ApiError('resource_type_unavailable', {
+        param: 'resourceType',
+        hint: `This API version serves no ${resourceType} resources, so nothing can be tagged as one yet.`,
+      });
+    }
     return false;
   }
   // Writers take a key-share lock so the resource cannot be deleted while its tag row is written.
-  const found = await db.maybeOne(`SELECT 1 FROM ${table} WHERE entity_id = $1 AND id = $2 ${writing ? 'FOR KEY SHARE' : ''}`, [entityId, resourceId]);
+  const lock = writing ? 'FOR KEY SHARE' : '';
+  const found = documentTypes
+    ? await db.maybeOne(`SELECT 1 FROM orders WHERE entity_id = $1 AND id = $2 AND document_type = ANY($3::text[]) AND deleted_at IS NULL ${lock}`, [
+        entityId,
+        resourceId,
+        documentTypes,
+      ])
+    : await db.maybeOne(`SELECT 1 FROM ${table} WHERE entity_id = $1 AND id = $2 ${lock}`, [entityId, resourceId]);
   if (!found) throw new ApiError('not_found', { param: 'resourceId', hint: `No such ${resourceType} in this entity.` });
   return true;
 }

@@ -14,6 +14,7 @@ import { crossingEvents, stockCondition, stockStatus } from '../domain/inventory
 import type { EventRecorder } from '../events/outbox';
 import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
+import { openOrderQuantitiesSql } from './open-order-quantities';
 import { newId } from '../ids';
 import { amount, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount, type AmountLike } from '../money';
 import { COST_SCALE } from '../schemas/cost-scale';
@@ -338,7 +339,7 @@ export async function listTransactions(db: Db, entityId: string, filters: Transa
 // Balances
 
 const BALANCE_COLUMNS = `b.id, 'inventory_balance' AS object, b.entity_id, b.product_id, b.location_id, p.sku, p.name AS product_name, b.on_hand,
-  b.committed, p.reorder_point, b.is_low, b.is_out, b.first_activity_at, b.created_at, b.updated_at,
+  p.reorder_point, b.is_low, b.is_out, b.first_activity_at, b.created_at, b.updated_at,
   (SELECT coalesce(sum(l.remaining_quantity * l.unit_cost), 0) FROM inventory_cost_layers l
     WHERE l.entity_id = b.entity_id AND l.product_id = b.product_id AND l.location_id = b.location_id AND l.remaining_quantity > 0) AS inventory_value`;
 const BALANCE_JOIN = 'JOIN products p ON p.entity_id = b.entity_id AND p.id = b.product_id';
@@ -352,7 +353,6 @@ interface BalanceRow {
   sku: string;
   product_name: string;
   on_hand: string;
-  committed: string;
   reorder_point: string | null;
   is_low: boolean;
   is_out: boolean;
@@ -389,35 +389,32 @@ async function demandFor(db: Db, entityId: string, rows: BalanceRow[]): Promise<
   return new Map(result.map((row) => [balanceKey(row.product_id, row.location_id), row]));
 }
 
-/**
- * Committed customer demand of the balances on a page in one query: the unshipped quantity
- * (quantity − quantity_fulfilled) of lines on confirmed, partially fulfilled or held sales orders
- * (and invoices created directly, which ship their own goods) at the order's location. A kit's
- * component lines count, its own line does not (the components are what leave); purchase orders,
- * quotes, returns, drafts and invoices billing a sales order never count.
- */
-async function committedFor(db: Db, entityId: string, rows: BalanceRow[]): Promise<Map<string, string>> {
-  if (rows.length === 0) return new Map();
-  const result = await db.query<{ product_id: string; location_id: string; units: string }>(
-    `SELECT l.product_id, o.location_id, sum(l.quantity - l.quantity_fulfilled) AS units
-     FROM order_lines l
-     JOIN orders o ON o.entity_id = l.entity_id AND o.id = l.order_id
-     JOIN unnest($2::uuid[], $3::uuid[]) AS k(product_id, location_id) ON k.product_id = l.product_id AND k.location_id = o.location_id
-     WHERE l.entity_id = $1 AND o.deleted_at IS NULL AND o.order_status IN ('confirmed', 'partially_fulfilled', 'on_hold')
-       AND (o.document_type = 'sales_order' OR (o.document_type = 'invoice' AND o.converted_from_id IS NULL))
-       AND l.quantity > l.quantity_fulfilled
-       AND NOT EXISTS (SELECT 1 FROM order_lines c WHERE c.entity_id = l.entity_id AND c.kit_parent_line_id = l.id)
-     GROUP BY l.product_id, o.location_id`,
-    [entityId, rows.map((r) => r.product_id), rows.map((r) => r.location_id)],
-  );
-  return new Map(result.map((row) => [balanceKey(row.product_id, row.location_id), row.units]));
+interface OpenQuantities {
+  committed: string;
+  on_order: string;
 }
 
-function toBalance(row: BalanceRow, demand: DemandRow | undefined, committedUnits: string | undefined, now: number): InventoryBalance {
+/**
+ * Committed and on-order stock of the balances on a page in one query, by the one definition in
+ * open-order-quantities.ts (unshipped sales lines, kit components not kit lines; unreceived
+ * purchase order lines).
+ */
+async function openQuantitiesFor(db: Db, entityId: string, rows: BalanceRow[]): Promise<Map<string, OpenQuantities>> {
+  if (rows.length === 0) return new Map();
+  const result = await db.query<{ product_id: string; location_id: string } & OpenQuantities>(
+    `SELECT q.product_id, q.location_id, q.committed, q.on_order
+     FROM (${openOrderQuantitiesSql({ productIds: '$2' })}) q
+     JOIN unnest($2::uuid[], $3::uuid[]) AS k(product_id, location_id) ON k.product_id = q.product_id AND k.location_id = q.location_id`,
+    [entityId, rows.map((r) => r.product_id), rows.map((r) => r.location_id)],
+  );
+  return new Map(result.map((row) => [balanceKey(row.product_id, row.location_id), row]));
+}
+
+function toBalance(row: BalanceRow, demand: DemandRow | undefined, open: OpenQuantities | undefined, now: number): InventoryBalance {
   const units = { 30: demand?.d30 ?? '0', 90: demand?.d90 ?? '0', 180: demand?.d180 ?? '0', 365: demand?.d365 ?? '0' };
   const rates = { 30: runRate(units[30], 30), 90: runRate(units[90], 90), 180: runRate(units[180], 180), 365: runRate(units[365], 365) };
   const daysActive = (now - new Date(row.first_activity_at).getTime()) / 86_400_000;
-  const committed = amount(committedUnits ?? '0');
+  const committed = amount(open?.committed ?? '0');
   return {
     id: row.id,
     object: 'inventory_balance',
@@ -429,6 +426,7 @@ function toBalance(row: BalanceRow, demand: DemandRow | undefined, committedUnit
     on_hand: toJsonNumber(row.on_hand, QUANTITY_SCALE),
     committed: toJsonNumber(committed, QUANTITY_SCALE),
     available: toJsonNumber(amount(row.on_hand).minus(committed), QUANTITY_SCALE),
+    on_order: toJsonNumber(open?.on_order ?? '0', QUANTITY_SCALE),
     reorder_point: row.reorder_point === null ? null : toJsonNumber(row.reorder_point, QUANTITY_SCALE),
     stock_status: stockStatus({ low: row.is_low, out: row.is_out }),
     inventory_value: toJsonNumber(row.inventory_value, COST_SCALE),
@@ -452,9 +450,9 @@ export async function getBalance(db: Db, entityId: string, balanceId: string): P
   ]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such inventory balance in this entity.' });
   const demand = await demandFor(db, entityId, [row]);
-  const committed = await committedFor(db, entityId, [row]);
+  const open = await openQuantitiesFor(db, entityId, [row]);
   const key = balanceKey(row.product_id, row.location_id);
-  return toBalance(row, demand.get(key), committed.get(key), Date.now());
+  return toBalance(row, demand.get(key), open.get(key), Date.now());
 }
 
 export interface BalanceFilters {
@@ -484,23 +482,32 @@ export async function listBalances(db: Db, entityId: string, filters: BalanceFil
     '/v1/inventory/balances',
   );
   const demand = await demandFor(db, entityId, result.data);
-  const committed = await committedFor(db, entityId, result.data);
+  const open = await openQuantitiesFor(db, entityId, result.data);
   const now = Date.now();
   return {
     ...result,
     data: result.data.map((row) => {
       const key = balanceKey(row.product_id, row.location_id);
-      return toBalance(row, demand.get(key), committed.get(key), now);
+      return toBalance(row, demand.get(key), open.get(key), now);
     }),
   };
 }
 
-/** On hand minus committed per (product, location), for kit availability. */
+/**
+ * On hand minus committed per product (at one location, or summed over all), for kit
+ * availability; committed by the same definition as the balances'.
+ */
 export async function availableByProduct(db: Db, entityId: string, productIds: string[], locationId?: string): Promise<Map<string, Amount>> {
+  const params: unknown[] = [entityId, productIds];
+  if (locationId) params.push(locationId);
+  const atLocation = (alias: string) => (locationId ? `AND ${alias}.location_id = $3` : '');
   const rows = await db.query<{ product_id: string; available: string }>(
-    `SELECT product_id, sum(on_hand - committed) AS available FROM inventory_balances
-     WHERE entity_id = $1 AND product_id = ANY($2::uuid[]) ${locationId ? 'AND location_id = $3' : ''} GROUP BY product_id`,
-    locationId ? [entityId, productIds, locationId] : [entityId, productIds],
+    `WITH open_qty AS (${openOrderQuantitiesSql({ productIds: '$2' })})
+     SELECT p.id AS product_id,
+            coalesce((SELECT sum(b.on_hand) FROM inventory_balances b WHERE b.entity_id = $1 AND b.product_id = p.id ${atLocation('b')}), 0)
+          - coalesce((SELECT sum(q.committed) FROM open_qty q WHERE q.product_id = p.id ${atLocation('q')}), 0) AS available
+     FROM unnest($2::uuid[]) AS p(id)`,
+    params,
   );
   return new Map(rows.map((row) => [row.product_id, amount(row.available)]));
 }
@@ -620,10 +627,13 @@ export interface KitComponentStock {
 
 export async function buildKits(db: Db, entityId: string, events: EventRecorder, kitId: string, input: KitBuildCreate) {
   const kit = await db.maybeOne<StockProduct>(
-    `SELECT id, product_type, uom_id, cost, reorder_point FROM products WHERE entity_id = $1 AND id = $2 AND product_type = 'kit'`,
+    `SELECT id, product_type, uom_id, cost, reorder_point FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle')`,
     [entityId, kitId],
   );
   if (!kit) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity.' });
+  if (kit.product_type === 'bundle') {
+    throw new ApiError('product_not_stockable', { param: 'id', hint: 'A bundle is never built: selling it draws its components.' });
+  }
   await checkLocation(db, entityId, input.location_id);
   const components = await db.query<KitComponentStock & StockProduct>(
     `SELECT c.component_product_id, c.quantity_per_kit, p.id, p.product_type, p.uom_id, p.cost, p.reorder_point

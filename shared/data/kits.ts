@@ -1,4 +1,8 @@
-/** SQL for kits: a kit is a product of type kit plus its component rows, written together. */
+/**
+ * SQL for kits: a kit (or a bundle) is a product of type kit (bundle) plus its component rows,
+ * written together. A bundle's components are sold, committed and drawn like a kit's, but a bundle
+ * is never built nor stocked.
+ */
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { likeEscape, updateSet } from '../db/sql';
@@ -54,8 +58,8 @@ export async function createKit(db: Db, entityId: string, input: KitCreate): Pro
     if (seen.has(component.component_product_id)) throw new ApiError('parameter_invalid', { param, hint: 'Each product can appear once in a kit.' });
     seen.add(component.component_product_id);
   });
-  const { product_name, components, product_type: _kit, ...header } = input;
-  const product = await insertProduct(db, entityId, { ...header, name: product_name, product_type: 'kit' });
+  const { product_name, components, product_type, ...header } = input;
+  const product = await insertProduct(db, entityId, { ...header, name: product_name, product_type: product_type ?? 'kit' });
   for (const [index, component] of components.entries()) {
     try {
       await db.query(
@@ -81,11 +85,11 @@ export async function createKit(db: Db, entityId: string, input: KitCreate): Pro
 }
 
 async function getKitProduct(db: Db, entityId: string, kitId: string): Promise<Product> {
-  const row = await db.maybeOne<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2 AND p.product_type = 'kit'`, [
-    entityId,
-    kitId,
-  ]);
-  if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit).' });
+  const row = await db.maybeOne<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2 AND p.product_type IN ('kit', 'bundle')`,
+    [entityId, kitId],
+  );
+  if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
   return (await withDemand(db, entityId, [row]))[0];
 }
 
@@ -101,7 +105,7 @@ export async function listComponents(db: Db, entityId: string, kitId: string) {
 }
 
 export async function listKits(db: Db, entityId: string, filters: { is_active?: boolean; q?: string }, page: PageRequest): Promise<Page<Kit>> {
-  const where = ['p.entity_id = $1', `p.product_type = 'kit'`];
+  const where = ['p.entity_id = $1', `p.product_type IN ('kit', 'bundle')`];
   const params: unknown[] = [entityId];
   if (filters.is_active !== undefined) {
     params.push(filters.is_active);
@@ -124,8 +128,12 @@ export async function listKits(db: Db, entityId: string, filters: { is_active?: 
 
 /** Locks the kit's product row, so concurrent component changes of one kit queue (and the last one cannot go twice). */
 async function lockKit(db: Db, entityId: string, kitId: string): Promise<void> {
-  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type = 'kit' FOR UPDATE`, [entityId, kitId]);
-  if (!found) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit).' });
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle') FOR UPDATE`, [
+    entityId,
+    kitId,
+  ]);
+  if (!found)
+    throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
 }
 
 /** A component change changes the kit representation: its updated_at moves with it. */
@@ -144,8 +152,9 @@ export async function getComponent(db: Db, entityId: string, kitId: string, comp
 }
 
 async function getKitProductRow(db: Db, entityId: string, kitId: string): Promise<void> {
-  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type = 'kit'`, [entityId, kitId]);
-  if (!found) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit).' });
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle')`, [entityId, kitId]);
+  if (!found)
+    throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
 }
 
 /** Adds one component: a simple product of the entity, not the kit itself, not already in the kit. */
@@ -212,14 +221,16 @@ export async function updateComponent(
   return { component, previous };
 }
 
-/** Removes one component; the last one stays (a kit has at least one, as on create). */
+/** Removes one component; a kit's last one stays (a kit has at least one, as on create), a bundle's may go. */
 export async function removeComponent(db: Db, entityId: string, kitId: string, componentId: string): Promise<KitComponent> {
   const component = await getComponent(db, entityId, kitId, componentId, { lock: true });
-  const { count } = await db.one<{ count: number }>('SELECT count(*)::int AS count FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2', [
-    entityId,
-    kitId,
-  ]);
-  if (count <= 1) throw new ApiError('kit_component_last', { param: 'component_id' });
+  const { count, product_type } = await db.one<{ count: number; product_type: string }>(
+    `SELECT (SELECT count(*)::int FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2) AS count,
+            (SELECT product_type FROM products WHERE entity_id = $1 AND id = $2) AS product_type`,
+    [entityId, kitId],
+  );
+  // A kit is built from its components; a bundle without any is a plain priced bundle again.
+  if (count <= 1 && product_type === 'kit') throw new ApiError('kit_component_last', { param: 'component_id' });
   await db.query('DELETE FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 AND id = $3', [entityId, kitId, componentId]);
   await touchKit(db, entityId, kitId);
   return component;

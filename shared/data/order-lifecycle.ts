@@ -7,8 +7,9 @@
  */
 import type { Db } from '../db/database';
 import { formatNumber, nextNumber } from '../db/sequences';
-import { fulfillmentProgress, type FulfillmentStatus } from '../domain/orders/lifecycle';
+import { APPROVAL_HOLD, fulfillmentProgress, type FulfillmentStatus } from '../domain/orders/lifecycle';
 import { balanceDue, type DocumentType, type OrderStatus } from '../domain/orders/totals';
+import { ApiError } from '../http/errors';
 import { newId } from '../ids';
 import { amount, toJsonNumber, ZERO, type Amount } from '../money';
 import type { Order } from '../schemas/order';
@@ -55,6 +56,10 @@ export const dateOf = (timestamp: Date | string) => (timestamp instanceof Date ?
 // Confirm, hold, release, cancel, void
 
 export async function holdOrder(db: Db, entityId: string, orderId: string, input: { hold_type: string; reason?: string | null }): Promise<LifecycleResult> {
+  // Only an approval rule puts an order on an approval hold (confirm routes it; approve or reject lift it).
+  if (input.hold_type === APPROVAL_HOLD) {
+    throw new ApiError('parameter_invalid', { param: 'hold_type', hint: "hold_type 'approval' is reserved for orders an order approval rule holds." });
+  }
   const { order, next } = await begin(db, entityId, orderId, 'hold');
   await db.query(`UPDATE orders SET is_on_hold = true, hold_type = $3, hold_reason = $4 WHERE entity_id = $1 AND id = $2`, [
     entityId,
@@ -141,10 +146,11 @@ export async function convertOrder(db: Db, actor: { entityId: string; userId: st
   const first = existing === 0;
   await db.query(
     `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, location_id, po_number, due_date, shipping_total, tax_exempt,
-       delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, metadata, source_platform, converted_from_id, created_by_user_id)
+       delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, metadata, source_platform, converted_from_id, created_by_user_id,
+       sales_channel_id)
      SELECT $3, entity_id, $4, $5, customer_account_id, location_id, po_number, due_date, CASE WHEN $6 THEN shipping_total ELSE 0 END, tax_exempt,
        delivery_option, notes, internal_notes, CASE WHEN $5 = 'invoice' THEN $4 END, CASE WHEN $5 = 'invoice' THEN 'order' END, ship_complete, metadata,
-       source_platform, id, $7
+       source_platform, id, $7, sales_channel_id
      FROM orders WHERE entity_id = $1 AND id = $2`,
     [entityId, source.id, id, number, target, first, actor.userId],
   );
@@ -177,8 +183,8 @@ export async function convertOrder(db: Db, actor: { entityId: string; userId: st
   );
   for (const adjustment of adjustments) {
     await db.query(
-      `INSERT INTO order_adjustments (id, entity_id, order_id, name, effect_type, discount_type, value, notes, created_by_user_id, created_at)
-       SELECT $3, entity_id, $4, name, effect_type, discount_type, value, notes, created_by_user_id, created_at FROM order_adjustments
+      `INSERT INTO order_adjustments (id, entity_id, order_id, name, effect_type, discount_type, value, notes, created_by_user_id, created_at, coupon_id)
+       SELECT $3, entity_id, $4, name, effect_type, discount_type, value, notes, created_by_user_id, created_at, coupon_id FROM order_adjustments
        WHERE entity_id = $1 AND id = $2`,
       [entityId, adjustment.id, newId(), id],
     );

@@ -5,7 +5,9 @@
 import type { Db } from '../db/database';
 import { postJournalEntry, reverseJournalEntry, type PostingContext, type PostingLine } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, round } from '../money';
+import { approvalRuleFor, holdForApproval } from './order-approvals';
 import { begin, dateOf, finish, type LifecycleResult } from './order-lifecycle';
+import { confirmReturn } from './order-returns';
 
 /**
  * The AR entry of an invoice: debit accounts_receivable order_total; credit sales_revenue with
@@ -32,8 +34,15 @@ export function invoicePostingLines(totals: InvoiceTotals): PostingLine[] {
   return lines.filter((line) => !amount(line.debit ?? line.credit ?? 0).isZero());
 }
 
-export async function confirmOrder(db: Db, ctx: PostingContext, orderId: string): Promise<LifecycleResult> {
+/**
+ * Confirms a draft. A sales order over the threshold of an active approval rule matching its
+ * customer or channel is held for approval instead (heldForApproval true; see order-approvals.ts).
+ */
+export async function confirmOrder(db: Db, ctx: PostingContext, orderId: string): Promise<LifecycleResult & { heldForApproval: boolean }> {
   const { order, next } = await begin(db, ctx.entityId, orderId, 'confirm');
+  const rule = await approvalRuleFor(db, ctx.entityId, order);
+  if (rule) return { ...(await holdForApproval(db, ctx.entityId, order, rule)), heldForApproval: true };
+  if (order.document_type === 'return') return { ...(await confirmReturn(db, ctx, order)), heldForApproval: false };
   let journalEntryId: string | null = null;
   const totals = await db.one<InvoiceTotals>(
     'SELECT subtotal, discount_total, shipping_total, fee_total, tax_total, order_total FROM orders WHERE entity_id = $1 AND id = $2',
@@ -61,7 +70,7 @@ export async function confirmOrder(db: Db, ctx: PostingContext, orderId: string)
      WHERE entity_id = $1 AND id = $2`,
     [ctx.entityId, order.id, journalEntryId],
   );
-  return finish(db, ctx.entityId, order, { order_status: next });
+  return { ...(await finish(db, ctx.entityId, order, { order_status: next })), heldForApproval: false };
 }
 
 /** Voids a posted invoice: reverses its AR entry (dated like the original) and forces balance_due to 0. */

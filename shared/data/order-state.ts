@@ -25,6 +25,10 @@ export interface OrderState {
   order_date: Date | string;
   is_on_hold: boolean;
   hold_type: string | null;
+  /** Credit memos applied (an invoice) or the part of its credit applied to its source (a return). */
+  amount_credited: string;
+  /** A return's source document (POST /v1/orders/{id}/returns). */
+  source_order_id: string | null;
 }
 
 const stateOf = (order: OrderState): LifecycleState => ({
@@ -33,6 +37,9 @@ const stateOf = (order: OrderState): LifecycleState => ({
   payment_status: order.payment_status,
   fulfillment_status: order.fulfillment_status,
   amount_paid: order.amount_paid,
+  hold_type: order.hold_type,
+  amount_credited: order.amount_credited,
+  credit_posted: order.document_type === 'return' && order.journal_entry_id !== null,
 });
 
 export function invalidTransition(order: OrderState, action: LifecycleAction, reason: string, hint?: string): ApiError {
@@ -51,18 +58,26 @@ const ACTION_WORDS: Record<LifecycleAction, string> = {
   void: 'voided',
   convert: 'converted',
   fulfill: 'fulfilled',
+  send: 'sent',
+  receive: 'received',
+  approve: 'approved',
+  reject: 'rejected',
 };
 
 const REFUSAL_HINTS: Record<string, string> = {
-  has_payments: 'This document has payments; refund or unapply them first.',
+  has_payments:
+    'This document has payments: void them first (POST /v1/payments/{payment_id}/void). A deposited payment cannot be voided: refund it (POST /v1/payments/{payment_id}/refunds), which settles the document as refunded instead of cancelling it.',
   has_fulfillments: 'Goods of this order have shipped; return them instead of cancelling.',
+  has_credits: 'A credit memo is posted against this document (a return); it stands, so the document is neither cancelled nor voided.',
+  approval_pending: 'This order is held for approval; approve or reject it (POST /v1/orders/{id}/approve or /reject) instead of releasing it.',
+  not_pending_approval: 'This order is not held for approval.',
 };
 
 /** Locks the order and checks the move; throws 409 order_invalid_transition when it is not allowed. */
 export async function begin(db: Db, entityId: string, orderId: string, action: LifecycleAction) {
   const order = await db.maybeOne<OrderState>(
     `SELECT id, order_number, document_type, order_status, payment_status, fulfillment_status, amount_paid, order_total, balance_due, location_id,
-       converted_from_id, journal_entry_id, invoice_number, order_date, is_on_hold, hold_type
+       converted_from_id, journal_entry_id, invoice_number, order_date, is_on_hold, hold_type, amount_credited, source_order_id
      FROM orders WHERE entity_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
     [entityId, orderId],
   );

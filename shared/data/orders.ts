@@ -13,9 +13,10 @@ import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import { amount, QUANTITY_SCALE, round, toJsonNumber } from '../money';
 import type { Order, OrderAdjustment, OrderLineItem } from '../schemas/order';
-import type { OrderAdjustmentCreate, OrderCreate, OrderLineCreate, OrderLineUpdate, OrderUpdate } from '../schemas/order-requests';
+import type { ManualAdjustment, OrderCreate, OrderLineCreate, OrderLineUpdate, OrderUpdate } from '../schemas/order-requests';
 import { UNIT_PRICE_SCALE } from '../schemas/order';
 import { getUser } from './identity';
+import { setLineUnitOfMeasure } from './order-line-uom';
 
 export const ORDER_NUMBER_PREFIXES: Record<DocumentType, string> = {
   quote: 'QT-',
@@ -35,7 +36,8 @@ const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_number, o.d
   o.shipping_total, o.tax_total, o.fee_total, o.order_total, o.list_price_total, o.pricing_savings, o.amount_paid, o.balance_due, o.tax_exempt,
   o.delivery_option, o.notes, o.internal_notes, o.invoice_number, o.invoice_type, o.is_on_hold, o.hold_type, o.ship_complete, o.source_platform,
   o.external_order_id, o.external_order_number, o.metadata, o.revision_count, o.duplicated_from_id, o.created_by_user_id, o.created_at, o.updated_at,
-  o.converted_from_id, o.journal_entry_id, o.hold_reason`;
+  o.converted_from_id, o.journal_entry_id, o.hold_reason, o.sent_at, o.sent_to, o.sales_channel_id, o.approval_rule_id, o.approver_user_id,
+  o.approval_requested_at, o.approved_by, o.approved_at, o.rejected_by, o.rejected_at, o.rejection_reason, o.source_order_id, o.amount_credited`;
 
 const MONEY_FIELDS = [
   'subtotal',
@@ -48,6 +50,7 @@ const MONEY_FIELDS = [
   'pricing_savings',
   'amount_paid',
   'balance_due',
+  'amount_credited',
 ] as const;
 
 type OrderRow = Omit<Order, (typeof MONEY_FIELDS)[number] | 'amount_due' | 'order_date' | 'due_date' | 'created_at' | 'updated_at'> &
@@ -66,6 +69,7 @@ function toOrder(row: OrderRow, lines?: OrderLineItem[], adjustments?: OrderAdju
   order.amount_due = toJsonNumber(amountDue(row.order_total, row.amount_paid));
   order.order_date = iso(row.order_date);
   order.due_date = row.due_date === null ? null : iso(row.due_date);
+  order.sent_at = row.sent_at === null || row.sent_at === undefined ? null : iso(row.sent_at);
   order.created_at = iso(row.created_at);
   order.updated_at = iso(row.updated_at);
   if (lines) order.lines = lines;
@@ -77,7 +81,7 @@ const LINE_COLUMNS = `l.id, 'order_line_item' AS object, l.entity_id, l.order_id
   l.sku, l.title, l.quantity, l.quantity_fulfilled, l.quantity_returned, l.received_floor, l.sell_rate, l.list_price, l.pricing_rule_adjustment,
   l.coupon_adjustment, l.discount_amount, l.discount_percent, l.line_subtotal, l.tax_rate_id, l.tax_rate, l.tax_amount, l.line_total, l.unit_cost,
   l.weight, l.is_tax_exempt, l.product_tax_code, l.is_drop_ship, l.drop_ship_vendor_id, l.drop_ship_po_id, l.notes, l.sort_order,
-  l.price_overridden, l.created_at, l.updated_at`;
+  l.price_overridden, l.unit_of_measure_id, l.created_at, l.updated_at`;
 
 interface LineRow {
   id: string;
@@ -114,6 +118,7 @@ interface LineRow {
   notes: string | null;
   sort_order: number;
   price_overridden: boolean;
+  unit_of_measure_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -142,12 +147,13 @@ interface AdjustmentRow {
   amount: string;
   notes: string | null;
   created_by_user_id: string;
+  coupon_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 const ADJUSTMENT_COLUMNS = `a.id, a.entity_id, a.order_id, a.name, a.effect_type, a.discount_type, a.value, a.amount, a.notes, a.created_by_user_id,
-  a.created_at, a.updated_at`;
+  a.coupon_id, a.created_at, a.updated_at`;
 
 const toAdjustment = (row: AdjustmentRow): OrderAdjustment => ({
   ...row,
@@ -178,7 +184,8 @@ export function documentLock(order: LockState): DocumentLock | null {
     return { reason: 'document_voided', suggested_action: 'duplicate_order', overridable: false };
   }
   if (order.order_status === 'fulfilled') return { reason: 'document_fulfilled', suggested_action: 'create_return', overridable: false };
-  if (order.document_type === 'invoice' && order.order_status !== 'draft') {
+  // A confirmed return is posted too: its credit memo and receipts follow its lines.
+  if ((order.document_type === 'invoice' || order.document_type === 'return') && order.order_status !== 'draft') {
     return { reason: 'document_posted', suggested_action: 'create_return', overridable: false };
   }
   if (order.payment_status === 'paid' || order.payment_status === 'overpaid') {
@@ -188,10 +195,11 @@ export function documentLock(order: LockState): DocumentLock | null {
 }
 
 function lineFloor(line: LineRow) {
+  // received_floor first: on a purchase order line it equals quantity_fulfilled (units received), and the tie names it.
   const candidates = [
+    { value: amount(line.received_floor), reason: 'quantity_received' },
     { value: amount(line.quantity_fulfilled), reason: 'quantity_fulfilled' },
     { value: amount(line.quantity_returned), reason: 'quantity_returned' },
-    { value: amount(line.received_floor), reason: 'quantity_received' },
   ];
   return candidates.reduce((best, next) => (next.value.gt(best.value) ? next : best));
 }
@@ -355,14 +363,21 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       quantity: line.quantity,
       list_price: line.list_price,
       sell_rate: line.sell_rate,
-      coupon_adjustment: line.coupon_adjustment,
+      // coupon_adjustment is derived from the coupon adjustments below, never fed back in.
       discount_amount: line.discount_amount,
       discount_percent: line.discount_percent,
       tax_rate: line.tax_rate_id ? line.tax_rate : null,
       is_tax_exempt: line.is_tax_exempt,
       is_kit_component: line.kit_parent_line_id !== null,
     })),
-    adjustments: adjustments.map((a) => ({ id: a.id, name: a.name, effect_type: a.effect_type, discount_type: a.discount_type, value: a.value })),
+    adjustments: adjustments.map((a) => ({
+      id: a.id,
+      name: a.name,
+      effect_type: a.effect_type,
+      discount_type: a.discount_type,
+      value: a.value,
+      coupon_id: a.coupon_id,
+    })),
     shipping_total: order.shipping_total,
     tax_exempt: order.tax_exempt,
   });
@@ -388,28 +403,33 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     );
   }
   // The line shares of order-level discounts are rebuilt from scratch: they follow the lines.
-  await db.query(`DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type = 'order_adjustment'`, [entityId, orderId]);
+  await db.query(`DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`, [
+    entityId,
+    orderId,
+  ]);
   const shares = totals.lines.flatMap((t, index) => t.shares.map((share) => ({ share, line: lines[index] })));
   if (shares.length) {
     const appliedAt = new Map(adjustments.map((a) => [a.id, a.created_at]));
     await db.query(
       `INSERT INTO line_adjustments (id, entity_id, order_id, line_id, source_type, source_id, source_label, per_unit_amount, quantity, line_amount,
          proration_ratio, applied_at)
-       SELECT v.id, $1, $2, v.line_id, 'order_adjustment', v.source_id, v.label, v.per_unit, v.qty, v.amount, v.ratio, v.applied_at
-       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[])
-         AS v(id, line_id, source_id, label, per_unit, qty, amount, ratio, applied_at)`,
+       SELECT v.id, $1, $2, v.line_id, v.source_type, v.source_id, v.label, v.per_unit, v.qty, v.amount, v.ratio, v.applied_at
+       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[],
+         $12::text[]) AS v(id, line_id, source_id, label, per_unit, qty, amount, ratio, applied_at, source_type)`,
       [
         entityId,
         orderId,
         shares.map(() => newId()),
         shares.map(({ line }) => line.id),
-        shares.map(({ share }) => share.adjustment_id),
+        // A coupon's share names the coupon (source_type coupon), any other the adjustment.
+        shares.map(({ share }) => share.coupon_id ?? share.adjustment_id),
         shares.map(({ share }) => share.source_label),
         shares.map(({ share }) => share.per_unit_amount.toString()),
         shares.map(({ line }) => line.quantity),
         shares.map(({ share }) => share.line_amount.toString()),
         shares.map(({ share }) => share.proration_ratio.toString()),
         shares.map(({ share }) => appliedAt.get(share.adjustment_id)),
+        shares.map(({ share }) => (share.coupon_id ? 'coupon' : 'order_adjustment')),
       ],
     );
   }
@@ -623,8 +643,9 @@ async function insertLine(db: Db, entityId: string, order: OrderHeader, input: O
       sortOrder,
     ],
   );
-  if (product.product_type === 'kit' && order.document_type !== 'purchase_order') {
-    // Component lines: quantity per kit × kits, priced on the kit's line (sell_rate 0).
+  await setLineUnitOfMeasure(db, entityId, order.document_type, id, input.unit_of_measure_id, param('unit_of_measure_id'));
+  if ((product.product_type === 'kit' || product.product_type === 'bundle') && order.document_type !== 'purchase_order') {
+    // Component lines (a bundle's too): quantity per kit × kits, priced on the kit's line (sell_rate 0).
     await db.query(
       `INSERT INTO order_lines (id, entity_id, order_id, product_id, kit_parent_line_id, sku, title, quantity, list_price, sell_rate, price_overridden,
          unit_cost, sort_order)
@@ -676,8 +697,8 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
     await db.query(
       `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
          shipping_total, tax_exempt, delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, source_platform,
-         external_order_id, external_order_number, metadata, created_by_user_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
+         external_order_id, external_order_number, metadata, created_by_user_id, sales_channel_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
       [
         id,
         entityId,
@@ -702,6 +723,7 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
         input.external_order_number ?? null,
         input.metadata ?? {},
         actor.userId,
+        input.sales_channel_id ?? null,
       ],
     );
   } catch (error) {
@@ -760,6 +782,7 @@ const HEADER_COLUMNS = [
   'external_order_id',
   'external_order_number',
   'metadata',
+  'sales_channel_id',
 ] as const;
 /** Fields a closed document still accepts: they change no amount and no obligation. */
 const ALWAYS_EDITABLE = new Set(['notes', 'internal_notes', 'metadata']);
@@ -965,6 +988,7 @@ export async function updateLine(
       order.document_type === 'purchase_order',
     ],
   );
+  await setLineUnitOfMeasure(db, entityId, order.document_type, line.id, patch.unit_of_measure_id, 'unit_of_measure_id');
   if (quantityChanges) {
     // A kit's component lines follow its quantity.
     await db.query(
@@ -1064,10 +1088,10 @@ export async function duplicateOrder(db: Db, actor: { entityId: string; userId: 
     await db.query(
       `INSERT INTO order_lines (id, entity_id, order_id, product_id, variant_id, product_vendor_id, kit_parent_line_id, sku, title, quantity, list_price,
          sell_rate, price_overridden, discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight,
-         is_drop_ship, drop_ship_vendor_id, notes, sort_order)
+         is_drop_ship, drop_ship_vendor_id, notes, sort_order, unit_of_measure_id)
        SELECT $3, entity_id, $4, product_id, variant_id, product_vendor_id, $5, sku, title, quantity, list_price, sell_rate, price_overridden,
          discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id,
-         notes, sort_order
+         notes, sort_order, unit_of_measure_id
        FROM order_lines WHERE entity_id = $1 AND id = $2`,
       [entityId, line.id, newIds.get(line.id), id, line.kit_parent_line_id ? newIds.get(line.kit_parent_line_id) : null],
     );
@@ -1078,15 +1102,20 @@ export async function duplicateOrder(db: Db, actor: { entityId: string; userId: 
 
 const ADJUSTABLE: readonly string[] = ['draft', 'confirmed'];
 
-/** E2: an order-level discount or fee on a draft or open (confirmed) order; totals follow at once. */
-export async function createAdjustment(
-  db: Db,
-  actor: { entityId: string; userId: string },
-  orderId: string,
-  input: OrderAdjustmentCreate,
-): Promise<{ adjustment: OrderAdjustment; order: Order; previousOrder: Partial<Order> }> {
-  const { entityId } = actor;
-  // Ownership first: an order of another entity (or none) is 404 order_not_found, before anything else.
+/** The acting user of an adjustment: created_by_user_id (an active user of the entity) or the key's user. */
+export async function actingUserId(db: Db, actor: { entityId: string; userId: string }, createdByUserId: string | undefined): Promise<string> {
+  if (!createdByUserId) return actor.userId;
+  const user = await db.maybeOne<{ is_active: boolean }>('SELECT is_active FROM users WHERE entity_id = $1 AND id = $2', [actor.entityId, createdByUserId]);
+  if (!user || !user.is_active) throw new ApiError('not_found', { param: 'created_by_user_id', hint: 'No such active user in this entity.' });
+  return createdByUserId;
+}
+
+/**
+ * The order-state rule of E2, shared by manual adjustments and coupons: the order is locked, found in
+ * the entity (else 404 order_not_found, before anything else) and draft or open (confirmed); any
+ * other status, and a posted invoice, is 422 order_not_adjustable with current_status.
+ */
+export async function lockAdjustableOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
   const before = await getOrder(db, entityId, orderId, { lock: true, code: 'order_not_found' });
   const postedInvoice = before.document_type === 'invoice' && before.order_status !== 'draft';
   if (!ADJUSTABLE.includes(before.order_status) || postedInvoice) {
@@ -1098,17 +1127,25 @@ export async function createAdjustment(
       details: { current_status: before.order_status, document_type: before.document_type },
     });
   }
+  return before;
+}
+
+/** E2: an order-level discount or fee on a draft or open (confirmed) order; totals follow at once. */
+export async function createAdjustment(
+  db: Db,
+  actor: { entityId: string; userId: string },
+  orderId: string,
+  input: ManualAdjustment,
+): Promise<{ adjustment: OrderAdjustment; order: Order; previousOrder: Partial<Order> }> {
+  const { entityId } = actor;
+  const before = await lockAdjustableOrder(db, entityId, orderId);
   if (input.discount_type === 'percentage' && amount(input.value).gt(100)) {
     throw new ApiError('parameter_invalid', { param: 'value', hint: 'A percentage is 0 to 100.' });
   }
   if (input.discount_type === 'fixed_amount' && amount(input.value).decimalPlaces() > 2) {
     throw new ApiError('parameter_invalid', { param: 'value', hint: 'A fixed amount has at most 2 decimal places.' });
   }
-  const userId = input.created_by_user_id ?? actor.userId;
-  if (input.created_by_user_id) {
-    const user = await db.maybeOne<{ is_active: boolean }>('SELECT is_active FROM users WHERE entity_id = $1 AND id = $2', [entityId, userId]);
-    if (!user || !user.is_active) throw new ApiError('not_found', { param: 'created_by_user_id', hint: 'No such active user in this entity.' });
-  }
+  const userId = await actingUserId(db, actor, input.created_by_user_id);
   const id = newId();
   await db.query(
     `INSERT INTO order_adjustments (id, entity_id, order_id, name, effect_type, discount_type, value, notes, created_by_user_id)

@@ -8,7 +8,9 @@
  * order) before its balance is read, so concurrent payments queue and never overpay it.
  */
 import type { Db } from '../db/database';
-import { allocateOldestFirst, payableAmount, paymentStatusFor } from '../domain/payments/allocation';
+import { allocateOldestFirst, payableAmount } from '../domain/payments/allocation';
+import { documentPaymentStatus } from '../domain/payments/refunds';
+import { holdForAchClearance } from './ach-state';
 import { balanceDue, type DocumentType, type OrderStatus, type PaymentStatus } from '../domain/orders/totals';
 import type { EventRecorder } from '../events/outbox';
 import { ApiError } from '../http/errors';
@@ -16,16 +18,7 @@ import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { amount, type Amount, sum, toJsonNumber, ZERO } from '../money';
-import type {
-  ApplicationInput,
-  Deposit,
-  DepositCreate,
-  MultiInvoicePaymentCreate,
-  OrderPaymentCreate,
-  Payment,
-  PaymentApplication,
-  PaymentApply,
-} from '../schemas/payment';
+import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, Payment, PaymentApplication, PaymentApply } from '../schemas/payment';
 
 export type PaymentActor = PostingContext & { userId: string; events: EventRecorder };
 
@@ -35,23 +28,31 @@ const today = () => new Date().toISOString().slice(0, 10);
 // ---------------------------------------------------------------------------------------------
 // Documents a payment touches
 
-interface OrderState {
+export interface OrderState {
   id: string;
   document_type: DocumentType;
   order_status: OrderStatus;
   payment_status: PaymentStatus;
   customer_account_id: string | null;
   order_total: string;
+  tax_total: string;
   amount_paid: string;
+  /** Refunds the document received (drives partially_refunded and refunded). */
+  amount_refunded: string;
   balance_due: string;
+  /** The order_status to return to when an ACH payment clears or fails. */
+  ach_previous_status: OrderStatus | null;
+  /** Credit memos applied: balanceDue and payableAmount subtract them. */
+  amount_credited: string;
   order_date: Date | string;
   created_at: Date | string;
 }
 
 /** The documents, locked FOR UPDATE in id order (so two payments never deadlock). */
-async function lockOrders(db: Db, entityId: string, where: string, params: unknown[]): Promise<OrderState[]> {
+export async function lockOrders(db: Db, entityId: string, where: string, params: unknown[]): Promise<OrderState[]> {
   return db.query<OrderState>(
-    `SELECT id, document_type, order_status, payment_status, customer_account_id, order_total, amount_paid, balance_due, order_date, created_at
+    `SELECT id, document_type, order_status, payment_status, customer_account_id, order_total, tax_total, amount_paid, amount_refunded, balance_due,
+       amount_credited, ach_previous_status, order_date, created_at
        FROM orders WHERE entity_id = $1 AND deleted_at IS NULL AND ${where} ORDER BY id FOR UPDATE`,
     [entityId, ...params],
   );
@@ -69,32 +70,50 @@ function notPayable(order: OrderState, payable: Amount, param: string): ApiError
   });
 }
 
-/** Adds a payment to a locked document: amount_paid, payment_status and balance_due by the pure rules. */
-async function payOrder(db: Db, entityId: string, order: OrderState, applied: Amount): Promise<void> {
-  const paid = amount(order.amount_paid).plus(applied);
-  const status = paymentStatusFor(order.order_total, paid);
-  const balance = balanceDue({ ...order, payment_status: status, amount_paid: paid });
-  await db.query(`UPDATE orders SET amount_paid = $3, payment_status = $4, balance_due = $5, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    order.id,
-    paid.toString(),
-    status,
-    balance.toString(),
-  ]);
+/**
+ * Moves a locked document's payment figures: amount_paid and amount_refunded by the given deltas,
+ * payment_status and balance_due by the pure rules (shared/domain/payments/refunds.ts), and,
+ * when given, its order_status and ach_previous_status (ACH clearance).
+ */
+export async function updateDocumentPayment(
+  db: Db,
+  entityId: string,
+  order: OrderState,
+  change: { paid?: Amount; refunded?: Amount; order_status?: OrderStatus; ach_previous_status?: OrderStatus | null },
+): Promise<void> {
+  const paid = amount(order.amount_paid).plus(change.paid ?? ZERO);
+  const refunded = amount(order.amount_refunded).plus(change.refunded ?? ZERO);
+  const orderStatus = change.order_status ?? order.order_status;
+  const status = documentPaymentStatus({ ...order, amount_paid: paid, amount_refunded: refunded });
+  const balance = balanceDue({ ...order, order_status: orderStatus, payment_status: status, amount_paid: paid });
+  const previous = change.ach_previous_status === undefined ? order.ach_previous_status : change.ach_previous_status;
+  await db.query(
+    `UPDATE orders SET amount_paid = $3, amount_refunded = $4, payment_status = $5, balance_due = $6, order_status = $7, ach_previous_status = $8,
+       updated_at = now() WHERE entity_id = $1 AND id = $2`,
+    [entityId, order.id, paid.toString(), refunded.toString(), status, balance.toString(), orderStatus, previous],
+  );
 }
+
+/** Adds a payment to a locked document. */
+const payOrder = (db: Db, entityId: string, order: OrderState, applied: Amount) => updateDocumentPayment(db, entityId, order, { paid: applied });
 
 // ---------------------------------------------------------------------------------------------
 // Payments: rows and mapping
 
 const PAYMENT_COLUMNS = `p.id, 'payment' AS object, p.entity_id, p.account_id, p.amount, p.unapplied_amount, p.payment_method, p.payment_date,
-  p.check_number, p.check_date, p.external_reference, p.notes, p.status, p.order_id, p.journal_entry_id, p.deposit_id, p.created_by_user_id,
-  p.created_at, p.updated_at`;
+  p.check_number, p.check_date, p.external_reference, p.notes, p.status, p.order_id, p.journal_entry_id, p.deposit_id, p.amount_refunded,
+  p.cleared_at, p.voided_at, p.failed_at, p.failure_reason, p.created_by_user_id, p.created_at, p.updated_at`;
 
-type PaymentRow = Omit<Payment, 'amount' | 'unapplied_amount' | 'applications' | 'applied_count' | 'created_at' | 'updated_at'> & {
+type Timestamps = 'created_at' | 'updated_at' | 'cleared_at' | 'voided_at' | 'failed_at';
+type PaymentRow = Omit<Payment, 'amount' | 'unapplied_amount' | 'amount_refunded' | 'applications' | 'applied_count' | Timestamps> & {
   amount: string;
   unapplied_amount: string;
+  amount_refunded: string;
   created_at: Date | string;
   updated_at: Date | string;
+  cleared_at: Date | string | null;
+  voided_at: Date | string | null;
+  failed_at: Date | string | null;
 };
 
 async function applicationsOf(db: Db, entityId: string, paymentIds: string[]): Promise<Map<string, PaymentApplication[]>> {
@@ -114,8 +133,12 @@ function toPayment(row: PaymentRow, applications: PaymentApplication[]): Payment
     ...row,
     amount: toJsonNumber(row.amount),
     unapplied_amount: toJsonNumber(row.unapplied_amount),
+    amount_refunded: toJsonNumber(row.amount_refunded),
     applied_count: applications.length,
     applications,
+    cleared_at: row.cleared_at === null ? null : iso(row.cleared_at),
+    voided_at: row.voided_at === null ? null : iso(row.voided_at),
+    failed_at: row.failed_at === null ? null : iso(row.failed_at),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
@@ -125,6 +148,22 @@ export async function getPayment(db: Db, entityId: string, paymentId: string, pa
   const row = await db.maybeOne<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.entity_id = $1 AND p.id = $2`, [entityId, paymentId]);
   if (!row) throw new ApiError('not_found', { param, hint: 'No such payment in this entity.' });
   return toPayment(row, (await applicationsOf(db, entityId, [row.id])).get(row.id)!);
+}
+
+/** The payments with these ids (in the order given; unknown ids are left out), one query each for rows and applications. */
+export async function loadPayments(db: Db, entityId: string, paymentIds: string[]): Promise<Payment[]> {
+  if (!paymentIds.length) return [];
+  const rows = await db.query<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.entity_id = $1 AND p.id = ANY($2::uuid[])`, [
+    entityId,
+    paymentIds,
+  ]);
+  const applications = await applicationsOf(
+    db,
+    entityId,
+    rows.map((row) => row.id),
+  );
+  const byId = new Map(rows.map((row) => [row.id, toPayment(row, applications.get(row.id)!)]));
+  return paymentIds.flatMap((id) => byId.get(id) ?? []);
 }
 
 export interface PaymentFilters {
@@ -173,25 +212,29 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
   const paymentDate = input.fields.payment_date ?? today();
   const method = input.fields.payment_method ?? (input.fields.check_number ? 'check' : 'other');
   const applied = sum(input.applications.map((a) => a.amount));
-  const entry = await postJournalEntry(
-    db,
-    actor,
-    {
-      entry_date: paymentDate,
-      memo: `Customer payment${input.fields.check_number ? ` (check ${input.fields.check_number})` : ''}`,
-      source_type: 'payment',
-      source_id: id,
-      lines: [
-        { system_key: 'undeposited_funds', debit: input.amount.toString() },
-        { system_key: 'accounts_receivable', credit: input.amount.toString() },
-      ],
-    },
-    { dateParam: 'payment_date' },
-  );
+  // An ACH debit is pending until it clears (POST /v1/payments/{id}/clear): nothing posts before.
+  const pending = method === 'ach';
+  const entry = pending
+    ? null
+    : await postJournalEntry(
+        db,
+        actor,
+        {
+          entry_date: paymentDate,
+          memo: `Customer payment${input.fields.check_number ? ` (check ${input.fields.check_number})` : ''}`,
+          source_type: 'payment',
+          source_id: id,
+          lines: [
+            { system_key: 'undeposited_funds', debit: input.amount.toString() },
+            { system_key: 'accounts_receivable', credit: input.amount.toString() },
+          ],
+        },
+        { dateParam: 'payment_date' },
+      );
   await db.query(
     `INSERT INTO payments (id, entity_id, account_id, amount, unapplied_amount, payment_method, payment_date, check_number, check_date,
-       external_reference, notes, order_id, journal_entry_id, created_by_user_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       external_reference, notes, order_id, journal_entry_id, created_by_user_id, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       id,
       entityId,
@@ -205,22 +248,36 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
       input.fields.external_reference ?? null,
       input.fields.notes ?? null,
       input.order_id,
-      entry.id,
+      entry?.id ?? null,
       actor.userId,
+      pending ? 'pending' : 'undeposited',
     ],
   );
-  await writeApplications(db, entityId, id, input.applications);
+  await writeApplications(db, entityId, id, input.applications, pending);
   return { payment: await getPayment(db, entityId, id) };
 }
 
-async function writeApplications(db: Db, entityId: string, paymentId: string, applications: { order: OrderState; amount: Amount }[]): Promise<void> {
+async function writeApplications(
+  db: Db,
+  entityId: string,
+  paymentId: string,
+  applications: { order: OrderState; amount: Amount }[],
+  pending = false,
+): Promise<void> {
   if (!applications.length) return;
   await db.query(
     `INSERT INTO payment_applications (id, entity_id, payment_id, order_id, amount_applied)
      SELECT v.id, $1, $2, v.order_id, v.amount FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) WITH ORDINALITY AS v(id, order_id, amount, n) ORDER BY v.n`,
     [entityId, paymentId, applications.map(() => newId()), applications.map((a) => a.order.id), applications.map((a) => a.amount.toString())],
   );
-  for (const application of applications) await payOrder(db, entityId, application.order, application.amount);
+  // A pending ACH payment pays nothing yet: its documents wait in awaiting_ach_clearance.
+  if (pending)
+    await holdForAchClearance(
+      db,
+      entityId,
+      applications.map((a) => a.order),
+    );
+  else for (const application of applications) await payOrder(db, entityId, application.order, application.amount);
 }
 
 /** POST /v1/orders/{id}/payments: a payment against one sales order or invoice, up to what it accepts. */
@@ -332,11 +389,12 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
 /** E8: applies an unallocated payment (no order_id, no applications) to invoices; the payment row is locked. */
 export async function applyPayment(db: Db, actor: PaymentActor, paymentId: string, input: PaymentApply): Promise<PaymentResult> {
   const { entityId } = actor;
-  const row = await db.maybeOne<{ id: string; account_id: string; order_id: string | null; unapplied_amount: string }>(
-    'SELECT id, account_id, order_id, unapplied_amount FROM payments WHERE entity_id = $1 AND id = $2 FOR UPDATE',
+  const row = await db.maybeOne<{ id: string; account_id: string; order_id: string | null; unapplied_amount: string; status: string }>(
+    'SELECT id, account_id, order_id, unapplied_amount, status FROM payments WHERE entity_id = $1 AND id = $2 FOR UPDATE',
     [entityId, paymentId],
   );
   if (!row) throw new ApiError('not_found', { param: 'payment_id', hint: 'No such payment in this entity.' });
+  assertPaymentUsable(row.status, 'payment_id');
   if (input.account_id && input.account_id.toLowerCase() !== row.account_id) {
     throw new ApiError('parameter_invalid', { param: 'account_id', hint: "account_id is not the payment's account." });
   }
@@ -368,107 +426,10 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Deposits
-
-interface ReceiptRow {
-  id: string;
-  amount: string;
-  payment_date: string;
-  deposit_id: string | null;
-}
-
-/** The receipts, locked in id order; each must be this entity's and not yet deposited. */
-async function lockReceipts(db: Db, entityId: string, paymentIds: string[], lock: boolean): Promise<ReceiptRow[]> {
-  paymentIds.forEach((id, index) => {
-    if (paymentIds.findIndex((other) => other.toLowerCase() === id.toLowerCase()) !== index) {
-      throw new ApiError('parameter_invalid', { param: `payment_ids[${index}]`, hint: 'Each payment may appear once.' });
-    }
-  });
-  const rows = await db.query<ReceiptRow>(
-    `SELECT id, amount, payment_date, deposit_id FROM payments WHERE entity_id = $1 AND id = ANY($2::uuid[]) ORDER BY id ${lock ? 'FOR UPDATE' : ''}`,
-    [entityId, paymentIds],
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return paymentIds.map((id, index) => {
-    const row = byId.get(id.toLowerCase());
-    if (!row) throw new ApiError('not_found', { param: `payment_ids[${index}]`, hint: 'No such payment in this entity.' });
-    if (row.deposit_id) {
-      throw new ApiError('payment_already_deposited', { param: `payment_ids[${index}]`, details: { deposit_id: row.deposit_id } });
-    }
-    return row;
-  });
-}
-
-/** E3: what a deposit of these receipts would total; nothing is written. */
-export async function previewDeposit(db: Db, entityId: string, paymentIds: string[]): Promise<{ total_amount: number; line_count: number }> {
-  const receipts = await lockReceipts(db, entityId, paymentIds, false);
-  return { total_amount: toJsonNumber(sum(receipts.map((r) => r.amount))), line_count: receipts.length };
-}
-
-const DEPOSIT_COLUMNS = `d.id, 'deposit' AS object, d.entity_id, d.status, d.total_amount, d.line_count, d.bank_account_id, d.gl_account_id, d.deposit_date,
-  d.memo, d.journal_entry_id, d.created_at, d.updated_at,
-  ARRAY(SELECT l.payment_id FROM deposit_lines l WHERE l.entity_id = d.entity_id AND l.deposit_id = d.id ORDER BY l.created_at, l.id) AS payment_ids`;
-
-export async function getDeposit(db: Db, entityId: string, depositId: string): Promise<Deposit> {
-  const row = await db.maybeOne<Omit<Deposit, 'total_amount' | 'created_at' | 'updated_at'> & { total_amount: string; created_at: Date; updated_at: Date }>(
-    `SELECT ${DEPOSIT_COLUMNS} FROM deposits d WHERE d.entity_id = $1 AND d.id = $2`,
-    [entityId, depositId],
-  );
-  if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such deposit in this entity.' });
-  return { ...row, total_amount: toJsonNumber(row.total_amount), created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
-}
-
-/** E4: groups undeposited receipts into one deposit; debit the bank account, credit undeposited funds per receipt. */
-export async function createDeposit(db: Db, actor: PaymentActor, input: DepositCreate): Promise<Deposit> {
-  const { entityId } = actor;
-  const bank = await db.maybeOne<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND bank_account_id = $2 AND subtype = 'bank'`, [
-    entityId,
-    input.bank_account_id,
-  ]);
-  if (!bank) throw new ApiError('not_found', { param: 'bank_account_id', hint: 'No bank account with this bank_account_id in this entity.' });
-  const receipts = await lockReceipts(db, entityId, input.payment_ids, true);
-  receipts.forEach((receipt, index) => {
-    if (receipt.payment_date > input.deposit_date) {
-      throw new ApiError('parameter_invalid', {
-        param: 'deposit_date',
-        hint: `A deposit cannot be dated before a receipt it holds (payment_ids[${index}] was received ${receipt.payment_date}).`,
-      });
-    }
-  });
-  const id = newId();
-  const total = sum(receipts.map((r) => r.amount));
-  const entry = await postJournalEntry(
-    db,
-    actor,
-    {
-      entry_date: input.deposit_date,
-      memo: input.memo ?? 'Bank deposit',
-      source_type: 'deposit',
-      source_id: id,
-      lines: [
-        { account_id: bank.id, debit: total.toString(), memo: 'Bank deposit' },
-        ...receipts.map((receipt) => ({ system_key: 'undeposited_funds' as const, credit: receipt.amount, memo: `Payment ${receipt.id}` })),
-      ],
-    },
-    { dateParam: 'deposit_date' },
-  );
-  await db.query(
-    `INSERT INTO deposits (id, entity_id, bank_account_id, gl_account_id, deposit_date, memo, total_amount, line_count, journal_entry_id, created_by_user_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [id, entityId, input.bank_account_id, bank.id, input.deposit_date, input.memo ?? null, total.toString(), receipts.length, entry.id, actor.userId],
-  );
-  await db.query(
-    `INSERT INTO deposit_lines (id, entity_id, deposit_id, payment_id, amount)
-     SELECT v.id, $1, $2, v.payment_id, v.amount FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS v(id, payment_id, amount)`,
-    [entityId, id, receipts.map(() => newId()), receipts.map((r) => r.id), receipts.map((r) => r.amount)],
-  );
-  await db.query(`UPDATE payments SET status = 'deposited', deposit_id = $3, updated_at = now() WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [
-    entityId,
-    receipts.map((r) => r.id),
-    id,
-  ]);
-  return getDeposit(db, entityId, id);
+/** Refuses a payment that is not (or no longer) cleared money: pending ACH, voided or failed. */
+export function assertPaymentUsable(status: string, param: string): void {
+  if (status === 'pending') throw new ApiError('payment_pending_clearance', { param, details: { current_status: status } });
+  if (status === 'voided' || status === 'failed') throw new ApiError('payment_voided', { param, details: { current_status: status } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -478,6 +439,10 @@ export async function createDeposit(db: Db, actor: PaymentActor, input: DepositC
  * Records the payment's event. The documents it paid are named in its applications; payments do not
  * emit order.updated (that would load every order module into the payment functions).
  */
-export async function recordPaymentEvents(actor: PaymentActor, type: 'payment.created' | 'payment.applied', result: PaymentResult): Promise<void> {
+export async function recordPaymentEvents(
+  actor: PaymentActor,
+  type: 'payment.created' | 'payment.applied' | 'payment.refunded' | 'payment.voided' | 'payment.cleared' | 'payment.failed',
+  result: PaymentResult,
+): Promise<void> {
   await actor.events.record(type, result.payment);
 }

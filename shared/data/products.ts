@@ -151,6 +151,11 @@ export async function updateProduct(
   if (patch.product_type !== undefined && before.product_type === 'kit') {
     throw new ApiError('parameter_invalid', { param: 'product_type', hint: 'A kit stays a kit: its components and builds depend on it.' });
   }
+  if (patch.product_type !== undefined && patch.product_type !== 'bundle' && before.product_type === 'bundle') {
+    const components = await db.maybeOne('SELECT 1 FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 LIMIT 1', [entityId, productId]);
+    if (components)
+      throw new ApiError('parameter_invalid', { param: 'product_type', hint: 'A bundle with components stays a bundle: remove its components first.' });
+  }
   await checkProductReferences(db, entityId, patch);
   const params: unknown[] = [entityId, productId];
   const set = updateSet(patch, EDITABLE, params);

@@ -9,6 +9,7 @@ import { ApiError } from '../http/errors';
 import { amount, QUANTITY_SCALE, toJsonNumber } from '../money';
 import { PRICE_SCALE } from '../schemas/product';
 import type { ReorderRow } from '../schemas/reorder-report';
+import { openOrderQuantitiesSql } from './open-order-quantities';
 
 export interface ReorderReportOptions {
   demand_window: number;
@@ -27,6 +28,7 @@ interface Row {
   reorder_point: string | null;
   on_hand: string;
   committed: string;
+  on_order: string;
   demand_units: string;
   preferred_vendor_id: string | null;
   preferred_vendor_name: string | null;
@@ -40,18 +42,20 @@ interface Row {
 export async function reorderReport(db: Db, entityId: string, options: ReorderReportOptions) {
   const params: unknown[] = [entityId, basisTransactionTypes(options.demand_basis), options.demand_window];
   let locationFilter = '';
+  let locationParam: string | undefined;
   if (options.location_id) {
     const found = await db.maybeOne('SELECT 1 FROM locations WHERE entity_id = $1 AND id = $2', [entityId, options.location_id]);
     if (!found) throw new ApiError('not_found', { param: 'location_id', hint: 'No such location in this entity.' });
     params.push(options.location_id);
-    locationFilter = `AND location_id = $${params.length}`;
+    locationParam = `$${params.length}`;
+    locationFilter = `AND location_id = ${locationParam}`;
   }
   // The page is chosen in SQL so the report costs one aggregate query whatever the catalog size.
   // The "needs stock" predicate is the domain rule's inequality (target_level > inventory position,
   // daily demand rounded half away from zero to 4 decimals, exactly as runRate does) in numeric
   // arithmetic; the numbers of each row are then computed by the domain rule itself.
   const needs = `coalesce(p.reorder_point, 0) + round(coalesce(d.units, 0) / $3::int, 4) * coalesce(pv.lead_time_days, 0)
-                 > coalesce(s.on_hand, 0) - coalesce(s.committed, 0)`;
+                 > coalesce(s.on_hand, 0) - coalesce(o.committed, 0) + coalesce(o.on_order, 0)`;
   const where = ['p.entity_id = $1', `p.product_type IN ('simple', 'kit')`, 'p.is_active'];
   if (options.vendor_id) {
     params.push(options.vendor_id);
@@ -67,19 +71,23 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
   params.push(options.limit + 1);
   const rows = await db.query<Row>(
     `WITH stock AS (
-       SELECT product_id, sum(on_hand) AS on_hand, sum(committed) AS committed FROM inventory_balances
+       SELECT product_id, sum(on_hand) AS on_hand FROM inventory_balances
        WHERE entity_id = $1 ${locationFilter} GROUP BY product_id
+     ), open_qty AS MATERIALIZED (
+       ${openOrderQuantitiesSql({ perProduct: true, locationId: locationParam })}
      ), demand AS (
        SELECT product_id, sum(-quantity) AS units FROM inventory_transactions
        WHERE entity_id = $1 AND transaction_type = ANY($2::text[]) AND quantity < 0 AND occurred_at > now() - make_interval(days => $3::int) ${locationFilter}
        GROUP BY product_id
      )
      SELECT p.id AS product_id, p.sku, p.name AS product_name, p.reorder_point,
-            coalesce(s.on_hand, 0) AS on_hand, coalesce(s.committed, 0) AS committed, coalesce(d.units, 0) AS demand_units,
+            coalesce(s.on_hand, 0) AS on_hand, coalesce(o.committed, 0) AS committed,
+            coalesce(o.on_order, 0) AS on_order, coalesce(d.units, 0) AS demand_units,
             pv.vendor_id AS preferred_vendor_id, v.name AS preferred_vendor_name, pv.id AS product_vendor_id, pv.lead_time_days,
             pv.order_multiple, pv.minimum_order_quantity, pv.vendor_cost
      FROM products p
      LEFT JOIN stock s ON s.product_id = p.id
+     LEFT JOIN open_qty o ON o.product_id = p.id
      LEFT JOIN demand d ON d.product_id = p.id
      LEFT JOIN product_vendors pv ON pv.entity_id = p.entity_id AND pv.product_id = p.id AND pv.is_preferred
      LEFT JOIN vendors v ON v.entity_id = pv.entity_id AND v.id = pv.vendor_id
@@ -94,7 +102,7 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
     const suggestion = suggestReorder({
       on_hand: row.on_hand,
       committed: row.committed,
-      on_order: 0,
+      on_order: row.on_order,
       reorder_point: row.reorder_point,
       daily_demand: daily,
       lead_time_days: row.lead_time_days,
@@ -110,11 +118,12 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
       on_hand: toJsonNumber(row.on_hand, QUANTITY_SCALE),
       committed: toJsonNumber(row.committed, QUANTITY_SCALE),
       available: toJsonNumber(amount(row.on_hand).minus(row.committed), QUANTITY_SCALE),
-      on_order: 0,
+      on_order: toJsonNumber(row.on_order, QUANTITY_SCALE),
       reorder_point: row.reorder_point === null ? null : toJsonNumber(row.reorder_point, QUANTITY_SCALE),
       demand_units: toJsonNumber(row.demand_units, QUANTITY_SCALE),
       daily_demand: toJsonNumber(daily, QUANTITY_SCALE),
       lead_time_days: row.lead_time_days,
+      suggested_reorder_point: toJsonNumber(suggestion.suggested_reorder_point, QUANTITY_SCALE),
       target_level: toJsonNumber(suggestion.target_level, QUANTITY_SCALE),
       suggested_qty: toJsonNumber(suggestion.suggested_qty, QUANTITY_SCALE),
       net_suggested_qty: toJsonNumber(suggestion.net_suggested_qty, QUANTITY_SCALE),

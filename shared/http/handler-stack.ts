@@ -19,6 +19,7 @@ import { createEventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log } from '../log';
+import { findRawCredentials } from '../payments/raw-credentials';
 import { ApiError } from './errors';
 import { applyExpand, parseExpand } from './expand';
 import { validateIdempotencyKey, type StoredResponse } from './idempotency';
@@ -99,6 +100,11 @@ const scopeCheck = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyRes
   before: async (request: Request) => {
     if (route.auth === 'none') return;
     const { caller } = stateOf(request.event);
+    if (route.scopeMatch === 'any') {
+      // Any one of the listed scopes suffices (E19: accounts:read or payments:read).
+      if (route.scopes.some((scope) => hasScope(caller!.scopes, scope))) return;
+      throw new ApiError('insufficient_scope', { required: route.scopes[0], hint: `This endpoint requires one of the scopes ${route.scopes.join(', ')}.` });
+    }
     const missing = route.scopes.find((scope) => !hasScope(caller!.scopes, scope));
     if (missing) {
       throw new ApiError('insufficient_scope', { required: missing, hint: `This endpoint requires the ${missing} scope.` });
@@ -115,6 +121,12 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Co
     // The middy parser needs the content type under one of its two spellings.
     request.event.headers = { ...request.event.headers, 'content-type': state.headers['content-type'] };
     await parser.before!(request as never);
+    const credentials = findRawCredentials(request.event.body);
+    if (credentials) {
+      // Dropped here, before validation messages, the idempotency record or any log line can see it.
+      request.event.body = null;
+      throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
+    }
     state.rawBody = request.event.body;
   },
 });

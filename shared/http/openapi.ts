@@ -177,16 +177,26 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
     const scopes = route.auth === 'api_key' ? route.scopes : [];
+    const anyScope = route.auth === 'api_key' && route.scopeMatch === 'any';
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = {
       operationId: route.id,
       summary: route.summary,
-      description: [route.description, scopes.length ? `Requires scope${scopes.length > 1 ? 's' : ''}: ${scopes.join(', ')}.` : 'No authentication.']
+      description: [
+        route.description,
+        anyScope
+          ? `Requires one of the scopes: ${scopes.join(', ')}.`
+          : scopes.length
+            ? `Requires scope${scopes.length > 1 ? 's' : ''}: ${scopes.join(', ')}.`
+            : 'No authentication.',
+      ]
         .filter(Boolean)
         .join('\n\n'),
       tags: [route.tag],
-      security: route.auth === 'api_key' ? [{ bearerAuth: scopes }] : [],
+      // OpenAPI lists alternative security requirements as separate objects.
+      security: route.auth === 'api_key' ? (anyScope ? scopes.map((scope) => ({ bearerAuth: [scope] })) : [{ bearerAuth: scopes }]) : [],
       'x-required-scopes': scopes,
+      ...(anyScope && { 'x-scope-match': 'any' }),
       parameters: parameters(route, collector),
       ...(route.body && { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } }),
       responses: responses(route, collector),

@@ -73,8 +73,10 @@ export interface ApiKeyRoute<
   R extends z.ZodType = z.ZodType,
 > extends RouteCommon<P, Q, B, R> {
   auth: 'api_key';
-  /** Every scope listed is required (the cutover snapshot needs two). */
+  /** Every scope listed is required (the cutover snapshot needs two), unless scopeMatch is `any`. */
   scopes: string[];
+  /** `any`: one of the listed scopes suffices (E19 takes accounts:read or payments:read). Default `all`. */
+  scopeMatch?: 'all' | 'any';
   /** Whether an Idempotency-Key header is honoured; defaults to true for POST, PATCH and DELETE. */
   idempotent?: boolean;
   /**

@@ -25,6 +25,7 @@ export const SYSTEM_ACCOUNT_KEYS = [
   'inventory',
   'vendor_returns_receivable',
   'accounts_payable',
+  'received_not_billed',
   'vendor_credits',
   'sales_tax_payable',
   'opening_balance_equity',

@@ -42,8 +42,17 @@ export const InventoryBalance = z
     sku: z.string(),
     product_name: z.string(),
     on_hand: z.number(),
-    committed: z.number().describe('Reserved by confirmed, unshipped customer orders.'),
+    committed: z
+      .number()
+      .describe(
+        'Unshipped quantity of lines on confirmed, partially fulfilled and on-hold sales orders (and directly created invoices) at this location; kit component lines count, kit lines do not.',
+      ),
     available: z.number().describe('on_hand minus committed.'),
+    on_order: z
+      .number()
+      .describe(
+        'Unreceived quantity (quantity minus received) of lines on confirmed, partially fulfilled and on-hold purchase orders receiving at this location.',
+      ),
     reorder_point: z.number().nullable(),
     stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).describe('out_of_stock: on_hand <= 0; low_stock: on_hand <= reorder_point.'),
     inventory_value: z.number().describe('Cost of the open FIFO layers.'),

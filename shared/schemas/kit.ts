@@ -61,7 +61,10 @@ export const kitComponentParams = z.object({
 export const KitCreate = z.strictObject({
   sku: z.string().trim().min(1).max(100),
   product_name: z.string().trim().min(1).max(300),
-  product_type: z.literal('kit').optional().describe('Defaults to kit, the only value this endpoint creates.'),
+  product_type: z
+    .enum(['kit', 'bundle'])
+    .optional()
+    .describe('kit (default): built from its components into stock of its own. bundle: never built nor stocked; selling it sells and draws its components.'),
   description: optionalText(5000),
   is_active: z.boolean().optional(),
   metadata: metadata().optional(),

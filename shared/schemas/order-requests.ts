@@ -28,6 +28,10 @@ const lineFields = {
   is_drop_ship: z.boolean().optional(),
   drop_ship_vendor_id: id().nullable().optional(),
   product_vendor_id: id().nullable().optional(),
+  unit_of_measure_id: id()
+    .nullable()
+    .optional()
+    .describe('Purchase order lines only (400 elsewhere): the unit the vendor sells in; quantity stays in stock units.'),
 };
 
 export const OrderLineCreate = z.strictObject({ product_id: id(), ...lineFields });
@@ -43,6 +47,7 @@ export const OrderLineUpdate = z.strictObject({
   tax_rate_id: id().nullable().optional(),
   is_drop_ship: z.boolean().optional(),
   drop_ship_vendor_id: id().nullable().optional(),
+  unit_of_measure_id: id().nullable().optional().describe('Purchase order lines only (400 elsewhere); null clears it.'),
   override: z.boolean().optional().describe('Edit a paid document anyway: needs the orders.revision_override permission; audited.'),
   override_reason: z.string().trim().min(1).max(500).optional(),
 });
@@ -63,6 +68,7 @@ const headerFields = {
   external_order_id: optionalText(200),
   external_order_number: optionalText(200),
   metadata: metadata().optional(),
+  sales_channel_id: id().nullable().optional().describe('The sales channel the order came through (an id your integration assigns); order approval rules can route by it.'),
 };
 
 export const OrderCreate = z.strictObject({
@@ -81,14 +87,26 @@ export const OrderUpdate = z.strictObject({
 export type OrderUpdate = z.infer<typeof OrderUpdate>;
 
 export const OrderAdjustmentCreate = z.strictObject({
-  name: z.string().trim().min(1).max(200).describe('Display label.'),
-  effect_type: z.enum(['discount', 'fee']),
-  discount_type: z.enum(['percentage', 'fixed_amount']),
-  value: decimalInput({ scale: 4, min: 0 }).describe('For percentage 0 to 100; for fixed_amount a currency amount (2 decimals).'),
+  name: z.string().trim().min(1).max(200).optional().describe('Display label. Required unless coupon_code is sent.'),
+  effect_type: z.enum(['discount', 'fee']).optional().describe('Required unless coupon_code is sent.'),
+  discount_type: z.enum(['percentage', 'fixed_amount']).optional().describe('Required unless coupon_code is sent.'),
+  value: decimalInput({ scale: 4, min: 0 })
+    .optional()
+    .describe('For percentage 0 to 100; for fixed_amount a currency amount (2 decimals). Required unless coupon_code is sent.'),
+  coupon_code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('A coupon to apply instead of a manual adjustment (same as POST /v1/orders/{id}/apply-coupon); exclusive with name, effect_type, discount_type and value.'),
   notes: optionalText(2000),
   created_by_user_id: id().optional().describe('The acting user; defaults to the user of the API key.'),
 });
 export type OrderAdjustmentCreate = z.infer<typeof OrderAdjustmentCreate>;
+/** A manual adjustment: the E2 body without coupon_code, its four fields present. */
+export type ManualAdjustment = Required<Pick<OrderAdjustmentCreate, 'name' | 'effect_type' | 'discount_type' | 'value'>> &
+  Pick<OrderAdjustmentCreate, 'notes' | 'created_by_user_id'>;
 
 export const OrderAdjustmentResult = OrderAdjustment.extend({
   order_total: z.number().describe('The order total after this adjustment.'),

@@ -43,6 +43,7 @@ export const OrderLineItem = z
     product_id: id(),
     variant_id: id().nullable(),
     product_vendor_id: id().nullable(),
+    unit_of_measure_id: id().nullable().describe('On purchase order lines: the unit the vendor sells in (quantity stays in stock units); null elsewhere.'),
     kit_parent_line_id: id().nullable().describe("Set on a kit's component lines: they are carried for fulfillment and priced on the kit's line."),
     sku: z.string(),
     title: z.string(),
@@ -91,6 +92,9 @@ export const OrderAdjustment = z
     amount: z.number().describe('The money effect now: capped at the merchandise left for discounts.'),
     notes: z.string().nullable(),
     created_by_user_id: id(),
+    coupon_id: id()
+      .nullable()
+      .describe('The coupon this discount redeems (apply-coupon); its line shares are the lines\' coupon_adjustment, source_type coupon.'),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -124,7 +128,7 @@ export const Order = z
     balance_due: z
       .number()
       .describe(
-        'Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid. Never forced on purchase orders and quotes.',
+        'Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid (− amount_credited on an invoice credited by returns). A confirmed credit-memo return carries −(its credit not yet applied): customer credit. Never forced on purchase orders and quotes.',
       ),
     amount_due: z.number().describe('order_total − amount_paid, rounded to 2 decimals; status-blind; negative when overpaid.'),
     tax_exempt: z.boolean(),
@@ -145,6 +149,25 @@ export const Order = z
     converted_from_id: id().nullable().describe('The quote or sales order this document was converted from (POST /v1/orders/{id}/convert).'),
     journal_entry_id: id().nullable().describe("A posted invoice's AR journal entry (reversed when the invoice is voided)."),
     hold_reason: z.string().nullable(),
+    sales_channel_id: id().nullable().describe('The sales channel the order came through: an id the integrator assigns; approval rules can route by it.'),
+    approval_rule_id: id().nullable().describe('The order approval rule that held this sales order for approval when it was confirmed.'),
+    approver_user_id: id().nullable().describe("That rule's approver when the order was routed."),
+    approval_requested_at: timestamp().nullable(),
+    approved_by: id().nullable(),
+    approved_at: timestamp().nullable(),
+    rejected_by: id().nullable().describe('Who last rejected the order (it went back to draft).'),
+    rejected_at: timestamp().nullable(),
+    rejection_reason: z.string().nullable(),
+    source_order_id: id()
+      .nullable()
+      .describe('Returns: the shipped sales order or posted invoice the goods came from (POST /v1/orders/{id}/returns); null on a plain return.'),
+    amount_credited: z
+      .number()
+      .describe(
+        'Credit memos: on an invoice, the return credits applied to it (they lower balance_due, never amount_due); on a return, the part of its credit applied to its source invoice (the rest is customer credit, shown as a negative balance_due).',
+      ),
+    sent_at: timestamp().nullable().describe('Purchase orders: when it was last sent to the vendor (POST /v1/orders/{id}/send).'),
+    sent_to: z.string().nullable().describe('Purchase orders: the address it was last sent to.'),
     created_by_user_id: id().nullable(),
     created_at: timestamp(),
     updated_at: timestamp(),

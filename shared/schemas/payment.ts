@@ -4,7 +4,7 @@ import { decimalInput } from '../money';
 import { id, isoDate, optionalText, timestamp } from './common';
 
 export const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
-export const PAYMENT_STATUSES = ['undeposited', 'deposited'] as const;
+export const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
 
 export const PaymentApplication = z.object({
   id: id(),
@@ -27,10 +27,19 @@ export const Payment = z
     check_date: isoDate().nullable(),
     external_reference: z.string().nullable(),
     notes: z.string().nullable(),
-    status: z.enum(PAYMENT_STATUSES).describe('undeposited (in undeposited funds) until a bank deposit takes it, then deposited.'),
+    status: z
+      .enum(PAYMENT_STATUSES)
+      .describe(
+        'pending (an ACH debit not cleared yet: nothing posted), undeposited (in undeposited funds) until a bank deposit takes it, then deposited; voided (reversed before deposit) or failed (an ACH return).',
+      ),
     order_id: id().nullable().describe('The document of a single-document payment; null on multi-invoice payments.'),
-    journal_entry_id: id(),
+    journal_entry_id: id().nullable().describe('The receipt entry; null while an ACH payment is pending and after it failed.'),
     deposit_id: id().nullable(),
+    amount_refunded: z.number().describe('What refunds gave back; the payment can refund amount minus this.'),
+    cleared_at: timestamp().nullable().describe('When a pending ACH payment cleared.'),
+    voided_at: timestamp().nullable(),
+    failed_at: timestamp().nullable().describe('When a pending ACH payment failed (was returned).'),
+    failure_reason: z.string().nullable(),
     applied_count: z.number().int(),
     applications: z.array(PaymentApplication),
     created_by_user_id: id().nullable(),
@@ -81,7 +90,7 @@ export const MultiInvoicePaymentResult = z
       amount: z.number(),
       payment_method: z.enum(PAYMENT_METHODS),
       status: z.enum(PAYMENT_STATUSES),
-      journal_entry_id: id(),
+      journal_entry_id: id().nullable(),
       applied_count: z.number().int(),
       applications: z.array(PaymentApplication),
     }),
@@ -114,6 +123,10 @@ export const Deposit = z
     memo: z.string().nullable(),
     journal_entry_id: id(),
     payment_ids: z.array(id()),
+    lines: z
+      .array(z.object({ id: id(), payment_id: id(), amount: z.number().describe("The receipt's amount net of refunds made before the deposit.") }))
+      .describe('One line per deposited receipt, in deposit order.'),
+    payments: z.array(Payment).optional().describe('With expand[]=payments (data.payments on lists): the deposited payments, in deposit order.'),
     created_at: timestamp(),
     updated_at: timestamp(),
   })

@@ -23,13 +23,18 @@ export const ReorderRow = z
     sku: z.string(),
     product_name: z.string(),
     on_hand: z.number(),
-    committed: z.number(),
+    committed: z.number().describe('Unshipped quantity of open sales order lines (kit component lines, not kit lines), as on inventory balances.'),
     available: z.number(),
-    on_order: z.number().describe('Open purchase order quantity (0 until purchase orders are served).'),
+    on_order: z.number().describe('Unreceived quantity of lines on confirmed, partially fulfilled and on-hold purchase orders (at location_id when given).'),
     reorder_point: z.number().nullable(),
     demand_units: z.number().describe('Units of demand in the window, by demand_basis.'),
     daily_demand: z.number().describe('demand_units / demand_window, 4 decimals.'),
     lead_time_days: z.number().int().nullable(),
+    suggested_reorder_point: z
+      .number()
+      .describe(
+        "daily_demand x the preferred vendor's lead_time_days (0 without one), 4 decimals: the lead-time demand, a computed advice that moves with the demand rules. The product's stored reorder_point still drives the stock events and target_level.",
+      ),
     target_level: z.number().describe('reorder_point + daily_demand x lead_time_days.'),
     suggested_qty: z.number().describe('target_level - (on_hand - committed + on_order), never below 0.'),
     net_suggested_qty: z.number().describe("suggested_qty raised to the vendor's minimum order and rounded up to its order_multiple."),

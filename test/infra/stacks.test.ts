@@ -129,7 +129,9 @@ describe('route functions', () => {
           'EVENT_BUS_NAME',
           'IDEMPOTENCY_TABLE_NAME',
           'NODE_ENV',
+          'PAYMENT_PROCESSOR',
           'POWERTOOLS_SERVICE_NAME',
+          'STRIPE_SECRET_ARN',
         ].sort(),
       );
       expect(fn.Environment.Variables).toMatchObject({
@@ -139,6 +141,7 @@ describe('route functions', () => {
         DATABASE_POOL_MAX: '1',
         ACCEPTED_KEY_MODES: 'live,test',
         POWERTOOLS_SERVICE_NAME: 'bizops-api',
+        PAYMENT_PROCESSOR: 'stripe',
       });
     }
   });

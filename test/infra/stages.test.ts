@@ -18,6 +18,14 @@ describe('stage config', () => {
     expect(prod.logs.removal).toBe('retain');
   });
 
+  it('gives prod the Stripe processor (with its secret) and the sandbox the in-process one', () => {
+    expect(stageConfig('prod').payments).toEqual({ processor: 'stripe', stripeSecretName: 'bizops/prod/stripe' });
+    expect(stageConfig('sandbox').payments).toEqual({ processor: 'sandbox' });
+    const prod = stageConfig('prod');
+    expect(() => parseStageConfig({ ...prod, payments: { processor: 'sandbox' } })).toThrow(/real payment processor/);
+    expect(() => parseStageConfig({ ...prod, payments: { processor: 'stripe' } })).toThrow(/stripeSecretName/);
+  });
+
   it('caches authorizer answers for 60 seconds in both stages', () => {
     expect(stageConfig('prod').api.authorizerCacheTtlSeconds).toBe(60);
     expect(stageConfig('sandbox').api.authorizerCacheTtlSeconds).toBe(60);

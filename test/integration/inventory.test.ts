@@ -60,7 +60,15 @@ describe('inventory receipts, adjustments and FIFO', () => {
     // 5 at 2.0000 + 2 at 3.3333 = 16.6666
     expect(draw.body).toMatchObject({ transaction_type: 'adjust', quantity: -7, total_cost: -16.6666, unit_cost: 2.3809, reason: 'damage' });
     const balance = await balanceOf(owner, product.id, location.id);
-    expect(balance).toMatchObject({ object: 'inventory_balance', on_hand: 3, committed: 0, available: 3, inventory_value: 9.9999, stock_status: 'in_stock' });
+    expect(balance).toMatchObject({
+      object: 'inventory_balance',
+      on_hand: 3,
+      committed: 0,
+      available: 3,
+      on_order: 0,
+      inventory_value: 9.9999,
+      stock_status: 'in_stock',
+    });
     expect((await api.request('GET', `/v1/inventory/balances/${balance.id}`, { key: owner.secret })).body).toEqual(balance);
     expect((await api.request('GET', `/v1/inventory/transactions/${draw.body.id}`, { key: owner.secret })).body).toEqual(draw.body);
     const listed = await api.request('GET', '/v1/inventory/transactions', {
@@ -275,5 +283,45 @@ describe('demand fields on balances (2026-09-22 semantics)', () => {
       demand_avg_per_day: 1.4932, // first activity 400 days ago: the 365-day window
       current_demand_units: 0,
     });
+  });
+});
+
+describe('on_order on inventory balances', () => {
+  it('counts unreceived lines of confirmed, partially fulfilled and held purchase orders at their receiving location', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const other = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Other' } })).body;
+    await receive(owner, { product_id: product.id, location_id: location.id, quantity: 2, unit_cost: 1 });
+    await receive(owner, { product_id: product.id, location_id: other.id, quantity: 1, unit_cost: 1 });
+    const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
+    const po = async (location_id: string, quantity: number, action?: string, body?: unknown) => {
+      const created = await api.request('POST', '/v1/orders', {
+        key: owner.secret,
+        body: { document_type: 'purchase_order', account_id: vendor.id, location_id, lines: [{ product_id: product.id, quantity }] },
+      });
+      expect(created.status, created.text).toBe(201);
+      if (action) {
+        expect((await api.request('POST', `/v1/orders/${created.body.id}/confirm`, { key: owner.secret })).status).toBe(200);
+        if (action !== 'confirm') expect((await api.request('POST', `/v1/orders/${created.body.id}/${action}`, { key: owner.secret, body })).status).toBe(200);
+      }
+      return created.body;
+    };
+    await po(location.id, 10, 'confirm');
+    await po(location.id, 3, 'hold', { hold_type: 'credit' });
+    await po(location.id, 100); // a draft: nothing on order
+    await po(location.id, 50, 'cancel');
+    await po(other.id, 4, 'confirm');
+    const here = await balanceOf(owner, product.id, location.id);
+    expect(here).toMatchObject({ on_hand: 2, committed: 0, available: 2, on_order: 13, current_demand_units: 0 });
+    expect((await api.request('GET', `/v1/inventory/balances/${here.id}`, { key: owner.secret })).body).toMatchObject({ on_order: 13 });
+    expect(await balanceOf(owner, product.id, other.id)).toMatchObject({ on_hand: 1, on_order: 4 });
+    // Partially received (quantity_fulfilled on a purchase order line is the quantity received): only the rest is on order.
+    const partial = await po(other.id, 6, 'confirm');
+    await owner.sql((db) =>
+      db
+        .query(`UPDATE orders SET order_status = 'partially_fulfilled' WHERE id = $1`, [partial.id])
+        .then(() => db.query('UPDATE order_lines SET quantity_fulfilled = 2.5 WHERE order_id = $1', [partial.id])),
+    );
+    expect(await balanceOf(owner, product.id, other.id)).toMatchObject({ on_order: 7.5 });
   });
 });

@@ -92,7 +92,7 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     expect(skuTaken.body).toMatchObject({ code: 'product_sku_taken', param: 'sku' });
     const bundle = await api.request('POST', '/v1/kits', {
       key: owner.secret,
-      body: { sku: 'B', product_name: 'B', product_type: 'bundle', components: [{ component_product_id: part.id, quantity_per_kit: 1 }] },
+      body: { sku: 'B', product_name: 'B', product_type: 'service', components: [{ component_product_id: part.id, quantity_per_kit: 1 }] },
     });
     expect(bundle.body).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
@@ -146,6 +146,35 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     expect(new Set(build.body.transactions.map((t: any) => t.group_id))).toEqual(new Set([build.body.id]));
     const after = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret });
     expect(after.body.buildable_quantity).toBe(2);
+
+    // Committed demand takes stock away from building: a confirmed sales order of 6 bolts (drafts and
+    // purchase orders do not count), and a sold kit's component lines (its own line does not).
+    const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Buyer' } })).body;
+    const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
+    const order = async (document_type: string, party: string, lines: unknown[], confirm: boolean) => {
+      const created = await api.request('POST', '/v1/orders', {
+        key: owner.secret,
+        body: { document_type, account_id: party, location_id: location.id, lines },
+      });
+      expect(created.status, created.text).toBe(201);
+      if (confirm) expect((await api.request('POST', `/v1/orders/${created.body.id}/confirm`, { key: owner.secret })).status).toBe(200);
+    };
+    await order('sales_order', account.id, [{ product_id: bolt.id, quantity: 6 }], true);
+    await order('sales_order', account.id, [{ product_id: bolt.id, quantity: 8 }], false);
+    await order('purchase_order', vendor.id, [{ product_id: bolt.id, quantity: 50 }], true);
+    // bolts: 8 on hand - 6 committed = 2, less than one kit's 4.
+    const committed = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret, query: { location_id: location.id } });
+    expect(committed.body).toMatchObject({ buildable_quantity: 0 });
+    expect(committed.body.components.map((c: any) => [c.available, c.buildable_quantity])).toEqual([
+      [2, 0],
+      [1.5, 3],
+    ]);
+    // One kit sold: its component lines commit 4 bolts and 0.5 plates; the kit line itself commits nothing.
+    await order('sales_order', account.id, [{ product_id: kit.id, quantity: 1 }], true);
+    const sold = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret });
+    expect(sold.body.components.map((c: any) => c.available)).toEqual([-2, 1]);
+    const kitBalance = (await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: kit.id } })).body.data[0];
+    expect(kitBalance).toMatchObject({ on_hand: 3, committed: 0, available: 3 });
 
     const before = await tenantRowCounts(owner.entity.id);
     const short = await api.request('POST', `/v1/kits/${kit.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 3 } });
@@ -336,5 +365,84 @@ describe('kit components after creation', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'kit_component_limit', param: 'component_product_id', limit: 200 });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+  });
+
+  it('bundles carry components like kits: sold, committed and drawn through them, never built nor stocked', async () => {
+    const owner = await api.newEntity();
+    const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Shop' } })).body;
+    const soap = await product(owner, 'SOAP');
+    const towel = await product(owner, 'TOWEL');
+    const created = await api.request('POST', '/v1/kits', {
+      key: owner.secret,
+      body: {
+        sku: 'SPA-SET',
+        product_name: 'Spa set',
+        product_type: 'bundle',
+        list_price: 20,
+        components: [
+          { component_product_id: soap.id, quantity_per_kit: 2 },
+          { component_product_id: towel.id, quantity_per_kit: 1 },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bundle = created.body;
+    expect(bundle).toMatchObject({ product_type: 'bundle', components: [{ component_product_id: soap.id }, { component_product_id: towel.id }] });
+    const listed = await api.request('GET', '/v1/kits', { key: owner.secret });
+    expect(listed.body.data.map((k: any) => k.id)).toContain(bundle.id);
+    for (const [id, quantity, cost] of [
+      [soap.id, 10, 1],
+      [towel.id, 3, 2],
+    ] as const) {
+      await api.request('POST', '/v1/inventory/receipts', { key: owner.secret, body: { product_id: id, location_id: location.id, quantity, unit_cost: cost } });
+    }
+    expect((await api.request('GET', `/v1/kits/${bundle.id}/availability`, { key: owner.secret })).body).toMatchObject({ buildable_quantity: 3 });
+
+    // Never built, never stocked; nothing written.
+    const before = await tenantRowCounts(owner.entity.id);
+    const build = await api.request('POST', `/v1/kits/${bundle.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 1 } });
+    expect(build.status).toBe(422);
+    expect(build.body).toMatchObject({ code: 'product_not_stockable', param: 'id' });
+    const receipt = await api.request('POST', '/v1/inventory/receipts', {
+      key: owner.secret,
+      body: { product_id: bundle.id, location_id: location.id, quantity: 1, unit_cost: 1 },
+    });
+    expect(receipt.body.code).toBe('product_not_stockable');
+    const retype = await api.request('PATCH', `/v1/products/${bundle.id}`, { key: owner.secret, body: { product_type: 'simple' } });
+    expect(retype.status).toBe(400);
+    expect(retype.body).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+
+    // Sold: the bundle's line carries component lines; they are committed, and shipping draws them.
+    const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Buyer' } })).body;
+    const order = await api.request('POST', '/v1/orders', {
+      key: owner.secret,
+      body: { document_type: 'sales_order', account_id: account.id, location_id: location.id, lines: [{ product_id: bundle.id, quantity: 2 }] },
+    });
+    expect(order.status, order.text).toBe(201);
+    const parent = order.body.lines.find((l: any) => l.product_id === bundle.id);
+    expect(order.body.lines.filter((l: any) => l.kit_parent_line_id === parent.id).map((l: any) => [l.product_id, l.quantity])).toEqual([
+      [soap.id, 4],
+      [towel.id, 2],
+    ]);
+    expect(order.body.order_total).toBe(40);
+    expect((await api.request('POST', `/v1/orders/${order.body.id}/confirm`, { key: owner.secret })).status).toBe(200);
+    const availability = await api.request('GET', `/v1/kits/${bundle.id}/availability`, { key: owner.secret, query: { location_id: location.id } });
+    // soap 10 - 4 = 6 (3 sets), towels 3 - 2 = 1 (1 set)
+    expect(availability.body).toMatchObject({ buildable_quantity: 1 });
+    const shipped = await api.request('POST', `/v1/orders/${order.body.id}/fulfillments`, {
+      key: owner.secret,
+      body: { lines: [{ line_id: parent.id, quantity: 2 }] },
+    });
+    expect(shipped.status, shipped.text).toBe(201);
+    const balances = (await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { location_id: location.id } })).body.data;
+    expect(Object.fromEntries(balances.map((b: any) => [b.product_id, [b.on_hand, b.committed]]))).toEqual({ [soap.id]: [6, 0], [towel.id]: [1, 0] });
+
+    // A bundle may lose its last component (a kit may not).
+    const components = bundle.components as { id: string }[];
+    expect((await api.request('DELETE', `/v1/kits/${bundle.id}/components/${components[0].id}`, { key: owner.secret })).status).toBe(200);
+    expect((await api.request('DELETE', `/v1/kits/${bundle.id}/components/${components[1].id}`, { key: owner.secret })).status).toBe(200);
+    expect((await api.request('GET', `/v1/products/${bundle.id}/components`, { key: owner.secret })).body).toMatchObject({ data: [], total: 0 });
+    expect((await api.request('PATCH', `/v1/products/${bundle.id}`, { key: owner.secret, body: { product_type: 'service' } })).status).toBe(200);
   });
 });

@@ -25,7 +25,9 @@ describe('GET /v1/openapi.json', () => {
       expect(operation.operationId).toBe(route.id);
       if (route.auth === 'api_key') {
         expect(operation['x-required-scopes']).toEqual(route.scopes);
-        expect(operation.security).toEqual([{ bearerAuth: route.scopes }]);
+        expect(operation.security).toEqual(
+          route.scopeMatch === 'any' ? route.scopes.map((scope) => ({ bearerAuth: [scope] })) : [{ bearerAuth: route.scopes }],
+        );
         expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500']));
       }
       expect(operation.responses[String(route.successStatus ?? 200)].content['application/json'].schema).toBeDefined();

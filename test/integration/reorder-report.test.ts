@@ -92,3 +92,79 @@ describe('GET /v1/purchasing/reorder-report', () => {
     expect(location.body).toMatchObject({ code: 'not_found', param: 'location_id' });
   });
 });
+
+describe('reorder report: committed and on_order from open orders', () => {
+  it('subtracts committed sales demand and adds open purchase order quantity to the inventory position', async () => {
+    const owner = await api.newEntity();
+    const main = await post(owner, '/v1/locations', { name: 'Main', is_default: true });
+    const annex = await post(owner, '/v1/locations', { name: 'Annex' });
+    const vendor = await post(owner, '/v1/vendors', { name: 'Acme' });
+    const account = await post(owner, '/v1/accounts', { name: 'Customer' });
+    const widget = await post(owner, '/v1/products', { sku: 'OW-1', name: 'Widget', reorder_point: 10, list_price: 5 });
+    await post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, order_multiple: 5, vendor_cost: 1, is_preferred: true });
+    await post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: main.id, quantity: 30, unit_cost: 1 });
+    await post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: annex.id, quantity: 4, unit_cost: 1 });
+    const order = (document_type: string, quantity: number, location_id: string | null, party = account.id) =>
+      post(owner, '/v1/orders', { document_type, account_id: party, location_id, lines: [{ product_id: widget.id, quantity }] });
+    const confirm = async (id: string) => {
+      const response = await api.request('POST', `/v1/orders/${id}/confirm`, { key: owner.secret });
+      expect(response.status, response.text).toBe(200);
+    };
+    const row = async (query: Record<string, string> = {}) => {
+      const response = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true', ...query } });
+      expect(response.status, response.text).toBe(200);
+      return response.body.data.find((r: any) => r.product_id === widget.id);
+    };
+    // Nothing open: position 34 > target 10.
+    expect(await row()).toMatchObject({ on_hand: 34, committed: 0, on_order: 0, available: 34, net_suggested_qty: 0, suggested_reorder_point: 0 });
+
+    // 27 committed at Main (a confirmed sales order), drafts and quotes count for nothing.
+    const so = await order('sales_order', 27, main.id);
+    await order('sales_order', 500, main.id);
+    await order('quote', 500, main.id);
+    await confirm(so.id);
+    // position 34 - 27 = 7; target 10; need 3, rounded to the multiple 5.
+    expect(await row()).toMatchObject({ committed: 27, available: 7, on_order: 0, suggested_qty: 3, net_suggested_qty: 5 });
+    const needs = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret });
+    expect(needs.body.data.map((r: any) => r.product_id)).toEqual([widget.id]);
+
+    // A confirmed purchase order of 2 (no location: the default location, Main) covers part of it; a draft PO does not.
+    const po = await order('purchase_order', 2, null, vendor.id);
+    await order('purchase_order', 100, main.id, vendor.id);
+    await confirm(po.id);
+    expect(await row()).toMatchObject({ committed: 27, on_order: 2, suggested_qty: 1, net_suggested_qty: 5 });
+    // A second confirmed PO of 5 at Annex: position 34 - 27 + 7 = 14 > 10, nothing needed, the row leaves the needs list.
+    const annexPo = await order('purchase_order', 5, annex.id, vendor.id);
+    await confirm(annexPo.id);
+    expect(await row()).toMatchObject({ on_order: 7, suggested_qty: 0, net_suggested_qty: 0 });
+    expect((await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret })).body.data).toEqual([]);
+
+    // Per location: Main has 30 on hand, 27 committed, 2 on order; Annex 4 on hand, 5 on order.
+    expect(await row({ location_id: main.id })).toMatchObject({ on_hand: 30, committed: 27, on_order: 2, suggested_qty: 5, net_suggested_qty: 5 });
+    expect(await row({ location_id: annex.id })).toMatchObject({ on_hand: 4, committed: 0, on_order: 5, suggested_qty: 1 });
+
+    // The balances agree with the report.
+    const balances = (await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: widget.id } })).body.data;
+    const byLocation = Object.fromEntries(balances.map((b: any) => [b.location_id, [b.committed, b.on_order, b.available]]));
+    expect(byLocation).toEqual({ [main.id]: [27, 2, 3], [annex.id]: [0, 5, 4] });
+  });
+
+  it('reports a suggested_reorder_point of lead-time demand while the stored reorder_point drives the target', async () => {
+    const owner = await api.newEntity();
+    const location = await post(owner, '/v1/locations', { name: 'Main' });
+    const vendor = await post(owner, '/v1/vendors', { name: 'Acme' });
+    const widget = await post(owner, '/v1/products', { sku: 'SRP-1', name: 'Widget', reorder_point: 4 });
+    await post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, lead_time_days: 7, is_preferred: true });
+    await post(owner, '/v1/inventory/receipts', {
+      product_id: widget.id,
+      location_id: location.id,
+      quantity: 100,
+      unit_cost: 1,
+      occurred_at: new Date(Date.now() - 40 * 86_400_000).toISOString(),
+    });
+    await postMovementDirect(owner, widget.id, location.id, 'sale_fulfillment', '-45', 3);
+    // 45 / 30 = 1.5 a day; 7 days of lead time: 10.5. target = 4 + 10.5.
+    const report = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { demand_window: '30', include_all: 'true' } });
+    expect(report.body.data[0]).toMatchObject({ daily_demand: 1.5, suggested_reorder_point: 10.5, reorder_point: 4, target_level: 14.5 });
+  });
+});

@@ -88,6 +88,22 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
 
   it(`403 insufficient_scope naming ${route.auth === 'api_key' ? route.scopes.join(' + ') : ''} for a key without it, writing nothing`, async () => {
     if (route.auth !== 'api_key') return;
+    if (route.scopeMatch === 'any') {
+      // Any one of the scopes suffices: only a key holding none of them is refused.
+      const others = ALL_SCOPES.filter((scope) => route.scopes.every((required) => !hasScope([scope], required)));
+      const limited = await api.request('POST', `/v1/entities/${attacker.entity.id}/api-keys`, { key: attacker.secret, body: { scopes: others } });
+      const before = await snapshot();
+      const response = await callAs(route, limited.body.secret, ownParams);
+      expect(response.status).toBe(403);
+      expectEnvelope(response.body, response.status, 'insufficient_scope');
+      expect(response.body.required).toBe(route.scopes[0]);
+      expect(await snapshot()).toEqual(before);
+      for (const alone of route.scopes) {
+        const single = await api.request('POST', `/v1/entities/${attacker.entity.id}/api-keys`, { key: attacker.secret, body: { scopes: [alone] } });
+        expect((await callAs(route, single.body.secret, ownParams)).status, alone).not.toBe(403);
+      }
+      return;
+    }
     for (const required of route.scopes) {
       const others = ALL_SCOPES.filter((scope) => !hasScope([scope], required));
       const limited = await api.request('POST', `/v1/entities/${attacker.entity.id}/api-keys`, { key: attacker.secret, body: { scopes: others } });

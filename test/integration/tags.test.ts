@@ -46,9 +46,18 @@ describe('tags (E18)', () => {
     expect((await api.request('GET', `/v1/tags/product/${theirProduct.id}`, { key: owner.secret })).status).toBe(404);
     const foreignTag = await api.request('POST', `/v1/tags/product/${product.id}`, { key: owner.secret, body: { tag_id: theirTag.id } });
     expect(foreignTag.body).toMatchObject({ code: 'not_found', param: 'tag_id' });
-    const later = await api.request('POST', `/v1/tags/order/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } });
-    expect(later.status).toBe(422);
-    expect(later.body).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
+    for (const type of ['vendor_bill', 'contact', 'package']) {
+      const later = await api.request('POST', `/v1/tags/${type}/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } });
+      expect(later.status, type).toBe(422);
+      expect(later.body).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
+      const detach = await api.request('DELETE', `/v1/tags/${type}/${product.id}/${tag.id}`, { key: owner.secret });
+      expect(detach.body).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
+    }
+    // A product id is no order.
+    expect((await api.request('POST', `/v1/tags/order/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } })).body).toMatchObject({
+      code: 'not_found',
+      param: 'resourceId',
+    });
     expect((await api.request('GET', `/v1/tags/package/${product.id}`, { key: owner.secret })).body).toEqual({ data: [] });
     const unknown = await api.request('GET', `/v1/tags/widget/${product.id}`, { key: owner.secret });
     expect(unknown.body).toMatchObject({ code: 'parameter_invalid', param: 'resourceType' });
@@ -57,5 +66,61 @@ describe('tags (E18)', () => {
     expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 't' } })).body).toMatchObject({ code: 'tag_name_taken', param: 'name' });
     expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'C', color: 'red' } })).body).toMatchObject({ param: 'color' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+  });
+
+  it('tags order documents: order is a quote or sales order, invoice, return and purchase_order their own document_type', async () => {
+    const owner = await api.newEntity();
+    const other = await api.newEntity();
+    const tag = (await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'Rush' } })).body;
+    const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Customer' } })).body;
+    const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
+    const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'OT-1', name: 'Thing', list_price: 1 } })).body;
+    const order = async (document_type: string, party = account.id) => {
+      const created = await api.request('POST', '/v1/orders', {
+        key: owner.secret,
+        body: { document_type, account_id: party, lines: [{ product_id: product.id, quantity: 1 }] },
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.body;
+    };
+    const docs = {
+      quote: await order('quote'),
+      sales_order: await order('sales_order'),
+      invoice: await order('invoice'),
+      return: await order('return'),
+      purchase_order: await order('purchase_order', vendor.id),
+    };
+    const matches: Record<string, string[]> = {
+      order: ['quote', 'sales_order'],
+      invoice: ['invoice'],
+      return: ['return'],
+      purchase_order: ['purchase_order'],
+    };
+    for (const [type, documentTypes] of Object.entries(matches)) {
+      for (const [documentType, doc] of Object.entries(docs)) {
+        const before = await tenantRowCounts(owner.entity.id);
+        const response = await api.request('POST', `/v1/tags/${type}/${doc.id}`, { key: owner.secret, body: { tag_id: tag.id } });
+        if (documentTypes.includes(documentType)) {
+          expect(response.status, `${type} ${documentType}`).toBe(200);
+          expect(response.body.data.map((t: any) => t.name)).toEqual(['Rush']);
+          expect((await api.request('GET', `/v1/tags/${type}/${doc.id}`, { key: owner.secret })).body.data).toHaveLength(1);
+        } else {
+          expect(response.status, `${type} ${documentType}`).toBe(404);
+          expect(response.body).toMatchObject({ code: 'not_found', param: 'resourceId' });
+          expect((await api.request('GET', `/v1/tags/${type}/${doc.id}`, { key: owner.secret })).status).toBe(404);
+          expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+        }
+      }
+    }
+    const detached = await api.request('DELETE', `/v1/tags/purchase_order/${docs.purchase_order.id}/${tag.id}`, { key: owner.secret });
+    expect(detached.status).toBe(200);
+    expect(detached.body).toEqual({ data: [] });
+    // Another entity's order is a 404; so is a deleted one.
+    const theirs = (await api.request('POST', '/v1/tags', { key: other.secret, body: { name: 'Theirs' } })).body;
+    const foreign = await api.request('POST', `/v1/tags/order/${docs.quote.id}`, { key: other.secret, body: { tag_id: theirs.id } });
+    expect(foreign.status).toBe(404);
+    expect((await api.request('DELETE', `/v1/orders/${docs.quote.id}`, { key: owner.secret })).status).toBe(200);
+    expect((await api.request('GET', `/v1/tags/order/${docs.quote.id}`, { key: owner.secret })).status).toBe(404);
+    expect(api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type === 'tag.attached')).toHaveLength(5);
   });
 });

@@ -89,4 +89,61 @@ describe('units of measure (E28)', () => {
     const inUse = await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret });
     expect(inUse.body).toMatchObject({ code: 'uom_in_use', references: { product_count: 0, has_inventory_transactions: true } });
   });
+
+  it('purchase order lines carry a unit of measure; a unit on any order line is in use', async () => {
+    const { secret, entity } = await api.newEntity();
+    const other = await api.newEntity();
+    const each = (await api.request('POST', '/v1/units-of-measure', { key: secret, body: { name: 'Each', abbreviation: 'ea', uom_type: 'count' } })).body;
+    const caseUnit = (
+      await api.request('POST', '/v1/units-of-measure', { key: secret, body: { name: 'Case', abbreviation: 'cs', uom_type: 'count', conversion_factor: 12 } })
+    ).body;
+    const theirs = (await api.request('POST', '/v1/units-of-measure', { key: other.secret, body: { name: 'Box', abbreviation: 'bx', uom_type: 'count' } }))
+      .body;
+    const vendor = (await api.request('POST', '/v1/vendors', { key: secret, body: { name: 'Supplier' } })).body;
+    const account = (await api.request('POST', '/v1/accounts', { key: secret, body: { name: 'Customer' } })).body;
+    const product = (await api.request('POST', '/v1/products', { key: secret, body: { sku: 'CASE-1', name: 'Soda', list_price: 1 } })).body;
+    const po = await api.request('POST', '/v1/orders', {
+      key: secret,
+      body: { document_type: 'purchase_order', account_id: vendor.id, lines: [{ product_id: product.id, quantity: 2, unit_of_measure_id: caseUnit.id }] },
+    });
+    expect(po.status, po.text).toBe(201);
+    expect(po.body.lines[0]).toMatchObject({ unit_of_measure_id: caseUnit.id, quantity: 2 });
+
+    // Refusals write nothing: a sales document line (400), another entity's unit (404), on create and on update.
+    const before = await tenantRowCounts(entity.id);
+    const onSales = await api.request('POST', '/v1/orders', {
+      key: secret,
+      body: { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: product.id, quantity: 1, unit_of_measure_id: each.id }] },
+    });
+    expect(onSales.status).toBe(400);
+    expect(onSales.body).toMatchObject({ code: 'parameter_invalid', param: 'lines[0].unit_of_measure_id' });
+    const foreign = await api.request('POST', `/v1/orders/${po.body.id}/lines`, {
+      key: secret,
+      body: { product_id: product.id, quantity: 1, unit_of_measure_id: theirs.id },
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'not_found', param: 'unit_of_measure_id' });
+    const badPatch = await api.request('PATCH', `/v1/orders/${po.body.id}/items/${po.body.lines[0].id}`, {
+      key: secret,
+      body: { unit_of_measure_id: theirs.id },
+    });
+    expect(badPatch.body).toMatchObject({ code: 'not_found', param: 'unit_of_measure_id' });
+    expect(await tenantRowCounts(entity.id)).toEqual(before);
+
+    const inUse = await api.request('DELETE', `/v1/units-of-measure/${caseUnit.id}`, { key: secret });
+    expect(inUse.status).toBe(409);
+    expect(inUse.body).toMatchObject({
+      code: 'uom_in_use',
+      param: 'id',
+      references: { product_count: 0, has_order_lines: true, has_inventory_transactions: false },
+    });
+
+    // The line moves to another unit: the case is free again.
+    const patched = await api.request('PATCH', `/v1/orders/${po.body.id}/items/${po.body.lines[0].id}`, { key: secret, body: { unit_of_measure_id: each.id } });
+    expect(patched.status, patched.text).toBe(200);
+    const line = (await api.request('GET', `/v1/orders/${po.body.id}`, { key: secret })).body.lines[0];
+    expect(line.unit_of_measure_id).toBe(each.id);
+    expect((await api.request('DELETE', `/v1/units-of-measure/${caseUnit.id}`, { key: secret })).status).toBe(200);
+    expect((await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret })).body).toMatchObject({ code: 'uom_in_use' });
+  });
 });

@@ -40,6 +40,8 @@ export const ORDER_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => 
   '/v1/orders/{id}/void': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/convert': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/fulfillments': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/returns': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/receive-return': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
 };
 
 export const ORDER_SAMPLE_BODIES: Record<string, unknown> = {
@@ -50,9 +52,12 @@ export const ORDER_SAMPLE_BODIES: Record<string, unknown> = {
   'orders.adjustments.create': { name: 'Sample', effect_type: 'discount', discount_type: 'percentage', value: 5 },
   'orders.hold': { hold_type: 'credit' },
   'orders.fulfillments.create': { lines: [{ line_id: '00000000-0000-4000-8000-000000000001', quantity: 1 }] },
+  'orders.returns.create': { lines: [{ line_id: '00000000-0000-4000-8000-000000000001', quantity: 1 }] },
 };
 
 /** Routes whose "not in this entity" answer carries a more precise code than not_found (the spec names it). */
 export const NOT_FOUND_CODES: Record<string, string> = {
   'orders.adjustments.create': 'order_not_found',
+  'orders.adjustments.delete': 'order_not_found',
+  'orders.apply_coupon': 'order_not_found',
 };

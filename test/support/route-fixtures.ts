@@ -7,7 +7,11 @@ import type { Route } from '../../shared/http/route';
 import type { TestApi, TestEntity } from './harness';
 import { LEDGER_SAMPLE_BODIES, LEDGER_SEEDERS } from './ledger-fixtures';
 import { ORDER_SAMPLE_BODIES, ORDER_SEEDERS } from './order-fixtures';
+import { PURCHASE_SAMPLE_BODIES, PURCHASE_SEEDERS } from './purchase-fixtures';
+import { APPROVAL_SAMPLE_BODIES, APPROVAL_SEEDERS } from './approval-fixtures';
 import { PAYMENT_SAMPLE_BODIES, PAYMENT_SEEDERS } from './payment-fixtures';
+import { PAYMENT_METHOD_SAMPLE_BODIES, PAYMENT_METHOD_SEEDERS } from './payment-method-fixtures';
+import { COUPON_SAMPLE_BODIES, COUPON_SEEDERS } from './coupon-fixtures';
 export { NOT_FOUND_CODES } from './order-fixtures';
 
 type Params = Record<string, string>;
@@ -74,7 +78,11 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/vendors/{id}/unarchive': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
   ...LEDGER_SEEDERS,
   ...ORDER_SEEDERS,
+  ...PURCHASE_SEEDERS,
+  ...APPROVAL_SEEDERS,
   ...PAYMENT_SEEDERS,
+  ...PAYMENT_METHOD_SEEDERS,
+  ...COUPON_SEEDERS,
   '/v1/kits/{id}': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/builds': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/availability': async (api, owner) => ({ id: await seedKit(api, owner) }),
@@ -139,7 +147,11 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   'vendors.update': { notes: 'Sample notes' },
   ...LEDGER_SAMPLE_BODIES,
   ...ORDER_SAMPLE_BODIES,
+  ...PURCHASE_SAMPLE_BODIES,
+  ...APPROVAL_SAMPLE_BODIES,
   ...PAYMENT_SAMPLE_BODIES,
+  ...PAYMENT_METHOD_SAMPLE_BODIES,
+  ...COUPON_SAMPLE_BODIES,
   'kits.create': {
     sku: 'SAMPLE-KIT',
     product_name: 'Sample kit',

@@ -83,6 +83,53 @@ describe('reorder suggestion', () => {
     );
   });
 
+  it('open purchase orders count like stock on hand, committed demand like stock gone: only the position matters', () => {
+    fc.assert(
+      fc.property(
+        qty(),
+        qty(1000),
+        qty(1000),
+        qty(1000),
+        qty(100),
+        fc.integer({ min: 0, max: 60 }),
+        (onHand, committed, onOrder, reorderPoint, daily, lead) => {
+          const input = { reorder_point: reorderPoint, daily_demand: daily, lead_time_days: lead, order_multiple: null };
+          const withOrders = suggestReorder({ ...input, on_hand: onHand, committed, on_order: onOrder });
+          // The same position with everything folded into on_hand gives the same suggestion.
+          const folded = suggestReorder({ ...input, on_hand: amount(onHand).minus(committed).plus(onOrder).toFixed(), committed: 0, on_order: 0 });
+          expect(withOrders.inventory_position.eq(amount(onHand).minus(committed).plus(onOrder))).toBe(true);
+          expect(withOrders.suggested_qty.eq(folded.suggested_qty)).toBe(true);
+          // More on order never raises the suggestion; each unit on order lowers a positive need by one unit.
+          const more = suggestReorder({ ...input, on_hand: onHand, committed, on_order: amount(onOrder).plus(1).toFixed() });
+          expect(more.suggested_qty.lte(withOrders.suggested_qty)).toBe(true);
+          if (withOrders.suggested_qty.gte(1)) expect(withOrders.suggested_qty.minus(more.suggested_qty).eq(1)).toBe(true);
+          // suggested_qty = max(0, target - position) exactly.
+          const gap = withOrders.target_level.minus(withOrders.inventory_position);
+          expect(withOrders.suggested_qty.eq(gap.gt(0) ? gap : 0)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('suggested_reorder_point is the lead-time demand, and target_level = reorder_point + suggested_reorder_point', () => {
+    fc.assert(
+      fc.property(qty(1000), qty(100), fc.option(fc.integer({ min: 0, max: 365 }), { nil: null }), (reorderPoint, daily, lead) => {
+        const s = suggestReorder({
+          on_hand: 0,
+          committed: 0,
+          on_order: 0,
+          reorder_point: reorderPoint,
+          daily_demand: daily,
+          lead_time_days: lead,
+          order_multiple: null,
+        });
+        expect(s.suggested_reorder_point.eq(amount(daily).times(lead ?? 0))).toBe(true);
+        expect(s.suggested_reorder_point.gte(0)).toBe(true);
+        expect(s.target_level.eq(amount(reorderPoint).plus(s.suggested_reorder_point))).toBe(true);
+      }),
+    );
+  });
+
   it('ceilToMultiple rounds up to the multiple and leaves exact multiples alone', () => {
     expect(ceilToMultiple(30, 12).eq(36)).toBe(true);
     expect(ceilToMultiple(24, 12).eq(24)).toBe(true);

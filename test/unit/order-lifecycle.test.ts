@@ -94,3 +94,120 @@ describe('fulfillmentProgress', () => {
     expect(fulfillmentProgress([{ quantity: 2, quantity_fulfilled: 2 }])).toEqual({ fulfillment_status: 'fulfilled', order_status: 'fulfilled' });
   });
 });
+
+describe('purchase order moves (send, receive)', () => {
+  const po = (over: Partial<LifecycleState>) => state({ document_type: 'purchase_order', ...over });
+
+  it('sending a draft confirms it; sending an open purchase order again keeps its status', () => {
+    expect(transition(po({}), 'send')).toEqual({ allowed: true, next: 'confirmed' });
+    expect(transition(po({ order_status: 'confirmed' }), 'send')).toEqual({ allowed: true, next: 'confirmed' });
+    expect(transition(po({ order_status: 'partially_fulfilled', fulfillment_status: 'partially_fulfilled' }), 'send')).toEqual({
+      allowed: true,
+      next: 'partially_fulfilled',
+    });
+    for (const status of ['fulfilled', 'cancelled', 'on_hold'] as const) expect(transition(po({ order_status: status }), 'send').allowed).toBe(false);
+  });
+
+  it('receives confirmed and partially received purchase orders only; a held one is released first', () => {
+    expect(transition(po({ order_status: 'confirmed' }), 'receive')).toEqual({ allowed: true, next: 'confirmed' });
+    expect(transition(po({ order_status: 'partially_fulfilled' }), 'receive').allowed).toBe(true);
+    for (const status of ['draft', 'fulfilled', 'cancelled', 'on_hold'] as const) {
+      expect(transition(po({ order_status: status }), 'receive')).toEqual({ allowed: false, reason: 'not_allowed' });
+    }
+  });
+
+  it('holds a partially received purchase order and releases it back to partially received; never cancels received goods', () => {
+    expect(transition(po({ order_status: 'partially_fulfilled', fulfillment_status: 'partially_fulfilled' }), 'hold').allowed).toBe(true);
+    expect(transition(po({ order_status: 'on_hold', fulfillment_status: 'partially_fulfilled' }), 'release')).toEqual({
+      allowed: true,
+      next: 'partially_fulfilled',
+    });
+    expect(transition(po({ order_status: 'on_hold', fulfillment_status: 'partially_fulfilled' }), 'cancel')).toEqual({
+      allowed: false,
+      reason: 'has_fulfillments',
+    });
+  });
+
+  it('property: only purchase orders are sent, only purchase orders and returns received; fulfillment is never a purchase move', () => {
+    fc.assert(
+      fc.property(anyState, (s) => {
+        if (transition(s, 'send').allowed) expect(s.document_type).toBe('purchase_order');
+        if (transition(s, 'receive').allowed) expect(['purchase_order', 'return']).toContain(s.document_type);
+        if (s.document_type === 'purchase_order') expect(transition(s, 'fulfill').allowed).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('approval holds (approve, reject)', () => {
+  const approvalHold = state({ order_status: 'on_hold', hold_type: 'approval' });
+
+  it('approves a sales order held for approval to confirmed and rejects it back to draft', () => {
+    expect(transition(approvalHold, 'approve')).toEqual({ allowed: true, next: 'confirmed' });
+    expect(transition(approvalHold, 'reject')).toEqual({ allowed: true, next: 'draft' });
+    expect(allowedActions(approvalHold)).toEqual(['cancel', 'approve', 'reject']);
+  });
+
+  it('never releases an approval hold, and approves or rejects nothing but an approval hold', () => {
+    expect(transition(approvalHold, 'release')).toEqual({ allowed: false, reason: 'approval_pending' });
+    const creditHold = state({ order_status: 'on_hold', hold_type: 'credit' });
+    expect(transition(creditHold, 'release').allowed).toBe(true);
+    expect(transition(creditHold, 'approve')).toEqual({ allowed: false, reason: 'not_pending_approval' });
+    expect(transition(creditHold, 'reject')).toEqual({ allowed: false, reason: 'not_pending_approval' });
+    expect(transition(state({ order_status: 'confirmed' }), 'approve')).toEqual({ allowed: false, reason: 'not_allowed' });
+    expect(transition(state({ order_status: 'draft', hold_type: 'approval' }), 'approve')).toEqual({ allowed: false, reason: 'not_allowed' });
+  });
+
+  it('does not reject a held order with payments back to draft', () => {
+    expect(transition(state({ order_status: 'on_hold', hold_type: 'approval', amount_paid: 5, payment_status: 'partially_paid' }), 'reject')).toEqual({
+      allowed: false,
+      reason: 'has_payments',
+    });
+  });
+
+  it('property: approve and reject are sales-order moves out of an approval hold only', () => {
+    fc.assert(
+      fc.property(anyState, fc.constantFrom(null, 'approval', 'credit'), fc.constantFrom('approve' as const, 'reject' as const), (s, holdType, action) => {
+        const move = transition({ ...s, hold_type: holdType }, action);
+        if (move.allowed) {
+          expect(s.document_type).toBe('sales_order');
+          expect(s.order_status).toBe('on_hold');
+          expect(holdType).toBe('approval');
+          expect(move.next).toBe(action === 'approve' ? 'confirmed' : 'draft');
+        }
+        if (holdType === 'approval' && s.order_status === 'on_hold') expect(transition({ ...s, hold_type: holdType }, 'release').allowed).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('return moves (receive, credit memos)', () => {
+  const ret = (over: Partial<LifecycleState>) => state({ document_type: 'return', ...over });
+
+  it('receives confirmed and partially received returns only; fulfilment status is moved by fulfillmentProgress()', () => {
+    expect(transition(ret({ order_status: 'confirmed' }), 'receive')).toEqual({ allowed: true, next: 'confirmed' });
+    expect(transition(ret({ order_status: 'partially_fulfilled' }), 'receive')).toEqual({ allowed: true, next: 'partially_fulfilled' });
+    for (const order_status of ['draft', 'fulfilled', 'cancelled'] as OrderStatus[]) {
+      expect(transition(ret({ order_status }), 'receive')).toEqual({ allowed: false, reason: 'not_allowed' });
+    }
+    expect(fulfillmentProgress([{ quantity: 2, quantity_fulfilled: 1 }])).toEqual({ fulfillment_status: 'partially_fulfilled', order_status: 'partially_fulfilled' });
+  });
+
+  it('a posted credit memo is not cancelled; a draft or a goods-only confirmed return is; a received one is not', () => {
+    expect(transition(ret({ order_status: 'confirmed', credit_posted: true }), 'cancel')).toEqual({ allowed: false, reason: 'has_credits' });
+    expect(transition(ret({ order_status: 'confirmed' }), 'cancel')).toEqual({ allowed: true, next: 'cancelled' });
+    expect(transition(ret({}), 'cancel')).toEqual({ allowed: true, next: 'cancelled' });
+    expect(transition(ret({ order_status: 'confirmed', fulfillment_status: 'partially_fulfilled' }), 'cancel')).toEqual({
+      allowed: false,
+      reason: 'has_fulfillments',
+    });
+  });
+
+  it('an invoice with credits applied is not voided', () => {
+    expect(transition(state({ document_type: 'invoice', order_status: 'confirmed', amount_credited: '10' }), 'void')).toEqual({
+      allowed: false,
+      reason: 'has_credits',
+    });
+    expect(transition(state({ document_type: 'invoice', order_status: 'confirmed', amount_credited: 0 }), 'void')).toEqual({ allowed: true, next: 'voided' });
+  });
+});

@@ -7,6 +7,9 @@
  *   line_subtotal           = sell_rate × quantity, rounded to cents
  *   line discount           = discount_percent % of line_subtotal (rounded) or discount_amount, plus
  *                             coupon_adjustment; never more than line_subtotal
+ *   coupon_adjustment       = the line's given coupon_adjustment plus its prorated share of every
+ *                             coupon adjustment (an order-level discount carrying coupon_id); coupons
+ *                             apply before the other order-level discounts (see computeTotals)
  *   order-level discounts   = each line's prorated share (see prorate())
  *   tax_amount              = rate % of (line_subtotal − line discount − prorated discounts), rounded;
  *                             0 when the line or the order is tax exempt
@@ -53,6 +56,8 @@ export interface AdjustmentInput {
   effect_type: 'discount' | 'fee';
   discount_type: 'percentage' | 'fixed_amount';
   value: AmountLike;
+  /** Set when the adjustment redeems a coupon: its shares go to the lines' coupon_adjustment. */
+  coupon_id?: string | null;
 }
 
 export interface OrderInput {
@@ -64,6 +69,8 @@ export interface OrderInput {
 
 export interface LineShare {
   adjustment_id: string;
+  /** The coupon of a coupon adjustment's share, else null. */
+  coupon_id: string | null;
   source_label: string;
   line_amount: Amount;
   proration_ratio: Amount;
@@ -172,20 +179,15 @@ export function computeTotals(input: OrderInput): OrderTotals {
     };
   });
 
-  // Order-level adjustments, in the order given (creation order): percentages of the merchandise
-  // after line discounts; each discount is capped at what is left and prorated over the lines by
-  // what is left of each, so no line is ever discounted below zero.
+  // Order-level adjustments. Coupon discounts first (in the order given), then the others in the
+  // order given (creation order): percentages are of the merchandise after line discounts (and, for
+  // the non-coupon ones, after coupons); each discount is capped at what is left and prorated over
+  // the lines by what is left of each, so no line is ever discounted below zero. A coupon's shares
+  // land in the lines' coupon_adjustment, the others' in their order-level discount.
   const remaining = lines.map((line) => line.line_subtotal.minus(line.discount_amount).minus(line.coupon_adjustment));
-  const base = sum(remaining);
   const adjustments: { id: string; amount: Amount }[] = [];
   let feeTotal = ZERO;
-  for (const adjustment of input.adjustments) {
-    const nominal = adjustment.discount_type === 'percentage' ? percentOf(base, adjustment.value) : round(adjustment.value, MONEY_SCALE);
-    if (adjustment.effect_type === 'fee') {
-      adjustments.push({ id: adjustment.id, amount: nominal });
-      feeTotal = feeTotal.plus(nominal);
-      continue;
-    }
+  const applyDiscount = (adjustment: AdjustmentInput, nominal: Amount, coupon: boolean) => {
     const left = sum(remaining);
     const applied = min(nominal, left);
     adjustments.push({ id: adjustment.id, amount: applied });
@@ -195,14 +197,33 @@ export function computeTotals(input: OrderInput): OrderTotals {
       const line = lines[index];
       line.shares.push({
         adjustment_id: adjustment.id,
+        coupon_id: coupon ? adjustment.coupon_id! : null,
         source_label: adjustment.name,
         line_amount: share,
         proration_ratio: left.isZero() ? ZERO : remaining[index].dividedBy(left).toDecimalPlaces(10),
         per_unit_amount: round(share.dividedBy(input.lines[index].quantity), UNIT_PRICE_SCALE),
       });
-      line.order_discount = line.order_discount.plus(share);
+      if (coupon) line.coupon_adjustment = line.coupon_adjustment.plus(share);
+      else line.order_discount = line.order_discount.plus(share);
       remaining[index] = remaining[index].minus(share);
     });
+  };
+  const isCoupon = (adjustment: AdjustmentInput) => Boolean(adjustment.coupon_id) && adjustment.effect_type === 'discount';
+  const merchandise = sum(remaining);
+  for (const adjustment of input.adjustments.filter(isCoupon)) {
+    const nominal = adjustment.discount_type === 'percentage' ? percentOf(merchandise, adjustment.value) : round(adjustment.value, MONEY_SCALE);
+    applyDiscount(adjustment, nominal, true);
+  }
+  const base = sum(remaining);
+  for (const adjustment of input.adjustments) {
+    if (isCoupon(adjustment)) continue;
+    const nominal = adjustment.discount_type === 'percentage' ? percentOf(base, adjustment.value) : round(adjustment.value, MONEY_SCALE);
+    if (adjustment.effect_type === 'fee') {
+      adjustments.push({ id: adjustment.id, amount: nominal });
+      feeTotal = feeTotal.plus(nominal);
+      continue;
+    }
+    applyDiscount(adjustment, nominal, false);
   }
 
   lines.forEach((line, index) => {
@@ -247,6 +268,8 @@ export interface BalanceState {
   payment_status: PaymentStatus;
   order_total: AmountLike;
   amount_paid: AmountLike;
+  /** Credit memos applied to the document (a sales allowance, not a payment): they lower balance_due, never amount_due. */
+  amount_credited?: AmountLike;
   /** Lifecycle flags the status enum does not carry (archived and expired orders). */
   is_archived?: boolean;
   is_expired?: boolean;
@@ -269,5 +292,6 @@ export function balanceForcedToZeroBy(state: BalanceState): string | null {
 
 /** The AR receivable of a document (see balanceForcedToZeroBy for when it is 0). */
 export function balanceDue(state: BalanceState): Amount {
-  return balanceForcedToZeroBy(state) ? ZERO : amountDue(state.order_total, state.amount_paid);
+  if (balanceForcedToZeroBy(state)) return ZERO;
+  return amountDue(state.order_total, amount(state.amount_paid).plus(state.amount_credited ?? 0));
 }

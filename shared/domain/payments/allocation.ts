@@ -4,7 +4,8 @@
  *   payable amount  = what a document accepts: its balance_due (balanceDue of the totals engine,
  *                     so 0 on drafts, cancelled, archived or expired orders, voided or refunded
  *                     invoices), and 0 on documents that take no customer payment (quotes,
- *                     returns, purchase orders) and on voided orders; never negative.
+ *                     returns, purchase orders), on voided orders and on documents awaiting
+ *                     ACH clearance; never negative.
  *   payment_status  = unpaid (nothing paid), partially_paid, paid (amount_due 0) or overpaid
  *                     (amount_due negative) from order_total and amount_paid.
  *   auto allocation = oldest first, each invoice up to its payable amount, until the amount is used.
@@ -16,7 +17,8 @@ import { amountDue, balanceDue, type BalanceState, type DocumentType } from '../
 export const PAYABLE_DOCUMENT_TYPES: readonly DocumentType[] = ['sales_order', 'invoice'];
 
 export function payableAmount(state: BalanceState, documentTypes: readonly DocumentType[] = PAYABLE_DOCUMENT_TYPES): Amount {
-  if (!documentTypes.includes(state.document_type) || state.order_status === 'voided') return ZERO;
+  // A document awaiting ACH clearance takes no other payment until that one clears or fails.
+  if (!documentTypes.includes(state.document_type) || state.order_status === 'voided' || state.order_status === 'awaiting_ach_clearance') return ZERO;
   const balance = balanceDue(state);
   return balance.gt(0) ? balance : ZERO;
 }

@@ -1,0 +1,19 @@
+import { getCoupon } from '../../shared/data/coupons';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Coupon } from '../../shared/schemas/coupon';
+
+export const route = defineRoute({
+  id: 'coupons.get',
+  method: 'GET',
+  path: '/v1/coupons/{id}',
+  tag: 'Coupons',
+  summary: 'Retrieve a coupon',
+  scopes: ['settings:read'],
+  params: idParams,
+  response: Coupon,
+  handler: (ctx, { params }) => getCoupon(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { listCoupons } from '../../shared/data/coupons';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { queryBoolean } from '../../shared/schemas/common';
+import { Coupon } from '../../shared/schemas/coupon';
+
+export const route = defineRoute({
+  id: 'coupons.list',
+  method: 'GET',
+  path: '/v1/coupons',
+  tag: 'Coupons',
+  summary: 'List coupons',
+  description: 'Newest first.',
+  scopes: ['settings:read'],
+  query: z.object({
+    ...paginationQuery(),
+    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) coupons.'),
+    code: z.string().trim().min(1).max(50).optional().describe('The coupon with this code (case-insensitive).'),
+  }),
+  response: listEnvelope(Coupon),
+  list: true,
+  handler: (ctx, { query }) => listCoupons(ctx.db, ctx.entityId, { is_active: query.is_active, code: query.code }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { listDeposits } from '../../shared/data/deposits';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { isoDate } from '../../shared/schemas/common';
+import { Deposit } from '../../shared/schemas/payment';
+import { DEPOSIT_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'deposits.list',
+  method: 'GET',
+  path: '/v1/deposits',
+  tag: 'Deposits',
+  summary: 'List bank deposits',
+  description:
+    'Newest first, keyset-paginated. Filters: bank_account_id (the bank_account_id of the bank GL account), deposit_date_gte and deposit_date_lte (inclusive dates). Each deposit carries its lines; expand[]=data.payments adds the payments. Scope accounting:read, like E3.',
+  scopes: ['accounting:read'],
+  query: z.object({
+    ...paginationQuery(),
+    bank_account_id: z.uuid().optional().describe('Only deposits to this bank account.'),
+    deposit_date_gte: isoDate().optional().describe('Only deposits dated on or after this date.'),
+    deposit_date_lte: isoDate().optional().describe('Only deposits dated on or before this date.'),
+  }),
+  response: listEnvelope(Deposit),
+  list: true,
+  expand: DEPOSIT_EXPAND,
+  handler: (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return listDeposits(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,35 @@
+import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/data/coupon-redemptions';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { toJsonNumber } from '../../shared/money';
+import { idParams } from '../../shared/schemas/common';
+import { ApplyCoupon } from '../../shared/schemas/coupon';
+import { OrderAdjustmentResult } from '../../shared/schemas/order-requests';
+
+export const route = defineRoute({
+  id: 'orders.apply_coupon',
+  method: 'POST',
+  path: '/v1/orders/{id}/apply-coupon',
+  tag: 'Orders',
+  summary: 'Apply a coupon to an order',
+  description:
+    "Body {code, notes?, created_by_user_id?}. Redeems the coupon with this code (case-insensitive) on a quote, sales order or invoice (other document types: 422 coupon_not_applicable) under the same rules as E2: draft or open (confirmed) only, else 422 order_not_adjustable with current_status; an order not in the entity is 404 order_not_found. Then, on the code: 404 coupon_not_found, 409 coupon_already_applied, 422 coupon_inactive, coupon_not_yet_valid (before valid_from), coupon_expired (from valid_until), coupon_usage_limit_reached (max_redemptions, or max_redemptions_per_account for the document's account; details.limit says which), coupon_minimum_not_met (subtotal below min_order_subtotal). The coupon becomes an order-level discount adjustment with coupon_id, applied before the other order-level discounts (a percentage is of the merchandise after line discounts) and prorated over the lines into their coupon_adjustment (line adjustments with source_type coupon); times_redeemed increases in the same transaction under the coupon's row lock, so a usage limit is never exceeded by concurrent requests. Response 200: the adjustment with the order's new order_total, discount_total and fee_total (as E2). Removing the adjustment (DELETE /v1/orders/{id}/adjustments/{adjustment_id}) releases the redemption.",
+  scopes: ['orders:write'],
+  params: idParams,
+  body: ApplyCoupon,
+  response: OrderAdjustmentResult,
+  errors: ['order_not_found', 'order_not_adjustable', ...COUPON_REDEMPTION_ERRORS],
+  handler: async (ctx, { params, body }) => {
+    const { adjustment, order, previousOrder } = await applyCoupon(ctx.db, ctx, params.id, body);
+    await ctx.events.record('order_adjustment.created', adjustment);
+    await ctx.events.record('order.updated', order, previousOrder);
+    return {
+      ...adjustment,
+      order_total: toJsonNumber(order.order_total),
+      discount_total: toJsonNumber(order.discount_total),
+      fee_total: toJsonNumber(order.fee_total),
+    };
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,26 @@
+import { approveOrder } from '../../shared/data/order-approvals';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Order } from '../../shared/schemas/order';
+
+export const route = defineRoute({
+  id: 'orders.approve',
+  method: 'POST',
+  path: '/v1/orders/{id}/approve',
+  tag: 'Orders',
+  summary: 'Approve a sales order held for approval',
+  description:
+    "A sales order an approval rule held (on_hold, hold_type approval) becomes confirmed: the hold is lifted, approved_by and approved_at are recorded, and from now on its lines count as committed stock. Only the order's approver_user_id (the API key's user) or a user with the orders.approve permission may approve (403 insufficient_permissions naming the permission). Any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status (reason not_pending_approval). Emits order.approved.",
+  scopes: ['orders:write'],
+  params: idParams,
+  response: Order,
+  errors: ['order_invalid_transition', 'insufficient_permissions'],
+  handler: async (ctx, { params }) => {
+    const { order, previousOrder } = await approveOrder(ctx.db, ctx, params.id);
+    await ctx.events.record('order.approved', order, previousOrder);
+    return order;
+  },
+});
+
+export const handler = lambdaHandler(route);

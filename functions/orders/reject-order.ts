@@ -1,0 +1,28 @@
+import { rejectOrder } from '../../shared/data/order-approvals';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Order } from '../../shared/schemas/order';
+import { OrderRejection } from '../../shared/schemas/order-approval';
+
+export const route = defineRoute({
+  id: 'orders.reject',
+  method: 'POST',
+  path: '/v1/orders/{id}/reject',
+  tag: 'Orders',
+  summary: 'Reject a sales order held for approval',
+  description:
+    'A sales order an approval rule held (on_hold, hold_type approval) goes back to draft with rejected_by, rejected_at and rejection_reason (the required reason) recorded; it can be corrected and confirmed again, which routes it again. Same deciders as approve (403 insufficient_permissions otherwise). A held order with payments is 409 (reason has_payments); any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status. Emits order.rejected.',
+  scopes: ['orders:write'],
+  params: idParams,
+  body: OrderRejection,
+  response: Order,
+  errors: ['order_invalid_transition', 'insufficient_permissions'],
+  handler: async (ctx, { params, body }) => {
+    const { order, previousOrder } = await rejectOrder(ctx.db, ctx, params.id, body.reason);
+    await ctx.events.record('order.rejected', order, previousOrder);
+    return order;
+  },
+});
+
+export const handler = lambdaHandler(route);

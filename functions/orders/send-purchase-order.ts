@@ -1,0 +1,28 @@
+import { sendPurchaseOrder } from '../../shared/data/purchase-orders';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { Order } from '../../shared/schemas/order';
+import { PurchaseOrderSend } from '../../shared/schemas/purchase-order-send';
+
+export const route = defineRoute({
+  id: 'orders.send',
+  method: 'POST',
+  path: '/v1/orders/{id}/send',
+  tag: 'Purchasing',
+  summary: 'Send a purchase order to its vendor',
+  description:
+    "Records that the purchase order went to its vendor: sent_at now and sent_to the body's email, else the vendor's email (400 parameter_missing naming email when neither exists). A draft is committed by sending it (order_status confirmed); a confirmed or partially received purchase order may be sent again, which records the new time and address and keeps its status. A purchase order without lines is 400 parameter_invalid. Any other document or status (on hold, fully received, cancelled) is 409 order_invalid_transition with current_status. The API delivers no mail itself: the purchase_order.sent event carries the order, sent_to and message for your mailer.",
+  scopes: ['purchasing:write'],
+  params: idParams,
+  body: PurchaseOrderSend,
+  response: Order,
+  errors: ['order_invalid_transition'],
+  handler: async (ctx, { params, body }) => {
+    const { order, previousOrder } = await sendPurchaseOrder(ctx.db, ctx.entityId, params.id, body ?? {});
+    await ctx.events.record('purchase_order.sent', { ...order, message: body?.message ?? null }, previousOrder);
+    return order;
+  },
+});
+
+export const handler = lambdaHandler(route);

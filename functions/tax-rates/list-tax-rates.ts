@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { listTaxRates } from '../../shared/data/tax-rates';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { defineRoute } from '../../shared/http/route';
+import { queryBoolean } from '../../shared/schemas/common';
+import { TaxRate } from '../../shared/schemas/tax-rate';
+
+export const route = defineRoute({
+  id: 'tax_rates.list',
+  method: 'GET',
+  path: '/v1/tax-rates',
+  tag: 'Tax rates',
+  summary: 'List tax rates',
+  description: 'Newest first.',
+  scopes: ['settings:read'],
+  query: z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rates.') }),
+  response: listEnvelope(TaxRate),
+  list: true,
+  handler: (ctx, { query }) => listTaxRates(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
+});
+
+export const handler = lambdaHandler(route);

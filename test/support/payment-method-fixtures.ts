@@ -1,0 +1,48 @@
+/**
+ * Account payment method fixtures (spread into route-fixtures.ts): an account with a saved method,
+ * confirmed through the sandbox processor the way the processor's client library would.
+ */
+import { confirmSandboxSetupIntent } from '../../shared/payments/sandbox-processor';
+import type { TestApi, TestEntity } from './harness';
+
+type Params = Record<string, string>;
+
+let sequence = 0;
+
+export async function seedAccount(api: TestApi, owner: TestEntity): Promise<string> {
+  const account = await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: `Card holder ${Date.now()}-${sequence++}` } });
+  if (account.status !== 201) throw new Error(`seeding an account failed: ${account.status} ${account.text}`);
+  return account.body.id;
+}
+
+/** A setup intent for the account, confirmed with a sandbox test token (pm_card_visa unless stated). */
+export async function confirmedSetupIntent(api: TestApi, owner: TestEntity, accountId: string, token = 'pm_card_visa'): Promise<string> {
+  const type = token.startsWith('pm_usBankAccount') ? 'us_bank_account' : 'card';
+  const intent = await api.request('POST', `/v1/accounts/${accountId}/payment-methods`, { key: owner.secret, body: { type } });
+  if (intent.status !== 201) throw new Error(`creating a setup intent failed: ${intent.status} ${intent.text}`);
+  confirmSandboxSetupIntent(intent.body.setup_intent_id, token);
+  return intent.body.setup_intent_id;
+}
+
+export async function seedPaymentMethod(api: TestApi, owner: TestEntity, token = 'pm_card_visa'): Promise<Params> {
+  const accountId = await seedAccount(api, owner);
+  const setupIntentId = await confirmedSetupIntent(api, owner, accountId, token);
+  const attached = await api.request('POST', `/v1/accounts/${accountId}/payment-methods/attach`, {
+    key: owner.secret,
+    body: { setup_intent_id: setupIntentId },
+  });
+  if (attached.status !== 201) throw new Error(`attaching a payment method failed: ${attached.status} ${attached.text}`);
+  return { id: accountId, payment_method_id: attached.body.id };
+}
+
+export const PAYMENT_METHOD_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
+  '/v1/accounts/{id}/payment-methods': async (api, owner) => ({ id: await seedAccount(api, owner) }),
+  '/v1/accounts/{id}/payment-methods/attach': async (api, owner) => ({ id: await seedAccount(api, owner) }),
+  '/v1/accounts/{id}/payment-methods/{payment_method_id}': (api, owner) => seedPaymentMethod(api, owner),
+};
+
+export const PAYMENT_METHOD_SAMPLE_BODIES: Record<string, unknown> = {
+  'accounts.payment_methods.setup': { type: 'card' },
+  'accounts.payment_methods.attach': { setup_intent_id: 'seti_sbx_unknown' },
+  'accounts.payment_methods.update': { is_default: true },
+};
