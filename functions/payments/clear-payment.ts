@@ -13,7 +13,7 @@ export const route = defineRoute({
   tag: 'Payments',
   summary: 'Record that a pending ACH payment cleared',
   description:
-    "An ACH payment is received with status pending (like Stripe's processing): nothing posts, and the documents it pays wait in order_status awaiting_ach_clearance, accepting no other payment and no lifecycle operation. Clearing it posts the receipt (debit undeposited_funds, credit accounts_receivable, dated cleared_date, default today, not before payment_date), pays its documents (amount_paid, payment_status, balance_due) and returns each to the order_status it had. The payment becomes undeposited and can be deposited. A payment that is not pending is 409 payment_not_pending with current_status. Response 200: the payment.",
+    "An ACH payment is received with status pending (like Stripe's processing): nothing posts, and the documents it pays wait in order_status awaiting_ach_clearance, accepting no other payment and no lifecycle operation. Clearing it posts the receipt (debit undeposited_funds, credit accounts_receivable for invoices and customer_credits for sales orders or an unapplied remainder, dated cleared_date, default today, not before payment_date), pays its documents (amount_paid, payment_status, balance_due) and returns each to the order_status it had. The payment becomes undeposited and can be deposited. A payment that is not pending is 409 payment_not_pending with current_status. Response 200: the payment.",
   scopes: ['payments:write'],
   params: z.object({ payment_id: z.uuid().describe('The payment id.') }),
   body: PaymentClear,

@@ -7,11 +7,12 @@
  */
 import type { Db } from '../db/database';
 import { achClearanceTransition } from '../domain/orders/lifecycle';
+import { receiptPostingLines } from '../domain/payments/allocation';
 import { ApiError } from '../http/errors';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount } from '../money';
 import type { PaymentClear, PaymentFail } from '../schemas/refund';
-import { getPayment, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
+import { getPayment, receiptApplications, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
 import { lockApplicationsOf, lockPayment, type LockedPayment } from './refunds';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -56,7 +57,7 @@ export async function clearPayment(db: Db, actor: PaymentActor, paymentId: strin
       source_id: payment.id,
       lines: [
         { system_key: 'undeposited_funds', debit: payment.amount },
-        { system_key: 'accounts_receivable', credit: payment.amount },
+        ...receiptPostingLines(payment.amount, receiptApplications(locked.map(({ application, order }) => ({ order, amount: application.amount_applied }))), 'credit'),
       ],
     },
     { dateParam: 'cleared_date' },

@@ -39,6 +39,9 @@ export const SYSTEM_ACCOUNTS: readonly SystemAccount[] = [
   { system_key: 'accounts_payable', code: '2000', name: 'Accounts Payable', type: 'liability', subtype: 'accounts_payable' },
   // Goods received on purchase orders and not yet billed: credited at receipt, cleared by the vendor bill.
   { system_key: 'received_not_billed', code: '2050', name: 'Received Not Billed', type: 'liability', subtype: 'other_current_liability' },
+  // Money customers gave us that no posted invoice owes yet: sales-order prepayments, unapplied
+  // payments and credit-memo credit. Kept out of AR so AR ties exactly to open invoices.
+  { system_key: 'customer_credits', code: '2150', name: 'Customer Deposits and Credits', type: 'liability', subtype: 'other_current_liability' },
   { system_key: 'vendor_credits', code: '2100', name: 'Vendor Credits', type: 'liability', subtype: 'other_current_liability' },
   { system_key: 'sales_tax_payable', code: '2200', name: 'Sales Tax Payable', type: 'liability', subtype: 'other_current_liability' },
   { system_key: 'opening_balance_equity', code: '3000', name: 'Opening Balance Equity', type: 'equity', subtype: 'opening_balance_equity' },

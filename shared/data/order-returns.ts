@@ -265,7 +265,8 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
       tax_total: string;
       order_total: string;
     }>('SELECT subtotal, discount_total, shipping_total, fee_total, tax_total, order_total FROM orders WHERE entity_id = $1 AND id = $2', [entityId, order.id]);
-    const postingLines = creditMemoPostingLines(totals);
+    const allocation = source ? allocateCredit(totals.order_total, source.balance_due) : { applied: ZERO };
+    const postingLines = creditMemoPostingLines(totals, allocation.applied);
     if (postingLines.length > 0) {
       const entry = await postJournalEntry(
         db,
@@ -282,7 +283,6 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
       journalEntryId = entry.id;
     }
     if (source) {
-      const allocation = allocateCredit(totals.order_total, source.balance_due);
       applied = allocation.applied;
       if (applied.gt(0)) {
         const credited = amount(source.amount_credited).plus(applied);

@@ -8,7 +8,7 @@
  * order) before its balance is read, so concurrent payments queue and never overpay it.
  */
 import type { Db } from '../db/database';
-import { allocateOldestFirst, payableAmount } from '../domain/payments/allocation';
+import { allocateOldestFirst, payableAmount, receiptPostingLines } from '../domain/payments/allocation';
 import { documentPaymentStatus } from '../domain/payments/refunds';
 import { holdForAchClearance } from './ach-state';
 import { balanceDue, type DocumentType, type OrderStatus, type PaymentStatus } from '../domain/orders/totals';
@@ -17,7 +17,7 @@ import { ApiError } from '../http/errors';
 import { keysetPage, type Page, type PageRequest } from '../http/pagination';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
-import { amount, type Amount, sum, toJsonNumber, ZERO } from '../money';
+import { amount, type Amount, type AmountLike, sum, toJsonNumber, ZERO } from '../money';
 import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, Payment, PaymentApplication, PaymentApply } from '../schemas/payment';
 
 export type PaymentActor = PostingContext & { userId: string; events: EventRecorder };
@@ -226,7 +226,7 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
           source_id: id,
           lines: [
             { system_key: 'undeposited_funds', debit: input.amount.toString() },
-            { system_key: 'accounts_receivable', credit: input.amount.toString() },
+            ...receiptPostingLines(input.amount, receiptApplications(input.applications), 'credit'),
           ],
         },
         { dateParam: 'payment_date' },
@@ -255,6 +255,11 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
   );
   await writeApplications(db, entityId, id, input.applications, pending);
   return { payment: await getPayment(db, entityId, id) };
+}
+
+/** A payment's applications as the receipt posting needs them (document type and amount). */
+export function receiptApplications(applications: readonly { order: { document_type: string }; amount: AmountLike }[]) {
+  return applications.map((a) => ({ document_type: a.order.document_type as DocumentType, amount: a.amount }));
 }
 
 async function writeApplications(
@@ -423,6 +428,22 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
     total.toString(),
   ]);
   await writeApplications(db, entityId, paymentId, applications);
+  // The applied part leaves customer deposits and settles the invoices' receivable (E8 applies to invoices only).
+  await postJournalEntry(
+    db,
+    actor,
+    {
+      entry_date: today(),
+      memo: `Customer credit applied (payment ${paymentId})`,
+      source_type: 'payment_application',
+      source_id: paymentId,
+      lines: [
+        { system_key: 'customer_credits', debit: total.toString() },
+        { system_key: 'accounts_receivable', credit: total.toString() },
+      ],
+    },
+    { dateParam: 'applications' },
+  );
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }
 

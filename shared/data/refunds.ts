@@ -170,11 +170,15 @@ export async function createRefund(db: Db, actor: PaymentActor, paymentId: strin
   if (split.remainder.gt(0) || placeable.lt(value)) throw new Error(`refund of payment ${payment.id} does not fit its applications`);
 
   const id = newId();
-  const credit = split.unapplied.plus(sum(split.pieces.map((p) => p.credit)));
+  // Credit given back: from customer deposits (unapplied money, sales-order prepayments), or from
+  // AR where an invoice was overpaid.
+  const invoiceCredit = sum(split.pieces.filter((p) => p.target.order.document_type === 'invoice').map((p) => p.credit));
+  const depositCredit = split.unapplied.plus(sum(split.pieces.filter((p) => p.target.order.document_type !== 'invoice').map((p) => p.credit)));
   const tax = sum(split.pieces.map((p) => p.allowance_tax));
   const revenue = sum(split.pieces.map((p) => p.allowance)).minus(tax);
   const candidates: PostingLine[] = [
-    { system_key: 'accounts_receivable', debit: credit.toString(), memo: 'Customer credit refunded' },
+    { system_key: 'customer_credits', debit: depositCredit.toString(), memo: 'Customer deposit refunded' },
+    { system_key: 'accounts_receivable', debit: invoiceCredit.toString(), memo: 'Customer credit refunded' },
     { system_key: 'sales_revenue', debit: revenue.toString(), memo: 'Sale reduced by refund' },
     { system_key: 'sales_tax_payable', debit: tax.toString(), memo: 'Sales tax of the refunded sale' },
     { account_id: cash.id, credit: round(value, MONEY_SCALE).toString(), memo: `Refund of payment ${payment.id}` },
@@ -252,7 +256,15 @@ export async function voidPayment(db: Db, actor: PaymentActor, paymentId: string
     });
   }
   const locked = await lockApplicationsOf(db, entityId, payment.id);
+  // Reverse the receipt and every E8 application entry since (customer deposits → AR), so the
+  // GL is back where it was before the payment.
   const { reversal } = await reverseJournalEntry(db, actor, payment.journal_entry_id!, { memo: `Void of payment ${payment.id}` });
+  const applicationEntries = await db.query<{ id: string }>(
+    `SELECT id FROM journal_entries WHERE entity_id = $1 AND source_type = 'payment_application' AND source_id = $2 AND status = 'posted'
+     ORDER BY created_at, id`,
+    [entityId, payment.id],
+  );
+  for (const entry of applicationEntries) await reverseJournalEntry(db, actor, entry.id, { memo: `Void of payment ${payment.id}` });
   for (const { application, order } of locked) {
     await updateDocumentPayment(db, entityId, order, { paid: amount(application.amount_applied).negated() });
   }

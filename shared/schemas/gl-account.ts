@@ -26,6 +26,7 @@ export const SYSTEM_ACCOUNT_KEYS = [
   'vendor_returns_receivable',
   'accounts_payable',
   'received_not_billed',
+  'customer_credits',
   'vendor_credits',
   'sales_tax_payable',
   'opening_balance_equity',

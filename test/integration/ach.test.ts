@@ -11,6 +11,7 @@ const post = (w: CashWorld, path: string, body: Record<string, unknown> = {}) =>
 async function expectArInBalance(w: CashWorld) {
   const identity = await arIdentity(w.owner);
   expect(identity.gl).toBe(identity.subledger);
+  expect(identity.creditsGl).toBe(identity.creditsSubledger);
   return identity;
 }
 

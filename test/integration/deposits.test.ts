@@ -130,5 +130,6 @@ describe('POST /v1/deposits with refunded, voided and pending receipts', () => {
     expect(await glBalance(w.owner, 'bank')).toBe('37.5');
     const identity = await arIdentity(w.owner);
     expect(identity.gl).toBe(identity.subledger);
+    expect(identity.creditsGl).toBe(identity.creditsSubledger);
   });
 });

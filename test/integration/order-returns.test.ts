@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { amount, sum } from '../../shared/money';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+import { arIdentity, glBalance } from '../support/cash-fixtures';
 import { chart } from '../support/ledger-helpers';
 
 const api = setupTestApi();
@@ -52,36 +53,11 @@ async function onHand(owner: TestEntity, productId: string): Promise<string> {
   return amount(row?.on_hand ?? 0).toString();
 }
 
-async function glBalance(owner: TestEntity, systemKey: string): Promise<string> {
-  // Reversals are entries of their own, so every posted line counts.
-  const row = await owner.sql((db) =>
-    db.one<{ balance: string }>(
-      `SELECT coalesce(sum(l.debit), 0) - coalesce(sum(l.credit), 0) AS balance
-         FROM journal_lines l JOIN gl_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id WHERE l.entity_id = $1 AND a.system_key = $2`,
-      [owner.entity.id, systemKey],
-    ),
-  );
-  return amount(row.balance).toString();
-}
-
-/**
- * The AR invariant: the GL accounts_receivable control balance equals Σ balance_due over open
- * invoices and confirmed credit-memo returns (a return's balance_due is minus its unapplied
- * credit), less unapplied customer payments.
- */
+/** The AR invariant (AR = Σ open invoice balance_due) and its twin for customer deposits and credits. */
 async function expectArTies(owner: TestEntity) {
-  const rows = await owner.sql((db) =>
-    db.query<{ balance_due: string }>(
-      `SELECT balance_due FROM orders WHERE entity_id = $1 AND deleted_at IS NULL AND document_type IN ('invoice', 'return')
-         AND order_status NOT IN ('draft', 'cancelled', 'voided')`,
-      [owner.entity.id],
-    ),
-  );
-  const unapplied = await owner.sql((db) =>
-    db.one<{ total: string }>(`SELECT coalesce(sum(unapplied_amount), 0) AS total FROM payments WHERE entity_id = $1`, [owner.entity.id]),
-  );
-  const open = sum(rows.map((row) => row.balance_due)).minus(unapplied.total);
-  expect(await glBalance(owner, 'accounts_receivable')).toBe(open.toString());
+  const identity = await arIdentity(owner);
+  expect(identity.gl).toBe(identity.subledger);
+  expect(identity.creditsGl).toBe(identity.creditsSubledger);
 }
 
 async function entryLines(owner: TestEntity, entryId: string) {
@@ -284,10 +260,12 @@ describe('returns from an invoice (credit memos)', () => {
       expect.arrayContaining([
         { key: 'sales_revenue', debit: 36, credit: 0 },
         { key: 'sales_tax_payable', debit: 3.6, credit: 0 },
-        { key: 'accounts_receivable', debit: 0, credit: 39.6 },
+        // Nothing is owed on the paid invoice: the whole credit is customer credit, a liability.
+        { key: 'customer_credits', debit: 0, credit: 39.6 },
       ]),
     );
-    expect(await glBalance(w.owner, 'accounts_receivable')).toBe('-39.6');
+    expect(await glBalance(w.owner, 'accounts_receivable')).toBe('0');
+    expect(await glBalance(w.owner, 'customer_credits')).toBe('-39.6');
     await expectArTies(w.owner);
     await act(w.owner, rma.id, 'receive-return');
     expect(await onHand(w.owner, w.widget.id)).toBe('10');

@@ -170,7 +170,9 @@ describe('POST /v1/payments/multi-invoice-apply (E6)', () => {
     expect(await getOrder(w.owner, b.id)).toMatchObject({ payment_status: 'paid', balance_due: 0 });
     const payment = (await api.request('GET', `/v1/payments/${response.body.data.id}`, { key: w.owner.secret })).body;
     expect(payment).toMatchObject({ amount: 60, unapplied_amount: 9.5, order_id: null, external_reference: 'wire-1' });
-    expect(await glBalance(w.owner, 'accounts_receivable')).toBe('-60');
+    // The applied part settles AR; the unapplied 9.5 is a customer deposit (a liability), not negative AR.
+    expect(await glBalance(w.owner, 'accounts_receivable')).toBe('-50.5');
+    expect(await glBalance(w.owner, 'customer_credits')).toBe('-9.5');
   });
 
   it('auto_apply pays the oldest open invoices first', async () => {
@@ -298,8 +300,9 @@ describe('POST /v1/payments/{payment_id}/apply (E8)', () => {
     expect(applied.status).toBe(200);
     expect(applied.body).toMatchObject({ id: credit.data.id, unapplied_amount: 5, applied_count: 2 });
     expect(await getOrder(w.owner, b.id)).toMatchObject({ payment_status: 'partially_paid', balance_due: 15 });
-    // No GL posting on application: AR was credited when the payment arrived.
-    expect(await glBalance(w.owner, 'accounts_receivable')).toBe('-50');
+    // Applying moves the applied 45 out of customer deposits into AR; 5 stays a deposit.
+    expect(await glBalance(w.owner, 'accounts_receivable')).toBe('-45');
+    expect(await glBalance(w.owner, 'customer_credits')).toBe('-5');
     const again = await api.request('POST', `/v1/payments/${credit.data.id}/apply`, {
       key: w.owner.secret,
       body: { applications: [{ order_id: b.id, amount_applied: 5 }] },

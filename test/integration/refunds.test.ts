@@ -14,6 +14,7 @@ const voidPayment = (w: CashWorld, paymentId: string) => api.request('POST', `/v
 async function expectArInBalance(w: CashWorld) {
   const identity = await arIdentity(w.owner);
   expect(identity.gl).toBe(identity.subledger);
+  expect(identity.creditsGl).toBe(identity.creditsSubledger);
   return identity;
 }
 

@@ -52,28 +52,32 @@ export async function glBalance(owner: TestEntity, systemKey: string): Promise<s
 }
 
 /**
- * The AR control balance and what the sub-ledger says it must be: the balance_due of open
- * invoices (posted, not voided or cancelled) minus the customer credit AR holds (the unapplied
- * amount of cleared, live payments and what sales orders were prepaid). With no unapplied credit
- * and no prepaid sales order, that is the sum of the open invoices' balance_due.
+ * The two control balances and what the sub-ledgers say they must be:
+ *   accounts_receivable = Σ balance_due of the open invoices (posted, not voided or cancelled);
+ *   customer_credits    = the customer money no invoice holds yet: the unapplied amount of
+ *                         cleared, live payments, what sales orders were prepaid, and the credit
+ *                         confirmed returns have not applied (minus their negative balance_due).
+ * (customer_credits is a liability: its GL balance is minus that amount.)
  */
-export async function arIdentity(owner: TestEntity): Promise<{ gl: string; subledger: string; openInvoices: string }> {
+export async function arIdentity(
+  owner: TestEntity,
+): Promise<{ gl: string; subledger: string; openInvoices: string; creditsGl: string; creditsSubledger: string }> {
   const gl = await glBalance(owner, 'accounts_receivable');
+  const creditsGl = amount(await glBalance(owner, 'customer_credits')).negated().toString();
   return owner.sql(async (db) => {
     const invoices = await db.query<{ balance_due: string }>(
       `SELECT balance_due FROM orders WHERE entity_id = $1 AND document_type = 'invoice' AND deleted_at IS NULL
          AND order_status NOT IN ('draft', 'cancelled', 'voided')`,
       [owner.entity.id],
     );
-    const credit = await db.one<{ total: string }>(
-      `SELECT coalesce(sum(unapplied_amount), 0) AS total FROM payments WHERE entity_id = $1 AND status IN ('undeposited', 'deposited')`,
+    const held = await db.one<{ total: string }>(
+      `SELECT (SELECT coalesce(sum(unapplied_amount), 0) FROM payments WHERE entity_id = $1 AND status IN ('undeposited', 'deposited'))
+            + (SELECT coalesce(sum(amount_paid), 0) FROM orders WHERE entity_id = $1 AND document_type = 'sales_order' AND deleted_at IS NULL)
+            - (SELECT coalesce(sum(balance_due), 0) FROM orders WHERE entity_id = $1 AND document_type = 'return' AND order_status = 'confirmed')
+            AS total`,
       [owner.entity.id],
     );
-    const prepaid = await db.one<{ total: string }>(
-      `SELECT coalesce(sum(amount_paid), 0) AS total FROM orders WHERE entity_id = $1 AND document_type = 'sales_order' AND deleted_at IS NULL`,
-      [owner.entity.id],
-    );
-    const openInvoices = sum(invoices.map((row) => row.balance_due));
-    return { gl, subledger: openInvoices.minus(credit.total).minus(prepaid.total).toString(), openInvoices: openInvoices.toString() };
+    const openInvoices = sum(invoices.map((row) => row.balance_due)).toString();
+    return { gl, subledger: openInvoices, openInvoices, creditsGl, creditsSubledger: amount(held.total).toString() };
   });
 }

@@ -8,18 +8,20 @@ const cents = (max: number) => fc.integer({ min: 0, max: max * 100 }).map((n) =>
 const units = (max: number) => fc.integer({ min: 0, max: max * 10_000 }).map((n) => amount(n).dividedBy(10_000));
 
 describe('credit memo posting', () => {
-  it('property: balanced, the mirror of the invoice entry (debit revenue and tax, credit AR order_total)', () => {
+  it('property: balanced, the mirror of the invoice entry (debit revenue and tax; credit AR with what the source invoice takes, customer_credits with the rest)', () => {
     fc.assert(
-      fc.property(cents(10_000), cents(1_000), cents(500), cents(500), cents(1_000), (subtotal, discount, shipping, fee, tax) => {
+      fc.property(cents(10_000), cents(1_000), cents(500), cents(500), cents(1_000), cents(20_000), (subtotal, discount, shipping, fee, tax, open) => {
         const d = discount.gt(subtotal) ? subtotal : discount;
         const total = subtotal.minus(d).plus(shipping).plus(fee).plus(tax);
-        const lines = creditMemoPostingLines({ subtotal, discount_total: d, shipping_total: shipping, fee_total: fee, tax_total: tax, order_total: total });
+        const { applied, unapplied } = allocateCredit(total, open);
+        const lines = creditMemoPostingLines({ subtotal, discount_total: d, shipping_total: shipping, fee_total: fee, tax_total: tax, order_total: total }, applied);
         const debits = sum(lines.map((l) => l.debit ?? 0));
         const credits = sum(lines.map((l) => l.credit ?? 0));
         expect(debits.eq(credits)).toBe(true);
         expect(credits.eq(total)).toBe(true);
         for (const line of lines) expect(amount(line.debit ?? line.credit ?? 0).gt(0)).toBe(true);
-        if (total.gt(0)) expect(lines.find((l) => l.system_key === 'accounts_receivable')?.credit).toBe(total.toString());
+        expect(amount(lines.find((l) => l.system_key === 'accounts_receivable')?.credit ?? 0).eq(applied)).toBe(true);
+        expect(amount(lines.find((l) => l.system_key === 'customer_credits')?.credit ?? 0).eq(unapplied)).toBe(true);
       }),
     );
   });

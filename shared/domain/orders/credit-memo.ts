@@ -4,10 +4,12 @@
  *   returnable        how much of a source line may still be returned (see returnableQuantity)
  *   credit memo GL    the mirror of an invoice's AR entry: debit sales_revenue (subtotal −
  *                     discount_total + shipping_total + fee_total), debit sales_tax_payable
- *                     (tax_total), credit accounts_receivable (order_total); zero lines left out
+ *                     (tax_total); credit accounts_receivable with the part applied to the source
+ *                     invoice and customer_credits with the rest (customer credit is a liability, not
+ *                     negative AR); zero lines left out
  *   allocation        the credit goes to the source invoice up to its balance_due (as Xero allocates
  *                     a credit note); the rest is customer credit, carried as the return's negative
- *                     balance_due, so Σ balance_due over open invoices and credit memos = AR control
+ *                     balance_due (held in customer_credits), so Σ balance_due over open invoices = AR control
  *   return line price the source line's net per unit: its whole discount (line, coupon and its share
  *                     of order-level discounts) prorated onto the returned units as a discount amount
  */
@@ -23,18 +25,24 @@ export interface CreditMemoTotals {
 }
 
 export interface CreditMemoLine {
-  system_key: 'sales_revenue' | 'sales_tax_payable' | 'accounts_receivable';
+  system_key: 'sales_revenue' | 'sales_tax_payable' | 'accounts_receivable' | 'customer_credits';
   debit?: string;
   credit?: string;
 }
 
-/** Debit revenue and tax payable, credit AR: an invoice's AR entry with the sides swapped. */
-export function creditMemoPostingLines(totals: CreditMemoTotals): CreditMemoLine[] {
+/**
+ * Debit revenue and tax payable; credit AR with what is applied to the source invoice and
+ * customer_credits with the rest: an invoice's AR entry with the sides swapped.
+ */
+export function creditMemoPostingLines(totals: CreditMemoTotals, appliedToInvoice: AmountLike = ZERO): CreditMemoLine[] {
+  const total = round(amount(totals.order_total), MONEY_SCALE);
+  const applied = round(amount(appliedToInvoice), MONEY_SCALE);
   const revenue = amount(totals.subtotal).minus(totals.discount_total).plus(totals.shipping_total).plus(totals.fee_total);
   const lines: CreditMemoLine[] = [
     { system_key: 'sales_revenue', debit: round(revenue, MONEY_SCALE).toString() },
     { system_key: 'sales_tax_payable', debit: round(amount(totals.tax_total), MONEY_SCALE).toString() },
-    { system_key: 'accounts_receivable', credit: round(amount(totals.order_total), MONEY_SCALE).toString() },
+    { system_key: 'accounts_receivable', credit: applied.toString() },
+    { system_key: 'customer_credits', credit: total.minus(applied).toString() },
   ];
   return lines.filter((line) => !amount(line.debit ?? line.credit ?? 0).isZero());
 }

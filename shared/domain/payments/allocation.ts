@@ -23,6 +23,33 @@ export function payableAmount(state: BalanceState, documentTypes: readonly Docum
   return balance.gt(0) ? balance : ZERO;
 }
 
+/**
+ * Where a receipt's credit side goes: the part applied to invoices settles accounts_receivable;
+ * the rest (sales-order prepayments and any unapplied amount) is a customer deposit, a liability
+ * in customer_credits, until an invoice takes it. So AR always equals Σ balance_due of the open
+ * invoices.
+ */
+export function receiptCreditSplit(
+  total: AmountLike,
+  applications: readonly { document_type: DocumentType; amount: AmountLike }[],
+): { receivable: Amount; customerCredits: Amount } {
+  const receivable = applications.filter((a) => a.document_type === 'invoice').reduce((acc, a) => acc.plus(a.amount), ZERO);
+  return { receivable, customerCredits: amount(total).minus(receivable) };
+}
+
+/** The credit lines of a receipt (or the debit lines of its reversal), zero lines left out. */
+export function receiptPostingLines(
+  total: AmountLike,
+  applications: readonly { document_type: DocumentType; amount: AmountLike }[],
+  side: 'credit' | 'debit',
+): { system_key: 'accounts_receivable' | 'customer_credits'; credit?: string; debit?: string }[] {
+  const { receivable, customerCredits } = receiptCreditSplit(total, applications);
+  return [
+    { system_key: 'accounts_receivable' as const, [side]: receivable.toString() },
+    { system_key: 'customer_credits' as const, [side]: customerCredits.toString() },
+  ].filter((line) => !amount(line[side] as string).isZero());
+}
+
 export type PaidStatus = 'unpaid' | 'partially_paid' | 'paid' | 'overpaid';
 
 export function paymentStatusFor(orderTotal: AmountLike, amountPaid: AmountLike): PaidStatus {
