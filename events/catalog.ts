@@ -158,7 +158,8 @@ export const EVENT_CATALOG = {
   },
   'order.updated': {
     version: 1,
-    description: 'An order changed: its header, a line (added, edited, removed) or an adjustment; previous_attributes holds old header values such as totals.',
+    description:
+      'An order changed: its header, a line (added, edited, removed) or an adjustment; previous_attributes holds old header values such as totals. Like every order.* event it carries the order without lines and adjustments (GET the order for them).',
     object: Order,
   },
   'order.deleted': { version: 1, description: 'A draft order or a quote was (soft) deleted; the object is its last state.', object: Order },

@@ -163,6 +163,7 @@ import * as getPaymentMethod from './payment-methods/get-payment-method';
 import * as updatePaymentMethod from './payment-methods/update-payment-method';
 import * as deletePaymentMethod from './payment-methods/delete-payment-method';
 import * as listPaymentMethods from './payment-methods/list-payment-methods';
+import * as confirmTestSetupIntent from './payment-methods/confirm-test-setup-intent';
 import * as previewDeposit from './deposits/preview-deposit';
 import * as createDeposit from './deposits/create-deposit';
 import * as getDeposit from './deposits/get-deposit';
@@ -332,6 +333,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'payment-methods/update-payment-method': updatePaymentMethod,
   'payment-methods/delete-payment-method': deletePaymentMethod,
   'payment-methods/list-payment-methods': listPaymentMethods,
+  'payment-methods/confirm-test-setup-intent': confirmTestSetupIntent,
   'deposits/preview-deposit': previewDeposit,
   'deposits/create-deposit': createDeposit,
   'deposits/get-deposit': getDeposit,

@@ -50,8 +50,15 @@ export function ceil(value: AmountLike): Amount {
 
 /** The JSON number for a money value, rounded to its scale (the spec puts money on the wire as numbers). */
 export function toJsonNumber(value: AmountLike, scale = MONEY_SCALE): number {
+  // Fast path (a 500-line order renders thousands): a plain non-negative decimal string already
+  // within the scale needs no rounding, and the number of its text is the number of the decimal.
+  if (typeof value === 'string') {
+    const match = PLAIN_DECIMAL.exec(value);
+    if (match && (match[1]?.length ?? 0) <= scale) return Number(value);
+  }
   return round(value, scale).toNumber();
 }
+const PLAIN_DECIMAL = /^\d{1,30}(?:\.(\d{1,30}))?$/;
 
 /** The fixed-scale string for a value that travels as a string (vendor credits: 4 decimals). */
 export function toFixedString(value: AmountLike, scale: number): string {

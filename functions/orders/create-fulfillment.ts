@@ -11,13 +11,13 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Ship lines of an order',
   description:
-    "Ships lines of a confirmed or partially fulfilled sales order (or a directly created invoice): stock leaves location_id (default the order's) at FIFO cost and COGS is posted. Name a kit's line; its components are drawn. 422 order_over_fulfillment beyond a line's unfulfilled quantity. Emits order.fulfilled.",
+    "Ships lines of a confirmed or partially fulfilled sales order (or a directly created invoice): stock leaves location_id (default the order's) at FIFO cost and COGS is posted. Name a kit's line; its components are drawn. 422 order_over_fulfillment beyond a line's unfulfilled quantity; 422 line_drop_shipped (param lines[i].line_id, details.linked_purchase_order) for a line with a live drop-ship purchase order, which the vendor ships and its receipt fulfils. Emits order.fulfilled.",
   scopes: ['orders:write'],
   params: idParams,
   body: OrderFulfillmentCreate,
   response: OrderFulfillment,
   successStatus: 201,
-  errors: ['order_invalid_transition', 'order_over_fulfillment', 'insufficient_stock', 'period_closed'],
+  errors: ['order_invalid_transition', 'order_over_fulfillment', 'line_drop_shipped', 'insufficient_stock', 'period_closed'],
   handler: async (ctx, { params, body }) => {
     const fulfillment = await fulfillOrder(ctx.db, ctx, params.id, body);
     await ctx.events.record('order.fulfilled', fulfillment);

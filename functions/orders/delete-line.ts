@@ -11,7 +11,7 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Remove a line item from an order',
   description:
-    "Removes the line (a kit's component lines with it) and recalculates the order. Refused on a closed document (409 order_locked), on a line with an issued drop-ship purchase order (409 dropship_po_issued_blocks_line_edit), on a kit component line or a line partly fulfilled, returned or received (409 line_not_editable).",
+    "Removes the line (a kit's component lines with it) and recalculates the order; on an open order the status follows the remaining lines (deleting the last line not yet fully shipped or received makes the order fulfilled). Refused on a closed document (409 order_locked), on a line with an issued drop-ship purchase order (409 dropship_po_issued_blocks_line_edit), on a kit component line or a line partly fulfilled, returned or received (409 line_not_editable).",
   scopes: ['orders:write'],
   params: itemParams,
   response: deletedObject('order_line_item'),

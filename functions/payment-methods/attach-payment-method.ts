@@ -22,7 +22,7 @@ export const route = defineRoute({
   errors: ['party_archived', 'setup_intent_not_succeeded', 'payment_method_already_attached'],
   handler: async (ctx, { params, body }) => {
     const account = await lockAccount(ctx.db, ctx.entityId, params.id, { forNewMethod: true });
-    const processor = paymentProcessor(ctx.mode);
+    const processor = paymentProcessor(ctx.mode, ctx.db);
     const intent = await processor.retrieveSetupIntent(body.setup_intent_id);
     if (!intent || intent.entity_id !== ctx.entityId || intent.account_id !== account.id) {
       throw new ApiError('not_found', { param: 'setup_intent_id', hint: 'No such setup intent for this account.' });

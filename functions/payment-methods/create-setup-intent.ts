@@ -21,7 +21,7 @@ export const route = defineRoute({
   errors: ['party_archived'],
   handler: async (ctx, { params, body }) => {
     const account = await lockAccount(ctx.db, ctx.entityId, params.id, { forNewMethod: true });
-    const processor = paymentProcessor(ctx.mode);
+    const processor = paymentProcessor(ctx.mode, ctx.db);
     const customerKey = { accountId: account.id, processor: processor.name, mode: ctx.mode };
     const customerId = await findProcessorCustomer(ctx.db, ctx.entityId, customerKey);
     const intent = await processor.createSetupIntent(

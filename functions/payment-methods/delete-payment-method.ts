@@ -21,7 +21,7 @@ export const route = defineRoute({
     await lockAccount(ctx.db, ctx.entityId, params.id);
     const { method, previous, promoted } = await deactivatePaymentMethod(ctx.db, ctx.entityId, params.id, params.payment_method_id);
     // After the row changed and before commit: a processor failure rolls the removal back.
-    await paymentProcessor(ctx.mode).detachPaymentMethod(method.processor_payment_method_id);
+    await paymentProcessor(ctx.mode, ctx.db).detachPaymentMethod(method.processor_payment_method_id);
     await ctx.events.record('payment_method.detached', method, previous);
     if (promoted) await ctx.events.record('payment_method.updated', promoted.method, promoted.previous);
     return method;

@@ -58,7 +58,7 @@ const StageConfigSchema = z
       manageCloudWatchRole: z.boolean(),
     }),
     payments: z.object({
-      /** The processor behind account payment methods (PAYMENT_PROCESSOR): the in-process sandbox double, or Stripe. */
+      /** The processor behind account payment methods (PAYMENT_PROCESSOR): the sandbox double (state in PostgreSQL, confirmed through POST /v1/test_helpers/setup_intents/{id}/confirm), or Stripe. */
       processor: z.enum(['sandbox', 'stripe']),
       /**
        * Stripe: name of the Secrets Manager secret (created outside CDK) holding JSON

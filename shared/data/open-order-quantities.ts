@@ -9,6 +9,8 @@
  *   A kit's component lines count, the kit's own line does not (the components are what leave);
  *   quotes, returns, drafts, purchase orders and invoices billing a sales order never count.
  * - on_order: lines of purchase orders (quantity_fulfilled is the quantity received).
+ * - Drop-ship lines (is_drop_ship, on a sales line or a kit's line, or on a drop-ship purchase
+ *   order) count in neither: the vendor ships straight to the customer, so no stock leaves or arrives.
  * The location is the order's location_id, else the entity's default location.
  */
 
@@ -31,10 +33,12 @@ export function openOrderQuantitiesSql(options: { productIds?: string; locationI
     FROM orders o
     JOIN order_lines l ON l.entity_id = o.entity_id AND l.order_id = o.id
     LEFT JOIN locations dl ON o.location_id IS NULL AND dl.entity_id = o.entity_id AND dl.is_default
+    LEFT JOIN order_lines kp ON kp.entity_id = l.entity_id AND kp.id = l.kit_parent_line_id
     WHERE o.entity_id = $1 AND o.deleted_at IS NULL AND o.order_status IN (${OPEN_ORDER_STATUSES.map((s) => `'${s}'`).join(', ')})
       AND (o.document_type IN ('sales_order', 'purchase_order') OR (o.document_type = 'invoice' AND o.converted_from_id IS NULL))
       AND NOT (o.order_status = 'on_hold' AND o.hold_type = 'approval')
       AND l.quantity > l.quantity_fulfilled ${products} ${location}
+      AND NOT l.is_drop_ship AND NOT coalesce(kp.is_drop_ship, false)
       AND NOT EXISTS (SELECT 1 FROM order_lines c WHERE c.entity_id = l.entity_id AND c.kit_parent_line_id = l.id)
     GROUP BY l.product_id${options.perProduct ? '' : ', coalesce(o.location_id, dl.id)'}`;
 }

@@ -26,6 +26,10 @@ interface FulfilLine {
   uom_id: string | null;
   cost: string | null;
   reorder_point: string | null;
+  /** The live drop-ship purchase order of the line (not cancelled or deleted): the vendor ships it. */
+  drop_ship_po_id: string | null;
+  drop_ship_po_number: string | null;
+  drop_ship_po_status: string | null;
 }
 
 export interface FulfillmentInput {
@@ -40,7 +44,8 @@ export interface FulfillmentInput {
  * kit's line and its component lines count the units fulfilled; the kit product itself is not
  * drawn. Simple products (and a kit without component lines, sold from built stock) are drawn
  * themselves; services and bundles draw nothing. COGS (debit cost_of_goods_sold, credit
- * inventory) is posted at the FIFO cost in the same transaction.
+ * inventory) is posted at the FIFO cost in the same transaction. A line with a live drop-ship
+ * purchase order is refused (422 line_drop_shipped): the vendor ships it.
  */
 export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string, input: FulfillmentInput): Promise<OrderFulfillment> {
   const { entityId } = ctx;
@@ -53,8 +58,10 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
   if (input.location_id) await checkLocation(db, entityId, input.location_id);
 
   const rows = await db.query<FulfilLine>(
-    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled, p.product_type, p.uom_id, p.cost, p.reorder_point
+    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled, p.product_type, p.uom_id, p.cost, p.reorder_point,
+       po.id AS drop_ship_po_id, po.order_number AS drop_ship_po_number, po.order_status AS drop_ship_po_status
      FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+     LEFT JOIN orders po ON po.entity_id = l.entity_id AND po.id = l.drop_ship_po_id AND po.order_status <> 'cancelled' AND po.deleted_at IS NULL
      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
     [entityId, order.id],
   );
@@ -71,6 +78,16 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     seen.add(line.id);
     if (line.kit_parent_line_id !== null) {
       throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line ships with its kit: name the kit's line." });
+    }
+    if (line.drop_ship_po_id) {
+      // The vendor ships a drop-shipped line; receiving its purchase order fulfils it.
+      throw new ApiError('line_drop_shipped', {
+        param: `${param}.line_id`,
+        details: {
+          line_id: line.id,
+          linked_purchase_order: { id: line.drop_ship_po_id, order_number: line.drop_ship_po_number, order_status: line.drop_ship_po_status },
+        },
+      });
     }
     const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
     const quantity = amount(requested.quantity);

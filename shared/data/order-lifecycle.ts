@@ -92,6 +92,11 @@ export async function cancelOrder(db: Db, entityId: string, orderId: string): Pr
     throw invalidTransition(order, 'cancel', 'has_invoices', 'This sales order has been invoiced; void its invoices first.');
   }
   await db.query(`UPDATE orders SET is_on_hold = false WHERE entity_id = $1 AND id = $2`, [entityId, order.id]);
+  if (order.document_type === 'purchase_order') {
+    // A cancelled drop-ship purchase order frees its sales lines: E5 edits them again and a new
+    // drop-ship purchase order may be issued for the units not yet received.
+    await db.query(`UPDATE order_lines SET drop_ship_po_id = NULL, updated_at = now() WHERE entity_id = $1 AND drop_ship_po_id = $2`, [entityId, order.id]);
+  }
   return finish(db, entityId, order, { order_status: next });
 }
 

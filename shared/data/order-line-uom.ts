@@ -4,7 +4,7 @@
  * unit (on_order and receiving count it as is), the unit is what the vendor sells in.
  */
 import type { Db } from '../db/database';
-import { ApiError } from '../http/errors';
+import { checkUnitOfMeasure, unitsOfMeasure } from './order-line-insert';
 
 /** Validates and stores a line's unit_of_measure_id; undefined changes nothing. Runs in the request's transaction. */
 export async function setLineUnitOfMeasure(
@@ -16,12 +16,7 @@ export async function setLineUnitOfMeasure(
   param: string,
 ): Promise<void> {
   if (unitId === undefined) return;
-  if (unitId !== null) {
-    if (documentType !== 'purchase_order') {
-      throw new ApiError('parameter_invalid', { param, hint: 'Only purchase order lines carry a unit of measure (the unit the vendor sells in).' });
-    }
-    const unit = await db.maybeOne('SELECT 1 FROM units_of_measure WHERE entity_id = $1 AND id = $2 FOR KEY SHARE', [entityId, unitId]);
-    if (!unit) throw new ApiError('not_found', { param, hint: 'No such unit of measure in this entity.' });
-  }
+  const units = documentType === 'purchase_order' ? await unitsOfMeasure(db, entityId, [unitId]) : new Map();
+  checkUnitOfMeasure(documentType, units, unitId, param);
   await db.query('UPDATE order_lines SET unit_of_measure_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, lineId, unitId]);
 }

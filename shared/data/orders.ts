@@ -16,7 +16,19 @@ import type { Order, OrderAdjustment, OrderLineItem } from '../schemas/order';
 import type { ManualAdjustment, OrderCreate, OrderLineCreate, OrderLineUpdate, OrderUpdate } from '../schemas/order-requests';
 import { UNIT_PRICE_SCALE } from '../schemas/order';
 import { getUser } from './identity';
+import {
+  catalogPrices,
+  checkedTaxRate,
+  checkVendor,
+  insertLines,
+  productsById,
+  resolveSellRate,
+  taxRatesById,
+  vendorIds,
+  type OrderHeader,
+} from './order-line-insert';
 import { setLineUnitOfMeasure } from './order-line-uom';
+import { refreshFulfillmentProgress } from './order-progress';
 
 export const ORDER_NUMBER_PREFIXES: Record<DocumentType, string> = {
   quote: 'QT-',
@@ -287,11 +299,11 @@ async function adjustmentRows(db: Db, entityId: string, orderIds: string[]): Pro
   );
 }
 
-/** Line items of the given orders (one query for lines, one for their adjustment shares), by order id. */
-export async function linesOf(db: Db, entityId: string, orders: (LockState & { id: string })[]): Promise<Map<string, OrderLineItem[]>> {
+/** Line items of the given orders (one query for lines, unless given, one for their adjustment shares), by order id. */
+export async function linesOf(db: Db, entityId: string, orders: (LockState & { id: string })[], rows?: LineRow[]): Promise<Map<string, OrderLineItem[]>> {
   const ids = orders.map((order) => order.id);
   // One connection per transaction: queries run one after the other.
-  const lines = await lineRows(db, entityId, ids);
+  const lines = rows ?? (await lineRows(db, entityId, ids));
   const shares = await shareRows(db, entityId, ids);
   const sharesByLine = new Map<string, LineAdjustmentRow[]>();
   for (const share of shares) sharesByLine.set(share.line_id, [...(sharesByLine.get(share.line_id) ?? []), share]);
@@ -354,7 +366,11 @@ export async function loadOrders(db: Db, entityId: string, ids: string[]): Promi
 // ---------------------------------------------------------------------------------------------
 // Recalculation: the one place totals are written
 
-export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<void> {
+// The line columns the totals engine derives, in the order of the UPDATE's arrays below.
+const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
+
+/** Recalculates and stores the order's totals; returns the stored header and lines (in lineRows order). */
+export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<{ order: OrderRow; lines: LineRow[] }> {
   const order = await db.one<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.entity_id = $1 AND o.id = $2`, [entityId, orderId]);
   const lines = await lineRows(db, entityId, [orderId]);
   const adjustments = await adjustmentRows(db, entityId, [orderId]);
@@ -381,26 +397,21 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     shipping_total: order.shipping_total,
     tax_exempt: order.tax_exempt,
   });
-  // Line derived columns, in one statement.
-  if (lines.length) {
-    await db.query(
+  // Line derived columns, in one statement, of the lines whose values change (a one-line edit of a long order rewrites one row).
+  const changed = lines.flatMap((line, index) => (DERIVED.some((field) => !totals.lines[index][field].eq(line[field])) ? [index] : []));
+  if (changed.length) {
+    const updated = await db.query<LineRow>(
       `UPDATE order_lines l SET pricing_rule_adjustment = v.pra, line_subtotal = v.sub, discount_amount = v.disc, coupon_adjustment = v.coupon,
          tax_amount = v.tax, line_total = v.total, updated_at = CASE WHEN (l.pricing_rule_adjustment, l.line_subtotal, l.discount_amount, l.tax_amount, l.line_total)
            IS DISTINCT FROM (v.pra, v.sub, v.disc, v.tax, v.total) THEN now() ELSE l.updated_at END
        FROM unnest($2::uuid[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])
          AS v(id, pra, sub, disc, coupon, tax, total)
-       WHERE l.entity_id = $1 AND l.id = v.id`,
-      [
-        entityId,
-        lines.map((line) => line.id),
-        totals.lines.map((t) => t.pricing_rule_adjustment.toString()),
-        totals.lines.map((t) => t.line_subtotal.toString()),
-        totals.lines.map((t) => t.discount_amount.toString()),
-        totals.lines.map((t) => t.coupon_adjustment.toString()),
-        totals.lines.map((t) => t.tax_amount.toString()),
-        totals.lines.map((t) => t.line_total.toString()),
-      ],
+       WHERE l.entity_id = $1 AND l.id = v.id
+       RETURNING ${LINE_COLUMNS}`,
+      [entityId, changed.map((index) => lines[index].id), ...DERIVED.map((field) => changed.map((index) => totals.lines[index][field].toString()))],
     );
+    const byId = new Map(updated.map((row) => [row.id, row]));
+    for (const index of changed) lines[index] = byId.get(lines[index].id) ?? lines[index];
   }
   // The line shares of order-level discounts are rebuilt from scratch: they follow the lines.
   await db.query(`DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`, [
@@ -446,10 +457,11 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     order_total: totals.order_total,
     amount_paid: order.amount_paid,
   });
-  await db.query(
-    `UPDATE orders SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,
+  const stored = await db.one<OrderRow>(
+    `UPDATE orders o SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,
        list_price_total = $9, pricing_savings = $10, balance_due = $11
-     WHERE entity_id = $1 AND id = $2`,
+     WHERE o.entity_id = $1 AND o.id = $2
+     RETURNING ${ORDER_COLUMNS}`,
     [
       entityId,
       orderId,
@@ -464,6 +476,15 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       balance.toString(),
     ],
   );
+  return { order: stored, lines };
+}
+
+/** recalculateOrder, then the order as GET returns it (without reading the lines again). */
+export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
+  const { order, lines } = await recalculateOrder(db, entityId, orderId);
+  const items = await linesOf(db, entityId, [order], lines);
+  const adjustments = await adjustmentsOf(db, entityId, [orderId]);
+  return toOrder(order, items.get(orderId), adjustments.get(orderId));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,175 +517,6 @@ async function checkLocation(db: Db, entityId: string, locationId: string): Prom
 async function defaultLocation(db: Db, entityId: string): Promise<string | null> {
   const row = await db.maybeOne<{ id: string }>('SELECT id FROM locations WHERE entity_id = $1 AND is_default', [entityId]);
   return row?.id ?? null;
-}
-
-async function taxRate(db: Db, entityId: string, taxRateId: string, param: string): Promise<string> {
-  const row = await db.maybeOne<{ rate: string; is_active: boolean }>('SELECT rate, is_active FROM tax_rates WHERE entity_id = $1 AND id = $2', [
-    entityId,
-    taxRateId,
-  ]);
-  if (!row) throw new ApiError('not_found', { param, hint: 'No such tax rate in this entity.' });
-  if (!row.is_active) throw new ApiError('parameter_invalid', { param, hint: 'This tax rate is inactive.' });
-  return row.rate;
-}
-
-interface ProductInfo {
-  id: string;
-  sku: string;
-  name: string;
-  product_type: string;
-  list_price: string | null;
-  cost: string | null;
-}
-
-async function productOf(db: Db, entityId: string, productId: string, param: string): Promise<ProductInfo> {
-  const row = await db.maybeOne<ProductInfo>('SELECT id, sku, name, product_type, list_price, cost FROM products WHERE entity_id = $1 AND id = $2', [
-    entityId,
-    productId,
-  ]);
-  if (!row) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
-  return row;
-}
-
-/**
- * The catalog price of a product for a party and quantity.
- * Sales documents: the active `regular` pricing policy without a level whose min_quantity the
- * quantity reaches, an account-specific one before a general one, then the highest tier, then the
- * default; else the product's list price. list_price is the policy's (else the product's).
- * Purchase orders: the vendor's cost on the product-vendor relationship, else the product's cost.
- */
-export async function catalogPrice(
-  db: Db,
-  entityId: string,
-  product: ProductInfo,
-  documentType: string,
-  partyId: string,
-  quantity: string,
-): Promise<{ list_price: string; sell_rate: string }> {
-  if (documentType === 'purchase_order') {
-    const pv = await db.maybeOne<{ vendor_cost: string | null }>(
-      'SELECT vendor_cost FROM product_vendors WHERE entity_id = $1 AND product_id = $2 AND vendor_id = $3',
-      [entityId, product.id, partyId],
-    );
-    const cost = pv?.vendor_cost ?? product.cost ?? '0';
-    return { list_price: cost, sell_rate: cost };
-  }
-  const policy = await db.maybeOne<{ sell_price: string; list_price: string | null }>(
-    `SELECT sell_price, list_price FROM pricing_policies
-     WHERE entity_id = $1 AND product_id = $2 AND is_active AND pricing_type = 'regular' AND pricing_level_id IS NULL
-       AND (account_id = $3 OR account_id IS NULL) AND min_quantity <= $4
-     ORDER BY (account_id IS NOT NULL) DESC, min_quantity DESC, is_default DESC, created_at DESC, id DESC LIMIT 1`,
-    [entityId, product.id, partyId, quantity],
-  );
-  const list = policy?.list_price ?? product.list_price ?? policy?.sell_price ?? '0';
-  return { list_price: list, sell_rate: policy?.sell_price ?? list };
-}
-
-interface OrderHeader {
-  id: string;
-  document_type: string;
-  order_status: string;
-  payment_status: string;
-  account_id: string;
-}
-
-function resolveSellRate(input: { sell_rate?: string; unit_price?: string }, param: (name: string) => string): string | undefined {
-  if (input.sell_rate !== undefined && input.unit_price !== undefined && !amount(input.sell_rate).eq(input.unit_price)) {
-    throw new ApiError('parameter_invalid', { param: param('unit_price'), hint: 'unit_price is the same as sell_rate; send one of them.' });
-  }
-  return input.sell_rate ?? input.unit_price;
-}
-
-/** Inserts a line (and, for a kit on a sales document, its component lines). */
-async function insertLine(db: Db, entityId: string, order: OrderHeader, input: OrderLineCreate, prefix: string): Promise<string> {
-  const param = (name: string) => `${prefix}${name}`;
-  const product = await productOf(db, entityId, input.product_id, param('product_id'));
-  if (input.discount_amount !== undefined && input.discount_percent !== undefined && input.discount_percent !== null) {
-    throw new ApiError('parameter_invalid', { param: param('discount_percent'), hint: 'Send discount_amount or discount_percent, not both.' });
-  }
-  const override = resolveSellRate(input, param);
-  const price = await catalogPrice(db, entityId, product, order.document_type, order.account_id, input.quantity);
-  const sellRate = override ?? price.sell_rate;
-  const lineSubtotal = round(amount(sellRate).times(input.quantity));
-  if (input.discount_amount !== undefined && amount(input.discount_amount).gt(lineSubtotal)) {
-    throw new ApiError('parameter_invalid', { param: param('discount_amount'), hint: 'A line discount cannot exceed the line subtotal.' });
-  }
-  const rate = input.tax_rate_id ? await taxRate(db, entityId, input.tax_rate_id, param('tax_rate_id')) : null;
-  if (input.drop_ship_vendor_id) {
-    const vendor = await db.maybeOne('SELECT 1 FROM vendors WHERE entity_id = $1 AND id = $2', [entityId, input.drop_ship_vendor_id]);
-    if (!vendor) throw new ApiError('not_found', { param: param('drop_ship_vendor_id'), hint: 'No such vendor in this entity.' });
-  }
-  if (input.product_vendor_id) {
-    const pv = await db.maybeOne('SELECT 1 FROM product_vendors WHERE entity_id = $1 AND id = $2 AND product_id = $3', [
-      entityId,
-      input.product_vendor_id,
-      product.id,
-    ]);
-    if (!pv) throw new ApiError('not_found', { param: param('product_vendor_id'), hint: 'No such vendor relationship on this product.' });
-  }
-  const sortOrder =
-    input.sort_order ??
-    (
-      await db.one<{ next: number }>('SELECT coalesce(max(sort_order), 0) + 1 AS next FROM order_lines WHERE entity_id = $1 AND order_id = $2', [
-        entityId,
-        order.id,
-      ])
-    ).next;
-  const id = newId();
-  const unitCost = order.document_type === 'purchase_order' ? sellRate : product.cost;
-  await db.query(
-    `INSERT INTO order_lines (id, entity_id, order_id, product_id, product_vendor_id, sku, title, quantity, list_price, sell_rate, price_overridden,
-       discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id,
-       notes, sort_order)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
-    [
-      id,
-      entityId,
-      order.id,
-      product.id,
-      input.product_vendor_id ?? null,
-      product.sku,
-      input.title ?? product.name,
-      input.quantity,
-      price.list_price,
-      sellRate,
-      override !== undefined,
-      input.discount_amount ?? '0',
-      input.discount_percent ?? null,
-      input.tax_rate_id ?? null,
-      rate,
-      input.is_tax_exempt ?? false,
-      input.product_tax_code ?? null,
-      unitCost,
-      input.weight ?? null,
-      input.is_drop_ship ?? input.drop_ship_vendor_id != null,
-      input.drop_ship_vendor_id ?? null,
-      input.notes ?? null,
-      sortOrder,
-    ],
-  );
-  await setLineUnitOfMeasure(db, entityId, order.document_type, id, input.unit_of_measure_id, param('unit_of_measure_id'));
-  if ((product.product_type === 'kit' || product.product_type === 'bundle') && order.document_type !== 'purchase_order') {
-    // Component lines (a bundle's too): quantity per kit × kits, priced on the kit's line (sell_rate 0).
-    await db.query(
-      `INSERT INTO order_lines (id, entity_id, order_id, product_id, kit_parent_line_id, sku, title, quantity, list_price, sell_rate, price_overridden,
-         unit_cost, sort_order)
-       SELECT v.id, $1, $2, p.id, $3, p.sku, p.name, round(k.quantity_per_kit * $4::numeric, 4), coalesce(p.list_price, 0), 0, true, p.cost, $5
-       FROM unnest($6::uuid[], $7::uuid[]) AS v(id, component_id)
-       JOIN kit_components k ON k.entity_id = $1 AND k.id = v.component_id
-       JOIN products p ON p.entity_id = k.entity_id AND p.id = k.component_product_id`,
-      [entityId, order.id, id, input.quantity, sortOrder, ...(await componentIds(db, entityId, product.id))],
-    );
-  }
-  return id;
-}
-
-async function componentIds(db: Db, entityId: string, kitId: string): Promise<[string[], string[]]> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 ORDER BY sequence, id', [
-    entityId,
-    kitId,
-  ]);
-  return [rows.map(() => newId()), rows.map((row) => row.id)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -729,9 +581,8 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
   } catch (error) {
     externalTaken(error);
   }
-  for (const [index, line] of (input.lines ?? []).entries()) await insertLine(db, entityId, header, line, `lines[${index}].`);
-  await recalculateOrder(db, entityId, id);
-  return getOrder(db, entityId, id);
+  await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`);
+  return recalculatedOrder(db, entityId, id);
 }
 
 export interface OrderFilters {
@@ -827,8 +678,7 @@ export async function updateOrder(db: Db, entityId: string, orderId: string, pat
   } catch (error) {
     externalTaken(error);
   }
-  await recalculateOrder(db, entityId, orderId);
-  const order = await getOrder(db, entityId, orderId);
+  const order = await recalculatedOrder(db, entityId, orderId);
   const { lines: _l, adjustments: _a, ...beforeHeader } = before;
   const { lines: _l2, adjustments: _a2, ...afterHeader } = order;
   return { order, previous: previousAttributes(beforeHeader, afterHeader) as Partial<Order> };
@@ -841,30 +691,37 @@ function requireOpen(order: LockState & { id: string }): void {
 }
 
 export async function addLine(db: Db, entityId: string, orderId: string, input: OrderLineCreate): Promise<Order> {
-  const order = await getOrder(db, entityId, orderId, { lock: true });
+  const order = toOrder(await orderRow(db, entityId, orderId, { lock: true }));
   requireOpen(order);
-  await insertLine(db, entityId, order, input, '');
-  await recalculateOrder(db, entityId, orderId);
-  return getOrder(db, entityId, orderId);
+  const { last } = await db.one<{ last: number | null }>('SELECT max(sort_order) AS last FROM order_lines WHERE entity_id = $1 AND order_id = $2', [
+    entityId,
+    orderId,
+  ]);
+  await insertLines(db, entityId, order, [input], () => '', last);
+  return recalculatedOrder(db, entityId, orderId);
 }
 
-async function lineRow(db: Db, entityId: string, orderId: string, itemId: string): Promise<LineRow> {
+async function lineRow(db: Db, entityId: string, orderId: string, itemId: string, lock = true): Promise<LineRow> {
   const row = UUID.test(itemId)
-    ? await db.maybeOne<LineRow>(`SELECT ${LINE_COLUMNS} FROM order_lines l WHERE l.entity_id = $1 AND l.order_id = $2 AND l.id = $3 FOR UPDATE`, [
-        entityId,
-        orderId,
-        itemId,
-      ])
+    ? await db.maybeOne<LineRow>(
+        `SELECT ${LINE_COLUMNS} FROM order_lines l WHERE l.entity_id = $1 AND l.order_id = $2 AND l.id = $3 ${lock ? 'FOR UPDATE' : ''}`,
+        [entityId, orderId, itemId],
+      )
     : null;
   if (!row) throw new ApiError('not_found', { param: 'item_id', hint: 'No such line item on this order.' });
   return row;
 }
 
 export async function getLine(db: Db, entityId: string, orderId: string, itemId: string, options: { lock?: boolean } = {}): Promise<OrderLineItem> {
-  const order = await getOrder(db, entityId, orderId, options);
-  const line = order.lines?.find((item) => item.id === itemId.toLowerCase());
-  if (!line) throw new ApiError('not_found', { param: 'item_id', hint: 'No such line item on this order.' });
-  return line;
+  const order = await orderRow(db, entityId, orderId, options);
+  // The one line (and its shares), not the whole order.
+  const row = await lineRow(db, entityId, order.id, itemId, !!options.lock);
+  const shares = await shareRows(db, entityId, [order.id]);
+  return toLine(
+    order,
+    row,
+    shares.filter((share) => share.line_id === row.id),
+  );
 }
 
 export interface LineUpdateResult {
@@ -883,7 +740,8 @@ export async function updateLine(
   patch: OrderLineUpdate,
 ): Promise<LineUpdateResult> {
   const { entityId } = actor;
-  const order = await getOrder(db, entityId, orderId, { lock: true });
+  // The header only: the lines are read (once) by the recalculation.
+  const order = toOrder(await orderRow(db, entityId, orderId, { lock: true }));
   const line = await lineRow(db, entityId, orderId, itemId);
 
   const quantityChanges = patch.quantity !== undefined && !amount(patch.quantity).eq(line.quantity);
@@ -944,8 +802,9 @@ export async function updateLine(
   let sellRate = override ?? line.sell_rate;
   let listPrice = line.list_price;
   if (override === undefined && quantityChanges && !line.price_overridden) {
-    const product = await productOf(db, entityId, line.product_id, 'item_id');
-    const price = await catalogPrice(db, entityId, product, order.document_type, order.account_id, newQuantity);
+    // The line's product exists (a foreign key).
+    const product = (await productsById(db, entityId, [line.product_id])).get(line.product_id)!;
+    const [price] = await catalogPrices(db, entityId, order.document_type, order.account_id, [{ product, quantity: newQuantity }]);
     sellRate = price.sell_rate;
     listPrice = price.list_price;
   }
@@ -959,12 +818,9 @@ export async function updateLine(
   let rate = line.tax_rate;
   if (patch.tax_rate_id !== undefined) {
     taxRateId = patch.tax_rate_id;
-    rate = taxRateId ? await taxRate(db, entityId, taxRateId, 'tax_rate_id') : null;
+    rate = taxRateId ? checkedTaxRate(await taxRatesById(db, entityId, [taxRateId]), taxRateId, 'tax_rate_id') : null;
   }
-  if (patch.drop_ship_vendor_id) {
-    const vendor = await db.maybeOne('SELECT 1 FROM vendors WHERE entity_id = $1 AND id = $2', [entityId, patch.drop_ship_vendor_id]);
-    if (!vendor) throw new ApiError('not_found', { param: 'drop_ship_vendor_id', hint: 'No such vendor in this entity.' });
-  }
+  if (patch.drop_ship_vendor_id) checkVendor(await vendorIds(db, entityId, [patch.drop_ship_vendor_id]), patch.drop_ship_vendor_id, 'drop_ship_vendor_id');
 
   await db.query(
     `UPDATE order_lines SET quantity = $3, sell_rate = $4, list_price = $5, price_overridden = price_overridden OR $6, discount_amount = $7,
@@ -1012,12 +868,16 @@ export async function updateLine(
   } else {
     await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, orderId]);
   }
-  await recalculateOrder(db, entityId, orderId);
-  const after = await getOrder(db, entityId, orderId);
+  if (quantityChanges) await refreshFulfillmentProgress(db, entityId, order);
+  // The answer is the line, and the event carries the order's header (events leave lines out), so
+  // only this line is rendered: a one-line edit of a 500-line order does not build 500 lines.
+  const recalculated = await recalculateOrder(db, entityId, orderId);
+  const edited = (await linesOf(db, entityId, [recalculated.order], recalculated.lines.filter((row) => row.id === line.id))).get(orderId)!;
+  const after = toOrder(recalculated.order);
   const { lines: _l, adjustments: _a, ...beforeHeader } = order;
   const { lines: _l2, adjustments: _a2, ...afterHeader } = after;
   return {
-    line: after.lines!.find((item) => item.id === line.id)!,
+    line: edited[0],
     order: after,
     previousOrder: previousAttributes(beforeHeader, afterHeader) as Partial<Order>,
     overridden,
@@ -1043,8 +903,8 @@ export async function deleteLine(db: Db, entityId: string, orderId: string, item
   }
   await db.query('DELETE FROM order_lines WHERE entity_id = $1 AND id = $2', [entityId, row.id]);
   await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, orderId]);
-  await recalculateOrder(db, entityId, orderId);
-  return { line, order: await getOrder(db, entityId, orderId) };
+  await refreshFulfillmentProgress(db, entityId, order);
+  return { line, order: await recalculatedOrder(db, entityId, orderId) };
 }
 
 /**
@@ -1084,20 +944,25 @@ export async function duplicateOrder(db: Db, actor: { entityId: string; userId: 
   );
   const lines = await lineRows(db, entityId, [source.id]);
   const newIds = new Map(lines.map((line) => [line.id, newId()]));
-  for (const line of lines) {
+  if (lines.length) {
     await db.query(
       `INSERT INTO order_lines (id, entity_id, order_id, product_id, variant_id, product_vendor_id, kit_parent_line_id, sku, title, quantity, list_price,
          sell_rate, price_overridden, discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight,
          is_drop_ship, drop_ship_vendor_id, notes, sort_order, unit_of_measure_id)
-       SELECT $3, entity_id, $4, product_id, variant_id, product_vendor_id, $5, sku, title, quantity, list_price, sell_rate, price_overridden,
+       SELECT new_id, entity_id, $2, product_id, variant_id, product_vendor_id, parent_id, sku, title, quantity, list_price, sell_rate, price_overridden,
          discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id,
          notes, sort_order, unit_of_measure_id
-       FROM order_lines WHERE entity_id = $1 AND id = $2`,
-      [entityId, line.id, newIds.get(line.id), id, line.kit_parent_line_id ? newIds.get(line.kit_parent_line_id) : null],
+       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[]) AS v(old_id, new_id, parent_id) JOIN order_lines ON entity_id = $1 AND id = old_id`,
+      [
+        entityId,
+        id,
+        lines.map((line) => line.id),
+        lines.map((line) => newIds.get(line.id)),
+        lines.map((line) => (line.kit_parent_line_id ? newIds.get(line.kit_parent_line_id) : null)),
+      ],
     );
   }
-  await recalculateOrder(db, entityId, id);
-  return getOrder(db, entityId, id);
+  return recalculatedOrder(db, entityId, id);
 }
 
 const ADJUSTABLE: readonly string[] = ['draft', 'confirmed'];
@@ -1153,8 +1018,7 @@ export async function createAdjustment(
     [id, entityId, before.id, input.name, input.effect_type, input.discount_type, input.value, input.notes ?? null, userId],
   );
   await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, before.id]);
-  await recalculateOrder(db, entityId, before.id);
-  const order = await getOrder(db, entityId, before.id);
+  const order = await recalculatedOrder(db, entityId, before.id);
   const { lines: _l, adjustments: _a, ...beforeHeader } = before;
   const { lines: _l2, adjustments: _a2, ...afterHeader } = order;
   return {

@@ -34,6 +34,21 @@ export interface RecorderOrigin {
   idempotencyKey?: string;
 }
 
+/**
+ * Nested collections an event leaves out of its object, by the object's `object` name. An order
+ * travels as a list entry shows it (header and totals, no lines or adjustments), as Stripe events
+ * carry unexpanded objects: a 500-line order would exceed EventBridge's 256 KB entry limit, and
+ * subscribers fetch the lines with GET /v1/orders/{id}.
+ */
+const EVENT_OBJECT_OMITS: Record<string, readonly string[]> = { order: ['lines', 'adjustments'] };
+
+function eventObject<T>(value: T): T {
+  const name = (value as { object?: unknown } | null)?.object;
+  const omit = typeof name === 'string' ? EVENT_OBJECT_OMITS[name] : undefined;
+  if (!omit) return value;
+  return Object.fromEntries(Object.entries(value as object).filter(([key]) => !omit.includes(key))) as T;
+}
+
 export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecorder {
   const recorded: EventEnvelope[] = [];
   return {
@@ -47,16 +62,18 @@ export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecord
         created_at: new Date().toISOString(),
         entity_id: origin.entityId,
         livemode: origin.mode === 'live',
-        data: { object, ...(previousAttributes && { previous_attributes: previousAttributes }) },
+        data: { object: eventObject(object), ...(previousAttributes && { previous_attributes: previousAttributes }) },
         request: { id: origin.requestId, idempotency_key: origin.idempotencyKey ?? null },
       };
       // JSON round trip: the stored payload is exactly what subscribers will receive.
-      const payload = JSON.parse(JSON.stringify(event)) as EventEnvelope;
+      // The text goes to the jsonb column as is (an order with 500 lines is stringified once, not twice).
+      const text = JSON.stringify(event);
+      const payload = JSON.parse(text) as EventEnvelope;
       await db.query('INSERT INTO event_outbox (id, entity_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
         event.id,
         event.entity_id,
         event.type,
-        payload,
+        text,
         event.created_at,
       ]);
       recorded.push(payload);

@@ -245,6 +245,12 @@ export const ERROR_CATALOG = {
     'validation_error',
     'A drop-ship line has no drop_ship_vendor_id and its product no preferred vendor (details.line_id); set one on the line.',
   ),
+  line_drop_shipped: entry(
+    422,
+    'validation_error',
+    'validation_error',
+    'This line has a live drop-ship purchase order (details.linked_purchase_order): the vendor ships it, and receiving that purchase order fulfils the line.',
+  ),
   order_not_adjustable: entry(
     422,
     'validation_error',
@@ -317,6 +323,18 @@ export const ERROR_CATALOG = {
   ),
   payment_method_already_attached: entry(409, 'conflict', 'conflict', 'This setup intent or processor payment method is already saved on an account.'),
   payment_method_inactive: entry(409, 'conflict', 'conflict', 'The payment method was removed (is_active false); attach a new one instead.'),
+  setup_intent_unexpected_state: entry(
+    409,
+    'conflict',
+    'conflict',
+    'The setup intent was already confirmed (see setup_intent_status); create a new setup intent to save another method.',
+  ),
+  test_mode_required: entry(
+    403,
+    'permission_error',
+    'insufficient_permissions',
+    'Test helpers stand in for the processor client library in test mode only: call them with a bo_test_ key.',
+  ),
   // 429, 500
   rate_limit_exceeded: entry(429, 'rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
   internal_error: entry(500, 'internal', 'internal', 'Something went wrong on our side; quote the request_id to support.'),

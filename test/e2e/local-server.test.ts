@@ -85,6 +85,20 @@ describe('npm start', () => {
     expect(keys.body.data.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('serves the README payment method flow: setup intent, test-helper confirm, attach, list', async () => {
+    const account = await call('POST', '/v1/accounts', { name: 'Card holder' });
+    expect(account.status).toBe(201);
+    const intent = await call('POST', `/v1/accounts/${account.body.id}/payment-methods`, { type: 'card' });
+    expect(intent.status).toBe(201);
+    const confirmed = await call('POST', `/v1/test_helpers/setup_intents/${intent.body.setup_intent_id}/confirm`, { payment_method: 'pm_card_visa' });
+    expect(confirmed.body).toMatchObject({ status: 'succeeded', payment_method: expect.stringMatching(/^pm_sbx_/) });
+    const attached = await call('POST', `/v1/accounts/${account.body.id}/payment-methods/attach`, { setup_intent_id: intent.body.setup_intent_id });
+    expect(attached.status).toBe(201);
+    expect(attached.body).toMatchObject({ card_brand: 'visa', last_four: '4242', is_default: true });
+    const listed = await call('GET', `/v1/account-payment-methods?account_id=${account.body.id}`);
+    expect(listed.body.data.map((method: { id: string }) => method.id)).toEqual([attached.body.id]);
+  });
+
   it('answers errors in the envelope and serves the OpenAPI document without a key', async () => {
     const unauthorized = await call('GET', '/v1/locations', undefined, 'nope');
     expect(unauthorized.status).toBe(401);

@@ -3,7 +3,7 @@
  * (E19), and the refusal of raw card or bank numbers on any route.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { confirmSandboxSetupIntent, isSandboxMethodDetached } from '../../shared/payments/sandbox-processor';
+import { isSandboxMethodDetached } from '../../shared/payments/sandbox-processor';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
 import { confirmedSetupIntent, seedAccount } from '../support/payment-method-fixtures';
 
@@ -22,6 +22,9 @@ async function attach(accountId: string, token = 'pm_card_visa', extra: Record<s
   const setupIntentId = await confirmedSetupIntent(api, owner, accountId, token);
   return post(`/v1/accounts/${accountId}/payment-methods/attach`, { setup_intent_id: setupIntentId, ...extra });
 }
+
+const confirm = (setupIntentId: string, token: string, key = owner.secret) =>
+  post(`/v1/test_helpers/setup_intents/${setupIntentId}/confirm`, { payment_method: token }, {}, key);
 
 function expectError(response: { status: number; body: any }, status: number, code: string, param?: string) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -124,9 +127,9 @@ describe('POST /v1/accounts/{id}/payment-methods/attach', () => {
     const accountId = await seedAccount(api, owner);
     const pending = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
     const declined = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
-    confirmSandboxSetupIntent(declined.body.setup_intent_id, 'pm_card_chargeDeclined');
+    expect((await confirm(declined.body.setup_intent_id, 'pm_card_chargeDeclined')).body.status).toBe('requires_payment_method');
     const microdeposits = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'us_bank_account' });
-    confirmSandboxSetupIntent(microdeposits.body.setup_intent_id, 'pm_usBankAccount_microdeposits');
+    expect((await confirm(microdeposits.body.setup_intent_id, 'pm_usBankAccount_microdeposits')).body.status).toBe('requires_action');
     const otherAccount = await seedAccount(api, owner);
     const elsewhere = await confirmedSetupIntent(api, owner, otherAccount);
     const foreignAccount = await seedAccount(api, other);
@@ -206,7 +209,7 @@ describe('GET, PATCH and DELETE /v1/accounts/{id}/payment-methods/{payment_metho
     const removed = await api.request('DELETE', `${base}/${second.id}`, { key: owner.secret });
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ id: second.id, is_active: false, is_default: false });
-    expect(isSandboxMethodDetached(second.processor_payment_method_id)).toBe(true);
+    expect(await owner.sql((db) => isSandboxMethodDetached(db, second.processor_payment_method_id))).toBe(true);
     expect((await api.request('GET', `${base}/${third.id}`, { key: owner.secret })).body.is_default).toBe(true);
     expect(api.bus.published.some((e: any) => e.type === 'payment_method.detached' && e.data.object.id === second.id)).toBe(true);
 
@@ -373,5 +376,87 @@ describe('raw card or bank credentials in any request body', () => {
     expect(created.status).toBe(201);
     const vendor = await post('/v1/vendors', { name: `Vendor ${Date.now()}`, account_number: '4111111111111111' });
     expect(vendor.status).toBe(201);
+  });
+});
+
+describe('POST /v1/test_helpers/setup_intents/{setup_intent_id}/confirm (sandbox)', () => {
+  it('lets an integrator finish create → confirm → attach → list over HTTP', async () => {
+    const accountId = await seedAccount(api, owner);
+    const intent = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
+    expect(intent.status).toBe(201);
+    const confirmed = await confirm(intent.body.setup_intent_id, 'pm_card_mastercard');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body).toEqual({
+      object: 'setup_intent',
+      setup_intent_id: intent.body.setup_intent_id,
+      status: 'succeeded',
+      type: 'card',
+      payment_method: expect.stringMatching(/^pm_sbx_/),
+    });
+    const attached = await post(`/v1/accounts/${accountId}/payment-methods/attach`, { setup_intent_id: intent.body.setup_intent_id });
+    expect(attached.status, attached.text).toBe(201);
+    expect(attached.body).toMatchObject({
+      account_id: accountId,
+      processor_payment_method_id: confirmed.body.payment_method,
+      type: 'card',
+      card_brand: 'mastercard',
+      last_four: '4444',
+      is_default: true,
+    });
+    const listed = await api.request('GET', '/v1/account-payment-methods', { key: owner.secret, query: { account_id: accountId } });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((method: any) => method.id)).toEqual([attached.body.id]);
+
+    const bank = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'us_bank_account' });
+    expect((await confirm(bank.body.setup_intent_id, 'pm_usBankAccount_success')).body.status).toBe('succeeded');
+    const ach = await post(`/v1/accounts/${accountId}/payment-methods/attach`, { setup_intent_id: bank.body.setup_intent_id });
+    expect(ach.status).toBe(201);
+    expect(ach.body).toMatchObject({ type: 'ach', bank_name: 'STRIPE TEST BANK', verification_status: 'verified', is_default: false });
+  });
+
+  it('lets a declined card be confirmed again with another token', async () => {
+    const accountId = await seedAccount(api, owner);
+    const intent = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
+    expect((await confirm(intent.body.setup_intent_id, 'pm_card_chargeDeclined')).body).toMatchObject({
+      status: 'requires_payment_method',
+      payment_method: null,
+    });
+    expect((await confirm(intent.body.setup_intent_id, 'pm_card_visa')).body.status).toBe('succeeded');
+  });
+
+  it('refuses unknown, foreign, mismatched and already confirmed intents, writing nothing', async () => {
+    const accountId = await seedAccount(api, owner);
+    const card = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
+    const done = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
+    await confirm(done.body.setup_intent_id, 'pm_card_visa');
+    const foreignAccount = await seedAccount(api, other);
+    const foreign = await post(`/v1/accounts/${foreignAccount}/payment-methods`, { type: 'card' }, {}, other.secret);
+    const before = await tenantRowCounts(owner.entity.id);
+    expectError(await confirm('seti_sbx_unknown', 'pm_card_visa'), 404, 'not_found', 'setup_intent_id');
+    expectError(await confirm(foreign.body.setup_intent_id, 'pm_card_visa'), 404, 'not_found', 'setup_intent_id');
+    expectError(await confirm(card.body.setup_intent_id, 'pm_usBankAccount_success'), 400, 'parameter_invalid', 'payment_method');
+    expectError(await confirm(card.body.setup_intent_id, 'pm_card_unknown'), 400, 'parameter_invalid', 'payment_method');
+    const again = await confirm(done.body.setup_intent_id, 'pm_card_mastercard');
+    expectError(again, 409, 'setup_intent_unexpected_state', 'setup_intent_id');
+    expect(again.body.setup_intent_status).toBe('succeeded');
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+    // The foreign entity's intent is untouched.
+    const foreignAttach = await post(
+      `/v1/accounts/${foreignAccount}/payment-methods/attach`,
+      { setup_intent_id: foreign.body.setup_intent_id },
+      {},
+      other.secret,
+    );
+    expectError(foreignAttach, 422, 'setup_intent_not_succeeded');
+  });
+
+  it('refuses live keys with 403 test_mode_required', async () => {
+    const live = await api.newEntity({ mode: 'live' });
+    const accountId = await seedAccount(api, live);
+    const intent = await post(`/v1/accounts/${accountId}/payment-methods`, { type: 'card' }, {}, live.secret);
+    expect(intent.status).toBe(201);
+    const before = await tenantRowCounts(live.entity.id);
+    expectError(await confirm(intent.body.setup_intent_id, 'pm_card_visa', live.secret), 403, 'test_mode_required');
+    expect(await tenantRowCounts(live.entity.id)).toEqual(before);
   });
 });

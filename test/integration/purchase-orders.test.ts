@@ -131,7 +131,14 @@ describe('POST /v1/orders/{id}/receipts', () => {
       { key: 'received_not_billed', debit: 0, credit: 12 },
     ]);
     const transaction = await get(owner, `/v1/inventory/transactions/${first.inventory_transaction_ids[0]}`);
-    expect(transaction).toMatchObject({ transaction_type: 'receive', quantity: 4, unit_cost: 3, reference_type: 'order', reference_id: po.id, group_id: first.id });
+    expect(transaction).toMatchObject({
+      transaction_type: 'receive',
+      quantity: 4,
+      unit_cost: 3,
+      reference_type: 'order',
+      reference_id: po.id,
+      group_id: first.id,
+    });
     expect(await onHand(owner, widget.id)).toBe(4);
 
     let order = await get(owner, `/v1/orders/${po.id}`);
@@ -140,7 +147,15 @@ describe('POST /v1/orders/{id}/receipts', () => {
     expect(order.lines[0].line_editability).toMatchObject({ qty: { allowed: true, floor: 4 }, unit_cost: { allowed: true, warn_received_qty: 4 } });
     expect(order.lines[0].line_editability.delete).toEqual({ allowed: false, reason: 'quantity_received' });
     // A purchase order line's quantity cannot go below what was received.
-    const floor = await expectRefusal(owner, `/v1/orders/${po.id}/items/${widgetLine.id}`, { quantity: 3 }, 422, 'line_quantity_below_floor', 'quantity', 'PATCH');
+    const floor = await expectRefusal(
+      owner,
+      `/v1/orders/${po.id}/items/${widgetLine.id}`,
+      { quantity: 3 },
+      422,
+      'line_quantity_below_floor',
+      'quantity',
+      'PATCH',
+    );
     expect(floor).toMatchObject({ floor: 4, reason: 'quantity_received' });
 
     // The rest at a different landed cost: a second FIFO layer.
@@ -180,7 +195,10 @@ describe('POST /v1/orders/{id}/receipts', () => {
     await post(owner, '/v1/inventory/adjustments', { product_id: widget.id, location_id: location.id, quantity: -1, allow_negative: true, reason: 'count' });
     const po = await purchaseOrder([{ product_id: widget.id, quantity: 10 }]);
     await post(owner, `/v1/orders/${po.id}/confirm`, undefined, 200);
-    const receipt = await post(owner, `/v1/orders/${po.id}/receipts`, { lines: [{ line_id: po.lines[0].id, quantity: 10 }], received_at: '2026-01-05T10:00:00Z' });
+    const receipt = await post(owner, `/v1/orders/${po.id}/receipts`, {
+      lines: [{ line_id: po.lines[0].id, quantity: 10 }],
+      received_at: '2026-01-05T10:00:00Z',
+    });
     expect(receipt.received_at).toBe('2026-01-05T10:00:00.000Z');
     expect((await get(owner, `/v1/journal-entries/${receipt.journal_entry_id}`)).entry_date).toBe('2026-01-05');
     expect((await get(owner, `/v1/inventory/transactions/${receipt.inventory_transaction_ids[0]}`)).occurred_at).toBe('2026-01-05T10:00:00.000Z');
@@ -242,7 +260,12 @@ describe('POST /v1/orders/{id}/receipts', () => {
     await expectRefusal(owner, path, { lines: [{ line_id: line, quantity: 1 }], received_at: '2020-01-15T00:00:00Z' }, 422, 'period_closed', 'received_at');
     // A sales order is not received.
     const account = await post(owner, '/v1/accounts', { name: 'Customer' });
-    const so = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, location_id: location.id, lines: [{ product_id: widget.id, quantity: 1 }] });
+    const so = await post(owner, '/v1/orders', {
+      document_type: 'sales_order',
+      account_id: account.id,
+      location_id: location.id,
+      lines: [{ product_id: widget.id, quantity: 1 }],
+    });
     await post(owner, `/v1/orders/${so.id}/confirm`, undefined, 200);
     await expectRefusal(owner, `/v1/orders/${so.id}/receipts`, { lines: [{ line_id: so.lines[0].id, quantity: 1 }] }, 409, 'order_invalid_transition', 'id');
     // Purchase orders are not shipped through fulfillments.
@@ -256,6 +279,38 @@ describe('POST /v1/orders/{id}/receipts', () => {
     const stranger = await api.newEntity();
     await expectRefusal(stranger, `/v1/orders/${po.id}/receipts`, { lines: [{ line_id: po.lines[0].id, quantity: 1 }] }, 404, 'not_found', 'id');
     expect((await get(owner, `/v1/orders/${po.id}`)).lines[0].quantity_fulfilled).toBe(0);
+  });
+
+  it('E5 moves the status: lowering a line to what was received, or deleting the last open line, completes the purchase order', async () => {
+    const { owner, widget, gadget, purchaseOrder } = await world();
+    const po = await purchaseOrder([
+      { product_id: widget.id, quantity: 5 },
+      { product_id: gadget.id, quantity: 2 },
+    ]);
+    await post(owner, `/v1/orders/${po.id}/send`, undefined, 200);
+    await post(owner, `/v1/orders/${po.id}/receipts`, { lines: [{ line_id: po.lines[0].id, quantity: 3 }] });
+    const item = (lineId: string) => `/v1/orders/${po.id}/items/${lineId}`;
+    // Raising keeps it partly received; lowering to the received 3 completes the line, not yet the order.
+    await call(owner, 'PATCH', item(po.lines[0].id), { quantity: 6 });
+    expect(await get(owner, `/v1/orders/${po.id}`)).toMatchObject({ order_status: 'partially_fulfilled', fulfillment_status: 'partially_fulfilled' });
+    await call(owner, 'PATCH', item(po.lines[0].id), { quantity: 3 });
+    expect(await get(owner, `/v1/orders/${po.id}`)).toMatchObject({ order_status: 'partially_fulfilled', fulfillment_status: 'partially_fulfilled' });
+    // Deleting the unreceived line leaves only a fully received one: fulfilled, as a last receipt would.
+    await call(owner, 'DELETE', item(po.lines[1].id));
+    expect(await get(owner, `/v1/orders/${po.id}`)).toMatchObject({ order_status: 'fulfilled', fulfillment_status: 'fulfilled' });
+    expect(await eventsOf(owner, po.id)).toContain('order.updated');
+
+    const second = await purchaseOrder([{ product_id: widget.id, quantity: 4 }]);
+    await post(owner, `/v1/orders/${second.id}/send`, undefined, 200);
+    await post(owner, `/v1/orders/${second.id}/receipts`, { lines: [{ line_id: second.lines[0].id, quantity: 1 }] });
+    const lowered = await call(owner, 'PATCH', `/v1/orders/${second.id}/items/${second.lines[0].id}`, { quantity: 1 });
+    expect(lowered.quantity).toBe(1);
+    expect(await get(owner, `/v1/orders/${second.id}`)).toMatchObject({ order_status: 'fulfilled', fulfillment_status: 'fulfilled' });
+    expect(
+      (await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true' } })).body.data.find(
+        (r: any) => r.product_id === widget.id,
+      ).on_order,
+    ).toBe(0);
   });
 
   it('two parallel receipts of the same line never over-receive', async () => {
@@ -386,6 +441,9 @@ describe('POST /v1/orders/{id}/drop-ship-purchase-orders', () => {
       lines: [{ product_id: kit.id, quantity: 3, is_drop_ship: true, drop_ship_vendor_id: vendor.id }],
     });
     await post(owner, `/v1/orders/${so.id}/confirm`, undefined, 200);
+    // A drop-shipped kit's component lines commit no stock.
+    const report = await get(owner, '/v1/purchasing/reorder-report?include_all=true');
+    expect(report.data.filter((r: any) => r.product_id === widget.id || r.product_id === gadget.id).map((r: any) => r.committed)).toEqual([0, 0]);
     const [po] = (await post(owner, `/v1/orders/${so.id}/drop-ship-purchase-orders`)).data;
     expect(po.lines).toEqual([expect.objectContaining({ product_id: kit.id, quantity: 3 })]);
     await post(owner, `/v1/orders/${po.id}/send`, undefined, 200);
@@ -404,13 +462,70 @@ describe('POST /v1/orders/{id}/drop-ship-purchase-orders', () => {
     expect(await onHand(owner, kit.id)).toBe(0);
   });
 
-  it('a line whose drop-ship purchase order was cancelled can be issued again', async () => {
+  it('cancelling a drop-ship purchase order frees its sales lines: E5 edits them again and a new purchase order can be issued', async () => {
     const { owner, so } = await dropShipWorld();
     await post(owner, `/v1/orders/${so.id}/confirm`, undefined, 200);
     const first = await post(owner, `/v1/orders/${so.id}/drop-ship-purchase-orders`);
     await post(owner, `/v1/orders/${first.data[0].id}/cancel`, undefined, 200);
+    let sales = await get(owner, `/v1/orders/${so.id}`);
+    // Cleared in the cancel's transaction; the other vendor's purchase order still holds its line.
+    expect(sales.lines.map((line: any) => line.drop_ship_po_id)).toEqual([null, first.data[1].id, null]);
+    expect(sales.lines[0].line_editability.qty).toMatchObject({ allowed: true, reason: null });
+    const edited = await call(owner, 'PATCH', `/v1/orders/${so.id}/items/${sales.lines[0].id}`, { quantity: 4 });
+    expect(edited.quantity).toBe(4);
     const second = await post(owner, `/v1/orders/${so.id}/drop-ship-purchase-orders`);
     expect(second.data).toHaveLength(1);
-    expect((await get(owner, `/v1/orders/${so.id}`)).lines[0].drop_ship_po_id).toBe(second.data[0].id);
+    expect(second.data[0].lines).toEqual([expect.objectContaining({ quantity: 4, is_drop_ship: true })]);
+    sales = await get(owner, `/v1/orders/${so.id}`);
+    expect(sales.lines[0].drop_ship_po_id).toBe(second.data[0].id);
+  });
+
+  it('POST /v1/orders/{id}/fulfillments refuses a line with a live drop-ship purchase order (the vendor ships it), writing nothing', async () => {
+    const { owner, so, widget, location } = await dropShipWorld();
+    await post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: location.id, quantity: 10, unit_cost: 4 });
+    await post(owner, `/v1/orders/${so.id}/confirm`, undefined, 200);
+    const issued = await post(owner, `/v1/orders/${so.id}/drop-ship-purchase-orders`);
+    const acmePo = issued.data[0];
+    const lines = (await get(owner, `/v1/orders/${so.id}`)).lines;
+    const refused = await expectRefusal(
+      owner,
+      `/v1/orders/${so.id}/fulfillments`,
+      {
+        lines: [
+          { line_id: lines[2].id, quantity: 1 },
+          { line_id: lines[0].id, quantity: 1 },
+        ],
+      },
+      422,
+      'line_drop_shipped',
+      'lines[1].line_id',
+    );
+    expect(refused.linked_purchase_order).toEqual({ id: acmePo.id, order_number: acmePo.order_number, order_status: 'draft' });
+    // A line whose drop-ship purchase order was cancelled ships from stock again.
+    await post(owner, `/v1/orders/${acmePo.id}/cancel`, undefined, 200);
+    const shipped = await post(owner, `/v1/orders/${so.id}/fulfillments`, { lines: [{ line_id: lines[0].id, quantity: 1 }] });
+    expect(shipped.lines).toEqual([expect.objectContaining({ line_id: lines[0].id, quantity: 1 })]);
+    expect(await onHand(owner, widget.id)).toBe(9);
+  });
+
+  it('drop-ship lines count in neither committed nor on_order', async () => {
+    const { owner, so, widget, gadget, purchaseOrder } = await dropShipWorld();
+    const row = async (productId: string) => {
+      const response = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true' } });
+      expect(response.status, response.text).toBe(200);
+      return response.body.data.find((r: any) => r.product_id === productId);
+    };
+    await post(owner, `/v1/orders/${so.id}/confirm`, undefined, 200);
+    // Only the plain widget line (1) commits stock; the drop-ship widget (3) and gadget (2) lines do not.
+    expect(await row(widget.id)).toMatchObject({ committed: 1, on_order: 0 });
+    expect(await row(gadget.id)).toMatchObject({ committed: 0, on_order: 0 });
+    const issued = await post(owner, `/v1/orders/${so.id}/drop-ship-purchase-orders`);
+    for (const po of issued.data) await post(owner, `/v1/orders/${po.id}/send`, undefined, 200);
+    expect(await row(widget.id)).toMatchObject({ committed: 1, on_order: 0 });
+    expect(await row(gadget.id)).toMatchObject({ committed: 0, on_order: 0 });
+    // A stock purchase order still counts.
+    const stock = await purchaseOrder([{ product_id: widget.id, quantity: 5 }]);
+    await post(owner, `/v1/orders/${stock.id}/send`, undefined, 200);
+    expect(await row(widget.id)).toMatchObject({ committed: 1, on_order: 5 });
   });
 });

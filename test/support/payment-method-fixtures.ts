@@ -1,8 +1,7 @@
 /**
  * Account payment method fixtures (spread into route-fixtures.ts): an account with a saved method,
- * confirmed through the sandbox processor the way the processor's client library would.
+ * confirmed through the sandbox processor's test helper route, as an integrator would with curl.
  */
-import { confirmSandboxSetupIntent } from '../../shared/payments/sandbox-processor';
 import type { TestApi, TestEntity } from './harness';
 
 type Params = Record<string, string>;
@@ -20,7 +19,11 @@ export async function confirmedSetupIntent(api: TestApi, owner: TestEntity, acco
   const type = token.startsWith('pm_usBankAccount') ? 'us_bank_account' : 'card';
   const intent = await api.request('POST', `/v1/accounts/${accountId}/payment-methods`, { key: owner.secret, body: { type } });
   if (intent.status !== 201) throw new Error(`creating a setup intent failed: ${intent.status} ${intent.text}`);
-  confirmSandboxSetupIntent(intent.body.setup_intent_id, token);
+  const confirmed = await api.request('POST', `/v1/test_helpers/setup_intents/${intent.body.setup_intent_id}/confirm`, {
+    key: owner.secret,
+    body: { payment_method: token },
+  });
+  if (confirmed.status !== 200) throw new Error(`confirming a setup intent failed: ${confirmed.status} ${confirmed.text}`);
   return intent.body.setup_intent_id;
 }
 
@@ -39,10 +42,17 @@ export const PAYMENT_METHOD_SEEDERS: Record<string, (api: TestApi, owner: TestEn
   '/v1/accounts/{id}/payment-methods': async (api, owner) => ({ id: await seedAccount(api, owner) }),
   '/v1/accounts/{id}/payment-methods/attach': async (api, owner) => ({ id: await seedAccount(api, owner) }),
   '/v1/accounts/{id}/payment-methods/{payment_method_id}': (api, owner) => seedPaymentMethod(api, owner),
+  '/v1/test_helpers/setup_intents/{setup_intent_id}/confirm': async (api, owner) => {
+    const accountId = await seedAccount(api, owner);
+    const intent = await api.request('POST', `/v1/accounts/${accountId}/payment-methods`, { key: owner.secret, body: { type: 'card' } });
+    if (intent.status !== 201) throw new Error(`creating a setup intent failed: ${intent.status} ${intent.text}`);
+    return { setup_intent_id: intent.body.setup_intent_id };
+  },
 };
 
 export const PAYMENT_METHOD_SAMPLE_BODIES: Record<string, unknown> = {
   'accounts.payment_methods.setup': { type: 'card' },
   'accounts.payment_methods.attach': { setup_intent_id: 'seti_sbx_unknown' },
   'accounts.payment_methods.update': { is_default: true },
+  'test_helpers.setup_intents.confirm': { payment_method: 'pm_card_visa' },
 };

@@ -60,3 +60,16 @@ describe('money', () => {
     expect(z.object({ q: decimalInput({ scale: 4, min: 0, exclusiveMin: true }) }).safeParse({ q: 0 }).success).toBe(false);
   });
 });
+
+describe('toJsonNumber fast path', () => {
+  it('gives the same number as rounding the decimal, for plain database strings', () => {
+    const digits = (max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: max }).map((d) => d.join(''));
+    fc.assert(
+      fc.property(digits(19), fc.option(digits(10)), fc.integer({ min: 0, max: 10 }), (whole, fraction, scale) => {
+        const text = fraction === null ? whole : `${whole}.${fraction}`;
+        expect(Object.is(toJsonNumber(text, scale), round(text, scale).toNumber())).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -8,6 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { paymentProcessor, PaymentProcessorError } from '../../shared/payments/processor';
 import { formEncode, STRIPE_API_VERSION, stripeProcessor } from '../../shared/payments/stripe-processor';
+import type { Db } from '../../shared/db/database';
+
+/** Choosing the adapter touches no database. */
+const NO_DB = {} as Db;
 
 interface Recorded {
   method: string;
@@ -57,10 +61,10 @@ const intent = (overrides: Record<string, unknown> = {}) => ({
 
 describe('the Stripe adapter', () => {
   it('is selected by PAYMENT_PROCESSOR=stripe; otherwise the sandbox serves, and never live keys in production', () => {
-    expect(paymentProcessor('test', env()).name).toBe('stripe');
-    expect(paymentProcessor('test', {}).name).toBe('sandbox');
-    expect(paymentProcessor('live', {}).name).toBe('sandbox');
-    expect(() => paymentProcessor('live', { NODE_ENV: 'production' })).toThrow(PaymentProcessorError);
+    expect(paymentProcessor('test', NO_DB, env()).name).toBe('stripe');
+    expect(paymentProcessor('test', NO_DB, {}).name).toBe('sandbox');
+    expect(paymentProcessor('live', NO_DB, {}).name).toBe('sandbox');
+    expect(() => paymentProcessor('live', NO_DB, { NODE_ENV: 'production' })).toThrow(PaymentProcessorError);
   });
 
   it('form-encodes nested objects and arrays the way Stripe reads them', () => {
