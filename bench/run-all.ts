@@ -18,6 +18,7 @@ const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
   { name: 'framework-overhead', args: [], quickArgs: ['--n=500', '--warmup=200', '--http-n=200'] },
   { name: 'bundle-size', args: [], quickArgs: ['--samples=5'] },
+  { name: 'order-latency', args: [], quickArgs: ['--runs=10', '--warmup=3'] },
 ];
 
 const selected = BENCHMARKS.filter((bench) => !only || only.split(',').includes(bench.name));
@@ -61,6 +62,12 @@ if (bundles && selected.some((bench) => bench.name === 'bundle-size')) {
     rows.push([`cold import+invoke ${row.name} / empty`, `${round(row.totalMs, 1)} / ${round(bundles.coldStart.medians[0].totalMs, 1)} ms`, '', '']);
     rows.push([`cold whole process ${row.name} / empty`, `${round(row.ratioToEmptyWholeProcess, 2)}x`, '', '']);
   }
+}
+const orders = read('order-latency');
+if (orders && selected.some((bench) => bench.name === 'order-latency')) {
+  const verdict = (p50: number) => (p50 < orders.target_ms ? 'PASS' : 'FAIL');
+  rows.push(['create order with 50 lines p50', `${round(orders.create_50_lines.p50, 1)} ms`, `< ${orders.target_ms} ms`, verdict(orders.create_50_lines.p50)]);
+  rows.push(['PATCH one line of a 500-line order p50', `${round(orders.patch_one_of_500.p50, 1)} ms`, `< ${orders.target_ms} ms`, verdict(orders.patch_one_of_500.p50)]);
 }
 printTable(
   'summary',

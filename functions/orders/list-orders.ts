@@ -23,6 +23,7 @@ export const route = defineRoute({
     payment_status: z.enum(PAYMENT_STATUSES).optional(),
     account_id: z.uuid().optional().describe('Only documents of this account (vendor, for purchase orders).'),
     external_order_id: z.string().max(200).optional(),
+    sales_channel_id: z.uuid().optional().describe('Only documents that came through this sales channel.'),
     created_gte: timestamp().optional().describe('Only documents created at or after this time.'),
     created_lte: timestamp().optional().describe('Only documents created at or before this time.'),
     order_date_gte: timestamp().optional().describe('Only documents with order_date at or after this time.'),

@@ -6,10 +6,11 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../http/errors';
 import { newId } from '../ids';
-import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
+import type { PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import { fulfillmentProgress } from '../domain/orders/lifecycle';
-import { checkLocation, lockBalances, postMovement, type StockProduct } from './inventory';
+import { checkLocation, lockBalances, postMovement } from './inventory';
+import { postCostOfGoods, setQuantitiesFulfilled, stockProductOf } from './order-goods';
 import type { OrderFulfillment } from '../schemas/order-lifecycle';
 import { begin, invalidTransition } from './order-state';
 
@@ -123,15 +124,8 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
   const groupId = newId();
   let cost = ZERO;
   const transactionIds: string[] = [];
-  let journalEntryId: string | null = null;
   for (const draw of draws) {
-    const product: StockProduct = {
-      id: draw.line.product_id,
-      product_type: draw.line.product_type,
-      uom_id: draw.line.uom_id,
-      cost: draw.line.cost,
-      reorder_point: draw.line.reorder_point,
-    };
+    const product = stockProductOf(draw.line);
     const posted = await postMovement(db, entityId, ctx.events, balances, {
       product,
       location_id: locationId,
@@ -146,26 +140,15 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     cost = cost.plus(posted.total_cost.negated());
     transactionIds.push(posted.transaction.id);
   }
-  const cogs = round(cost, MONEY_SCALE);
-  if (cogs.gt(0)) {
-    const entry = await postJournalEntry(db, ctx, {
-      entry_date: new Date().toISOString().slice(0, 10),
-      memo: `Cost of goods shipped on ${order.order_number}`,
-      source_type: 'order_fulfillment',
-      source_id: order.id,
-      lines: [
-        { system_key: 'cost_of_goods_sold', debit: cogs.toString() },
-        { system_key: 'inventory', credit: cogs.toString() },
-      ],
-      metadata: { fulfillment_id: groupId },
-    });
-    journalEntryId = entry.id;
-  }
-  await db.query(
-    `UPDATE order_lines l SET quantity_fulfilled = v.q, updated_at = now() FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q)
-     WHERE l.entity_id = $1 AND l.id = v.id`,
-    [entityId, [...raised.keys()], [...raised.values()].map((value) => value.toString())],
-  );
+  const journalEntryId = await postCostOfGoods(db, ctx, {
+    direction: 'shipped',
+    cost,
+    memo: `Cost of goods shipped on ${order.order_number}`,
+    source_type: 'order_fulfillment',
+    source_id: order.id,
+    metadata: { fulfillment_id: groupId },
+  });
+  await setQuantitiesFulfilled(db, entityId, raised);
   const progress = fulfillmentProgress(
     rows
       .filter((row) => row.kit_parent_line_id === null)
@@ -198,7 +181,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
       };
     }),
     inventory_transaction_ids: transactionIds,
-    cost_total: toJsonNumber(cogs),
+    cost_total: toJsonNumber(round(cost, MONEY_SCALE)),
     journal_entry_id: journalEntryId,
   };
 }

@@ -7,10 +7,11 @@ import type { Db } from '../db/database';
 import { fulfillmentProgress } from '../domain/orders/lifecycle';
 import { ApiError } from '../http/errors';
 import { newId } from '../ids';
-import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
+import type { PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from '../schemas/order-returns';
 import { checkLocation, lockBalances, postMovement, type StockProduct } from './inventory';
+import { postCostOfGoods, setQuantitiesFulfilled, stockProductOf } from './order-goods';
 import { begin, invalidTransition } from './order-state';
 
 interface ReturnLine {
@@ -198,13 +199,7 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
   const costs = new Map<string, Amount>();
   let cost = ZERO;
   for (const move of restocks) {
-    const product: StockProduct = {
-      id: move.line.product_id,
-      product_type: move.line.product_type,
-      uom_id: move.line.uom_id,
-      cost: move.line.cost,
-      reorder_point: move.line.reorder_point,
-    };
+    const product = stockProductOf(move.line);
     const goodsLineId = move.line.source_line_id ? (goodsLines.get(move.line.source_line_id) ?? null) : null;
     const layers = goodsLineId ? await costLayersFor(db, entityId, goodsLineId, move.quantity, product) : undefined;
     const posted = await postMovement(db, entityId, ctx.events, balances, {
@@ -228,26 +223,15 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
     transactionIds.push(posted.transaction.id);
   }
   const restored = round(cost, MONEY_SCALE);
-  let journalEntryId: string | null = null;
-  if (restored.gt(0)) {
-    const entry = await postJournalEntry(db, ctx, {
-      entry_date: new Date().toISOString().slice(0, 10),
-      memo: `Goods returned on ${order.order_number}`,
-      source_type: 'order_return',
-      source_id: order.id,
-      lines: [
-        { system_key: 'inventory', debit: restored.toString() },
-        { system_key: 'cost_of_goods_sold', credit: restored.toString() },
-      ],
-      metadata: { receipt_id: groupId },
-    });
-    journalEntryId = entry.id;
-  }
-  await db.query(
-    `UPDATE order_lines l SET quantity_fulfilled = v.q, updated_at = now() FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q)
-     WHERE l.entity_id = $1 AND l.id = v.id`,
-    [entityId, [...raised.keys()], [...raised.values()].map((value) => value.toString())],
-  );
+  const journalEntryId = await postCostOfGoods(db, ctx, {
+    direction: 'returned',
+    cost,
+    memo: `Goods returned on ${order.order_number}`,
+    source_type: 'order_return',
+    source_id: order.id,
+    metadata: { receipt_id: groupId },
+  });
+  await setQuantitiesFulfilled(db, entityId, raised);
   // The source lines count what came back (kit lines and their component lines alike).
   const back = [...raised.entries()]
     .map(([lineId, total]) => ({ line: byId.get(lineId)!, quantity: total.minus(byId.get(lineId)!.quantity_fulfilled) }))

@@ -370,9 +370,23 @@ export async function loadOrders(db: Db, entityId: string, ids: string[]): Promi
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
 
 /** Recalculates and stores the order's totals; returns the stored header and lines (in lineRows order). */
-export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<{ order: OrderRow; lines: LineRow[] }> {
+/** What recalculation reads of each line: its inputs and its derived values (not the display columns). */
+type PricedLine = Pick<
+  LineRow,
+  'id' | 'quantity' | 'list_price' | 'sell_rate' | 'discount_amount' | 'discount_percent' | 'tax_rate_id' | 'tax_rate' | 'is_tax_exempt' | 'kit_parent_line_id'
+> &
+  Pick<LineRow, (typeof DERIVED)[number]>;
+
+export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<{ order: OrderRow }> {
   const order = await db.one<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.entity_id = $1 AND o.id = $2`, [entityId, orderId]);
-  const lines = await lineRows(db, entityId, [orderId]);
+  // Only what the totals need, in the display order (it decides where a proration's remainder cent goes).
+  const lines = await db.query<PricedLine>(
+    `SELECT l.id, l.quantity, l.list_price, l.sell_rate, l.discount_amount, l.discount_percent, l.tax_rate_id, l.tax_rate, l.is_tax_exempt,
+       l.kit_parent_line_id, l.pricing_rule_adjustment, l.line_subtotal, l.coupon_adjustment, l.tax_amount, l.line_total
+     FROM order_lines l WHERE l.entity_id = $1 AND l.order_id = $2
+     ORDER BY l.sort_order, (l.kit_parent_line_id IS NOT NULL), l.created_at, l.id`,
+    [entityId, orderId],
+  );
   const adjustments = await adjustmentRows(db, entityId, [orderId]);
   const totals = computeTotals({
     lines: lines.map((line) => ({
@@ -400,18 +414,15 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
   // Line derived columns, in one statement, of the lines whose values change (a one-line edit of a long order rewrites one row).
   const changed = lines.flatMap((line, index) => (DERIVED.some((field) => !totals.lines[index][field].eq(line[field])) ? [index] : []));
   if (changed.length) {
-    const updated = await db.query<LineRow>(
+    await db.query(
       `UPDATE order_lines l SET pricing_rule_adjustment = v.pra, line_subtotal = v.sub, discount_amount = v.disc, coupon_adjustment = v.coupon,
          tax_amount = v.tax, line_total = v.total, updated_at = CASE WHEN (l.pricing_rule_adjustment, l.line_subtotal, l.discount_amount, l.tax_amount, l.line_total)
            IS DISTINCT FROM (v.pra, v.sub, v.disc, v.tax, v.total) THEN now() ELSE l.updated_at END
        FROM unnest($2::uuid[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])
          AS v(id, pra, sub, disc, coupon, tax, total)
-       WHERE l.entity_id = $1 AND l.id = v.id
-       RETURNING ${LINE_COLUMNS}`,
+       WHERE l.entity_id = $1 AND l.id = v.id`,
       [entityId, changed.map((index) => lines[index].id), ...DERIVED.map((field) => changed.map((index) => totals.lines[index][field].toString()))],
     );
-    const byId = new Map(updated.map((row) => [row.id, row]));
-    for (const index of changed) lines[index] = byId.get(lines[index].id) ?? lines[index];
   }
   // The line shares of order-level discounts are rebuilt from scratch: they follow the lines.
   await db.query(`DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`, [
@@ -476,13 +487,13 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       balance.toString(),
     ],
   );
-  return { order: stored, lines };
+  return { order: stored };
 }
 
-/** recalculateOrder, then the order as GET returns it (without reading the lines again). */
+/** recalculateOrder, then the order as GET returns it. */
 export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
-  const { order, lines } = await recalculateOrder(db, entityId, orderId);
-  const items = await linesOf(db, entityId, [order], lines);
+  const { order } = await recalculateOrder(db, entityId, orderId);
+  const items = await linesOf(db, entityId, [order]);
   const adjustments = await adjustmentsOf(db, entityId, [orderId]);
   return toOrder(order, items.get(orderId), adjustments.get(orderId));
 }
@@ -591,6 +602,7 @@ export interface OrderFilters {
   payment_status?: string;
   account_id?: string;
   external_order_id?: string;
+  sales_channel_id?: string;
   created_gte?: string;
   created_lte?: string;
   order_date_gte?: string;
@@ -610,6 +622,7 @@ export async function listOrders(db: Db, entityId: string, filters: OrderFilters
   add((n) => `o.payment_status = ${n}`, filters.payment_status);
   add((n) => `coalesce(o.customer_account_id, o.vendor_id) = ${n}`, filters.account_id);
   add((n) => `o.external_order_id = ${n}`, filters.external_order_id);
+  add((n) => `o.sales_channel_id = ${n}`, filters.sales_channel_id);
   add((n) => `o.created_at >= ${n}`, filters.created_gte);
   add((n) => `o.created_at <= ${n}`, filters.created_lte);
   add((n) => `o.order_date >= ${n}`, filters.order_date_gte);
@@ -872,7 +885,7 @@ export async function updateLine(
   // The answer is the line, and the event carries the order's header (events leave lines out), so
   // only this line is rendered: a one-line edit of a 500-line order does not build 500 lines.
   const recalculated = await recalculateOrder(db, entityId, orderId);
-  const edited = (await linesOf(db, entityId, [recalculated.order], recalculated.lines.filter((row) => row.id === line.id))).get(orderId)!;
+  const edited = (await linesOf(db, entityId, [recalculated.order], [await lineRow(db, entityId, orderId, line.id, false)])).get(orderId)!;
   const after = toOrder(recalculated.order);
   const { lines: _l, adjustments: _a, ...beforeHeader } = order;
   const { lines: _l2, adjustments: _a2, ...afterHeader } = after;
@@ -936,9 +949,9 @@ export async function duplicateOrder(db: Db, actor: { entityId: string; userId: 
   const number = formatNumber(ORDER_NUMBER_PREFIXES[source.document_type], await nextNumber(db, entityId, `order:${source.document_type}`));
   await db.query(
     `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, tax_exempt,
-       delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, metadata, duplicated_from_id, created_by_user_id)
+       delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, metadata, duplicated_from_id, created_by_user_id, sales_channel_id)
      SELECT $3, entity_id, $4, document_type, customer_account_id, vendor_id, location_id, po_number, tax_exempt, delivery_option, notes, internal_notes,
-       CASE WHEN document_type = 'invoice' THEN $4 END, invoice_type, ship_complete, metadata, id, $5
+       CASE WHEN document_type = 'invoice' THEN $4 END, invoice_type, ship_complete, metadata, id, $5, sales_channel_id
      FROM orders WHERE entity_id = $1 AND id = $2`,
     [entityId, source.id, id, number, actor.userId],
   );

@@ -16,7 +16,8 @@ import { postJournalEntry, type PostingContext } from '../ledger/post-journal-en
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import { COST_SCALE } from '../schemas/cost-scale';
 import type { PurchaseReceipt, PurchaseReceiptCreate } from '../schemas/purchase-orders';
-import { checkLocation, lockBalances, postMovement, type StockProduct } from './inventory';
+import { checkLocation, lockBalances, postMovement } from './inventory';
+import { stockProductOf } from './order-goods';
 import { begin, invalidTransition } from './order-state';
 
 interface ReceiptLine {
@@ -158,13 +159,7 @@ export async function receivePurchaseOrder(
   const transactionByLine = new Map<string, string>();
   let inventoryCost = ZERO;
   for (const plan of stocked) {
-    const product: StockProduct = {
-      id: plan.line.product_id,
-      product_type: plan.line.product_type,
-      uom_id: plan.line.uom_id,
-      cost: plan.line.cost,
-      reorder_point: plan.line.reorder_point,
-    };
+    const product = stockProductOf(plan.line);
     const posted = await postMovement(db, entityId, ctx.events, balances, {
       product,
       location_id: locationId!,

@@ -264,6 +264,20 @@ describe('approval routing on confirm', () => {
   });
 });
 
+describe('sales channels on orders', () => {
+  it('lists orders filtered by sales_channel_id, and a duplicate keeps the channel (so it routes the same way)', async () => {
+    const { owner, order } = await world();
+    const web = await order(6, { sales_channel_id: CHANNEL });
+    await order(6, { sales_channel_id: OTHER_CHANNEL });
+    await order(6);
+    const listed = await api.request('GET', '/v1/orders', { key: owner.secret, query: { document_type: 'sales_order', sales_channel_id: CHANNEL } });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data.map((o: any) => o.id)).toEqual([web.id]);
+    const copy = await post(owner, `/v1/orders/${web.id}/duplicate`);
+    expect(copy.sales_channel_id).toBe(CHANNEL);
+  });
+});
+
 describe('approve and reject', () => {
   it("lets the order's approver approve (→ confirmed, who and when recorded) and refuses anyone else without orders.approve", async () => {
     const { owner, customer, approver, order, rule } = await world();
