@@ -1,9 +1,9 @@
 import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/data/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { toJsonNumber } from '../../shared/money';
 import { idParams } from '../../shared/schemas/common';
 import { ApplyCoupon } from '../../shared/schemas/coupon';
+import { answerNewAdjustment } from './adjustment-answer';
 import { OrderAdjustmentResult } from '../../shared/schemas/order-requests';
 
 export const route = defineRoute({
@@ -20,15 +20,7 @@ export const route = defineRoute({
   response: OrderAdjustmentResult,
   errors: ['order_not_found', 'order_not_adjustable', ...COUPON_REDEMPTION_ERRORS],
   handler: async (ctx, { params, body }) => {
-    const { adjustment, order, previousOrder } = await applyCoupon(ctx.db, ctx, params.id, body);
-    await ctx.events.record('order_adjustment.created', adjustment);
-    await ctx.events.record('order.updated', order, previousOrder);
-    return {
-      ...adjustment,
-      order_total: toJsonNumber(order.order_total),
-      discount_total: toJsonNumber(order.discount_total),
-      fee_total: toJsonNumber(order.fee_total),
-    };
+    return answerNewAdjustment(ctx, await applyCoupon(ctx.db, ctx, params.id, body));
   },
 });
 

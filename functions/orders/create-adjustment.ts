@@ -1,11 +1,11 @@
 import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/data/coupon-redemptions';
 import { createAdjustment } from '../../shared/data/orders';
 import { ApiError } from '../../shared/http/errors';
-import { toJsonNumber } from '../../shared/money';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { OrderAdjustmentCreate, OrderAdjustmentResult, type ManualAdjustment } from '../../shared/schemas/order-requests';
+import { answerNewAdjustment } from './adjustment-answer';
 
 const MANUAL_FIELDS = ['name', 'effect_type', 'discount_type', 'value'] as const;
 
@@ -35,18 +35,11 @@ export const route = defineRoute({
       const manual = MANUAL_FIELDS.find((field) => body[field] !== undefined);
       if (manual) throw new ApiError('parameter_invalid', { param: 'coupon_code', hint: `Send coupon_code or a manual adjustment (${manual} ...), not both.` });
     }
-    const { adjustment, order, previousOrder } =
+    const result =
       body.coupon_code !== undefined
         ? await applyCoupon(ctx.db, ctx, params.id, { code: body.coupon_code, notes: body.notes, created_by_user_id: body.created_by_user_id }, 'coupon_code')
         : await createAdjustment(ctx.db, ctx, params.id, manualAdjustment(body));
-    await ctx.events.record('order_adjustment.created', adjustment);
-    await ctx.events.record('order.updated', order, previousOrder);
-    return {
-      ...adjustment,
-      order_total: toJsonNumber(order.order_total),
-      discount_total: toJsonNumber(order.discount_total),
-      fee_total: toJsonNumber(order.fee_total),
-    };
+    return answerNewAdjustment(ctx, result);
   },
 });
 

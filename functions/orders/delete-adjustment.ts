@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getAdjustment, removeAdjustment } from '../../shared/data/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { toJsonNumber } from '../../shared/money';
+import { adjustedTotals } from './adjustment-answer';
 
 const params = z.object({ id: z.uuid().describe('The order id.'), adjustment_id: z.uuid().describe('The adjustment id.') });
 
@@ -36,9 +36,7 @@ export const route = defineRoute({
       object: 'order_adjustment' as const,
       deleted: true as const,
       coupon_released: released,
-      order_total: toJsonNumber(order.order_total),
-      discount_total: toJsonNumber(order.discount_total),
-      fee_total: toJsonNumber(order.fee_total),
+      ...adjustedTotals(order),
     };
   },
 });

@@ -11,6 +11,7 @@ import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Am
 import { fulfillmentProgress } from '../domain/orders/lifecycle';
 import { checkLocation, lockBalances, postMovement } from './inventory';
 import { postCostOfGoods, setQuantitiesFulfilled, stockProductOf } from './order-goods';
+import { componentFulfilled } from '../domain/orders/receipts';
 import type { OrderFulfillment } from '../schemas/order-lifecycle';
 import { begin, invalidTransition } from './order-state';
 
@@ -102,13 +103,11 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     raised.set(line.id, total);
     const components = rows.filter((row) => row.kit_parent_line_id === line.id);
     if (components.length) {
-      const complete = total.eq(line.quantity);
       for (const component of components) {
         // In proportion to the kits shipped; the last shipment takes whatever is left, so rounding never strands a remainder.
-        const share = complete
-          ? amount(component.quantity).minus(component.quantity_fulfilled)
-          : round(amount(component.quantity).times(quantity).dividedBy(line.quantity), QUANTITY_SCALE);
-        raised.set(component.id, amount(component.quantity_fulfilled).plus(share));
+        const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
+        const share = next.minus(component.quantity_fulfilled);
+        raised.set(component.id, next);
         if (share.gt(0) && isDrawn(component)) draws.push({ line: component, quantity: share, param: `${param}.quantity` });
       }
     } else if (isDrawn(line)) {

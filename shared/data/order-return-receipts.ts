@@ -12,6 +12,7 @@ import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Am
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from '../schemas/order-returns';
 import { checkLocation, lockBalances, postMovement, type StockProduct } from './inventory';
 import { postCostOfGoods, setQuantitiesFulfilled, stockProductOf } from './order-goods';
+import { componentFulfilled } from '../domain/orders/receipts';
 import { begin, invalidTransition } from './order-state';
 
 interface ReturnLine {
@@ -158,12 +159,10 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
     raised.set(line.id, total);
     const components = rows.filter((row) => row.kit_parent_line_id === line.id);
     if (components.length) {
-      const complete = total.eq(line.quantity);
       for (const component of components) {
-        const share = complete
-          ? amount(component.quantity).minus(component.quantity_fulfilled)
-          : round(amount(component.quantity).times(quantity).dividedBy(line.quantity), QUANTITY_SCALE);
-        raised.set(component.id, amount(component.quantity_fulfilled).plus(share));
+        const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
+        const share = next.minus(component.quantity_fulfilled);
+        raised.set(component.id, next);
         if (share.gt(0)) moves.push({ line: component, quantity: share });
       }
     } else {
