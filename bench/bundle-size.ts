@@ -24,29 +24,23 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { bundleFunctions, type BundleEntry } from '../infra/bundle';
 import {
+  assertLocal,
   BENCH_DATABASE,
   BENCH_DIR,
-  RESULTS_DIR,
-  REPO_DIR,
-  assertLocal,
   createDatabase,
   databaseUrl,
   dropDatabase,
   hrtimeMs,
   median,
+  option,
   printTable,
+  REPO_DIR,
+  RESULTS_DIR,
   round,
   summarize,
   writeResults,
 } from './lib';
 import { getEvent, migrateBenchDatabase, seed } from './seed';
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.split('=')[1]) : fallback;
-  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
-  return value;
-}
 
 const SAMPLES = Math.min(option('samples', 15), 200);
 const MAX_SECONDS = option('max-seconds', 300);

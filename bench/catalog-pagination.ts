@@ -12,22 +12,15 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import pg from 'pg';
-import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults } from './lib';
+import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, countOption } from './lib';
 import { getEvent, migrateBenchDatabase, seed } from './seed';
 
 process.env.NODE_ENV = 'production';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.split('=')[1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
-
-const PRODUCTS = Math.min(option('products', 1_000_000), 5_000_000);
-const RUNS = Math.min(option('runs', 30), 1000);
-const LIMIT = Math.min(option('limit', 25), 100);
+const PRODUCTS = Math.min(countOption('products', 1_000_000), 5_000_000);
+const RUNS = Math.min(countOption('runs', 30), 1000);
+const LIMIT = Math.min(countOption('limit', 25), 100);
 const DEPTH = Math.floor(PRODUCTS / 2);
 const TARGET_RATIO = 1.5;
 const DATABASE = 'bizops_bench_catalog';

@@ -35,19 +35,13 @@ import {
   summarize,
   writeResults,
   type Summary,
+  option,
 } from './lib';
 import { getEvent, migrateBenchDatabase, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
 process.env.NODE_ENV = 'production';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.split('=')[1]) : fallback;
-  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
-  return value;
-}
 
 const N = Math.min(option('n', 3000), 100_000);
 const WARMUP = Math.min(option('warmup', 500), 10_000);

@@ -20,7 +20,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
-import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, type Summary } from './lib';
+import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, type Summary, option } from './lib';
 import { getEvent, migrateBenchDatabase, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
@@ -35,9 +35,8 @@ const DAYS = 1096; // 2024-01-01 .. 2026-12-31
 const FIRST_DAY = '2024-01-01';
 const AS_OF = ['2025-06-30', '2026-12-31'];
 
-const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
-const RUNS = Math.max(3, Math.min(Number(option('runs') ?? 20), 200));
-const SIZES = (option('sizes') ?? '200000,1000000,2000000').split(',').map(Number);
+const RUNS = Math.max(3, Math.min(option('runs', 20), 200));
+const SIZES = (process.argv.find((arg) => arg.startsWith('--sizes='))?.split('=')[1] ?? '200000,1000000,2000000').split(',').map(Number);
 if (SIZES.some((size, i) => !Number.isInteger(size) || size <= 0 || size % 2 || (i > 0 && size <= SIZES[i - 1]))) {
   throw new Error('--sizes: increasing even line counts');
 }

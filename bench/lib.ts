@@ -125,3 +125,19 @@ export async function dropDatabase(adminUrl: string, name = BENCH_DATABASE): Pro
 export const hrtimeMs = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The value of `--name=value` on the command line, or `fallback`; a non-negative number or the run stops. */
+export function option(name: string, fallback: number): number {
+  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split('=')[1]) : fallback;
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
+  return value;
+}
+
+/** The value of `--name=value`, or `fallback`; a positive integer (a count) or the run stops. */
+export function countOption(name: string, fallback: number): number {
+  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split('=')[1]) : fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}

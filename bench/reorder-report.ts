@@ -14,23 +14,16 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import pg from 'pg';
-import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults } from './lib';
+import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, countOption } from './lib';
 import { getEvent, migrateBenchDatabase, seed } from './seed';
 
 process.env.NODE_ENV = 'production';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.split('=')[1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
-  return value;
-}
-
-const PRODUCTS = Math.min(option('products', 50_000), 1_000_000);
-const TRANSACTIONS = Math.min(option('transactions', 1_000_000), 20_000_000);
-const RUNS = Math.min(option('runs', 10), 200);
-const ORDERS = Math.min(option('orders', 20_000), 1_000_000);
+const PRODUCTS = Math.min(countOption('products', 50_000), 1_000_000);
+const TRANSACTIONS = Math.min(countOption('transactions', 1_000_000), 20_000_000);
+const RUNS = Math.min(countOption('runs', 10), 200);
+const ORDERS = Math.min(countOption('orders', 20_000), 1_000_000);
 const TARGET_MS = 1000;
 const DATABASE = 'bizops_bench_reorder';
 const DEADLINE = Date.now() + 9 * 60_000;

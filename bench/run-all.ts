@@ -67,7 +67,12 @@ const orders = read('order-latency');
 if (orders && selected.some((bench) => bench.name === 'order-latency')) {
   const verdict = (p50: number) => (p50 < orders.target_ms ? 'PASS' : 'FAIL');
   rows.push(['create order with 50 lines p50', `${round(orders.create_50_lines.p50, 1)} ms`, `< ${orders.target_ms} ms`, verdict(orders.create_50_lines.p50)]);
-  rows.push(['PATCH one line of a 500-line order p50', `${round(orders.patch_one_of_500.p50, 1)} ms`, `< ${orders.target_ms} ms`, verdict(orders.patch_one_of_500.p50)]);
+  rows.push([
+    'PATCH one line of a 500-line order p50',
+    `${round(orders.patch_one_of_500.p50, 1)} ms`,
+    `< ${orders.target_ms} ms`,
+    verdict(orders.patch_one_of_500.p50),
+  ]);
 }
 printTable(
   'summary',

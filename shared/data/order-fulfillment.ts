@@ -8,9 +8,8 @@ import { ApiError } from '../http/errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
-import { fulfillmentProgress } from '../domain/orders/lifecycle';
 import { checkLocation, lockBalances, postMovement } from './inventory';
-import { postCostOfGoods, setQuantitiesFulfilled, stockProductOf } from './order-goods';
+import { postCostOfGoods, recordFulfillmentProgress, setQuantitiesFulfilled, stockProductOf } from './order-goods';
 import { componentFulfilled } from '../domain/orders/receipts';
 import type { OrderFulfillment } from '../schemas/order-lifecycle';
 import { begin, invalidTransition } from './order-state';
@@ -148,18 +147,8 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     metadata: { fulfillment_id: groupId },
   });
   await setQuantitiesFulfilled(db, entityId, raised);
-  const progress = fulfillmentProgress(
-    rows
-      .filter((row) => row.kit_parent_line_id === null)
-      .map((row) => ({ quantity: row.quantity, quantity_fulfilled: raised.get(row.id) ?? row.quantity_fulfilled })),
-  );
   // Shipping never changes balance_due (it depends on the status only through draft, cancelled and voided).
-  await db.query(`UPDATE orders SET order_status = $3, fulfillment_status = $4, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    order.id,
-    progress.order_status,
-    progress.fulfillment_status,
-  ]);
+  const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
   return {
     id: groupId,
     object: 'order_fulfillment',

@@ -5,8 +5,9 @@
  * the lines' new quantity_fulfilled. Its own module so only those three routes bundle it.
  */
 import type { Db } from '../db/database';
+import { fulfillmentProgress } from '../domain/orders/lifecycle';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
-import { MONEY_SCALE, round, type Amount } from '../money';
+import { MONEY_SCALE, round, type Amount, type AmountLike } from '../money';
 import type { StockProduct } from './inventory';
 
 /** The stock view of an order line's product, as postMovement takes it. */
@@ -54,4 +55,27 @@ export async function setQuantitiesFulfilled(db: Db, entityId: string, quantitie
      WHERE l.entity_id = $1 AND l.id = v.id`,
     [entityId, [...quantities.keys()], [...quantities.values()].map((value) => value.toString())],
   );
+}
+
+/**
+ * Moves the order's order_status and fulfillment_status by its lines' quantity_fulfilled after
+ * `raised` (line id → new value); kit component lines follow their kit's line and do not count.
+ */
+export async function recordFulfillmentProgress(
+  db: Db,
+  entityId: string,
+  orderId: string,
+  rows: readonly { id: string; quantity: AmountLike; quantity_fulfilled: AmountLike; kit_parent_line_id?: string | null }[],
+  raised: Map<string, Amount>,
+): Promise<ReturnType<typeof fulfillmentProgress>> {
+  const progress = fulfillmentProgress(
+    rows.filter((row) => !row.kit_parent_line_id).map((row) => ({ quantity: row.quantity, quantity_fulfilled: raised.get(row.id) ?? row.quantity_fulfilled })),
+  );
+  await db.query(`UPDATE orders SET order_status = $3, fulfillment_status = $4, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
+    entityId,
+    orderId,
+    progress.order_status,
+    progress.fulfillment_status,
+  ]);
+  return progress;
 }

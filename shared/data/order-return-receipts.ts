@@ -4,14 +4,13 @@
  * only. The return and its source are made and confirmed in order-returns.ts.
  */
 import type { Db } from '../db/database';
-import { fulfillmentProgress } from '../domain/orders/lifecycle';
 import { ApiError } from '../http/errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from '../schemas/order-returns';
 import { checkLocation, lockBalances, postMovement, type StockProduct } from './inventory';
-import { postCostOfGoods, setQuantitiesFulfilled, stockProductOf } from './order-goods';
+import { postCostOfGoods, recordFulfillmentProgress, setQuantitiesFulfilled, stockProductOf } from './order-goods';
 import { componentFulfilled } from '../domain/orders/receipts';
 import { begin, invalidTransition } from './order-state';
 
@@ -242,17 +241,7 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
       [entityId, back.map((entry) => entry.line.source_line_id), back.map((entry) => entry.quantity.toString())],
     );
   }
-  const progress = fulfillmentProgress(
-    rows
-      .filter((row) => row.kit_parent_line_id === null)
-      .map((row) => ({ quantity: row.quantity, quantity_fulfilled: raised.get(row.id) ?? row.quantity_fulfilled })),
-  );
-  await db.query(`UPDATE orders SET order_status = $3, fulfillment_status = $4, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    order.id,
-    progress.order_status,
-    progress.fulfillment_status,
-  ]);
+  const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
   return {
     id: groupId,
     object: 'order_return_receipt',

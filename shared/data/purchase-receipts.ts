@@ -17,7 +17,7 @@ import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Am
 import { COST_SCALE } from '../schemas/cost-scale';
 import type { PurchaseReceipt, PurchaseReceiptCreate } from '../schemas/purchase-orders';
 import { checkLocation, lockBalances, postMovement } from './inventory';
-import { stockProductOf } from './order-goods';
+import { recordFulfillmentProgress, stockProductOf } from './order-goods';
 import { begin, invalidTransition } from './order-state';
 
 interface ReceiptLine {
@@ -208,13 +208,7 @@ export async function receivePurchaseOrder(
      FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q) WHERE l.entity_id = $1 AND l.id = v.id`,
     [entityId, [...raised.keys()], [...raised.values()].map((value) => value.toString()), order.id],
   );
-  const progress = fulfillmentProgress(rows.map((row) => ({ quantity: row.quantity, quantity_fulfilled: raised.get(row.id) ?? row.quantity_fulfilled })));
-  await db.query(`UPDATE orders SET order_status = $3, fulfillment_status = $4, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    order.id,
-    progress.order_status,
-    progress.fulfillment_status,
-  ]);
+  const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
 
   // The drop-shipped sales orders move as if they had shipped (a held one keeps on_hold and moves on release).
   const movedSalesOrders: { id: string; previous: { order_status: string; fulfillment_status: string } }[] = [];
