@@ -59,7 +59,7 @@ async function main() {
     ).rows[0].id;
     await admin.end();
 
-    const { listProducts } = await import('../shared/data/products');
+    const { listProducts } = await import('../shared/catalog/products');
     const { handler } = await import('../functions/products/list-products');
     const page = (startingAfter?: string) =>
       withTransaction({ role: 'app_user', entityId: seeded.entityId, readOnly: true }, (db) =>

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   try {
     const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
     const { configurePublisher, InProcessEventBus } = await import('../shared/events/publisher');
-    const { cashBalance, trialBalance } = await import('../shared/data/ledger-reports');
+    const { cashBalance, trialBalance } = await import('../shared/ledger/ledger-reports');
     const { amount, sum } = await import('../shared/money');
     const cashRoute = await import('../functions/reconciliation/get-cash-balance');
     const trialRoute = await import('../functions/reconciliation/get-trial-balance');

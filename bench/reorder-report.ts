@@ -94,7 +94,7 @@ async function main() {
     const seedMs = hrtimeMs(seedStart);
     await admin.end();
 
-    const { reorderReport } = await import('../shared/data/reorder-report');
+    const { reorderReport } = await import('../shared/inventory/reorder-report');
     const { handler } = await import('../functions/purchasing/get-reorder-report');
     const report = (basis: 'sales_and_builds' | 'consumption') =>
       withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>

@@ -20,9 +20,9 @@ export async function migrateBenchDatabase(url: string): Promise<void> {
 }
 
 export async function seed(scopes = 'settings:read'): Promise<Seeded> {
-  const { inEntity } = await import('../shared/data/identity');
-  const { provisionEntity } = await import('../shared/data/provision-entity');
-  const { createLocation } = await import('../shared/data/locations');
+  const { inEntity } = await import('../shared/tenants/identity-store');
+  const { provisionEntity } = await import('../shared/tenants/provision-entity');
+  const { createLocation } = await import('../shared/inventory/locations');
   const { ALL_SCOPES } = await import('../shared/auth/scopes');
   const provisioned = await provisionEntity({ code: 'bench', name: 'Benchmark entity', mode: 'test', scopes: ALL_SCOPES });
   const entityId = provisioned.entity.id;

@@ -4,29 +4,29 @@
  * read the same list. A change in an object's meaning gets a new version and a changelog entry.
  */
 import { z } from 'zod';
-import { ApiKey } from '../shared/schemas/api-key';
-import { Location } from '../shared/schemas/location';
-import { Manufacturer } from '../shared/schemas/manufacturer';
-import { AccountingPeriod } from '../shared/schemas/accounting-period';
-import { GlAccount } from '../shared/schemas/gl-account';
-import { JournalEntry } from '../shared/schemas/journal-entry';
-import { RecurringJournalTemplate } from '../shared/schemas/recurring-journal-entry';
-import { InventoryBalance, InventoryTransaction } from '../shared/schemas/inventory';
-import { Account, Vendor } from '../shared/schemas/party';
-import { Product } from '../shared/schemas/product';
-import { KitComponent } from '../shared/schemas/kit';
-import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '../shared/schemas/catalog-extras';
-import { UnitOfMeasure } from '../shared/schemas/unit-of-measure';
-import { Order, OrderAdjustment } from '../shared/schemas/order';
-import { OrderFulfillment } from '../shared/schemas/order-lifecycle';
-import { OrderReturnReceipt } from '../shared/schemas/order-returns';
-import { PurchaseReceipt } from '../shared/schemas/purchase-orders';
-import { OrderApprovalRule } from '../shared/schemas/order-approval';
-import { Deposit, Payment } from '../shared/schemas/payment';
-import { Refund } from '../shared/schemas/refund';
-import { AccountPaymentMethod } from '../shared/schemas/payment-method';
-import { Coupon } from '../shared/schemas/coupon';
-import { TaxRate } from '../shared/schemas/tax-rate';
+import { ApiKey } from '../shared/tenants/schemas/api-key';
+import { Location } from '../shared/inventory/schemas/location';
+import { Manufacturer } from '../shared/catalog/schemas/manufacturer';
+import { AccountingPeriod } from '../shared/ledger/schemas/accounting-period';
+import { GlAccount } from '../shared/ledger/schemas/gl-account';
+import { JournalEntry } from '../shared/ledger/schemas/journal-entry';
+import { RecurringJournalTemplate } from '../shared/ledger/schemas/recurring-journal-entry';
+import { InventoryBalance, InventoryTransaction } from '../shared/inventory/schemas/inventory';
+import { Account, Vendor } from '../shared/parties/schemas/party';
+import { Product } from '../shared/catalog/schemas/product';
+import { KitComponent } from '../shared/catalog/schemas/kit';
+import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '../shared/catalog/schemas/catalog-extras';
+import { UnitOfMeasure } from '../shared/catalog/schemas/unit-of-measure';
+import { Order, OrderAdjustment } from '../shared/orders/schemas/order';
+import { OrderFulfillment } from '../shared/orders/schemas/order-lifecycle';
+import { OrderReturnReceipt } from '../shared/orders/schemas/order-returns';
+import { PurchaseReceipt } from '../shared/orders/schemas/purchase-orders';
+import { OrderApprovalRule } from '../shared/orders/schemas/order-approval';
+import { Deposit, Payment } from '../shared/payments/schemas/payment';
+import { Refund } from '../shared/payments/schemas/refund';
+import { AccountPaymentMethod } from '../shared/payments/schemas/payment-method';
+import { Coupon } from '../shared/orders/schemas/coupon';
+import { TaxRate } from '../shared/orders/schemas/tax-rate';
 
 export interface EventContract {
   version: number;

@@ -47,7 +47,7 @@ import * as deleteRecurringJournalEntry from './recurring-journal-entries/delete
 import * as getRecurringJournalEntry from './recurring-journal-entries/get-recurring-journal-entry';
 import * as listRecurringJournalEntries from './recurring-journal-entries/list-recurring-journal-entries';
 import * as updateRecurringJournalEntry from './recurring-journal-entries/update-recurring-journal-entry';
-import * as getOpenApi from './platform/get-openapi';
+import * as getOpenApi from './openapi/get-openapi';
 import * as createUnitOfMeasure from './units-of-measure/create-unit-of-measure';
 import * as deleteUnitOfMeasure from './units-of-measure/delete-unit-of-measure';
 import * as getUnitOfMeasure from './units-of-measure/get-unit-of-measure';
@@ -81,27 +81,27 @@ import * as createKitBuild from './kits/create-build';
 import * as createKit from './kits/create-kit';
 import * as getKitAvailability from './kits/get-availability';
 import * as getKit from './kits/get-kit';
-import * as listKitComponents from './kits/list-components';
+import * as listKitComponents from './products/list-kit-components';
 import * as listKits from './kits/list-kits';
 import * as createKitComponent from './kits/create-component';
 import * as deleteKitComponent from './kits/delete-component';
 import * as getKitComponent from './kits/get-component';
 import * as updateKitComponent from './kits/update-component';
 import * as getReorderReport from './purchasing/get-reorder-report';
-import * as createPricingLevel from './pricing/create-pricing-level';
-import * as createPricingPolicy from './pricing/create-pricing-policy';
-import * as getPricingLevel from './pricing/get-pricing-level';
-import * as getPricingPolicy from './pricing/get-pricing-policy';
-import * as listPricingLevels from './pricing/list-pricing-levels';
-import * as listPricingPolicies from './pricing/list-pricing-policies';
-import * as createProductOption from './product-options/create-option';
-import * as deleteProductOption from './product-options/delete-option';
-import * as listProductOptions from './product-options/list-options';
-import * as reorderProductOptions from './product-options/reorder-options';
-import * as createProductVendor from './product-vendors/create-product-vendor';
-import * as deleteProductVendor from './product-vendors/delete-product-vendor';
-import * as listProductVendors from './product-vendors/list-product-vendors';
-import * as updateProductVendor from './product-vendors/update-product-vendor';
+import * as createPricingLevel from './pricing-levels/create-pricing-level';
+import * as createPricingPolicy from './pricing-policies/create-pricing-policy';
+import * as getPricingLevel from './pricing-levels/get-pricing-level';
+import * as getPricingPolicy from './pricing-policies/get-pricing-policy';
+import * as listPricingLevels from './pricing-levels/list-pricing-levels';
+import * as listPricingPolicies from './pricing-policies/list-pricing-policies';
+import * as createProductOption from './products/create-product-option';
+import * as deleteProductOption from './products/delete-product-option';
+import * as listProductOptions from './products/list-product-options';
+import * as reorderProductOptions from './products/reorder-product-options';
+import * as createProductVendor from './products/create-product-vendor';
+import * as deleteProductVendor from './products/delete-product-vendor';
+import * as listProductVendors from './products/list-product-vendors';
+import * as updateProductVendor from './products/update-product-vendor';
 import * as attachTag from './tags/attach-tag';
 import * as createTag from './tags/create-tag';
 import * as detachTag from './tags/detach-tag';
@@ -143,12 +143,12 @@ import * as updateOrder from './orders/update-order';
 import * as updateOrderLine from './orders/update-line';
 import * as approveOrder from './orders/approve-order';
 import * as rejectOrder from './orders/reject-order';
-import * as createOrderApprovalRule from './order-approval-rules/create-approval-rule';
-import * as listOrderApprovalRules from './order-approval-rules/list-approval-rules';
-import * as getOrderApprovalRule from './order-approval-rules/get-approval-rule';
-import * as updateOrderApprovalRule from './order-approval-rules/update-approval-rule';
-import * as deleteOrderApprovalRule from './order-approval-rules/delete-approval-rule';
-import * as createOrderPayment from './payments/create-order-payment';
+import * as createOrderApprovalRule from './orders/create-approval-rule';
+import * as listOrderApprovalRules from './orders/list-approval-rules';
+import * as getOrderApprovalRule from './orders/get-approval-rule';
+import * as updateOrderApprovalRule from './orders/update-approval-rule';
+import * as deleteOrderApprovalRule from './orders/delete-approval-rule';
+import * as createOrderPayment from './orders/create-order-payment';
 import * as multiInvoiceApply from './payments/multi-invoice-apply';
 import * as applyPayment from './payments/apply-payment';
 import * as getPayment from './payments/get-payment';
@@ -157,13 +157,13 @@ import * as createPaymentRefund from './payments/create-refund';
 import * as voidPayment from './payments/void-payment';
 import * as clearPayment from './payments/clear-payment';
 import * as failPayment from './payments/fail-payment';
-import * as createSetupIntent from './payment-methods/create-setup-intent';
-import * as attachPaymentMethod from './payment-methods/attach-payment-method';
-import * as getPaymentMethod from './payment-methods/get-payment-method';
-import * as updatePaymentMethod from './payment-methods/update-payment-method';
-import * as deletePaymentMethod from './payment-methods/delete-payment-method';
-import * as listPaymentMethods from './payment-methods/list-payment-methods';
-import * as confirmTestSetupIntent from './payment-methods/confirm-test-setup-intent';
+import * as createSetupIntent from './accounts/create-setup-intent';
+import * as attachPaymentMethod from './accounts/attach-payment-method';
+import * as getPaymentMethod from './accounts/get-payment-method';
+import * as updatePaymentMethod from './accounts/update-payment-method';
+import * as deletePaymentMethod from './accounts/delete-payment-method';
+import * as listPaymentMethods from './account-payment-methods/list-account-payment-methods';
+import * as confirmTestSetupIntent from './test_helpers/confirm-setup-intent';
 import * as previewDeposit from './deposits/preview-deposit';
 import * as createDeposit from './deposits/create-deposit';
 import * as getDeposit from './deposits/get-deposit';
@@ -217,7 +217,7 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'recurring-journal-entries/get-recurring-journal-entry': getRecurringJournalEntry,
   'recurring-journal-entries/list-recurring-journal-entries': listRecurringJournalEntries,
   'recurring-journal-entries/update-recurring-journal-entry': updateRecurringJournalEntry,
-  'platform/get-openapi': getOpenApi,
+  'openapi/get-openapi': getOpenApi,
   'units-of-measure/create-unit-of-measure': createUnitOfMeasure,
   'units-of-measure/delete-unit-of-measure': deleteUnitOfMeasure,
   'units-of-measure/get-unit-of-measure': getUnitOfMeasure,
@@ -251,27 +251,27 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'kits/create-kit': createKit,
   'kits/get-availability': getKitAvailability,
   'kits/get-kit': getKit,
-  'kits/list-components': listKitComponents,
+  'products/list-kit-components': listKitComponents,
   'kits/list-kits': listKits,
   'kits/create-component': createKitComponent,
   'kits/delete-component': deleteKitComponent,
   'kits/get-component': getKitComponent,
   'kits/update-component': updateKitComponent,
   'purchasing/get-reorder-report': getReorderReport,
-  'pricing/create-pricing-level': createPricingLevel,
-  'pricing/create-pricing-policy': createPricingPolicy,
-  'pricing/get-pricing-level': getPricingLevel,
-  'pricing/get-pricing-policy': getPricingPolicy,
-  'pricing/list-pricing-levels': listPricingLevels,
-  'pricing/list-pricing-policies': listPricingPolicies,
-  'product-options/create-option': createProductOption,
-  'product-options/delete-option': deleteProductOption,
-  'product-options/list-options': listProductOptions,
-  'product-options/reorder-options': reorderProductOptions,
-  'product-vendors/create-product-vendor': createProductVendor,
-  'product-vendors/delete-product-vendor': deleteProductVendor,
-  'product-vendors/list-product-vendors': listProductVendors,
-  'product-vendors/update-product-vendor': updateProductVendor,
+  'pricing-levels/create-pricing-level': createPricingLevel,
+  'pricing-policies/create-pricing-policy': createPricingPolicy,
+  'pricing-levels/get-pricing-level': getPricingLevel,
+  'pricing-policies/get-pricing-policy': getPricingPolicy,
+  'pricing-levels/list-pricing-levels': listPricingLevels,
+  'pricing-policies/list-pricing-policies': listPricingPolicies,
+  'products/create-product-option': createProductOption,
+  'products/delete-product-option': deleteProductOption,
+  'products/list-product-options': listProductOptions,
+  'products/reorder-product-options': reorderProductOptions,
+  'products/create-product-vendor': createProductVendor,
+  'products/delete-product-vendor': deleteProductVendor,
+  'products/list-product-vendors': listProductVendors,
+  'products/update-product-vendor': updateProductVendor,
   'tags/attach-tag': attachTag,
   'tags/create-tag': createTag,
   'tags/detach-tag': detachTag,
@@ -313,12 +313,12 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'orders/update-line': updateOrderLine,
   'orders/approve-order': approveOrder,
   'orders/reject-order': rejectOrder,
-  'order-approval-rules/create-approval-rule': createOrderApprovalRule,
-  'order-approval-rules/list-approval-rules': listOrderApprovalRules,
-  'order-approval-rules/get-approval-rule': getOrderApprovalRule,
-  'order-approval-rules/update-approval-rule': updateOrderApprovalRule,
-  'order-approval-rules/delete-approval-rule': deleteOrderApprovalRule,
-  'payments/create-order-payment': createOrderPayment,
+  'orders/create-approval-rule': createOrderApprovalRule,
+  'orders/list-approval-rules': listOrderApprovalRules,
+  'orders/get-approval-rule': getOrderApprovalRule,
+  'orders/update-approval-rule': updateOrderApprovalRule,
+  'orders/delete-approval-rule': deleteOrderApprovalRule,
+  'orders/create-order-payment': createOrderPayment,
   'payments/multi-invoice-apply': multiInvoiceApply,
   'payments/apply-payment': applyPayment,
   'payments/get-payment': getPayment,
@@ -327,13 +327,13 @@ export const ROUTE_MODULES: Record<string, RouteModule> = {
   'payments/void-payment': voidPayment,
   'payments/clear-payment': clearPayment,
   'payments/fail-payment': failPayment,
-  'payment-methods/create-setup-intent': createSetupIntent,
-  'payment-methods/attach-payment-method': attachPaymentMethod,
-  'payment-methods/get-payment-method': getPaymentMethod,
-  'payment-methods/update-payment-method': updatePaymentMethod,
-  'payment-methods/delete-payment-method': deletePaymentMethod,
-  'payment-methods/list-payment-methods': listPaymentMethods,
-  'payment-methods/confirm-test-setup-intent': confirmTestSetupIntent,
+  'accounts/create-setup-intent': createSetupIntent,
+  'accounts/attach-payment-method': attachPaymentMethod,
+  'accounts/get-payment-method': getPaymentMethod,
+  'accounts/update-payment-method': updatePaymentMethod,
+  'accounts/delete-payment-method': deletePaymentMethod,
+  'account-payment-methods/list-account-payment-methods': listPaymentMethods,
+  'test_helpers/confirm-setup-intent': confirmTestSetupIntent,
   'deposits/preview-deposit': previewDeposit,
   'deposits/create-deposit': createDeposit,
   'deposits/get-deposit': getDeposit,

@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 import { ENTITY_CODE_PATTERN, KEY_MODES, type KeyMode } from '../shared/auth/api-key-format';
 import { ALL_SCOPES, isKnownScope, PERMISSIONS } from '../shared/auth/scopes';
 import { withTransaction } from '../shared/db/database';
-import { getEntity, inEntity, insertApiKey, insertUser } from '../shared/data/identity';
-import { provisionEntity } from '../shared/data/provision-entity';
+import { getEntity, inEntity, insertApiKey, insertUser } from '../shared/tenants/identity-store';
+import { provisionEntity } from '../shared/tenants/provision-entity';
 import { connectForCommand } from './connect';
 
 const USAGE = `usage: npm run cli -- <create-entity|create-user|create-key> [options]

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authorize } from '../functions/authorizer/authorizer';
 import type { RouteModule } from '../functions/routes';
-import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/http/errors';
+import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/errors';
 import { buildOpenApiDocument } from '../shared/http/openapi';
 import { setOpenApiSource } from '../shared/http/openapi-source';
 import { log } from '../shared/log';

@@ -1,7 +1,7 @@
-import { createParty } from '../../shared/data/parties';
+import { createParty } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Account, PartyCreate } from '../../shared/schemas/party';
+import { Account, PartyCreate } from '../../shared/parties/schemas/party';
 
 export const route = defineRoute({
   id: 'accounts.create',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listParties } from '../../shared/data/parties';
+import { listParties } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { Account } from '../../shared/schemas/party';
+import { Account } from '../../shared/parties/schemas/party';
 
 export const route = defineRoute({
   id: 'accounts.list',

@@ -1,9 +1,9 @@
 import { hasScope } from '../../shared/auth/scopes';
-import { getEntity, insertApiKey } from '../../shared/data/identity';
-import { ApiError } from '../../shared/http/errors';
+import { getEntity, insertApiKey } from '../../shared/tenants/identity-store';
+import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { ApiKeyCreate, ApiKeyWithSecret } from '../../shared/schemas/api-key';
+import { ApiKeyCreate, ApiKeyWithSecret } from '../../shared/tenants/schemas/api-key';
 import { entityScopedParams } from '../../shared/schemas/common';
 import { apiKeyExpand } from './expand';
 

@@ -1,4 +1,4 @@
-import { usersByIds } from '../../shared/data/identity';
+import { usersByIds } from '../../shared/tenants/identity-store';
 import { expandById, type ExpandSpec } from '../../shared/http/expand';
 
 /** What an API key can expand: the user it acts for. */

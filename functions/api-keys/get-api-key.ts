@@ -1,7 +1,7 @@
-import { getApiKey } from '../../shared/data/identity';
+import { getApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { ApiKey } from '../../shared/schemas/api-key';
+import { ApiKey } from '../../shared/tenants/schemas/api-key';
 import { entityResourceParams } from '../../shared/schemas/common';
 import { apiKeyExpand } from './expand';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listApiKeys } from '../../shared/data/identity';
+import { listApiKeys } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { ApiKey } from '../../shared/schemas/api-key';
+import { ApiKey } from '../../shared/tenants/schemas/api-key';
 import { entityScopedParams } from '../../shared/schemas/common';
 import { apiKeyExpand } from './expand';
 

@@ -1,7 +1,7 @@
-import { rollApiKey } from '../../shared/data/identity';
+import { rollApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { ApiKeyRoll, ApiKeyWithSecret } from '../../shared/schemas/api-key';
+import { ApiKeyRoll, ApiKeyWithSecret } from '../../shared/tenants/schemas/api-key';
 import { entityResourceParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

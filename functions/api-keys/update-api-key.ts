@@ -1,7 +1,7 @@
-import { getApiKey, updateApiKey } from '../../shared/data/identity';
+import { getApiKey, updateApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { ApiKey, ApiKeyUpdate } from '../../shared/schemas/api-key';
+import { ApiKey, ApiKeyUpdate } from '../../shared/tenants/schemas/api-key';
 import { entityResourceParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

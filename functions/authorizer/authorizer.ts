@@ -10,7 +10,7 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { acceptedKeyModes, authenticate } from '../../shared/auth/authenticate';
-import { ERROR_CATALOG } from '../../shared/http/errors';
+import { ERROR_CATALOG } from '../../shared/errors';
 
 function stageWildcard(methodArn: string): string {
   // arn:aws:execute-api:region:account:apiId/stage/METHOD/path → arn:...:apiId/stage/*

@@ -1,7 +1,7 @@
-import { createCoupon } from '../../shared/data/coupons';
+import { createCoupon } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Coupon, CouponCreate } from '../../shared/schemas/coupon';
+import { Coupon, CouponCreate } from '../../shared/orders/schemas/coupon';
 
 export const route = defineRoute({
   id: 'coupons.create',

@@ -1,4 +1,4 @@
-import { deleteCoupon, getCoupon } from '../../shared/data/coupons';
+import { deleteCoupon, getCoupon } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listCoupons } from '../../shared/data/coupons';
+import { listCoupons } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { Coupon } from '../../shared/schemas/coupon';
+import { Coupon } from '../../shared/orders/schemas/coupon';
 
 export const route = defineRoute({
   id: 'coupons.list',

@@ -1,8 +1,8 @@
-import { getCoupon, updateCoupon } from '../../shared/data/coupons';
+import { getCoupon, updateCoupon } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Coupon, CouponUpdate } from '../../shared/schemas/coupon';
+import { Coupon, CouponUpdate } from '../../shared/orders/schemas/coupon';
 
 export const route = defineRoute({
   id: 'coupons.update',

@@ -1,7 +1,7 @@
-import { createDeposit } from '../../shared/data/deposits';
+import { createDeposit } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Deposit, DepositCreate } from '../../shared/schemas/payment';
+import { Deposit, DepositCreate } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'deposits.create',

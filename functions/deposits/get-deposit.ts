@@ -1,8 +1,8 @@
-import { getDeposit } from '../../shared/data/deposits';
+import { getDeposit } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Deposit } from '../../shared/schemas/payment';
+import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
 
 export const route = defineRoute({

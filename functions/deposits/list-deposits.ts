@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listDeposits } from '../../shared/data/deposits';
+import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { isoDate } from '../../shared/schemas/common';
-import { Deposit } from '../../shared/schemas/payment';
+import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
-import { previewDeposit } from '../../shared/data/deposits';
+import { previewDeposit } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { DepositPreview, DepositPreviewRequest } from '../../shared/schemas/payment';
+import { DepositPreview, DepositPreviewRequest } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'deposits.preview',

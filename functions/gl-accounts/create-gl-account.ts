@@ -1,7 +1,7 @@
-import { createGlAccount } from '../../shared/data/gl-accounts';
+import { createGlAccount } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { GlAccount, GlAccountCreate } from '../../shared/schemas/gl-account';
+import { GlAccount, GlAccountCreate } from '../../shared/ledger/schemas/gl-account';
 
 export const route = defineRoute({
   id: 'gl_accounts.create',

@@ -1,4 +1,4 @@
-import { deleteGlAccount, getGlAccount } from '../../shared/data/gl-accounts';
+import { deleteGlAccount, getGlAccount } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

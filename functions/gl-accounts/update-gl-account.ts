@@ -1,8 +1,8 @@
-import { getGlAccount, updateGlAccount } from '../../shared/data/gl-accounts';
+import { getGlAccount, updateGlAccount } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { GlAccount, GlAccountUpdate } from '../../shared/schemas/gl-account';
+import { GlAccount, GlAccountUpdate } from '../../shared/ledger/schemas/gl-account';
 
 export const route = defineRoute({
   id: 'gl_accounts.update',

@@ -1,7 +1,7 @@
-import { adjustStock } from '../../shared/data/inventory';
+import { adjustStock } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { AdjustmentCreate, InventoryTransaction } from '../../shared/schemas/inventory';
+import { AdjustmentCreate, InventoryTransaction } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.adjustments.create',

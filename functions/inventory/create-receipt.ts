@@ -1,7 +1,7 @@
-import { receiveStock } from '../../shared/data/inventory';
+import { receiveStock } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { InventoryTransaction, ReceiptCreate } from '../../shared/schemas/inventory';
+import { InventoryTransaction, ReceiptCreate } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.receipts.create',

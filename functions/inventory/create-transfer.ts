@@ -1,7 +1,7 @@
-import { transferStock } from '../../shared/data/inventory';
+import { transferStock } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { InventoryTransfer, TransferCreate } from '../../shared/schemas/inventory';
+import { InventoryTransfer, TransferCreate } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.transfers.create',

@@ -1,8 +1,8 @@
-import { getBalance } from '../../shared/data/inventory';
+import { getBalance } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { InventoryBalance } from '../../shared/schemas/inventory';
+import { InventoryBalance } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.balances.get',

@@ -1,8 +1,8 @@
-import { getTransaction } from '../../shared/data/inventory';
+import { getTransaction } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { InventoryTransaction } from '../../shared/schemas/inventory';
+import { InventoryTransaction } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.transactions.get',

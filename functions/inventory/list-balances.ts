@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listBalances } from '../../shared/data/inventory';
+import { listBalances } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
-import { InventoryBalance } from '../../shared/schemas/inventory';
+import { InventoryBalance } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.balances.list',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listTransactions } from '../../shared/data/inventory';
+import { listTransactions } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
-import { InventoryTransaction, TRANSACTION_TYPES } from '../../shared/schemas/inventory';
+import { InventoryTransaction, TRANSACTION_TYPES } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'inventory.transactions.list',

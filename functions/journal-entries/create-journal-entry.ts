@@ -1,8 +1,8 @@
-import { createDraftJournalEntry, MANUAL_SOURCE } from '../../shared/data/journal-entries';
+import { createDraftJournalEntry, MANUAL_SOURCE } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { postJournalEntry } from '../../shared/ledger/post-journal-entry';
-import { JournalEntry, JournalEntryCreate } from '../../shared/schemas/journal-entry';
+import { JournalEntry, JournalEntryCreate } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
 export const route = defineRoute({

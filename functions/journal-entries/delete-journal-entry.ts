@@ -1,4 +1,4 @@
-import { deleteDraftJournalEntry, getJournalEntry } from '../../shared/data/journal-entries';
+import { deleteDraftJournalEntry, getJournalEntry } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

@@ -1,8 +1,8 @@
-import { getJournalEntry } from '../../shared/data/journal-entries';
+import { getJournalEntry } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { JournalEntry } from '../../shared/schemas/journal-entry';
+import { JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
 export const route = defineRoute({

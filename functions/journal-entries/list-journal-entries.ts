@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listJournalEntries } from '../../shared/data/journal-entries';
+import { listJournalEntries } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { isoDate } from '../../shared/schemas/common';
-import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/schemas/journal-entry';
+import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
 export const route = defineRoute({

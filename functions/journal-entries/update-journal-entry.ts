@@ -1,8 +1,8 @@
-import { getJournalEntry, updateDraftJournalEntry } from '../../shared/data/journal-entries';
+import { getJournalEntry, updateDraftJournalEntry } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { JournalEntry, JournalEntryUpdate } from '../../shared/schemas/journal-entry';
+import { JournalEntry, JournalEntryUpdate } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
 export const route = defineRoute({

@@ -1,8 +1,8 @@
-import { buildKits } from '../../shared/data/inventory';
+import { buildKits } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { KitBuild, KitBuildCreate } from '../../shared/schemas/inventory';
+import { KitBuild, KitBuildCreate } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({
   id: 'kits.builds.create',

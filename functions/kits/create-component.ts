@@ -1,8 +1,8 @@
-import { addComponent } from '../../shared/data/kits';
+import { addComponent } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { KitComponent, KitComponentInput } from '../../shared/schemas/kit';
+import { KitComponent, KitComponentInput } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.components.create',

@@ -1,7 +1,7 @@
-import { createKit } from '../../shared/data/kits';
+import { createKit } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Kit, KitCreate } from '../../shared/schemas/kit';
+import { Kit, KitCreate } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.create',

@@ -1,8 +1,8 @@
-import { getComponent, removeComponent } from '../../shared/data/kits';
+import { getComponent, removeComponent } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject } from '../../shared/schemas/common';
-import { kitComponentParams } from '../../shared/schemas/kit';
+import { kitComponentParams } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.components.delete',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { kitAvailability } from '../../shared/data/kits';
+import { kitAvailability } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { KitAvailability } from '../../shared/schemas/kit';
+import { KitAvailability } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.availability.get',

@@ -1,7 +1,7 @@
-import { getComponent } from '../../shared/data/kits';
+import { getComponent } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { KitComponent, kitComponentParams } from '../../shared/schemas/kit';
+import { KitComponent, kitComponentParams } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.components.get',

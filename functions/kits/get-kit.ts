@@ -1,8 +1,8 @@
-import { getKit } from '../../shared/data/kits';
+import { getKit } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Kit } from '../../shared/schemas/kit';
+import { Kit } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.get',

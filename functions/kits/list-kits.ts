@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listKits } from '../../shared/data/kits';
+import { listKits } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { Kit } from '../../shared/schemas/kit';
+import { Kit } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.list',

@@ -1,7 +1,7 @@
-import { getComponent, updateComponent } from '../../shared/data/kits';
+import { getComponent, updateComponent } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { KitComponent, kitComponentParams, KitComponentUpdate } from '../../shared/schemas/kit';
+import { KitComponent, kitComponentParams, KitComponentUpdate } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
   id: 'kits.components.update',

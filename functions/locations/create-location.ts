@@ -1,7 +1,7 @@
-import { createLocation } from '../../shared/data/locations';
+import { createLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Location, LocationCreate } from '../../shared/schemas/location';
+import { Location, LocationCreate } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({
   id: 'locations.create',

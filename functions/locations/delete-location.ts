@@ -1,4 +1,4 @@
-import { deleteLocation, getLocation } from '../../shared/data/locations';
+import { deleteLocation, getLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

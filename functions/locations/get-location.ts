@@ -1,8 +1,8 @@
-import { getLocation } from '../../shared/data/locations';
+import { getLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Location } from '../../shared/schemas/location';
+import { Location } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({
   id: 'locations.get',

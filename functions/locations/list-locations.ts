@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listLocations } from '../../shared/data/locations';
+import { listLocations } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { Location } from '../../shared/schemas/location';
+import { Location } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({
   id: 'locations.list',

@@ -1,8 +1,8 @@
-import { getLocation, updateLocation } from '../../shared/data/locations';
+import { getLocation, updateLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Location, LocationUpdate } from '../../shared/schemas/location';
+import { Location, LocationUpdate } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({
   id: 'locations.update',

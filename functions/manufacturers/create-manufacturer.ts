@@ -1,7 +1,7 @@
-import { createManufacturer } from '../../shared/data/manufacturers';
+import { createManufacturer } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Manufacturer, ManufacturerCreate } from '../../shared/schemas/manufacturer';
+import { Manufacturer, ManufacturerCreate } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({
   id: 'manufacturers.create',

@@ -1,8 +1,8 @@
-import { deleteManufacturer, getManufacturer } from '../../shared/data/manufacturers';
+import { deleteManufacturer, getManufacturer } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { DeletedManufacturer } from '../../shared/schemas/manufacturer';
+import { DeletedManufacturer } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({
   id: 'manufacturers.delete',

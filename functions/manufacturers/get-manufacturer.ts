@@ -1,8 +1,8 @@
-import { getManufacturer } from '../../shared/data/manufacturers';
+import { getManufacturer } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Manufacturer } from '../../shared/schemas/manufacturer';
+import { Manufacturer } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({
   id: 'manufacturers.get',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listManufacturers } from '../../shared/data/manufacturers';
+import { listManufacturers } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
-import { Manufacturer } from '../../shared/schemas/manufacturer';
+import { Manufacturer } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({
   id: 'manufacturers.list',

@@ -1,8 +1,8 @@
-import { getManufacturer, updateManufacturer } from '../../shared/data/manufacturers';
+import { getManufacturer, updateManufacturer } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Manufacturer, ManufacturerUpdate } from '../../shared/schemas/manufacturer';
+import { Manufacturer, ManufacturerUpdate } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({
   id: 'manufacturers.update',

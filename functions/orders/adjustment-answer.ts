@@ -4,7 +4,7 @@
  */
 import type { RouteContext } from '../../shared/http/route';
 import { toJsonNumber } from '../../shared/money';
-import type { Order, OrderAdjustment } from '../../shared/schemas/order';
+import type { Order, OrderAdjustment } from '../../shared/orders/schemas/order';
 
 export function adjustedTotals(order: Pick<Order, 'order_total' | 'discount_total' | 'fee_total'>) {
   return { order_total: toJsonNumber(order.order_total), discount_total: toJsonNumber(order.discount_total), fee_total: toJsonNumber(order.fee_total) };

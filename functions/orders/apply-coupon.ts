@@ -1,10 +1,10 @@
-import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/data/coupon-redemptions';
+import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/orders/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { ApplyCoupon } from '../../shared/schemas/coupon';
+import { ApplyCoupon } from '../../shared/orders/schemas/coupon';
 import { answerNewAdjustment } from './adjustment-answer';
-import { OrderAdjustmentResult } from '../../shared/schemas/order-requests';
+import { OrderAdjustmentResult } from '../../shared/orders/schemas/order-requests';
 
 export const route = defineRoute({
   id: 'orders.apply_coupon',

@@ -1,8 +1,8 @@
-import { approveOrder } from '../../shared/data/order-approvals';
+import { approveOrder } from '../../shared/orders/order-approvals';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
+import { Order } from '../../shared/orders/schemas/order';
 
 export const route = defineRoute({
   id: 'orders.approve',

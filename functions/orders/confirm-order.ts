@@ -1,8 +1,8 @@
-import { confirmOrder } from '../../shared/data/order-posting';
+import { confirmOrder } from '../../shared/orders/order-posting';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
+import { Order } from '../../shared/orders/schemas/order';
 
 export const route = defineRoute({
   id: 'orders.confirm',

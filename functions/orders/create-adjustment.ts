@@ -1,10 +1,10 @@
-import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/data/coupon-redemptions';
-import { createAdjustment } from '../../shared/data/orders';
-import { ApiError } from '../../shared/http/errors';
+import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/orders/coupon-redemptions';
+import { createAdjustment } from '../../shared/orders/orders';
+import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { OrderAdjustmentCreate, OrderAdjustmentResult, type ManualAdjustment } from '../../shared/schemas/order-requests';
+import { OrderAdjustmentCreate, OrderAdjustmentResult, type ManualAdjustment } from '../../shared/orders/schemas/order-requests';
 import { answerNewAdjustment } from './adjustment-answer';
 
 const MANUAL_FIELDS = ['name', 'effect_type', 'discount_type', 'value'] as const;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { createDropShipPurchaseOrders } from '../../shared/data/drop-ship';
+import { createDropShipPurchaseOrders } from '../../shared/orders/drop-ship';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
+import { Order } from '../../shared/orders/schemas/order';
 
 export const route = defineRoute({
   id: 'orders.drop_ship_purchase_orders.create',

@@ -1,8 +1,8 @@
-import { fulfillOrder } from '../../shared/data/order-fulfillment';
+import { fulfillOrder } from '../../shared/orders/order-fulfillment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { OrderFulfillment, OrderFulfillmentCreate } from '../../shared/schemas/order-lifecycle';
+import { OrderFulfillment, OrderFulfillmentCreate } from '../../shared/orders/schemas/order-lifecycle';
 
 export const route = defineRoute({
   id: 'orders.fulfillments.create',

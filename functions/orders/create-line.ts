@@ -1,9 +1,9 @@
-import { addLine } from '../../shared/data/orders';
+import { addLine } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
-import { OrderLineCreate } from '../../shared/schemas/order-requests';
+import { Order } from '../../shared/orders/schemas/order';
+import { OrderLineCreate } from '../../shared/orders/schemas/order-requests';
 import { ORDER_EXPAND } from './expand';
 
 export const route = defineRoute({

@@ -1,8 +1,8 @@
-import { createOrder } from '../../shared/data/orders';
+import { createOrder } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Order } from '../../shared/schemas/order';
-import { OrderCreate } from '../../shared/schemas/order-requests';
+import { Order } from '../../shared/orders/schemas/order';
+import { OrderCreate } from '../../shared/orders/schemas/order-requests';
 import { ORDER_EXPAND } from './expand';
 
 export const route = defineRoute({

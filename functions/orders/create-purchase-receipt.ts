@@ -1,8 +1,8 @@
-import { receivePurchaseOrder } from '../../shared/data/purchase-receipts';
+import { receivePurchaseOrder } from '../../shared/orders/purchase-receipts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { PurchaseReceipt, PurchaseReceiptCreate } from '../../shared/schemas/purchase-orders';
+import { PurchaseReceipt, PurchaseReceiptCreate } from '../../shared/orders/schemas/purchase-orders';
 
 export const route = defineRoute({
   id: 'orders.receipts.create',

@@ -1,9 +1,9 @@
-import { createReturn } from '../../shared/data/order-returns';
+import { createReturn } from '../../shared/orders/order-returns';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
-import { OrderReturnCreate } from '../../shared/schemas/order-returns';
+import { Order } from '../../shared/orders/schemas/order';
+import { OrderReturnCreate } from '../../shared/orders/schemas/order-returns';
 
 export const route = defineRoute({
   id: 'orders.returns.create',

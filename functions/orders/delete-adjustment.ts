@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getAdjustment, removeAdjustment } from '../../shared/data/coupon-redemptions';
+import { getAdjustment, removeAdjustment } from '../../shared/orders/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { adjustedTotals } from './adjustment-answer';

@@ -1,4 +1,4 @@
-import { deleteLine, getLine } from '../../shared/data/orders';
+import { deleteLine, getLine } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject } from '../../shared/schemas/common';

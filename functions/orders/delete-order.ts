@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteOrder, findOrderIdByReference, getOrder } from '../../shared/data/orders';
+import { deleteOrder, findOrderIdByReference, getOrder } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 

@@ -1,8 +1,8 @@
-import { duplicateOrder } from '../../shared/data/orders';
+import { duplicateOrder } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
+import { Order } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 
 export const route = defineRoute({

@@ -1,5 +1,5 @@
-import { adjustmentsOf, linesOf } from '../../shared/data/orders';
-import { loadParties } from '../../shared/data/parties';
+import { adjustmentsOf, linesOf } from '../../shared/orders/orders';
+import { loadParties } from '../../shared/parties/parties';
 import type { ExpandSpec } from '../../shared/http/expand';
 
 type Parent = Record<string, unknown> & { id: string; entity_id: string; document_type: string; order_status: string; payment_status: string };

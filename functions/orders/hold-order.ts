@@ -1,9 +1,9 @@
-import { holdOrder } from '../../shared/data/order-lifecycle';
+import { holdOrder } from '../../shared/orders/order-lifecycle';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
-import { OrderHold } from '../../shared/schemas/order-lifecycle';
+import { Order } from '../../shared/orders/schemas/order';
+import { OrderHold } from '../../shared/orders/schemas/order-lifecycle';
 
 export const route = defineRoute({
   id: 'orders.hold',

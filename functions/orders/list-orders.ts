@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listOrders } from '../../shared/data/orders';
+import { listOrders } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { timestamp } from '../../shared/schemas/common';
-import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/schemas/order';
+import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 
 export const route = defineRoute({

@@ -1,8 +1,8 @@
-import { receiveReturn } from '../../shared/data/order-return-receipts';
+import { receiveReturn } from '../../shared/orders/order-return-receipts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { OrderReturnReceipt, OrderReturnReceiptCreate } from '../../shared/schemas/order-returns';
+import { OrderReturnReceipt, OrderReturnReceiptCreate } from '../../shared/orders/schemas/order-returns';
 
 export const route = defineRoute({
   id: 'orders.receive_return',

@@ -1,9 +1,9 @@
-import { rejectOrder } from '../../shared/data/order-approvals';
+import { rejectOrder } from '../../shared/orders/order-approvals';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
-import { OrderRejection } from '../../shared/schemas/order-approval';
+import { Order } from '../../shared/orders/schemas/order';
+import { OrderRejection } from '../../shared/orders/schemas/order-approval';
 
 export const route = defineRoute({
   id: 'orders.reject',

@@ -1,8 +1,8 @@
-import { releaseOrder } from '../../shared/data/order-lifecycle';
+import { releaseOrder } from '../../shared/orders/order-lifecycle';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
+import { Order } from '../../shared/orders/schemas/order';
 
 export const route = defineRoute({
   id: 'orders.release',

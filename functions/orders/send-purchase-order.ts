@@ -1,9 +1,9 @@
-import { sendPurchaseOrder } from '../../shared/data/purchase-orders';
+import { sendPurchaseOrder } from '../../shared/orders/purchase-orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Order } from '../../shared/schemas/order';
-import { PurchaseOrderSend } from '../../shared/schemas/purchase-order-send';
+import { Order } from '../../shared/orders/schemas/order';
+import { PurchaseOrderSend } from '../../shared/orders/schemas/purchase-order-send';
 
 export const route = defineRoute({
   id: 'orders.send',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { getLine, updateLine } from '../../shared/data/orders';
+import { getLine, updateLine } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { OrderLineItem } from '../../shared/schemas/order';
-import { OrderLineUpdate } from '../../shared/schemas/order-requests';
+import { OrderLineItem } from '../../shared/orders/schemas/order';
+import { OrderLineUpdate } from '../../shared/orders/schemas/order-requests';
 
 export const itemParams = z.object({ id: z.uuid().describe('The order id.'), item_id: z.uuid().describe('The line item id.') });
 

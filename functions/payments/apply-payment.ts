@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { applyPayment, recordPaymentEvents } from '../../shared/data/payments';
+import { applyPayment, recordPaymentEvents } from '../../shared/payments/payments';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Payment, PaymentApply } from '../../shared/schemas/payment';
+import { Payment, PaymentApply } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'payments.apply',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { clearPayment } from '../../shared/data/ach';
-import { recordPaymentEvents } from '../../shared/data/payments';
+import { clearPayment } from '../../shared/payments/ach';
+import { recordPaymentEvents } from '../../shared/payments/payments';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Payment } from '../../shared/schemas/payment';
-import { PaymentClear } from '../../shared/schemas/refund';
+import { Payment } from '../../shared/payments/schemas/payment';
+import { PaymentClear } from '../../shared/payments/schemas/refund';
 
 export const route = defineRoute({
   id: 'payments.clear',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { recordPaymentEvents } from '../../shared/data/payments';
-import { createRefund } from '../../shared/data/refunds';
+import { recordPaymentEvents } from '../../shared/payments/payments';
+import { createRefund } from '../../shared/payments/refunds';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Refund, RefundCreate } from '../../shared/schemas/refund';
+import { Refund, RefundCreate } from '../../shared/payments/schemas/refund';
 
 export const route = defineRoute({
   id: 'payments.refunds.create',

@@ -1,8 +1,8 @@
-import { getPayment } from '../../shared/data/payments';
+import { getPayment } from '../../shared/payments/payments';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { z } from 'zod';
-import { Payment } from '../../shared/schemas/payment';
+import { Payment } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'payments.get',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listPayments } from '../../shared/data/payments';
+import { listPayments } from '../../shared/payments/payments';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
-import { Payment, PaymentListQuery } from '../../shared/schemas/payment';
+import { Payment, PaymentListQuery } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'payments.list',

@@ -1,7 +1,7 @@
-import { createMultiInvoicePayment, recordPaymentEvents } from '../../shared/data/payments';
+import { createMultiInvoicePayment, recordPaymentEvents } from '../../shared/payments/payments';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { MultiInvoicePaymentCreate, MultiInvoicePaymentResult } from '../../shared/schemas/payment';
+import { MultiInvoicePaymentCreate, MultiInvoicePaymentResult } from '../../shared/payments/schemas/payment';
 
 const FIRST = ',"idempotent_replay":false}';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { recordPaymentEvents } from '../../shared/data/payments';
-import { voidPayment } from '../../shared/data/refunds';
+import { recordPaymentEvents } from '../../shared/payments/payments';
+import { voidPayment } from '../../shared/payments/refunds';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Payment } from '../../shared/schemas/payment';
+import { Payment } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'payments.void',

@@ -1,7 +1,7 @@
-import { createFiscalYear } from '../../shared/data/accounting-periods';
+import { createFiscalYear } from '../../shared/ledger/accounting-periods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { FiscalYearCreate, periodList } from '../../shared/schemas/accounting-period';
+import { FiscalYearCreate, periodList } from '../../shared/ledger/schemas/accounting-period';
 
 export const route = defineRoute({
   id: 'periods.create_fiscal_year',

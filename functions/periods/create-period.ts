@@ -1,7 +1,7 @@
-import { createPeriod } from '../../shared/data/accounting-periods';
+import { createPeriod } from '../../shared/ledger/accounting-periods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { AccountingPeriod, AccountingPeriodCreate } from '../../shared/schemas/accounting-period';
+import { AccountingPeriod, AccountingPeriodCreate } from '../../shared/ledger/schemas/accounting-period';
 
 export const route = defineRoute({
   id: 'periods.create',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listPeriods } from '../../shared/data/accounting-periods';
-import { PERIOD_STATUSES } from '../../shared/domain/ledger/period-status';
+import { listPeriods } from '../../shared/ledger/accounting-periods';
+import { PERIOD_STATUSES } from '../../shared/ledger/period-status';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { periodList } from '../../shared/schemas/accounting-period';
+import { periodList } from '../../shared/ledger/schemas/accounting-period';
 
 export const route = defineRoute({
   id: 'periods.list',

@@ -1,7 +1,7 @@
-import { movePeriod } from '../../shared/data/accounting-periods';
+import { movePeriod } from '../../shared/ledger/accounting-periods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { AccountingPeriod, PeriodReopen } from '../../shared/schemas/accounting-period';
+import { AccountingPeriod, PeriodReopen } from '../../shared/ledger/schemas/accounting-period';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

@@ -1,8 +1,8 @@
-import { createProduct } from '../../shared/data/products';
+import { createProduct } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Product, ProductCreate } from '../../shared/schemas/product';
-import { PRODUCT_EXPAND } from '../../shared/schemas/product-expand';
+import { Product, ProductCreate } from '../../shared/catalog/schemas/product';
+import { PRODUCT_EXPAND } from './expand';
 
 export const route = defineRoute({
   id: 'products.create',

@@ -1,4 +1,4 @@
-import { deleteProduct, getProduct } from '../../shared/data/products';
+import { deleteProduct, getProduct } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

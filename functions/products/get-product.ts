@@ -1,9 +1,9 @@
-import { getProduct } from '../../shared/data/products';
+import { getProduct } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Product } from '../../shared/schemas/product';
-import { PRODUCT_EXPAND } from '../../shared/schemas/product-expand';
+import { Product } from '../../shared/catalog/schemas/product';
+import { PRODUCT_EXPAND } from './expand';
 
 export const route = defineRoute({
   id: 'products.get',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { listProducts } from '../../shared/data/products';
+import { listProducts } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { Product, PRODUCT_TYPES } from '../../shared/schemas/product';
-import { PRODUCT_EXPAND } from '../../shared/schemas/product-expand';
+import { Product, PRODUCT_TYPES } from '../../shared/catalog/schemas/product';
+import { PRODUCT_EXPAND } from './expand';
 
 export const ProductListQuery = z.object({
   ...paginationQuery(),

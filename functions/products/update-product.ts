@@ -1,10 +1,10 @@
-import { getProduct, updateProduct } from '../../shared/data/products';
-import { refreshStockConditions } from '../../shared/data/inventory';
+import { getProduct, updateProduct } from '../../shared/catalog/products';
+import { refreshStockConditions } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Product, ProductUpdate } from '../../shared/schemas/product';
-import { PRODUCT_EXPAND } from '../../shared/schemas/product-expand';
+import { Product, ProductUpdate } from '../../shared/catalog/schemas/product';
+import { PRODUCT_EXPAND } from './expand';
 
 export const route = defineRoute({
   id: 'products.update',

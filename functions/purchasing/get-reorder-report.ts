@@ -1,7 +1,7 @@
-import { reorderReport } from '../../shared/data/reorder-report';
+import { reorderReport } from '../../shared/inventory/reorder-report';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { ReorderReport, ReorderReportQuery } from '../../shared/schemas/reorder-report';
+import { ReorderReport, ReorderReportQuery } from '../../shared/inventory/schemas/reorder-report';
 
 export const route = defineRoute({
   id: 'purchasing.reorder_report.get',

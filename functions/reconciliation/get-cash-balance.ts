@@ -1,8 +1,8 @@
-import { cashBalance, todayUtc } from '../../shared/data/ledger-reports';
+import { cashBalance, todayUtc } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { asOfQuery, CashBalance } from '../../shared/schemas/ledger-report';
+import { asOfQuery, CashBalance } from '../../shared/ledger/schemas/ledger-report';
 
 export const route = defineRoute({
   id: 'reconciliation.cash_balance',

@@ -1,8 +1,8 @@
-import { todayUtc, trialBalance } from '../../shared/data/ledger-reports';
+import { todayUtc, trialBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { asOfQuery, TrialBalance } from '../../shared/schemas/ledger-report';
+import { asOfQuery, TrialBalance } from '../../shared/ledger/schemas/ledger-report';
 
 export const route = defineRoute({
   id: 'reconciliation.trial_balance',

@@ -1,7 +1,7 @@
-import { createTemplate } from '../../shared/data/recurring-journal-templates';
+import { createTemplate } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { RecurringJournalTemplate, RecurringJournalTemplateCreate } from '../../shared/schemas/recurring-journal-entry';
+import { RecurringJournalTemplate, RecurringJournalTemplateCreate } from '../../shared/ledger/schemas/recurring-journal-entry';
 
 export const route = defineRoute({
   id: 'recurring_journal_entries.create',

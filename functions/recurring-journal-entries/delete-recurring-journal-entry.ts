@@ -1,4 +1,4 @@
-import { deleteTemplate, getTemplate } from '../../shared/data/recurring-journal-templates';
+import { deleteTemplate, getTemplate } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listTemplatesPage } from '../../shared/data/recurring-journal-templates';
+import { listTemplatesPage } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { RECURRING_PAGE_SIZE_DEFAULT, RECURRING_PAGE_WINDOW, RecurringTemplatePage } from '../../shared/schemas/recurring-journal-entry';
+import { RECURRING_PAGE_SIZE_DEFAULT, RECURRING_PAGE_WINDOW, RecurringTemplatePage } from '../../shared/ledger/schemas/recurring-journal-entry';
 
 export const route = defineRoute({
   id: 'recurring_journal_entries.list',

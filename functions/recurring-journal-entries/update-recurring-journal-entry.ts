@@ -1,8 +1,8 @@
-import { getTemplate, updateTemplate } from '../../shared/data/recurring-journal-templates';
+import { getTemplate, updateTemplate } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { RecurringJournalTemplate, RecurringJournalTemplateUpdate } from '../../shared/schemas/recurring-journal-entry';
+import { RecurringJournalTemplate, RecurringJournalTemplateUpdate } from '../../shared/ledger/schemas/recurring-journal-entry';
 
 export const route = defineRoute({
   id: 'recurring_journal_entries.update',

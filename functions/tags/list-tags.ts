@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listTags } from '../../shared/data/catalog-extras';
+import { listTags } from '../../shared/catalog/catalog-extras';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
-import { Tag } from '../../shared/schemas/catalog-extras';
+import { Tag } from '../../shared/catalog/schemas/catalog-extras';
 
 export const route = defineRoute({
   id: 'tags.list',

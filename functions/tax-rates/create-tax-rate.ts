@@ -1,7 +1,7 @@
-import { createTaxRate } from '../../shared/data/tax-rates';
+import { createTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { TaxRate, TaxRateCreate } from '../../shared/schemas/tax-rate';
+import { TaxRate, TaxRateCreate } from '../../shared/orders/schemas/tax-rate';
 
 export const route = defineRoute({
   id: 'tax_rates.create',

@@ -1,4 +1,4 @@
-import { deleteTaxRate, getTaxRate } from '../../shared/data/tax-rates';
+import { deleteTaxRate, getTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

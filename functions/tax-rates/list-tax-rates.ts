@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { listTaxRates } from '../../shared/data/tax-rates';
+import { listTaxRates } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
-import { TaxRate } from '../../shared/schemas/tax-rate';
+import { TaxRate } from '../../shared/orders/schemas/tax-rate';
 
 export const route = defineRoute({
   id: 'tax_rates.list',

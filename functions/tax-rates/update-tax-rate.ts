@@ -1,8 +1,8 @@
-import { getTaxRate, updateTaxRate } from '../../shared/data/tax-rates';
+import { getTaxRate, updateTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { TaxRate, TaxRateUpdate } from '../../shared/schemas/tax-rate';
+import { TaxRate, TaxRateUpdate } from '../../shared/orders/schemas/tax-rate';
 
 export const route = defineRoute({
   id: 'tax_rates.update',

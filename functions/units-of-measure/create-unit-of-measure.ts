@@ -1,7 +1,7 @@
-import { createUnitOfMeasure } from '../../shared/data/units-of-measure';
+import { createUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { UnitOfMeasure, UnitOfMeasureCreate } from '../../shared/schemas/unit-of-measure';
+import { UnitOfMeasure, UnitOfMeasureCreate } from '../../shared/catalog/schemas/unit-of-measure';
 
 export const route = defineRoute({
   id: 'units_of_measure.create',

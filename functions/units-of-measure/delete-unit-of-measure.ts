@@ -1,4 +1,4 @@
-import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/data/units-of-measure';
+import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, idParams } from '../../shared/schemas/common';

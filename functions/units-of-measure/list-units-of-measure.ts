@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listUnitsOfMeasure } from '../../shared/data/units-of-measure';
+import { listUnitsOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/http/pagination';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
 import { defineRoute } from '../../shared/http/route';
-import { UnitOfMeasure } from '../../shared/schemas/unit-of-measure';
+import { UnitOfMeasure } from '../../shared/catalog/schemas/unit-of-measure';
 
 export const route = defineRoute({
   id: 'units_of_measure.list',

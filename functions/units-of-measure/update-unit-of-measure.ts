@@ -1,8 +1,8 @@
-import { getUnitOfMeasure, updateUnitOfMeasure } from '../../shared/data/units-of-measure';
+import { getUnitOfMeasure, updateUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { UnitOfMeasure, UnitOfMeasureUpdate } from '../../shared/schemas/unit-of-measure';
+import { UnitOfMeasure, UnitOfMeasureUpdate } from '../../shared/catalog/schemas/unit-of-measure';
 
 export const route = defineRoute({
   id: 'units_of_measure.update',

@@ -1,8 +1,8 @@
-import { getParty, updateParty } from '../../shared/data/parties';
+import { getParty, updateParty } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
-import { Vendor } from '../../shared/schemas/party';
+import { Vendor } from '../../shared/parties/schemas/party';
 
 export const route = defineRoute({
   id: 'vendors.archive',

@@ -8,7 +8,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ERROR_CATALOG, type ErrorCode } from '../../shared/http/errors';
+import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
 import type { Removal } from '../config/stages';
 import { pathParameters, type RouteSpec } from '../routes';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';

@@ -4,7 +4,7 @@
  */
 import type { Caller } from '../http/route';
 import { withTransaction } from '../db/database';
-import type { ErrorCode } from '../http/errors';
+import type { ErrorCode } from '../errors';
 import { bearerToken, hashApiKey, parseApiKey, type KeyMode } from './api-key-format';
 
 export type AuthResult = { ok: true; caller: Caller } | { ok: false; code: ErrorCode };

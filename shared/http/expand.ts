@@ -6,7 +6,7 @@
  * many rows the page holds. `a.b` expands `b` on the objects found at `a`, after `a` is expanded.
  */
 import type { Db } from '../db/database';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export interface ExpandLoaderContext {
   db: Db;

@@ -5,7 +5,7 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };

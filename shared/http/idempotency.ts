@@ -6,7 +6,7 @@
  * never collide; the request's path, query and body are the payload fingerprint, so the same key
  * with different parameters is refused. Records live 24 hours.
  */
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

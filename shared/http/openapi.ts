@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { API_VERSION } from '../version';
-import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from './errors';
+import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from '../errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { acceptsIdempotencyKey, type Route } from './route';
 

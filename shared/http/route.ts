@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import type { EventRecorder } from '../events/outbox';
-import { ApiError, type ErrorCode } from './errors';
+import { ApiError, type ErrorCode } from '../errors';
 import type { ExpandSpec } from './expand';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

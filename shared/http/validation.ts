@@ -3,7 +3,7 @@
  * field the way a client wrote it (`components[2].quantity_per_kit`).
  */
 import { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export function formatParam(path: readonly PropertyKey[], prefix?: string): string {
   let out = prefix ?? '';

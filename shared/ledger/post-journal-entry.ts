@@ -25,15 +25,15 @@
 import type { EventRecorder } from '../events/outbox';
 import type { Db } from '../db/database';
 import { formatNumber, nextNumber } from '../db/sequences';
-import { checkEntry, reversedLines, type LineProblem } from '../domain/ledger/entry-balance';
-import { ApiError } from '../http/errors';
+import { checkEntry, reversedLines, type LineProblem } from './entry-balance';
+import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { amount, toJsonNumber, type AmountLike } from '../money';
-import type { SystemAccountKey } from '../schemas/gl-account';
-import type { JournalEntry } from '../schemas/journal-entry';
-import { lockPeriodForPosting } from '../data/accounting-periods';
-import { resolvePostingAccounts } from '../data/gl-accounts';
-import { getDraftForPosting, getJournalEntry, markReversed, storedLines, writePostedEntry } from '../data/journal-entries';
+import type { SystemAccountKey } from './schemas/gl-account';
+import type { JournalEntry } from './schemas/journal-entry';
+import { lockPeriodForPosting } from './accounting-periods';
+import { resolvePostingAccounts } from './gl-accounts';
+import { getDraftForPosting, getJournalEntry, markReversed, storedLines, writePostedEntry } from './journal-entries';
 
 /** Who posts: the request context satisfies it; scheduled postings pass userId of the owner and keyId null. */
 export interface PostingContext {

@@ -15,7 +15,7 @@
 import { withTransaction } from '../db/database';
 import { createEventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import {
   advanceTemplate,
   claimDueTemplate,
@@ -23,8 +23,8 @@ import {
   entitiesWithDueTemplates,
   recordTemplateError,
   RECURRING_SOURCE,
-} from '../data/recurring-journal-templates';
-import { createDraftJournalEntry } from '../data/journal-entries';
+} from './recurring-journal-templates';
+import { createDraftJournalEntry } from './journal-entries';
 import { postJournalEntry } from './post-journal-entry';
 
 export interface RecurringRunEntry {

@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { CustomerRef, PaymentProcessor, ProcessorPaymentMethod, SetupIntent, SetupIntentType } from './processor';
 import { PaymentProcessorError } from './processor';
 

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../../shared/http/errors';
+import { ERROR_CATALOG } from '../../shared/errors';
 import { type SynthesizedStage, nestedResources, realRoutes, synthStage } from './synth';
 
 const routes = realRoutes();

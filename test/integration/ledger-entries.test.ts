@@ -1,7 +1,7 @@
 /** Chart of accounts and journal entries: drafts, posting, reversal, immutability, errors. */
 import { describe, expect, it } from 'vitest';
 import { withTransaction } from '../../shared/db/database';
-import { ensureSystemAccounts, SYSTEM_ACCOUNTS } from '../../shared/data/gl-accounts';
+import { ensureSystemAccounts, SYSTEM_ACCOUNTS } from '../../shared/ledger/gl-accounts';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 import { chart, postEntry } from '../support/ledger-helpers';
 

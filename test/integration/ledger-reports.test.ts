@@ -4,7 +4,7 @@
  * agree with a model computed from the postings alone.
  */
 import fc from 'fast-check';
-import { SYSTEM_ACCOUNTS } from '../../shared/data/gl-accounts';
+import { SYSTEM_ACCOUNTS } from '../../shared/ledger/gl-accounts';
 import { describe, expect, it } from 'vitest';
 import { amount, sum, type Amount } from '../../shared/money';
 import { setupTestApi, type TestEntity } from '../support/harness';

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
-import { ERROR_CATALOG } from '../../shared/http/errors';
+import { ERROR_CATALOG } from '../../shared/errors';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();

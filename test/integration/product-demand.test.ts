@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../shared/db/database';
-import { listKits } from '../../shared/data/kits';
-import { listProducts } from '../../shared/data/products';
+import { listKits } from '../../shared/catalog/kits';
+import { listProducts } from '../../shared/catalog/products';
 import { postMovementDirect } from '../support/inventory-fixtures';
 import { setupTestApi, type TestEntity } from '../support/harness';
 

@@ -14,8 +14,8 @@ import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { embeddedPool, startIdempotencyStore } from '../../local/embedded';
 import { ALL_SCOPES } from '../../shared/auth/scopes';
 import { closeDatabase, configureDatabase, withTransaction, type Db } from '../../shared/db/database';
-import { inEntity } from '../../shared/data/identity';
-import { provisionEntity, type ProvisionedEntity } from '../../shared/data/provision-entity';
+import { inEntity } from '../../shared/tenants/identity-store';
+import { provisionEntity, type ProvisionedEntity } from '../../shared/tenants/provision-entity';
 import { configurePublisher, InProcessEventBus } from '../../shared/events/publisher';
 
 export interface TestApi {

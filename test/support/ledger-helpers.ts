@@ -1,6 +1,6 @@
 /** Helpers shared by the ledger integration tests. */
 import { ALL_SCOPES } from '../../shared/auth/scopes';
-import { getEntity, insertApiKey, insertUser } from '../../shared/data/identity';
+import { getEntity, insertApiKey, insertUser } from '../../shared/tenants/identity-store';
 import type { TestApi, TestEntity } from './harness';
 
 export interface Chart {

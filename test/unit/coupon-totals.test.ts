@@ -1,7 +1,7 @@
 /** Coupon adjustments in the totals engine: prorated into coupon_adjustment, exactly, before other discounts. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeTotals, type AdjustmentInput, type LineInput } from '../../shared/domain/orders/totals';
+import { computeTotals, type AdjustmentInput, type LineInput } from '../../shared/orders/totals';
 import { amount, round, sum, ZERO } from '../../shared/money';
 
 const decimal = (max: number, scale: number) => fc.integer({ min: 0, max: max * 10 ** scale }).map((n) => amount(n).dividedBy(10 ** scale).toString());

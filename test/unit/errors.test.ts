@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CATALOG, ERROR_TYPES, notFound, type ErrorCode, type ErrorType } from '../../shared/http/errors';
+import { ApiError, ERROR_CATALOG, ERROR_TYPES, notFound, type ErrorCode, type ErrorType } from '../../shared/errors';
 
 const entries = Object.entries(ERROR_CATALOG) as [ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]][];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../shared/db/database';
-import { ApiError } from '../../shared/http/errors';
+import { ApiError } from '../../shared/errors';
 import { applyExpand, expandById, MAX_EXPAND_DEPTH, parseExpand, type ExpandLoader, type ExpandSpec } from '../../shared/http/expand';
 
 const noop: ExpandLoader = async () => {};

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { averageDailyDemand, basisTransactionTypes, blendedDaily, runRate } from '../../shared/domain/inventory/demand';
-import { buildableKits } from '../../shared/domain/inventory/kits';
-import { ceilToMultiple, suggestReorder } from '../../shared/domain/inventory/reorder';
-import { crossingEvents, stockCondition, type StockCondition } from '../../shared/domain/inventory/stock-condition';
+import { averageDailyDemand, basisTransactionTypes, blendedDaily, runRate } from '../../shared/catalog/demand';
+import { buildableKits } from '../../shared/catalog/buildable-kits';
+import { ceilToMultiple, suggestReorder } from '../../shared/inventory/reorder';
+import { crossingEvents, stockCondition, type StockCondition } from '../../shared/inventory/stock-condition';
 import { amount } from '../../shared/money';
 
 const qty = (max = 100_000) => fc.integer({ min: 0, max: max * 10_000 }).map((n) => amount(n).dividedBy(10_000).toFixed());

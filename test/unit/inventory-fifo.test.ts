@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { consumeFifo, receiptLayerQuantity } from '../../shared/domain/inventory/fifo';
+import { consumeFifo, receiptLayerQuantity } from '../../shared/inventory/fifo';
 import { amount, sum } from '../../shared/money';
 
 // Quantities and costs at 4 decimals, as the columns hold them.

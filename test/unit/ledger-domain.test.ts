@@ -1,10 +1,10 @@
 /** Property-based tests of the ledger's pure rules: balance, period workflow, schedules, trial balance. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkEntry, entryTotals, lineProblem, reversedLines } from '../../shared/domain/ledger/entry-balance';
-import { acceptsPostings, monthlyPeriods, nextPeriodStatus, PERIOD_ACTIONS, PERIOD_STATUSES } from '../../shared/domain/ledger/period-status';
-import { addMonths, FREQUENCIES, nextRunDate, occurrence, occurrenceAfter, occurrencesThrough } from '../../shared/domain/ledger/recurrence';
-import { trialBalanceRow, trialBalanceTotals } from '../../shared/domain/ledger/trial-balance';
+import { checkEntry, entryTotals, lineProblem, reversedLines } from '../../shared/ledger/entry-balance';
+import { acceptsPostings, monthlyPeriods, nextPeriodStatus, PERIOD_ACTIONS, PERIOD_STATUSES } from '../../shared/ledger/period-status';
+import { addMonths, FREQUENCIES, nextRunDate, occurrence, occurrenceAfter, occurrencesThrough } from '../../shared/ledger/recurrence';
+import { trialBalanceRow, trialBalanceTotals } from '../../shared/ledger/trial-balance';
 import { amount, sum } from '../../shared/money';
 
 /** Whole-cent amounts as decimal text, 0.01 to 1,000,000.00. */

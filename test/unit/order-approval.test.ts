@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { overThreshold, routingRule, ruleMatches, type ApprovalRuleLike } from '../../shared/domain/orders/approval';
+import { overThreshold, routingRule, ruleMatches, type ApprovalRuleLike } from '../../shared/orders/approval-routing';
 import { amount } from '../../shared/money';
 
 const CUSTOMER = 'c0000000-0000-4000-8000-000000000001';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateCredit, creditMemoPostingLines, returnableQuantity, returnBalanceDue, returnLineDiscount } from '../../shared/domain/orders/credit-memo';
-import { balanceDue } from '../../shared/domain/orders/totals';
+import { allocateCredit, creditMemoPostingLines, returnableQuantity, returnBalanceDue, returnLineDiscount } from '../../shared/orders/credit-memo';
+import { balanceDue } from '../../shared/orders/totals';
 import { amount, round, sum } from '../../shared/money';
 
 const cents = (max: number) => fc.integer({ min: 0, max: max * 100 }).map((n) => amount(n).dividedBy(100));

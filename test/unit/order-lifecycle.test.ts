@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedActions, fulfillmentProgress, LIFECYCLE_ACTIONS, transition, type LifecycleState } from '../../shared/domain/orders/lifecycle';
-import type { DocumentType, OrderStatus, PaymentStatus } from '../../shared/domain/orders/totals';
+import { allowedActions, fulfillmentProgress, LIFECYCLE_ACTIONS, transition, type LifecycleState } from '../../shared/orders/lifecycle-rules';
+import type { DocumentType, OrderStatus, PaymentStatus } from '../../shared/orders/totals';
 
 const TYPES: DocumentType[] = ['quote', 'sales_order', 'invoice', 'return', 'purchase_order'];
 const STATUSES: OrderStatus[] = ['draft', 'confirmed', 'partially_fulfilled', 'fulfilled', 'cancelled', 'voided', 'awaiting_ach_clearance', 'on_hold'];

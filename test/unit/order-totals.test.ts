@@ -11,7 +11,7 @@ import {
   type LineInput,
   type OrderStatus,
   type PaymentStatus,
-} from '../../shared/domain/orders/totals';
+} from '../../shared/orders/totals';
 import { amount, round, sum } from '../../shared/money';
 
 const decimal = (max: number, scale: number) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../shared/db/database';
-import { ApiError } from '../../shared/http/errors';
-import { DEFAULT_PAGE_LIMIT, keysetPage, listEnvelope, paginationQuery, type KeysetQuery } from '../../shared/http/pagination';
+import { ApiError } from '../../shared/errors';
+import { DEFAULT_PAGE_LIMIT, keysetPage, listEnvelope, paginationQuery, type KeysetQuery } from '../../shared/db/keyset';
 import { z } from 'zod';
 
 interface Row {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateOldestFirst, payableAmount, paymentStatusFor } from '../../shared/domain/payments/allocation';
+import { allocateOldestFirst, payableAmount, paymentStatusFor } from '../../shared/payments/allocation';
 import { amount, sum } from '../../shared/money';
 
 const cents = (max = 1_000_000) => fc.integer({ min: 0, max }).map((n) => amount(n).dividedBy(100).toString());

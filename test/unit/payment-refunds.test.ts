@@ -1,10 +1,10 @@
 /** Pure rules of refunds, document payment_status and ACH clearance moves (shared/domain/payments/refunds.ts, orders/lifecycle.ts). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACH_CLEARANCE_FROM, achClearanceTransition } from '../../shared/domain/orders/lifecycle';
-import { amountDue, balanceDue, type DocumentType, type OrderStatus } from '../../shared/domain/orders/totals';
-import { payableAmount } from '../../shared/domain/payments/allocation';
-import { documentPaymentStatus, refundableAmount, splitRefund } from '../../shared/domain/payments/refunds';
+import { ACH_CLEARANCE_FROM, achClearanceTransition } from '../../shared/orders/lifecycle-rules';
+import { amountDue, balanceDue, type DocumentType, type OrderStatus } from '../../shared/orders/totals';
+import { payableAmount } from '../../shared/payments/allocation';
+import { documentPaymentStatus, refundableAmount, splitRefund } from '../../shared/payments/refund-split';
 import { amount, sum, ZERO } from '../../shared/money';
 
 const cents = (min: number, max: number) => fc.integer({ min, max }).map((n) => amount(n).dividedBy(100));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { componentFulfilled, receiptPostingLines } from '../../shared/domain/orders/receipts';
+import { componentFulfilled, receiptPostingLines } from '../../shared/orders/receipt-postings';
 import { amount, ZERO } from '../../shared/money';
 
 const cents = (value: string | undefined) => amount(value ?? 0);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findRawCredentials, looksLikeCardNumber, passesLuhn } from '../../shared/payments/raw-credentials';
+import { findRawCredentials, looksLikeCardNumber, passesLuhn } from '../../shared/http/raw-credentials';
 
 /** Appends the Luhn check digit to a digit string. */
 function withCheckDigit(body: string): string {

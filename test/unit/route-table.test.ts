@@ -14,6 +14,14 @@ describe('the route table', () => {
     }
   });
 
+  it("sits under functions/<the URL's first segment after /v1>/ (platform routes under their area), so a URL leads to its file", () => {
+    for (const [key, module] of Object.entries(ROUTE_MODULES)) {
+      const segments = module.route.path.split('/').slice(2);
+      const area = segments[0] === 'entities' && segments[1] === '{entity_id}' ? segments[2] : segments[0];
+      expect(key.split('/')[0], module.route.path).toBe(area.replace(/\.json$/, ''));
+    }
+  });
+
   it('has unique ids and unique method + path pairs, all under /v1', () => {
     expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
     expect(new Set(ROUTES.map((r) => `${r.method} ${r.path}`)).size).toBe(ROUTES.length);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../shared/http/errors';
+import { ApiError } from '../../shared/errors';
 import { formatParam, isArraySchema, parseOrThrow } from '../../shared/http/validation';
 
 function errorOf(run: () => unknown): ApiError {

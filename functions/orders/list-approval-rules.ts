@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { listApprovalRules } from '../../shared/orders/approval-rules';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { defineRoute } from '../../shared/http/route';
+import { id, queryBoolean } from '../../shared/schemas/common';
+import { OrderApprovalRule } from '../../shared/orders/schemas/order-approval';
+
+export const route = defineRoute({
+  id: 'orders.approval_rules.list',
+  method: 'GET',
+  path: '/v1/orders/approval-rules',
+  tag: 'Order approvals',
+  summary: 'List order approval rules',
+  description: 'Newest first. Filters: account_id, sales_channel_id (rules naming exactly that value), is_active.',
+  scopes: ['settings:read'],
+  query: z.object({
+    ...paginationQuery(),
+    account_id: id().optional().describe('Rules of this customer account.'),
+    sales_channel_id: id().optional().describe('Rules of this sales channel.'),
+    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rules.'),
+  }),
+  response: listEnvelope(OrderApprovalRule),
+  list: true,
+  handler: (ctx, { query }) =>
+    listApprovalRules(ctx.db, ctx.entityId, { account_id: query.account_id, sales_channel_id: query.sales_channel_id, is_active: query.is_active }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,19 @@
+import { getPricingLevel } from '../../shared/catalog/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { PricingLevel } from '../../shared/catalog/schemas/catalog-extras';
+import { idParams } from '../../shared/schemas/common';
+
+export const route = defineRoute({
+  id: 'pricing_levels.get',
+  method: 'GET',
+  path: '/v1/pricing-levels/{id}',
+  tag: 'Pricing',
+  summary: 'Retrieve a pricing level',
+  scopes: ['products:read'],
+  params: idParams,
+  response: PricingLevel,
+  handler: (ctx, { params }) => getPricingLevel(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

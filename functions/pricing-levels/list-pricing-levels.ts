@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { listPricingLevels } from '../../shared/catalog/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { defineRoute } from '../../shared/http/route';
+import { PricingLevel } from '../../shared/catalog/schemas/catalog-extras';
+import { queryBoolean } from '../../shared/schemas/common';
+
+export const route = defineRoute({
+  id: 'pricing_levels.list',
+  method: 'GET',
+  path: '/v1/pricing-levels',
+  tag: 'Pricing',
+  summary: 'List pricing levels',
+  description: 'Newest first.',
+  scopes: ['products:read'],
+  query: z.object({ ...paginationQuery(), is_active: queryBoolean().optional() }),
+  response: listEnvelope(PricingLevel),
+  list: true,
+  handler: (ctx, { query }) => listPricingLevels(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,26 @@
+import { createPricingPolicy } from '../../shared/catalog/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { PricingPolicy, PricingPolicyCreate } from '../../shared/catalog/schemas/catalog-extras';
+
+export const route = defineRoute({
+  id: 'pricing_policies.create',
+  method: 'POST',
+  path: '/v1/pricing-policies',
+  tag: 'Pricing',
+  summary: 'Create a pricing policy',
+  description:
+    "A price for a product, optionally for a pricing level and/or a customer account, from min_quantity up (quantity tiers). One active policy per product, level, account, pricing_type and min_quantity (409 pricing_tier_exists). list_price defaults to the product's; adjustment and margin_pct are derived. Returns the bare policy with the joined names.",
+  scopes: ['products:write'],
+  body: PricingPolicyCreate,
+  response: PricingPolicy,
+  successStatus: 201,
+  errors: ['pricing_tier_exists'],
+  handler: async (ctx, { body }) => {
+    const policy = await createPricingPolicy(ctx.db, ctx.entityId, body);
+    await ctx.events.record('pricing_policy.created', policy);
+    return policy;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { listPricingPolicies } from '../../shared/catalog/catalog-extras';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { defineRoute } from '../../shared/http/route';
+import { PricingPolicy } from '../../shared/catalog/schemas/catalog-extras';
+import { queryBoolean } from '../../shared/schemas/common';
+
+export const route = defineRoute({
+  id: 'pricing_policies.list',
+  method: 'GET',
+  path: '/v1/pricing-policies',
+  tag: 'Pricing',
+  summary: 'List pricing policies',
+  description: 'Newest first; filters combine with AND.',
+  scopes: ['products:read'],
+  query: z.object({
+    ...paginationQuery(),
+    product_id: z.uuid().optional(),
+    pricing_level_id: z.uuid().optional(),
+    account_id: z.uuid().optional(),
+    is_active: queryBoolean().optional(),
+    migration_batch_id: z.uuid().optional().describe('The policies of one migration batch.'),
+  }),
+  response: listEnvelope(PricingPolicy),
+  list: true,
+  handler: (ctx, { query }) => {
+    const { limit, starting_after, ending_before, ...filters } = query;
+    return listPricingPolicies(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,20 @@
+import { listComponents } from '../../shared/catalog/kits';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { ComponentList } from '../../shared/catalog/schemas/kit';
+
+export const route = defineRoute({
+  id: 'products.components.list',
+  method: 'GET',
+  path: '/v1/products/{id}/components',
+  tag: 'Kits',
+  summary: 'List the components of a kit',
+  description: 'Only valid for product_type kit; any other product is a 404. All components in one response (total counts them), ordered by sequence.',
+  scopes: ['products:read'],
+  params: idParams,
+  response: ComponentList,
+  handler: (ctx, { params }) => listComponents(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,268 @@
+/**
+ * SQL for kits: a kit (or a bundle) is a product of type kit (bundle) plus its component rows,
+ * written together. A bundle's components are sold, committed and drawn like a kit's, but a bundle
+ * is never built nor stocked.
+ */
+import type { Db } from '../db/database';
+import { isUniqueViolation } from '../db/database';
+import { likeEscape, updateSet } from '../db/sql';
+import { previousAttributes } from '../events/outbox';
+import { buildableKits } from './buildable-kits';
+import { ApiError } from '../errors';
+import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { newId } from '../ids';
+import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
+import { KIT_COMPONENT_LIMIT, type Kit, type KitComponent, type KitComponentInput, type KitComponentUpdate, type KitCreate } from './schemas/kit';
+import type { Product } from './schemas/product';
+import { availableByProduct } from '../inventory/inventory';
+import { insertProduct, PRODUCT_COLUMNS, withDemand, type ProductRow } from './products';
+
+const COMPONENT_COLUMNS = `c.id, 'kit_component' AS object, c.entity_id, c.parent_product_id, c.component_product_id, p.name AS component_product_title,
+  p.sku AS component_product_sku, c.quantity_per_kit, c.sequence, c.is_assembled, c.metadata, c.created_at, c.updated_at`;
+const COMPONENT_FROM = 'kit_components c JOIN products p ON p.entity_id = c.entity_id AND p.id = c.component_product_id';
+
+type ComponentRow = Omit<KitComponent, 'quantity_per_kit'> & { quantity_per_kit: string };
+const toComponent = (row: ComponentRow): KitComponent => ({ ...row, quantity_per_kit: toJsonNumber(row.quantity_per_kit, QUANTITY_SCALE) });
+
+async function componentsOf(db: Db, entityId: string, kitIds: string[]): Promise<Map<string, KitComponent[]>> {
+  const rows = await db.query<ComponentRow>(
+    `SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_FROM} WHERE c.entity_id = $1 AND c.parent_product_id = ANY($2::uuid[]) ORDER BY c.sequence, c.created_at, c.id`,
+    [entityId, kitIds],
+  );
+  const byKit = new Map<string, KitComponent[]>(kitIds.map((id) => [id, []]));
+  for (const row of rows) byKit.get(row.parent_product_id)!.push(toComponent(row));
+  return byKit;
+}
+
+const toKit = (product: Product, components: KitComponent[]): Kit => ({ ...product, product_name: product.name, components });
+
+/**
+ * Header and components in one transaction; every component is checked before anything is written,
+ * and any failure rolls the whole request back.
+ */
+export async function createKit(db: Db, entityId: string, input: KitCreate): Promise<Kit> {
+  const ids = input.components.map((component) => component.component_product_id);
+  const found = await db.query<{ id: string; product_type: string }>('SELECT id, product_type FROM products WHERE entity_id = $1 AND id = ANY($2::uuid[])', [
+    entityId,
+    ids,
+  ]);
+  const types = new Map(found.map((row) => [row.id, row.product_type]));
+  const seen = new Set<string>();
+  input.components.forEach((component, index) => {
+    const param = `components[${index}].component_product_id`;
+    const type = types.get(component.component_product_id);
+    if (!type) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
+    if (type !== 'simple') {
+      throw new ApiError('parameter_invalid', { param, hint: `Kit components must be simple (stocked) products; this one is a ${type}.` });
+    }
+    if (seen.has(component.component_product_id)) throw new ApiError('parameter_invalid', { param, hint: 'Each product can appear once in a kit.' });
+    seen.add(component.component_product_id);
+  });
+  const { product_name, components, product_type, ...header } = input;
+  const product = await insertProduct(db, entityId, { ...header, name: product_name, product_type: product_type ?? 'kit' });
+  for (const [index, component] of components.entries()) {
+    try {
+      await db.query(
+        `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence, is_assembled, metadata)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          newId(),
+          entityId,
+          product.id,
+          component.component_product_id,
+          component.quantity_per_kit,
+          component.sequence ?? index + 1,
+          component.is_assembled ?? false,
+          component.metadata ?? {},
+        ],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ApiError('parameter_invalid', { param: `components[${index}].component_product_id` });
+      throw error;
+    }
+  }
+  return toKit(product, (await componentsOf(db, entityId, [product.id])).get(product.id)!);
+}
+
+async function getKitProduct(db: Db, entityId: string, kitId: string): Promise<Product> {
+  const row = await db.maybeOne<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2 AND p.product_type IN ('kit', 'bundle')`,
+    [entityId, kitId],
+  );
+  if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
+  return (await withDemand(db, entityId, [row]))[0];
+}
+
+export async function getKit(db: Db, entityId: string, kitId: string): Promise<Kit> {
+  const product = await getKitProduct(db, entityId, kitId);
+  return toKit(product, (await componentsOf(db, entityId, [kitId])).get(kitId)!);
+}
+
+/** E24: the components of a kit parent; any other product type is a 404. */
+export async function listComponents(db: Db, entityId: string, kitId: string) {
+  const kit = await getKit(db, entityId, kitId);
+  return { object: 'list' as const, data: kit.components, total: kit.components.length, has_more: false };
+}
+
+export async function listKits(db: Db, entityId: string, filters: { is_active?: boolean; q?: string }, page: PageRequest): Promise<Page<Kit>> {
+  const where = ['p.entity_id = $1', `p.product_type IN ('kit', 'bundle')`];
+  const params: unknown[] = [entityId];
+  if (filters.is_active !== undefined) {
+    params.push(filters.is_active);
+    where.push(`p.is_active = $${params.length}`);
+  }
+  if (filters.q !== undefined) {
+    const escaped = likeEscape(filters.q);
+    params.push(`${escaped}%`, `%${escaped}%`);
+    where.push(`(lower(p.sku) LIKE $${params.length - 1} OR lower(p.name) LIKE $${params.length})`);
+  }
+  const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page, '/v1/kits');
+  const ids = result.data.map((row) => row.id);
+  const components = await componentsOf(db, entityId, ids);
+  const products = await withDemand(db, entityId, result.data);
+  return { ...result, data: products.map((product) => toKit(product, components.get(product.id)!)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Components after creation: the rules of E7, applied one component at a time.
+
+/** Locks the kit's product row, so concurrent component changes of one kit queue (and the last one cannot go twice). */
+async function lockKit(db: Db, entityId: string, kitId: string): Promise<void> {
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle') FOR UPDATE`, [
+    entityId,
+    kitId,
+  ]);
+  if (!found)
+    throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
+}
+
+/** A component change changes the kit representation: its updated_at moves with it. */
+const touchKit = (db: Db, entityId: string, kitId: string) =>
+  db.query('UPDATE products SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, kitId]);
+
+export async function getComponent(db: Db, entityId: string, kitId: string, componentId: string, options: { lock?: boolean } = {}): Promise<KitComponent> {
+  if (options.lock) await lockKit(db, entityId, kitId);
+  else await getKitProductRow(db, entityId, kitId);
+  const row = await db.maybeOne<ComponentRow>(
+    `SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_FROM} WHERE c.entity_id = $1 AND c.parent_product_id = $2 AND c.id = $3 ${options.lock ? 'FOR UPDATE OF c' : ''}`,
+    [entityId, kitId, componentId],
+  );
+  if (!row) throw new ApiError('not_found', { param: 'component_id', hint: 'No such component of this kit.' });
+  return toComponent(row);
+}
+
+async function getKitProductRow(db: Db, entityId: string, kitId: string): Promise<void> {
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle')`, [entityId, kitId]);
+  if (!found)
+    throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
+}
+
+/** Adds one component: a simple product of the entity, not the kit itself, not already in the kit. */
+export async function addComponent(db: Db, entityId: string, kitId: string, input: KitComponentInput): Promise<KitComponent> {
+  await lockKit(db, entityId, kitId);
+  const param = 'component_product_id';
+  if (input.component_product_id === kitId) throw new ApiError('parameter_invalid', { param, hint: 'A kit cannot be a component of itself.' });
+  const product = await db.maybeOne<{ product_type: string }>('SELECT product_type FROM products WHERE entity_id = $1 AND id = $2', [
+    entityId,
+    input.component_product_id,
+  ]);
+  if (!product) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
+  if (product.product_type !== 'simple') {
+    throw new ApiError('parameter_invalid', { param, hint: `Kit components must be simple (stocked) products; this one is a ${product.product_type}.` });
+  }
+  const existing = await db.one<{ count: number; max_sequence: number | null; duplicate: boolean }>(
+    `SELECT count(*)::int AS count, max(sequence) AS max_sequence, coalesce(bool_or(component_product_id = $3), false) AS duplicate
+     FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2`,
+    [entityId, kitId, input.component_product_id],
+  );
+  if (existing.duplicate) throw new ApiError('kit_component_exists', { param });
+  if (existing.count >= KIT_COMPONENT_LIMIT) throw new ApiError('kit_component_limit', { param, details: { limit: KIT_COMPONENT_LIMIT } });
+  const id = newId();
+  try {
+    await db.query(
+      `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence, is_assembled, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        id,
+        entityId,
+        kitId,
+        input.component_product_id,
+        input.quantity_per_kit,
+        input.sequence ?? (existing.max_sequence ?? 0) + 1,
+        input.is_assembled ?? false,
+        input.metadata ?? {},
+      ],
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('kit_component_exists', { param });
+    throw error;
+  }
+  await touchKit(db, entityId, kitId);
+  return getComponent(db, entityId, kitId, id);
+}
+
+const COMPONENT_EDITABLE = ['quantity_per_kit', 'sequence', 'is_assembled', 'metadata'] as const;
+
+export async function updateComponent(
+  db: Db,
+  entityId: string,
+  kitId: string,
+  componentId: string,
+  patch: KitComponentUpdate,
+): Promise<{ component: KitComponent; previous: Partial<KitComponent> }> {
+  const before = await getComponent(db, entityId, kitId, componentId, { lock: true });
+  const params: unknown[] = [entityId, kitId, componentId];
+  const set = updateSet(patch, COMPONENT_EDITABLE, params);
+  if (!set) return { component: before, previous: {} };
+  await db.query(`UPDATE kit_components ${set} WHERE entity_id = $1 AND parent_product_id = $2 AND id = $3`, params);
+  const component = await getComponent(db, entityId, kitId, componentId);
+  const previous = previousAttributes(before, component);
+  if (Object.keys(previous).length) await touchKit(db, entityId, kitId);
+  return { component, previous };
+}
+
+/** Removes one component; a kit's last one stays (a kit has at least one, as on create), a bundle's may go. */
+export async function removeComponent(db: Db, entityId: string, kitId: string, componentId: string): Promise<KitComponent> {
+  const component = await getComponent(db, entityId, kitId, componentId, { lock: true });
+  const { count, product_type } = await db.one<{ count: number; product_type: string }>(
+    `SELECT (SELECT count(*)::int FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2) AS count,
+            (SELECT product_type FROM products WHERE entity_id = $1 AND id = $2) AS product_type`,
+    [entityId, kitId],
+  );
+  // A kit is built from its components; a bundle without any is a plain priced bundle again.
+  if (count <= 1 && product_type === 'kit') throw new ApiError('kit_component_last', { param: 'component_id' });
+  await db.query('DELETE FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 AND id = $3', [entityId, kitId, componentId]);
+  await touchKit(db, entityId, kitId);
+  return component;
+}
+
+export async function kitAvailability(db: Db, entityId: string, kitId: string, locationId?: string) {
+  const kit = await getKit(db, entityId, kitId);
+  if (locationId) {
+    const found = await db.maybeOne('SELECT 1 FROM locations WHERE entity_id = $1 AND id = $2', [entityId, locationId]);
+    if (!found) throw new ApiError('not_found', { param: 'location_id', hint: 'No such location in this entity.' });
+  }
+  const available = await availableByProduct(
+    db,
+    entityId,
+    kit.components.map((c) => c.component_product_id),
+    locationId,
+  );
+  const components = kit.components.map((component) => {
+    const stock = available.get(component.component_product_id) ?? ZERO;
+    return {
+      component_product_id: component.component_product_id,
+      component_product_sku: component.component_product_sku,
+      quantity_per_kit: component.quantity_per_kit,
+      available: toJsonNumber(stock, QUANTITY_SCALE),
+      buildable_quantity: buildableKits([{ quantity_per_kit: String(component.quantity_per_kit), available: stock }]),
+    };
+  });
+  return {
+    object: 'kit_availability' as const,
+    kit_product_id: kit.id,
+    location_id: locationId ?? null,
+    buildable_quantity: buildableKits(components.map((c) => ({ quantity_per_kit: String(c.quantity_per_kit), available: c.available }))),
+    components,
+  };
+}

@@ -1,0 +1,237 @@
+/** SQL for products (kit headers included; their components live in shared/data/kits.ts). */
+import type { Db } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/database';
+import { likeEscape, updateSet } from '../db/sql';
+import { previousAttributes } from '../events/outbox';
+import { ApiError } from '../errors';
+import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { newId } from '../ids';
+import { QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike } from '../money';
+import { PRICE_SCALE, type Product, type ProductCreate, type ProductUpdate } from './schemas/product';
+import { productDemand } from './product-demand';
+
+export const PRODUCT_COLUMNS = `p.id, 'product' AS object, p.entity_id, p.sku, p.name, p.description, p.product_type, p.manufacturer_id, p.uom_id,
+  p.list_price, p.cost, p.reorder_point, p.is_active, p.metadata, p.external_source, p.external_id, p.created_at, p.updated_at`;
+const EDITABLE = [
+  'sku',
+  'name',
+  'description',
+  'product_type',
+  'manufacturer_id',
+  'uom_id',
+  'list_price',
+  'cost',
+  'reorder_point',
+  'is_active',
+  'metadata',
+  'external_source',
+  'external_id',
+] as const;
+
+export type ProductRow = Omit<Product, 'list_price' | 'cost' | 'reorder_point' | 'demand_avg_per_day'> & {
+  list_price: string | null;
+  cost: string | null;
+  reorder_point: string | null;
+};
+
+const optionalNumber = (value: string | null, scale: number) => (value === null ? null : toJsonNumber(value, scale));
+
+/** The product object; demand_avg_per_day comes from productDemand (withDemand loads it for a page). */
+export function toProduct(row: ProductRow, demandAvgPerDay: AmountLike): Product {
+  const { created_at, updated_at, ...rest } = row;
+  return {
+    ...rest,
+    list_price: optionalNumber(row.list_price, PRICE_SCALE),
+    cost: optionalNumber(row.cost, PRICE_SCALE),
+    reorder_point: optionalNumber(row.reorder_point, QUANTITY_SCALE),
+    demand_avg_per_day: toJsonNumber(demandAvgPerDay, QUANTITY_SCALE),
+    created_at,
+    updated_at,
+  };
+}
+
+/** Product objects of a page of rows, with their demand loaded in one query (never one per row). */
+export async function withDemand(db: Db, entityId: string, rows: ProductRow[]): Promise<Product[]> {
+  const demand = await productDemand(
+    db,
+    entityId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toProduct(row, demand.get(row.id) ?? ZERO));
+}
+
+export function productWriteError(error: unknown): never {
+  if (isUniqueViolation(error, 'products_sku_unique')) throw new ApiError('product_sku_taken', { param: 'sku' });
+  if (isUniqueViolation(error, 'products_external_unique')) throw new ApiError('external_id_taken', { param: 'external_id' });
+  throw error;
+}
+
+export async function getProduct(db: Db, entityId: string, productId: string, options: { lock?: boolean; param?: string } = {}): Promise<Product> {
+  const row = await db.maybeOne<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2 ${options.lock ? 'FOR UPDATE' : ''}`,
+    [entityId, productId],
+  );
+  if (!row) throw new ApiError('not_found', { param: options.param ?? 'id', hint: 'No such product in this entity.' });
+  return (await withDemand(db, entityId, [row]))[0];
+}
+
+/** That the product exists in the entity (locked with `lock`), without loading its object or demand. */
+export async function requireProduct(db: Db, entityId: string, productId: string, options: { lock?: boolean; param?: string } = {}): Promise<void> {
+  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [entityId, productId]);
+  if (!found) throw new ApiError('not_found', { param: options.param ?? 'id', hint: 'No such product in this entity.' });
+}
+
+/** expand[] loader: row level security confines the rows to the caller's entity. */
+export async function loadProducts(db: Db, ids: string[]): Promise<Product[]> {
+  const rows = await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids]);
+  return rows.length ? withDemand(db, rows[0].entity_id, rows) : [];
+}
+
+/** A referenced manufacturer or unit must exist in the entity: another entity's id is a 404 on that field. */
+export async function checkProductReferences(db: Db, entityId: string, input: { manufacturer_id?: string | null; uom_id?: string | null }): Promise<void> {
+  if (input.manufacturer_id) {
+    const found = await db.maybeOne('SELECT 1 FROM manufacturers WHERE entity_id = $1 AND id = $2', [entityId, input.manufacturer_id]);
+    if (!found) throw new ApiError('not_found', { param: 'manufacturer_id', hint: 'No such manufacturer in this entity.' });
+  }
+  if (input.uom_id) {
+    const found = await db.maybeOne('SELECT 1 FROM units_of_measure WHERE entity_id = $1 AND id = $2', [entityId, input.uom_id]);
+    if (!found) throw new ApiError('not_found', { param: 'uom_id', hint: 'No such unit of measure in this entity.' });
+  }
+}
+
+export async function insertProduct(
+  db: Db,
+  entityId: string,
+  input: Omit<ProductCreate, 'product_type'> & { product_type: Product['product_type'] },
+): Promise<Product> {
+  await checkProductReferences(db, entityId, input);
+  try {
+    return toProduct(
+      await db.one<ProductRow>(
+        `INSERT INTO products AS p (id, entity_id, sku, name, description, product_type, manufacturer_id, uom_id, list_price, cost, reorder_point,
+           is_active, metadata, external_source, external_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${PRODUCT_COLUMNS}`,
+        [
+          newId(),
+          entityId,
+          input.sku,
+          input.name,
+          input.description ?? null,
+          input.product_type,
+          input.manufacturer_id ?? null,
+          input.uom_id ?? null,
+          input.list_price ?? null,
+          input.cost ?? null,
+          input.reorder_point ?? null,
+          input.is_active ?? true,
+          input.metadata ?? {},
+          input.external_source ?? null,
+          input.external_id ?? null,
+        ],
+      ),
+      // A new product has no stock history yet.
+      ZERO,
+    );
+  } catch (error) {
+    productWriteError(error);
+  }
+}
+
+export function createProduct(db: Db, entityId: string, input: ProductCreate): Promise<Product> {
+  return insertProduct(db, entityId, { ...input, product_type: input.product_type ?? 'simple' });
+}
+
+export async function updateProduct(
+  db: Db,
+  entityId: string,
+  productId: string,
+  patch: ProductUpdate,
+): Promise<{ product: Product; previous: Partial<Product> }> {
+  const before = await getProduct(db, entityId, productId, { lock: true });
+  if (patch.product_type !== undefined && before.product_type === 'kit') {
+    throw new ApiError('parameter_invalid', { param: 'product_type', hint: 'A kit stays a kit: its components and builds depend on it.' });
+  }
+  if (patch.product_type !== undefined && patch.product_type !== 'bundle' && before.product_type === 'bundle') {
+    const components = await db.maybeOne('SELECT 1 FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 LIMIT 1', [entityId, productId]);
+    if (components)
+      throw new ApiError('parameter_invalid', { param: 'product_type', hint: 'A bundle with components stays a bundle: remove its components first.' });
+  }
+  await checkProductReferences(db, entityId, patch);
+  const params: unknown[] = [entityId, productId];
+  const set = updateSet(patch, EDITABLE, params);
+  if (!set) return { product: before, previous: {} };
+  try {
+    // Editing the product moves no stock, so its demand is the one just loaded.
+    const product = toProduct(
+      await db.one<ProductRow>(`UPDATE products p ${set} WHERE p.entity_id = $1 AND p.id = $2 RETURNING ${PRODUCT_COLUMNS}`, params),
+      before.demand_avg_per_day,
+    );
+    return { product, previous: previousAttributes(before, product) };
+  } catch (error) {
+    productWriteError(error);
+  }
+}
+
+/**
+ * Permanent, and only for a product nothing points at: its own options, vendor links and tags go
+ * with it; a product that is a kit component, is priced, or has inventory history is refused.
+ */
+export async function deleteProduct(db: Db, entityId: string, productId: string): Promise<Product> {
+  const product = await getProduct(db, entityId, productId, { lock: true });
+  const usage = await db.one<{ kits: number; policies: number; transactions: number }>(
+    `SELECT (SELECT count(*)::int FROM kit_components WHERE entity_id = $1 AND component_product_id = $2) AS kits,
+            (SELECT count(*)::int FROM pricing_policies WHERE entity_id = $1 AND product_id = $2) AS policies,
+            (SELECT count(*)::int FROM (SELECT 1 FROM inventory_transactions WHERE entity_id = $1 AND product_id = $2 LIMIT 1) t) AS transactions`,
+    [entityId, productId],
+  );
+  if (usage.kits || usage.policies || usage.transactions) {
+    throw new ApiError('product_in_use', {
+      param: 'id',
+      details: { references: { kits: usage.kits, pricing_policies: usage.policies, inventory_transactions: usage.transactions > 0 } },
+    });
+  }
+  await db.query(`DELETE FROM tag_assignments WHERE entity_id = $1 AND resource_type = 'product' AND resource_id = $2`, [entityId, productId]);
+  try {
+    await db.query('DELETE FROM products WHERE entity_id = $1 AND id = $2', [entityId, productId]);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new ApiError('product_in_use', { param: 'id' });
+    throw error;
+  }
+  return product;
+}
+
+export interface ProductFilters {
+  product_type?: Product['product_type'];
+  is_active?: boolean;
+  manufacturer_id?: string;
+  sku?: string;
+  q?: string;
+  external_id?: string;
+}
+
+/** Escapes LIKE wildcards so a search for `50%` finds the text `50%`. */
+
+export function productFilterSql(filters: ProductFilters, where: string[], params: unknown[], alias = 'p'): void {
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (filters.product_type !== undefined) add((n) => `${alias}.product_type = ${n}`, filters.product_type);
+  if (filters.is_active !== undefined) add((n) => `${alias}.is_active = ${n}`, filters.is_active);
+  if (filters.manufacturer_id !== undefined) add((n) => `${alias}.manufacturer_id = ${n}`, filters.manufacturer_id);
+  if (filters.sku !== undefined) add((n) => `lower(${alias}.sku) = lower(${n})`, filters.sku);
+  if (filters.external_id !== undefined) add((n) => `${alias}.external_id = ${n}`, filters.external_id);
+  if (filters.q !== undefined) {
+    const escaped = likeEscape(filters.q);
+    params.push(`${escaped}%`, `%${escaped}%`);
+    where.push(`(lower(${alias}.sku) LIKE $${params.length - 1} OR lower(${alias}.name) LIKE $${params.length})`);
+  }
+}
+
+export async function listProducts(db: Db, entityId: string, filters: ProductFilters, page: PageRequest): Promise<Page<Product>> {
+  const where = ['p.entity_id = $1'];
+  const params: unknown[] = [entityId];
+  productFilterSql(filters, where, params);
+  const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page, '/v1/products');
+  return { ...result, data: await withDemand(db, entityId, result.data) };
+}

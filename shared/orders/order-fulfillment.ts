@@ -1,0 +1,178 @@
+/**
+ * Fulfillment (issue 5, second slice): shipping lines of a sales order or a directly created
+ * invoice draws stock at FIFO cost and posts COGS. Its own module so that only the fulfillment
+ * route bundles inventory and the ledger.
+ */
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import type { PostingContext } from '../ledger/post-journal-entry';
+import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
+import { checkLocation, lockBalances, postMovement } from '../inventory/inventory';
+import { postCostOfGoods, recordFulfillmentProgress, setQuantitiesFulfilled, stockProductOf } from './order-goods';
+import { componentFulfilled } from './receipt-postings';
+import type { OrderFulfillment } from './schemas/order-lifecycle';
+import { begin, invalidTransition } from './order-state';
+
+// ---------------------------------------------------------------------------------------------
+// Fulfil
+
+interface FulfilLine {
+  id: string;
+  product_id: string;
+  kit_parent_line_id: string | null;
+  quantity: string;
+  quantity_fulfilled: string;
+  product_type: string;
+  uom_id: string | null;
+  cost: string | null;
+  reorder_point: string | null;
+  /** The live drop-ship purchase order of the line (not cancelled or deleted): the vendor ships it. */
+  drop_ship_po_id: string | null;
+  drop_ship_po_number: string | null;
+  drop_ship_po_status: string | null;
+}
+
+export interface FulfillmentInput {
+  lines: { line_id: string; quantity: string }[];
+  location_id?: string;
+}
+
+/**
+ * Ships lines of a confirmed (or partially fulfilled) sales order or of a directly created
+ * invoice. A kit's line is named, never its component lines: the components are what leave the
+ * shelf, each drawn (sale_fulfillment, FIFO cost) in proportion to the kits shipped, and both the
+ * kit's line and its component lines count the units fulfilled; the kit product itself is not
+ * drawn. Simple products (and a kit without component lines, sold from built stock) are drawn
+ * themselves; services and bundles draw nothing. COGS (debit cost_of_goods_sold, credit
+ * inventory) is posted at the FIFO cost in the same transaction. A line with a live drop-ship
+ * purchase order is refused (422 line_drop_shipped): the vendor ships it.
+ */
+export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string, input: FulfillmentInput): Promise<OrderFulfillment> {
+  const { entityId } = ctx;
+  const { order } = await begin(db, entityId, orderId, 'fulfill');
+  if (order.document_type === 'invoice' && order.converted_from_id) {
+    throw invalidTransition(order, 'fulfill', 'fulfilled_on_source', 'This invoice bills a sales order: ship the goods on the sales order.');
+  }
+  const locationId = input.location_id ?? order.location_id;
+  if (!locationId) throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The order has no location; say where the goods ship from.' });
+  if (input.location_id) await checkLocation(db, entityId, input.location_id);
+
+  const rows = await db.query<FulfilLine>(
+    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled, p.product_type, p.uom_id, p.cost, p.reorder_point,
+       po.id AS drop_ship_po_id, po.order_number AS drop_ship_po_number, po.order_status AS drop_ship_po_status
+     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+     LEFT JOIN orders po ON po.entity_id = l.entity_id AND po.id = l.drop_ship_po_id AND po.order_status <> 'cancelled' AND po.deleted_at IS NULL
+     WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
+    [entityId, order.id],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const seen = new Set<string>();
+  // New quantity_fulfilled per line, and the stock draws.
+  const raised = new Map<string, Amount>();
+  const draws: { line: FulfilLine; quantity: Amount; param: string }[] = [];
+  input.lines.forEach((requested, index) => {
+    const param = `lines[${index}]`;
+    const line = byId.get(requested.line_id);
+    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this order.' });
+    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
+    seen.add(line.id);
+    if (line.kit_parent_line_id !== null) {
+      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line ships with its kit: name the kit's line." });
+    }
+    if (line.drop_ship_po_id) {
+      // The vendor ships a drop-shipped line; receiving its purchase order fulfils it.
+      throw new ApiError('line_drop_shipped', {
+        param: `${param}.line_id`,
+        details: {
+          line_id: line.id,
+          linked_purchase_order: { id: line.drop_ship_po_id, order_number: line.drop_ship_po_number, order_status: line.drop_ship_po_status },
+        },
+      });
+    }
+    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
+    const quantity = amount(requested.quantity);
+    if (quantity.gt(remaining)) {
+      throw new ApiError('order_over_fulfillment', {
+        param: `${param}.quantity`,
+        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
+      });
+    }
+    const total = amount(line.quantity_fulfilled).plus(quantity);
+    raised.set(line.id, total);
+    const components = rows.filter((row) => row.kit_parent_line_id === line.id);
+    if (components.length) {
+      for (const component of components) {
+        // In proportion to the kits shipped; the last shipment takes whatever is left, so rounding never strands a remainder.
+        const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
+        const share = next.minus(component.quantity_fulfilled);
+        raised.set(component.id, next);
+        if (share.gt(0) && isDrawn(component)) draws.push({ line: component, quantity: share, param: `${param}.quantity` });
+      }
+    } else if (isDrawn(line)) {
+      draws.push({ line, quantity, param: `${param}.quantity` });
+    }
+  });
+
+  const balances = await lockBalances(
+    db,
+    entityId,
+    draws.map((draw) => ({ product_id: draw.line.product_id, location_id: locationId })),
+  );
+  const groupId = newId();
+  let cost = ZERO;
+  const transactionIds: string[] = [];
+  for (const draw of draws) {
+    const product = stockProductOf(draw.line);
+    const posted = await postMovement(db, entityId, ctx.events, balances, {
+      product,
+      location_id: locationId,
+      transaction_type: 'sale_fulfillment',
+      quantity: draw.quantity.negated(),
+      param: draw.param,
+      reference_type: 'order',
+      reference_id: order.id,
+      group_id: groupId,
+      metadata: { order_number: order.order_number, line_id: draw.line.id },
+    });
+    cost = cost.plus(posted.total_cost.negated());
+    transactionIds.push(posted.transaction.id);
+  }
+  const journalEntryId = await postCostOfGoods(db, ctx, {
+    direction: 'shipped',
+    cost,
+    memo: `Cost of goods shipped on ${order.order_number}`,
+    source_type: 'order_fulfillment',
+    source_id: order.id,
+    metadata: { fulfillment_id: groupId },
+  });
+  await setQuantitiesFulfilled(db, entityId, raised);
+  // Shipping never changes balance_due (it depends on the status only through draft, cancelled and voided).
+  const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
+  return {
+    id: groupId,
+    object: 'order_fulfillment',
+    order_id: order.id,
+    order_number: order.order_number,
+    order_status: progress.order_status,
+    fulfillment_status: progress.fulfillment_status,
+    previous_order_status: order.order_status,
+    location_id: locationId,
+    lines: [...raised.entries()].map(([lineId, fulfilled]) => {
+      const line = byId.get(lineId)!;
+      return {
+        line_id: lineId,
+        product_id: line.product_id,
+        kit_parent_line_id: line.kit_parent_line_id,
+        quantity: toJsonNumber(fulfilled.minus(line.quantity_fulfilled), QUANTITY_SCALE),
+        quantity_fulfilled: toJsonNumber(fulfilled, QUANTITY_SCALE),
+      };
+    }),
+    inventory_transaction_ids: transactionIds,
+    cost_total: toJsonNumber(round(cost, MONEY_SCALE)),
+    journal_entry_id: journalEntryId,
+  };
+}
+
+/** Which lines draw stock: simple products, and kits without component lines (sold from built stock). */
+const isDrawn = (line: FulfilLine) => line.product_type === 'simple' || line.product_type === 'kit';

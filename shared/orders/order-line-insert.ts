@@ -1,0 +1,276 @@
+/**
+ * New order lines, in batches: every reference of every line is loaded with one query per kind
+ * (products, catalog prices, tax rates, vendors, product-vendor relationships, units, kit
+ * components), each line is checked in input order (the first failing line wins, with the error
+ * it would have had alone), and the lines and their kit component lines are written with one
+ * statement each. addLine is the batch of one.
+ */
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import { amount, round } from '../money';
+import type { OrderLineCreate } from './schemas/order-requests';
+
+export interface OrderHeader {
+  id: string;
+  document_type: string;
+  order_status: string;
+  payment_status: string;
+  account_id: string;
+}
+
+export interface ProductInfo {
+  id: string;
+  sku: string;
+  name: string;
+  product_type: string;
+  list_price: string | null;
+  cost: string | null;
+}
+
+const key = (id: string) => id.toLowerCase();
+const distinct = (ids: (string | null | undefined)[]) => [...new Set(ids.filter((id): id is string => !!id).map(key))];
+
+/** The rows of `table` (in the entity) with the given ids, by id: one query for any number. */
+async function rowsById<T extends { id: string }>(db: Db, entityId: string, table: string, columns: string, ids: (string | null | undefined)[], lock = '') {
+  const wanted = distinct(ids);
+  const rows = wanted.length
+    ? await db.query<T>(`SELECT ${columns} FROM ${table} WHERE entity_id = $1 AND id = ANY($2::uuid[]) ${lock}`, [entityId, wanted])
+    : [];
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export const productsById = (db: Db, entityId: string, ids: string[]) =>
+  rowsById<ProductInfo>(db, entityId, 'products', 'id, sku, name, product_type, list_price, cost', ids);
+
+export const taxRatesById = (db: Db, entityId: string, ids: (string | null | undefined)[]) =>
+  rowsById<{ id: string; rate: string; is_active: boolean }>(db, entityId, 'tax_rates', 'id, rate, is_active', ids);
+
+/** The rate of an active tax rate of the entity (404 when unknown, 400 when inactive). */
+export function checkedTaxRate(rates: Map<string, { rate: string; is_active: boolean }>, taxRateId: string, param: string): string {
+  const row = rates.get(key(taxRateId));
+  if (!row) throw new ApiError('not_found', { param, hint: 'No such tax rate in this entity.' });
+  if (!row.is_active) throw new ApiError('parameter_invalid', { param, hint: 'This tax rate is inactive.' });
+  return row.rate;
+}
+
+/** The vendors of the entity among `ids`, by id. */
+export const vendorIds = (db: Db, entityId: string, ids: (string | null | undefined)[]) => rowsById(db, entityId, 'vendors', 'id', ids);
+
+export function checkVendor(vendors: Map<string, unknown>, vendorId: string, param: string): void {
+  if (!vendors.has(key(vendorId))) throw new ApiError('not_found', { param, hint: 'No such vendor in this entity.' });
+}
+
+/** The units of measure of the entity among `ids` (key-share locked: lines will point at them). */
+export const unitsOfMeasure = (db: Db, entityId: string, ids: (string | null | undefined)[]) =>
+  rowsById(db, entityId, 'units_of_measure', 'id', ids, 'FOR KEY SHARE');
+
+/** A line's unit_of_measure_id is allowed (undefined and null always are): purchase order lines only, a unit of the entity. */
+export function checkUnitOfMeasure(documentType: string, units: Map<string, unknown>, unitId: string | null | undefined, param: string): void {
+  if (unitId === undefined || unitId === null) return;
+  if (documentType !== 'purchase_order') {
+    throw new ApiError('parameter_invalid', { param, hint: 'Only purchase order lines carry a unit of measure (the unit the vendor sells in).' });
+  }
+  if (!units.has(key(unitId))) throw new ApiError('not_found', { param, hint: 'No such unit of measure in this entity.' });
+}
+
+/**
+ * The catalog price of each item (a product and a quantity) for a party.
+ * Sales documents: the active `regular` pricing policy without a level whose min_quantity the
+ * quantity reaches, an account-specific one before a general one, then the highest tier, then the
+ * default, then the newest; else the product's list price. list_price is the policy's (else the
+ * product's). Purchase orders: the vendor's cost on the product-vendor relationship, else the
+ * product's cost.
+ */
+export async function catalogPrices(
+  db: Db,
+  entityId: string,
+  documentType: string,
+  partyId: string,
+  items: { product: ProductInfo; quantity: string }[],
+): Promise<{ list_price: string; sell_rate: string }[]> {
+  if (!items.length) return [];
+  if (documentType === 'purchase_order') {
+    const rows = await db.query<{ product_id: string; vendor_cost: string | null }>(
+      'SELECT product_id, vendor_cost FROM product_vendors WHERE entity_id = $1 AND product_id = ANY($2::uuid[]) AND vendor_id = $3',
+      [entityId, distinct(items.map((item) => item.product.id)), partyId],
+    );
+    const costs = new Map(rows.map((row) => [row.product_id, row.vendor_cost]));
+    return items.map(({ product }) => {
+      const cost = costs.get(product.id) ?? product.cost ?? '0';
+      return { list_price: cost, sell_rate: cost };
+    });
+  }
+  const policies = await db.query<{ idx: string; sell_price: string | null; list_price: string | null }>(
+    `SELECT v.idx, p.sell_price, p.list_price FROM unnest($2::uuid[], $4::numeric[]) WITH ORDINALITY AS v(product_id, quantity, idx)
+LEFT JOIN LATERAL (SELECT sell_price, list_price FROM pricing_policies WHERE entity_id = $1 AND product_id = v.product_id AND is_active
+AND pricing_type = 'regular' AND pricing_level_id IS NULL AND (account_id = $3 OR account_id IS NULL) AND min_quantity <= v.quantity
+ORDER BY (account_id IS NOT NULL) DESC, min_quantity DESC, is_default DESC, created_at DESC, id DESC LIMIT 1) p ON true`,
+    [entityId, items.map((item) => item.product.id), partyId, items.map((item) => item.quantity)],
+  );
+  const byIndex = new Map(policies.map((row) => [Number(row.idx) - 1, row]));
+  return items.map(({ product }, index) => {
+    const policy = byIndex.get(index);
+    const sell = policy?.sell_price ?? null;
+    const list = policy?.list_price ?? product.list_price ?? sell ?? '0';
+    return { list_price: list, sell_rate: sell ?? list };
+  });
+}
+
+export function resolveSellRate(input: { sell_rate?: string; unit_price?: string }, param: (name: string) => string): string | undefined {
+  if (input.sell_rate !== undefined && input.unit_price !== undefined && !amount(input.sell_rate).eq(input.unit_price)) {
+    throw new ApiError('parameter_invalid', { param: param('unit_price'), hint: 'unit_price is the same as sell_rate; send one of them.' });
+  }
+  return input.sell_rate ?? input.unit_price;
+}
+
+// The types of the columns of the line INSERT from id on (one array each).
+const LINE_TYPES =
+  'uuid uuid uuid text text numeric numeric numeric boolean numeric numeric uuid numeric boolean text numeric numeric boolean uuid text integer uuid';
+
+/**
+ * Inserts the lines (and, for a kit or bundle on a sales document, its component lines) after the
+ * order's last line; `prefix(index)` names a line in error params ('lines[3].', or '' for one line).
+ * Returns the new line ids in input order.
+ */
+export async function insertLines(
+  db: Db,
+  entityId: string,
+  order: OrderHeader,
+  inputs: OrderLineCreate[],
+  prefix: (index: number) => string,
+  lastSortOrder: number | null = null,
+): Promise<string[]> {
+  if (!inputs.length) return [];
+  const isPurchase = order.document_type === 'purchase_order';
+  const products = await productsById(
+    db,
+    entityId,
+    inputs.map((input) => input.product_id),
+  );
+  const priced = inputs.map((input) => ({ input, product: products.get(key(input.product_id)) }));
+  const known = priced.filter((item): item is { input: OrderLineCreate; product: ProductInfo } => item.product !== undefined);
+  const prices = await catalogPrices(
+    db,
+    entityId,
+    order.document_type,
+    order.account_id,
+    known.map(({ input, product }) => ({ product, quantity: input.quantity })),
+  );
+  const priceOf = new Map(known.map((item, index) => [item.input, prices[index]]));
+  const rates = await taxRatesById(
+    db,
+    entityId,
+    inputs.map((input) => input.tax_rate_id),
+  );
+  const vendors = await vendorIds(
+    db,
+    entityId,
+    inputs.map((input) => input.drop_ship_vendor_id),
+  );
+  const relations = await rowsById<{ id: string; product_id: string }>(
+    db,
+    entityId,
+    'product_vendors',
+    'id, product_id',
+    inputs.map((input) => input.product_vendor_id),
+  );
+  const units = isPurchase
+    ? await unitsOfMeasure(
+        db,
+        entityId,
+        inputs.map((input) => input.unit_of_measure_id),
+      )
+    : new Map();
+  const kitIds = isPurchase
+    ? []
+    : distinct(known.filter(({ product }) => product.product_type === 'kit' || product.product_type === 'bundle').map(({ product }) => product.id));
+  const components = kitIds.length
+    ? await db.query<{ id: string; parent_product_id: string }>(
+        'SELECT id, parent_product_id FROM kit_components WHERE entity_id = $1 AND parent_product_id = ANY($2::uuid[]) ORDER BY sequence, id',
+        [entityId, kitIds],
+      )
+    : [];
+  const componentsOf = new Map<string, string[]>();
+  for (const row of components) componentsOf.set(row.parent_product_id, [...(componentsOf.get(row.parent_product_id) ?? []), row.id]);
+
+  const lines: unknown[][] = [];
+  const parts: { id: string; component: string; parent: string; quantity: string; sortOrder: number }[] = [];
+  let last = lastSortOrder;
+  for (const [index, input] of inputs.entries()) {
+    const param = (name: string) => `${prefix(index)}${name}`;
+    const product = products.get(key(input.product_id));
+    if (!product) throw new ApiError('not_found', { param: param('product_id'), hint: 'No such product in this entity.' });
+    if (input.discount_amount !== undefined && input.discount_percent !== undefined && input.discount_percent !== null) {
+      throw new ApiError('parameter_invalid', { param: param('discount_percent'), hint: 'Send discount_amount or discount_percent, not both.' });
+    }
+    const override = resolveSellRate(input, param);
+    const price = priceOf.get(input)!;
+    const sellRate = override ?? price.sell_rate;
+    const lineSubtotal = round(amount(sellRate).times(input.quantity));
+    if (input.discount_amount !== undefined && amount(input.discount_amount).gt(lineSubtotal)) {
+      throw new ApiError('parameter_invalid', { param: param('discount_amount'), hint: 'A line discount cannot exceed the line subtotal.' });
+    }
+    const rate = input.tax_rate_id ? checkedTaxRate(rates, input.tax_rate_id, param('tax_rate_id')) : null;
+    if (input.drop_ship_vendor_id) checkVendor(vendors, input.drop_ship_vendor_id, param('drop_ship_vendor_id'));
+    if (input.product_vendor_id && relations.get(key(input.product_vendor_id))?.product_id !== product.id) {
+      throw new ApiError('not_found', { param: param('product_vendor_id'), hint: 'No such vendor relationship on this product.' });
+    }
+    checkUnitOfMeasure(order.document_type, units, input.unit_of_measure_id, param('unit_of_measure_id'));
+    // After the last line so far (component lines share their kit's sort_order).
+    const sortOrder = input.sort_order ?? (last ?? 0) + 1;
+    last = last === null || sortOrder > last ? sortOrder : last;
+    const id = newId();
+    lines.push([
+      id,
+      product.id,
+      input.product_vendor_id ?? null,
+      product.sku,
+      input.title ?? product.name,
+      input.quantity,
+      price.list_price,
+      sellRate,
+      override !== undefined,
+      input.discount_amount ?? '0',
+      input.discount_percent ?? null,
+      input.tax_rate_id ?? null,
+      rate,
+      input.is_tax_exempt ?? false,
+      input.product_tax_code ?? null,
+      isPurchase ? sellRate : product.cost,
+      input.weight ?? null,
+      input.is_drop_ship ?? input.drop_ship_vendor_id != null,
+      input.drop_ship_vendor_id ?? null,
+      input.notes ?? null,
+      sortOrder,
+      input.unit_of_measure_id ?? null,
+    ]);
+    // Component lines (a bundle's too): quantity per kit × kits, priced on the kit's line (sell_rate 0).
+    for (const component of componentsOf.get(product.id) ?? []) parts.push({ id: newId(), component, parent: id, quantity: input.quantity, sortOrder });
+  }
+  // Columns in the order of the arrays (entity and order first): SELECT * of the unnest needs no column list.
+  await db.query(
+    `INSERT INTO order_lines (entity_id, order_id, id, product_id, product_vendor_id, sku, title, quantity, list_price, sell_rate, price_overridden,
+discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id, notes,
+sort_order, unit_of_measure_id) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_TYPES.split(' ').map((type, index) => `$${index + 3}::${type}[]`)})`,
+    [entityId, order.id, ...lines[0].map((_, column) => lines.map((line) => line[column]))],
+  );
+  if (parts.length) {
+    await db.query(
+      `INSERT INTO order_lines (id, entity_id, order_id, product_id, kit_parent_line_id, sku, title, quantity, list_price, sell_rate, price_overridden,
+unit_cost, sort_order) SELECT v.id, $1, $2, p.id, v.parent_id, p.sku, p.name, round(k.quantity_per_kit * v.quantity, 4), coalesce(p.list_price, 0), 0,
+true, p.cost, v.sort_order FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::numeric[], $7::integer[]) AS v(id, component_id, parent_id, quantity,
+sort_order) JOIN kit_components k ON k.entity_id = $1 AND k.id = v.component_id JOIN products p ON p.entity_id = $1 AND p.id = k.component_product_id`,
+      [
+        entityId,
+        order.id,
+        parts.map((part) => part.id),
+        parts.map((part) => part.component),
+        parts.map((part) => part.parent),
+        parts.map((part) => part.quantity),
+        parts.map((part) => part.sortOrder),
+      ],
+    );
+  }
+  return lines.map((line) => line[0] as string);
+}

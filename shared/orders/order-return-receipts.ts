@@ -1,0 +1,273 @@
+/**
+ * Receiving a return (issue 5): goods back on the shelf at the FIFO cost they left at. Its own
+ * module, without shared/data/orders.ts, so the receive route bundles inventory and the ledger
+ * only. The return and its source are made and confirmed in order-returns.ts.
+ */
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import type { PostingContext } from '../ledger/post-journal-entry';
+import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
+import type { OrderReturnReceipt, OrderReturnReceiptCreate } from './schemas/order-returns';
+import { checkLocation, lockBalances, postMovement, type StockProduct } from '../inventory/inventory';
+import { postCostOfGoods, recordFulfillmentProgress, setQuantitiesFulfilled, stockProductOf } from './order-goods';
+import { componentFulfilled } from './receipt-postings';
+import { begin, invalidTransition } from './order-state';
+
+interface ReturnLine {
+  id: string;
+  product_id: string;
+  kit_parent_line_id: string | null;
+  source_line_id: string | null;
+  quantity: string;
+  quantity_fulfilled: string;
+  restock: boolean;
+  product_type: string;
+  uom_id: string | null;
+  cost: string | null;
+  reorder_point: string | null;
+}
+
+async function returnLines(db: Db, entityId: string, returnId: string): Promise<ReturnLine[]> {
+  return db.query<ReturnLine>(
+    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.source_line_id, l.quantity, l.quantity_fulfilled, l.restock, p.product_type, p.uom_id, p.cost,
+       p.reorder_point
+     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+     WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
+    [entityId, returnId],
+  );
+}
+
+interface Draw {
+  quantity: Amount;
+  unit_cost: Amount;
+}
+
+/**
+ * The units a shipped line drew, in the order they left (each sale_fulfillment transaction's
+ * layer draws, then any part costed beyond the layers at that transaction's cost), after skipping
+ * those earlier returns already put back: the next `quantity` units come back at exactly those
+ * layers' costs. Units beyond every recorded draw (none expected) come back at the product cost.
+ */
+async function costLayersFor(db: Db, entityId: string, goodsLineId: string, quantity: Amount, product: StockProduct): Promise<Draw[]> {
+  const rows = await db.query<{
+    id: string;
+    quantity: string;
+    total_cost: string;
+    draw_quantity: string | null;
+    draw_unit_cost: string | null;
+    draw_cost: string | null;
+  }>(
+    `SELECT t.id, t.quantity, t.total_cost, d.quantity AS draw_quantity, d.unit_cost AS draw_unit_cost, d.cost AS draw_cost
+     FROM inventory_transactions t LEFT JOIN inventory_layer_draws d ON d.entity_id = t.entity_id AND d.transaction_id = t.id
+     WHERE t.entity_id = $1 AND t.transaction_type = 'sale_fulfillment' AND t.reference_type = 'order' AND t.metadata->>'line_id' = $2
+     ORDER BY t.occurred_at, t.created_at, t.id, d.id`,
+    [entityId, goodsLineId],
+  );
+  const draws: Draw[] = [];
+  const byTransaction = new Map<string, typeof rows>();
+  for (const row of rows) byTransaction.set(row.id, [...(byTransaction.get(row.id) ?? []), row]);
+  for (const group of byTransaction.values()) {
+    let units = ZERO;
+    let cost = ZERO;
+    for (const row of group) {
+      if (row.draw_quantity === null) continue;
+      draws.push({ quantity: amount(row.draw_quantity), unit_cost: amount(row.draw_unit_cost!) });
+      units = units.plus(row.draw_quantity);
+      cost = cost.plus(row.draw_cost!);
+    }
+    const out = amount(group[0].quantity).negated();
+    if (out.gt(units)) {
+      const rest = out.minus(units);
+      draws.push({ quantity: rest, unit_cost: amount(group[0].total_cost).negated().minus(cost).dividedBy(rest) });
+    }
+  }
+  const back = await db.one<{ quantity: string }>(
+    `SELECT coalesce(sum(quantity), 0) AS quantity FROM inventory_transactions
+     WHERE entity_id = $1 AND transaction_type = 'return' AND reference_type = 'order' AND metadata->>'goods_line_id' = $2`,
+    [entityId, goodsLineId],
+  );
+  let skip = amount(back.quantity);
+  let want = quantity;
+  const layers: Draw[] = [];
+  for (const draw of draws) {
+    if (!want.gt(0)) break;
+    let available = draw.quantity;
+    if (skip.gt(0)) {
+      const skipped = skip.lt(available) ? skip : available;
+      skip = skip.minus(skipped);
+      available = available.minus(skipped);
+    }
+    if (!available.gt(0)) continue;
+    const take = available.lt(want) ? available : want;
+    layers.push({ quantity: take, unit_cost: draw.unit_cost });
+    want = want.minus(take);
+  }
+  if (want.gt(0)) layers.push({ quantity: want, unit_cost: amount(product.cost ?? 0) });
+  return layers;
+}
+
+/** Which lines move stock: simple products, and kits without component lines (sold from built stock). */
+const isStocked = (line: ReturnLine) => line.product_type === 'simple' || line.product_type === 'kit';
+
+/**
+ * POST /v1/orders/{id}/receive-return: the goods of a confirmed return come back. Each received
+ * unit raises the return line's quantity_fulfilled and the source line's quantity_returned; a
+ * restocked line writes a `return` movement into location_id at the cost the units left at (the
+ * layers of the original sale_fulfillment draws; a plain return's lines at the product cost) and
+ * the ledger gets debit inventory, credit cost_of_goods_sold; a line with restock false (damaged)
+ * moves no stock and its cost stays in COGS. A kit's line is named; its component lines come back
+ * in proportion.
+ */
+export async function receiveReturn(db: Db, ctx: PostingContext, returnId: string, input: OrderReturnReceiptCreate): Promise<OrderReturnReceipt> {
+  const { entityId } = ctx;
+  const { order } = await begin(db, entityId, returnId, 'receive');
+  if (input.location_id) await checkLocation(db, entityId, input.location_id);
+  const locationId = input.location_id ?? order.location_id;
+  const rows = await returnLines(db, entityId, order.id);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const requested =
+    input.lines ??
+    rows
+      .filter((row) => row.kit_parent_line_id === null && amount(row.quantity).gt(row.quantity_fulfilled))
+      .map((row) => ({ line_id: row.id, quantity: amount(row.quantity).minus(row.quantity_fulfilled).toString() }));
+  if (requested.length === 0) throw invalidTransition(order, 'receive', 'nothing_to_receive', 'Every line of this return is already received.');
+
+  const raised = new Map<string, Amount>();
+  const moves: { line: ReturnLine; quantity: Amount }[] = [];
+  const seen = new Set<string>();
+  requested.forEach((wanted, index) => {
+    const param = `lines[${index}]`;
+    const line = byId.get(wanted.line_id);
+    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this return.' });
+    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
+    seen.add(line.id);
+    if (line.kit_parent_line_id !== null) {
+      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line comes back with its kit: name the kit's line." });
+    }
+    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
+    const quantity = amount(wanted.quantity);
+    if (quantity.gt(remaining)) {
+      throw new ApiError('order_over_fulfillment', {
+        param: `${param}.quantity`,
+        hint: 'A return line cannot receive more than it has not yet received (details.remaining).',
+        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
+      });
+    }
+    const total = amount(line.quantity_fulfilled).plus(quantity);
+    raised.set(line.id, total);
+    const components = rows.filter((row) => row.kit_parent_line_id === line.id);
+    if (components.length) {
+      for (const component of components) {
+        const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
+        const share = next.minus(component.quantity_fulfilled);
+        raised.set(component.id, next);
+        if (share.gt(0)) moves.push({ line: component, quantity: share });
+      }
+    } else {
+      moves.push({ line, quantity });
+    }
+  });
+  const restocks = moves.filter((move) => move.line.restock && isStocked(move.line));
+  if (restocks.length > 0 && !locationId) {
+    throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The return has no location; say where restocked goods go.' });
+  }
+
+  // The line that shipped each returned unit: the source line, or the sales order line an invoice line bills.
+  const goodsLines = new Map<string, string>();
+  const sourceIds = moves.map((move) => move.line.source_line_id).filter((value): value is string => value !== null);
+  if (sourceIds.length) {
+    const links = await db.query<{ id: string; goods_line_id: string }>(
+      `SELECT l.id, coalesce(g.id, l.id) AS goods_line_id FROM order_lines l
+       LEFT JOIN order_lines g ON g.entity_id = l.entity_id AND g.id = l.source_line_id
+         AND EXISTS (SELECT 1 FROM orders so WHERE so.entity_id = g.entity_id AND so.id = g.order_id AND so.document_type = 'sales_order')
+       WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[])`,
+      [entityId, sourceIds],
+    );
+    for (const link of links) goodsLines.set(link.id, link.goods_line_id);
+  }
+
+  const balances = await lockBalances(
+    db,
+    entityId,
+    restocks.map((move) => ({ product_id: move.line.product_id, location_id: locationId! })),
+  );
+  const groupId = newId();
+  const transactionIds: string[] = [];
+  const costs = new Map<string, Amount>();
+  let cost = ZERO;
+  for (const move of restocks) {
+    const product = stockProductOf(move.line);
+    const goodsLineId = move.line.source_line_id ? (goodsLines.get(move.line.source_line_id) ?? null) : null;
+    const layers = goodsLineId ? await costLayersFor(db, entityId, goodsLineId, move.quantity, product) : undefined;
+    const posted = await postMovement(db, entityId, ctx.events, balances, {
+      product,
+      location_id: locationId!,
+      transaction_type: 'return',
+      quantity: move.quantity,
+      layers,
+      reference_type: 'order',
+      reference_id: order.id,
+      group_id: groupId,
+      metadata: {
+        order_number: order.order_number,
+        line_id: move.line.id,
+        ...(move.line.source_line_id ? { source_line_id: move.line.source_line_id } : {}),
+        ...(goodsLineId ? { goods_line_id: goodsLineId } : {}),
+      },
+    });
+    costs.set(move.line.id, posted.total_cost);
+    cost = cost.plus(posted.total_cost);
+    transactionIds.push(posted.transaction.id);
+  }
+  const restored = round(cost, MONEY_SCALE);
+  const journalEntryId = await postCostOfGoods(db, ctx, {
+    direction: 'returned',
+    cost,
+    memo: `Goods returned on ${order.order_number}`,
+    source_type: 'order_return',
+    source_id: order.id,
+    metadata: { receipt_id: groupId },
+  });
+  await setQuantitiesFulfilled(db, entityId, raised);
+  // The source lines count what came back (kit lines and their component lines alike).
+  const back = [...raised.entries()]
+    .map(([lineId, total]) => ({ line: byId.get(lineId)!, quantity: total.minus(byId.get(lineId)!.quantity_fulfilled) }))
+    .filter((entry) => entry.line.source_line_id !== null && entry.quantity.gt(0));
+  if (back.length) {
+    await db.query(
+      `UPDATE order_lines l SET quantity_returned = l.quantity_returned + v.q, updated_at = now() FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q)
+       WHERE l.entity_id = $1 AND l.id = v.id`,
+      [entityId, back.map((entry) => entry.line.source_line_id), back.map((entry) => entry.quantity.toString())],
+    );
+  }
+  const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
+  return {
+    id: groupId,
+    object: 'order_return_receipt',
+    order_id: order.id,
+    order_number: order.order_number,
+    source_order_id: order.source_order_id,
+    order_status: progress.order_status,
+    fulfillment_status: progress.fulfillment_status,
+    previous_order_status: order.order_status,
+    location_id: locationId,
+    lines: [...raised.entries()].map(([lineId, received]) => {
+      const line = byId.get(lineId)!;
+      const lineCost = costs.get(lineId);
+      return {
+        line_id: lineId,
+        source_line_id: line.source_line_id,
+        product_id: line.product_id,
+        kit_parent_line_id: line.kit_parent_line_id,
+        quantity: toJsonNumber(received.minus(line.quantity_fulfilled), QUANTITY_SCALE),
+        quantity_received: toJsonNumber(received, QUANTITY_SCALE),
+        restocked: lineCost !== undefined,
+        cost: toJsonNumber(lineCost ?? ZERO),
+      };
+    }),
+    inventory_transaction_ids: transactionIds,
+    cost_total: toJsonNumber(restored),
+    journal_entry_id: journalEntryId,
+  };
+}

@@ -1,0 +1,261 @@
+/**
+ * Receiving purchase orders (issue 5): quantity_fulfilled of a purchase order line counts the units
+ * RECEIVED (on_order = quantity − quantity_fulfilled over open purchase order lines), and
+ * received_floor follows it so the line can never be cut below what arrived. Its own module so
+ * that only the receipt route bundles inventory and the ledger.
+ *
+ * Concurrency: begin() locks the purchase order row first, so two receipts of one order queue and
+ * the second sees what the first received; balances are locked in lockBalances' fixed order.
+ */
+import type { Db } from '../db/database';
+import { fulfillmentProgress } from './lifecycle-rules';
+import { componentFulfilled, receiptPostingLines } from './receipt-postings';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
+import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
+import { COST_SCALE } from '../inventory/cost-scale';
+import type { PurchaseReceipt, PurchaseReceiptCreate } from './schemas/purchase-orders';
+import { checkLocation, lockBalances, postMovement } from '../inventory/inventory';
+import { recordFulfillmentProgress, stockProductOf } from './order-goods';
+import { begin, invalidTransition } from './order-state';
+
+interface ReceiptLine {
+  id: string;
+  product_id: string;
+  quantity: string;
+  quantity_fulfilled: string;
+  unit_cost: string | null;
+  drop_ship_source_line_id: string | null;
+  product_type: string;
+  uom_id: string | null;
+  cost: string | null;
+  reorder_point: string | null;
+}
+
+interface SalesLine {
+  id: string;
+  order_id: string;
+  kit_parent_line_id: string | null;
+  quantity: string;
+  quantity_fulfilled: string;
+}
+
+/** Simple products and kits (built stock) are stocked; services and bundles are received without an inventory movement. */
+const isStocked = (line: ReceiptLine) => line.product_type === 'simple' || line.product_type === 'kit';
+
+/**
+ * Receives lines of a confirmed or partially received purchase order.
+ * Stocked lines: a `receive` inventory transaction at location_id with a FIFO layer at the
+ * receipt's unit cost (stock events fire as for any receipt); GL debit inventory.
+ * Drop-ship lines (created by POST /v1/orders/{id}/drop-ship-purchase-orders): the goods went
+ * straight to the customer, so no stock moves; the linked sales line (and its kit components, in
+ * proportion) counts the units as fulfilled, its sales order moves through fulfillmentProgress(),
+ * and the cost is debited to cost_of_goods_sold. Every receipt credits received_not_billed (the
+ * vendor bill clears it against accounts payable). Nothing is written before every line checks out.
+ */
+export async function receivePurchaseOrder(
+  db: Db,
+  ctx: PostingContext,
+  orderId: string,
+  input: PurchaseReceiptCreate,
+): Promise<{ receipt: PurchaseReceipt; salesOrders: { id: string; previous: { order_status: string; fulfillment_status: string } }[] }> {
+  const { entityId } = ctx;
+  const { order } = await begin(db, entityId, orderId, 'receive');
+  const rows = await db.query<ReceiptLine>(
+    `SELECT l.id, l.product_id, l.quantity, l.quantity_fulfilled, l.unit_cost, l.drop_ship_source_line_id, p.product_type, p.uom_id, p.cost, p.reorder_point
+     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+     WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
+    [entityId, order.id],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const seen = new Set<string>();
+  const receivedAt = input.received_at ? new Date(input.received_at).toISOString() : new Date().toISOString();
+
+  const planned = input.lines.map((requested, index) => {
+    const param = `lines[${index}]`;
+    const line = byId.get(requested.line_id);
+    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this purchase order.' });
+    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
+    seen.add(line.id);
+    const quantity = amount(requested.quantity);
+    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
+    if (quantity.gt(remaining)) {
+      throw new ApiError('order_over_receipt', {
+        param: `${param}.quantity`,
+        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
+      });
+    }
+    const unitCost = amount(requested.unit_cost ?? line.unit_cost ?? line.cost ?? 0);
+    return { line, quantity, unitCost, param, received: amount(line.quantity_fulfilled).plus(quantity) };
+  });
+
+  const stocked = planned.filter((plan) => !plan.line.drop_ship_source_line_id && isStocked(plan.line));
+  let locationId: string | null = null;
+  if (stocked.length) {
+    locationId = input.location_id ?? order.location_id;
+    if (!locationId) throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The purchase order has no location; say where the goods arrive.' });
+    if (input.location_id) await checkLocation(db, entityId, input.location_id);
+  }
+
+  // Drop-ship lines: lock their sales orders (order rows before line rows, as every order operation
+  // does), then the sales lines (and kit components) they fulfil.
+  const dropShip = planned.filter((plan) => plan.line.drop_ship_source_line_id);
+  const sourceIds = dropShip.map((plan) => plan.line.drop_ship_source_line_id);
+  const salesOrders = new Map<string, { id: string; order_status: string; fulfillment_status: string }>();
+  if (dropShip.length) {
+    const locked = await db.query<{ id: string; order_status: string; fulfillment_status: string }>(
+      `SELECT o.id, o.order_status, o.fulfillment_status FROM orders o
+       WHERE o.entity_id = $1 AND o.id IN (SELECT l.order_id FROM order_lines l WHERE l.entity_id = $1 AND l.id = ANY($2::uuid[]))
+       ORDER BY o.id FOR UPDATE`,
+      [entityId, sourceIds],
+    );
+    for (const salesOrder of locked) {
+      if (!['confirmed', 'partially_fulfilled', 'on_hold'].includes(salesOrder.order_status)) {
+        throw invalidTransition(
+          order,
+          'receive',
+          'drop_ship_sales_order_closed',
+          `The sales order this purchase order drop-ships is ${salesOrder.order_status}; its lines cannot be fulfilled.`,
+        );
+      }
+      salesOrders.set(salesOrder.id, salesOrder);
+    }
+  }
+  const salesRows = dropShip.length
+    ? await db.query<SalesLine>(
+        `SELECT l.id, l.order_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled FROM order_lines l
+         WHERE l.entity_id = $1 AND (l.id = ANY($2::uuid[]) OR l.kit_parent_line_id = ANY($2::uuid[]))
+         ORDER BY l.id FOR UPDATE`,
+        [entityId, sourceIds],
+      )
+    : [];
+  const salesById = new Map(salesRows.map((row) => [row.id, row]));
+  const salesRaised = new Map<string, Amount>();
+  for (const plan of dropShip) {
+    const sales = salesById.get(plan.line.drop_ship_source_line_id!)!;
+    const remaining = amount(sales.quantity).minus(sales.quantity_fulfilled);
+    if (plan.quantity.gt(remaining)) {
+      throw new ApiError('order_over_receipt', {
+        param: `${plan.param}.quantity`,
+        hint: 'The drop-shipped sales line has fewer units left to fulfil (it shipped some from stock).',
+        details: { line_id: plan.line.id, sales_line_id: sales.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
+      });
+    }
+    const total = amount(sales.quantity_fulfilled).plus(plan.quantity);
+    salesRaised.set(sales.id, total);
+    for (const component of salesRows.filter((row) => row.kit_parent_line_id === sales.id)) {
+      salesRaised.set(component.id, componentFulfilled(component, { quantity: sales.quantity, fulfilledAfter: total }, plan.quantity));
+    }
+  }
+
+  // Stock: one receive movement per stocked line, balances locked in a fixed order first.
+  const balances = await lockBalances(
+    db,
+    entityId,
+    stocked.map((plan) => ({ product_id: plan.line.product_id, location_id: locationId! })),
+  );
+  const receiptId = newId();
+  const transactionByLine = new Map<string, string>();
+  let inventoryCost = ZERO;
+  for (const plan of stocked) {
+    const product = stockProductOf(plan.line);
+    const posted = await postMovement(db, entityId, ctx.events, balances, {
+      product,
+      location_id: locationId!,
+      transaction_type: 'receive',
+      quantity: plan.quantity,
+      unit_cost: plan.unitCost,
+      param: `${plan.param}.quantity`,
+      reference_type: 'order',
+      reference_id: order.id,
+      group_id: receiptId,
+      notes: input.notes ?? null,
+      metadata: { order_number: order.order_number, line_id: plan.line.id },
+      occurred_at: receivedAt,
+    });
+    transactionByLine.set(plan.line.id, posted.transaction.id);
+    inventoryCost = inventoryCost.plus(posted.total_cost);
+  }
+  const dropShipCost = dropShip.reduce((sum, plan) => sum.plus(plan.quantity.times(plan.unitCost)), ZERO);
+
+  const inventoryCents = round(inventoryCost, MONEY_SCALE);
+  const dropShipCents = round(dropShipCost, MONEY_SCALE);
+  const lines = receiptPostingLines(inventoryCost, dropShipCost);
+  let journalEntryId: string | null = null;
+  if (lines.length) {
+    const entry = await postJournalEntry(
+      db,
+      ctx,
+      {
+        entry_date: receivedAt.slice(0, 10),
+        memo: `Goods received on ${order.order_number}`,
+        source_type: 'purchase_receipt',
+        source_id: order.id,
+        lines,
+        metadata: { receipt_id: receiptId },
+      },
+      { dateParam: 'received_at' },
+    );
+    journalEntryId = entry.id;
+  }
+
+  const raised = new Map<string, Amount>(planned.map((plan) => [plan.line.id, plan.received]));
+  for (const [lineId, value] of salesRaised) raised.set(lineId, value);
+  // On the purchase order, received_floor follows quantity_fulfilled (the units received).
+  await db.query(
+    `UPDATE order_lines l SET quantity_fulfilled = v.q, received_floor = CASE WHEN l.order_id = $4 THEN v.q ELSE l.received_floor END, updated_at = now()
+     FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q) WHERE l.entity_id = $1 AND l.id = v.id`,
+    [entityId, [...raised.keys()], [...raised.values()].map((value) => value.toString()), order.id],
+  );
+  const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
+
+  // The drop-shipped sales orders move as if they had shipped (a held one keeps on_hold and moves on release).
+  const movedSalesOrders: { id: string; previous: { order_status: string; fulfillment_status: string } }[] = [];
+  for (const salesOrder of salesOrders.values()) {
+    const lines = await db.query<{ id: string; quantity: string; quantity_fulfilled: string }>(
+      'SELECT id, quantity, quantity_fulfilled FROM order_lines WHERE entity_id = $1 AND order_id = $2 AND kit_parent_line_id IS NULL',
+      [entityId, salesOrder.id],
+    );
+    const salesProgress = fulfillmentProgress(lines);
+    await db.query(
+      `UPDATE orders SET order_status = CASE WHEN order_status = 'on_hold' THEN order_status ELSE $3 END, fulfillment_status = $4, updated_at = now()
+       WHERE entity_id = $1 AND id = $2`,
+      [entityId, salesOrder.id, salesProgress.order_status, salesProgress.fulfillment_status],
+    );
+    movedSalesOrders.push({ id: salesOrder.id, previous: { order_status: salesOrder.order_status, fulfillment_status: salesOrder.fulfillment_status } });
+  }
+
+  return {
+    receipt: {
+      id: receiptId,
+      object: 'purchase_receipt',
+      order_id: order.id,
+      order_number: order.order_number,
+      order_status: progress.order_status,
+      fulfillment_status: progress.fulfillment_status,
+      previous_order_status: order.order_status,
+      location_id: locationId,
+      received_at: receivedAt,
+      lines: planned.map((plan) => {
+        const sales = plan.line.drop_ship_source_line_id ? salesById.get(plan.line.drop_ship_source_line_id)! : null;
+        return {
+          line_id: plan.line.id,
+          product_id: plan.line.product_id,
+          quantity: toJsonNumber(plan.quantity, QUANTITY_SCALE),
+          quantity_received: toJsonNumber(plan.received, QUANTITY_SCALE),
+          unit_cost: toJsonNumber(plan.unitCost, COST_SCALE),
+          total_cost: toJsonNumber(plan.quantity.times(plan.unitCost), COST_SCALE),
+          inventory_transaction_id: transactionByLine.get(plan.line.id) ?? null,
+          drop_ship_sales_order_id: sales?.order_id ?? null,
+          drop_ship_sales_line_id: sales?.id ?? null,
+        };
+      }),
+      inventory_transaction_ids: [...transactionByLine.values()],
+      inventory_cost: toJsonNumber(inventoryCents),
+      drop_ship_cost: toJsonNumber(dropShipCents),
+      journal_entry_id: journalEntryId,
+    },
+    salesOrders: movedSalesOrders,
+  };
+}

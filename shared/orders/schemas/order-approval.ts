@@ -1,0 +1,49 @@
+/** Order approval rules (E9) and the approve / reject request bodies. */
+import { z } from 'zod';
+import { decimalInput } from '../../money';
+import { id, timestamp } from '../../schemas/common';
+
+export const OrderApprovalRule = z
+  .object({
+    id: id(),
+    object: z.literal('order_approval_rule'),
+    entity_id: id(),
+    account_id: id().nullable().describe('The customer account whose sales orders this rule routes; null when the rule is per channel only.'),
+    sales_channel_id: id()
+      .nullable()
+      .describe("The sales channel (the integrator's id, as sent on orders) whose sales orders this rule routes; null when per customer only."),
+    threshold_amount: z.number().describe('A sales order confirmed with order_total strictly over this amount is held for approval.'),
+    approver_user_id: id().describe('The user who approves or rejects the orders this rule holds.'),
+    is_active: z.boolean().describe('Inactive rules route nothing.'),
+    created_by_user_id: id().nullable(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'OrderApprovalRule' });
+export type OrderApprovalRule = z.infer<typeof OrderApprovalRule>;
+
+export const OrderApprovalRuleCreate = z.strictObject({
+  account_id: id()
+    .nullable()
+    .optional()
+    .describe('A customer account of the entity. At least one of account_id and sales_channel_id; both narrows the rule to that customer in that channel.'),
+  sales_channel_id: id().nullable().optional().describe('The sales channel id the integrator puts on orders (sales_channel_id).'),
+  threshold_amount: decimalInput({ scale: 2, min: 0 }).describe('2 decimals, at least 0.'),
+  approver_user_id: id().describe('An active user of the entity.'),
+  is_active: z.boolean().optional().describe('Defaults to true.'),
+});
+export type OrderApprovalRuleCreate = z.infer<typeof OrderApprovalRuleCreate>;
+
+export const OrderApprovalRuleUpdate = z.strictObject({
+  account_id: id().nullable().optional(),
+  sales_channel_id: id().nullable().optional(),
+  threshold_amount: decimalInput({ scale: 2, min: 0 }).optional(),
+  approver_user_id: id().optional(),
+  is_active: z.boolean().optional(),
+});
+export type OrderApprovalRuleUpdate = z.infer<typeof OrderApprovalRuleUpdate>;
+
+export const OrderRejection = z.strictObject({
+  reason: z.string().trim().min(1).max(1000).describe('Why the order is rejected; kept as rejection_reason.'),
+});
+export type OrderRejection = z.infer<typeof OrderRejection>;

@@ -1,0 +1,119 @@
+/**
+ * SQL for the two party tables, customer accounts and vendors. They share columns and rules, so
+ * one module serves both; the table name is chosen from a closed set, never from input.
+ */
+import type { Db } from '../db/database';
+import { isUniqueViolation } from '../db/database';
+import { likeEscape, updateSet } from '../db/sql';
+import { previousAttributes } from '../events/outbox';
+import { ApiError } from '../errors';
+import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { newId } from '../ids';
+import type { Party, PartyCreate, PartyUpdate } from './schemas/party';
+
+export type PartyKind = 'account' | 'vendor';
+const TABLES: Record<PartyKind, { table: string; path: string; label: string }> = {
+  account: { table: 'accounts', path: '/v1/accounts', label: 'account' },
+  vendor: { table: 'vendors', path: '/v1/vendors', label: 'vendor' },
+};
+
+const FIELDS = [
+  'name',
+  'account_number',
+  'email',
+  'phone',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'tax_exempt',
+  'currency',
+  'notes',
+  'metadata',
+  'external_source',
+  'external_id',
+] as const;
+
+const columns = (kind: PartyKind) =>
+  `x.id, '${kind}' AS object, x.entity_id, ${FIELDS.map((f) => `x.${f}`).join(', ')}, x.is_archived, x.archived_at, x.created_at, x.updated_at`;
+
+function writeError(kind: PartyKind, error: unknown): never {
+  const { table } = TABLES[kind];
+  if (isUniqueViolation(error, `${table}_number_unique`)) throw new ApiError('account_number_taken', { param: 'account_number' });
+  if (isUniqueViolation(error, `${table}_external_unique`)) throw new ApiError('external_id_taken', { param: 'external_id' });
+  throw error;
+}
+
+export async function getParty(db: Db, kind: PartyKind, entityId: string, partyId: string, options: { lock?: boolean; param?: string } = {}): Promise<Party> {
+  const { table, label } = TABLES[kind];
+  const row = await db.maybeOne<Party>(`SELECT ${columns(kind)} FROM ${table} x WHERE x.entity_id = $1 AND x.id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [
+    entityId,
+    partyId,
+  ]);
+  if (!row) throw new ApiError('not_found', { param: options.param ?? 'id', hint: `No such ${label} in this entity.` });
+  return row;
+}
+
+export async function loadParties(db: Db, kind: PartyKind, ids: string[]): Promise<Party[]> {
+  return db.query<Party>(`SELECT ${columns(kind)} FROM ${TABLES[kind].table} x WHERE x.id = ANY($1::uuid[])`, [ids]);
+}
+
+export async function createParty(db: Db, kind: PartyKind, entityId: string, input: PartyCreate): Promise<Party> {
+  const values = FIELDS.map((field) => {
+    const value = input[field];
+    if (value !== undefined) return value;
+    return field === 'tax_exempt' ? false : field === 'currency' ? 'USD' : field === 'metadata' ? {} : null;
+  });
+  const placeholders = values.map((_, index) => `$${index + 3}`).join(', ');
+  try {
+    return await db.one<Party>(
+      `INSERT INTO ${TABLES[kind].table} AS x (id, entity_id, ${FIELDS.join(', ')}) VALUES ($1, $2, ${placeholders}) RETURNING ${columns(kind)}`,
+      [newId(), entityId, ...values],
+    );
+  } catch (error) {
+    writeError(kind, error);
+  }
+}
+
+export async function updateParty(db: Db, kind: PartyKind, entityId: string, partyId: string, patch: PartyUpdate & { is_archived?: boolean }) {
+  const before = await getParty(db, kind, entityId, partyId, { lock: true });
+  const params: unknown[] = [entityId, partyId];
+  let set = updateSet(patch, FIELDS, params);
+  if (patch.is_archived !== undefined && patch.is_archived !== before.is_archived) {
+    const archive = patch.is_archived ? 'is_archived = true, archived_at = now()' : 'is_archived = false, archived_at = NULL';
+    set = set ? `${set}, ${archive}` : `SET ${archive}, updated_at = now()`;
+  }
+  if (!set) return { party: before, previous: {} };
+  try {
+    const party = await db.one<Party>(`UPDATE ${TABLES[kind].table} x ${set} WHERE x.entity_id = $1 AND x.id = $2 RETURNING ${columns(kind)}`, params);
+    return { party, previous: previousAttributes(before, party) };
+  } catch (error) {
+    writeError(kind, error);
+  }
+}
+
+export interface PartyFilters {
+  is_archived?: boolean;
+  email?: string;
+  account_number?: string;
+  external_id?: string;
+  q?: string;
+}
+
+export async function listParties(db: Db, kind: PartyKind, entityId: string, filters: PartyFilters, page: PageRequest): Promise<Page<Party>> {
+  const where = ['x.entity_id = $1'];
+  const params: unknown[] = [entityId];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (filters.is_archived !== undefined) add((n) => `x.is_archived = ${n}`, filters.is_archived);
+  if (filters.email !== undefined) add((n) => `lower(x.email) = lower(${n})`, filters.email);
+  if (filters.account_number !== undefined) add((n) => `lower(x.account_number) = lower(${n})`, filters.account_number);
+  if (filters.external_id !== undefined) add((n) => `x.external_id = ${n}`, filters.external_id);
+  if (filters.q !== undefined) add((n) => `lower(x.name) LIKE ${n}`, `%${likeEscape(filters.q)}%`);
+  const { table, path } = TABLES[kind];
+  return keysetPage<Party>(db, { table, alias: 'x', select: columns(kind), where, params }, page, path);
+}

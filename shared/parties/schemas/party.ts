@@ -1,0 +1,62 @@
+/** Customer accounts and vendors: the parties sales and purchase documents point at. */
+import { z } from 'zod';
+import { addressFields, id, metadata, optionalText, timestamp } from '../../schemas/common';
+
+function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
+  return z
+    .object({
+      id: id(),
+      object: z.literal(object),
+      entity_id: id(),
+      name: z.string(),
+      account_number: z
+        .string()
+        .nullable()
+        .describe(object === 'account' ? 'Your customer number; unique within the entity.' : 'Your account number with this vendor; unique within the entity.'),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      address1: z.string().nullable(),
+      address2: z.string().nullable(),
+      city: z.string().nullable(),
+      state: z.string().nullable(),
+      postal_code: z.string().nullable(),
+      country: z.string().nullable().describe('ISO 3166-1 alpha-2 code.'),
+      tax_exempt: z.boolean(),
+      currency: z.string().describe('ISO 4217 code; defaults to USD.'),
+      notes: z.string().nullable(),
+      is_archived: z.boolean().describe('Archived parties stay on existing documents and can be restored; new documents should not use them.'),
+      archived_at: timestamp().nullable(),
+      metadata: z.record(z.string(), z.string()),
+      external_source: z.string().nullable(),
+      external_id: z.string().nullable(),
+      created_at: timestamp(),
+      updated_at: timestamp(),
+    })
+    .meta({ id: schemaId });
+}
+
+export const Account = partyObject('account', 'Account');
+export type Account = z.infer<typeof Account>;
+export const Vendor = partyObject('vendor', 'Vendor');
+export type Vendor = z.infer<typeof Vendor>;
+
+const editable = {
+  account_number: optionalText(50),
+  email: z.email().max(254).nullable().optional(),
+  ...addressFields,
+  tax_exempt: z.boolean().optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
+    .optional(),
+  notes: optionalText(5000),
+  metadata: metadata().optional(),
+  external_source: optionalText(100),
+  external_id: optionalText(200),
+};
+
+export const PartyCreate = z.strictObject({ name: z.string().trim().min(1).max(200), ...editable });
+export type PartyCreate = z.infer<typeof PartyCreate>;
+export const PartyUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable });
+export type PartyUpdate = z.infer<typeof PartyUpdate>;
+export type Party = Account | Vendor;

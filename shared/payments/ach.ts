@@ -1,0 +1,87 @@
+/**
+ * ACH clearance of customer payments: an ACH payment is received pending (no journal entry, its
+ * documents in awaiting_ach_clearance and not yet paid). Clearing it posts the receipt (debit
+ * undeposited funds, credit AR, dated cleared_date), pays the documents and returns each to the
+ * order_status it had; a failure (an ACH return) posts nothing, pays nothing and returns them too.
+ * So undeposited funds never holds uncleared money and AR only moves with cleared payments.
+ */
+import type { Db } from '../db/database';
+import { achClearanceTransition } from '../orders/lifecycle-rules';
+import { receiptPostingLines } from './allocation';
+import { ApiError } from '../errors';
+import { postJournalEntry } from '../ledger/post-journal-entry';
+import { amount } from '../money';
+import type { PaymentClear, PaymentFail } from './schemas/refund';
+import { getPayment, receiptApplications, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
+import { lockApplicationsOf, lockPayment, type LockedPayment } from './refunds';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function lockPending(db: Db, entityId: string, paymentId: string): Promise<LockedPayment> {
+  const payment = await lockPayment(db, entityId, paymentId);
+  if (payment.status !== 'pending') {
+    throw new ApiError('payment_not_pending', {
+      param: 'payment_id',
+      hint:
+        payment.status === 'failed' || payment.status === 'voided'
+          ? `This payment is ${payment.status}; nothing is pending.`
+          : 'This payment is not a pending ACH payment: it has cleared already (or was never ACH).',
+      details: { current_status: payment.status },
+    });
+  }
+  return payment;
+}
+
+/** Back to the status the document had before it waited (unchanged if it is not waiting). */
+function settledStatus(order: OrderState) {
+  const move = achClearanceTransition(order.order_status, 'payment_settled', order.ach_previous_status);
+  return move.allowed ? { order_status: move.next, ach_previous_status: null } : {};
+}
+
+/** POST /v1/payments/{payment_id}/clear */
+export async function clearPayment(db: Db, actor: PaymentActor, paymentId: string, input: PaymentClear): Promise<PaymentResult> {
+  const { entityId } = actor;
+  const payment = await lockPending(db, entityId, paymentId);
+  const clearedDate = input.cleared_date ?? today();
+  if (clearedDate < payment.payment_date) {
+    throw new ApiError('parameter_invalid', { param: 'cleared_date', hint: `An ACH payment cannot clear before it was made (${payment.payment_date}).` });
+  }
+  const locked = await lockApplicationsOf(db, entityId, payment.id);
+  const entry = await postJournalEntry(
+    db,
+    actor,
+    {
+      entry_date: clearedDate,
+      memo: 'Customer payment (ACH cleared)',
+      source_type: 'payment',
+      source_id: payment.id,
+      lines: [
+        { system_key: 'undeposited_funds', debit: payment.amount },
+        ...receiptPostingLines(payment.amount, receiptApplications(locked.map(({ application, order }) => ({ order, amount: application.amount_applied }))), 'credit'),
+      ],
+    },
+    { dateParam: 'cleared_date' },
+  );
+  for (const { application, order } of locked) {
+    await updateDocumentPayment(db, entityId, order, { paid: amount(application.amount_applied), ...settledStatus(order) });
+  }
+  await db.query(`UPDATE payments SET status = 'undeposited', journal_entry_id = $3, cleared_at = now(), updated_at = now() WHERE entity_id = $1 AND id = $2`, [
+    entityId,
+    payment.id,
+    entry.id,
+  ]);
+  return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
+}
+
+/** POST /v1/payments/{payment_id}/fail: the ACH debit was returned. */
+export async function failPayment(db: Db, actor: PaymentActor, paymentId: string, input: PaymentFail): Promise<PaymentResult> {
+  const { entityId } = actor;
+  const payment = await lockPending(db, entityId, paymentId);
+  const locked = await lockApplicationsOf(db, entityId, payment.id);
+  for (const { order } of locked) await updateDocumentPayment(db, entityId, order, settledStatus(order));
+  await db.query(
+    `UPDATE payments SET status = 'failed', failed_at = now(), failure_reason = $3, unapplied_amount = 0, updated_at = now() WHERE entity_id = $1 AND id = $2`,
+    [entityId, payment.id, input.failure_reason ?? null],
+  );
+  return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
+}

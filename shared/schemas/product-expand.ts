@@ -1,9 +1,0 @@
-/** expand[] loaders of product objects (manufacturer, uom), shared by product and kit routes. */
-import { loadManufacturers } from '../data/manufacturer-loader';
-import { loadUnitsOfMeasure } from '../data/units-of-measure';
-import { expandById, type ExpandSpec } from '../http/expand';
-
-export const PRODUCT_EXPAND: ExpandSpec = {
-  manufacturer: expandById('manufacturer_id', 'manufacturer', loadManufacturers),
-  uom: expandById('uom_id', 'uom', loadUnitsOfMeasure),
-};
