@@ -19,7 +19,7 @@ interface RouteModuleLike {
   route: { id: string; method: HttpMethod; path: string; auth: 'api_key' | 'none' };
 }
 
-const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)+$/;
+const KEY = /^[a-z0-9_-]+(\/[a-z0-9_-]+)+$/;
 const PATH = /^\/v1(\/([a-z0-9_.-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+$/;
 
 /** The route table as infrastructure data; rejects tables API Gateway or CloudFormation would reject later. */

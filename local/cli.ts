@@ -10,7 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { ENTITY_CODE_PATTERN, KEY_MODES, type KeyMode } from '../shared/auth/api-key-format';
-import { ALL_SCOPES, isKnownScope, PERMISSIONS } from '../shared/auth/scopes';
+import { PERMISSIONS } from '../shared/auth/permissions';
+import { ALL_SCOPES, isKnownScope } from '../shared/auth/scopes';
 import { withTransaction } from '../shared/db/database';
 import { getEntity, inEntity, insertApiKey, insertUser } from '../shared/tenants/identity-store';
 import { provisionEntity } from '../shared/tenants/provision-entity';

@@ -9,6 +9,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyR
 import { authorize } from '../functions/authorizer/authorizer';
 import type { RouteModule } from '../functions/routes';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/errors';
+import { ERROR_STATUS, statusOf } from '../shared/http/error-status';
 import { buildOpenApiDocument } from '../shared/http/openapi';
 import { setOpenApiSource } from '../shared/http/openapi-source';
 import { log } from '../shared/log';
@@ -116,7 +117,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         const context = (result.context ?? {}) as Record<string, unknown>;
         if (result.policyDocument.Statement[0].Effect !== 'Allow') {
           const code = String(context.errorCode) as ErrorCode;
-          return send(ERROR_CATALOG[code]?.status ?? 401, envelope(code in ERROR_CATALOG ? code : 'api_key_invalid', requestId), rateHeaders);
+          return send(code in ERROR_STATUS ? ERROR_STATUS[code] : 401, envelope(code in ERROR_CATALOG ? code : 'api_key_invalid', requestId), rateHeaders);
         }
         authorizer = { ...context, principalId: result.principalId };
       }
@@ -150,7 +151,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       response.writeHead(result.statusCode, { ...rateHeaders, ...(result.headers as Record<string, string>) });
       response.end(result.body);
     } catch (error) {
-      if (error instanceof ApiError) return send(error.status, JSON.stringify(error.toEnvelope(requestId)));
+      if (error instanceof ApiError) return send(statusOf(error), JSON.stringify(error.toEnvelope(requestId)));
       log.error('gateway failure', { requestId, error });
       send(500, envelope('internal_error', requestId));
     }

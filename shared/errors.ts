@@ -2,8 +2,9 @@
  * The one error type of the API and its closed catalog of codes.
  *
  * Every failure a client can see is an ApiError carrying a code from ERROR_CATALOG. The catalog
- * decides the HTTP status, the envelope's `type`, the broad `error` key and a default hint; the
- * OpenAPI document lists it verbatim, so a code that is not here cannot be thrown.
+ * decides the envelope's `type`, the broad `error` key and a default hint; the OpenAPI document
+ * lists it verbatim, so a code that is not here cannot be thrown. It knows nothing of HTTP: the
+ * status of each code is the edge's business (shared/http/error-status.ts).
  */
 
 export const ERROR_TYPES = [
@@ -19,325 +20,246 @@ export const ERROR_TYPES = [
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
 interface CatalogEntry {
-  status: number;
   type: ErrorType;
   /** The broad machine-readable key (`error`); `code` is the precise one. */
   error: string;
   hint: string;
 }
 
-const entry = (status: number, type: ErrorType, error: string, hint: string): CatalogEntry => ({ status, type, error, hint });
+const entry = (type: ErrorType, error: string, hint: string): CatalogEntry => ({ type, error, hint });
 
 export const ERROR_CATALOG = {
   // 400: the request itself is wrong
-  invalid_json: entry(400, 'validation_error', 'validation_error', 'The request body is not valid JSON.'),
-  parameter_missing: entry(400, 'validation_error', 'validation_error', 'A required parameter is missing.'),
-  parameter_invalid: entry(400, 'validation_error', 'validation_error', 'A parameter has an invalid value.'),
-  parameter_unknown: entry(400, 'validation_error', 'validation_error', 'The request contains a parameter this endpoint does not accept.'),
-  idempotency_key_invalid: entry(400, 'validation_error', 'validation_error', 'The Idempotency-Key header must be 1 to 255 printable characters.'),
-  expand_error: entry(400, 'expand_error', 'expand_error', 'This expand value is not allowed for this resource.'),
+  invalid_json: entry('validation_error', 'validation_error', 'The request body is not valid JSON.'),
+  parameter_missing: entry('validation_error', 'validation_error', 'A required parameter is missing.'),
+  parameter_invalid: entry('validation_error', 'validation_error', 'A parameter has an invalid value.'),
+  parameter_unknown: entry('validation_error', 'validation_error', 'The request contains a parameter this endpoint does not accept.'),
+  idempotency_key_invalid: entry('validation_error', 'validation_error', 'The Idempotency-Key header must be 1 to 255 printable characters.'),
+  expand_error: entry('expand_error', 'expand_error', 'This expand value is not allowed for this resource.'),
   // 401: who is calling cannot be established
-  api_key_missing: entry(401, 'permission_error', 'authentication_failed', 'Send your API key as `Authorization: Bearer <key>`.'),
-  api_key_malformed: entry(401, 'permission_error', 'authentication_failed', 'The API key is not of the form bo_<live|test>_ent_<entity_code>_<secret>.'),
-  api_key_invalid: entry(401, 'permission_error', 'authentication_failed', 'The API key is not recognised.'),
-  api_key_revoked: entry(401, 'permission_error', 'authentication_failed', 'The API key has been revoked.'),
-  api_key_expired: entry(401, 'permission_error', 'authentication_failed', 'The API key has expired; use the key that replaced it.'),
-  api_key_mode_not_allowed: entry(401, 'permission_error', 'authentication_failed', 'This server accepts test-mode keys only.'),
+  api_key_missing: entry('permission_error', 'authentication_failed', 'Send your API key as `Authorization: Bearer <key>`.'),
+  api_key_malformed: entry('permission_error', 'authentication_failed', 'The API key is not of the form bo_<live|test>_ent_<entity_code>_<secret>.'),
+  api_key_invalid: entry('permission_error', 'authentication_failed', 'The API key is not recognised.'),
+  api_key_revoked: entry('permission_error', 'authentication_failed', 'The API key has been revoked.'),
+  api_key_expired: entry('permission_error', 'authentication_failed', 'The API key has expired; use the key that replaced it.'),
+  api_key_mode_not_allowed: entry('permission_error', 'authentication_failed', 'This server accepts test-mode keys only.'),
   // 403: known caller, not allowed
-  insufficient_scope: entry(403, 'permission_error', 'insufficient_scope', 'The API key lacks the scope this endpoint requires.'),
-  insufficient_permissions: entry(
-    403,
-    'permission_error',
+  insufficient_scope: entry('permission_error', 'insufficient_scope', 'The API key lacks the scope this endpoint requires.'),
+  insufficient_permissions: entry('permission_error',
     'insufficient_permissions',
     'The user behind this API key lacks the permission this action requires.',
   ),
-  segregation_of_duties: entry(403, 'permission_error', 'insufficient_permissions', 'The user who requested this action cannot also approve it.'),
+  segregation_of_duties: entry('permission_error', 'insufficient_permissions', 'The user who requested this action cannot also approve it.'),
   // 404
-  not_found: entry(404, 'not_found', 'not_found', 'No such record in this entity.'),
-  route_not_found: entry(404, 'not_found', 'not_found', 'No endpoint matches this method and path.'),
-  order_not_found: entry(404, 'not_found', 'not_found', 'No such order in this entity (an order of another entity is never found).'),
-  coupon_not_found: entry(404, 'not_found', 'not_found', 'No coupon of this entity has this code.'),
+  not_found: entry('not_found', 'not_found', 'No such record in this entity.'),
+  route_not_found: entry('not_found', 'not_found', 'No endpoint matches this method and path.'),
+  order_not_found: entry('not_found', 'not_found', 'No such order in this entity (an order of another entity is never found).'),
+  coupon_not_found: entry('not_found', 'not_found', 'No coupon of this entity has this code.'),
   // 409: state conflicts
-  location_name_taken: entry(409, 'conflict', 'conflict', 'Another location of this entity already has this name.'),
-  location_is_default: entry(
-    409,
-    'conflict',
+  location_name_taken: entry('conflict', 'conflict', 'Another location of this entity already has this name.'),
+  location_is_default: entry('conflict',
     'conflict',
     'The default location cannot be deleted or deactivated while other locations exist; make another location the default first.',
   ),
-  location_in_use: entry(
-    409,
-    'conflict',
+  location_in_use: entry('conflict',
     'conflict',
     'Inventory or documents reference this location; deactivate it (is_active false) instead of deleting it.',
   ),
-  manufacturer_name_taken: entry(409, 'conflict', 'conflict', 'Another manufacturer of this entity already has this name.'),
-  manufacturer_in_use: entry(
-    409,
-    'conflict',
+  manufacturer_name_taken: entry('conflict', 'conflict', 'Another manufacturer of this entity already has this name.'),
+  manufacturer_in_use: entry('conflict',
     'conflict',
     'Products still reference this manufacturer; reassign or clear the manufacturer on those products first.',
   ),
-  uom_abbreviation_taken: entry(409, 'conflict', 'conflict', 'Another unit of measure of this entity already has this abbreviation.'),
-  uom_in_use: entry(
-    409,
-    'conflict',
+  uom_abbreviation_taken: entry('conflict', 'conflict', 'Another unit of measure of this entity already has this abbreviation.'),
+  uom_in_use: entry('conflict',
     'conflict',
     'This unit of measure is assigned to products, purchase order lines or inventory transactions; reassign them first.',
   ),
-  uom_is_base: entry(409, 'conflict', 'conflict', 'The base unit of a type cannot be deleted while other units of that type exist.'),
-  product_sku_taken: entry(409, 'conflict', 'conflict', 'Another product of this entity already has this SKU.'),
-  product_in_use: entry(
-    409,
-    'conflict',
+  uom_is_base: entry('conflict', 'conflict', 'The base unit of a type cannot be deleted while other units of that type exist.'),
+  product_sku_taken: entry('conflict', 'conflict', 'Another product of this entity already has this SKU.'),
+  product_in_use: entry('conflict',
     'conflict',
     'The product is referenced by kits, pricing policies or inventory transactions; deactivate it (is_active false) instead.',
   ),
-  external_id_taken: entry(409, 'conflict', 'conflict', 'Another record of this entity already has this external_source and external_id.'),
-  account_number_taken: entry(409, 'conflict', 'conflict', 'Another record of this entity already has this account_number.'),
-  option_name_taken: entry(409, 'conflict', 'conflict', 'The product already has an option with this name.'),
-  product_vendor_exists: entry(409, 'conflict', 'conflict', 'This vendor is already linked to the product; update that relationship instead.'),
-  kit_component_exists: entry(409, 'conflict', 'conflict', 'This product is already a component of the kit; change that component instead.'),
-  kit_component_limit: entry(409, 'conflict', 'conflict', 'The kit already has the maximum number of components; remove one first.'),
-  kit_component_last: entry(409, 'conflict', 'conflict', 'A kit keeps at least one component; add the replacement first, or deactivate the kit.'),
-  pricing_level_name_taken: entry(409, 'conflict', 'conflict', 'Another pricing level of this entity already has this name.'),
-  pricing_tier_exists: entry(
-    409,
-    'conflict',
+  external_id_taken: entry('conflict', 'conflict', 'Another record of this entity already has this external_source and external_id.'),
+  account_number_taken: entry('conflict', 'conflict', 'Another record of this entity already has this account_number.'),
+  option_name_taken: entry('conflict', 'conflict', 'The product already has an option with this name.'),
+  product_vendor_exists: entry('conflict', 'conflict', 'This vendor is already linked to the product; update that relationship instead.'),
+  kit_component_exists: entry('conflict', 'conflict', 'This product is already a component of the kit; change that component instead.'),
+  kit_component_limit: entry('conflict', 'conflict', 'The kit already has the maximum number of components; remove one first.'),
+  kit_component_last: entry('conflict', 'conflict', 'A kit keeps at least one component; add the replacement first, or deactivate the kit.'),
+  pricing_level_name_taken: entry('conflict', 'conflict', 'Another pricing level of this entity already has this name.'),
+  pricing_tier_exists: entry('conflict',
     'conflict',
     'An active pricing policy already prices this product for the same level, account, pricing_type and min_quantity.',
   ),
-  tag_name_taken: entry(409, 'conflict', 'conflict', 'Another tag of this entity already has this name.'),
-  api_key_already_revoked: entry(409, 'conflict', 'conflict', 'This API key is already revoked.'),
-  gl_account_code_taken: entry(409, 'conflict', 'conflict', 'Another GL account of this entity already has this code.'),
-  gl_account_is_system: entry(409, 'conflict', 'conflict', 'System accounts cannot be deactivated, retyped or deleted; other modules post to them.'),
-  gl_account_in_use: entry(
-    409,
-    'conflict',
+  tag_name_taken: entry('conflict', 'conflict', 'Another tag of this entity already has this name.'),
+  api_key_already_revoked: entry('conflict', 'conflict', 'This API key is already revoked.'),
+  gl_account_code_taken: entry('conflict', 'conflict', 'Another GL account of this entity already has this code.'),
+  gl_account_is_system: entry('conflict', 'conflict', 'System accounts cannot be deactivated, retyped or deleted; other modules post to them.'),
+  gl_account_in_use: entry('conflict',
     'conflict',
     'The GL account has postings, drafts or recurring templates referring to it; deactivate it (is_active false) instead.',
   ),
-  journal_entry_not_draft: entry(
-    409,
-    'conflict',
+  journal_entry_not_draft: entry('conflict',
     'conflict',
     'Only draft journal entries can be changed, deleted or posted; correct a posted entry by reversing it.',
   ),
-  journal_entry_not_reversible: entry(409, 'conflict', 'conflict', 'Only a posted entry that is not itself a reversal can be reversed, and only once.'),
-  period_overlap: entry(409, 'conflict', 'conflict', 'The dates overlap another accounting period of this entity.'),
-  period_invalid_transition: entry(
-    409,
-    'conflict',
+  journal_entry_not_reversible: entry('conflict', 'conflict', 'Only a posted entry that is not itself a reversal can be reversed, and only once.'),
+  period_overlap: entry('conflict', 'conflict', 'The dates overlap another accounting period of this entity.'),
+  period_invalid_transition: entry('conflict',
     'conflict',
     'The period is not in a status that allows this move (open → close_requested → closed; reopen from close_requested or closed).',
   ),
-  order_not_deletable: entry(
-    409,
-    'conflict',
+  order_not_deletable: entry('conflict',
     'conflict',
     'Only draft orders and quotes without payments can be deleted; use POST /v1/orders/{id}/cancel instead.',
   ),
-  order_locked: entry(
-    409,
-    'conflict',
+  order_locked: entry('conflict',
     'conflict',
     'The document is cancelled, voided, fulfilled, posted or paid; follow suggested_action (create_return, revise_order) instead of editing it.',
   ),
-  dropship_po_issued_blocks_line_edit: entry(
-    409,
-    'conflict',
+  dropship_po_issued_blocks_line_edit: entry('conflict',
     'conflict',
     'A drop-ship purchase order was issued for this line; its quantity and drop-ship fields follow that purchase order (see linked_purchase_order).',
   ),
-  line_not_editable: entry(409, 'conflict', 'conflict', "This line cannot be changed this way (a kit component follows its kit's line)."),
-  coupon_code_taken: entry(409, 'conflict', 'conflict', 'Another coupon of this entity already has this code (codes are case-insensitive).'),
-  coupon_in_use: entry(409, 'conflict', 'conflict', 'Documents carry this coupon; deactivate it (is_active false) instead of deleting it.'),
-  coupon_already_applied: entry(409, 'conflict', 'conflict', 'This coupon is already applied to this document.'),
-  tax_rate_name_taken: entry(409, 'conflict', 'conflict', 'Another tax rate of this entity already has this name.'),
-  tax_rate_in_use: entry(409, 'conflict', 'conflict', 'Order lines use this tax rate; deactivate it (is_active false) instead of deleting it.'),
-  idempotency_key_in_use: entry(
-    409,
-    'conflict',
+  line_not_editable: entry('conflict', 'conflict', "This line cannot be changed this way (a kit component follows its kit's line)."),
+  coupon_code_taken: entry('conflict', 'conflict', 'Another coupon of this entity already has this code (codes are case-insensitive).'),
+  coupon_in_use: entry('conflict', 'conflict', 'Documents carry this coupon; deactivate it (is_active false) instead of deleting it.'),
+  coupon_already_applied: entry('conflict', 'conflict', 'This coupon is already applied to this document.'),
+  tax_rate_name_taken: entry('conflict', 'conflict', 'Another tax rate of this entity already has this name.'),
+  tax_rate_in_use: entry('conflict', 'conflict', 'Order lines use this tax rate; deactivate it (is_active false) instead of deleting it.'),
+  idempotency_key_in_use: entry('conflict',
     'conflict',
     'A request with this Idempotency-Key is still being processed; retry after the delay in Retry-After.',
   ),
   // 412, 413, 415
-  precondition_failed: entry(412, 'conflict', 'precondition_failed', 'The resource has changed since the ETag in If-Match was issued; fetch it again.'),
-  request_too_large: entry(413, 'validation_error', 'validation_error', 'The request body is too large.'),
-  unsupported_media_type: entry(415, 'validation_error', 'validation_error', 'Send request bodies as application/json.'),
+  precondition_failed: entry('conflict', 'precondition_failed', 'The resource has changed since the ETag in If-Match was issued; fetch it again.'),
+  request_too_large: entry('validation_error', 'validation_error', 'The request body is too large.'),
+  unsupported_media_type: entry('validation_error', 'validation_error', 'Send request bodies as application/json.'),
   // 422: well-formed but not processable
-  idempotency_key_reused: entry(
-    422,
-    'validation_error',
+  idempotency_key_reused: entry('validation_error',
     'idempotency_error',
     'This Idempotency-Key was used with different parameters; use a new key for a new request.',
   ),
-  insufficient_stock: entry(
-    422,
-    'validation_error',
+  insufficient_stock: entry('validation_error',
     'insufficient_stock',
     'Not enough stock on hand at this location; receive stock first, or send allow_negative true on an adjustment.',
   ),
-  product_not_stockable: entry(
-    422,
-    'validation_error',
+  product_not_stockable: entry('validation_error',
     'validation_error',
     'Only simple and kit products carry inventory; services and bundles are not stocked.',
   ),
-  resource_type_unavailable: entry(
-    422,
-    'validation_error',
+  resource_type_unavailable: entry('validation_error',
     'validation_error',
     'Tags cannot be attached to this resource type yet: its resources are not served by this API version.',
   ),
-  journal_entry_unbalanced: entry(
-    422,
-    'validation_error',
+  journal_entry_unbalanced: entry('validation_error',
     'journal_entry_unbalanced',
     'A posted entry needs at least one debit and one credit line, and its debits must equal its credits to the cent.',
   ),
-  gl_account_inactive: entry(422, 'validation_error', 'validation_error', 'The GL account is inactive; reactivate it or post to another account.'),
-  gl_account_control: entry(
-    422,
-    'validation_error',
+  gl_account_inactive: entry('validation_error', 'validation_error', 'The GL account is inactive; reactivate it or post to another account.'),
+  gl_account_control: entry('validation_error',
     'validation_error',
     'Accounts receivable and payable are control accounts posted only by their documents (invoices, payments, bills), never by manual entries.',
   ),
-  period_closed: entry(
-    422,
-    'validation_error',
+  period_closed: entry('validation_error',
     'period_closed',
     'The entry date falls in an accounting period that is closed or awaiting close approval; reopen it or post on another date.',
   ),
-  order_invalid_transition: entry(
-    409,
-    'conflict',
+  order_invalid_transition: entry('conflict',
     'conflict',
     "The order's current status (current_status) does not allow this operation; check details.reason and the order lifecycle.",
   ),
-  order_over_fulfillment: entry(
-    422,
-    'validation_error',
+  order_over_fulfillment: entry('validation_error',
     'validation_error',
     'A line cannot ship more than its quantity not yet fulfilled (details.remaining).',
   ),
-  return_quantity_exceeded: entry(
-    422,
-    'validation_error',
+  return_quantity_exceeded: entry('validation_error',
     'validation_error',
     'A return cannot take back more of a source line than is returnable: what shipped, less what live returns already take back (details.returnable).',
   ),
-  order_over_receipt: entry(
-    422,
-    'validation_error',
+  order_over_receipt: entry('validation_error',
     'validation_error',
     'A purchase order line cannot receive more than its quantity not yet received (details.remaining); raise the line quantity first.',
   ),
-  no_drop_ship_lines: entry(
-    422,
-    'validation_error',
+  no_drop_ship_lines: entry('validation_error',
     'validation_error',
     'The sales order has no line marked is_drop_ship with units left to ship and no live drop-ship purchase order.',
   ),
-  drop_ship_vendor_missing: entry(
-    422,
-    'validation_error',
+  drop_ship_vendor_missing: entry('validation_error',
     'validation_error',
     'A drop-ship line has no drop_ship_vendor_id and its product no preferred vendor (details.line_id); set one on the line.',
   ),
-  line_drop_shipped: entry(
-    422,
-    'validation_error',
+  line_drop_shipped: entry('validation_error',
     'validation_error',
     'This line has a live drop-ship purchase order (details.linked_purchase_order): the vendor ships it, and receiving that purchase order fulfils the line.',
   ),
-  order_not_adjustable: entry(
-    422,
-    'validation_error',
+  order_not_adjustable: entry('validation_error',
     'validation_error',
     'Adjustments apply to draft or open (confirmed) orders only; cancelled, fulfilled and posted-invoice orders refuse them.',
   ),
-  party_archived: entry(422, 'validation_error', 'validation_error', 'The account or vendor is archived; unarchive it or use another for new documents.'),
-  coupon_inactive: entry(422, 'validation_error', 'validation_error', 'This coupon is inactive.'),
-  coupon_not_yet_valid: entry(422, 'validation_error', 'validation_error', 'This coupon cannot be redeemed before its valid_from.'),
-  coupon_expired: entry(422, 'validation_error', 'validation_error', 'This coupon expired at its valid_until.'),
-  coupon_usage_limit_reached: entry(
-    422,
-    'validation_error',
+  party_archived: entry('validation_error', 'validation_error', 'The account or vendor is archived; unarchive it or use another for new documents.'),
+  coupon_inactive: entry('validation_error', 'validation_error', 'This coupon is inactive.'),
+  coupon_not_yet_valid: entry('validation_error', 'validation_error', 'This coupon cannot be redeemed before its valid_from.'),
+  coupon_expired: entry('validation_error', 'validation_error', 'This coupon expired at its valid_until.'),
+  coupon_usage_limit_reached: entry('validation_error',
     'validation_error',
     'This coupon was redeemed as often as it allows, in total or by this customer account (see limit).',
   ),
-  coupon_minimum_not_met: entry(422, 'validation_error', 'validation_error', "The document's subtotal is below the coupon's min_order_subtotal."),
-  coupon_not_applicable: entry(422, 'validation_error', 'validation_error', 'Coupons apply to quotes, sales orders and invoices only.'),
-  approver_user_inactive: entry(422, 'validation_error', 'validation_error', 'The approver is a deactivated user; name an active user of the entity.'),
-  approval_rule_in_use: entry(
-    409,
-    'conflict',
+  coupon_minimum_not_met: entry('validation_error', 'validation_error', "The document's subtotal is below the coupon's min_order_subtotal."),
+  coupon_not_applicable: entry('validation_error', 'validation_error', 'Coupons apply to quotes, sales orders and invoices only.'),
+  approver_user_inactive: entry('validation_error', 'validation_error', 'The approver is a deactivated user; name an active user of the entity.'),
+  approval_rule_in_use: entry('conflict',
     'conflict',
     'Orders were routed by this approval rule; deactivate it (is_active false) instead of deleting it.',
   ),
-  line_quantity_below_floor: entry(
-    422,
-    'validation_error',
+  line_quantity_below_floor: entry('validation_error',
     'validation_error',
     'The quantity cannot go below what was already fulfilled, returned or received on this line (see floor).',
   ),
   // Payments and deposits
-  order_not_payable: entry(422, 'validation_error', 'validation_error', 'The payment would overpay the document (see payable_amount).'),
-  payment_already_applied: entry(409, 'conflict', 'conflict', 'The payment is already applied.'),
-  payment_already_deposited: entry(409, 'conflict', 'conflict', 'The payment is already deposited.'),
-  refund_exceeds_refundable: entry(
-    422,
-    'validation_error',
+  order_not_payable: entry('validation_error', 'validation_error', 'The payment would overpay the document (see payable_amount).'),
+  payment_already_applied: entry('conflict', 'conflict', 'The payment is already applied.'),
+  payment_already_deposited: entry('conflict', 'conflict', 'The payment is already deposited.'),
+  refund_exceeds_refundable: entry('validation_error',
     'validation_error',
     'A refund cannot exceed what the payment has not refunded yet (see refundable_amount).',
   ),
-  payment_deposited: entry(409, 'conflict', 'conflict', 'A deposited payment cannot be voided; refund it instead (POST /v1/payments/{payment_id}/refunds).'),
-  payment_refunded: entry(409, 'conflict', 'conflict', 'The payment has refunds: it cannot be voided, and a fully refunded payment has nothing to deposit.'),
-  payment_voided: entry(409, 'conflict', 'conflict', 'The payment was voided or its ACH debit failed; nothing more can be done with it (see current_status).'),
-  payment_pending_clearance: entry(
-    409,
-    'conflict',
+  payment_deposited: entry('conflict', 'conflict', 'A deposited payment cannot be voided; refund it instead (POST /v1/payments/{payment_id}/refunds).'),
+  payment_refunded: entry('conflict', 'conflict', 'The payment has refunds: it cannot be voided, and a fully refunded payment has nothing to deposit.'),
+  payment_voided: entry('conflict', 'conflict', 'The payment was voided or its ACH debit failed; nothing more can be done with it (see current_status).'),
+  payment_pending_clearance: entry('conflict',
     'conflict',
     'The ACH payment has not cleared yet: clear it (POST /v1/payments/{payment_id}/clear) or record its failure (/fail) first.',
   ),
-  payment_not_pending: entry(409, 'conflict', 'conflict', 'Only a pending ACH payment can be cleared or failed (see current_status).'),
+  payment_not_pending: entry('conflict', 'conflict', 'Only a pending ACH payment can be cleared or failed (see current_status).'),
   // Account payment methods (raw credentials are refused by the handler stack on every route)
-  raw_card_data_refused: entry(
-    400,
-    'validation_error',
+  raw_card_data_refused: entry('validation_error',
     'validation_error',
     'Card numbers and security codes are never accepted; collect them with the payment processor client library and attach the resulting setup intent.',
   ),
-  raw_bank_data_refused: entry(
-    400,
-    'validation_error',
+  raw_bank_data_refused: entry('validation_error',
     'validation_error',
     'Bank account and routing numbers are never accepted; collect them with the payment processor client library and attach the resulting setup intent.',
   ),
-  setup_intent_not_succeeded: entry(
-    422,
-    'validation_error',
+  setup_intent_not_succeeded: entry('validation_error',
     'validation_error',
     'The setup intent has not succeeded yet (see setup_intent_status); confirm it with the processor client library first.',
   ),
-  payment_method_already_attached: entry(409, 'conflict', 'conflict', 'This setup intent or processor payment method is already saved on an account.'),
-  payment_method_inactive: entry(409, 'conflict', 'conflict', 'The payment method was removed (is_active false); attach a new one instead.'),
-  setup_intent_unexpected_state: entry(
-    409,
-    'conflict',
+  payment_method_already_attached: entry('conflict', 'conflict', 'This setup intent or processor payment method is already saved on an account.'),
+  payment_method_inactive: entry('conflict', 'conflict', 'The payment method was removed (is_active false); attach a new one instead.'),
+  setup_intent_unexpected_state: entry('conflict',
     'conflict',
     'The setup intent was already confirmed (see setup_intent_status); create a new setup intent to save another method.',
   ),
-  test_mode_required: entry(
-    403,
-    'permission_error',
+  test_mode_required: entry('permission_error',
     'insufficient_permissions',
     'Test helpers stand in for the processor client library in test mode only: call them with a bo_test_ key.',
   ),
   // 429, 500
-  rate_limit_exceeded: entry(429, 'rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
-  internal_error: entry(500, 'internal', 'internal', 'Something went wrong on our side; quote the request_id to support.'),
+  rate_limit_exceeded: entry('rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
+  internal_error: entry('internal', 'internal', 'Something went wrong on our side; quote the request_id to support.'),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -354,14 +276,12 @@ export interface ApiErrorOptions {
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  readonly status: number;
   readonly options: ApiErrorOptions;
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.hint ?? ERROR_CATALOG[code].hint, { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CATALOG[code].status;
     this.options = options;
   }
 

@@ -1,6 +1,6 @@
 import { listPaymentMethods } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope } from '../../shared/db/keyset';
+import { listEnvelope } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { AccountPaymentMethod, PaymentMethodListQuery } from '../../shared/payments/schemas/payment-method';
 

@@ -2,7 +2,7 @@ import { insertPaymentMethod, lockAccount } from '../../shared/payments/payment-
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { paymentProcessor } from '../../shared/payments/processor';
+import { paymentProcessor } from '../../shared/payments/select-processor';
 import { idParams } from '../../shared/schemas/common';
 import { AccountPaymentMethod, PaymentMethodAttach } from '../../shared/payments/schemas/payment-method';
 

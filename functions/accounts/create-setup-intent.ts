@@ -1,7 +1,7 @@
 import { findProcessorCustomer, lockAccount, saveProcessorCustomer } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { paymentProcessor } from '../../shared/payments/processor';
+import { paymentProcessor } from '../../shared/payments/select-processor';
 import { idParams } from '../../shared/schemas/common';
 import { SetupIntentCreate, SetupIntentResponse } from '../../shared/payments/schemas/payment-method';
 

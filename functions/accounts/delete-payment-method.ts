@@ -1,7 +1,7 @@
 import { deactivatePaymentMethod, getPaymentMethod, lockAccount } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { paymentProcessor } from '../../shared/payments/processor';
+import { paymentProcessor } from '../../shared/payments/select-processor';
 import { AccountPaymentMethod, paymentMethodParams } from '../../shared/payments/schemas/payment-method';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listParties } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { Account } from '../../shared/parties/schemas/party';

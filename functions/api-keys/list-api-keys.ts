@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listApiKeys } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKey } from '../../shared/tenants/schemas/api-key';
 import { entityScopedParams } from '../../shared/schemas/common';

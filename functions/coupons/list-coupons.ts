@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listCoupons } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { Coupon } from '../../shared/orders/schemas/coupon';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { ALL_GL_ACCOUNT_SUBTYPES, GL_ACCOUNT_TYPES, GlAccount, type GlAccountSubtype } from '../../shared/ledger/schemas/gl-account';

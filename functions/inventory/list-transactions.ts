@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listTransactions } from '../../shared/inventory/inventory';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryTransaction, TRANSACTION_TYPES } from '../../shared/inventory/schemas/inventory';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listJournalEntries } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { isoDate } from '../../shared/schemas/common';
 import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/ledger/schemas/journal-entry';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { kitAvailability } from '../../shared/catalog/kits';
+import { kitAvailability } from '../../shared/inventory/kit-availability';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listLocations } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { Location } from '../../shared/inventory/schemas/location';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listManufacturers } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Manufacturer } from '../../shared/catalog/schemas/manufacturer';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listApprovalRules } from '../../shared/orders/approval-rules';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { id, queryBoolean } from '../../shared/schemas/common';
 import { OrderApprovalRule } from '../../shared/orders/schemas/order-approval';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listOrders } from '../../shared/orders/orders';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { timestamp } from '../../shared/schemas/common';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listPayments } from '../../shared/payments/payments';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Payment, PaymentListQuery } from '../../shared/payments/schemas/payment';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listPricingPolicies } from '../../shared/catalog/catalog-extras';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/catalog-extras';
 import { queryBoolean } from '../../shared/schemas/common';

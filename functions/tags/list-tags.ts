@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listTags } from '../../shared/catalog/catalog-extras';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Tag } from '../../shared/catalog/schemas/catalog-extras';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { paymentProcessor } from '../../shared/payments/processor';
+import { paymentProcessor } from '../../shared/payments/select-processor';
 import { confirmSandboxSetupIntent, SANDBOX_TOKEN_NAMES } from '../../shared/payments/sandbox-processor';
 
 const TestSetupIntentConfirm = z.strictObject({

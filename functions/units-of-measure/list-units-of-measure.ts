@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listUnitsOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/db/keyset';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { UnitOfMeasure } from '../../shared/catalog/schemas/unit-of-measure';
 

@@ -2,7 +2,7 @@
  * Resolves a bearer key to its caller: entity, key, acting user, scopes and mode.
  * Shared by the Lambda authorizer and the local gateway.
  */
-import type { Caller } from '../http/route';
+import type { Caller } from './caller';
 import { withTransaction } from '../db/database';
 import type { ErrorCode } from '../errors';
 import { bearerToken, hashApiKey, parseApiKey, type KeyMode } from './api-key-format';

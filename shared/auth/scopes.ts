@@ -28,5 +28,3 @@ export function hasScope(granted: readonly string[], required: string): boolean 
   return level === 'read' && granted.includes(`${area}:write`);
 }
 
-/** User permissions (what the person behind a key may do), distinct from key scopes. */
-export const PERMISSIONS = ['orders.revision_override', 'orders.approve', 'purchasing.approve_bills', 'accounting.close_periods', 'api_keys.manage'] as const;

@@ -229,7 +229,7 @@ export function listPricingLevels(db: Db, entityId: string, filters: { is_active
     params.push(filters.is_active);
     where.push(`l.is_active = $${params.length}`);
   }
-  return keysetPage<PricingLevel>(db, { table: 'pricing_levels', alias: 'l', select: LEVEL_COLUMNS, where, params }, page, '/v1/pricing-levels');
+  return keysetPage<PricingLevel>(db, { table: 'pricing_levels', alias: 'l', select: LEVEL_COLUMNS, where, params }, page);
 }
 
 const POLICY_COLUMNS = `pp.id, 'pricing_policy' AS object, pp.entity_id, pp.product_id, pp.pricing_level_id, pp.account_id, pp.pricing_type, pp.min_quantity,
@@ -340,9 +340,7 @@ export async function listPricingPolicies(db: Db, entityId: string, filters: Pol
   const result = await keysetPage<PolicyRow>(
     db,
     { table: 'pricing_policies', alias: 'pp', joins: POLICY_JOINS, select: POLICY_COLUMNS, where, params },
-    page,
-    '/v1/pricing-policies',
-  );
+    page);
   return { ...result, data: result.data.map(toPolicy) };
 }
 
@@ -386,7 +384,7 @@ export function listTags(db: Db, entityId: string, filters: { name?: string }, p
     params.push(filters.name);
     where.push(`lower(t.name) = lower($${params.length})`);
   }
-  return keysetPage<Tag>(db, { table: 'tags', alias: 't', select: TAG_COLUMNS, where, params }, page, '/v1/tags');
+  return keysetPage<Tag>(db, { table: 'tags', alias: 't', select: TAG_COLUMNS, where, params }, page);
 }
 
 /**

@@ -7,14 +7,12 @@ import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { likeEscape, updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
-import { buildableKits } from './buildable-kits';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
 import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
 import { KIT_COMPONENT_LIMIT, type Kit, type KitComponent, type KitComponentInput, type KitComponentUpdate, type KitCreate } from './schemas/kit';
 import type { Product } from './schemas/product';
-import { availableByProduct } from '../inventory/inventory';
 import { insertProduct, PRODUCT_COLUMNS, withDemand, type ProductRow } from './products';
 
 const COMPONENT_COLUMNS = `c.id, 'kit_component' AS object, c.entity_id, c.parent_product_id, c.component_product_id, p.name AS component_product_title,
@@ -116,7 +114,7 @@ export async function listKits(db: Db, entityId: string, filters: { is_active?: 
     params.push(`${escaped}%`, `%${escaped}%`);
     where.push(`(lower(p.sku) LIKE $${params.length - 1} OR lower(p.name) LIKE $${params.length})`);
   }
-  const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page, '/v1/kits');
+  const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
   const ids = result.data.map((row) => row.id);
   const components = await componentsOf(db, entityId, ids);
   const products = await withDemand(db, entityId, result.data);
@@ -234,35 +232,4 @@ export async function removeComponent(db: Db, entityId: string, kitId: string, c
   await db.query('DELETE FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2 AND id = $3', [entityId, kitId, componentId]);
   await touchKit(db, entityId, kitId);
   return component;
-}
-
-export async function kitAvailability(db: Db, entityId: string, kitId: string, locationId?: string) {
-  const kit = await getKit(db, entityId, kitId);
-  if (locationId) {
-    const found = await db.maybeOne('SELECT 1 FROM locations WHERE entity_id = $1 AND id = $2', [entityId, locationId]);
-    if (!found) throw new ApiError('not_found', { param: 'location_id', hint: 'No such location in this entity.' });
-  }
-  const available = await availableByProduct(
-    db,
-    entityId,
-    kit.components.map((c) => c.component_product_id),
-    locationId,
-  );
-  const components = kit.components.map((component) => {
-    const stock = available.get(component.component_product_id) ?? ZERO;
-    return {
-      component_product_id: component.component_product_id,
-      component_product_sku: component.component_product_sku,
-      quantity_per_kit: component.quantity_per_kit,
-      available: toJsonNumber(stock, QUANTITY_SCALE),
-      buildable_quantity: buildableKits([{ quantity_per_kit: String(component.quantity_per_kit), available: stock }]),
-    };
-  });
-  return {
-    object: 'kit_availability' as const,
-    kit_product_id: kit.id,
-    location_id: locationId ?? null,
-    buildable_quantity: buildableKits(components.map((c) => ({ quantity_per_kit: String(c.quantity_per_kit), available: c.available }))),
-    components,
-  };
 }

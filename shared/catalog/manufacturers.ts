@@ -72,5 +72,5 @@ export function listManufacturers(db: Db, entityId: string, filters: { name?: st
     params.push(filters.name);
     where.push(`lower(m.name) = lower($${params.length})`);
   }
-  return keysetPage<Manufacturer>(db, { table: 'manufacturers', alias: 'm', select: COLUMNS, where, params }, page, '/v1/manufacturers');
+  return keysetPage<Manufacturer>(db, { table: 'manufacturers', alias: 'm', select: COLUMNS, where, params }, page);
 }

@@ -232,6 +232,6 @@ export async function listProducts(db: Db, entityId: string, filters: ProductFil
   const where = ['p.entity_id = $1'];
   const params: unknown[] = [entityId];
   productFilterSql(filters, where, params);
-  const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page, '/v1/products');
+  const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
   return { ...result, data: await withDemand(db, entityId, result.data) };
 }

@@ -125,6 +125,6 @@ export async function listUnitsOfMeasure(db: Db, entityId: string, filters: { uo
     params.push(filters.uom_type);
     where.push(`u.uom_type = $${params.length}`);
   }
-  const result = await keysetPage<Row>(db, { table: 'units_of_measure', alias: 'u', select: COLUMNS, where, params }, page, '/v1/units-of-measure');
+  const result = await keysetPage<Row>(db, { table: 'units_of_measure', alias: 'u', select: COLUMNS, where, params }, page);
   return { ...result, data: result.data.map(toUnit) };
 }

@@ -3,19 +3,8 @@
  * lists are newest first, and the envelope says whether more exist. Queries are keyset queries on
  * (created_at, id); there is no OFFSET anywhere, so page 10,000 costs what page 1 costs.
  */
-import { z } from 'zod';
 import type { Db } from './database';
 import { ApiError } from '../errors';
-
-export const DEFAULT_PAGE_LIMIT = 25;
-
-export function paginationQuery(maxLimit = 100) {
-  return {
-    limit: z.coerce.number().int().min(1).max(maxLimit).default(DEFAULT_PAGE_LIMIT).describe(`Page size, 1 to ${maxLimit}.`),
-    starting_after: z.uuid().optional().describe('An object id from a previous page: return the objects after it (older).'),
-    ending_before: z.uuid().optional().describe('An object id from a previous page: return the objects before it (newer).'),
-  };
-}
 
 export interface PageRequest {
   limit: number;
@@ -23,22 +12,12 @@ export interface PageRequest {
   ending_before?: string;
 }
 
-export function listEnvelope<T extends z.ZodType>(item: T) {
-  return z.object({
-    object: z.literal('list'),
-    data: z.array(item),
-    has_more: z.boolean().describe('Whether more objects exist in the direction of paging.'),
-    next_cursor: z.string().nullable().describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page.'),
-    url: z.string().describe('The path of this list.'),
-  });
-}
-
+/** A page as the data layer returns it; the handler stack adds the list's `url`. */
 export interface Page<T> {
   object: 'list';
   data: T[];
   has_more: boolean;
   next_cursor: string | null;
-  url: string;
 }
 
 export interface KeysetQuery {
@@ -57,7 +36,7 @@ export interface KeysetQuery {
  * One page of a keyset query. The cursor row is looked up by id inside the same entity scope, so
  * another entity's id, or an id that does not exist, is a 400 on the cursor parameter.
  */
-export async function keysetPage<T extends { id: string }>(db: Db, query: KeysetQuery, page: PageRequest, url: string): Promise<Page<T>> {
+export async function keysetPage<T extends { id: string }>(db: Db, query: KeysetQuery, page: PageRequest): Promise<Page<T>> {
   if (page.starting_after && page.ending_before) {
     throw new ApiError('parameter_invalid', { param: 'ending_before', hint: 'Pass starting_after or ending_before, not both.' });
   }
@@ -89,5 +68,5 @@ export async function keysetPage<T extends { id: string }>(db: Db, query: Keyset
   const data = rows.slice(0, page.limit);
   if (backwards) data.reverse();
   const edge = backwards ? data[0] : data[data.length - 1];
-  return { object: 'list', data, has_more: hasMore, next_cursor: hasMore && edge ? edge.id : null, url };
+  return { object: 'list', data, has_more: hasMore, next_cursor: hasMore && edge ? edge.id : null };
 }

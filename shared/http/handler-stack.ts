@@ -21,9 +21,11 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { findRawCredentials } from './raw-credentials';
 import { ApiError } from '../errors';
+import { statusOf } from './error-status';
 import { applyExpand, parseExpand } from './expand';
 import { validateIdempotencyKey, type StoredResponse } from './idempotency';
-import { acceptsIdempotencyKey, type Caller, type Route, type RouteContext, type RouteInput } from './route';
+import type { Caller } from '../auth/caller';
+import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput } from './route';
 import { isArraySchema, parseOrThrow } from './validation';
 
 type Event = APIGatewayProxyEvent;
@@ -191,6 +193,11 @@ function checkResponse(route: Route, body: unknown): void {
   }
 }
 
+/** A list's `url`: the route's path with its (validated) path parameters filled in. */
+function listUrl(path: string, params: Record<string, string> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => params?.[name] ?? name);
+}
+
 async function execute(route: Route & { auth: 'api_key' }, state: RequestState): Promise<StoredResponse> {
   const caller = state.caller!;
   const input = state.input!;
@@ -208,6 +215,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
       if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)), 'strong')) throw new ApiError('precondition_failed', { param: 'If-Match' });
     }
     const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
+    if (route.list) result.url = listUrl(route.path, input.params as Record<string, string> | undefined);
     if (state.expand.length) {
       const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
       await applyExpand({ db }, roots, state.expand, route.expand);
@@ -271,8 +279,8 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
   onError: async (request: Request) => {
     const requestId = states.get(request.event)?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
     const apiError = toApiError(request.error);
-    if (apiError.status >= 500) log.error('unhandled error', { requestId, error: request.error });
-    request.response = respond(apiError.status, JSON.stringify(apiError.toEnvelope(requestId)), {
+    if (statusOf(apiError) >= 500) log.error('unhandled error', { requestId, error: request.error });
+    request.response = respond(statusOf(apiError), JSON.stringify(apiError.toEnvelope(requestId)), {
       'Request-Id': requestId,
       ...apiError.options.headers,
     });

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { API_VERSION } from '../version';
 import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from '../errors';
+import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { acceptsIdempotencyKey, type Route } from './route';
 
@@ -156,7 +157,7 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
   if (route.method === 'GET') out['304'] = { description: 'Not modified: the If-None-Match ETag is current.', headers };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
-    const status = ERROR_CATALOG[code].status;
+    const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
@@ -250,6 +251,6 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         },
       },
     },
-    'x-error-catalog': Object.fromEntries(codes.map((code) => [code, ERROR_CATALOG[code]])),
+    'x-error-catalog': Object.fromEntries(codes.map((code) => [code, { status: ERROR_STATUS[code], ...ERROR_CATALOG[code] }])),
   };
 }

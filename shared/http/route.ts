@@ -5,23 +5,13 @@
  * local gateway dispatches by them, and the OpenAPI document is generated from them.
  */
 import type { z } from 'zod';
-import type { KeyMode } from '../auth/api-key-format';
+import type { Caller } from '../auth/caller';
 import type { Db } from '../db/database';
 import type { EventRecorder } from '../events/outbox';
 import { ApiError, type ErrorCode } from '../errors';
 import type { ExpandSpec } from './expand';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-/** Who is calling, as the authorizer established it. */
-export interface Caller {
-  entityId: string;
-  entityCode: string;
-  keyId: string;
-  userId: string;
-  mode: KeyMode;
-  scopes: string[];
-}
 
 export interface RouteContext extends Caller {
   requestId: string;
@@ -44,6 +34,8 @@ export interface RouteInput<P, Q, B> {
 }
 
 type ZodObjectLike = z.ZodObject<z.ZodRawShape>;
+/** What a handler returns: the response, less a list's `url`, which the handler stack fills in. */
+type HandlerResult<T> = T extends { object: 'list'; url: string } ? Omit<T, 'url'> : T;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
 interface RouteCommon<P extends ZodObjectLike | undefined, Q extends ZodObjectLike | undefined, B extends z.ZodType | undefined, R extends z.ZodType> {
@@ -93,7 +85,7 @@ export interface ApiKeyRoute<
    * DELETE. Runs inside the request's transaction, before the handler, with the row locked.
    */
   current?: (ctx: RouteContext, input: RouteInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<unknown>;
-  handler: (ctx: RouteContext, input: RouteInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<z.input<R>>;
+  handler: (ctx: RouteContext, input: RouteInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<HandlerResult<z.input<R>>>;
 }
 
 export interface PublicRoute<

@@ -329,9 +329,7 @@ export async function listTransactions(db: Db, entityId: string, filters: Transa
   const result = await keysetPage<TransactionRow>(
     db,
     { table: 'inventory_transactions', alias: 't', select: TRANSACTION_COLUMNS, where, params },
-    page,
-    '/v1/inventory/transactions',
-  );
+    page);
   return { ...result, data: result.data.map(toTransaction) };
 }
 
@@ -478,9 +476,7 @@ export async function listBalances(db: Db, entityId: string, filters: BalanceFil
   const result = await keysetPage<BalanceRow>(
     db,
     { table: 'inventory_balances', alias: 'b', joins: BALANCE_JOIN, select: BALANCE_COLUMNS, where, params },
-    page,
-    '/v1/inventory/balances',
-  );
+    page);
   const demand = await demandFor(db, entityId, result.data);
   const open = await openQuantitiesFor(db, entityId, result.data);
   const now = Date.now();

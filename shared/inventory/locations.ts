@@ -128,5 +128,5 @@ export function listLocations(db: Db, entityId: string, filters: LocationFilters
     params.push(filters.is_active);
     where.push(`l.is_active = $${params.length}`);
   }
-  return keysetPage<Location>(db, { table: 'locations', alias: 'l', select: COLUMNS, where, params }, page, '/v1/locations');
+  return keysetPage<Location>(db, { table: 'locations', alias: 'l', select: COLUMNS, where, params }, page);
 }

@@ -14,7 +14,7 @@ import { acceptsPostings, monthlyPeriods, nextPeriodStatus, type PeriodAction, t
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { AccountingPeriod, AccountingPeriodCreate, FiscalYearCreate } from './schemas/accounting-period';
-import { getUser } from '../tenants/identity-store';
+import { requirePermission } from '../auth/permissions';
 
 const COLUMNS = `id, 'accounting_period' AS object, entity_id, period_name, fiscal_year, start_date, end_date, status,
   close_requested_by, close_requested_at, close_approved_by, close_approved_at, closed_by, closed_at,
@@ -125,13 +125,7 @@ export async function movePeriod(
   const { entityId, userId } = actor;
   const before = await getPeriod(db, entityId, periodId, { lock: true });
   if (action !== 'request_close') {
-    const user = await getUser(db, entityId, userId);
-    if (!user.permissions.includes(CLOSE_PERMISSION)) {
-      throw new ApiError('insufficient_permissions', {
-        hint: `Approving a close and reopening a period need the ${CLOSE_PERMISSION} permission.`,
-        details: { permission: CLOSE_PERMISSION },
-      });
-    }
+    await requirePermission(db, actor, CLOSE_PERMISSION, { hint: `Approving a close and reopening a period need the ${CLOSE_PERMISSION} permission.` });
   }
   const next = nextPeriodStatus(before.status, action);
   if (!next) {

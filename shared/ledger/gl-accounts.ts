@@ -222,7 +222,7 @@ export function listGlAccounts(db: Db, entityId: string, filters: GlAccountFilte
     where.push(`a.${column} = $${params.length}`);
   }
   if (filters.is_bank !== undefined) where.push(filters.is_bank ? `a.subtype = 'bank'` : `a.subtype <> 'bank'`);
-  return keysetPage<GlAccount>(db, { table: 'gl_accounts', alias: 'a', select: COLUMNS, where, params }, page, '/v1/gl-accounts');
+  return keysetPage<GlAccount>(db, { table: 'gl_accounts', alias: 'a', select: COLUMNS, where, params }, page);
 }
 
 export interface AccountRef {

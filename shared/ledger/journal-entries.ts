@@ -118,7 +118,7 @@ export async function listJournalEntries(db: Db, entityId: string, filters: Jour
         OR e.draft_lines @> $${params.length}::jsonb)`,
     );
   }
-  const result = await keysetPage<HeaderRow>(db, { table: 'journal_entries', alias: 'e', select: HEADER, where, params }, page, '/v1/journal-entries');
+  const result = await keysetPage<HeaderRow>(db, { table: 'journal_entries', alias: 'e', select: HEADER, where, params }, page);
   return { ...result, data: await withLines(db, entityId, result.data) };
 }
 

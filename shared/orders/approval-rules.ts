@@ -126,8 +126,6 @@ export async function listApprovalRules(db: Db, entityId: string, filters: Appro
   const result = await keysetPage<RuleRow>(
     db,
     { table: 'order_approval_rules', alias: 'r', select: COLUMNS, where, params },
-    page,
-    '/v1/orders/approval-rules',
-  );
+    page);
   return { ...result, data: result.data.map(toRule) };
 }

@@ -195,6 +195,6 @@ export async function listCoupons(db: Db, entityId: string, filters: CouponFilte
     params.push(filters.code);
     where.push(`lower(c.code) = lower($${params.length})`);
   }
-  const result = await keysetPage<CouponRow>(db, { table: 'coupons', alias: 'c', select: COUPON_COLUMNS, where, params }, page, '/v1/coupons');
+  const result = await keysetPage<CouponRow>(db, { table: 'coupons', alias: 'c', select: COUPON_COLUMNS, where, params }, page);
   return { ...result, data: result.data.map(toCoupon) };
 }

@@ -15,7 +15,7 @@ import { amount, QUANTITY_SCALE, round, toJsonNumber } from '../money';
 import type { Order, OrderAdjustment, OrderLineItem } from './schemas/order';
 import type { ManualAdjustment, OrderCreate, OrderLineCreate, OrderLineUpdate, OrderUpdate } from './schemas/order-requests';
 import { UNIT_PRICE_SCALE } from './schemas/order';
-import { getUser } from '../tenants/identity-store';
+import { requirePermission } from '../auth/permissions';
 import {
   catalogPrices,
   checkedTaxRate,
@@ -627,7 +627,7 @@ export async function listOrders(db: Db, entityId: string, filters: OrderFilters
   add((n) => `o.created_at <= ${n}`, filters.created_lte);
   add((n) => `o.order_date >= ${n}`, filters.order_date_gte);
   add((n) => `o.order_date <= ${n}`, filters.order_date_lte);
-  const result = await keysetPage<OrderRow & { id: string }>(db, { table: 'orders', alias: 'o', select: ORDER_COLUMNS, where, params }, page, '/v1/orders');
+  const result = await keysetPage<OrderRow & { id: string }>(db, { table: 'orders', alias: 'o', select: ORDER_COLUMNS, where, params }, page);
   return { ...result, data: result.data.map((row) => toOrder(row)) };
 }
 
@@ -789,14 +789,10 @@ export async function updateLine(
         lock.overridable ? 'This document is paid: revise the order, or send override true (needs the orders.revision_override permission).' : undefined,
       );
     }
-    const user = await getUser(db, entityId, actor.userId);
-    if (!user.permissions.includes(REVISION_OVERRIDE_PERMISSION)) {
-      throw new ApiError('insufficient_permissions', {
-        param: 'override',
-        hint: `Editing a paid document needs the ${REVISION_OVERRIDE_PERMISSION} permission.`,
-        details: { permission: REVISION_OVERRIDE_PERMISSION },
-      });
-    }
+    await requirePermission(db, { entityId, userId: actor.userId }, REVISION_OVERRIDE_PERMISSION, {
+      param: 'override',
+      hint: `Editing a paid document needs the ${REVISION_OVERRIDE_PERMISSION} permission.`,
+    });
     overridden = true;
   }
 

@@ -100,6 +100,6 @@ export async function listTaxRates(db: Db, entityId: string, filters: TaxRateFil
     params.push(filters.is_active);
     where.push(`t.is_active = $${params.length}`);
   }
-  const result = await keysetPage<TaxRateRow>(db, { table: 'tax_rates', alias: 't', select: COLUMNS, where, params }, page, '/v1/tax-rates');
+  const result = await keysetPage<TaxRateRow>(db, { table: 'tax_rates', alias: 't', select: COLUMNS, where, params }, page);
   return { ...result, data: result.data.map(toTaxRate) };
 }

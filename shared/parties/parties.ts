@@ -12,9 +12,9 @@ import { newId } from '../ids';
 import type { Party, PartyCreate, PartyUpdate } from './schemas/party';
 
 export type PartyKind = 'account' | 'vendor';
-const TABLES: Record<PartyKind, { table: string; path: string; label: string }> = {
-  account: { table: 'accounts', path: '/v1/accounts', label: 'account' },
-  vendor: { table: 'vendors', path: '/v1/vendors', label: 'vendor' },
+const TABLES: Record<PartyKind, { table: string; label: string }> = {
+  account: { table: 'accounts', label: 'account' },
+  vendor: { table: 'vendors', label: 'vendor' },
 };
 
 const FIELDS = [
@@ -114,6 +114,6 @@ export async function listParties(db: Db, kind: PartyKind, entityId: string, fil
   if (filters.account_number !== undefined) add((n) => `lower(x.account_number) = lower(${n})`, filters.account_number);
   if (filters.external_id !== undefined) add((n) => `x.external_id = ${n}`, filters.external_id);
   if (filters.q !== undefined) add((n) => `lower(x.name) LIKE ${n}`, `%${likeEscape(filters.q)}%`);
-  const { table, path } = TABLES[kind];
-  return keysetPage<Party>(db, { table, alias: 'x', select: columns(kind), where, params }, page, path);
+  const { table } = TABLES[kind];
+  return keysetPage<Party>(db, { table, alias: 'x', select: columns(kind), where, params }, page);
 }

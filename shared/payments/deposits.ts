@@ -123,7 +123,7 @@ export async function listDeposits(db: Db, entityId: string, filters: DepositFil
   if (filters.bank_account_id) add((n) => `d.bank_account_id = $${n}`, filters.bank_account_id);
   if (filters.deposit_date_gte) add((n) => `d.deposit_date >= $${n}`, filters.deposit_date_gte);
   if (filters.deposit_date_lte) add((n) => `d.deposit_date <= $${n}`, filters.deposit_date_lte);
-  const rows = await keysetPage<DepositRow>(db, { table: 'deposits', alias: 'd', select: DEPOSIT_COLUMNS, where, params }, page, '/v1/deposits');
+  const rows = await keysetPage<DepositRow>(db, { table: 'deposits', alias: 'd', select: DEPOSIT_COLUMNS, where, params }, page);
   const lines = await linesOf(
     db,
     entityId,

@@ -232,7 +232,5 @@ export function listPaymentMethods(db: Db, entityId: string, filters: PaymentMet
   return keysetPage<AccountPaymentMethod>(
     db,
     { table: 'account_payment_methods', alias: 'm', select: COLUMNS, where, params },
-    page,
-    '/v1/account-payment-methods',
-  );
+    page);
 }

@@ -182,7 +182,7 @@ export async function listPayments(db: Db, entityId: string, filters: PaymentFil
     params.push(filters.status);
     where.push(`p.status = $${params.length}`);
   }
-  const rows = await keysetPage<PaymentRow>(db, { table: 'payments', alias: 'p', select: PAYMENT_COLUMNS, where, params }, page, '/v1/payments');
+  const rows = await keysetPage<PaymentRow>(db, { table: 'payments', alias: 'p', select: PAYMENT_COLUMNS, where, params }, page);
   const applications = await applicationsOf(
     db,
     entityId,

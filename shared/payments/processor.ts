@@ -5,12 +5,8 @@
  *
  * Two adapters: the sandbox one (deterministic, no network, state in PostgreSQL; local runs, tests
  * and the sandbox stage) and Stripe (REST over fetch: the `stripe` SDK alone is ~246 KB minified and would
- * push a route past the 300 KB bundle limit). `paymentProcessor()` is the one place that picks.
+ * weigh on every route's cold start). `paymentProcessor()` (select-processor.ts) is the one place that picks.
  */
-import type { KeyMode } from '../auth/api-key-format';
-import type { Db } from '../db/database';
-import { sandboxProcessor } from './sandbox-processor';
-import { stripeProcessor } from './stripe-processor';
 
 /** What E12 accepts; `us_bank_account` is the processor's word for an ACH debit account. */
 export type SetupIntentType = 'card' | 'us_bank_account';
@@ -77,18 +73,4 @@ export class PaymentProcessorError extends Error {
     super(message);
     this.name = 'PaymentProcessorError';
   }
-}
-
-/**
- * The processor for a caller. PAYMENT_PROCESSOR=stripe selects Stripe, with the secret key from
- * STRIPE_SECRET_KEY or from the Secrets Manager secret STRIPE_SECRET_ARN (JSON {live, test, publishable_live,
- * publishable_test}); test keys use Stripe's test mode, live keys its live mode. Anything else (or
- * nothing) selects the sandbox adapter, which keeps its state in the caller's transaction `db`.
- */
-export function paymentProcessor(mode: KeyMode, db: Db, env: Record<string, string | undefined> = process.env): PaymentProcessor {
-  if (env.PAYMENT_PROCESSOR === 'stripe') return stripeProcessor(mode, env);
-  // Fail closed: a deployed stage without a real processor must not save make-believe methods for
-  // live keys (the sandbox stage accepts test keys only, so it never gets here).
-  if (mode === 'live' && env.NODE_ENV === 'production') throw new PaymentProcessorError('no payment processor is configured for live keys');
-  return sandboxProcessor(db);
 }

@@ -1,7 +1,7 @@
 /**
  * The Stripe adapter, over Stripe's REST API with fetch (form-encoded bodies, `Authorization:
  * Bearer <secret key>`, a pinned Stripe-Version). The official SDK is ~246 KB minified on its own,
- * which no route bundle can carry under the 300 KB limit; the four calls below are all we need.
+ * a cost every payment-method route would pay at cold start; the four calls below are all we need.
  *
  * Keys: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (local runs), or STRIPE_SECRET_ARN naming a
  * Secrets Manager secret holding JSON {secret_key_live, secret_key_test, publishable_key_live,

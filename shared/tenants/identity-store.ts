@@ -79,7 +79,7 @@ export function listApiKeys(
   if (filters.status === 'revoked') where.push('k.revoked_at IS NOT NULL');
   if (filters.status === 'expired') where.push('k.revoked_at IS NULL AND k.expires_at <= now()');
   if (filters.status === 'active') where.push('k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())');
-  return keysetPage<ApiKey>(db, { table: 'api_keys', alias: 'k', select: KEY_COLUMNS, where, params }, page, `/v1/entities/${entityId}/api-keys`);
+  return keysetPage<ApiKey>(db, { table: 'api_keys', alias: 'k', select: KEY_COLUMNS, where, params }, page);
 }
 
 export async function updateApiKey(db: Db, entityId: string, keyId: string, patch: ApiKeyUpdate): Promise<ApiKey> {

@@ -7,7 +7,7 @@
  * entity exists, so row level security admits exactly its rows.
  */
 import type { KeyMode } from '../auth/api-key-format';
-import { PERMISSIONS } from '../auth/scopes';
+import { PERMISSIONS } from '../auth/permissions';
 import { isUniqueViolation, withTransaction } from '../db/database';
 import { newId } from '../ids';
 import type { ApiKey, User } from './schemas/api-key';

@@ -13,12 +13,13 @@ import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { realRoutes, repoRoot, type SynthesizedStage, synthStage } from './synth';
 
 /**
- * Every function ships under 300 KB minified. What the routes share weighs about 240 KB (zod,
+ * Every function ships under 450 KB minified (the cold start, measured by bench/, is what matters
+ * more). What the routes share weighs about 240 KB (zod,
  * pg, Powertools idempotency (its JMESPath interpreter replaced by a field-path stand-in, see
  * infra/bundle-shims), middy and the handler stack, decimal.js-light where money is involved), so a route that drags in something big (a non-tree-shaken zod namespace alone adds
  * ~360 KB, the route table several hundred) fails here.
  */
-const BUNDLE_LIMIT = 300 * 1024;
+const BUNDLE_LIMIT = 450 * 1024;
 const routes = realRoutes();
 let workDir: string;
 let result: BundleResult;
@@ -61,7 +62,7 @@ describe('bundleFunctions', () => {
   });
 
   it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', async () => {
-    const dir = result.dirs['platform/get-openapi'];
+    const dir = result.dirs['openapi/get-openapi'];
     expect(JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')).openapi).toBe('3.1.0');
     const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
       const response = await handler({ httpMethod: 'GET', path: '/v1/openapi.json', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });

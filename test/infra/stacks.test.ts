@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../../shared/errors';
+import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import { ERROR_STATUS } from '../../shared/http/error-status';
 import { type SynthesizedStage, nestedResources, realRoutes, synthStage } from './synth';
 
 const routes = realRoutes();
@@ -220,7 +221,7 @@ describe('gateway responses', () => {
   it('can carry every code the authorizer denies with, verbatim', () => {
     // ACCESS_DENIED hard-codes error/type and inserts the hint unescaped (gateway response
     // templates do no escaping), so every 401 code must share them and have a JSON-safe hint.
-    const denyCodes = Object.entries(ERROR_CATALOG).filter(([, entry]) => entry.status === 401);
+    const denyCodes = Object.entries(ERROR_CATALOG).filter(([code]) => ERROR_STATUS[code as ErrorCode] === 401);
     expect(denyCodes.length).toBeGreaterThan(1);
     for (const [code, entry] of denyCodes) {
       expect(entry.error, code).toBe('authentication_failed');

@@ -34,6 +34,6 @@ export function syntheticRoutes(): RouteSpec[] {
       { key: `${area}/delete`, id: `${id}.delete`, method: 'DELETE', path: `/v1/${area}/{id}`, auth: 'api_key' },
     ] satisfies RouteSpec[];
   });
-  routes.push({ key: 'platform/get-openapi', id: 'platform.openapi', method: 'GET', path: '/v1/openapi.json', auth: 'none' });
+  routes.push({ key: 'openapi/get-openapi', id: 'platform.openapi', method: 'GET', path: '/v1/openapi.json', auth: 'none' });
   return routes;
 }

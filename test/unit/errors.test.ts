@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ERROR_CATALOG, ERROR_TYPES, notFound, type ErrorCode, type ErrorType } from '../../shared/errors';
+import { ERROR_STATUS, statusOf } from '../../shared/http/error-status';
 
-const entries = Object.entries(ERROR_CATALOG) as [ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]][];
+/** Each code with its catalog entry and the status the edge gives it. */
+const entries = (Object.keys(ERROR_CATALOG) as ErrorCode[]).map((code) => [code, { ...ERROR_CATALOG[code], status: ERROR_STATUS[code] }] as const);
 
 /** Which statuses each envelope type may use. */
 const STATUSES_BY_TYPE: Record<ErrorType, number[]> = {
@@ -44,12 +46,12 @@ describe('ERROR_CATALOG', () => {
 });
 
 describe('ApiError', () => {
-  it('takes status and default hint from the catalog', () => {
+  it('takes its default hint from the catalog and its status from the edge table', () => {
     const error = new ApiError('not_found');
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('ApiError');
     expect(error.code).toBe('not_found');
-    expect(error.status).toBe(404);
+    expect(statusOf(error)).toBe(404);
     expect(error.message).toBe(ERROR_CATALOG.not_found.hint);
   });
 
@@ -107,7 +109,7 @@ describe('ApiError.toEnvelope', () => {
       required: 'orders:write',
       request_id: 'req_9',
     });
-    expect(new ApiError('insufficient_scope', { required: 'orders:write' }).status).toBe(403);
+    expect(statusOf(new ApiError('insufficient_scope', { required: 'orders:write' }))).toBe(403);
   });
 
   it('merges details into the envelope', () => {

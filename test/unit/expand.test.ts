@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { statusOf } from '../../shared/http/error-status';
 import type { Db } from '../../shared/db/database';
 import { ApiError } from '../../shared/errors';
 import { applyExpand, expandById, MAX_EXPAND_DEPTH, parseExpand, type ExpandLoader, type ExpandSpec } from '../../shared/http/expand';
@@ -50,7 +51,7 @@ describe('parseExpand', () => {
   it('refuses a path not in the whitelist with expand_error naming its index', () => {
     const error = expandErrorOf(() => parseExpand(['customer', 'location', 'supplier'], spec, false));
     expect(error.code).toBe('expand_error');
-    expect(error.status).toBe(400);
+    expect(statusOf(error)).toBe(400);
     expect(error.options.param).toBe('expand[2]');
     expect(error.toEnvelope('r')).toMatchObject({ type: 'expand_error', param: 'expand[2]' });
   });

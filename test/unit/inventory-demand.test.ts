@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { averageDailyDemand, basisTransactionTypes, blendedDaily, runRate } from '../../shared/catalog/demand';
-import { buildableKits } from '../../shared/catalog/buildable-kits';
+import { buildableKits } from '../../shared/inventory/buildable-kits';
 import { ceilToMultiple, suggestReorder } from '../../shared/inventory/reorder';
 import { crossingEvents, stockCondition, type StockCondition } from '../../shared/inventory/stock-condition';
 import { amount } from '../../shared/money';

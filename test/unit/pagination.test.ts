@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { statusOf } from '../../shared/http/error-status';
 import type { Db } from '../../shared/db/database';
 import { ApiError } from '../../shared/errors';
-import { DEFAULT_PAGE_LIMIT, keysetPage, listEnvelope, paginationQuery, type KeysetQuery } from '../../shared/db/keyset';
+import { keysetPage, type KeysetQuery } from '../../shared/db/keyset';
+import { DEFAULT_PAGE_LIMIT, listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { z } from 'zod';
 
 interface Row {
@@ -53,7 +55,7 @@ async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
 describe('keysetPage', () => {
   it('pages newest first by (created_at, id) DESC and asks for limit + 1 rows', async () => {
     const { db, calls } = fakeDb({ rows: rows('c', 'b', 'a') });
-    const page = await keysetPage<Row>(db, QUERY, { limit: 3 }, '/v1/locations');
+    const page = await keysetPage<Row>(db, QUERY, { limit: 3 });
     expect(calls).toHaveLength(1);
     const sql = squash(calls[0].sql);
     expect(sql).toContain('SELECT l.id, l.name FROM locations l');
@@ -61,32 +63,32 @@ describe('keysetPage', () => {
     expect(sql).toContain('ORDER BY l.created_at DESC, l.id DESC LIMIT $3');
     expect(sql).not.toMatch(/OFFSET/i);
     expect(calls[0].params).toEqual(['entity-1', true, 4]);
-    expect(page).toEqual({ object: 'list', data: rows('c', 'b', 'a'), has_more: false, next_cursor: null, url: '/v1/locations' });
+    expect(page).toEqual({ object: 'list', data: rows('c', 'b', 'a'), has_more: false, next_cursor: null });
   });
 
   it('does not change the caller’s where or params arrays', async () => {
     const query = { ...QUERY, where: [...QUERY.where], params: [...QUERY.params] };
-    await keysetPage<Row>(fakeDb({ rows: rows('x') }).db, query, { limit: 2, starting_after: CURSOR }, '/v1/locations');
+    await keysetPage<Row>(fakeDb({ rows: rows('x') }).db, query, { limit: 2, starting_after: CURSOR });
     expect(query.where).toEqual(QUERY.where);
     expect(query.params).toEqual(QUERY.params);
   });
 
   it('includes the joins in the statement', async () => {
     const { db, calls } = fakeDb();
-    await keysetPage<Row>(db, { ...QUERY, joins: 'LEFT JOIN manufacturers m ON m.id = l.manufacturer_id' }, { limit: 1 }, '/v1/x');
+    await keysetPage<Row>(db, { ...QUERY, joins: 'LEFT JOIN manufacturers m ON m.id = l.manufacturer_id' }, { limit: 1 });
     expect(squash(calls[0].sql)).toContain('FROM locations l LEFT JOIN manufacturers m ON m.id = l.manufacturer_id WHERE');
   });
 
   it('leaves WHERE out when there are no filters and no cursor', async () => {
     const { db, calls } = fakeDb();
-    await keysetPage<Row>(db, { ...QUERY, where: [], params: [] }, { limit: 10 }, '/v1/x');
+    await keysetPage<Row>(db, { ...QUERY, where: [], params: [] }, { limit: 10 });
     expect(squash(calls[0].sql)).not.toContain('WHERE');
     expect(calls[0].params).toEqual([11]);
   });
 
   it('sets has_more and next_cursor (the last row) when limit + 1 rows come back', async () => {
     const { db } = fakeDb({ rows: rows('e', 'd', 'c', 'b') });
-    const page = await keysetPage<Row>(db, QUERY, { limit: 3 }, '/v1/locations');
+    const page = await keysetPage<Row>(db, QUERY, { limit: 3 });
     expect(page.data).toEqual(rows('e', 'd', 'c'));
     expect(page.has_more).toBe(true);
     expect(page.next_cursor).toBe('c');
@@ -94,22 +96,22 @@ describe('keysetPage', () => {
 
   it('has no more and no cursor when exactly limit rows come back', async () => {
     const { db } = fakeDb({ rows: rows('c', 'b', 'a') });
-    const page = await keysetPage<Row>(db, QUERY, { limit: 3 }, '/v1/locations');
+    const page = await keysetPage<Row>(db, QUERY, { limit: 3 });
     expect(page.has_more).toBe(false);
     expect(page.next_cursor).toBeNull();
   });
 
   it('returns an empty page without a cursor lookup when there is no cursor', async () => {
     const { db, calls } = fakeDb({ rows: [] });
-    const page = await keysetPage<Row>(db, QUERY, { limit: 3 }, '/v1/locations');
-    expect(page).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null, url: '/v1/locations' });
+    const page = await keysetPage<Row>(db, QUERY, { limit: 3 });
+    expect(page).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
     expect(calls.map((c) => c.method)).toEqual(['query']);
   });
 
   describe('starting_after', () => {
     it('adds a < tuple comparison against the cursor row and keeps DESC order', async () => {
       const { db, calls } = fakeDb({ rows: rows('b', 'a') });
-      await keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR }, '/v1/locations');
+      await keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR });
       const sql = squash(calls[0].sql);
       expect(sql).toContain('(l.created_at, l.id) < (SELECT c.created_at, c.id FROM locations c WHERE c.id = $3)');
       expect(sql).toContain('l.entity_id = $1 AND l.is_active = $2 AND (l.created_at, l.id) <');
@@ -119,7 +121,7 @@ describe('keysetPage', () => {
 
     it('returns rows in query order with next_cursor the oldest row', async () => {
       const { db } = fakeDb({ rows: rows('c', 'b', 'a') });
-      const page = await keysetPage<Row>(db, QUERY, { limit: 2, starting_after: CURSOR }, '/v1/locations');
+      const page = await keysetPage<Row>(db, QUERY, { limit: 2, starting_after: CURSOR });
       expect(page.data).toEqual(rows('c', 'b'));
       expect(page.has_more).toBe(true);
       expect(page.next_cursor).toBe('b');
@@ -127,23 +129,23 @@ describe('keysetPage', () => {
 
     it('refuses a cursor that yields no rows and does not exist, with parameter_invalid on starting_after', async () => {
       const { db, calls } = fakeDb({ rows: [], cursorExists: false });
-      const error = await apiErrorOf(keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR }, '/v1/locations'));
+      const error = await apiErrorOf(keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR }));
       expect(error.code).toBe('parameter_invalid');
-      expect(error.status).toBe(400);
+      expect(statusOf(error)).toBe(400);
       expect(error.options.param).toBe('starting_after');
       expect(calls[1]).toEqual({ method: 'maybeOne', sql: 'SELECT 1 FROM locations WHERE id = $1', params: [CURSOR] });
     });
 
     it('returns an empty last page when the cursor exists but nothing is older', async () => {
       const { db, calls } = fakeDb({ rows: [], cursorExists: true });
-      const page = await keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR }, '/v1/locations');
-      expect(page).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null, url: '/v1/locations' });
+      const page = await keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR });
+      expect(page).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
       expect(calls.map((c) => c.method)).toEqual(['query', 'maybeOne']);
     });
 
     it('does not look the cursor up when the page has rows', async () => {
       const { db, calls } = fakeDb({ rows: rows('a') });
-      await keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR }, '/v1/locations');
+      await keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR });
       expect(calls.map((c) => c.method)).toEqual(['query']);
     });
   });
@@ -151,7 +153,7 @@ describe('keysetPage', () => {
   describe('ending_before', () => {
     it('adds a > tuple comparison and ASC order', async () => {
       const { db, calls } = fakeDb({ rows: rows('x') });
-      await keysetPage<Row>(db, QUERY, { limit: 5, ending_before: CURSOR }, '/v1/locations');
+      await keysetPage<Row>(db, QUERY, { limit: 5, ending_before: CURSOR });
       const sql = squash(calls[0].sql);
       expect(sql).toContain('(l.created_at, l.id) > (SELECT c.created_at, c.id FROM locations c WHERE c.id = $3)');
       expect(sql).toContain('ORDER BY l.created_at ASC, l.id ASC LIMIT $4');
@@ -161,7 +163,7 @@ describe('keysetPage', () => {
     it('reverses the rows back to newest first; next_cursor is the newest row of the page', async () => {
       // ASC from the cursor: the oldest newer rows first; the fourth row only signals has_more.
       const { db } = fakeDb({ rows: rows('d', 'e', 'f', 'g') });
-      const page = await keysetPage<Row>(db, QUERY, { limit: 3, ending_before: CURSOR }, '/v1/locations');
+      const page = await keysetPage<Row>(db, QUERY, { limit: 3, ending_before: CURSOR });
       expect(page.data).toEqual(rows('f', 'e', 'd'));
       expect(page.has_more).toBe(true);
       expect(page.next_cursor).toBe('f');
@@ -169,7 +171,7 @@ describe('keysetPage', () => {
 
     it('has no more when fewer than limit + 1 rows come back', async () => {
       const { db } = fakeDb({ rows: rows('d', 'e') });
-      const page = await keysetPage<Row>(db, QUERY, { limit: 3, ending_before: CURSOR }, '/v1/locations');
+      const page = await keysetPage<Row>(db, QUERY, { limit: 3, ending_before: CURSOR });
       expect(page.data).toEqual(rows('e', 'd'));
       expect(page.has_more).toBe(false);
       expect(page.next_cursor).toBeNull();
@@ -177,7 +179,7 @@ describe('keysetPage', () => {
 
     it('refuses a cursor that does not exist, with parameter_invalid on ending_before', async () => {
       const { db } = fakeDb({ rows: [], cursorExists: false });
-      const error = await apiErrorOf(keysetPage<Row>(db, QUERY, { limit: 5, ending_before: CURSOR }, '/v1/locations'));
+      const error = await apiErrorOf(keysetPage<Row>(db, QUERY, { limit: 5, ending_before: CURSOR }));
       expect(error.code).toBe('parameter_invalid');
       expect(error.options.param).toBe('ending_before');
     });
@@ -185,7 +187,7 @@ describe('keysetPage', () => {
 
   it('refuses starting_after together with ending_before, naming ending_before, before any query', async () => {
     const { db, calls } = fakeDb();
-    const error = await apiErrorOf(keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR, ending_before: CURSOR }, '/v1/locations'));
+    const error = await apiErrorOf(keysetPage<Row>(db, QUERY, { limit: 5, starting_after: CURSOR, ending_before: CURSOR }));
     expect(error.code).toBe('parameter_invalid');
     expect(error.options.param).toBe('ending_before');
     expect(calls).toHaveLength(0);
@@ -210,8 +212,8 @@ describe('paginationQuery', () => {
 });
 
 describe('listEnvelope', () => {
-  it('accepts a page produced by keysetPage', async () => {
-    const page = await keysetPage<Row>(fakeDb({ rows: rows('b', 'a') }).db, QUERY, { limit: 1 }, '/v1/locations');
-    expect(listEnvelope(z.object({ id: z.string() })).safeParse(page).success).toBe(true);
+  it('accepts a page produced by keysetPage once the handler stack adds its url', async () => {
+    const page = await keysetPage<Row>(fakeDb({ rows: rows('b', 'a') }).db, QUERY, { limit: 1 });
+    expect(listEnvelope(z.object({ id: z.string() })).safeParse({ ...page, url: '/v1/locations' }).success).toBe(true);
   });
 });

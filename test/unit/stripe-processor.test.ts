@@ -6,7 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { paymentProcessor, PaymentProcessorError } from '../../shared/payments/processor';
+import { PaymentProcessorError } from '../../shared/payments/processor';
+import { paymentProcessor } from '../../shared/payments/select-processor';
 import { formEncode, STRIPE_API_VERSION, stripeProcessor } from '../../shared/payments/stripe-processor';
 import type { Db } from '../../shared/db/database';
 

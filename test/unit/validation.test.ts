@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { statusOf } from '../../shared/http/error-status';
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors';
 import { formatParam, isArraySchema, parseOrThrow } from '../../shared/http/validation';
@@ -54,7 +55,7 @@ describe('parseOrThrow', () => {
   it('maps a missing required field to parameter_missing naming the field', () => {
     const error = errorOf(() => parseOrThrow(kit, {}));
     expect(error.code).toBe('parameter_missing');
-    expect(error.status).toBe(400);
+    expect(statusOf(error)).toBe(400);
     expect(error.options.param).toBe('name');
     expect(error.toEnvelope('r').hint).toBe('Missing required parameter: name.');
   });

@@ -1,7 +1,7 @@
 /** Account payment methods (E12, E19): tokens and display details only, never numbers. */
 import { z } from 'zod';
 import { id, queryBoolean, timestamp } from '../../schemas/common';
-import { paginationQuery } from '../../db/keyset';
+import { paginationQuery } from '../../schemas/list';
 
 export const AccountPaymentMethod = z
   .object({
