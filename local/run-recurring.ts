@@ -9,10 +9,11 @@
 import { parseArgs } from 'node:util';
 import { runRecurringTemplates } from '../shared/ledger/run-recurring';
 import { connectForCommand } from './connect';
+import { todayUtc } from '../shared/dates';
 
 async function main() {
   const { values } = parseArgs({ options: { 'as-of': { type: 'string' } } });
-  const asOfDate = values['as-of'] ?? new Date().toISOString().slice(0, 10);
+  const asOfDate = values['as-of'] ?? todayUtc();
   if (!/^\d{4}-\d{2}-\d{2}$/.test(asOfDate) || Number.isNaN(Date.parse(asOfDate))) {
     console.error('usage: npm run recurring -- [--as-of YYYY-MM-DD]');
     process.exitCode = 2;

@@ -1,4 +1,5 @@
-import { cashBalance, todayUtc } from '../../shared/ledger/ledger-reports';
+import { todayUtc } from '../../shared/dates';
+import { cashBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityScopedParams } from '../../shared/schemas/common';

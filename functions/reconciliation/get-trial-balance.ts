@@ -1,4 +1,5 @@
-import { todayUtc, trialBalance } from '../../shared/ledger/ledger-reports';
+import { todayUtc } from '../../shared/dates';
+import { trialBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityScopedParams } from '../../shared/schemas/common';

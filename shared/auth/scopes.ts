@@ -27,4 +27,3 @@ export function hasScope(granted: readonly string[], required: string): boolean 
   const [area, level] = required.split(':');
   return level === 'read' && granted.includes(`${area}:write`);
 }
-

@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { log } from '../log';
+import { UUID_PATTERN } from '../ids';
 
 // Keep money and dates exactly as stored: numeric stays a string (decimal arithmetic happens in
 // shared/money), a date stays 'YYYY-MM-DD' instead of becoming a local-midnight Date.
@@ -31,8 +32,6 @@ export interface TransactionScope {
   entityId?: string;
   readOnly?: boolean;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let pool: pg.Pool | undefined;
 let poolFactory: (() => Promise<pg.Pool>) | undefined;
@@ -125,7 +124,7 @@ export function beginStatement(scope: TransactionScope): string {
   if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
   const settings = [`set_config('role', '${scope.role}', true)`];
   if (scope.entityId !== undefined) {
-    if (!UUID.test(scope.entityId)) throw new Error('entity id is not a UUID');
+    if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
     settings.push(`set_config('app.entity_id', '${scope.entityId}', true)`);
   }
   return `${scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}`;

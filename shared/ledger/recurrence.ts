@@ -5,6 +5,7 @@
  * (never from the previous occurrence), so a month-end anchor stays at month ends: Jan 31 →
  * Feb 28 (29 in a leap year) → Mar 31 → Apr 30, instead of drifting to the 28th.
  */
+import { isoDateOf } from '../dates';
 export const FREQUENCIES = ['daily', 'weekly', 'biweekly', 'monthly', 'quarterly', 'semiannually', 'yearly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
@@ -26,7 +27,7 @@ function parts(date: string): [number, number, number] {
 }
 
 function format(time: number): string {
-  return new Date(time).toISOString().slice(0, 10);
+  return isoDateOf(time);
 }
 
 const toTime = (date: string) => {

@@ -9,6 +9,7 @@ import { fulfillmentProgress } from './lifecycle-rules';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { MONEY_SCALE, round, type Amount, type AmountLike } from '../money';
 import type { StockProduct } from '../inventory/inventory';
+import { todayUtc } from '../dates';
 
 /** The stock view of an order line's product, as postMovement takes it. */
 export function stockProductOf(line: {
@@ -35,7 +36,7 @@ export async function postCostOfGoods(
   if (!value.gt(0)) return null;
   const [debit, credit] = input.direction === 'shipped' ? (['cost_of_goods_sold', 'inventory'] as const) : (['inventory', 'cost_of_goods_sold'] as const);
   const entry = await postJournalEntry(db, ctx, {
-    entry_date: new Date().toISOString().slice(0, 10),
+    entry_date: todayUtc(),
     memo: input.memo,
     source_type: input.source_type,
     source_id: input.source_id,

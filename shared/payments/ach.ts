@@ -14,8 +14,7 @@ import { amount } from '../money';
 import type { PaymentClear, PaymentFail } from './schemas/refund';
 import { getPayment, receiptApplications, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
 import { lockApplicationsOf, lockPayment, type LockedPayment } from './refunds';
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { todayUtc } from '../dates';
 
 async function lockPending(db: Db, entityId: string, paymentId: string): Promise<LockedPayment> {
   const payment = await lockPayment(db, entityId, paymentId);
@@ -42,7 +41,7 @@ function settledStatus(order: OrderState) {
 export async function clearPayment(db: Db, actor: PaymentActor, paymentId: string, input: PaymentClear): Promise<PaymentResult> {
   const { entityId } = actor;
   const payment = await lockPending(db, entityId, paymentId);
-  const clearedDate = input.cleared_date ?? today();
+  const clearedDate = input.cleared_date ?? todayUtc();
   if (clearedDate < payment.payment_date) {
     throw new ApiError('parameter_invalid', { param: 'cleared_date', hint: `An ACH payment cannot clear before it was made (${payment.payment_date}).` });
   }
@@ -57,7 +56,11 @@ export async function clearPayment(db: Db, actor: PaymentActor, paymentId: strin
       source_id: payment.id,
       lines: [
         { system_key: 'undeposited_funds', debit: payment.amount },
-        ...receiptPostingLines(payment.amount, receiptApplications(locked.map(({ application, order }) => ({ order, amount: application.amount_applied }))), 'credit'),
+        ...receiptPostingLines(
+          payment.amount,
+          receiptApplications(locked.map(({ application, order }) => ({ order, amount: application.amount_applied }))),
+          'credit',
+        ),
       ],
     },
     { dateParam: 'cleared_date' },

@@ -229,8 +229,5 @@ export function listPaymentMethods(db: Db, entityId: string, filters: PaymentMet
     params.push(filters[column]);
     where.push(`m.${column} = $${params.length}`);
   }
-  return keysetPage<AccountPaymentMethod>(
-    db,
-    { table: 'account_payment_methods', alias: 'm', select: COLUMNS, where, params },
-    page);
+  return keysetPage<AccountPaymentMethod>(db, { table: 'account_payment_methods', alias: 'm', select: COLUMNS, where, params }, page);
 }

@@ -19,11 +19,11 @@ import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { amount, type Amount, type AmountLike, sum, toJsonNumber, ZERO } from '../money';
 import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, Payment, PaymentApplication, PaymentApply } from './schemas/payment';
+import { todayUtc } from '../dates';
 
 export type PaymentActor = PostingContext & { userId: string; events: EventRecorder };
 
 const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
-const today = () => new Date().toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------------------------------------
 // Documents a payment touches
@@ -209,7 +209,7 @@ export interface PaymentResult {
 async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): Promise<PaymentResult> {
   const { entityId } = actor;
   const id = newId();
-  const paymentDate = input.fields.payment_date ?? today();
+  const paymentDate = input.fields.payment_date ?? todayUtc();
   const method = input.fields.payment_method ?? (input.fields.check_number ? 'check' : 'other');
   const applied = sum(input.applications.map((a) => a.amount));
   // An ACH debit is pending until it clears (POST /v1/payments/{id}/clear): nothing posts before.
@@ -433,7 +433,7 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
     db,
     actor,
     {
-      entry_date: today(),
+      entry_date: todayUtc(),
       memo: `Customer credit applied (payment ${paymentId})`,
       source_type: 'payment_application',
       source_id: paymentId,

@@ -22,9 +22,9 @@ import { postJournalEntry, reverseJournalEntry, type PostingLine } from '../ledg
 import { amount, type Amount, MONEY_SCALE, round, sum, toJsonNumber, ZERO } from '../money';
 import type { Refund, RefundCreate } from './schemas/refund';
 import { assertPaymentUsable, getPayment, lockOrders, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
+import { todayUtc } from '../dates';
 
 const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
-const today = () => new Date().toISOString().slice(0, 10);
 
 export interface LockedPayment {
   id: string;
@@ -141,7 +141,7 @@ export async function createRefund(db: Db, actor: PaymentActor, paymentId: strin
     });
   }
   const cash = await cashAccountOf(db, entityId, payment);
-  const refundDate = input.refund_date ?? today();
+  const refundDate = input.refund_date ?? todayUtc();
   if (refundDate < cash.available_from) {
     throw new ApiError('parameter_invalid', {
       param: 'refund_date',

@@ -14,7 +14,10 @@ describe('credit memo posting', () => {
         const d = discount.gt(subtotal) ? subtotal : discount;
         const total = subtotal.minus(d).plus(shipping).plus(fee).plus(tax);
         const { applied, unapplied } = allocateCredit(total, open);
-        const lines = creditMemoPostingLines({ subtotal, discount_total: d, shipping_total: shipping, fee_total: fee, tax_total: tax, order_total: total }, applied);
+        const lines = creditMemoPostingLines(
+          { subtotal, discount_total: d, shipping_total: shipping, fee_total: fee, tax_total: tax, order_total: total },
+          applied,
+        );
         const debits = sum(lines.map((l) => l.debit ?? 0));
         const credits = sum(lines.map((l) => l.credit ?? 0));
         expect(debits.eq(credits)).toBe(true);

@@ -190,7 +190,10 @@ describe('return moves (receive, credit memos)', () => {
     for (const order_status of ['draft', 'fulfilled', 'cancelled'] as OrderStatus[]) {
       expect(transition(ret({ order_status }), 'receive')).toEqual({ allowed: false, reason: 'not_allowed' });
     }
-    expect(fulfillmentProgress([{ quantity: 2, quantity_fulfilled: 1 }])).toEqual({ fulfillment_status: 'partially_fulfilled', order_status: 'partially_fulfilled' });
+    expect(fulfillmentProgress([{ quantity: 2, quantity_fulfilled: 1 }])).toEqual({
+      fulfillment_status: 'partially_fulfilled',
+      order_status: 'partially_fulfilled',
+    });
   });
 
   it('a posted credit memo is not cancelled; a draft or a goods-only confirmed return is; a received one is not', () => {

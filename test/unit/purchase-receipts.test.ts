@@ -58,7 +58,11 @@ describe('componentFulfilled', () => {
             if (!received.gt(0)) return;
             left = left.minus(received);
             kitFulfilled = kitFulfilled.plus(received);
-            const next = componentFulfilled({ quantity: componentQuantity, quantity_fulfilled: fulfilled }, { quantity: kitQuantity, fulfilledAfter: kitFulfilled }, received);
+            const next = componentFulfilled(
+              { quantity: componentQuantity, quantity_fulfilled: fulfilled },
+              { quantity: kitQuantity, fulfilledAfter: kitFulfilled },
+              received,
+            );
             expect(next.gte(fulfilled)).toBe(true);
             expect(next.lte(componentQuantity)).toBe(true);
             fulfilled = next;
