@@ -118,7 +118,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
   try {
     await migrateBenchDatabase(url);
     const { configureDatabase, closeDatabase } = await import('../shared/db/database');
-    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 2 }));
+    configureDatabase(() => new pg.Pool({ connectionString: url, max: 2 }));
     const seeded = await seed('settings:read');
     await closeDatabase();
 

@@ -32,7 +32,7 @@ async function main() {
   try {
     await migrateBenchDatabase(url);
     const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
-    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 4 }));
+    configureDatabase(() => new pg.Pool({ connectionString: url, max: 4 }));
     const seeded = await seed('products:read');
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -66,8 +66,10 @@ async function main() {
         listProducts(db, seeded.entityId, {}, { limit: LIMIT, starting_after: startingAfter }),
       );
     const viaHandler = async (startingAfter?: string) => {
-      const event = getEvent({ resource: '/v1/products', path: '/v1/products', authorizer: seeded.authorizer, requestId: `bench-${Math.random()}` }) as any;
-      event.queryStringParameters = { limit: String(LIMIT), ...(startingAfter && { starting_after: startingAfter }) };
+      const event = {
+        ...getEvent({ resource: '/v1/products', path: '/v1/products', authorizer: seeded.authorizer, requestId: `bench-${Math.random()}` }),
+        queryStringParameters: { limit: String(LIMIT), ...(startingAfter && { starting_after: startingAfter }) },
+      } as unknown as APIGatewayProxyEvent;
       const result = await (handler as (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number }>)(event, {} as Context);
       if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}`);
     };

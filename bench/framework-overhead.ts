@@ -68,15 +68,17 @@ class RoundTripCounter {
   private original: typeof pg.Client.prototype.query | undefined;
 
   install(): void {
-    const counter = this;
+    const record = (args: unknown[]) => {
+      if (!this.active) return;
+      const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+      if (typeof first === 'string') this.queries.push({ text: first, values: Array.isArray(second) ? second : undefined });
+      else this.queries.push({ text: first.text, values: first.values });
+    };
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the patched call's own `this` (apply below)
     const original = pg.Client.prototype.query;
     this.original = original;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (counter.active) {
-        const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
-        if (typeof first === 'string') counter.queries.push({ text: first, values: Array.isArray(second) ? second : undefined });
-        else counter.queries.push({ text: first.text, values: first.values });
-      }
+      record(args);
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original;
   }
@@ -184,10 +186,10 @@ async function main(): Promise<void> {
     // answers from memory with the row the real SELECT returns.
     let canned: Record<string, unknown> | undefined;
     const cannedClient = {
-      query: async (text: string) => (text.startsWith('SELECT id') ? { rows: [canned], rowCount: 1 } : { rows: [], rowCount: 0 }),
+      query: (text: string) => Promise.resolve(text.startsWith('SELECT id') ? { rows: [canned], rowCount: 1 } : { rows: [], rowCount: 0 }),
       release: () => undefined,
     };
-    configureDatabase(async () => {
+    configureDatabase(() => {
       const pool = new pg.Pool({ connectionString: url, max: poolMax });
       pool.on('connect', (client) => counter.watch(client));
       const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
@@ -328,7 +330,10 @@ async function main(): Promise<void> {
       const cachedPort = await listen(300_000);
       const uncachedPort = await listen(0);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      closers.push(async () => agent.destroy());
+      closers.push(() => {
+        agent.destroy();
+        return Promise.resolve();
+      });
       const authorization = `Bearer ${seeded.secret}`;
       const path = `/v1/locations/${locationId}`;
       const get = (port: number) => async () => {

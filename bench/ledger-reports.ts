@@ -42,6 +42,8 @@ if (SIZES.some((size, i) => !Number.isInteger(size) || size <= 0 || size % 2 || 
 }
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+/** One ledger size: its counts, and the timings under each as-of date. */
+type Stage = Record<string, unknown> & { lines: number };
 
 async function timed(runs: number, work: () => Promise<unknown>): Promise<Summary> {
   for (let i = 0; i < 3; i++) await work();
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
     const cashRoute = await import('../functions/reconciliation/get-cash-balance');
     const trialRoute = await import('../functions/reconciliation/get-trial-balance');
     await migrateBenchDatabase(url);
-    configureDatabase(async () => {
+    configureDatabase(() => {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       // Dropping the database at the end terminates whatever the pool still holds; not a failure.
       pool.on('error', (error) => console.warn(`pool: ${error.message}`));
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
     };
     const inEntity = <T>(work: (db: import('../shared/db/database').Db) => Promise<T>) => withTransaction({ role: 'app_user', entityId, readOnly: true }, work);
     const rawCash = (asOf: string) =>
-      owner.query(
+      owner.query<{ id: string; balance: string }>(
         `SELECT a.id, coalesce(sum(l.debit - l.credit), 0) AS balance FROM gl_accounts a LEFT JOIN journal_lines l ON l.entity_id = a.entity_id AND l.account_id = a.id AND l.entry_date <= $2
           WHERE a.entity_id = $1 AND a.subtype = 'bank' GROUP BY a.id`,
         [entityId, asOf],
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
         asOf,
       ]);
 
-    const stages: Record<string, unknown>[] = [];
+    const stages: Stage[] = [];
     let lines = 0;
     for (const size of SIZES) {
       const started = process.hrtime.bigint();
@@ -175,23 +177,23 @@ async function main(): Promise<void> {
       if (counts.lines !== size || counts.mismatched !== 0) throw new Error(`seeding went wrong: ${JSON.stringify(counts)}`);
       console.log(`\n${size.toLocaleString('en-US')} lines seeded in ${round(seedSeconds, 1)} s; ${counts.days} (account, day) balance rows`);
 
-      const stage: Record<string, unknown> = { lines: size, entries: size / 2, day_balance_rows: counts.days, seed_seconds: round(seedSeconds, 1) };
+      const stage: Stage = { lines: size, entries: size / 2, day_balance_rows: counts.days, seed_seconds: round(seedSeconds, 1) };
       for (const asOf of AS_OF) {
         // The reports must agree with the raw lines before they are timed.
         const cash = await inEntity((db) => cashBalance(db, entityId, asOf));
         const trial = await inEntity((db) => trialBalance(db, entityId, asOf));
-        const rawTotal = sum((await rawCash(asOf)).rows.map((row) => row.balance as string));
+        const rawTotal = sum((await rawCash(asOf)).rows.map((row) => row.balance));
         if (!rawTotal.eq(amount(cash.total_gl_balance))) throw new Error(`cash balance disagrees with the lines at ${asOf}`);
         if (trial.total_debits !== trial.total_credits) throw new Error(`trial balance does not tie at ${asOf}`);
         stage[asOf] = {
           cash_balance: {
             data_layer: await timed(RUNS, () => inEntity((db) => cashBalance(db, entityId, asOf))),
-            handler: await timed(RUNS, () => invoke(cashRoute.handler as unknown as Handler, cashRoute.route.path, asOf)),
+            handler: await timed(RUNS, () => invoke(cashRoute.handler, cashRoute.route.path, asOf)),
             raw_lines: await timed(Math.min(RUNS, 5), () => rawCash(asOf)),
           },
           trial_balance: {
             data_layer: await timed(RUNS, () => inEntity((db) => trialBalance(db, entityId, asOf))),
-            handler: await timed(RUNS, () => invoke(trialRoute.handler as unknown as Handler, trialRoute.route.path, asOf)),
+            handler: await timed(RUNS, () => invoke(trialRoute.handler, trialRoute.route.path, asOf)),
             raw_lines: await timed(Math.min(RUNS, 5), () => rawTrial(asOf)),
           },
         };
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
         for (const report of ['cash_balance', 'trial_balance']) {
           const f = figures[report];
           rows.push([
-            (stage.lines as number).toLocaleString('en-US'),
+            stage.lines.toLocaleString('en-US'),
             asOf,
             report,
             round(f.data_layer.p50, 2),

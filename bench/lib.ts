@@ -13,7 +13,7 @@ export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 export const REPO_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BENCH_DATABASE = 'bizops_bench';
 
 export interface Summary {
@@ -27,7 +27,7 @@ export interface Summary {
 }
 
 /** Nearest-rank percentile of an ascending array. */
-export function percentile(sorted: number[], p: number): number {
+function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank];
@@ -67,7 +67,7 @@ export function printTable(title: string, headers: string[], rows: (string | num
   for (const row of cells) console.log(line(row));
 }
 
-export function machine(): Record<string, unknown> {
+function machine(): Record<string, unknown> {
   return {
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,
@@ -123,8 +123,6 @@ export async function dropDatabase(adminUrl: string, name = BENCH_DATABASE): Pro
 }
 
 export const hrtimeMs = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The value of `--name=value` on the command line, or `fallback`; a non-negative number or the run stops. */
 export function option(name: string, fallback: number): number {

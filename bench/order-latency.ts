@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     const createOrder = (await import('../functions/orders/create-order')).handler as unknown as Handler;
     const updateLine = (await import('../functions/orders/update-line')).handler as unknown as Handler;
     await migrateBenchDatabase(url);
-    configureDatabase(async () => {
+    configureDatabase(() => {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       // Dropping the database at the end terminates whatever the pool still holds; not a failure.
       pool.on('error', (error) => console.warn(`pool: ${error.message}`));
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
 
     if (process.env.BENCH_COUNT_QUERIES) {
       const counts = new Map<string, number>();
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the patched call's own `this` (apply below)
       const original = pg.Client.prototype.query;
       pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
         const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string })?.text ?? '?');

@@ -34,7 +34,7 @@ async function main() {
   try {
     await migrateBenchDatabase(url);
     const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
-    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 4 }));
+    configureDatabase(() => new pg.Pool({ connectionString: url, max: 4 }));
     const seeded = await seed('purchasing:read');
     const entity = seeded.entityId;
     const admin = new pg.Client({ connectionString: url });
@@ -101,13 +101,15 @@ async function main() {
         reorderReport(db, entity, { demand_window: 90, demand_basis: basis, limit: 100 }),
       );
     const viaHandler = async () => {
-      const event = getEvent({
-        resource: '/v1/purchasing/reorder-report',
-        path: '/v1/purchasing/reorder-report',
-        authorizer: seeded.authorizer,
-        requestId: `bench-${Math.random()}`,
-      }) as any;
-      event.queryStringParameters = { demand_window: '90' };
+      const event = {
+        ...getEvent({
+          resource: '/v1/purchasing/reorder-report',
+          path: '/v1/purchasing/reorder-report',
+          authorizer: seeded.authorizer,
+          requestId: `bench-${Math.random()}`,
+        }),
+        queryStringParameters: { demand_window: '90' },
+      } as unknown as APIGatewayProxyEvent;
       const result = await (handler as (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }>)(event, {} as Context);
       if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
     };

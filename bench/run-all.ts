@@ -37,13 +37,32 @@ for (const bench of selected) {
   outcomes.push({ name: bench.name, status: child.status === 0 ? 'ok' : `failed (${child.status ?? child.signal})`, seconds });
 }
 
-// Headline figures.
-const read = (name: string): any => {
+// Headline figures: the parts of each results file read here.
+interface P50 {
+  p50: number;
+}
+interface OverheadResults {
+  direct: { ratio: P50; stack: P50; rawClient: P50 };
+  target: { verdict: string };
+  roundTrips: { get: { readyForQuery: number }; authenticate: { readyForQuery: number } };
+  http?: { authorizerCached: P50 };
+}
+interface BundleResults {
+  sizes: { name: string; bytes: number }[];
+  verdict: string;
+  coldStart?: { medians: { name: string; totalMs: number; ratioToEmptyWholeProcess: number }[] };
+}
+interface OrderLatencyResults {
+  target_ms: number;
+  create_50_lines: P50;
+  patch_one_of_500: P50;
+}
+const read = <T>(name: string): T | undefined => {
   const file = join(RESULTS_DIR, `${name}.json`);
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
 };
 const rows: (string | number)[][] = [];
-const overhead = read('framework-overhead');
+const overhead = read<OverheadResults>('framework-overhead');
 if (overhead && selected.some((bench) => bench.name === 'framework-overhead')) {
   const { direct, roundTrips, http } = overhead;
   rows.push(['GET by id: stack / raw pg (p50)', `${round(direct.ratio.p50, 2)}x`, '<= 1.3x', overhead.target.verdict]);
@@ -52,18 +71,19 @@ if (overhead && selected.some((bench) => bench.name === 'framework-overhead')) {
   rows.push(['round trips per authentication', String(roundTrips.authenticate.readyForQuery), '3', '']);
   if (http) rows.push(['GET over HTTP gateway p50 (cached authorizer)', `${round(http.authorizerCached.p50, 3)} ms`, '', '']);
 }
-const bundles = read('bundle-size');
+const bundles = read<BundleResults>('bundle-size');
 if (bundles && selected.some((bench) => bench.name === 'bundle-size')) {
-  const functions = bundles.sizes.filter((size: { name: string }) => !size.name.startsWith('bench/'));
+  const functions = bundles.sizes.filter((size) => !size.name.startsWith('bench/'));
   const largest = functions[0];
   rows.push(['largest bundle', `${largest.name} ${round(largest.bytes / 1000, 1)} kB`, '< 300 kB each', bundles.verdict]);
-  for (const row of bundles.coldStart?.medians ?? []) {
+  const medians = bundles.coldStart?.medians ?? [];
+  for (const row of medians) {
     if (row.name === 'empty') continue;
-    rows.push([`cold import+invoke ${row.name} / empty`, `${round(row.totalMs, 1)} / ${round(bundles.coldStart.medians[0].totalMs, 1)} ms`, '', '']);
+    rows.push([`cold import+invoke ${row.name} / empty`, `${round(row.totalMs, 1)} / ${round(medians[0].totalMs, 1)} ms`, '', '']);
     rows.push([`cold whole process ${row.name} / empty`, `${round(row.ratioToEmptyWholeProcess, 2)}x`, '', '']);
   }
 }
-const orders = read('order-latency');
+const orders = read<OrderLatencyResults>('order-latency');
 if (orders && selected.some((bench) => bench.name === 'order-latency')) {
   const verdict = (p50: number) => (p50 < orders.target_ms ? 'PASS' : 'FAIL');
   rows.push(['create order with 50 lines p50', `${round(orders.create_50_lines.p50, 1)} ms`, `< ${orders.target_ms} ms`, verdict(orders.create_50_lines.p50)]);

@@ -15,7 +15,10 @@ import { InventoryBalance, InventoryTransaction } from '../shared/inventory/sche
 import { Account, Vendor } from '../shared/parties/schemas/party';
 import { Product } from '../shared/catalog/schemas/product';
 import { KitComponent } from '../shared/catalog/schemas/kit';
-import { PricingLevel, PricingPolicy, ProductOption, ProductVendor, Tag } from '../shared/catalog/schemas/catalog-extras';
+import { PricingLevel, PricingPolicy } from '../shared/catalog/schemas/pricing';
+import { ProductOption } from '../shared/catalog/schemas/product-option';
+import { ProductVendor } from '../shared/catalog/schemas/product-vendor';
+import { Tag } from '../shared/catalog/schemas/tag';
 import { UnitOfMeasure } from '../shared/catalog/schemas/unit-of-measure';
 import { Order, OrderAdjustment } from '../shared/orders/schemas/order';
 import { OrderFulfillment } from '../shared/orders/schemas/order-lifecycle';

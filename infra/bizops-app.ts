@@ -23,7 +23,7 @@ export interface BizOpsStacks {
   api: ApiStack;
 }
 
-export function stackNames(stage: StageConfig): { data: string; api: string } {
+function stackNames(stage: StageConfig): { data: string; api: string } {
   return { data: `BizOps-${stage.name}-Data`, api: `BizOps-${stage.name}-Api` };
 }
 

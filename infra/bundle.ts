@@ -120,7 +120,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
  * Powertools JMESPath interpreter (our idempotency expressions are field names) and pgpass (Lambda
  * always passes a password).
  */
-export function bundleAliases(root: string): Record<string, string> {
+function bundleAliases(root: string): Record<string, string> {
   const shim = (name: string) => resolve(root, 'infra/bundle-shims', name);
   return {
     jiti: shim('jiti.ts'),
@@ -139,7 +139,7 @@ export function bundleAliases(root: string): Record<string, string> {
  * first form to the second in our own sources while bundling; with every source already on the
  * second form it changes nothing.
  */
-export function zodNamespaceImports(root: string): Plugin {
+function zodNamespaceImports(root: string): Plugin {
   const NAMED_Z_IMPORT = /^import\s*\{\s*z\s*\}\s*from\s*(['"])zod\1;?[ \t]*$/gm;
   const prefix = `${root}/`;
   return {

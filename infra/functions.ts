@@ -22,7 +22,7 @@ export const MIGRATIONS_ASSET_DIR = 'migrations';
 export const MIGRATIONS_SOURCE_DIR = 'migrations';
 
 /** The route that serves the OpenAPI document reads it from this file next to its code. */
-export const OPENAPI_ROUTE_ID = 'platform.openapi';
+const OPENAPI_ROUTE_ID = 'platform.openapi';
 
 /**
  * Every entry point of the application, for the one-pass bundler. The OpenAPI route gets the

@@ -115,7 +115,7 @@ async function main() {
     if (!['create-entity', 'create-user', 'create-key'].includes(positionals[0] ?? ''))
       throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'no command');
     close = await connectForCommand();
-    const result = await run(positionals[0], values as Record<string, string | undefined>);
+    const result = await run(positionals[0], values);
     console.log(JSON.stringify(result, null, 2));
     if (JSON.stringify(result).includes('"secret"')) console.error('\nThe secret is shown once; store it now. Only its hash is kept.');
   } catch (error) {

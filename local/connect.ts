@@ -15,19 +15,19 @@ export async function connectForCommand(): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL;
   if (url) {
     await migrate(url);
-    configureDatabase(async () => new pg.Pool({ connectionString: url, max: 2 }));
+    configureDatabase(() => new pg.Pool({ connectionString: url, max: 2 }));
     return closeDatabase;
   }
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
   const serverFile = path.join(dataDir, 'server.json');
   const running = existsSync(serverFile) ? (JSON.parse(readFileSync(serverFile, 'utf8')) as { databaseUrl: string | null }).databaseUrl : null;
   if (running && (await reachable(running))) {
-    configureDatabase(async () => embeddedPool(running));
+    configureDatabase(() => embeddedPool(running));
     return closeDatabase;
   }
   const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pglite'));
   await migrate(embedded.url);
-  configureDatabase(async () => embeddedPool(embedded.url));
+  configureDatabase(() => embeddedPool(embedded.url));
   return async () => {
     await closeDatabase();
     await embedded.close();

@@ -40,7 +40,7 @@ export function embeddedPool(url: string): pg.Pool {
   return new pg.Pool({ connectionString: url, max: 1 });
 }
 
-export const IDEMPOTENCY_TABLE = 'bizops-idempotency';
+const IDEMPOTENCY_TABLE = 'bizops-idempotency';
 
 /** Starts dynalite in memory and creates the idempotency table the Powertools layer expects. */
 export async function startIdempotencyStore(): Promise<Closeable & { endpoint: string; tableName: string }> {

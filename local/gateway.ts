@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { authorize } from '../functions/authorizer/authorizer';
+import { handler as authorize } from '../functions/authorizer/authorizer';
 import type { RouteModule } from '../functions/routes';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/errors';
 import { ERROR_STATUS, statusOf } from '../shared/http/error-status';
@@ -87,7 +87,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
     return result;
   }
 
-  return async (request, response) => {
+  const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
       response.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': requestId, ...headers });
@@ -156,4 +156,6 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       send(500, envelope('internal_error', requestId));
     }
   };
+  // node:http ignores what a listener returns; handle() answers every failure itself.
+  return (request, response) => void handle(request, response);
 }

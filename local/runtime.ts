@@ -35,7 +35,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   }
   await migrate(databaseUrl);
   const url = databaseUrl;
-  configureDatabase(async () => (embedded ? embeddedPool(url) : new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })));
+  configureDatabase(() => (embedded ? embeddedPool(url) : new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })));
 
   const store = await startIdempotencyStore();
   closers.push(store);

@@ -49,6 +49,9 @@ export function ceil(value: AmountLike): Amount {
 }
 
 /** The JSON number for a money value, rounded to its scale (the spec puts money on the wire as numbers). */
+/** toJsonNumber for a nullable column: null stays null. */
+export const toNullableJsonNumber = (value: AmountLike | null, scale = MONEY_SCALE): number | null => (value === null ? null : toJsonNumber(value, scale));
+
 export function toJsonNumber(value: AmountLike, scale = MONEY_SCALE): number {
   // Fast path (a 500-line order renders thousands): a plain non-negative decimal string already
   // within the scale needs no rounding, and the number of its text is the number of the decimal.
@@ -68,7 +71,7 @@ export function toFixedString(value: AmountLike, scale: number): string {
   return `${whole}.${fraction.padEnd(scale, '0')}`;
 }
 
-export function decimalPlaces(value: AmountLike): number {
+function decimalPlaces(value: AmountLike): number {
   return amount(value).decimalPlaces();
 }
 

@@ -18,7 +18,7 @@ function stageWildcard(methodArn: string): string {
   return `${prefix}/${stage}/*`;
 }
 
-export async function authorize(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'>): Promise<APIGatewayAuthorizerResult> {
+async function authorize(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers' | 'methodArn'>): Promise<APIGatewayAuthorizerResult> {
   const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
   const result = await authenticate(header ?? undefined, acceptedKeyModes());
   const resource = stageWildcard(event.methodArn);

@@ -1,4 +1,4 @@
-import { loadPayments } from '../../shared/payments/payments';
+import { loadPayments } from '../../shared/payments/payment-store';
 import type { ExpandSpec } from '../../shared/http/expand';
 
 type Parent = Record<string, unknown> & { entity_id: string; payment_ids: string[] };

@@ -1,4 +1,4 @@
-import { adjustStock } from '../../shared/inventory/inventory';
+import { adjustStock } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { AdjustmentCreate, InventoryTransaction } from '../../shared/inventory/schemas/inventory';

@@ -1,4 +1,4 @@
-import { receiveStock } from '../../shared/inventory/inventory';
+import { receiveStock } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryTransaction, ReceiptCreate } from '../../shared/inventory/schemas/inventory';

@@ -1,4 +1,4 @@
-import { transferStock } from '../../shared/inventory/inventory';
+import { transferStock } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryTransfer, TransferCreate } from '../../shared/inventory/schemas/inventory';

@@ -1,4 +1,4 @@
-import { getBalance } from '../../shared/inventory/inventory';
+import { getBalance } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

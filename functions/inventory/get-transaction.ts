@@ -1,4 +1,4 @@
-import { getTransaction } from '../../shared/inventory/inventory';
+import { getTransaction } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

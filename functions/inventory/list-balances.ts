@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listBalances } from '../../shared/inventory/inventory';
+import { listBalances } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';

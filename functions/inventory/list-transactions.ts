@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listTransactions } from '../../shared/inventory/inventory';
+import { listTransactions } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';

@@ -1,4 +1,4 @@
-import { buildKits } from '../../shared/inventory/inventory';
+import { buildKits } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

@@ -1,5 +1,5 @@
 import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/orders/coupon-redemptions';
-import { createAdjustment } from '../../shared/orders/orders';
+import { createAdjustment } from '../../shared/orders/order-adjustments';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';

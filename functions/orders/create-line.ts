@@ -1,4 +1,4 @@
-import { addLine } from '../../shared/orders/orders';
+import { addLine } from '../../shared/orders/add-line';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

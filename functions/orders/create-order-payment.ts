@@ -1,4 +1,5 @@
-import { createOrderPayment, recordPaymentEvents } from '../../shared/payments/payments';
+import { recordPaymentEvents } from '../../shared/payments/payment-context';
+import { createOrderPayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

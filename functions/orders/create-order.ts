@@ -1,4 +1,4 @@
-import { createOrder } from '../../shared/orders/orders';
+import { createOrder } from '../../shared/orders/create-order';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { Order } from '../../shared/orders/schemas/order';

@@ -1,4 +1,5 @@
-import { deleteLine, getLine } from '../../shared/orders/orders';
+import { deleteLine } from '../../shared/orders/delete-line';
+import { getLine } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject } from '../../shared/schemas/common';

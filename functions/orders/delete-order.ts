@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { deleteOrder, findOrderIdByReference, getOrder } from '../../shared/orders/orders';
+import { deleteOrder } from '../../shared/orders/delete-order';
+import { getOrder } from '../../shared/orders/order-reads';
+import { findOrderIdByReference } from '../../shared/orders/order-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 

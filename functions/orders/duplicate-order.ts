@@ -1,4 +1,4 @@
-import { duplicateOrder } from '../../shared/orders/orders';
+import { duplicateOrder } from '../../shared/orders/duplicate-order';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

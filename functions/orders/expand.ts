@@ -1,4 +1,4 @@
-import { adjustmentsOf, linesOf } from '../../shared/orders/orders';
+import { adjustmentsOf, linesOf } from '../../shared/orders/order-reads';
 import { loadParties } from '../../shared/parties/parties';
 import type { ExpandSpec } from '../../shared/http/expand';
 

@@ -1,4 +1,4 @@
-import { getOrder } from '../../shared/orders/orders';
+import { getOrder } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

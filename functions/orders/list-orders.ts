@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOrders } from '../../shared/orders/orders';
+import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';

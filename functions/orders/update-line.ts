@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { getLine, updateLine } from '../../shared/orders/orders';
+import { getLine } from '../../shared/orders/order-reads';
+import { updateLine } from '../../shared/orders/update-line';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { OrderLineItem } from '../../shared/orders/schemas/order';

@@ -1,4 +1,5 @@
-import { getOrder, updateOrder } from '../../shared/orders/orders';
+import { getOrder } from '../../shared/orders/order-reads';
+import { updateOrder } from '../../shared/orders/update-order';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

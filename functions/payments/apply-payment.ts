@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { applyPayment, recordPaymentEvents } from '../../shared/payments/payments';
+import { recordPaymentEvents } from '../../shared/payments/payment-context';
+import { applyPayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { Payment, PaymentApply } from '../../shared/payments/schemas/payment';

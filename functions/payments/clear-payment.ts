@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clearPayment } from '../../shared/payments/ach';
-import { recordPaymentEvents } from '../../shared/payments/payments';
+import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { Payment } from '../../shared/payments/schemas/payment';

@@ -1,4 +1,4 @@
-import { getPayment } from '../../shared/payments/payments';
+import { getPayment } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { z } from 'zod';

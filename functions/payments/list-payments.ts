@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listPayments } from '../../shared/payments/payments';
+import { listPayments } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';

@@ -1,4 +1,5 @@
-import { createMultiInvoicePayment, recordPaymentEvents } from '../../shared/payments/payments';
+import { recordPaymentEvents } from '../../shared/payments/payment-context';
+import { createMultiInvoicePayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { MultiInvoicePaymentCreate, MultiInvoicePaymentResult } from '../../shared/payments/schemas/payment';

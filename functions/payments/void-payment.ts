@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordPaymentEvents } from '../../shared/payments/payments';
+import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { voidPayment } from '../../shared/payments/refunds';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';

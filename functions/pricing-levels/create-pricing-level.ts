@@ -1,7 +1,7 @@
-import { createPricingLevel } from '../../shared/catalog/catalog-extras';
+import { createPricingLevel } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { PricingLevel, PricingLevelCreate } from '../../shared/catalog/schemas/catalog-extras';
+import { PricingLevel, PricingLevelCreate } from '../../shared/catalog/schemas/pricing';
 
 export const route = defineRoute({
   id: 'pricing_levels.create',

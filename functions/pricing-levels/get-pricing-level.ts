@@ -1,7 +1,7 @@
-import { getPricingLevel } from '../../shared/catalog/catalog-extras';
+import { getPricingLevel } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { PricingLevel } from '../../shared/catalog/schemas/catalog-extras';
+import { PricingLevel } from '../../shared/catalog/schemas/pricing';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

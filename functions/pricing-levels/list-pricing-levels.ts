@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listPricingLevels } from '../../shared/catalog/catalog-extras';
+import { listPricingLevels } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { PricingLevel } from '../../shared/catalog/schemas/catalog-extras';
+import { PricingLevel } from '../../shared/catalog/schemas/pricing';
 import { queryBoolean } from '../../shared/schemas/common';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
-import { createPricingPolicy } from '../../shared/catalog/catalog-extras';
+import { createPricingPolicy } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { PricingPolicy, PricingPolicyCreate } from '../../shared/catalog/schemas/catalog-extras';
+import { PricingPolicy, PricingPolicyCreate } from '../../shared/catalog/schemas/pricing';
 
 export const route = defineRoute({
   id: 'pricing_policies.create',

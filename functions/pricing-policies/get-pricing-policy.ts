@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { getPricingPolicy } from '../../shared/catalog/catalog-extras';
+import { getPricingPolicy } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { PricingPolicy } from '../../shared/catalog/schemas/catalog-extras';
+import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listPricingPolicies } from '../../shared/catalog/catalog-extras';
+import { listPricingPolicies } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { PricingPolicy } from '../../shared/catalog/schemas/catalog-extras';
+import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
 import { queryBoolean } from '../../shared/schemas/common';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
-import { createOption } from '../../shared/catalog/catalog-extras';
+import { createOption } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { ProductOption, ProductOptionCreate } from '../../shared/catalog/schemas/catalog-extras';
+import { ProductOption, ProductOptionCreate } from '../../shared/catalog/schemas/product-option';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
-import { createProductVendor } from '../../shared/catalog/catalog-extras';
+import { createProductVendor } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { ProductVendor, ProductVendorCreate } from '../../shared/catalog/schemas/catalog-extras';
+import { ProductVendor, ProductVendorCreate } from '../../shared/catalog/schemas/product-vendor';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

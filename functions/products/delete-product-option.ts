@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteOption, getOption } from '../../shared/catalog/catalog-extras';
+import { deleteOption, getOption } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject } from '../../shared/schemas/common';

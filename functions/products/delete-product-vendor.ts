@@ -1,8 +1,8 @@
-import { deleteProductVendor, getProductVendor } from '../../shared/catalog/catalog-extras';
+import { deleteProductVendor, getProductVendor } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject } from '../../shared/schemas/common';
-import { productVendorParams as pvParams } from '../../shared/catalog/schemas/catalog-extras';
+import { productVendorParams as pvParams } from '../../shared/catalog/schemas/product-vendor';
 
 export const route = defineRoute({
   id: 'products.vendors.delete',

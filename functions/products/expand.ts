@@ -1,5 +1,5 @@
 /** expand[] loaders of product objects (manufacturer, uom), shared by product and kit routes. */
-import { loadManufacturers } from '../../shared/catalog/manufacturer-loader';
+import { loadManufacturers } from '../../shared/catalog/manufacturers';
 import { loadUnitsOfMeasure } from '../../shared/catalog/units-of-measure';
 import { expandById, type ExpandSpec } from '../../shared/http/expand';
 

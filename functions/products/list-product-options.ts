@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { listOptions } from '../../shared/catalog/catalog-extras';
+import { listOptions } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { ProductOption } from '../../shared/catalog/schemas/catalog-extras';
+import { ProductOption } from '../../shared/catalog/schemas/product-option';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

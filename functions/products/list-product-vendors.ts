@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { listProductVendors } from '../../shared/catalog/catalog-extras';
+import { listProductVendors } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { ProductVendor } from '../../shared/catalog/schemas/catalog-extras';
+import { ProductVendor } from '../../shared/catalog/schemas/product-vendor';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

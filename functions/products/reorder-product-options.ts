@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { reorderOptions } from '../../shared/catalog/catalog-extras';
+import { reorderOptions } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { OptionReorder } from '../../shared/catalog/schemas/catalog-extras';
+import { OptionReorder } from '../../shared/catalog/schemas/product-option';
 import { idParams } from '../../shared/schemas/common';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
-import { getProductVendor, updateProductVendor } from '../../shared/catalog/catalog-extras';
+import { getProductVendor, updateProductVendor } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { ProductVendor, ProductVendorUpdate, productVendorParams as pvParams } from '../../shared/catalog/schemas/catalog-extras';
+import { ProductVendor, ProductVendorUpdate, productVendorParams as pvParams } from '../../shared/catalog/schemas/product-vendor';
 
 export const route = defineRoute({
   id: 'products.vendors.update',

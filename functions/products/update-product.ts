@@ -1,5 +1,5 @@
 import { getProduct, updateProduct } from '../../shared/catalog/products';
-import { refreshStockConditions } from '../../shared/inventory/inventory';
+import { refreshStockConditions } from '../../shared/inventory/stock-movements';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';

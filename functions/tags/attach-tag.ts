@@ -1,7 +1,7 @@
-import { attachTag } from '../../shared/catalog/catalog-extras';
+import { attachTag } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { TagAttach, tagResourceParams, TagList } from '../../shared/catalog/schemas/catalog-extras';
+import { TagAttach, tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
 export const route = defineRoute({
   id: 'tags.resource.attach',

@@ -1,7 +1,7 @@
-import { createTag } from '../../shared/catalog/catalog-extras';
+import { createTag } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { Tag, TagCreate } from '../../shared/catalog/schemas/catalog-extras';
+import { Tag, TagCreate } from '../../shared/catalog/schemas/tag';
 
 export const route = defineRoute({
   id: 'tags.create',

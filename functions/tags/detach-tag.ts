@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { detachTag, tagsOf } from '../../shared/catalog/catalog-extras';
+import { detachTag, tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { tagResourceParams, TagList } from '../../shared/catalog/schemas/catalog-extras';
+import { tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
 const params = tagResourceParams.extend({ tagId: z.uuid().describe('The tag to detach.') });
 

@@ -1,7 +1,7 @@
-import { tagsOf } from '../../shared/catalog/catalog-extras';
+import { tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { tagResourceParams, TagList } from '../../shared/catalog/schemas/catalog-extras';
+import { tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
 export const route = defineRoute({
   id: 'tags.resource.list',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listTags } from '../../shared/catalog/catalog-extras';
+import { listTags } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { Tag } from '../../shared/catalog/schemas/catalog-extras';
+import { Tag } from '../../shared/catalog/schemas/tag';
 
 export const route = defineRoute({
   id: 'tags.list',

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 
-export const STAGE_NAMES = ['prod', 'sandbox'] as const;
+const STAGE_NAMES = ['prod', 'sandbox'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** CloudWatch Logs accepts only these retention periods (days). */

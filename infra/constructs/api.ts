@@ -26,9 +26,9 @@ export interface ApiProps {
 }
 
 /** The only identity source: the API key travels as `Authorization: Bearer <key>`. */
-export const AUTHORIZATION_IDENTITY_SOURCE = apigw.IdentitySource.header('Authorization');
+const AUTHORIZATION_IDENTITY_SOURCE = apigw.IdentitySource.header('Authorization');
 
-export interface GatewayResponseSpec {
+interface GatewayResponseSpec {
   type: apigw.ResponseType;
   /** Omitted: keep the status API Gateway chose (e.g. 502, 504 under DEFAULT_5XX). */
   statusCode?: string;
@@ -42,7 +42,7 @@ export interface GatewayResponseSpec {
  * `hint` may instead be raw template expressions. Gateway response templates only substitute
  * $context variables (no VTL logic, no escaping), which is why static text is JSON-encoded here.
  */
-export function envelopeTemplate(catalogCode: ErrorCode, raw: { code?: string; hint?: string } = {}): string {
+function envelopeTemplate(catalogCode: ErrorCode, raw: { code?: string; hint?: string } = {}): string {
   const { error, type, hint } = ERROR_CATALOG[catalogCode];
   return [
     '{',
@@ -55,7 +55,7 @@ export function envelopeTemplate(catalogCode: ErrorCode, raw: { code?: string; h
   ].join('');
 }
 
-export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
+const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   // No Authorization header: API Gateway answers without calling the authorizer.
   { type: apigw.ResponseType.UNAUTHORIZED, statusCode: '401', template: envelopeTemplate('api_key_missing') },
   // The authorizer returned Deny; its context carries the precise code and hint (functions/authorizer).
@@ -77,7 +77,7 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
 ];
 
 /** Headers on every gateway response. */
-export const GATEWAY_RESPONSE_HEADERS: Record<string, string> = {
+const GATEWAY_RESPONSE_HEADERS: Record<string, string> = {
   'Content-Type': "'application/json'",
   'Request-Id': 'context.requestId',
 };

@@ -24,9 +24,9 @@ export interface FunctionLogging {
   removal: Removal;
 }
 
-export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
+const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 /** API Gateway gives up on an integration after 29 seconds; a longer function timeout buys nothing. */
-export const API_FUNCTION_TIMEOUT = Duration.seconds(29);
+const API_FUNCTION_TIMEOUT = Duration.seconds(29);
 
 export interface AppFunctionProps {
   code: lambda.Code;

@@ -20,7 +20,7 @@ export function removalPolicyOf(removal: Removal): RemovalPolicy {
 
 /** Stage config validates the day count against the values CloudWatch accepts. */
 export function retentionOf(days: number): logs.RetentionDays {
-  return days as logs.RetentionDays;
+  return days;
 }
 
 /**

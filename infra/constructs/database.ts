@@ -17,8 +17,8 @@ import type { Removal } from '../config/stages';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
 
 export const DATABASE_NAME = 'bizops';
-export const APP_USERNAME = 'bizops_app';
-export const ADMIN_USERNAME = 'bizops_admin';
+const APP_USERNAME = 'bizops_app';
+const ADMIN_USERNAME = 'bizops_admin';
 /** RDS Proxy for PostgreSQL always listens on 5432; the cluster keeps the same port. */
 export const DATABASE_PORT = 5432;
 

@@ -35,7 +35,7 @@ export interface DatabaseMigrationProps {
 }
 
 /** A stable digest of every file under `dir` (names and contents, in sorted order). */
-export function hashDirectory(dir: string): string {
+function hashDirectory(dir: string): string {
   const hash = createHash('sha256');
   const walk = (current: string): string[] =>
     readdirSync(current, { withFileTypes: true }).flatMap((item) =>

@@ -10,7 +10,7 @@ import type { Removal } from '../config/stages';
 import { removalPolicyOf, retentionOf } from './conventions';
 
 /** Fixed (not allocated) so security rules can name it literally. */
-export const VPC_CIDR = '10.40.0.0/16';
+const VPC_CIDR = '10.40.0.0/16';
 
 export interface NetworkProps {
   maxAzs: number;

@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-export const KEY_PREFIX = 'bo';
+const KEY_PREFIX = 'bo';
 export const KEY_MODES = ['live', 'test'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 

@@ -10,7 +10,7 @@ export const PERMISSIONS = ['orders.revision_override', 'orders.approve', 'purch
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Whether the user behind a key holds a permission (false for an unknown or other-entity user). */
-export async function userHasPermission(db: Db, actor: { entityId: string; userId: string }, permission: Permission): Promise<boolean> {
+async function userHasPermission(db: Db, actor: { entityId: string; userId: string }, permission: Permission): Promise<boolean> {
   const row = await db.maybeOne<{ granted: boolean }>(`SELECT $3 = ANY(permissions) AS granted FROM users WHERE entity_id = $1 AND id = $2`, [
     actor.entityId,
     actor.userId,

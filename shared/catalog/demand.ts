@@ -9,7 +9,7 @@ export const RUN_RATE_WINDOWS = [30, 90, 180, 365] as const;
 export type RunRateWindow = (typeof RUN_RATE_WINDOWS)[number];
 
 /** Weights of the blended rate: recent demand counts most, the year smooths seasonality. */
-export const BLEND_WEIGHTS: Record<RunRateWindow, string> = { 30: '0.4', 90: '0.3', 180: '0.2', 365: '0.1' };
+const BLEND_WEIGHTS: Record<RunRateWindow, string> = { 30: '0.4', 90: '0.3', 180: '0.2', 365: '0.1' };
 
 export const DEMAND_BASES = ['sales', 'sales_and_builds', 'builds', 'consumption'] as const;
 export type DemandBasis = (typeof DEMAND_BASES)[number];

@@ -5,15 +5,15 @@
  */
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
-import { likeEscape, updateSet } from '../db/sql';
+import { updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
-import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
+import { QUANTITY_SCALE, toJsonNumber } from '../money';
 import { KIT_COMPONENT_LIMIT, type Kit, type KitComponent, type KitComponentInput, type KitComponentUpdate, type KitCreate } from './schemas/kit';
 import type { Product } from './schemas/product';
-import { insertProduct, PRODUCT_COLUMNS, withDemand, type ProductRow } from './products';
+import { insertProduct, PRODUCT_COLUMNS, productFilterSql, withDemand, type ProductRow } from './products';
 
 const COMPONENT_COLUMNS = `c.id, 'kit_component' AS object, c.entity_id, c.parent_product_id, c.component_product_id, p.name AS component_product_title,
   p.sku AS component_product_sku, c.quantity_per_kit, c.sequence, c.is_assembled, c.metadata, c.created_at, c.updated_at`;
@@ -34,6 +34,23 @@ async function componentsOf(db: Db, entityId: string, kitIds: string[]): Promise
 
 const toKit = (product: Product, components: KitComponent[]): Kit => ({ ...product, product_name: product.name, components });
 
+/** A kit component must be a simple (stocked) product of the entity: `productType` is its type, undefined when there is none. */
+function checkComponentType(productType: string | undefined, param: string): void {
+  if (!productType) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
+  if (productType !== 'simple') {
+    throw new ApiError('parameter_invalid', { param, hint: `Kit components must be simple (stocked) products; this one is a ${productType}.` });
+  }
+}
+
+/** One component row; each caller answers a repeated component with its own error. */
+function insertComponent(db: Db, entityId: string, kitId: string, id: string, component: KitComponentInput, sequence: number) {
+  return db.query(
+    `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence, is_assembled, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [id, entityId, kitId, component.component_product_id, component.quantity_per_kit, sequence, component.is_assembled ?? false, component.metadata ?? {}],
+  );
+}
+
 /**
  * Header and components in one transaction; every component is checked before anything is written,
  * and any failure rolls the whole request back.
@@ -48,11 +65,7 @@ export async function createKit(db: Db, entityId: string, input: KitCreate): Pro
   const seen = new Set<string>();
   input.components.forEach((component, index) => {
     const param = `components[${index}].component_product_id`;
-    const type = types.get(component.component_product_id);
-    if (!type) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
-    if (type !== 'simple') {
-      throw new ApiError('parameter_invalid', { param, hint: `Kit components must be simple (stocked) products; this one is a ${type}.` });
-    }
+    checkComponentType(types.get(component.component_product_id), param);
     if (seen.has(component.component_product_id)) throw new ApiError('parameter_invalid', { param, hint: 'Each product can appear once in a kit.' });
     seen.add(component.component_product_id);
   });
@@ -60,20 +73,7 @@ export async function createKit(db: Db, entityId: string, input: KitCreate): Pro
   const product = await insertProduct(db, entityId, { ...header, name: product_name, product_type: product_type ?? 'kit' });
   for (const [index, component] of components.entries()) {
     try {
-      await db.query(
-        `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence, is_assembled, metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          newId(),
-          entityId,
-          product.id,
-          component.component_product_id,
-          component.quantity_per_kit,
-          component.sequence ?? index + 1,
-          component.is_assembled ?? false,
-          component.metadata ?? {},
-        ],
-      );
+      await insertComponent(db, entityId, product.id, newId(), component, component.sequence ?? index + 1);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError('parameter_invalid', { param: `components[${index}].component_product_id` });
       throw error;
@@ -105,15 +105,7 @@ export async function listComponents(db: Db, entityId: string, kitId: string) {
 export async function listKits(db: Db, entityId: string, filters: { is_active?: boolean; q?: string }, page: PageRequest): Promise<Page<Kit>> {
   const where = ['p.entity_id = $1', `p.product_type IN ('kit', 'bundle')`];
   const params: unknown[] = [entityId];
-  if (filters.is_active !== undefined) {
-    params.push(filters.is_active);
-    where.push(`p.is_active = $${params.length}`);
-  }
-  if (filters.q !== undefined) {
-    const escaped = likeEscape(filters.q);
-    params.push(`${escaped}%`, `%${escaped}%`);
-    where.push(`(lower(p.sku) LIKE $${params.length - 1} OR lower(p.name) LIKE $${params.length})`);
-  }
+  productFilterSql({ is_active: filters.is_active, q: filters.q }, where, params);
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
   const ids = result.data.map((row) => row.id);
   const components = await componentsOf(db, entityId, ids);
@@ -124,12 +116,15 @@ export async function listKits(db: Db, entityId: string, filters: { is_active?: 
 // ---------------------------------------------------------------------------------------------
 // Components after creation: the rules of E7, applied one component at a time.
 
-/** Locks the kit's product row, so concurrent component changes of one kit queue (and the last one cannot go twice). */
-async function lockKit(db: Db, entityId: string, kitId: string): Promise<void> {
-  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle') FOR UPDATE`, [
-    entityId,
-    kitId,
-  ]);
+/**
+ * That the kit exists; with `lock` its product row is locked, so concurrent component changes of one
+ * kit queue (and the last one cannot go twice).
+ */
+async function requireKit(db: Db, entityId: string, kitId: string, options: { lock?: boolean } = {}): Promise<void> {
+  const found = await db.maybeOne(
+    `SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle') ${options.lock ? 'FOR UPDATE' : ''}`,
+    [entityId, kitId],
+  );
   if (!found)
     throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
 }
@@ -139,8 +134,7 @@ const touchKit = (db: Db, entityId: string, kitId: string) =>
   db.query('UPDATE products SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, kitId]);
 
 export async function getComponent(db: Db, entityId: string, kitId: string, componentId: string, options: { lock?: boolean } = {}): Promise<KitComponent> {
-  if (options.lock) await lockKit(db, entityId, kitId);
-  else await getKitProductRow(db, entityId, kitId);
+  await requireKit(db, entityId, kitId, { lock: options.lock });
   const row = await db.maybeOne<ComponentRow>(
     `SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_FROM} WHERE c.entity_id = $1 AND c.parent_product_id = $2 AND c.id = $3 ${options.lock ? 'FOR UPDATE OF c' : ''}`,
     [entityId, kitId, componentId],
@@ -149,25 +143,16 @@ export async function getComponent(db: Db, entityId: string, kitId: string, comp
   return toComponent(row);
 }
 
-async function getKitProductRow(db: Db, entityId: string, kitId: string): Promise<void> {
-  const found = await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle')`, [entityId, kitId]);
-  if (!found)
-    throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
-}
-
 /** Adds one component: a simple product of the entity, not the kit itself, not already in the kit. */
 export async function addComponent(db: Db, entityId: string, kitId: string, input: KitComponentInput): Promise<KitComponent> {
-  await lockKit(db, entityId, kitId);
+  await requireKit(db, entityId, kitId, { lock: true });
   const param = 'component_product_id';
   if (input.component_product_id === kitId) throw new ApiError('parameter_invalid', { param, hint: 'A kit cannot be a component of itself.' });
   const product = await db.maybeOne<{ product_type: string }>('SELECT product_type FROM products WHERE entity_id = $1 AND id = $2', [
     entityId,
     input.component_product_id,
   ]);
-  if (!product) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
-  if (product.product_type !== 'simple') {
-    throw new ApiError('parameter_invalid', { param, hint: `Kit components must be simple (stocked) products; this one is a ${product.product_type}.` });
-  }
+  checkComponentType(product?.product_type, param);
   const existing = await db.one<{ count: number; max_sequence: number | null; duplicate: boolean }>(
     `SELECT count(*)::int AS count, max(sequence) AS max_sequence, coalesce(bool_or(component_product_id = $3), false) AS duplicate
      FROM kit_components WHERE entity_id = $1 AND parent_product_id = $2`,
@@ -177,20 +162,7 @@ export async function addComponent(db: Db, entityId: string, kitId: string, inpu
   if (existing.count >= KIT_COMPONENT_LIMIT) throw new ApiError('kit_component_limit', { param, details: { limit: KIT_COMPONENT_LIMIT } });
   const id = newId();
   try {
-    await db.query(
-      `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence, is_assembled, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        id,
-        entityId,
-        kitId,
-        input.component_product_id,
-        input.quantity_per_kit,
-        input.sequence ?? (existing.max_sequence ?? 0) + 1,
-        input.is_assembled ?? false,
-        input.metadata ?? {},
-      ],
-    );
+    await insertComponent(db, entityId, kitId, id, input, input.sequence ?? (existing.max_sequence ?? 0) + 1);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError('kit_component_exists', { param });
     throw error;

@@ -25,6 +25,11 @@ export async function getManufacturer(db: Db, entityId: string, manufacturerId: 
   return row;
 }
 
+/** Batch load of manufacturers by id, for expand[]=manufacturer (row level security confines it). */
+export function loadManufacturers(db: Db, ids: string[]): Promise<Manufacturer[]> {
+  return db.query<Manufacturer>(`SELECT ${COLUMNS} FROM manufacturers WHERE id = ANY($1::uuid[])`, [ids]);
+}
+
 export async function createManufacturer(db: Db, entityId: string, input: ManufacturerCreate): Promise<Manufacturer> {
   try {
     return await db.one<Manufacturer>(

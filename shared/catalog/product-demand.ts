@@ -15,7 +15,7 @@ import { averageDailyDemand, basisTransactionTypes } from './demand';
 import { sum, ZERO, type Amount } from '../money';
 
 /** The balance window of demand_avg_per_day, in days (the same as the balance object's). */
-export const PRODUCT_DEMAND_WINDOW_DAYS = 365;
+const PRODUCT_DEMAND_WINDOW_DAYS = 365;
 
 interface BalanceDemandRow {
   product_id: string;

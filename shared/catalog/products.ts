@@ -1,4 +1,4 @@
-/** SQL for products (kit headers included; their components live in shared/data/kits.ts). */
+/** SQL for products (kit headers included; their components live in kits.ts). */
 import type { Db } from '../db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/database';
 import { likeEscape, updateSet } from '../db/sql';
@@ -6,7 +6,7 @@ import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
-import { QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike } from '../money';
+import { QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike, toNullableJsonNumber } from '../money';
 import { PRICE_SCALE, type Product, type ProductCreate, type ProductUpdate } from './schemas/product';
 import { productDemand } from './product-demand';
 
@@ -34,16 +34,16 @@ export type ProductRow = Omit<Product, 'list_price' | 'cost' | 'reorder_point' |
   reorder_point: string | null;
 };
 
-const optionalNumber = (value: string | null, scale: number) => (value === null ? null : toJsonNumber(value, scale));
+/** A nullable decimal column as a JSON number (null stays null). */
 
 /** The product object; demand_avg_per_day comes from productDemand (withDemand loads it for a page). */
-export function toProduct(row: ProductRow, demandAvgPerDay: AmountLike): Product {
+function toProduct(row: ProductRow, demandAvgPerDay: AmountLike): Product {
   const { created_at, updated_at, ...rest } = row;
   return {
     ...rest,
-    list_price: optionalNumber(row.list_price, PRICE_SCALE),
-    cost: optionalNumber(row.cost, PRICE_SCALE),
-    reorder_point: optionalNumber(row.reorder_point, QUANTITY_SCALE),
+    list_price: toNullableJsonNumber(row.list_price, PRICE_SCALE),
+    cost: toNullableJsonNumber(row.cost, PRICE_SCALE),
+    reorder_point: toNullableJsonNumber(row.reorder_point, QUANTITY_SCALE),
     demand_avg_per_day: toJsonNumber(demandAvgPerDay, QUANTITY_SCALE),
     created_at,
     updated_at,
@@ -60,7 +60,7 @@ export async function withDemand(db: Db, entityId: string, rows: ProductRow[]): 
   return rows.map((row) => toProduct(row, demand.get(row.id) ?? ZERO));
 }
 
-export function productWriteError(error: unknown): never {
+function productWriteError(error: unknown): never {
   if (isUniqueViolation(error, 'products_sku_unique')) throw new ApiError('product_sku_taken', { param: 'sku' });
   if (isUniqueViolation(error, 'products_external_unique')) throw new ApiError('external_id_taken', { param: 'external_id' });
   throw error;
@@ -81,14 +81,8 @@ export async function requireProduct(db: Db, entityId: string, productId: string
   if (!found) throw new ApiError('not_found', { param: options.param ?? 'id', hint: 'No such product in this entity.' });
 }
 
-/** expand[] loader: row level security confines the rows to the caller's entity. */
-export async function loadProducts(db: Db, ids: string[]): Promise<Product[]> {
-  const rows = await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids]);
-  return rows.length ? withDemand(db, rows[0].entity_id, rows) : [];
-}
-
 /** A referenced manufacturer or unit must exist in the entity: another entity's id is a 404 on that field. */
-export async function checkProductReferences(db: Db, entityId: string, input: { manufacturer_id?: string | null; uom_id?: string | null }): Promise<void> {
+async function checkProductReferences(db: Db, entityId: string, input: { manufacturer_id?: string | null; uom_id?: string | null }): Promise<void> {
   if (input.manufacturer_id) {
     const found = await db.maybeOne('SELECT 1 FROM manufacturers WHERE entity_id = $1 AND id = $2', [entityId, input.manufacturer_id]);
     if (!found) throw new ApiError('not_found', { param: 'manufacturer_id', hint: 'No such manufacturer in this entity.' });
@@ -208,8 +202,6 @@ export interface ProductFilters {
   q?: string;
   external_id?: string;
 }
-
-/** Escapes LIKE wildcards so a search for `50%` finds the text `50%`. */
 
 export function productFilterSql(filters: ProductFilters, where: string[], params: unknown[], alias = 'p'): void {
   const add = (sql: (n: string) => string, value: unknown) => {

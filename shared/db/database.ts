@@ -15,7 +15,7 @@ import { UUID_PATTERN } from '../ids';
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type DbRole = 'app_user' | 'app_authenticator' | 'app_worker';
+type DbRole = 'app_user' | 'app_authenticator' | 'app_worker';
 
 export interface Db {
   /** All rows of a parameterised statement. */
@@ -34,18 +34,13 @@ export interface TransactionScope {
 }
 
 let pool: pg.Pool | undefined;
-let poolFactory: (() => Promise<pg.Pool>) | undefined;
+let poolFactory: (() => pg.Pool | Promise<pg.Pool>) | undefined;
 let pending: Promise<pg.Pool> | undefined;
 
-/** Where the pool comes from: set once at start-up by the runtime adapter (AWS, local, tests). */
-export function configureDatabase(factory: () => Promise<pg.Pool>): void {
+/** Where the pool comes from: set once at start-up by the runtime adapter (AWS, local, tests); it may build the pool synchronously. */
+export function configureDatabase(factory: () => pg.Pool | Promise<pg.Pool>): void {
   poolFactory = factory;
   pool = undefined;
-  pending = undefined;
-}
-
-export function usePool(existing: pg.Pool): void {
-  pool = existing;
   pending = undefined;
 }
 
@@ -53,7 +48,7 @@ async function getPool(): Promise<pg.Pool> {
   if (pool) return pool;
   if (!pending) {
     const factory = poolFactory ?? defaultPoolFactory;
-    pending = factory().then((created) => {
+    pending = Promise.resolve(factory()).then((created) => {
       // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
       // pool; without a listener Node treats it as an unhandled error and kills the process.
       created.on('error', (error) => log.warn('idle database connection lost', { error }));
@@ -95,7 +90,7 @@ export async function closeDatabase(): Promise<void> {
   await current?.end();
 }
 
-export function wrapClient(client: pg.ClientBase): Db {
+function wrapClient(client: pg.ClientBase): Db {
   const query = async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[];
   return {
     query,

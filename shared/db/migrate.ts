@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 
-export const DEFAULT_MIGRATIONS_DIR = process.env.MIGRATIONS_DIR ?? fileURLToPath(new URL('../../migrations', import.meta.url));
+const DEFAULT_MIGRATIONS_DIR = process.env.MIGRATIONS_DIR ?? fileURLToPath(new URL('../../migrations', import.meta.url));
 
 export async function migrate(connection: string | pg.ClientConfig, dir = DEFAULT_MIGRATIONS_DIR): Promise<string[]> {
   const client = new pg.Client(typeof connection === 'string' ? { connectionString: connection } : connection);

@@ -7,13 +7,13 @@ import { withTransaction } from '../db/database';
 import { log } from '../log';
 import type { EventEnvelope } from './outbox';
 
-export const EVENT_SOURCE = 'bizops.api';
+const EVENT_SOURCE = 'bizops.api';
 
 export interface EventPublisher {
   publish(events: EventEnvelope[]): Promise<void>;
 }
 
-export class EventBridgePublisher implements EventPublisher {
+class EventBridgePublisher implements EventPublisher {
   private client: EventBridgeClient | undefined;
 
   constructor(private readonly busName: string) {}
@@ -68,7 +68,7 @@ export function configurePublisher(next: EventPublisher): void {
   publisher = next;
 }
 
-export function getPublisher(): EventPublisher {
+function getPublisher(): EventPublisher {
   if (!publisher) {
     const bus = process.env.EVENT_BUS_NAME;
     publisher = bus ? new EventBridgePublisher(bus) : new InProcessEventBus();

@@ -52,7 +52,7 @@ function objectsAt(roots: Record<string, unknown>[], path: string[]): Record<str
   for (const key of path) {
     current = current.flatMap((item) => {
       const value = (item as Record<string, unknown> | null)?.[key];
-      return Array.isArray(value) ? value : value == null ? [] : [value];
+      return Array.isArray(value) ? (value as unknown[]) : value == null ? [] : [value];
     });
   }
   return current.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null);

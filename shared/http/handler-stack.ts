@@ -25,7 +25,7 @@ import { statusOf } from './error-status';
 import { applyExpand, parseExpand } from './expand';
 import { validateIdempotencyKey, type StoredResponse } from './idempotency';
 import type { Caller } from '../auth/caller';
-import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput } from './route';
+import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput, type RouteSchemas } from './route';
 import { isArraySchema, parseOrThrow } from './validation';
 
 type Event = APIGatewayProxyEvent;
@@ -79,14 +79,12 @@ export function callerFromAuthorizer(authorizer: Record<string, unknown> | null 
     keyId: String(authorizer.keyId),
     userId: String(authorizer.userId),
     mode: authorizer.mode === 'live' ? 'live' : 'test',
-    scopes: String(authorizer.scopes ?? '')
-      .split(' ')
-      .filter(Boolean),
+    scopes: (typeof authorizer.scopes === 'string' ? authorizer.scopes : '').split(' ').filter(Boolean),
   };
 }
 
 const requestContext = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  before: async (request: Request) => {
+  before: (request: Request) => {
     const headers = lowercaseHeaders(request.event.headers);
     const state: RequestState = { requestId: request.event.requestContext?.requestId ?? `req_${newId()}`, headers, expand: [] };
     states.set(request.event, state);
@@ -99,7 +97,7 @@ const requestContext = (route: Route): middy.MiddlewareObj<Event, APIGatewayProx
 });
 
 const scopeCheck = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  before: async (request: Request) => {
+  before: (request: Request) => {
     if (route.auth === 'none') return;
     const { caller } = stateOf(request.event);
     if (route.scopeMatch === 'any') {
@@ -156,25 +154,26 @@ function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string
 }
 
 const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => {
+  const schemas: RouteSchemas = route;
   // Built once per route: zod compiles a schema on first use, so a fresh .strict() per request costs.
-  const querySchema = (route.query ?? NO_PARAMS).strict();
+  const querySchema = (schemas.query ?? NO_PARAMS).strict();
   return {
-    before: async (request: Request) => {
+    before: (request: Request) => {
       const state = stateOf(request.event);
-      const params = parseOrThrow(route.params ?? NO_PARAMS, request.event.pathParameters ?? {});
+      const params = parseOrThrow(schemas.params ?? NO_PARAMS, request.event.pathParameters ?? {});
       const collected = collectQuery(request.event, querySchema);
       const query = parseOrThrow(querySchema, collected.query);
       state.expand =
         route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
       let body: unknown = undefined;
-      if (route.body || state.rawBody !== undefined) {
+      if (schemas.body || state.rawBody !== undefined) {
         const raw = state.rawBody ?? {};
         if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
           throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
         }
         // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
         const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-        body = parseOrThrow(route.body ?? z.strictObject({}), rest);
+        body = parseOrThrow(schemas.body ?? z.strictObject({}), rest);
       }
       state.input = { params, query, body };
     },
@@ -187,7 +186,8 @@ function respond(statusCode: number, body: string, headers: Record<string, strin
 
 function checkResponse(route: Route, body: unknown): void {
   if (!validateResponses) return;
-  const result = route.response.safeParse(JSON.parse(JSON.stringify(body)));
+  const schemas: RouteSchemas = route;
+  const result = schemas.response.safeParse(JSON.parse(JSON.stringify(body)));
   if (!result.success) {
     throw new Error(`response of ${route.id} breaks its schema: ${JSON.stringify(result.error.issues.slice(0, 3))}`);
   }
@@ -232,7 +232,7 @@ function core(route: Route) {
     const state = stateOf(event);
     let result: StoredResponse;
     if (route.auth === 'none') {
-      const body = await route.handler({ requestId: state.requestId }, state.input as never);
+      const body: unknown = await route.handler({ requestId: state.requestId }, state.input as never);
       checkResponse(route, body);
       result = { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
     } else if (state.idempotencyKey !== undefined) {
@@ -276,7 +276,7 @@ function toApiError(error: unknown): ApiError {
 
 /** Last line of defence: every failure leaves as the envelope; nothing internal leaks. */
 const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  onError: async (request: Request) => {
+  onError: (request: Request) => {
     const requestId = states.get(request.event)?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
     const apiError = toApiError(request.error);
     if (statusOf(apiError) >= 500) log.error('unhandled error', { requestId, error: request.error });

@@ -9,7 +9,7 @@ import { API_VERSION } from '../version';
 import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from '../errors';
 import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
-import { acceptsIdempotencyKey, type Route } from './route';
+import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -70,10 +70,11 @@ function isOptional(schema: z.ZodType): boolean {
 }
 
 function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
+  const schemas: RouteSchemas = route;
   const out: JsonSchema[] = [];
   for (const [location, object] of [
-    ['path', route.params],
-    ['query', route.query],
+    ['path', schemas.params],
+    ['query', schemas.query],
   ] as const) {
     if (!object) continue;
     for (const [name, member] of Object.entries(object.shape as Record<string, z.ZodType>)) {
@@ -145,6 +146,7 @@ function errorCodesOf(route: Route): ErrorCode[] {
 }
 
 function responses(route: Route, collector: SchemaCollector): JsonSchema {
+  const schemas: RouteSchemas = route;
   const success = String(route.successStatus ?? 200);
   const headers = {
     'Request-Id': { $ref: '#/components/headers/Request-Id' },
@@ -152,7 +154,7 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
     ...(acceptsIdempotencyKey(route) && { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }),
   };
   const out: JsonSchema = {
-    [success]: { description: route.summary, headers, content: { 'application/json': { schema: collector.convert(route.response, 'output') } } },
+    [success]: { description: route.summary, headers, content: { 'application/json': { schema: collector.convert(schemas.response, 'output') } } },
   };
   if (route.method === 'GET') out['304'] = { description: 'Not modified: the If-None-Match ETag is current.', headers };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -177,6 +179,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
   const collector = new SchemaCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const schemas: RouteSchemas = route;
     const scopes = route.auth === 'api_key' ? route.scopes : [];
     const anyScope = route.auth === 'api_key' && route.scopeMatch === 'any';
     paths[route.path] ??= {};
@@ -199,7 +202,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       'x-required-scopes': scopes,
       ...(anyScope && { 'x-scope-match': 'any' }),
       parameters: parameters(route, collector),
-      ...(route.body && { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } }),
+      ...(schemas.body && { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(schemas.body, 'input') } } } }),
       responses: responses(route, collector),
     };
   }

@@ -12,7 +12,7 @@
  *   customer and vendor reference on accounts and vendors.
  */
 
-export type RawCredentialKind = 'card' | 'bank';
+type RawCredentialKind = 'card' | 'bank';
 
 export interface RawCredentialHit {
   kind: RawCredentialKind;

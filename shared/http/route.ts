@@ -23,7 +23,7 @@ export interface RouteContext extends Caller {
 }
 
 /** A public route (no API key), e.g. the OpenAPI document. It gets no database or caller. */
-export interface PublicContext {
+interface PublicContext {
   requestId: string;
 }
 
@@ -38,12 +38,23 @@ type ZodObjectLike = z.ZodObject<z.ZodRawShape>;
 type HandlerResult<T> = T extends { object: 'list'; url: string } ? Omit<T, 'url'> : T;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
-interface RouteCommon<P extends ZodObjectLike | undefined, Q extends ZodObjectLike | undefined, B extends z.ZodType | undefined, R extends z.ZodType> {
+/**
+ * M and Path carry the method and path literals of a declaration (type level only), so a typed
+ * client can be derived from the route table.
+ */
+interface RouteCommon<
+  P extends ZodObjectLike | undefined,
+  Q extends ZodObjectLike | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+  M extends HttpMethod = HttpMethod,
+  Path extends string = string,
+> {
   /** Stable identifier, e.g. `locations.create`; names the Lambda function and the OpenAPI operationId. */
   id: string;
-  method: HttpMethod;
+  method: M;
   /** API Gateway style path with {param} placeholders, always under /v1. */
-  path: string;
+  path: Path;
   summary: string;
   description?: string;
   /** OpenAPI tag, e.g. `Locations`. */
@@ -63,7 +74,9 @@ export interface ApiKeyRoute<
   Q extends ZodObjectLike | undefined = ZodObjectLike | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType = z.ZodType,
-> extends RouteCommon<P, Q, B, R> {
+  M extends HttpMethod = HttpMethod,
+  Path extends string = string,
+> extends RouteCommon<P, Q, B, R, M, Path> {
   auth: 'api_key';
   /** Every scope listed is required (the cutover snapshot needs two), unless scopeMatch is `any`. */
   scopes: string[];
@@ -92,12 +105,28 @@ export interface PublicRoute<
   P extends ZodObjectLike | undefined = ZodObjectLike | undefined,
   Q extends ZodObjectLike | undefined = ZodObjectLike | undefined,
   R extends z.ZodType = z.ZodType,
-> extends RouteCommon<P, Q, undefined, R> {
+  M extends HttpMethod = HttpMethod,
+  Path extends string = string,
+> extends RouteCommon<P, Q, undefined, R, M, Path> {
   auth: 'none';
   handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<z.input<R>>;
 }
 
+/**
+ * Any route of the table. Each route's schemas differ, and a handler's input is a parameter
+ * (contravariant), so only `any` admits them all; code that reads a route's schemas goes through
+ * RouteSchemas, which types them again.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: the one place the route generics are erased
 export type Route = ApiKeyRoute<any, any, any, any> | PublicRoute<any, any, any>;
+
+/** The schemas of any route, typed: what the handler stack and the OpenAPI generator read. */
+export interface RouteSchemas {
+  params?: ZodObjectLike;
+  query?: ZodObjectLike;
+  body?: z.ZodType;
+  response: z.ZodType;
+}
 
 /** Declares an API-key route; the generics carry the schemas' types into the handler. */
 export function defineRoute<
@@ -105,7 +134,9 @@ export function defineRoute<
   Q extends ZodObjectLike | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
->(route: Omit<ApiKeyRoute<P, Q, B, R>, 'auth'>): ApiKeyRoute<P, Q, B, R> {
+  const M extends HttpMethod = HttpMethod,
+  const Path extends string = string,
+>(route: Omit<ApiKeyRoute<P, Q, B, R, M, Path>, 'auth'>): ApiKeyRoute<P, Q, B, R, M, Path> {
   return { ...route, auth: 'api_key' };
 }
 
@@ -113,11 +144,13 @@ export function definePublicRoute<
   P extends ZodObjectLike | undefined = undefined,
   Q extends ZodObjectLike | undefined = undefined,
   R extends z.ZodType = z.ZodType,
->(route: Omit<PublicRoute<P, Q, R>, 'auth'>): PublicRoute<P, Q, R> {
+  const M extends HttpMethod = HttpMethod,
+  const Path extends string = string,
+>(route: Omit<PublicRoute<P, Q, R, M, Path>, 'auth'>): PublicRoute<P, Q, R, M, Path> {
   return { ...route, auth: 'none' };
 }
 
-export function isMutation(method: HttpMethod): boolean {
+function isMutation(method: HttpMethod): boolean {
   return method !== 'GET';
 }
 

@@ -24,7 +24,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Zod issues do not carry the offending input by default, so the caller passes the parsed value. */
-export function issueToError(issue: z.core.$ZodIssue, input: unknown, prefix?: string): ApiError {
+function issueToError(issue: z.core.$ZodIssue, input: unknown, prefix?: string): ApiError {
   if (issue.code === 'unrecognized_keys') {
     const param = formatParam([...issue.path, issue.keys[0]], prefix);
     return new ApiError('parameter_unknown', { param, hint: `Received unknown parameter: ${param}.` });

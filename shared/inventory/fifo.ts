@@ -11,7 +11,7 @@ export interface CostLayer {
   unit_cost: AmountLike;
 }
 
-export interface LayerDraw {
+interface LayerDraw {
   layer_id: string;
   quantity: Amount;
   unit_cost: Amount;

@@ -3,7 +3,8 @@ import type { Db } from '../db/database';
 import { getKit } from '../catalog/kits';
 import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
 import { buildableKits } from './buildable-kits';
-import { availableByProduct, checkLocation } from './inventory';
+import { availableByProduct } from './inventory-balances';
+import { checkLocation } from './locations';
 
 export async function kitAvailability(db: Db, entityId: string, kitId: string, locationId?: string) {
   const kit = await getKit(db, entityId, kitId);

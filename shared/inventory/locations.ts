@@ -26,6 +26,17 @@ export async function getLocation(db: Db, entityId: string, locationId: string, 
   return row;
 }
 
+/** That the location exists in the entity, without loading it. */
+/**
+ * 404 on `param` unless the location exists in the entity. `lock` takes a KEY SHARE lock, so a
+ * document that references the location cannot lose it to a concurrent delete before it is written.
+ */
+export async function checkLocation(db: Db, entityId: string, locationId: string, options: { param?: string; lock?: boolean } = {}): Promise<void> {
+  const { param = 'location_id', lock = false } = options;
+  const found = await db.maybeOne(`SELECT 1 FROM locations WHERE entity_id = $1 AND id = $2${lock ? ' FOR KEY SHARE' : ''}`, [entityId, locationId]);
+  if (!found) throw new ApiError('not_found', { param, hint: 'No such location in this entity.' });
+}
+
 export async function createLocation(db: Db, entityId: string, input: LocationCreate): Promise<Location> {
   // Serialise location writes of this entity so "the first location becomes the default" holds
   // when two first locations are created at once.

@@ -15,7 +15,7 @@
  */
 
 /** Order statuses whose lines commit or expect stock. */
-export const OPEN_ORDER_STATUSES = ['confirmed', 'partially_fulfilled', 'on_hold'] as const;
+const OPEN_ORDER_STATUSES = ['confirmed', 'partially_fulfilled', 'on_hold'] as const;
 
 /**
  * SQL selecting (product_id, location_id, committed, on_order) for entity `$1`, one row per pair

@@ -1,6 +1,6 @@
 /**
  * The reorder report: stock, demand and the preferred vendor's terms of every stocked product in
- * one aggregate query; the suggestion arithmetic is the pure rule in shared/domain/inventory.
+ * one aggregate query; the suggestion arithmetic is the pure rule in reorder.ts.
  */
 import type { Db } from '../db/database';
 import { basisTransactionTypes, runRate, type DemandBasis } from '../catalog/demand';
@@ -10,6 +10,7 @@ import { amount, QUANTITY_SCALE, toJsonNumber } from '../money';
 import { PRICE_SCALE } from '../catalog/schemas/product';
 import type { ReorderRow } from './schemas/reorder-report';
 import { openOrderQuantitiesSql } from './open-order-quantities';
+import { checkLocation } from './locations';
 
 export interface ReorderReportOptions {
   demand_window: number;
@@ -44,8 +45,7 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
   let locationFilter = '';
   let locationParam: string | undefined;
   if (options.location_id) {
-    const found = await db.maybeOne('SELECT 1 FROM locations WHERE entity_id = $1 AND id = $2', [entityId, options.location_id]);
-    if (!found) throw new ApiError('not_found', { param: 'location_id', hint: 'No such location in this entity.' });
+    await checkLocation(db, entityId, options.location_id);
     params.push(options.location_id);
     locationParam = `$${params.length}`;
     locationFilter = `AND location_id = ${locationParam}`;

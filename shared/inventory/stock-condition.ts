@@ -13,8 +13,6 @@ export interface StockCondition {
 
 export type StockEvent = 'inventory.low_stock' | 'inventory.out_of_stock' | 'inventory.back_in_stock';
 
-export const NO_CONDITION: StockCondition = { low: false, out: false };
-
 export function stockCondition(onHand: AmountLike, reorderPoint: AmountLike | null): StockCondition {
   const quantity = amount(onHand);
   return { low: reorderPoint !== null && quantity.lte(reorderPoint), out: quantity.lte(0) };

@@ -24,7 +24,7 @@ const PERIOD_SET = 'accounting_periods';
 /** The shared form of lockEntityResource(PERIOD_SET): postings hold it together, period creation excludes them. */
 const PERIOD_SET_SHARED = `pg_advisory_xact_lock_shared(hashtextextended(current_entity_id()::text || ':${PERIOD_SET}', 0))`;
 
-export const CLOSE_PERMISSION = 'accounting.close_periods';
+const CLOSE_PERMISSION = 'accounting.close_periods';
 
 export async function getPeriod(db: Db, entityId: string, periodId: string, options: { lock?: boolean } = {}): Promise<AccountingPeriod> {
   const row = await db.maybeOne<AccountingPeriod>(
@@ -36,7 +36,7 @@ export async function getPeriod(db: Db, entityId: string, periodId: string, opti
 }
 
 /** A period's identity as error details carry it. */
-export const periodSummary = (period: Pick<AccountingPeriod, 'id' | 'period_name' | 'status'>) => ({
+const periodSummary = (period: Pick<AccountingPeriod, 'id' | 'period_name' | 'status'>) => ({
   id: period.id,
   period_name: period.period_name,
   status: period.status,

@@ -51,7 +51,7 @@ export const SYSTEM_ACCOUNTS: readonly SystemAccount[] = [
 ];
 
 /** System keys of the control accounts: their sub-ledgers (invoices, bills) must tie to them, so only those documents post there. */
-export const CONTROL_ACCOUNT_KEYS: readonly SystemAccountKey[] = ['accounts_receivable', 'accounts_payable'];
+const CONTROL_ACCOUNT_KEYS: readonly SystemAccountKey[] = ['accounts_receivable', 'accounts_payable'];
 
 /**
  * Creates the system accounts an entity lacks; idempotent and safe to run concurrently. New
@@ -133,7 +133,7 @@ export async function createGlAccount(db: Db, entityId: string, input: GlAccount
   }
 }
 
-export interface GlAccountReferences {
+interface GlAccountReferences {
   journal_lines: number;
   draft_journal_entries: number;
   recurring_templates: number;
@@ -230,7 +230,7 @@ export interface AccountRef {
   system_key?: SystemAccountKey;
 }
 
-export interface PostingAccount {
+interface PostingAccount {
   id: string;
   system_key: SystemAccountKey | null;
   is_active: boolean;

@@ -8,9 +8,6 @@ import { trialBalanceRow, trialBalanceTotals } from './trial-balance';
 import { amount, sum, toJsonNumber } from '../money';
 import type { GlAccountType } from './schemas/gl-account';
 import type { CashBalance, TrialBalance } from './schemas/ledger-report';
-import { todayUtc } from '../dates';
-
-/** Today's date in UTC, the default as-of date. */
 
 /**
  * Each bank account's GL balance (debits minus credits on or before the date). Inactive bank

@@ -26,9 +26,6 @@ export function nextPeriodStatus(status: PeriodStatus, action: PeriodAction): Pe
   return transition.from.includes(status) ? transition.to : undefined;
 }
 
-/** Actions that need the user permission accounting.close_periods (beyond the accounting:write scope). */
-export const PRIVILEGED_PERIOD_ACTIONS: readonly PeriodAction[] = ['approve_close', 'reopen'];
-
 export function acceptsPostings(status: PeriodStatus): boolean {
   return status === 'open';
 }

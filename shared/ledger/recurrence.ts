@@ -35,7 +35,7 @@ const toTime = (date: string) => {
   return Date.UTC(year, month - 1, day);
 };
 
-export function addDays(date: string, days: number): string {
+function addDays(date: string, days: number): string {
   return format(toTime(date) + days * DAY_MS);
 }
 
@@ -49,7 +49,7 @@ export function addMonths(date: string, months: number): string {
   return format(Date.UTC(targetYear, targetMonth, Math.min(day, lastDay)));
 }
 
-export function daysBetween(from: string, to: string): number {
+function daysBetween(from: string, to: string): number {
   return Math.round((toTime(to) - toTime(from)) / DAY_MS);
 }
 
@@ -78,7 +78,7 @@ export function occurrenceAfter(anchor: string, frequency: Frequency, date: stri
 }
 
 /** The first occurrence on or after `date`. */
-export function occurrenceOnOrAfter(anchor: string, frequency: Frequency, date: string): string {
+function occurrenceOnOrAfter(anchor: string, frequency: Frequency, date: string): string {
   return date <= anchor ? anchor : occurrenceAfter(anchor, frequency, addDays(date, -1));
 }
 

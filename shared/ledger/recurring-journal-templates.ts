@@ -21,7 +21,7 @@ export const RECURRING_SOURCE = 'recurring_journal_template';
 const COLUMNS = `id, 'recurring_journal_entry_template' AS object, entity_id, name, description, memo, frequency, start_date, end_date,
   next_run_date, last_run_date, auto_post, is_active, template_lines, last_error, created_by_user_id, metadata, created_at, updated_at`;
 
-export interface StoredTemplateLine {
+interface StoredTemplateLine {
   account_id: string;
   debit: string;
   credit: string;
@@ -34,7 +34,7 @@ export interface TemplateRow extends Omit<RecurringJournalTemplate, 'template_li
   livemode: boolean;
 }
 
-export function toTemplate(row: Omit<TemplateRow, 'livemode'> & { livemode?: boolean }): RecurringJournalTemplate {
+function toTemplate(row: Omit<TemplateRow, 'livemode'> & { livemode?: boolean }): RecurringJournalTemplate {
   const { livemode: _mode, ...template } = row;
   return {
     ...template,

@@ -27,7 +27,7 @@ import {
 import { createDraftJournalEntry } from './journal-entries';
 import { postJournalEntry } from './post-journal-entry';
 
-export interface RecurringRunEntry {
+interface RecurringRunEntry {
   entity_id: string;
   template_id: string;
   occurrence_date: string;
@@ -35,7 +35,7 @@ export interface RecurringRunEntry {
   status: 'posted' | 'draft';
 }
 
-export interface RecurringRunFailure {
+interface RecurringRunFailure {
   entity_id: string;
   template_id: string;
   occurrence_date: string;

@@ -123,9 +123,6 @@ export async function listApprovalRules(db: Db, entityId: string, filters: Appro
   add('account_id', filters.account_id);
   add('sales_channel_id', filters.sales_channel_id);
   add('is_active', filters.is_active);
-  const result = await keysetPage<RuleRow>(
-    db,
-    { table: 'order_approval_rules', alias: 'r', select: COLUMNS, where, params },
-    page);
+  const result = await keysetPage<RuleRow>(db, { table: 'order_approval_rules', alias: 'r', select: COLUMNS, where, params }, page);
   return { ...result, data: result.data.map(toRule) };
 }

@@ -13,7 +13,10 @@ import { ApiError, type ErrorCode } from '../errors';
 import { newId } from '../ids';
 import { amount, toJsonNumber } from '../money';
 import type { Order, OrderAdjustment } from './schemas/order';
-import { actingUserId, adjustmentsOf, getOrder, lockAdjustableOrder, recalculateOrder } from './orders';
+import { actingUserId, lockAdjustableOrder } from './order-adjustments';
+import { adjustmentsOf, getOrder } from './order-reads';
+import { recalculateOrder } from './recalculate-order';
+import { isoTimestamp } from '../dates';
 
 /** What redeeming a coupon may answer besides E2's order errors (routes list them). */
 export const COUPON_REDEMPTION_ERRORS = [
@@ -59,12 +62,10 @@ interface CouponCheckRow {
   expired: boolean;
 }
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
 function headerChange(before: Order, after: Order): Partial<Order> {
   const { lines: _l, adjustments: _a, ...beforeHeader } = before;
   const { lines: _l2, adjustments: _a2, ...afterHeader } = after;
-  return previousAttributes(beforeHeader, afterHeader) as Partial<Order>;
+  return previousAttributes(beforeHeader, afterHeader);
 }
 
 /**
@@ -106,8 +107,16 @@ export async function applyCoupon(
   ]);
   if (applied) throw new ApiError('coupon_already_applied', { param, details: { coupon_id: coupon.id } });
   if (!coupon.is_active) throw new ApiError('coupon_inactive', { param, details: { coupon_id: coupon.id } });
-  if (coupon.not_yet_valid) throw new ApiError('coupon_not_yet_valid', { param, details: { coupon_id: coupon.id, valid_from: iso(coupon.valid_from) } });
-  if (coupon.expired) throw new ApiError('coupon_expired', { param, details: { coupon_id: coupon.id, valid_until: iso(coupon.valid_until) } });
+  if (coupon.not_yet_valid)
+    throw new ApiError('coupon_not_yet_valid', {
+      param,
+      details: { coupon_id: coupon.id, valid_from: coupon.valid_from === null ? null : isoTimestamp(coupon.valid_from) },
+    });
+  if (coupon.expired)
+    throw new ApiError('coupon_expired', {
+      param,
+      details: { coupon_id: coupon.id, valid_until: coupon.valid_until === null ? null : isoTimestamp(coupon.valid_until) },
+    });
   if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions) {
     throw new ApiError('coupon_usage_limit_reached', {
       param,
@@ -151,10 +160,14 @@ export async function applyCoupon(
     if (isUniqueViolation(error, 'order_adjustments_coupon_unique')) throw new ApiError('coupon_already_applied', { param });
     throw error;
   }
-  await db.query(
-    `INSERT INTO coupon_redemptions (id, entity_id, coupon_id, order_id, adjustment_id, account_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [newId(), entityId, coupon.id, before.id, adjustmentId, before.document_type === 'purchase_order' ? null : before.account_id],
-  );
+  await db.query(`INSERT INTO coupon_redemptions (id, entity_id, coupon_id, order_id, adjustment_id, account_id) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    newId(),
+    entityId,
+    coupon.id,
+    before.id,
+    adjustmentId,
+    before.document_type === 'purchase_order' ? null : before.account_id,
+  ]);
   await db.query('UPDATE coupons SET times_redeemed = times_redeemed + 1, updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, coupon.id]);
   await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, before.id]);
   await recalculateOrder(db, entityId, before.id);

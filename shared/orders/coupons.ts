@@ -1,7 +1,4 @@
-/**
- * SQL for coupons (the resource). Redeeming one on a document lives in coupon-redemptions.ts, which
- * needs the order module; this one stays light so the coupon routes do not bundle orders.
- */
+/** SQL for coupons (the resource). Redeeming one on a document is in coupon-redemptions.ts. */
 import type { Db } from '../db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/database';
 import { updateSet } from '../db/sql';
@@ -11,8 +8,9 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
 import { amount, toJsonNumber } from '../money';
 import type { Coupon, CouponCreate, CouponUpdate } from './schemas/coupon';
+import { isoTimestamp } from '../dates';
 
-export const COUPON_COLUMNS = `c.id, 'coupon' AS object, c.entity_id, c.code, c.name, c.discount_type, c.value, c.valid_from, c.valid_until,
+const COUPON_COLUMNS = `c.id, 'coupon' AS object, c.entity_id, c.code, c.name, c.discount_type, c.value, c.valid_from, c.valid_until,
   c.max_redemptions, c.max_redemptions_per_account, c.times_redeemed, c.min_order_subtotal, c.is_active, c.metadata, c.created_at, c.updated_at`;
 const EDITABLE = [
   'code',
@@ -28,7 +26,7 @@ const EDITABLE = [
   'metadata',
 ] as const;
 
-export type CouponRow = Omit<Coupon, 'value' | 'min_order_subtotal' | 'valid_from' | 'valid_until' | 'created_at' | 'updated_at'> & {
+type CouponRow = Omit<Coupon, 'value' | 'min_order_subtotal' | 'valid_from' | 'valid_until' | 'created_at' | 'updated_at'> & {
   value: string;
   min_order_subtotal: string | null;
   valid_from: Date | string | null;
@@ -37,15 +35,14 @@ export type CouponRow = Omit<Coupon, 'value' | 'min_order_subtotal' | 'valid_fro
   updated_at: Date | string;
 };
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-export const toCoupon = (row: CouponRow): Coupon => ({
+const toCoupon = (row: CouponRow): Coupon => ({
   ...row,
   value: toJsonNumber(row.value, 4),
   min_order_subtotal: row.min_order_subtotal === null ? null : toJsonNumber(row.min_order_subtotal),
-  valid_from: row.valid_from === null ? null : iso(row.valid_from),
-  valid_until: row.valid_until === null ? null : iso(row.valid_until),
-  created_at: iso(row.created_at),
-  updated_at: iso(row.updated_at),
+  valid_from: row.valid_from === null ? null : isoTimestamp(row.valid_from),
+  valid_until: row.valid_until === null ? null : isoTimestamp(row.valid_until),
+  created_at: isoTimestamp(row.created_at),
+  updated_at: isoTimestamp(row.updated_at),
 });
 
 function codeTaken(error: unknown): never {

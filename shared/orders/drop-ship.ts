@@ -1,5 +1,5 @@
 /**
- * Drop-ship purchase orders (issue 5): a confirmed sales order's drop-ship lines are ordered from
+ * Drop-ship purchase orders: a confirmed sales order's drop-ship lines are ordered from
  * their vendors, who ship straight to the customer. Each purchase order line names its sales line
  * (drop_ship_source_line_id) and each sales line its purchase order (drop_ship_po_id); from then
  * on the sales line's quantity and drop-ship fields are frozen (E5 answers 409
@@ -11,7 +11,8 @@ import { ApiError } from '../errors';
 import { amount } from '../money';
 import type { Order } from './schemas/order';
 import { begin, invalidTransition } from './order-state';
-import { createOrder, getOrder } from './orders';
+import { createOrder } from './create-order';
+import { getOrder } from './order-reads';
 
 interface DropShipLine {
   id: string;
@@ -80,8 +81,7 @@ export async function createDropShipPurchaseOrders(
     'SELECT id, product_id, vendor_id FROM product_vendors WHERE entity_id = $1 AND product_id = ANY($2::uuid[]) AND vendor_id = ANY($3::uuid[])',
     [entityId, lines.map((line) => line.product_id), [...byVendor.keys()]],
   );
-  const relationship = (productId: string, vendorId: string) =>
-    relationships.find((row) => row.product_id === productId && row.vendor_id === vendorId)?.id;
+  const relationship = (productId: string, vendorId: string) => relationships.find((row) => row.product_id === productId && row.vendor_id === vendorId)?.id;
 
   const purchaseOrders: Order[] = [];
   for (const [vendorId, vendorLines] of byVendor) {
@@ -107,10 +107,12 @@ export async function createDropShipPurchaseOrders(
        WHERE l.entity_id = $1 AND l.id = v.id`,
       [entityId, poLines.map((line) => line.id), vendorLines.map((line) => line.id)],
     );
-    await db.query(
-      `UPDATE order_lines SET drop_ship_po_id = $3, drop_ship_vendor_id = $4, updated_at = now() WHERE entity_id = $1 AND id = ANY($2::uuid[])`,
-      [entityId, vendorLines.map((line) => line.id), created.id, vendorId],
-    );
+    await db.query(`UPDATE order_lines SET drop_ship_po_id = $3, drop_ship_vendor_id = $4, updated_at = now() WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [
+      entityId,
+      vendorLines.map((line) => line.id),
+      created.id,
+      vendorId,
+    ]);
     purchaseOrders.push(await getOrder(db, entityId, created.id));
   }
   await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, order.id]);

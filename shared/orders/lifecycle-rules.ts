@@ -1,7 +1,7 @@
 /**
  * The order state machine: which lifecycle operation each document type allows from each
- * order_status, and where it leads. Pure; the data layer (shared/data/order-lifecycle.ts) asks it
- * before writing anything and answers a refusal with 409 order_invalid_transition.
+ * order_status, and where it leads. Pure; order-state.ts asks it before writing anything and
+ * answers a refusal with 409 order_invalid_transition.
  *
  * Modelled on QuickBooks and NetSuite:
  *   quote           draft → confirmed (accepted); draft|confirmed → convert (a new sales order); cancel
@@ -39,7 +39,7 @@ export const LIFECYCLE_ACTIONS: readonly LifecycleAction[] = [
 ];
 
 /** From which statuses each document type allows each operation. */
-export const ALLOWED_FROM: Record<DocumentType, Partial<Record<LifecycleAction, readonly OrderStatus[]>>> = {
+const ALLOWED_FROM: Record<DocumentType, Partial<Record<LifecycleAction, readonly OrderStatus[]>>> = {
   quote: { confirm: ['draft'], cancel: ['draft', 'confirmed'], convert: ['draft', 'confirmed'] },
   sales_order: {
     confirm: ['draft'],
@@ -80,7 +80,7 @@ export interface LifecycleState {
 /** The hold_type of an order held for approval by an order approval rule. */
 export const APPROVAL_HOLD = 'approval';
 
-export type TransitionRefusal = 'not_allowed' | 'has_payments' | 'has_fulfillments' | 'approval_pending' | 'not_pending_approval' | 'has_credits';
+type TransitionRefusal = 'not_allowed' | 'has_payments' | 'has_fulfillments' | 'approval_pending' | 'not_pending_approval' | 'has_credits';
 export type Transition = { allowed: true; next: OrderStatus } | { allowed: false; reason: TransitionRefusal };
 
 /** Whether `action` may run on a document in `state`, and the order_status it leads to. */

@@ -3,7 +3,7 @@
  * threshold of an active rule matching its customer or channel holds it (on_hold, hold_type
  * 'approval', the rule and its approver recorded) instead of confirming it; approve moves it to
  * confirmed, reject back to draft with the reason. Only the order's approver or a user with the
- * orders.approve permission decides. Light on purpose: the confirm route already bundles the ledger.
+ * orders.approve permission decides.
  */
 import type { Db } from '../db/database';
 import { routingRule, type ApprovalRuleLike } from './approval-routing';
@@ -12,7 +12,7 @@ import { ApiError } from '../errors';
 import { begin, finish, type LifecycleResult } from './order-lifecycle';
 import type { OrderState } from './order-state';
 
-export const APPROVE_PERMISSION = 'orders.approve';
+const APPROVE_PERMISSION = 'orders.approve';
 
 /** The active rule that routes this order, or null (only sales orders are routed). */
 export async function approvalRuleFor(db: Db, entityId: string, order: OrderState): Promise<(ApprovalRuleLike & { approver_user_id: string }) | null> {

@@ -1,21 +1,24 @@
-/**
- * Fulfillment (issue 5, second slice): shipping lines of a sales order or a directly created
- * invoice draws stock at FIFO cost and posts COGS. Its own module so that only the fulfillment
- * route bundles inventory and the ledger.
- */
+/** Fulfillment: shipping lines of a sales order or a directly created invoice draws stock at FIFO cost and posts COGS. */
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
-import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
-import { checkLocation, lockBalances, postMovement } from '../inventory/inventory';
-import { postCostOfGoods, recordFulfillmentProgress, setQuantitiesFulfilled, stockProductOf } from './order-goods';
-import { componentFulfilled } from './receipt-postings';
+import { MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO } from '../money';
+import { lockBalances, postMovement } from '../inventory/stock-movements';
+import {
+  movesStock,
+  overRemaining,
+  pickLines,
+  postCostOfGoods,
+  raiseFulfilled,
+  recordFulfillmentProgress,
+  resolveLocation,
+  setQuantitiesFulfilled,
+  stockProductOf,
+  unfulfilled,
+} from './order-goods';
 import type { OrderFulfillment } from './schemas/order-lifecycle';
 import { begin, invalidTransition } from './order-state';
-
-// ---------------------------------------------------------------------------------------------
-// Fulfil
 
 interface FulfilLine {
   id: string;
@@ -54,9 +57,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
   if (order.document_type === 'invoice' && order.converted_from_id) {
     throw invalidTransition(order, 'fulfill', 'fulfilled_on_source', 'This invoice bills a sales order: ship the goods on the sales order.');
   }
-  const locationId = input.location_id ?? order.location_id;
-  if (!locationId) throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The order has no location; say where the goods ship from.' });
-  if (input.location_id) await checkLocation(db, entityId, input.location_id);
+  const locationId = await resolveLocation(db, entityId, input.location_id, order.location_id, 'The order has no location; say where the goods ship from.');
 
   const rows = await db.query<FulfilLine>(
     `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled, p.product_type, p.uom_id, p.cost, p.reorder_point,
@@ -66,21 +67,11 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
     [entityId, order.id],
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const seen = new Set<string>();
-  // New quantity_fulfilled per line, and the stock draws.
-  const raised = new Map<string, Amount>();
-  const draws: { line: FulfilLine; quantity: Amount; param: string }[] = [];
-  input.lines.forEach((requested, index) => {
-    const param = `lines[${index}]`;
-    const line = byId.get(requested.line_id);
-    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this order.' });
-    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
-    seen.add(line.id);
-    if (line.kit_parent_line_id !== null) {
-      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line ships with its kit: name the kit's line." });
-    }
-    if (line.drop_ship_po_id) {
+  const picks = pickLines(rows, input.lines, {
+    unknownHint: 'No such line on this order.',
+    componentHint: "A kit component line ships with its kit: name the kit's line.",
+    refuse: (line, param) => {
+      if (!line.drop_ship_po_id) return;
       // The vendor ships a drop-shipped line; receiving its purchase order fulfils it.
       throw new ApiError('line_drop_shipped', {
         param: `${param}.line_id`,
@@ -89,30 +80,13 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
           linked_purchase_order: { id: line.drop_ship_po_id, order_number: line.drop_ship_po_number, order_status: line.drop_ship_po_status },
         },
       });
-    }
-    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
-    const quantity = amount(requested.quantity);
-    if (quantity.gt(remaining)) {
-      throw new ApiError('order_over_fulfillment', {
-        param: `${param}.quantity`,
-        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
-      });
-    }
-    const total = amount(line.quantity_fulfilled).plus(quantity);
-    raised.set(line.id, total);
-    const components = rows.filter((row) => row.kit_parent_line_id === line.id);
-    if (components.length) {
-      for (const component of components) {
-        // In proportion to the kits shipped; the last shipment takes whatever is left, so rounding never strands a remainder.
-        const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
-        const share = next.minus(component.quantity_fulfilled);
-        raised.set(component.id, next);
-        if (share.gt(0) && isDrawn(component)) draws.push({ line: component, quantity: share, param: `${param}.quantity` });
-      }
-    } else if (isDrawn(line)) {
-      draws.push({ line, quantity, param: `${param}.quantity` });
-    }
+    },
+    ceiling: unfulfilled,
+    exceeded: overRemaining('order_over_fulfillment'),
   });
+  // New quantity_fulfilled per line (a kit's line and its component lines), and the stock draws.
+  const { raised, moves } = raiseFulfilled(rows, picks);
+  const draws = moves.filter((move) => movesStock(move.line));
 
   const balances = await lockBalances(
     db,
@@ -129,7 +103,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
       location_id: locationId,
       transaction_type: 'sale_fulfillment',
       quantity: draw.quantity.negated(),
-      param: draw.param,
+      param: `${draw.param}.quantity`,
       reference_type: 'order',
       reference_id: order.id,
       group_id: groupId,
@@ -149,6 +123,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
   await setQuantitiesFulfilled(db, entityId, raised);
   // Shipping never changes balance_due (it depends on the status only through draft, cancelled and voided).
   const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return {
     id: groupId,
     object: 'order_fulfillment',
@@ -173,6 +148,3 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     journal_entry_id: journalEntryId,
   };
 }
-
-/** Which lines draw stock: simple products, and kits without component lines (sold from built stock). */
-const isDrawn = (line: FulfilLine) => line.product_type === 'simple' || line.product_type === 'kit';

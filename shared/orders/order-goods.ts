@@ -1,15 +1,152 @@
 /**
  * What every movement of an order's goods shares: shipping a sales order (order-fulfillment.ts),
- * receiving a purchase order (purchase-receipts.ts) and receiving a return (order-return-receipts.ts)
- * each move stock per line, post the cost between inventory and cost of goods sold, and record
- * the lines' new quantity_fulfilled. Its own module so only those three routes bundle it.
+ * receiving a purchase order (purchase-receipts.ts), taking goods back on a return (order-returns.ts)
+ * and receiving that return (order-return-receipts.ts). Each reads its request lines the same way
+ * (pickLines: which lines, how much, each at most once; resolveLocation: where the goods go or come
+ * from); the three that move stock raise quantity_fulfilled of the lines and of their kit's component
+ * lines (raiseFulfilled), move the stock, post the cost between inventory and cost of goods sold,
+ * and record the lines' new quantity_fulfilled.
  */
 import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { checkLocation } from '../inventory/locations';
 import { fulfillmentProgress } from './lifecycle-rules';
+import { componentFulfilled } from './receipt-postings';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
-import { MONEY_SCALE, round, type Amount, type AmountLike } from '../money';
-import type { StockProduct } from '../inventory/inventory';
+import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, type Amount, type AmountLike } from '../money';
+import type { StockProduct } from '../inventory/stock-movements';
 import { todayUtc } from '../dates';
+
+// ---------------------------------------------------------------------------------------------
+// Which lines, how much, where
+
+/** A request line of a goods movement. */
+export interface RequestedLine {
+  line_id: string;
+  quantity: string;
+}
+
+/** How one kind of movement reads its request lines; the rest of the checks are shared. */
+export interface LineRules<L> {
+  /** The not_found hint of an unknown line_id ("No such line on this order."). */
+  unknownHint: string;
+  /** The parameter_invalid hint when a kit component line is named; absent where documents have none. */
+  componentHint?: string;
+  /** A further refusal of a line (after the shared checks, before its quantity is weighed). */
+  refuse?: (line: L, param: string) => void;
+  /** The most of the line this movement may take. */
+  ceiling: (line: L) => Amount;
+  /** The refusal of a quantity over the ceiling; param is `lines[i].quantity`. */
+  exceeded: (param: string, line: L, ceiling: Amount) => ApiError;
+}
+
+export interface PickedLine<L, R> {
+  line: L;
+  quantity: Amount;
+  /** `lines[i]`, where the request named it. */
+  param: string;
+  request: R;
+}
+
+/**
+ * The order lines the request names, in request order, each with its quantity. Refuses, at the
+ * first failing request line: an unknown line (404), a line named twice or a kit component line
+ * (its kit's line is named; 400), the movement's own refusal, a quantity over the ceiling.
+ */
+export function pickLines<L extends { id: string; kit_parent_line_id?: string | null }, R extends RequestedLine>(
+  rows: readonly L[],
+  requested: readonly R[],
+  rules: LineRules<L>,
+): PickedLine<L, R>[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const seen = new Set<string>();
+  return requested.map((request, index) => {
+    const param = `lines[${index}]`;
+    const line = byId.get(request.line_id);
+    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: rules.unknownHint });
+    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
+    seen.add(line.id);
+    if (rules.componentHint !== undefined && line.kit_parent_line_id) {
+      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: rules.componentHint });
+    }
+    rules.refuse?.(line, param);
+    const quantity = amount(request.quantity);
+    const ceiling = rules.ceiling(line);
+    if (quantity.gt(ceiling)) throw rules.exceeded(`${param}.quantity`, line, ceiling);
+    return { line, quantity, param, request };
+  });
+}
+
+/** What is left to ship or receive of a line. */
+export const unfulfilled = (line: { quantity: AmountLike; quantity_fulfilled: AmountLike }): Amount => amount(line.quantity).minus(line.quantity_fulfilled);
+
+/** The refusal of more than is left of a line (details.remaining), under the movement's code. */
+export const overRemaining =
+  (code: 'order_over_fulfillment' | 'order_over_receipt', hint?: string) =>
+  (param: string, line: { id: string }, remaining: Amount): ApiError =>
+    new ApiError(code, { param, hint, details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) } });
+
+/**
+ * Where the goods go or come from: the requested location (404 when it is not in the entity), else
+ * the document's. With `missingHint`, having neither is 400 parameter_missing on location_id.
+ */
+export async function resolveLocation(db: Db, entityId: string, requested: string | undefined, fallback: string | null): Promise<string | null>;
+export async function resolveLocation(db: Db, entityId: string, requested: string | undefined, fallback: string | null, missingHint: string): Promise<string>;
+export async function resolveLocation(
+  db: Db,
+  entityId: string,
+  requested: string | undefined,
+  fallback: string | null,
+  missingHint?: string,
+): Promise<string | null> {
+  if (requested) await checkLocation(db, entityId, requested);
+  const locationId = requested ?? fallback;
+  if (!locationId && missingHint !== undefined) throw new ApiError('parameter_missing', { param: 'location_id', hint: missingHint });
+  return locationId;
+}
+
+/** Simple products and kits without component lines (built stock) move stock; services and bundles do not. */
+export const movesStock = (line: { product_type: string }) => line.product_type === 'simple' || line.product_type === 'kit';
+
+interface FulfillableLine {
+  id: string;
+  kit_parent_line_id?: string | null;
+  quantity: AmountLike;
+  quantity_fulfilled: AmountLike;
+}
+
+/**
+ * The new quantity_fulfilled of each picked line and of its kit's component lines, and the units
+ * each line moves. A kit's line moves nothing itself: its component lines are what move, each in
+ * proportion to the kits (componentFulfilled: the last movement takes whatever is left, so rounding
+ * never strands a remainder); any other line moves its quantity.
+ */
+export function raiseFulfilled<L extends FulfillableLine>(
+  rows: readonly L[],
+  picks: readonly { line: L; quantity: Amount; param: string }[],
+): { raised: Map<string, Amount>; moves: { line: L; quantity: Amount; param: string }[] } {
+  const raised = new Map<string, Amount>();
+  const moves: { line: L; quantity: Amount; param: string }[] = [];
+  for (const { line, quantity, param } of picks) {
+    const total = amount(line.quantity_fulfilled).plus(quantity);
+    raised.set(line.id, total);
+    const components = rows.filter((row) => row.kit_parent_line_id === line.id);
+    if (components.length === 0) {
+      moves.push({ line, quantity, param });
+      continue;
+    }
+    for (const component of components) {
+      const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
+      const share = next.minus(component.quantity_fulfilled);
+      raised.set(component.id, next);
+      if (share.gt(0)) moves.push({ line: component, quantity: share, param });
+    }
+  }
+  return { raised, moves };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stock, cost and progress
 
 /** The stock view of an order line's product, as postMovement takes it. */
 export function stockProductOf(line: {
@@ -19,7 +156,7 @@ export function stockProductOf(line: {
   cost: string | null;
   reorder_point: string | null;
 }): StockProduct {
-  return { id: line.product_id, product_type: line.product_type, uom_id: line.uom_id, cost: line.cost, reorder_point: line.reorder_point } as StockProduct;
+  return { id: line.product_id, product_type: line.product_type, uom_id: line.uom_id, cost: line.cost, reorder_point: line.reorder_point };
 }
 
 /**

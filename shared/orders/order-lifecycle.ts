@@ -1,12 +1,10 @@
 /**
- * The order lifecycle (issue 5, second slice): the shared begin/finish steps, hold, release,
- * cancel and convert. Invoice posting (confirm, void) is in order-posting.ts and fulfillment in
- * order-fulfillment.ts, so only their routes bundle the ledger and inventory code; none of this is
- * in shared/data/orders.ts, which every order route bundles. Every operation locks the order, asks
- * the pure state machine (shared/domain/orders/lifecycle.ts) and refuses before writing anything.
+ * The order lifecycle: the shared begin/finish steps, hold, release, cancel and convert. Invoice
+ * posting (confirm, void) is in order-posting.ts, fulfillment in order-fulfillment.ts. Every
+ * operation locks the order, asks the pure state machine (lifecycle-rules.ts) and refuses before
+ * writing anything.
  */
 import type { Db } from '../db/database';
-import { formatNumber, nextNumber } from '../db/sequences';
 import { APPROVAL_HOLD, fulfillmentProgress, type FulfillmentStatus } from './lifecycle-rules';
 import { balanceDue, type DocumentType, type OrderStatus } from './totals';
 import { ApiError } from '../errors';
@@ -14,7 +12,9 @@ import { newId } from '../ids';
 import { amount, toJsonNumber, ZERO, type Amount } from '../money';
 import type { Order } from './schemas/order';
 import { begin, invalidTransition, type OrderState } from './order-state';
-import { getOrder, ORDER_NUMBER_PREFIXES, recalculateOrder } from './orders';
+import { getOrder } from './order-reads';
+import { nextOrderNumber } from './order-store';
+import { recalculateOrder } from './recalculate-order';
 
 export { begin, invalidTransition, type OrderState };
 
@@ -47,10 +47,8 @@ export async function finish(
     if (after[key] !== before[key]) previous[key] = before[key];
   }
   if (!balance.eq(before.balance_due)) previous.balance_due = toJsonNumber(before.balance_due);
-  return { order, previousOrder: previous as Partial<Order> };
+  return { order, previousOrder: previous };
 }
-
-export const dateOf = (timestamp: Date | string) => (timestamp instanceof Date ? timestamp.toISOString() : new Date(timestamp).toISOString()).slice(0, 10);
 
 // ---------------------------------------------------------------------------------------------
 // Confirm, hold, release, cancel, void
@@ -147,7 +145,7 @@ export async function convertOrder(db: Db, actor: { entityId: string; userId: st
   if (quantities.size === 0) throw invalidTransition(source, 'convert', 'nothing_to_bill', 'Every line of this sales order is already invoiced.');
 
   const id = newId();
-  const number = formatNumber(ORDER_NUMBER_PREFIXES[target], await nextNumber(db, entityId, `order:${target}`));
+  const number = await nextOrderNumber(db, entityId, target);
   const first = existing === 0;
   await db.query(
     `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, location_id, po_number, due_date, shipping_total, tax_exempt,

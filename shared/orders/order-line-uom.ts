@@ -16,7 +16,7 @@ export async function setLineUnitOfMeasure(
   param: string,
 ): Promise<void> {
   if (unitId === undefined) return;
-  const units = documentType === 'purchase_order' ? await unitsOfMeasure(db, entityId, [unitId]) : new Map();
+  const units = documentType === 'purchase_order' ? await unitsOfMeasure(db, entityId, [unitId]) : new Map<string, unknown>();
   checkUnitOfMeasure(documentType, units, unitId, param);
   await db.query('UPDATE order_lines SET unit_of_measure_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, lineId, unitId]);
 }

@@ -1,13 +1,11 @@
-/**
- * Invoice posting (issue 5, second slice): confirming an invoice posts its AR entry, voiding it
- * reverses that entry. Its own module so that only the confirm and void routes bundle the ledger.
- */
+/** Invoice posting: confirming an invoice posts its AR entry, voiding it reverses that entry. */
 import type { Db } from '../db/database';
 import { postJournalEntry, reverseJournalEntry, type PostingContext, type PostingLine } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, round } from '../money';
 import { approvalRuleFor, holdForApproval } from './order-approvals';
-import { begin, dateOf, finish, type LifecycleResult } from './order-lifecycle';
+import { begin, finish, type LifecycleResult } from './order-lifecycle';
 import { confirmReturn } from './order-returns';
+import { isoDateOf } from '../dates';
 
 /**
  * The AR entry of an invoice: debit accounts_receivable order_total; credit sales_revenue with
@@ -15,7 +13,7 @@ import { confirmReturn } from './order-returns';
  * all revenue); credit sales_tax_payable tax_total. Zero lines are left out; a zero invoice posts
  * nothing. The lines balance because order_total is exactly that sum.
  */
-export interface InvoiceTotals {
+interface InvoiceTotals {
   subtotal: string;
   discount_total: string;
   shipping_total: string;
@@ -24,7 +22,7 @@ export interface InvoiceTotals {
   order_total: string;
 }
 
-export function invoicePostingLines(totals: InvoiceTotals): PostingLine[] {
+function invoicePostingLines(totals: InvoiceTotals): PostingLine[] {
   const revenue = amount(totals.subtotal).minus(totals.discount_total).plus(totals.shipping_total).plus(totals.fee_total);
   const lines: PostingLine[] = [
     { system_key: 'accounts_receivable', debit: round(amount(totals.order_total), MONEY_SCALE).toString() },
@@ -54,7 +52,7 @@ export async function confirmOrder(db: Db, ctx: PostingContext, orderId: string)
       db,
       ctx,
       {
-        entry_date: dateOf(order.order_date),
+        entry_date: isoDateOf(order.order_date),
         memo: `Invoice ${order.invoice_number ?? order.order_number}`,
         source_type: 'invoice',
         source_id: order.id,

@@ -1,8 +1,7 @@
 /**
- * Fulfillment progress after an E5 line edit (issue 5): lowering an open order's line to what was
- * already shipped or received (or deleting its last open line) completes the order, and raising
- * a line reopens the remainder, exactly as a fulfillment or receipt would move it. Its own module
- * so shared/data/orders.ts stays small.
+ * Fulfillment progress after an E5 line edit: lowering an open order's line to what was already
+ * shipped or received (or deleting its last open line) completes the order, and raising a line
+ * reopens the remainder, exactly as a fulfillment or receipt would move it.
  */
 import type { Db } from '../db/database';
 import { fulfillmentProgress } from './lifecycle-rules';

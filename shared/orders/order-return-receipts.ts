@@ -1,7 +1,6 @@
 /**
- * Receiving a return (issue 5): goods back on the shelf at the FIFO cost they left at. Its own
- * module, without shared/data/orders.ts, so the receive route bundles inventory and the ledger
- * only. The return and its source are made and confirmed in order-returns.ts.
+ * Receiving a return: goods back on the shelf at the FIFO cost they left at. The return and its
+ * source are made and confirmed in order-returns.ts.
  */
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
@@ -9,9 +8,19 @@ import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from './schemas/order-returns';
-import { checkLocation, lockBalances, postMovement, type StockProduct } from '../inventory/inventory';
-import { postCostOfGoods, recordFulfillmentProgress, setQuantitiesFulfilled, stockProductOf } from './order-goods';
-import { componentFulfilled } from './receipt-postings';
+import { lockBalances, postMovement, type StockProduct } from '../inventory/stock-movements';
+import {
+  movesStock,
+  overRemaining,
+  pickLines,
+  postCostOfGoods,
+  raiseFulfilled,
+  recordFulfillmentProgress,
+  resolveLocation,
+  setQuantitiesFulfilled,
+  stockProductOf,
+  unfulfilled,
+} from './order-goods';
 import { begin, invalidTransition } from './order-state';
 
 interface ReturnLine {
@@ -107,9 +116,6 @@ async function costLayersFor(db: Db, entityId: string, goodsLineId: string, quan
   return layers;
 }
 
-/** Which lines move stock: simple products, and kits without component lines (sold from built stock). */
-const isStocked = (line: ReturnLine) => line.product_type === 'simple' || line.product_type === 'kit';
-
 /**
  * POST /v1/orders/{id}/receive-return: the goods of a confirmed return come back. Each received
  * unit raises the return line's quantity_fulfilled and the source line's quantity_returned; a
@@ -122,53 +128,22 @@ const isStocked = (line: ReturnLine) => line.product_type === 'simple' || line.p
 export async function receiveReturn(db: Db, ctx: PostingContext, returnId: string, input: OrderReturnReceiptCreate): Promise<OrderReturnReceipt> {
   const { entityId } = ctx;
   const { order } = await begin(db, entityId, returnId, 'receive');
-  if (input.location_id) await checkLocation(db, entityId, input.location_id);
-  const locationId = input.location_id ?? order.location_id;
+  const locationId = await resolveLocation(db, entityId, input.location_id, order.location_id);
   const rows = await returnLines(db, entityId, order.id);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const requested =
     input.lines ??
-    rows
-      .filter((row) => row.kit_parent_line_id === null && amount(row.quantity).gt(row.quantity_fulfilled))
-      .map((row) => ({ line_id: row.id, quantity: amount(row.quantity).minus(row.quantity_fulfilled).toString() }));
+    rows.filter((row) => row.kit_parent_line_id === null && unfulfilled(row).gt(0)).map((row) => ({ line_id: row.id, quantity: unfulfilled(row).toString() }));
   if (requested.length === 0) throw invalidTransition(order, 'receive', 'nothing_to_receive', 'Every line of this return is already received.');
 
-  const raised = new Map<string, Amount>();
-  const moves: { line: ReturnLine; quantity: Amount }[] = [];
-  const seen = new Set<string>();
-  requested.forEach((wanted, index) => {
-    const param = `lines[${index}]`;
-    const line = byId.get(wanted.line_id);
-    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this return.' });
-    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
-    seen.add(line.id);
-    if (line.kit_parent_line_id !== null) {
-      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line comes back with its kit: name the kit's line." });
-    }
-    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
-    const quantity = amount(wanted.quantity);
-    if (quantity.gt(remaining)) {
-      throw new ApiError('order_over_fulfillment', {
-        param: `${param}.quantity`,
-        hint: 'A return line cannot receive more than it has not yet received (details.remaining).',
-        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
-      });
-    }
-    const total = amount(line.quantity_fulfilled).plus(quantity);
-    raised.set(line.id, total);
-    const components = rows.filter((row) => row.kit_parent_line_id === line.id);
-    if (components.length) {
-      for (const component of components) {
-        const next = componentFulfilled(component, { quantity: line.quantity, fulfilledAfter: total }, quantity);
-        const share = next.minus(component.quantity_fulfilled);
-        raised.set(component.id, next);
-        if (share.gt(0)) moves.push({ line: component, quantity: share });
-      }
-    } else {
-      moves.push({ line, quantity });
-    }
+  const picks = pickLines(rows, requested, {
+    unknownHint: 'No such line on this return.',
+    componentHint: "A kit component line comes back with its kit: name the kit's line.",
+    ceiling: unfulfilled,
+    exceeded: overRemaining('order_over_fulfillment', 'A return line cannot receive more than it has not yet received (details.remaining).'),
   });
-  const restocks = moves.filter((move) => move.line.restock && isStocked(move.line));
+  const { raised, moves } = raiseFulfilled(rows, picks);
+  const restocks = moves.filter((move) => move.line.restock && movesStock(move.line));
   if (restocks.length > 0 && !locationId) {
     throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The return has no location; say where restocked goods go.' });
   }

@@ -1,15 +1,13 @@
 /**
- * Returns (issue 5): a return (RMA) made from a shipped sales order or a posted invoice, its
- * confirmation (a credit memo when it credits the customer); receiving it is in
- * order-return-receipts.ts (inventory and the ledger, kept out of these bundles). Rules are pure in shared/domain/orders/credit-memo.ts; this
- * module holds the SQL. Its own module so that only the return routes (and confirm) bundle it.
+ * Returns: a return (RMA) made from a shipped sales order or a posted invoice, and its confirmation
+ * (a credit memo when it credits the customer); receiving it is in order-return-receipts.ts. The
+ * rules are pure in credit-memo.ts; this module holds the SQL.
  *
  * Locking: the source document is locked FOR UPDATE, then (for an invoice billing a sales order)
  * that sales order, the document whose shipments the units came from. Every return of a line
  * therefore queues on the same header, so parallel returns never exceed what is returnable.
  */
 import type { Db } from '../db/database';
-import { formatNumber, nextNumber } from '../db/sequences';
 import { allocateCredit, creditMemoPostingLines, returnableQuantity, returnBalanceDue, returnLineDiscount } from './credit-memo';
 import { balanceDue, type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
 import { ApiError } from '../errors';
@@ -18,8 +16,12 @@ import { postJournalEntry, type PostingContext } from '../ledger/post-journal-en
 import { amount, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import type { Order } from './schemas/order';
 import type { OrderReturnCreate } from './schemas/order-returns';
-import { dateOf, finish, invalidTransition, type LifecycleResult, type OrderState } from './order-lifecycle';
-import { getOrder, ORDER_NUMBER_PREFIXES, recalculateOrder } from './orders';
+import { finish, invalidTransition, type LifecycleResult, type OrderState } from './order-lifecycle';
+import { pickLines, resolveLocation } from './order-goods';
+import { getOrder } from './order-reads';
+import { nextOrderNumber } from './order-store';
+import { recalculateOrder } from './recalculate-order';
+import { isoDateOf } from '../dates';
 
 const LIVE_RETURN = `o.document_type = 'return' AND o.order_status <> 'cancelled' AND o.deleted_at IS NULL`;
 
@@ -148,34 +150,18 @@ export async function createReturn(db: Db, actor: { entityId: string; userId: st
       details: { current_status: source.order_status, document_type: source.document_type, reason: 'not_returnable', allowed_actions: [] },
     });
   }
-  const locationId = input.location_id ?? source.location_id;
-  if (input.location_id) {
-    // A plain existence check: importing inventory.ts for it would put the whole module in this bundle.
-    const found = await db.maybeOne('SELECT 1 FROM locations WHERE entity_id = $1 AND id = $2', [entityId, input.location_id]);
-    if (!found) throw new ApiError('not_found', { param: 'location_id', hint: 'No such location in this entity.' });
-  }
+  const locationId = await resolveLocation(db, entityId, input.location_id, source.location_id);
 
   const rows = await sourceLines(db, entityId, source.id, null);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const seen = new Set<string>();
-  const picked: { line: SourceLine; quantity: Amount; restock: boolean; reason: string | null }[] = [];
-  input.lines.forEach((requested, index) => {
-    const param = `lines[${index}]`;
-    const line = byId.get(requested.line_id);
-    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on the source document.' });
-    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
-    seen.add(line.id);
-    if (line.kit_parent_line_id !== null) {
-      throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: "A kit component line comes back with its kit: name the kit's line." });
-    }
-    const quantity = amount(requested.quantity);
-    const left = returnable(source, line);
-    if (quantity.gt(left)) throw exceeded(`${param}.quantity`, line, left);
-    picked.push({ line, quantity, restock: requested.restock ?? true, reason: requested.reason ?? null });
+  const picked = pickLines(rows, input.lines, {
+    unknownHint: 'No such line on the source document.',
+    componentHint: "A kit component line comes back with its kit: name the kit's line.",
+    ceiling: (line) => returnable(source, line),
+    exceeded,
   });
 
   const id = newId();
-  const number = formatNumber(ORDER_NUMBER_PREFIXES.return, await nextNumber(db, entityId, 'order:return'));
+  const number = await nextOrderNumber(db, entityId, 'return');
   await db.query(
     `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, location_id, po_number, tax_exempt, delivery_option, notes,
        metadata, source_platform, source_order_id, created_by_user_id)
@@ -203,7 +189,9 @@ export async function createReturn(db: Db, actor: { entityId: string; userId: st
     );
     return lineId;
   };
-  for (const { line, quantity, restock, reason } of picked) {
+  for (const { line, quantity, request } of picked) {
+    const restock = request.restock ?? true;
+    const reason = request.reason ?? null;
     const parentId = await insertLine(line, quantity, null, restock, reason);
     const components = rows.filter((row) => row.kit_parent_line_id === line.id);
     for (const component of components) {
@@ -272,7 +260,7 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
         db,
         ctx,
         {
-          entry_date: dateOf(order.order_date),
+          entry_date: isoDateOf(order.order_date),
           memo: `Credit memo ${order.order_number}`,
           source_type: 'credit_memo',
           source_id: order.id,
@@ -310,5 +298,5 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
   const previous: Record<string, unknown> = { ...result.previousOrder };
   if (!balance.eq(order.balance_due)) previous.balance_due = toJsonNumber(order.balance_due);
   else delete previous.balance_due;
-  return { order: confirmed, previousOrder: previous as Partial<Order> };
+  return { order: confirmed, previousOrder: previous };
 }

@@ -1,6 +1,6 @@
 /**
  * The first step of every lifecycle operation: lock the order's header and ask the state machine.
- * Light on purpose (no lines, no totals engine, no schemas), so every lifecycle route can use it.
+ * It reads the header columns the state machine decides on, not the lines.
  */
 import type { Db } from '../db/database';
 import { allowedActions, transition, type FulfillmentStatus, type LifecycleAction, type LifecycleState } from './lifecycle-rules';

@@ -1,9 +1,10 @@
-/** Sending a purchase order to its vendor (issue 5). Receipts are in purchase-receipts.ts, drop-ship purchase orders in drop-ship.ts. */
+/** Sending a purchase order to its vendor. Receipts are in purchase-receipts.ts, drop-ship purchase orders in drop-ship.ts. */
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Order } from './schemas/order';
 import type { PurchaseOrderSend } from './schemas/purchase-order-send';
 import { begin, finish, type LifecycleResult } from './order-lifecycle';
+import { isoTimestamp } from '../dates';
 
 /**
  * Records that a purchase order went to its vendor: sent_at now, sent_to the address (the body's
@@ -20,12 +21,13 @@ export async function sendPurchaseOrder(db: Db, entityId: string, orderId: strin
      FROM orders o JOIN vendors v ON v.entity_id = o.entity_id AND v.id = o.vendor_id WHERE o.entity_id = $1 AND o.id = $2`,
     [entityId, order.id],
   );
-  if (header.line_count === 0) throw new ApiError('parameter_invalid', { param: 'id', hint: 'A purchase order without lines cannot be sent; add lines first.' });
+  if (header.line_count === 0)
+    throw new ApiError('parameter_invalid', { param: 'id', hint: 'A purchase order without lines cannot be sent; add lines first.' });
   const sentTo = input.email ?? header.vendor_email;
   if (!sentTo) throw new ApiError('parameter_missing', { param: 'email', hint: 'The vendor has no email address; say where the purchase order goes.' });
   await db.query('UPDATE orders SET sent_at = now(), sent_to = $3 WHERE entity_id = $1 AND id = $2', [entityId, order.id, sentTo]);
   const result = await finish(db, entityId, order, { order_status: next });
   const previous: Partial<Order> = { ...result.previousOrder, sent_to: header.sent_to };
-  previous.sent_at = header.sent_at === null ? null : new Date(header.sent_at).toISOString();
+  previous.sent_at = header.sent_at === null ? null : isoTimestamp(header.sent_at);
   return { order: result.order, previousOrder: previous };
 }

@@ -1,23 +1,22 @@
 /**
- * Receiving purchase orders (issue 5): quantity_fulfilled of a purchase order line counts the units
- * RECEIVED (on_order = quantity − quantity_fulfilled over open purchase order lines), and
- * received_floor follows it so the line can never be cut below what arrived. Its own module so
- * that only the receipt route bundles inventory and the ledger.
+ * Receiving purchase orders: quantity_fulfilled of a purchase order line counts the units RECEIVED
+ * (on_order = quantity − quantity_fulfilled over open purchase order lines), and received_floor
+ * follows it so the line can never be cut below what arrived.
  *
  * Concurrency: begin() locks the purchase order row first, so two receipts of one order queue and
  * the second sees what the first received; balances are locked in lockBalances' fixed order.
  */
 import type { Db } from '../db/database';
 import { fulfillmentProgress } from './lifecycle-rules';
-import { componentFulfilled, receiptPostingLines } from './receipt-postings';
+import { receiptPostingLines } from './receipt-postings';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
-import { COST_SCALE } from '../inventory/cost-scale';
+import { COST_SCALE } from '../inventory/schemas/inventory';
 import type { PurchaseReceipt, PurchaseReceiptCreate } from './schemas/purchase-orders';
-import { checkLocation, lockBalances, postMovement } from '../inventory/inventory';
-import { recordFulfillmentProgress, stockProductOf } from './order-goods';
+import { lockBalances, postMovement } from '../inventory/stock-movements';
+import { movesStock, overRemaining, pickLines, raiseFulfilled, recordFulfillmentProgress, resolveLocation, stockProductOf, unfulfilled } from './order-goods';
 import { begin, invalidTransition } from './order-state';
 
 interface ReceiptLine {
@@ -40,9 +39,6 @@ interface SalesLine {
   quantity: string;
   quantity_fulfilled: string;
 }
-
-/** Simple products and kits (built stock) are stocked; services and bundles are received without an inventory movement. */
-const isStocked = (line: ReceiptLine) => line.product_type === 'simple' || line.product_type === 'kit';
 
 /**
  * Receives lines of a confirmed or partially received purchase order.
@@ -68,35 +64,25 @@ export async function receivePurchaseOrder(
      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
     [entityId, order.id],
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const seen = new Set<string>();
   const receivedAt = input.received_at ? new Date(input.received_at).toISOString() : new Date().toISOString();
 
-  const planned = input.lines.map((requested, index) => {
-    const param = `lines[${index}]`;
-    const line = byId.get(requested.line_id);
-    if (!line) throw new ApiError('not_found', { param: `${param}.line_id`, hint: 'No such line on this purchase order.' });
-    if (seen.has(line.id)) throw new ApiError('parameter_invalid', { param: `${param}.line_id`, hint: 'Name each line once.' });
-    seen.add(line.id);
-    const quantity = amount(requested.quantity);
-    const remaining = amount(line.quantity).minus(line.quantity_fulfilled);
-    if (quantity.gt(remaining)) {
-      throw new ApiError('order_over_receipt', {
-        param: `${param}.quantity`,
-        details: { line_id: line.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
-      });
-    }
-    const unitCost = amount(requested.unit_cost ?? line.unit_cost ?? line.cost ?? 0);
-    return { line, quantity, unitCost, param, received: amount(line.quantity_fulfilled).plus(quantity) };
-  });
+  const planned = pickLines(rows, input.lines, {
+    unknownHint: 'No such line on this purchase order.',
+    ceiling: unfulfilled,
+    exceeded: overRemaining('order_over_receipt'),
+  }).map(({ line, quantity, param, request }) => ({
+    line,
+    quantity,
+    param,
+    unitCost: amount(request.unit_cost ?? line.unit_cost ?? line.cost ?? 0),
+    received: amount(line.quantity_fulfilled).plus(quantity),
+  }));
 
-  const stocked = planned.filter((plan) => !plan.line.drop_ship_source_line_id && isStocked(plan.line));
-  let locationId: string | null = null;
-  if (stocked.length) {
-    locationId = input.location_id ?? order.location_id;
-    if (!locationId) throw new ApiError('parameter_missing', { param: 'location_id', hint: 'The purchase order has no location; say where the goods arrive.' });
-    if (input.location_id) await checkLocation(db, entityId, input.location_id);
-  }
+  // Services and bundles are received without an inventory movement.
+  const stocked = planned.filter((plan) => !plan.line.drop_ship_source_line_id && movesStock(plan.line));
+  const locationId = stocked.length
+    ? await resolveLocation(db, entityId, input.location_id, order.location_id, 'The purchase order has no location; say where the goods arrive.')
+    : null;
 
   // Drop-ship lines: lock their sales orders (order rows before line rows, as every order operation
   // does), then the sales lines (and kit components) they fulfil.
@@ -131,10 +117,9 @@ export async function receivePurchaseOrder(
       )
     : [];
   const salesById = new Map(salesRows.map((row) => [row.id, row]));
-  const salesRaised = new Map<string, Amount>();
-  for (const plan of dropShip) {
+  const salesPicks = dropShip.map((plan) => {
     const sales = salesById.get(plan.line.drop_ship_source_line_id!)!;
-    const remaining = amount(sales.quantity).minus(sales.quantity_fulfilled);
+    const remaining = unfulfilled(sales);
     if (plan.quantity.gt(remaining)) {
       throw new ApiError('order_over_receipt', {
         param: `${plan.param}.quantity`,
@@ -142,12 +127,10 @@ export async function receivePurchaseOrder(
         details: { line_id: plan.line.id, sales_line_id: sales.id, remaining: toJsonNumber(remaining, QUANTITY_SCALE) },
       });
     }
-    const total = amount(sales.quantity_fulfilled).plus(plan.quantity);
-    salesRaised.set(sales.id, total);
-    for (const component of salesRows.filter((row) => row.kit_parent_line_id === sales.id)) {
-      salesRaised.set(component.id, componentFulfilled(component, { quantity: sales.quantity, fulfilledAfter: total }, plan.quantity));
-    }
-  }
+    return { line: sales, quantity: plan.quantity, param: plan.param };
+  });
+  // The sales lines (and their kit component lines, in proportion) count the units as fulfilled.
+  const { raised: salesRaised } = raiseFulfilled(salesRows, salesPicks);
 
   // Stock: one receive movement per stocked line, balances locked in a fixed order first.
   const balances = await lockBalances(

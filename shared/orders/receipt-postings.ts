@@ -1,5 +1,5 @@
 /**
- * Pure arithmetic of purchase order receipts (issue 5): the GL lines of a receipt and how far a
+ * Pure arithmetic of purchase order receipts: the GL lines of a receipt and how far a
  * drop-shipped kit's component lines are fulfilled when the kit's line is.
  */
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, type Amount, type AmountLike } from '../money';

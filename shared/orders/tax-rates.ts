@@ -1,5 +1,5 @@
 /**
- * SQL for tax rates. A line copies the rate when its tax_rate_id is set (shared/data/orders.ts), so
+ * SQL for tax rates. A line copies the rate when its tax_rate_id is set (order-line-insert.ts, update-line.ts), so
  * changing a rate here never changes a line, a total or a posted invoice; deleting is for unused
  * rates only (a rate lines reference is deactivated instead).
  */
@@ -12,18 +12,18 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
 import { toJsonNumber } from '../money';
 import type { TaxRate, TaxRateCreate, TaxRateUpdate } from './schemas/tax-rate';
+import { isoTimestamp } from '../dates';
 
 const COLUMNS = `t.id, 'tax_rate' AS object, t.entity_id, t.name, t.rate, t.description, t.is_active, t.metadata, t.created_at, t.updated_at`;
 const EDITABLE = ['name', 'rate', 'description', 'is_active', 'metadata'] as const;
 
 type TaxRateRow = Omit<TaxRate, 'rate' | 'created_at' | 'updated_at'> & { rate: string; created_at: Date | string; updated_at: Date | string };
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 const toTaxRate = (row: TaxRateRow): TaxRate => ({
   ...row,
   rate: toJsonNumber(row.rate, 4),
-  created_at: iso(row.created_at),
-  updated_at: iso(row.updated_at),
+  created_at: isoTimestamp(row.created_at),
+  updated_at: isoTimestamp(row.updated_at),
 });
 
 function nameTaken(error: unknown): never {

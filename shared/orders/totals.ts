@@ -26,7 +26,7 @@
  */
 import { amount, type Amount, type AmountLike, MONEY_SCALE, round, sum, ZERO } from '../money';
 
-export const UNIT_PRICE_SCALE = 4;
+const UNIT_PRICE_SCALE = 4;
 const HUNDRED = amount(100);
 const CENT = amount('0.01');
 
@@ -67,7 +67,7 @@ export interface OrderInput {
   tax_exempt?: boolean;
 }
 
-export interface LineShare {
+interface LineShare {
   adjustment_id: string;
   /** The coupon of a coupon adjustment's share, else null. */
   coupon_id: string | null;
@@ -77,7 +77,7 @@ export interface LineShare {
   per_unit_amount: Amount;
 }
 
-export interface LineTotals {
+interface LineTotals {
   pricing_rule_adjustment: Amount;
   line_subtotal: Amount;
   list_amount: Amount;
@@ -259,8 +259,6 @@ export function computeTotals(input: OrderInput): OrderTotals {
 export function amountDue(orderTotal: AmountLike, amountPaid: AmountLike): Amount {
   return round(amount(orderTotal).minus(amountPaid), MONEY_SCALE);
 }
-
-export const SALES_DOCUMENT_TYPES: readonly DocumentType[] = ['sales_order', 'invoice', 'return'];
 
 export interface BalanceState {
   document_type: DocumentType;

@@ -7,12 +7,14 @@
  */
 import type { Db } from '../db/database';
 import { achClearanceTransition } from '../orders/lifecycle-rules';
-import { receiptPostingLines } from './allocation';
+import { receiptApplications, receiptPostingLines } from './allocation';
 import { ApiError } from '../errors';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount } from '../money';
 import type { PaymentClear, PaymentFail } from './schemas/refund';
-import { getPayment, receiptApplications, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
+import { updateDocumentPayment, type OrderState } from './paid-documents';
+import { getPayment } from './payment-store';
+import type { PaymentActor, PaymentResult } from './payment-context';
 import { lockApplicationsOf, lockPayment, type LockedPayment } from './refunds';
 import { todayUtc } from '../dates';
 

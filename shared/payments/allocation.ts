@@ -14,7 +14,7 @@ import { amount, type Amount, type AmountLike, ZERO } from '../money';
 import { amountDue, balanceDue, type BalanceState, type DocumentType } from '../orders/totals';
 
 /** Documents a customer payment can be made against. */
-export const PAYABLE_DOCUMENT_TYPES: readonly DocumentType[] = ['sales_order', 'invoice'];
+const PAYABLE_DOCUMENT_TYPES: readonly DocumentType[] = ['sales_order', 'invoice'];
 
 export function payableAmount(state: BalanceState, documentTypes: readonly DocumentType[] = PAYABLE_DOCUMENT_TYPES): Amount {
   // A document awaiting ACH clearance takes no other payment until that one clears or fails.
@@ -29,7 +29,7 @@ export function payableAmount(state: BalanceState, documentTypes: readonly Docum
  * in customer_credits, until an invoice takes it. So AR always equals Σ balance_due of the open
  * invoices.
  */
-export function receiptCreditSplit(
+function receiptCreditSplit(
   total: AmountLike,
   applications: readonly { document_type: DocumentType; amount: AmountLike }[],
 ): { receivable: Amount; customerCredits: Amount } {
@@ -47,7 +47,12 @@ export function receiptPostingLines(
   return [
     { system_key: 'accounts_receivable' as const, [side]: receivable.toString() },
     { system_key: 'customer_credits' as const, [side]: customerCredits.toString() },
-  ].filter((line) => !amount(line[side] as string).isZero());
+  ].filter((line) => !amount(line[side]).isZero());
+}
+
+/** A payment's applications as the receipt posting needs them (document type and amount). */
+export function receiptApplications(applications: readonly { order: { document_type: string }; amount: AmountLike }[]) {
+  return applications.map((a) => ({ document_type: a.order.document_type as DocumentType, amount: a.amount }));
 }
 
 export type PaidStatus = 'unpaid' | 'partially_paid' | 'paid' | 'overpaid';

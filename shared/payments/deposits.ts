@@ -12,9 +12,8 @@ import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount, sum, toJsonNumber } from '../money';
 import type { Deposit, DepositCreate } from './schemas/payment';
-import type { PaymentActor } from './payments';
-
-const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
+import { isoTimestamp } from '../dates';
+import type { PaymentActor } from './payment-context';
 
 interface ReceiptRow {
   id: string;
@@ -96,8 +95,8 @@ const toDeposit = (row: DepositRow, lines: Deposit['lines']): Deposit => ({
   total_amount: toJsonNumber(row.total_amount),
   payment_ids: lines.map((line) => line.payment_id),
   lines,
-  created_at: iso(row.created_at),
-  updated_at: iso(row.updated_at),
+  created_at: isoTimestamp(row.created_at),
+  updated_at: isoTimestamp(row.updated_at),
 });
 
 export async function getDeposit(db: Db, entityId: string, depositId: string, param = 'id'): Promise<Deposit> {

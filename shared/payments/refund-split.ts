@@ -50,7 +50,7 @@ export interface RefundableApplication<T> {
   remaining: AmountLike;
 }
 
-export interface RefundPiece<T> {
+interface RefundPiece<T> {
   target: T;
   /** Customer credit given back: the document's amount_paid falls by it; debit AR. */
   credit: Amount;

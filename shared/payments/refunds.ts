@@ -1,6 +1,6 @@
 /**
- * Refunds and voids of customer payments: SQL only, the split rules in
- * shared/domain/payments/refunds.ts, the model in docs/decisions.md.
+ * Refunds and voids of customer payments: SQL only, the split rules in refund-split.ts, the model
+ * in docs/decisions.md.
  *
  *   refund  money goes back to the customer from where the payment sits (undeposited funds, or the
  *           bank account of its deposit). Customer credit given back (unapplied amount; a sales
@@ -21,10 +21,11 @@ import { newId } from '../ids';
 import { postJournalEntry, reverseJournalEntry, type PostingLine } from '../ledger/post-journal-entry';
 import { amount, type Amount, MONEY_SCALE, round, sum, toJsonNumber, ZERO } from '../money';
 import type { Refund, RefundCreate } from './schemas/refund';
-import { assertPaymentUsable, getPayment, lockOrders, updateDocumentPayment, type OrderState, type PaymentActor, type PaymentResult } from './payments';
+import { lockOrders, updateDocumentPayment, type OrderState } from './paid-documents';
+import { getPayment } from './payment-store';
+import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { todayUtc } from '../dates';
-
-const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
+import { isoTimestamp } from '../dates';
 
 export interface LockedPayment {
   id: string;
@@ -84,7 +85,7 @@ interface RefundRow {
   updated_at: Date | string;
 }
 
-export async function getRefund(db: Db, entityId: string, refundId: string): Promise<Refund> {
+async function getRefund(db: Db, entityId: string, refundId: string): Promise<Refund> {
   const row = await db.maybeOne<RefundRow>(
     `SELECT id, entity_id, payment_id, amount, reason, refund_date::text AS refund_date, cash_gl_account_id, journal_entry_id, created_by_user_id,
        created_at, updated_at FROM refunds WHERE entity_id = $1 AND id = $2`,
@@ -105,8 +106,8 @@ export async function getRefund(db: Db, entityId: string, refundId: string): Pro
       credit_amount: toJsonNumber(line.credit_amount),
       allowance_amount: toJsonNumber(line.allowance_amount),
     })),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 

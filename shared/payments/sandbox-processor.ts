@@ -19,7 +19,7 @@ import { ApiError } from '../errors';
 import type { CustomerRef, PaymentProcessor, ProcessorPaymentMethod, SetupIntent, SetupIntentType } from './processor';
 import { PaymentProcessorError } from './processor';
 
-export const SANDBOX_PUBLISHABLE_KEY = 'pk_test_sandbox';
+const SANDBOX_PUBLISHABLE_KEY = 'pk_test_sandbox';
 
 type MethodTemplate = Omit<ProcessorPaymentMethod, 'processor_payment_method_id'>;
 
@@ -49,7 +49,7 @@ const bank = (verification: string): MethodTemplate => ({
 });
 
 /** The test tokens the confirm step accepts, and the method each one yields. */
-export const SANDBOX_TEST_TOKENS: Record<string, { intentType: SetupIntentType; method?: MethodTemplate; outcome: SetupIntent['status'] }> = {
+const SANDBOX_TEST_TOKENS: Record<string, { intentType: SetupIntentType; method?: MethodTemplate; outcome: SetupIntent['status'] }> = {
   pm_card_visa: { intentType: 'card', method: card('visa', '4242'), outcome: 'succeeded' },
   pm_card_mastercard: { intentType: 'card', method: card('mastercard', '4444'), outcome: 'succeeded' },
   pm_card_amex: { intentType: 'card', method: card('amex', '8431'), outcome: 'succeeded' },
@@ -128,7 +128,7 @@ export function sandboxProcessor(db: Db): PaymentProcessor {
 
     async retrievePaymentMethod(processorPaymentMethodId: string): Promise<ProcessorPaymentMethod> {
       const row = await methodRow(db, processorPaymentMethodId);
-      return { processor_payment_method_id: processorPaymentMethodId, ...SANDBOX_TEST_TOKENS[row.payment_method_token!]!.method! };
+      return { processor_payment_method_id: processorPaymentMethodId, ...SANDBOX_TEST_TOKENS[row.payment_method_token!].method! };
     },
 
     async detachPaymentMethod(processorPaymentMethodId: string): Promise<void> {

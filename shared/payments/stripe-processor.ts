@@ -44,9 +44,9 @@ export function formEncode(params: Record<string, unknown>, prefix?: string, out
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     const name = prefix ? `${prefix}[${key}]` : key;
-    if (Array.isArray(value)) value.forEach((item, index) => formEncode({ [index]: item }, name, out));
+    if (Array.isArray(value)) value.forEach((item: unknown, index) => formEncode({ [index]: item }, name, out));
     else if (typeof value === 'object') formEncode(value as Record<string, unknown>, name, out);
-    else out.append(name, String(value));
+    else out.append(name, `${value as string | number | boolean}`);
   }
   return out;
 }

@@ -127,12 +127,6 @@ export async function usersByIds(db: Db, ids: string[]): Promise<User[]> {
   return db.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE entity_id = current_entity_id() AND id = ANY($1::uuid[])`, [ids]);
 }
 
-export async function getUser(db: Db, entityId: string, userId: string): Promise<User> {
-  const row = await db.maybeOne<User>(`SELECT ${USER_COLUMNS} FROM users WHERE entity_id = $1 AND id = $2`, [entityId, userId]);
-  if (!row) throw new ApiError('not_found', { param: 'user_id', hint: 'No such user in this entity.' });
-  return row;
-}
-
 export async function insertUser(db: Db, entityId: string, input: { email: string; name: string; permissions: string[] }): Promise<User> {
   try {
     return await db.one<User>(`INSERT INTO users (id, entity_id, email, name, permissions) VALUES ($1, $2, $3, $4, $5) RETURNING ${USER_COLUMNS}`, [
@@ -143,7 +137,7 @@ export async function insertUser(db: Db, entityId: string, input: { email: strin
       input.permissions,
     ]);
   } catch (error) {
-    if (isUniqueViolation(error, 'users_email_unique')) throw new Error(`a user with email ${input.email} already exists in this entity`);
+    if (isUniqueViolation(error, 'users_email_unique')) throw new Error(`a user with email ${input.email} already exists in this entity`, { cause: error });
     throw error;
   }
 }

@@ -36,7 +36,7 @@ export async function provisionEntity(input: {
     try {
       entity = await db.one<Entity>('INSERT INTO entities (id, code, name) VALUES ($1, $2, $3) RETURNING id, code, name', [entityId, input.code, input.name]);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new Error(`entity code ${input.code} is taken`);
+      if (isUniqueViolation(error)) throw new Error(`entity code ${input.code} is taken`, { cause: error });
       throw error;
     }
     const owner = await insertUser(db, entityId, {

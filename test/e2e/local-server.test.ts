@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../support/client';
 import { createFileDatabase } from '../support/harness';
 
 let server: ChildProcess;
@@ -52,14 +53,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const call = async (method: string, route: string, body?: unknown, key = demoKey) => {
-  const response = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json().catch(() => undefined)) as any };
-};
+const api = createClient(() => baseUrl);
 
 describe('npm start', () => {
   it('prints the demo key it saved, with every scope', () => {
@@ -68,43 +62,49 @@ describe('npm start', () => {
   });
 
   it('serves the README flow: create, list, fetch with ETag, update, delete', async () => {
-    const created = await call('POST', '/v1/locations', { name: 'Main warehouse', city: 'Austin', country: 'US' });
+    const created = await api.request('POST', '/v1/locations', { key: demoKey, body: { name: 'Main warehouse', city: 'Austin', country: 'US' } });
     expect(created.status).toBe(201);
     expect(created.body.is_default).toBe(true);
-    const list = await call('GET', '/v1/locations');
-    expect(list.body.data.map((l: { id: string }) => l.id)).toContain(created.body.id);
-    const fetched = await call('GET', `/v1/locations/${created.body.id}`);
+    const list = await api.request('GET', '/v1/locations', { key: demoKey });
+    expect(list.body.data.map((l) => l.id)).toContain(created.body.id);
+    const fetched = await api.request('GET', `/v1/locations/${created.body.id}`, { key: demoKey });
     expect(fetched.headers.get('etag')).toBeTruthy();
-    const updated = await call('PATCH', `/v1/locations/${created.body.id}`, { phone: '+1 512 555 0100' });
+    const updated = await api.request('PATCH', `/v1/locations/${created.body.id}`, { key: demoKey, body: { phone: '+1 512 555 0100' } });
     expect(updated.body.phone).toBe('+1 512 555 0100');
-    const manufacturer = await call('POST', '/v1/manufacturers', { name: 'Bosch' });
+    const manufacturer = await api.request('POST', '/v1/manufacturers', { key: demoKey, body: { name: 'Bosch' } });
     expect(manufacturer.status).toBe(201);
-    const removed = await call('DELETE', `/v1/manufacturers/${manufacturer.body.id}`);
+    const removed = await api.request('DELETE', `/v1/manufacturers/${manufacturer.body.id}`, { key: demoKey });
     expect(removed.body.data).toMatchObject({ id: manufacturer.body.id, name: 'Bosch', deleted: true });
-    const keys = await call('GET', `/v1/entities/${created.body.entity_id}/api-keys`);
+    const keys = await api.request('GET', `/v1/entities/${created.body.entity_id}/api-keys`, { key: demoKey });
     expect(keys.body.data.length).toBeGreaterThanOrEqual(1);
   });
 
   it('serves the README payment method flow: setup intent, test-helper confirm, attach, list', async () => {
-    const account = await call('POST', '/v1/accounts', { name: 'Card holder' });
+    const account = await api.request('POST', '/v1/accounts', { key: demoKey, body: { name: 'Card holder' } });
     expect(account.status).toBe(201);
-    const intent = await call('POST', `/v1/accounts/${account.body.id}/payment-methods`, { type: 'card' });
+    const intent = await api.request('POST', `/v1/accounts/${account.body.id}/payment-methods`, { key: demoKey, body: { type: 'card' } });
     expect(intent.status).toBe(201);
-    const confirmed = await call('POST', `/v1/test_helpers/setup_intents/${intent.body.setup_intent_id}/confirm`, { payment_method: 'pm_card_visa' });
+    const confirmed = await api.request('POST', `/v1/test_helpers/setup_intents/${intent.body.setup_intent_id}/confirm`, {
+      key: demoKey,
+      body: { payment_method: 'pm_card_visa' },
+    });
     expect(confirmed.body).toMatchObject({ status: 'succeeded', payment_method: expect.stringMatching(/^pm_sbx_/) });
-    const attached = await call('POST', `/v1/accounts/${account.body.id}/payment-methods/attach`, { setup_intent_id: intent.body.setup_intent_id });
+    const attached = await api.request('POST', `/v1/accounts/${account.body.id}/payment-methods/attach`, {
+      key: demoKey,
+      body: { setup_intent_id: intent.body.setup_intent_id },
+    });
     expect(attached.status).toBe(201);
     expect(attached.body).toMatchObject({ card_brand: 'visa', last_four: '4242', is_default: true });
-    const listed = await call('GET', `/v1/account-payment-methods?account_id=${account.body.id}`);
-    expect(listed.body.data.map((method: { id: string }) => method.id)).toEqual([attached.body.id]);
+    const listed = await api.request('GET', '/v1/account-payment-methods', { key: demoKey, query: { account_id: account.body.id } });
+    expect(listed.body.data.map((method) => method.id)).toEqual([attached.body.id]);
   });
 
   it('answers errors in the envelope and serves the OpenAPI document without a key', async () => {
-    const unauthorized = await call('GET', '/v1/locations', undefined, 'nope');
+    const unauthorized = await api.request('GET', '/v1/locations', { key: 'nope' });
     expect(unauthorized.status).toBe(401);
-    expect(unauthorized.body).toMatchObject({ code: 'api_key_malformed', request_id: expect.any(String) });
-    const doc = await fetch(`${baseUrl}/v1/openapi.json`);
+    expect(unauthorized.error).toMatchObject({ code: 'api_key_malformed', request_id: expect.any(String) });
+    const doc = await api.request('GET', '/v1/openapi.json');
     expect(doc.status).toBe(200);
-    expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    expect(doc.body.openapi).toBe('3.1.0');
   });
 });

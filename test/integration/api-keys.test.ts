@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey, parseApiKey } from '../../shared/auth/api-key-format';
 import { ALL_SCOPES } from '../../shared/auth/scopes';
+import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
-const keysPath = (entityId: string) => `/v1/entities/${entityId}/api-keys`;
+const keysPath = (entityId: string) => `/v1/entities/${entityId}/api-keys` as const;
 
 describe('API keys', () => {
   it('creates a key whose secret is shown once and stored only as a hash', async () => {
@@ -27,8 +28,8 @@ describe('API keys', () => {
     expect(stored.key_hash).toBe(hashApiKey(secret));
     expect(stored.row).not.toContain(secret.slice(-32));
     const fetched = await api.request('GET', `${keysPath(owner.entity.id)}/${created.body.id}`, { key: owner.secret });
-    expect(fetched.body.secret).toBeUndefined();
-    const event = api.bus.published.find((e) => e.type === 'api_key.created' && (e.data.object as any).id === created.body.id)!;
+    expect(fetched.body).not.toHaveProperty('secret');
+    const event = api.published.find((e) => e.type === 'api_key.created' && e.data.object.id === created.body.id)!;
     expect(JSON.stringify(event)).not.toContain(secret);
     // the new key works, within its scopes
     expect((await api.request('GET', '/v1/locations', { key: secret })).status).toBe(200);
@@ -41,19 +42,19 @@ describe('API keys', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const escalate = await api.request('POST', keysPath(owner.entity.id), { key: limited.secret, body: { scopes: ['settings:read', 'orders:write'] } });
     expect(escalate.status).toBe(403);
-    expect(escalate.body).toMatchObject({ code: 'insufficient_scope', param: 'scopes[1]', required: 'orders:write' });
+    expect(escalate.error).toMatchObject({ code: 'insufficient_scope', param: 'scopes[1]', required: 'orders:write' });
     const live = await api.request('POST', keysPath(owner.entity.id), { key: owner.secret, body: { scopes: ['settings:read'], mode: 'live' } });
     expect(live.status).toBe(403);
-    expect(live.body).toMatchObject({ code: 'insufficient_permissions', param: 'mode' });
+    expect(live.error).toMatchObject({ code: 'insufficient_permissions', param: 'mode' });
     const unknownScope = await api.request('POST', keysPath(owner.entity.id), { key: owner.secret, body: { scopes: ['everything:write'] } });
-    expect(unknownScope.body).toMatchObject({ code: 'parameter_invalid', param: 'scopes[0]' });
+    expect(unknownScope.error).toMatchObject({ code: 'parameter_invalid', param: 'scopes[0]' });
     const empty = await api.request('POST', keysPath(owner.entity.id), { key: owner.secret, body: { scopes: [] } });
-    expect(empty.body).toMatchObject({ code: 'parameter_invalid', param: 'scopes' });
+    expect(empty.error).toMatchObject({ code: 'parameter_invalid', param: 'scopes' });
     const past = await api.request('POST', keysPath(owner.entity.id), {
       key: owner.secret,
       body: { scopes: ['settings:read'], expires_at: '2020-01-01T00:00:00Z' },
     });
-    expect(past.body).toMatchObject({ code: 'parameter_invalid', param: 'expires_at' });
+    expect(past.error).toMatchObject({ code: 'parameter_invalid', param: 'expires_at' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
@@ -75,10 +76,10 @@ describe('API keys', () => {
     expect(revoked.body).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
     const denied = await api.request('GET', '/v1/locations', { key: key.secret });
     expect(denied.status).toBe(401);
-    expect(denied.body.code).toBe('api_key_revoked');
+    expect(denied.error.code).toBe('api_key_revoked');
     const twice = await api.request('POST', `${keysPath(owner.entity.id)}/${key.id}/revoke`, { key: owner.secret });
     expect(twice.status).toBe(409);
-    expect(twice.body.code).toBe('api_key_already_revoked');
+    expect(twice.error.code).toBe('api_key_already_revoked');
   });
 
   it('rolls a key: the replacement works, the old one stops now or after the grace period', async () => {
@@ -91,13 +92,13 @@ describe('API keys', () => {
     expect((await api.request('GET', '/v1/locations', { key: key.secret })).status).toBe(200); // grace period
     expect((await api.request('GET', '/v1/locations', { key: rolled.body.secret })).status).toBe(200);
     const old = await api.request('GET', `${keysPath(owner.entity.id)}/${key.id}`, { key: owner.secret });
-    expect(new Date(old.body.expires_at).getTime()).toBeGreaterThan(Date.now() + 3500_000);
+    expect(new Date(old.body.expires_at!).getTime()).toBeGreaterThan(Date.now() + 3500_000);
 
     const again = await api.request('POST', `${keysPath(owner.entity.id)}/${rolled.body.id}/roll`, { key: owner.secret, body: {} });
     expect(again.status).toBe(201);
     const expired = await api.request('GET', '/v1/locations', { key: rolled.body.secret });
     expect(expired.status).toBe(401);
-    expect(expired.body.code).toBe('api_key_expired');
+    expect(expired.error.code).toBe('api_key_expired');
     const rollExpired = await api.request('POST', `${keysPath(owner.entity.id)}/${rolled.body.id}/roll`, { key: owner.secret, body: {} });
     expect(rollExpired.status).toBe(409);
   });
@@ -107,24 +108,24 @@ describe('API keys', () => {
     const a = (await api.request('POST', keysPath(owner.entity.id), { key: owner.secret, body: { scopes: ['settings:read'] } })).body;
     await api.request('POST', `${keysPath(owner.entity.id)}/${a.id}/revoke`, { key: owner.secret });
     const all = await api.request('GET', keysPath(owner.entity.id), { key: owner.secret, query: { 'expand[]': 'data.created_by_user' } });
-    expect(all.body.data.map((k: any) => k.id)).toEqual([a.id, owner.key.id]);
+    expect(all.body.data.map((k) => k.id)).toEqual([a.id, owner.key.id]);
     expect(all.body.data[0].created_by_user).toMatchObject({
       object: 'user',
       id: owner.owner.id,
       permissions: expect.arrayContaining(['orders.revision_override']),
     });
     const revoked = await api.request('GET', keysPath(owner.entity.id), { key: owner.secret, query: { status: 'revoked' } });
-    expect(revoked.body.data.map((k: any) => k.id)).toEqual([a.id]);
+    expect(revoked.body.data.map((k) => k.id)).toEqual([a.id]);
     const live = await api.request('GET', keysPath(owner.entity.id), { key: owner.secret, query: { mode: 'live' } });
     expect(live.body.data).toEqual([]);
     const single = await api.request('GET', `${keysPath(owner.entity.id)}/${a.id}`, { key: owner.secret, query: { 'expand[]': 'created_by_user' } });
-    expect(single.body.created_by_user.id).toBe(owner.owner.id);
+    expect(single.body.created_by_user!.id).toBe(owner.owner.id);
     const wrongPrefix = await api.request('GET', keysPath(owner.entity.id), {
       key: owner.secret,
       query: { 'expand[]': ['data.created_by_user', 'created_by_user'] },
     });
     expect(wrongPrefix.status).toBe(400);
-    expect(wrongPrefix.body).toMatchObject({ code: 'expand_error', type: 'expand_error', param: 'expand[1]' });
+    expect(wrongPrefix.error).toMatchObject({ code: 'expand_error', type: 'expand_error', param: 'expand[1]' });
   });
 
   it('renames a key and keeps its scopes', async () => {
@@ -134,8 +135,11 @@ describe('API keys', () => {
       body: { name: 'Main', metadata: { team: 'ops' } },
     });
     expect(renamed.body).toMatchObject({ name: 'Main', metadata: { team: 'ops' }, scopes: ALL_SCOPES });
-    const scopes = await api.request('PATCH', `${keysPath(owner.entity.id)}/${owner.key.id}`, { key: owner.secret, body: { scopes: ['settings:read'] } });
-    expect(scopes.body).toMatchObject({ code: 'parameter_unknown', param: 'scopes' });
+    const scopes = await api.request('PATCH', `${keysPath(owner.entity.id)}/${owner.key.id}`, {
+      key: owner.secret,
+      body: unchecked({ scopes: ['settings:read'] }),
+    });
+    expect(scopes.error).toMatchObject({ code: 'parameter_unknown', param: 'scopes' });
   });
 
   it("404s for another entity's key id under the caller's own entity path", async () => {
@@ -165,7 +169,7 @@ describe('key modes per stage', () => {
     try {
       const refused = await api.request('GET', '/v1/locations', { key: live.secret });
       expect(refused.status).toBe(401);
-      expect(refused.body.code).toBe('api_key_mode_not_allowed');
+      expect(refused.error.code).toBe('api_key_mode_not_allowed');
       expect((await api.request('GET', '/v1/locations', { key: test.secret })).status).toBe(200);
     } finally {
       delete process.env.ACCEPTED_KEY_MODES;
@@ -179,6 +183,6 @@ describe('key modes per stage', () => {
     const forged = a.secret.replace(`_ent_${a.entity.code}_`, `_ent_${b.entity.code}_`);
     const response = await api.request('GET', '/v1/locations', { key: forged });
     expect(response.status).toBe(401);
-    expect(response.body.code).toBe('api_key_invalid');
+    expect(response.error.code).toBe('api_key_invalid');
   });
 });

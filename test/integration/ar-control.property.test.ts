@@ -13,10 +13,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { amount, sum } from '../../shared/money';
 import { arIdentity } from '../support/cash-fixtures';
+import type { ApiResponse } from '../support/client';
 import { setupTestApi, type TestEntity } from '../support/harness';
+import { orderAction, salesWorld } from '../support/worlds';
 
 const api = setupTestApi();
-let n = 0;
 
 type Op =
   | { kind: 'invoice'; quantity: number; price: number; confirm: boolean }
@@ -36,9 +37,23 @@ type Op =
 const percent = fc.integer({ min: 1, max: 100 });
 const pick = fc.nat(50);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('invoice' as const), quantity: fc.integer({ min: 1, max: 5 }), price: fc.integer({ min: 1, max: 9999 }), confirm: fc.boolean() }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('sales_order' as const), quantity: fc.integer({ min: 1, max: 5 }), price: fc.integer({ min: 1, max: 9999 }) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('pay' as const), pick, percent, method: fc.constantFrom('check' as const, 'check' as const, 'ach' as const) }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('invoice' as const),
+      quantity: fc.integer({ min: 1, max: 5 }),
+      price: fc.integer({ min: 1, max: 9999 }),
+      confirm: fc.boolean(),
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('sales_order' as const), quantity: fc.integer({ min: 1, max: 5 }), price: fc.integer({ min: 1, max: 9999 }) }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('pay' as const), pick, percent, method: fc.constantFrom('check' as const, 'check' as const, 'ach' as const) }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ kind: fc.constant('multi_apply' as const), extra: fc.integer({ min: 0, max: 500 }) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('credit' as const), value: fc.integer({ min: 1, max: 5000 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('apply_credit' as const), pick }), weight: 1 },
@@ -59,78 +74,78 @@ interface World {
   bankAccountId: string;
 }
 
-async function request(world: World, method: string, path: string, body?: unknown) {
-  return api.request(method, path, { key: world.owner.secret, body });
-}
-
-async function ok(world: World, method: string, path: string, body?: unknown) {
-  const response = await request(world, method, path, body);
-  if (response.status >= 300) throw new Error(`${method} ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
-  return response.body;
-}
-
+/** Main, Acme and a widget (10.00, cost 4.00) with 1000 in stock. */
 async function setup(): Promise<World> {
-  const owner = await api.newEntity();
-  const location = await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Main' } });
-  const account = await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Acme' } });
-  const product = await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `AR-${n++}`, name: 'Widget', list_price: 10, cost: 4 } });
-  const world: World = { owner, accountId: account.body.id, productId: product.body.id, locationId: location.body.id, bankAccountId: '' };
-  await ok(world, 'POST', '/v1/inventory/receipts', { product_id: world.productId, location_id: world.locationId, quantity: 1000, unit_cost: 4 });
-  const banks = await ok(world, 'GET', '/v1/gl-accounts?limit=100');
-  world.bankAccountId = banks.data.find((a: any) => a.bank_account_id)?.bank_account_id;
-  return world;
+  const { owner, account, widget, location } = await salesWorld(api, { gadget: false, widgetStock: 1000 });
+  const banks = await api.get(owner, '/v1/gl-accounts', { limit: '100' });
+  const bankAccountId = banks.data.find((a) => a.bank_account_id)?.bank_account_id ?? '';
+  return { owner, accountId: account.id, productId: widget.id, locationId: location.id, bankAccountId };
 }
 
-const at = (items: any[], index: number): any => (items.length ? items[index % items.length] : undefined);
+const at = <T>(items: T[], index: number): T | undefined => (items.length ? items[index % items.length] : undefined);
 
-async function openInvoices(world: World): Promise<any[]> {
-  const page = await ok(world, 'GET', `/v1/orders?document_type=invoice&limit=100`);
-  return page.data.filter((o: any) => o.balance_due > 0 && o.order_status !== 'awaiting_ach_clearance');
+async function openInvoices(world: World) {
+  const page = await api.get(world.owner, '/v1/orders', { document_type: 'invoice', limit: '100' });
+  return page.data.filter((o) => o.balance_due > 0 && o.order_status !== 'awaiting_ach_clearance');
 }
 
-async function payments(world: World, status?: string): Promise<any[]> {
-  const page = await ok(world, 'GET', `/v1/payments?limit=100`);
-  return status ? page.data.filter((p: any) => p.status === status) : page.data;
+async function payments(world: World, status?: string) {
+  const page = await api.get(world.owner, '/v1/payments', { limit: '100' });
+  return status ? page.data.filter((p) => p.status === status) : page.data;
 }
 
 /** Runs one operation if its preconditions hold; refusals the API is entitled to are fine. */
 async function run(world: World, step: Op): Promise<void> {
-  const tolerate = async (method: string, path: string, body?: unknown) => {
-    const response = await request(world, method, path, body);
-    if (response.status >= 500) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
+  const key = world.owner.secret;
+  const tolerate = async <T>(sent: Promise<ApiResponse<T>>) => {
+    const response = await sent;
+    if (response.status >= 500) throw new Error(`${response.status} ${response.text}`);
     return response;
   };
   switch (step.kind) {
     case 'invoice':
     case 'sales_order': {
-      const document = await ok(world, 'POST', '/v1/orders', {
+      const document = await api.post(world.owner, '/v1/orders', {
         document_type: step.kind,
         account_id: world.accountId,
         location_id: world.locationId,
         lines: [{ product_id: world.productId, quantity: step.quantity, sell_rate: (step.price / 100).toFixed(2) }],
       });
-      if (step.kind === 'sales_order' || step.confirm) await ok(world, 'POST', `/v1/orders/${document.id}/confirm`);
+      if (step.kind === 'sales_order' || step.confirm) await orderAction(api, world.owner, document.id, 'confirm');
       return;
     }
     case 'pay': {
-      const page = await ok(world, 'GET', `/v1/orders?document_type=${step.pick % 3 === 0 ? 'sales_order' : 'invoice'}&limit=100`);
-      const target = at(page.data.filter((o: any) => o.balance_due > 0 && o.order_status !== 'awaiting_ach_clearance'), step.pick);
+      const page = await api.get(world.owner, '/v1/orders', { document_type: step.pick % 3 === 0 ? 'sales_order' : 'invoice', limit: '100' });
+      const target = at(
+        page.data.filter((o) => o.balance_due > 0 && o.order_status !== 'awaiting_ach_clearance'),
+        step.pick,
+      );
       if (!target) return;
       const value = amount(target.balance_due).times(step.percent).div(100).toDecimalPlaces(2, 1);
       if (value.lte(0)) return;
-      await ok(world, 'POST', `/v1/orders/${target.id}/payments`, { amount: value.toFixed(2), payment_method: step.method });
+      await orderAction(api, world.owner, target.id, 'payments', { amount: value.toFixed(2), payment_method: step.method });
       return;
     }
     case 'multi_apply': {
       const open = await openInvoices(world);
       const total = sum(open.map((o) => o.balance_due)).plus(step.extra);
       if (total.lte(0)) return;
-      await ok(world, 'POST', '/v1/payments/multi-invoice-apply', { account_id: world.accountId, amount: total.toFixed(2), auto_apply: true, route_unapplied: 'credit' });
+      await api.post(world.owner, '/v1/payments/multi-invoice-apply', {
+        account_id: world.accountId,
+        amount: total.toFixed(2),
+        auto_apply: true,
+        route_unapplied: 'credit',
+      });
       return;
     }
     case 'credit':
       // A payment received with nothing applied: all of it is customer credit.
-      await ok(world, 'POST', '/v1/payments/multi-invoice-apply', { account_id: world.accountId, amount: (step.value / 100).toFixed(2), applications: [], route_unapplied: 'credit' });
+      await api.post(world.owner, '/v1/payments/multi-invoice-apply', {
+        account_id: world.accountId,
+        amount: (step.value / 100).toFixed(2),
+        applications: [],
+        route_unapplied: 'credit',
+      });
       return;
     case 'apply_credit': {
       const unallocated = (await payments(world)).filter((p) => !p.order_id && p.applied_count === 0 && p.unapplied_amount > 0 && p.status === 'undeposited');
@@ -138,50 +153,86 @@ async function run(world: World, step: Op): Promise<void> {
       const invoice = at(await openInvoices(world), step.pick);
       if (!payment || !invoice) return;
       const value = amount(payment.unapplied_amount).lt(invoice.balance_due) ? amount(payment.unapplied_amount) : amount(invoice.balance_due);
-      await tolerate('POST', `/v1/payments/${payment.id}/apply`, { account_id: world.accountId, applications: [{ order_id: invoice.id, amount_applied: value.toFixed(2) }] });
+      await tolerate(
+        api.request('POST', `/v1/payments/${payment.id}/apply`, {
+          key,
+          body: { account_id: world.accountId, applications: [{ order_id: invoice.id, amount_applied: value.toFixed(2) }] },
+        }),
+      );
       return;
     }
     case 'void_invoice': {
-      const page = await ok(world, 'GET', `/v1/orders?document_type=invoice&limit=100`);
-      const target = at(page.data.filter((o: any) => o.order_status === 'confirmed' && o.amount_paid === 0), step.pick);
-      if (target) await tolerate('POST', `/v1/orders/${target.id}/void`);
+      const page = await api.get(world.owner, '/v1/orders', { document_type: 'invoice', limit: '100' });
+      const target = at(
+        page.data.filter((o) => o.order_status === 'confirmed' && o.amount_paid === 0),
+        step.pick,
+      );
+      if (target) await tolerate(api.request('POST', `/v1/orders/${target.id}/void`, { key }));
       return;
     }
     case 'void_payment': {
       const target = at(await payments(world, 'undeposited'), step.pick);
-      if (target) await tolerate('POST', `/v1/payments/${target.id}/void`);
+      if (target) await tolerate(api.request('POST', `/v1/payments/${target.id}/void`, { key }));
       return;
     }
     case 'refund': {
-      const target = at((await payments(world)).filter((p) => ['undeposited', 'deposited'].includes(p.status) && p.amount > (p.amount_refunded ?? 0)), step.pick);
+      const target = at(
+        (await payments(world)).filter((p) => ['undeposited', 'deposited'].includes(p.status) && p.amount > (p.amount_refunded ?? 0)),
+        step.pick,
+      );
       if (!target) return;
-      const value = amount(target.amount).minus(target.amount_refunded ?? 0).times(step.percent).div(100).toDecimalPlaces(2, 1);
-      if (value.gt(0)) await tolerate('POST', `/v1/payments/${target.id}/refunds`, { amount: value.toFixed(2) });
+      const value = amount(target.amount)
+        .minus(target.amount_refunded ?? 0)
+        .times(step.percent)
+        .div(100)
+        .toDecimalPlaces(2, 1);
+      if (value.gt(0)) await tolerate(api.request('POST', `/v1/payments/${target.id}/refunds`, { key, body: { amount: value.toFixed(2) } }));
       return;
     }
     case 'clear_ach':
     case 'fail_ach': {
       const target = at(await payments(world, 'pending'), step.pick);
-      if (target) await tolerate('POST', `/v1/payments/${target.id}/${step.kind === 'clear_ach' ? 'clear' : 'fail'}`);
+      if (target) await tolerate(api.request('POST', `/v1/payments/${target.id}/${step.kind === 'clear_ach' ? 'clear' : 'fail'}`, { key }));
       return;
     }
     case 'deposit': {
       const receipts = await payments(world, 'undeposited');
       if (receipts.length && world.bankAccountId) {
-        await tolerate('POST', '/v1/deposits', { bank_account_id: world.bankAccountId, deposit_date: new Date().toISOString().slice(0, 10), payment_ids: receipts.map((p) => p.id), memo: 'bank run' });
+        await tolerate(
+          api.request('POST', '/v1/deposits', {
+            key,
+            body: {
+              bank_account_id: world.bankAccountId,
+              deposit_date: new Date().toISOString().slice(0, 10),
+              payment_ids: receipts.map((p) => p.id),
+              memo: 'bank run',
+            },
+          }),
+        );
       }
       return;
     }
     case 'return': {
-      const page = await ok(world, 'GET', `/v1/orders?document_type=invoice&limit=100&expand[]=data.lines`);
-      const source = at(page.data.filter((o: any) => ['confirmed', 'fulfilled', 'partially_fulfilled'].includes(o.order_status)), step.pick);
+      const page = await api.get(world.owner, '/v1/orders', { document_type: 'invoice', limit: '100', 'expand[]': 'data.lines' });
+      const source = at(
+        page.data.filter((o) => ['confirmed', 'fulfilled', 'partially_fulfilled'].includes(o.order_status)),
+        step.pick,
+      );
       if (!source) return;
+      const lines = source.lines!; // expanded
       // A directly created invoice ships its own goods; what shipped can come back.
-      if (source.lines[0].quantity_fulfilled === 0) {
-        await tolerate('POST', `/v1/orders/${source.id}/fulfillments`, { lines: [{ line_id: source.lines[0].id, quantity: source.lines[0].quantity }] });
+      if (lines[0].quantity_fulfilled === 0) {
+        await tolerate(
+          api.request('POST', `/v1/orders/${source.id}/fulfillments`, {
+            key,
+            body: { lines: [{ line_id: lines[0].id, quantity: lines[0].quantity }] },
+          }),
+        );
       }
-      const created = await tolerate('POST', `/v1/orders/${source.id}/returns`, { lines: [{ line_id: source.lines[0].id, quantity: 1, restock: false }] });
-      if (created.status < 300) await tolerate('POST', `/v1/orders/${created.body.id}/confirm`);
+      const created = await tolerate(
+        api.request('POST', `/v1/orders/${source.id}/returns`, { key, body: { lines: [{ line_id: lines[0].id, quantity: 1, restock: false }] } }),
+      );
+      if (created.status < 300) await tolerate(api.request('POST', `/v1/orders/${created.body.id}/confirm`, { key }));
       return;
     }
   }

@@ -16,17 +16,17 @@ describe('cursor pagination', () => {
     const ids = await seedLocations(secret, 7);
     const page1 = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '3' } });
     expect(page1.body).toMatchObject({ object: 'list', has_more: true, url: '/v1/locations', next_cursor: ids[2] });
-    expect(page1.body.data.map((l: any) => l.id)).toEqual(ids.slice(0, 3));
-    const page2 = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '3', starting_after: page1.body.next_cursor } });
-    expect(page2.body.data.map((l: any) => l.id)).toEqual(ids.slice(3, 6));
-    const page3 = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '3', starting_after: page2.body.next_cursor } });
-    expect(page3.body.data.map((l: any) => l.id)).toEqual(ids.slice(6));
+    expect(page1.body.data.map((l) => l.id)).toEqual(ids.slice(0, 3));
+    const page2 = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '3', starting_after: page1.body.next_cursor! } });
+    expect(page2.body.data.map((l) => l.id)).toEqual(ids.slice(3, 6));
+    const page3 = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '3', starting_after: page2.body.next_cursor! } });
+    expect(page3.body.data.map((l) => l.id)).toEqual(ids.slice(6));
     expect(page3.body).toMatchObject({ has_more: false, next_cursor: null });
     const back = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '2', ending_before: ids[4] } });
-    expect(back.body.data.map((l: any) => l.id)).toEqual(ids.slice(2, 4));
+    expect(back.body.data.map((l) => l.id)).toEqual(ids.slice(2, 4));
     expect(back.body).toMatchObject({ has_more: true, next_cursor: ids[2] });
     const first = await api.request('GET', '/v1/locations', { key: secret, query: { limit: '5', ending_before: ids[2] } });
-    expect(first.body.data.map((l: any) => l.id)).toEqual(ids.slice(0, 2));
+    expect(first.body.data.map((l) => l.id)).toEqual(ids.slice(0, 2));
     expect(first.body.has_more).toBe(false);
   });
 
@@ -47,7 +47,7 @@ describe('cursor pagination', () => {
     ] as const) {
       const response = await api.request('GET', '/v1/locations', { key: secret, query: query as Record<string, string | string[]> });
       expect(response.status, JSON.stringify(query)).toBe(400);
-      expect(response.body.param, JSON.stringify(query)).toBe(param);
+      expect(response.error.param, JSON.stringify(query)).toBe(param);
     }
     const both = await api.request('GET', '/v1/locations', { key: secret, query: { starting_after: foreign, ending_before: foreign } });
     expect(both.status).toBe(400);
@@ -83,8 +83,8 @@ describe('ETags and conditional requests', () => {
     await api.request('PATCH', `/v1/locations/${location.id}`, { key: secret, body: { city: 'Boise' } });
     const refused = await api.request('PATCH', `/v1/locations/${location.id}`, { key: secret, headers: { 'If-Match': stale }, body: { city: 'Lost update' } });
     expect(refused.status).toBe(412);
-    expect(refused.body).toMatchObject({ code: 'precondition_failed', param: 'If-Match' });
-    expect((await api.request('GET', `/v1/locations/${location.id}`, { key: secret })).body.city).toBe('Boise');
+    expect(refused.error).toMatchObject({ code: 'precondition_failed', param: 'If-Match' });
+    expect((await api.get(secret, `/v1/locations/${location.id}`)).city).toBe('Boise');
     const current = (await api.request('GET', `/v1/locations/${location.id}`, { key: secret })).headers.get('etag')!;
     const applied = await api.request('PATCH', `/v1/locations/${location.id}`, { key: secret, headers: { 'If-Match': current }, body: { city: 'Provo' } });
     expect(applied.status).toBe(200);
@@ -103,9 +103,9 @@ describe('request ids and unknown routes', () => {
     expect(ok.headers.get('request-id')).toMatch(/[\w-]{20,}/);
     const error = await api.request('GET', '/v1/locations/00000000-0000-0000-0000-000000000000', { key: secret });
     expect(error.status).toBe(404);
-    expect(error.body.request_id).toBe(error.headers.get('request-id'));
-    const unknown = await api.request('GET', '/v1/nothing-here', { key: secret });
+    expect(error.error.request_id).toBe(error.headers.get('request-id'));
+    const unknown = await api.raw('GET', '/v1/nothing-here', { key: secret });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ code: 'route_not_found', type: 'not_found' });
+    expect(unknown.error).toMatchObject({ code: 'route_not_found', type: 'not_found' });
   });
 });

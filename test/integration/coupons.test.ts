@@ -1,34 +1,22 @@
 /** Coupons (issue 5): the resource, POST /v1/orders/{id}/apply-coupon, E2 coupon_code, removal. */
 import { describe, expect, it } from 'vitest';
+import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+import { salesWorld, type OrderLineBody, type OrderWithLines, type SalesWorld } from '../support/worlds';
 
 const api = setupTestApi();
-let n = 0;
+const WORLD = { other: 'Other customer', widget: { name: 'Widget', list_price: 10 }, gadget: false } as const;
+type CouponWorld = SalesWorld<typeof WORLD>;
 
-async function post(owner: TestEntity, path: string, body: unknown, status = 201) {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== status) throw new Error(`${path}: ${response.status} ${response.text}`);
-  return response.body;
-}
-
-async function world() {
-  const owner = await api.newEntity();
-  await post(owner, '/v1/locations', { name: 'Main' });
-  const account = await post(owner, '/v1/accounts', { name: 'Acme' });
-  const other = await post(owner, '/v1/accounts', { name: 'Other customer' });
-  const widget = await post(owner, '/v1/products', { sku: `W-${n++}`, name: 'Widget', list_price: 10 });
-  const order = (lines: unknown[] = [{ product_id: widget.id, quantity: 3, sell_rate: '10.01' }], extra: Record<string, unknown> = {}) =>
-    post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines, ...extra });
-  return { owner, account, other, widget, order };
-}
-
-const apply = (owner: TestEntity, orderId: string, code: string) => api.request('POST', `/v1/orders/${orderId}/apply-coupon`, { key: owner.secret, body: { code } });
-const getCoupon = async (owner: TestEntity, id: string) => (await api.request('GET', `/v1/coupons/${id}`, { key: owner.secret })).body;
-const setOrder = (owner: TestEntity, id: string, sql: string) => owner.sql((db) => db.query(`UPDATE orders SET ${sql} WHERE id = $1`, [id]));
+/** A draft sales order for the world's customer: three widgets at 10.01 unless stated. */
+const draft = (w: CouponWorld, lines: OrderLineBody[] = [{ product_id: w.widget.id, quantity: 3, sell_rate: '10.01' }]) => w.order('sales_order', lines);
+const apply = (owner: TestEntity, orderId: string, code: string) =>
+  api.request('POST', `/v1/orders/${orderId}/apply-coupon`, { key: owner.secret, body: { code } });
+const getCoupon = (owner: TestEntity, id: string) => api.get(owner, `/v1/coupons/${id}`);
 
 describe('/v1/coupons', () => {
   it('creates, reads, lists by keyset and code, updates with If-Match and deletes an unused coupon', async () => {
-    const { owner } = await world();
+    const { owner } = await salesWorld(api, WORLD);
     const created = await api.request('POST', '/v1/coupons', {
       key: owner.secret,
       body: {
@@ -58,17 +46,17 @@ describe('/v1/coupons', () => {
       is_active: true,
       metadata: { campaign: 'spring' },
     });
-    const second = await post(owner, '/v1/coupons', { code: 'FLAT5', name: 'Five off', discount_type: 'fixed_amount', value: '5.00' });
+    const second = await api.post(owner, '/v1/coupons', { code: 'FLAT5', name: 'Five off', discount_type: 'fixed_amount', value: '5.00' });
     expect(await getCoupon(owner, created.body.id)).toEqual(created.body);
 
     const page1 = await api.request('GET', '/v1/coupons', { key: owner.secret, query: { limit: '1' } });
     expect(page1.body).toMatchObject({ object: 'list', has_more: true, next_cursor: second.id });
-    expect(page1.body.data.map((c: any) => c.id)).toEqual([second.id]);
+    expect(page1.body.data.map((c) => c.id)).toEqual([second.id]);
     const page2 = await api.request('GET', '/v1/coupons', { key: owner.secret, query: { limit: '1', starting_after: second.id } });
-    expect(page2.body.data.map((c: any) => c.id)).toEqual([created.body.id]);
+    expect(page2.body.data.map((c) => c.id)).toEqual([created.body.id]);
     expect(page2.body.has_more).toBe(false);
     const byCode = await api.request('GET', '/v1/coupons', { key: owner.secret, query: { code: 'SPRING10' } });
-    expect(byCode.body.data.map((c: any) => c.id)).toEqual([created.body.id]);
+    expect(byCode.body.data.map((c) => c.id)).toEqual([created.body.id]);
 
     const stale = (await api.request('GET', `/v1/coupons/${created.body.id}`, { key: owner.secret })).headers.get('etag')!;
     await api.request('PATCH', `/v1/coupons/${created.body.id}`, { key: owner.secret, body: { name: 'Spring sale' } });
@@ -82,19 +70,23 @@ describe('/v1/coupons', () => {
     });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Spring sale', value: 15, min_order_subtotal: null, is_active: false });
-    const event = api.bus.published.filter((e: any) => e.entity_id === owner.entity.id && e.type === 'coupon.updated').at(-1)!;
+    const event = api.published.filter((e) => e.entity_id === owner.entity.id && e.type === 'coupon.updated').at(-1)!;
     expect(event.data.previous_attributes).toMatchObject({ value: 10, min_order_subtotal: 20, is_active: true });
 
     const deleted = await api.request('DELETE', `/v1/coupons/${second.id}`, { key: owner.secret });
     expect(deleted.body).toEqual({ id: second.id, object: 'coupon', deleted: true });
     expect((await api.request('GET', `/v1/coupons/${second.id}`, { key: owner.secret })).status).toBe(404);
-    const types = api.bus.published.filter((e: any) => e.entity_id === owner.entity.id && e.type.startsWith('coupon.')).map((e: any) => e.type);
+    const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('coupon.')).map((e) => e.type);
     expect(types).toEqual(['coupon.created', 'coupon.created', 'coupon.updated', 'coupon.updated', 'coupon.deleted']);
   });
 
   it('refuses bad coupons with the offending param and writes nothing; another entity cannot see one', async () => {
-    const { owner } = await world();
-    const coupon = await post(owner, '/v1/coupons', { code: 'TAKEN', discount_type: 'fixed_amount', value: 5 });
+    const w = await salesWorld(api, WORLD);
+    const { owner } = w;
+    const coupon = await api.post(owner, '/v1/coupons', { code: 'TAKEN', discount_type: 'fixed_amount', value: 5 });
+    // Worth 150 (fine for a fixed amount, not for a percentage) and redeemed twice: the patches below need both.
+    await api.patch(owner, `/v1/coupons/${coupon.id}`, { value: 150 });
+    for (let i = 0; i < 2; i++) expect((await apply(owner, (await draft(w)).id, 'TAKEN')).status).toBe(200);
     const before = await tenantRowCounts(owner.entity.id);
     const base = { code: 'NEW1', discount_type: 'percentage', value: 10 };
     const cases: [unknown, number, string, string][] = [
@@ -111,24 +103,22 @@ describe('/v1/coupons', () => {
       [{ ...base, times_redeemed: 3 }, 400, 'parameter_unknown', 'times_redeemed'],
     ];
     for (const [body, status, code, param] of cases) {
-      const response = await api.request('POST', '/v1/coupons', { key: owner.secret, body });
+      const response = await api.request('POST', '/v1/coupons', { key: owner.secret, body: unchecked(body) });
       expect(response.status, JSON.stringify(body)).toBe(status);
-      expect(response.body).toMatchObject({ code, param });
+      expect(response.error).toMatchObject({ code, param });
     }
     const patches: [unknown, number, string, string][] = [
       [{ discount_type: 'percentage', value: 150 }, 400, 'parameter_invalid', 'value'],
-      [{ discount_type: 'percentage' }, 400, 'parameter_invalid', 'discount_type'], // 5.00 is fine, so set 150 first below
+      [{ discount_type: 'percentage' }, 400, 'parameter_invalid', 'discount_type'], // 5.00 would be fine, hence 150 above
       [{ valid_from: '2030-01-02T00:00:00Z', valid_until: '2030-01-01T00:00:00Z' }, 400, 'parameter_invalid', 'valid_until'],
     ];
-    await owner.sql((db) => db.query(`UPDATE coupons SET value = 150 WHERE id = $1`, [coupon.id]));
     for (const [body, status, code, param] of patches) {
-      const response = await api.request('PATCH', `/v1/coupons/${coupon.id}`, { key: owner.secret, body });
+      const response = await api.request('PATCH', `/v1/coupons/${coupon.id}`, { key: owner.secret, body: unchecked(body) });
       expect(response.status, JSON.stringify(body)).toBe(status);
-      expect(response.body).toMatchObject({ code, param });
+      expect(response.error).toMatchObject({ code, param });
     }
-    await owner.sql((db) => db.query(`UPDATE coupons SET value = 5, times_redeemed = 2 WHERE id = $1`, [coupon.id]));
     const below = await api.request('PATCH', `/v1/coupons/${coupon.id}`, { key: owner.secret, body: { max_redemptions: 1 } });
-    expect(below.body).toMatchObject({ code: 'parameter_invalid', param: 'max_redemptions' });
+    expect(below.error).toMatchObject({ code: 'parameter_invalid', param: 'max_redemptions' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
 
     const stranger = await api.newEntity();
@@ -139,19 +129,22 @@ describe('/v1/coupons', () => {
     ] as const) {
       const response = await api.request(method, `/v1/coupons/${coupon.id}`, { key: stranger.secret, body });
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ code: 'not_found', param: 'id' });
+      expect(response.error).toMatchObject({ code: 'not_found', param: 'id' });
     }
-    expect((await api.request('GET', '/v1/coupons', { key: stranger.secret })).body.data).toEqual([]);
+    expect((await api.get(stranger, '/v1/coupons')).data).toEqual([]);
     // The same code is free in another entity.
-    expect((await api.request('POST', '/v1/coupons', { key: stranger.secret, body: { code: 'TAKEN', discount_type: 'percentage', value: 1 } })).status).toBe(201);
+    expect((await api.request('POST', '/v1/coupons', { key: stranger.secret, body: { code: 'TAKEN', discount_type: 'percentage', value: 1 } })).status).toBe(
+      201,
+    );
   });
 });
 
 describe('POST /v1/orders/{id}/apply-coupon', () => {
   it('records the coupon as a discount prorated into coupon_adjustment, counts the redemption and answers with the new total', async () => {
-    const { owner, widget, order: newOrder } = await world();
-    const coupon = await post(owner, '/v1/coupons', { code: 'TEN', name: 'Ten off', discount_type: 'fixed_amount', value: 10 });
-    const order = await newOrder([
+    const w = await salesWorld(api, WORLD);
+    const { owner, widget } = w;
+    const coupon = await api.post(owner, '/v1/coupons', { code: 'TEN', name: 'Ten off', discount_type: 'fixed_amount', value: 10 });
+    const order = await draft(w, [
       { product_id: widget.id, quantity: 1, sell_rate: '10.01' },
       { product_id: widget.id, quantity: 1, sell_rate: '10.01' },
       { product_id: widget.id, quantity: 1, sell_rate: '10.01' },
@@ -172,10 +165,10 @@ describe('POST /v1/orders/{id}/apply-coupon', () => {
       discount_total: 10,
       fee_total: 0,
     });
-    const after = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
     // 10 over three equal lines: 3.33 each, the remainder cent to the first line. The shares sum to 10 exactly.
-    expect(after.lines.map((l: any) => l.coupon_adjustment)).toEqual([3.34, 3.33, 3.33]);
-    expect(after.lines.map((l: any) => l.line_total)).toEqual([6.67, 6.68, 6.68]);
+    expect(after.lines.map((l) => l.coupon_adjustment)).toEqual([3.34, 3.33, 3.33]);
+    expect(after.lines.map((l) => l.line_total)).toEqual([6.67, 6.68, 6.68]);
     expect(after.lines[0].adjustments).toEqual([
       expect.objectContaining({ source_type: 'coupon', source_id: coupon.id, source_label: 'Ten off', line_amount: 3.34, quantity: 1 }),
     ]);
@@ -183,49 +176,56 @@ describe('POST /v1/orders/{id}/apply-coupon', () => {
     expect((await getCoupon(owner, coupon.id)).times_redeemed).toBe(1);
 
     // A manual percentage after the coupon is of the merchandise left after the coupon (20.03).
-    const manual = await post(owner, `/v1/orders/${order.id}/adjustments`, { name: 'Ten percent', effect_type: 'discount', discount_type: 'percentage', value: 10 }, 200);
+    const manual = await api.post(
+      owner,
+      `/v1/orders/${order.id}/adjustments`,
+      { name: 'Ten percent', effect_type: 'discount', discount_type: 'percentage', value: 10 },
+      200,
+    );
     expect(manual).toMatchObject({ amount: 2, coupon_id: null, discount_total: 12, order_total: 18.03 });
     // Editing a line re-prorates the coupon.
     const edited = await api.request('PATCH', `/v1/orders/${order.id}/items/${after.lines[2].id}`, { key: owner.secret, body: { quantity: 2 } });
     expect(edited.status).toBe(200);
-    const again = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
-    expect(again.lines.map((l: any) => l.coupon_adjustment)).toEqual([2.5, 2.5, 5]);
+    const again = await api.get(owner, `/v1/orders/${order.id}`);
+    expect(again.lines.map((l) => l.coupon_adjustment)).toEqual([2.5, 2.5, 5]);
     expect(again.discount_total).toBe(13); // 10 + 10 % of 30.04
-    const types = api.bus.published.filter((e: any) => e.entity_id === owner.entity.id && e.type.startsWith('order_adjustment')).map((e: any) => e.type);
+    const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('order_adjustment')).map((e) => e.type);
     expect(types).toEqual(['order_adjustment.created', 'order_adjustment.created']);
   });
 
   it('applies a percentage coupon of the merchandise after line discounts', async () => {
-    const { owner, widget, order: newOrder } = await world();
-    await post(owner, '/v1/coupons', { code: 'PCT', discount_type: 'percentage', value: '12.5' });
-    const order = await newOrder([
+    const w = await salesWorld(api, WORLD);
+    const { owner, widget } = w;
+    await api.post(owner, '/v1/coupons', { code: 'PCT', discount_type: 'percentage', value: '12.5' });
+    const order = await draft(w, [
       { product_id: widget.id, quantity: 2, sell_rate: 10, discount_amount: 4 },
       { product_id: widget.id, quantity: 1, sell_rate: 24 },
     ]);
     const response = await apply(owner, order.id, 'PCT');
     expect(response.body).toMatchObject({ amount: 5, discount_total: 9, order_total: 35 }); // 12.5 % of 16 + 24
-    const after = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
-    expect(after.lines.map((l: any) => [l.discount_amount, l.coupon_adjustment])).toEqual([
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
+    expect(after.lines.map((l) => [l.discount_amount, l.coupon_adjustment])).toEqual([
       [4, 2],
       [0, 3],
     ]);
   });
 
   it('refuses every invalid coupon with its code and param and writes nothing', async () => {
-    const { owner, account, other, widget, order: newOrder } = await world();
-    await post(owner, '/v1/coupons', { code: 'OFF', discount_type: 'fixed_amount', value: 1, is_active: false });
-    await post(owner, '/v1/coupons', { code: 'OLD', discount_type: 'fixed_amount', value: 1, valid_until: '2020-01-01T00:00:00Z' });
-    await post(owner, '/v1/coupons', { code: 'LATER', discount_type: 'fixed_amount', value: 1, valid_from: '2999-01-01T00:00:00Z' });
-    const once = await post(owner, '/v1/coupons', { code: 'ONCE', discount_type: 'fixed_amount', value: 1, max_redemptions: 1 });
-    await post(owner, '/v1/coupons', { code: 'PERACCT', discount_type: 'fixed_amount', value: 1, max_redemptions_per_account: 1 });
-    await post(owner, '/v1/coupons', { code: 'BIG', discount_type: 'fixed_amount', value: 1, min_order_subtotal: 100 });
-    const used = await newOrder();
+    const w = await salesWorld(api, WORLD);
+    const { owner, account, other, widget } = w;
+    await api.post(owner, '/v1/coupons', { code: 'OFF', discount_type: 'fixed_amount', value: 1, is_active: false });
+    await api.post(owner, '/v1/coupons', { code: 'OLD', discount_type: 'fixed_amount', value: 1, valid_until: '2020-01-01T00:00:00Z' });
+    await api.post(owner, '/v1/coupons', { code: 'LATER', discount_type: 'fixed_amount', value: 1, valid_from: '2999-01-01T00:00:00Z' });
+    const once = await api.post(owner, '/v1/coupons', { code: 'ONCE', discount_type: 'fixed_amount', value: 1, max_redemptions: 1 });
+    await api.post(owner, '/v1/coupons', { code: 'PERACCT', discount_type: 'fixed_amount', value: 1, max_redemptions_per_account: 1 });
+    await api.post(owner, '/v1/coupons', { code: 'BIG', discount_type: 'fixed_amount', value: 1, min_order_subtotal: 100 });
+    const used = await draft(w);
     expect((await apply(owner, used.id, 'ONCE')).status).toBe(200);
     expect((await apply(owner, used.id, 'PERACCT')).status).toBe(200);
     const stranger = await api.newEntity();
-    await post(stranger, '/v1/coupons', { code: 'THEIRS', discount_type: 'fixed_amount', value: 1 });
+    await api.post(stranger, '/v1/coupons', { code: 'THEIRS', discount_type: 'fixed_amount', value: 1 });
 
-    const order = await newOrder();
+    const order = await draft(w);
     const before = await tenantRowCounts(owner.entity.id);
     const cases: [string, number, string, Record<string, unknown>][] = [
       ['NOPE', 404, 'coupon_not_found', {}],
@@ -240,61 +240,74 @@ describe('POST /v1/orders/{id}/apply-coupon', () => {
     for (const [code, status, errorCode, details] of cases) {
       const response = await apply(owner, order.id, code);
       expect(response.status, code).toBe(status);
-      expect(response.body).toMatchObject({ code: errorCode, param: 'code', ...details });
+      expect(response.error).toMatchObject({ code: errorCode, param: 'code', ...details });
     }
-    const bad = await api.request('POST', `/v1/orders/${order.id}/apply-coupon`, { key: owner.secret, body: {} });
-    expect(bad.body).toMatchObject({ code: 'parameter_missing', param: 'code' });
+    const bad = await api.request('POST', `/v1/orders/${order.id}/apply-coupon`, { key: owner.secret, body: unchecked({}) });
+    expect(bad.error).toMatchObject({ code: 'parameter_missing', param: 'code' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
 
     // The per-account limit is per account: another customer may still redeem it.
-    const theirs = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: other.id, lines: [{ product_id: widget.id, quantity: 1 }] });
+    const theirs = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: other.id, lines: [{ product_id: widget.id, quantity: 1 }] });
     expect((await apply(owner, theirs.id, 'PERACCT')).status).toBe(200);
 
     // Applied twice to one document: 409.
     const twice = await apply(owner, used.id, 'once');
     expect(twice.status).toBe(409);
-    expect(twice.body).toMatchObject({ code: 'coupon_already_applied', param: 'code' });
+    expect(twice.error).toMatchObject({ code: 'coupon_already_applied', param: 'code' });
 
     // Order states as E2: cancelled, fulfilled, posted invoice 422 with the status; purchase orders take no coupons.
-    await post(owner, '/v1/coupons', { code: 'ANY', discount_type: 'percentage', value: 5 });
+    await api.post(owner, '/v1/coupons', { code: 'ANY', discount_type: 'percentage', value: 5 });
     const before2 = await tenantRowCounts(owner.entity.id);
-    for (const status of ['cancelled', 'fulfilled']) {
-      const closed = await newOrder();
-      await setOrder(owner, closed.id, `order_status = '${status}'`);
+    const close = {
+      cancelled: (order: OrderWithLines) => w.act(order.id, 'cancel'),
+      fulfilled: async (order: OrderWithLines) => {
+        await w.receive(w.widget.id, 3, 4);
+        await w.act(order.id, 'confirm');
+        await w.act(order.id, 'fulfillments', { lines: [{ line_id: order.lines[0].id, quantity: 3 }] });
+      },
+    };
+    for (const status of ['cancelled', 'fulfilled'] as const) {
+      const closed = await draft(w);
+      await close[status](closed);
       const b = await tenantRowCounts(owner.entity.id);
       const response = await apply(owner, closed.id, 'ANY');
       expect(response.status).toBe(422);
-      expect(response.body).toMatchObject({ code: 'order_not_adjustable', param: 'id', current_status: status });
+      expect(response.error).toMatchObject({ code: 'order_not_adjustable', param: 'id', current_status: status });
       expect(await tenantRowCounts(owner.entity.id)).toEqual(b);
     }
-    const invoice = await post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
-    await setOrder(owner, invoice.id, "order_status = 'confirmed'");
-    expect((await apply(owner, invoice.id, 'ANY')).body).toMatchObject({ code: 'order_not_adjustable', current_status: 'confirmed', document_type: 'invoice' });
-    const vendor = await post(owner, '/v1/vendors', { name: 'Supplier' });
-    const po = await post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id });
+    const invoice = await api.post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
+    await w.act(invoice.id, 'confirm');
+    expect((await apply(owner, invoice.id, 'ANY')).error).toMatchObject({
+      code: 'order_not_adjustable',
+      current_status: 'confirmed',
+      document_type: 'invoice',
+    });
+    const vendor = await api.post(owner, '/v1/vendors', { name: 'Supplier' });
+    const po = await api.post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id });
     const b3 = await tenantRowCounts(owner.entity.id);
     const onPo = await apply(owner, po.id, 'ANY');
     expect(onPo.status).toBe(422);
-    expect(onPo.body).toMatchObject({ code: 'coupon_not_applicable', param: 'id', document_type: 'purchase_order' });
+    expect(onPo.error).toMatchObject({ code: 'coupon_not_applicable', param: 'id', document_type: 'purchase_order' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(b3);
     expect(before2.coupon_redemptions).toBe(b3.coupon_redemptions);
 
     // Another entity's order: 404 order_not_found, even with a code valid there.
     const foreign = await apply(stranger, order.id, 'THEIRS');
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ code: 'order_not_found', type: 'not_found', param: 'id' });
+    expect(foreign.error).toMatchObject({ code: 'order_not_found', type: 'not_found', param: 'id' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(b3);
   });
 
   it('redeems a coupon with max_redemptions 1 exactly once under concurrent applies', async () => {
-    const { owner, order: newOrder } = await world();
-    const coupon = await post(owner, '/v1/coupons', { code: 'RACE', discount_type: 'percentage', value: 50, max_redemptions: 1 });
+    const w = await salesWorld(api, WORLD);
+    const { owner } = w;
+    const coupon = await api.post(owner, '/v1/coupons', { code: 'RACE', discount_type: 'percentage', value: 50, max_redemptions: 1 });
     const orders = [];
-    for (let i = 0; i < 6; i++) orders.push(await newOrder());
+    for (let i = 0; i < 6; i++) orders.push(await draft(w));
     const responses = await Promise.all(orders.map((order) => apply(owner, order.id, 'RACE')));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 422, 422, 422, 422, 422]);
-    for (const refused of responses.filter((r) => r.status === 422)) expect(refused.body).toMatchObject({ code: 'coupon_usage_limit_reached' });
+    for (const refused of responses.filter((r) => r.status === 422)) expect(refused.error).toMatchObject({ code: 'coupon_usage_limit_reached' });
     expect((await getCoupon(owner, coupon.id)).times_redeemed).toBe(1);
     const redemptions = await owner.sql((db) => db.query<{ n: number }>('SELECT count(*)::int AS n FROM coupon_redemptions WHERE coupon_id = $1', [coupon.id]));
     expect(redemptions[0].n).toBe(1);
@@ -303,13 +316,14 @@ describe('POST /v1/orders/{id}/apply-coupon', () => {
 
 describe('E2 coupon_code and removing a coupon', () => {
   it('applies a coupon through E2 with the same checks (param coupon_code) and refuses mixing it with manual fields', async () => {
-    const { owner, order: newOrder } = await world();
-    const coupon = await post(owner, '/v1/coupons', { code: 'E2CODE', discount_type: 'fixed_amount', value: 3, max_redemptions: 1 });
-    const order = await newOrder();
-    const applied = await post(owner, `/v1/orders/${order.id}/adjustments`, { coupon_code: 'e2code', notes: 'via E2' }, 200);
+    const w = await salesWorld(api, WORLD);
+    const { owner } = w;
+    const coupon = await api.post(owner, '/v1/coupons', { code: 'E2CODE', discount_type: 'fixed_amount', value: 3, max_redemptions: 1 });
+    const order = await draft(w);
+    const applied = await api.post(owner, `/v1/orders/${order.id}/adjustments`, { coupon_code: 'e2code', notes: 'via E2' }, 200);
     expect(applied).toMatchObject({ coupon_id: coupon.id, amount: 3, notes: 'via E2', order_total: 27.03 });
     expect((await getCoupon(owner, coupon.id)).times_redeemed).toBe(1);
-    const second = await newOrder();
+    const second = await draft(w);
     const before = await tenantRowCounts(owner.entity.id);
     const cases: [unknown, number, string, string][] = [
       [{ coupon_code: 'E2CODE' }, 422, 'coupon_usage_limit_reached', 'coupon_code'],
@@ -318,25 +332,26 @@ describe('E2 coupon_code and removing a coupon', () => {
       [{ name: 'X', effect_type: 'discount', discount_type: 'percentage' }, 400, 'parameter_missing', 'value'],
     ];
     for (const [body, status, code, param] of cases) {
-      const response = await api.request('POST', `/v1/orders/${second.id}/adjustments`, { key: owner.secret, body });
+      const response = await api.request('POST', `/v1/orders/${second.id}/adjustments`, { key: owner.secret, body: unchecked(body) });
       expect(response.status, JSON.stringify(body)).toBe(status);
-      expect(response.body).toMatchObject({ code, param });
+      expect(response.error).toMatchObject({ code, param });
     }
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
   it('removing the coupon adjustment releases the redemption; a coupon in use cannot be deleted', async () => {
-    const { owner, order: newOrder } = await world();
-    const coupon = await post(owner, '/v1/coupons', { code: 'ONLY', discount_type: 'fixed_amount', value: 5, max_redemptions: 1 });
-    const order = await newOrder();
+    const w = await salesWorld(api, WORLD);
+    const { owner } = w;
+    const coupon = await api.post(owner, '/v1/coupons', { code: 'ONLY', discount_type: 'fixed_amount', value: 5, max_redemptions: 1 });
+    const order = await draft(w);
     const adjustment = (await apply(owner, order.id, 'ONLY')).body;
     const inUse = await api.request('DELETE', `/v1/coupons/${coupon.id}`, { key: owner.secret });
     expect(inUse.status).toBe(409);
-    expect(inUse.body).toMatchObject({ code: 'coupon_in_use', param: 'id', references: { orders: 1 } });
+    expect(inUse.error).toMatchObject({ code: 'coupon_in_use', param: 'id', references: { orders: 1 } });
 
     const stranger = await api.newEntity();
     const foreign = await api.request('DELETE', `/v1/orders/${order.id}/adjustments/${adjustment.id}`, { key: stranger.secret });
-    expect(foreign.body).toMatchObject({ code: 'order_not_found', param: 'id' });
+    expect(foreign.error).toMatchObject({ code: 'order_not_found', param: 'id' });
 
     const removed = await api.request('DELETE', `/v1/orders/${order.id}/adjustments/${adjustment.id}`, { key: owner.secret });
     expect(removed.status).toBe(200);
@@ -349,28 +364,37 @@ describe('E2 coupon_code and removing a coupon', () => {
       discount_total: 0,
       fee_total: 0,
     });
-    const after = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
     expect(after.adjustments).toEqual([]);
     expect(after.lines[0]).toMatchObject({ coupon_adjustment: 0, adjustments: [] });
     expect((await getCoupon(owner, coupon.id)).times_redeemed).toBe(0);
     const missing = await api.request('DELETE', `/v1/orders/${order.id}/adjustments/${adjustment.id}`, { key: owner.secret });
-    expect(missing.body).toMatchObject({ code: 'not_found', param: 'adjustment_id' });
+    expect(missing.error).toMatchObject({ code: 'not_found', param: 'adjustment_id' });
     // Released: the limit of one allows a new redemption.
-    expect((await apply(owner, (await newOrder()).id, 'ONLY')).status).toBe(200);
+    expect((await apply(owner, (await draft(w)).id, 'ONLY')).status).toBe(200);
     // A manual adjustment removes the same way and releases nothing.
-    const manual = await post(owner, `/v1/orders/${order.id}/adjustments`, { name: 'Fee', effect_type: 'fee', discount_type: 'fixed_amount', value: 2 }, 200);
+    const manual = await api.post(
+      owner,
+      `/v1/orders/${order.id}/adjustments`,
+      { name: 'Fee', effect_type: 'fee', discount_type: 'fixed_amount', value: 2 },
+      200,
+    );
     const gone = await api.request('DELETE', `/v1/orders/${order.id}/adjustments/${manual.id}`, { key: owner.secret });
     expect(gone.body).toMatchObject({ coupon_released: false, fee_total: 0, order_total: 30.03 });
   });
 
   it('a quote converted to a sales order keeps its coupon discount without a second redemption', async () => {
-    const { owner, account, widget } = await world();
-    const coupon = await post(owner, '/v1/coupons', { code: 'QUOTE', discount_type: 'percentage', value: 10, max_redemptions: 1 });
-    const quote = await post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id, lines: [{ product_id: widget.id, quantity: 2, sell_rate: 10 }] });
+    const { owner, account, widget } = await salesWorld(api, WORLD);
+    const coupon = await api.post(owner, '/v1/coupons', { code: 'QUOTE', discount_type: 'percentage', value: 10, max_redemptions: 1 });
+    const quote = await api.post(owner, '/v1/orders', {
+      document_type: 'quote',
+      account_id: account.id,
+      lines: [{ product_id: widget.id, quantity: 2, sell_rate: 10 }],
+    });
     expect((await apply(owner, quote.id, 'QUOTE')).status).toBe(200);
     const converted = await api.request('POST', `/v1/orders/${quote.id}/convert`, { key: owner.secret, body: {} });
     expect([200, 201]).toContain(converted.status);
-    const salesOrder = (await api.request('GET', `/v1/orders/${converted.body.id}`, { key: owner.secret })).body;
+    const salesOrder = await api.get(owner, `/v1/orders/${converted.body.id}`);
     expect(salesOrder).toMatchObject({ document_type: 'sales_order', discount_total: 2, order_total: 18 });
     expect(salesOrder.adjustments[0].coupon_id).toBe(coupon.id);
     expect(salesOrder.lines[0].coupon_adjustment).toBe(2);

@@ -1,5 +1,6 @@
 /** Rate limiting and the authorizer cache of the gateway. */
 import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../support/client';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi({ rateLimit: { ratePerSecond: 1, burst: 3 }, authorizerCacheTtlMs: 60_000 });
@@ -9,7 +10,7 @@ describe('rate limiting', () => {
     const a = await api.newEntity();
     const b = await api.newEntity();
     const statuses: number[] = [];
-    let limited: Awaited<ReturnType<typeof api.request>> | undefined;
+    let limited: ApiResponse<unknown> | undefined;
     for (let i = 0; i < 5; i++) {
       const response = await api.request('GET', '/v1/locations', { key: a.secret });
       statuses.push(response.status);
@@ -17,7 +18,7 @@ describe('rate limiting', () => {
       else expect(response.headers.get('ratelimit-limit')).toBe('3');
     }
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
-    expect(limited?.body).toMatchObject({ error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' });
+    expect(limited?.error).toMatchObject({ error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' });
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited?.headers.get('ratelimit-remaining')).toBe('0');
     expect((await api.request('GET', '/v1/locations', { key: b.secret })).status).toBe(200);

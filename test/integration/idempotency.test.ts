@@ -15,13 +15,13 @@ describe('Idempotency-Key', () => {
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
     const conflicts = responses.filter((r) => r.status === 409);
     for (const conflict of conflicts) {
-      expect(conflict.body.code).toBe('idempotency_key_in_use');
+      expect(conflict.error.code).toBe('idempotency_key_in_use');
       expect(conflict.headers.get('retry-after')).toBe('1');
     }
     const ok = responses.filter((r) => r.status === 201);
     expect(new Set(ok.map((r) => r.body.id)).size).toBe(1);
     expect((await tenantRowCounts(entity.id)).manufacturers).toBe(1);
-    expect(api.bus.published.filter((e) => e.entity_id === entity.id && e.type === 'manufacturer.created')).toHaveLength(1);
+    expect(api.published.filter((e) => e.entity_id === entity.id && e.type === 'manufacturer.created')).toHaveLength(1);
   });
 
   it('replays the original status and body byte for byte, marked Idempotent-Replayed', async () => {
@@ -44,7 +44,7 @@ describe('Idempotency-Key', () => {
     const before = await tenantRowCounts(entity.id);
     const reused = await api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Two' } });
     expect(reused.status).toBe(422);
-    expect(reused.body).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
+    expect(reused.error).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
   });
 
@@ -67,7 +67,7 @@ describe('Idempotency-Key', () => {
     await api.request('POST', '/v1/locations', { key: secret, body: { name: 'Taken' } });
     const conflict = await api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Taken' } });
     expect(conflict.status).toBe(409);
-    await api.request('PATCH', `/v1/locations/${(await api.request('GET', '/v1/locations', { key: secret })).body.data[0].id}`, {
+    await api.request('PATCH', `/v1/locations/${(await api.get(secret, '/v1/locations')).data[0].id}`, {
       key: secret,
       body: { name: 'Renamed' },
     });
@@ -80,7 +80,7 @@ describe('Idempotency-Key', () => {
     const before = await tenantRowCounts(entity.id);
     const response = await api.request('POST', '/v1/locations', { key: secret, headers: { 'Idempotency-Key': 'k'.repeat(256) }, body: { name: 'Long' } });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'idempotency_key_invalid', param: 'Idempotency-Key' });
+    expect(response.error).toMatchObject({ code: 'idempotency_key_invalid', param: 'Idempotency-Key' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
     const max = await api.request('POST', '/v1/locations', { key: secret, headers: { 'Idempotency-Key': 'k'.repeat(255) }, body: { name: 'Max' } });
     expect(max.status).toBe(201);

@@ -1,19 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { amount } from '../../shared/money';
 import { postMovementDirect } from '../support/inventory-fixtures';
+import { unchecked, type BodyFor } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+import { orderAction } from '../support/worlds';
 
 const api = setupTestApi();
 
-async function setup(owner: TestEntity, productBody: Record<string, unknown> = {}) {
+async function setup(owner: TestEntity, productBody: Partial<BodyFor<'POST', '/v1/products'>> = {}) {
   const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: `Loc ${Math.random()}` } })).body;
   const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `P-${Math.random()}`, name: 'Stocked', ...productBody } })).body;
   return { location, product };
 }
 
-const receive = (owner: TestEntity, body: Record<string, unknown>) => api.request('POST', '/v1/inventory/receipts', { key: owner.secret, body });
-const adjust = (owner: TestEntity, body: Record<string, unknown>) =>
-  api.request('POST', '/v1/inventory/adjustments', { key: owner.secret, body: { reason: 'count', ...body } });
+/** A receipt; required fields may be left out, to test the refusal. */
+const receive = (owner: TestEntity, body: Partial<BodyFor<'POST', '/v1/inventory/receipts'>>) =>
+  api.request('POST', '/v1/inventory/receipts', { key: owner.secret, body: unchecked(body) });
+/** An adjustment (reason count unless stated); required fields may be left out, to test the refusal. */
+const adjust = (owner: TestEntity, body: Partial<BodyFor<'POST', '/v1/inventory/adjustments'>>) =>
+  api.request('POST', '/v1/inventory/adjustments', { key: owner.secret, body: unchecked({ reason: 'count', ...body }) });
 
 async function balanceOf(owner: TestEntity, productId: string, locationId: string) {
   const list = await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: productId, location_id: locationId } });
@@ -29,7 +34,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const refused = await api.request('DELETE', `/v1/locations/${location.id}`, { key: owner.secret });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'location_in_use', param: 'id', references: { table: expect.any(String) } });
+    expect(refused.error).toMatchObject({ code: 'location_in_use', param: 'id', references: { table: expect.any(String) } });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
@@ -38,7 +43,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
     const { location, product } = await setup(owner);
     const missing = await receive(owner, { product_id: product.id, location_id: location.id, unit_cost: 1 });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: 'parameter_missing', param: 'quantity' });
+    expect(missing.error).toMatchObject({ code: 'parameter_missing', param: 'quantity' });
   });
 
   it('receives stock into FIFO layers and draws the oldest first', async () => {
@@ -69,8 +74,8 @@ describe('inventory receipts, adjustments and FIFO', () => {
       inventory_value: 9.9999,
       stock_status: 'in_stock',
     });
-    expect((await api.request('GET', `/v1/inventory/balances/${balance.id}`, { key: owner.secret })).body).toEqual(balance);
-    expect((await api.request('GET', `/v1/inventory/transactions/${draw.body.id}`, { key: owner.secret })).body).toEqual(draw.body);
+    expect(await api.get(owner, `/v1/inventory/balances/${balance.id}`)).toEqual(balance);
+    expect(await api.get(owner, `/v1/inventory/transactions/${draw.body.id}`)).toEqual(draw.body);
     const listed = await api.request('GET', '/v1/inventory/transactions', {
       key: owner.secret,
       query: { product_id: product.id, transaction_type: 'receive' },
@@ -85,7 +90,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const refused = await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -3 });
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'insufficient_stock', param: 'quantity', on_hand: 2, product_id: product.id });
+    expect(refused.error).toMatchObject({ code: 'insufficient_stock', param: 'quantity', on_hand: 2, product_id: product.id });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     const allowed = await adjust(owner, { product_id: product.id, location_id: location.id, quantity: -3, allow_negative: true });
     // 2 from the layer at 1, the missing unit at the product cost 4
@@ -104,22 +109,22 @@ describe('inventory receipts, adjustments and FIFO', () => {
     const theirs = await setup(other);
     const service = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'SVC', name: 'Service', product_type: 'service' } })).body;
     const before = await tenantRowCounts(owner.entity.id);
-    expect((await receive(owner, { product_id: theirs.product.id, location_id: location.id, quantity: 1, unit_cost: 1 })).body).toMatchObject({
+    expect((await receive(owner, { product_id: theirs.product.id, location_id: location.id, quantity: 1, unit_cost: 1 })).error).toMatchObject({
       code: 'not_found',
       param: 'product_id',
     });
-    expect((await receive(owner, { product_id: product.id, location_id: theirs.location.id, quantity: 1, unit_cost: 1 })).body).toMatchObject({
+    expect((await receive(owner, { product_id: product.id, location_id: theirs.location.id, quantity: 1, unit_cost: 1 })).error).toMatchObject({
       code: 'not_found',
       param: 'location_id',
     });
     const notStocked = await receive(owner, { product_id: service.id, location_id: location.id, quantity: 1, unit_cost: 1 });
     expect(notStocked.status).toBe(422);
-    expect(notStocked.body).toMatchObject({ code: 'product_not_stockable', param: 'product_id' });
-    expect((await receive(owner, { product_id: product.id, location_id: location.id, quantity: 1 })).body).toMatchObject({
+    expect(notStocked.error).toMatchObject({ code: 'product_not_stockable', param: 'product_id' });
+    expect((await receive(owner, { product_id: product.id, location_id: location.id, quantity: 1 })).error).toMatchObject({
       code: 'parameter_missing',
       param: 'unit_cost',
     });
-    expect((await receive(owner, { product_id: product.id, location_id: location.id, quantity: 0, unit_cost: 1 })).body).toMatchObject({
+    expect((await receive(owner, { product_id: product.id, location_id: location.id, quantity: 0, unit_cost: 1 })).error).toMatchObject({
       code: 'parameter_invalid',
       param: 'quantity',
     });
@@ -131,7 +136,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
       key: owner.secret,
       body: { product_id: product.id, from_location_id: location.id, to_location_id: location.id, quantity: 1 },
     });
-    expect(transfer.body).toMatchObject({ code: 'parameter_invalid', param: 'to_location_id' });
+    expect(transfer.error).toMatchObject({ code: 'parameter_invalid', param: 'to_location_id' });
     const future = await receive(owner, {
       product_id: product.id,
       location_id: location.id,
@@ -175,7 +180,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
     });
     expect(transfer.status).toBe(201);
     expect(transfer.body).toMatchObject({ object: 'inventory_transfer', quantity: 3, total_cost: 7 });
-    expect(transfer.body.transactions.map((t: any) => [t.location_id, t.quantity, t.total_cost])).toEqual([
+    expect(transfer.body.transactions.map((t) => [t.location_id, t.quantity, t.total_cost])).toEqual([
       [from.id, -3, -7],
       [to.id, 3, 7],
     ]);
@@ -186,7 +191,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
       key: owner.secret,
       body: { product_id: product.id, from_location_id: from.id, to_location_id: to.id, quantity: 2 },
     });
-    expect(short.body).toMatchObject({ code: 'insufficient_stock' });
+    expect(short.error).toMatchObject({ code: 'insufficient_stock' });
   });
 });
 
@@ -196,7 +201,7 @@ describe('stock events', () => {
     const { location, product } = await setup(owner, { reorder_point: 5 });
     const body = { product_id: product.id, location_id: location.id };
     const stockEvents = () =>
-      api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('inventory.')).map((e) => [e.type, (e.data.object as any).on_hand]);
+      api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('inventory.')).map((e) => [e.type, e.data.object.on_hand]);
     await receive(owner, { ...body, quantity: 10, unit_cost: 1 });
     expect(stockEvents()).toEqual([]);
     await adjust(owner, { ...body, quantity: -5 });
@@ -294,34 +299,25 @@ describe('on_order on inventory balances', () => {
     await receive(owner, { product_id: product.id, location_id: location.id, quantity: 2, unit_cost: 1 });
     await receive(owner, { product_id: product.id, location_id: other.id, quantity: 1, unit_cost: 1 });
     const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
-    const po = async (location_id: string, quantity: number, action?: string, body?: unknown) => {
-      const created = await api.request('POST', '/v1/orders', {
-        key: owner.secret,
-        body: { document_type: 'purchase_order', account_id: vendor.id, location_id, lines: [{ product_id: product.id, quantity }] },
-      });
-      expect(created.status, created.text).toBe(201);
-      if (action) {
-        expect((await api.request('POST', `/v1/orders/${created.body.id}/confirm`, { key: owner.secret })).status).toBe(200);
-        if (action !== 'confirm') expect((await api.request('POST', `/v1/orders/${created.body.id}/${action}`, { key: owner.secret, body })).status).toBe(200);
-      }
-      return created.body;
+    const po = (location_id: string, quantity: number) =>
+      api.post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id, location_id, lines: [{ product_id: product.id, quantity }] });
+    const confirmed = async (location_id: string, quantity: number) => {
+      const order = await po(location_id, quantity);
+      await orderAction(api, owner, order.id, 'confirm');
+      return order;
     };
-    await po(location.id, 10, 'confirm');
-    await po(location.id, 3, 'hold', { hold_type: 'credit' });
+    await confirmed(location.id, 10);
+    await orderAction(api, owner, (await confirmed(location.id, 3)).id, 'hold', { hold_type: 'credit' });
     await po(location.id, 100); // a draft: nothing on order
-    await po(location.id, 50, 'cancel');
-    await po(other.id, 4, 'confirm');
+    await orderAction(api, owner, (await confirmed(location.id, 50)).id, 'cancel');
+    await confirmed(other.id, 4);
     const here = await balanceOf(owner, product.id, location.id);
     expect(here).toMatchObject({ on_hand: 2, committed: 0, available: 2, on_order: 13, current_demand_units: 0 });
-    expect((await api.request('GET', `/v1/inventory/balances/${here.id}`, { key: owner.secret })).body).toMatchObject({ on_order: 13 });
+    expect(await api.get(owner, `/v1/inventory/balances/${here.id}`)).toMatchObject({ on_order: 13 });
     expect(await balanceOf(owner, product.id, other.id)).toMatchObject({ on_hand: 1, on_order: 4 });
     // Partially received (quantity_fulfilled on a purchase order line is the quantity received): only the rest is on order.
-    const partial = await po(other.id, 6, 'confirm');
-    await owner.sql((db) =>
-      db
-        .query(`UPDATE orders SET order_status = 'partially_fulfilled' WHERE id = $1`, [partial.id])
-        .then(() => db.query('UPDATE order_lines SET quantity_fulfilled = 2.5 WHERE order_id = $1', [partial.id])),
-    );
+    const partial = await confirmed(other.id, 6);
+    await orderAction(api, owner, partial.id, 'receipts', { lines: [{ line_id: partial.lines[0].id, quantity: 2.5 }] });
     expect(await balanceOf(owner, product.id, other.id)).toMatchObject({ on_order: 7.5 });
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { expectError, unchecked, withLines, type BodyFor } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+import type { DocumentType, OrderLineBody } from '../support/worlds';
 
 const api = setupTestApi();
 
-async function product(owner: TestEntity, sku: string, extra: Record<string, unknown> = {}) {
+async function product(owner: TestEntity, sku: string, extra: Partial<BodyFor<'POST', '/v1/products'>> = {}) {
   const response = await api.request('POST', '/v1/products', { key: owner.secret, body: { sku, name: `${sku} name`, ...extra } });
   expect(response.status).toBe(201);
   return response.body;
@@ -50,10 +52,10 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     });
     const components = await api.request('GET', `/v1/products/${created.body.id}/components`, { key: owner.secret });
     expect(components.body).toMatchObject({ object: 'list', total: 2, has_more: false });
-    expect(components.body.data.map((c: any) => c.component_product_id)).toEqual([frame.id, wheel.id]);
-    expect((await api.request('GET', `/v1/kits/${created.body.id}`, { key: owner.secret })).body).toEqual(created.body);
+    expect(components.body.data.map((c) => c.component_product_id)).toEqual([frame.id, wheel.id]);
+    expect(await api.get(owner, `/v1/kits/${created.body.id}`)).toEqual(created.body);
     const list = await api.request('GET', '/v1/kits', { key: owner.secret });
-    expect(list.body.data.map((k: any) => k.id)).toEqual([created.body.id]);
+    expect(list.body.data.map((k) => k.id)).toEqual([created.body.id]);
     expect(list.body.data[0].components).toHaveLength(2);
     const asProduct = await api.request('GET', `/v1/products/${created.body.id}`, { key: owner.secret });
     expect(asProduct.body.product_type).toBe('kit');
@@ -66,35 +68,35 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     const service = await product(owner, 'SETUP', { product_type: 'service' });
     const foreign = await product(other, 'THEIRS');
     const before = await tenantRowCounts(owner.entity.id);
-    const kit = (components: unknown[]) => api.request('POST', '/v1/kits', { key: owner.secret, body: { sku: 'K', product_name: 'K', components } });
+    const kit = (components: unknown[]) => api.request('POST', '/v1/kits', { key: owner.secret, body: unchecked({ sku: 'K', product_name: 'K', components }) });
     const notFound = await kit([
       { component_product_id: part.id, quantity_per_kit: 1 },
       { component_product_id: foreign.id, quantity_per_kit: 1 },
     ]);
     expect(notFound.status).toBe(404);
-    expect(notFound.body).toMatchObject({ code: 'not_found', param: 'components[1].component_product_id' });
+    expect(notFound.error).toMatchObject({ code: 'not_found', param: 'components[1].component_product_id' });
     const notSimple = await kit([{ component_product_id: service.id, quantity_per_kit: 1 }]);
-    expect(notSimple.body).toMatchObject({ code: 'parameter_invalid', param: 'components[0].component_product_id' });
+    expect(notSimple.error).toMatchObject({ code: 'parameter_invalid', param: 'components[0].component_product_id' });
     const repeated = await kit([
       { component_product_id: part.id, quantity_per_kit: 1 },
       { component_product_id: part.id, quantity_per_kit: 2 },
     ]);
-    expect(repeated.body).toMatchObject({ code: 'parameter_invalid', param: 'components[1].component_product_id' });
+    expect(repeated.error).toMatchObject({ code: 'parameter_invalid', param: 'components[1].component_product_id' });
     const badQuantity = await kit([{ component_product_id: part.id, quantity_per_kit: 0 }]);
-    expect(badQuantity.body).toMatchObject({ code: 'parameter_invalid', param: 'components[0].quantity_per_kit' });
+    expect(badQuantity.error).toMatchObject({ code: 'parameter_invalid', param: 'components[0].quantity_per_kit' });
     const tooPrecise = await kit([{ component_product_id: part.id, quantity_per_kit: 1.00001 }]);
-    expect(tooPrecise.body).toMatchObject({ code: 'parameter_invalid', param: 'components[0].quantity_per_kit' });
-    expect((await kit([])).body).toMatchObject({ code: 'parameter_invalid', param: 'components' });
+    expect(tooPrecise.error).toMatchObject({ code: 'parameter_invalid', param: 'components[0].quantity_per_kit' });
+    expect((await kit([])).error).toMatchObject({ code: 'parameter_invalid', param: 'components' });
     const skuTaken = await api.request('POST', '/v1/kits', {
       key: owner.secret,
       body: { sku: 'part', product_name: 'K', components: [{ component_product_id: part.id, quantity_per_kit: 1 }] },
     });
-    expect(skuTaken.body).toMatchObject({ code: 'product_sku_taken', param: 'sku' });
+    expect(skuTaken.error).toMatchObject({ code: 'product_sku_taken', param: 'sku' });
     const bundle = await api.request('POST', '/v1/kits', {
       key: owner.secret,
-      body: { sku: 'B', product_name: 'B', product_type: 'service', components: [{ component_product_id: part.id, quantity_per_kit: 1 }] },
+      body: unchecked({ sku: 'B', product_name: 'B', product_type: 'service', components: [{ component_product_id: part.id, quantity_per_kit: 1 }] }),
     });
-    expect(bundle.body).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
+    expect(bundle.error).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
@@ -103,7 +105,7 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     const simple = await product(owner, 'SIMPLE');
     const components = await api.request('GET', `/v1/products/${simple.id}/components`, { key: owner.secret });
     expect(components.status).toBe(404);
-    expect(components.body).toMatchObject({ code: 'not_found', param: 'id' });
+    expect(components.error).toMatchObject({ code: 'not_found', param: 'id' });
     expect((await api.request('GET', `/v1/kits/${simple.id}`, { key: owner.secret })).status).toBe(404);
   });
 
@@ -132,18 +134,18 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     await receive(plate.id, 3, 4);
     const availability = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret, query: { location_id: location.id } });
     expect(availability.body).toMatchObject({ object: 'kit_availability', buildable_quantity: 5 });
-    expect(availability.body.components.map((c: any) => c.buildable_quantity)).toEqual([5, 6]);
+    expect(availability.body.components.map((c) => c.buildable_quantity)).toEqual([5, 6]);
 
     const build = await api.request('POST', `/v1/kits/${kit.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 3 } });
     expect(build.status).toBe(201);
     // 12 bolts: 10 at 0.10 + 2 at 0.20 = 1.40; 1.5 plates at 4 = 6.00
     expect(build.body).toMatchObject({ object: 'kit_build', kit_product_id: kit.id, quantity: 3, total_cost: 7.4, unit_cost: 2.4667 });
-    expect(build.body.transactions.map((t: any) => [t.transaction_type, t.quantity, t.total_cost])).toEqual([
+    expect(build.body.transactions.map((t) => [t.transaction_type, t.quantity, t.total_cost])).toEqual([
       ['build_consume', -12, -1.4],
       ['build_consume', -1.5, -6],
       ['build_produce', 3, 7.4],
     ]);
-    expect(new Set(build.body.transactions.map((t: any) => t.group_id))).toEqual(new Set([build.body.id]));
+    expect(new Set(build.body.transactions.map((t) => t.group_id))).toEqual(new Set([build.body.id]));
     const after = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret });
     expect(after.body.buildable_quantity).toBe(2);
 
@@ -151,7 +153,7 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     // purchase orders do not count), and a sold kit's component lines (its own line does not).
     const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Buyer' } })).body;
     const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
-    const order = async (document_type: string, party: string, lines: unknown[], confirm: boolean) => {
+    const order = async (document_type: DocumentType, party: string, lines: OrderLineBody[], confirm: boolean) => {
       const created = await api.request('POST', '/v1/orders', {
         key: owner.secret,
         body: { document_type, account_id: party, location_id: location.id, lines },
@@ -165,27 +167,27 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     // bolts: 8 on hand - 6 committed = 2, less than one kit's 4.
     const committed = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret, query: { location_id: location.id } });
     expect(committed.body).toMatchObject({ buildable_quantity: 0 });
-    expect(committed.body.components.map((c: any) => [c.available, c.buildable_quantity])).toEqual([
+    expect(committed.body.components.map((c) => [c.available, c.buildable_quantity])).toEqual([
       [2, 0],
       [1.5, 3],
     ]);
     // One kit sold: its component lines commit 4 bolts and 0.5 plates; the kit line itself commits nothing.
     await order('sales_order', account.id, [{ product_id: kit.id, quantity: 1 }], true);
     const sold = await api.request('GET', `/v1/kits/${kit.id}/availability`, { key: owner.secret });
-    expect(sold.body.components.map((c: any) => c.available)).toEqual([-2, 1]);
-    const kitBalance = (await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: kit.id } })).body.data[0];
+    expect(sold.body.components.map((c) => c.available)).toEqual([-2, 1]);
+    const kitBalance = (await api.get(owner, '/v1/inventory/balances', { product_id: kit.id })).data[0];
     expect(kitBalance).toMatchObject({ on_hand: 3, committed: 0, available: 3 });
 
     const before = await tenantRowCounts(owner.entity.id);
     const short = await api.request('POST', `/v1/kits/${kit.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 3 } });
     expect(short.status).toBe(422);
-    expect(short.body).toMatchObject({ code: 'insufficient_stock', param: 'quantity', product_id: bolt.id, on_hand: 8 });
+    expect(short.error).toMatchObject({ code: 'insufficient_stock', param: 'quantity', product_id: bolt.id, on_hand: 8 });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     const badLocation = await api.request('POST', `/v1/kits/${kit.id}/builds`, {
       key: owner.secret,
       body: { location_id: '00000000-0000-4000-8000-000000000000', quantity: 1 },
     });
-    expect(badLocation.body).toMatchObject({ code: 'not_found', param: 'location_id' });
+    expect(badLocation.error).toMatchObject({ code: 'not_found', param: 'location_id' });
   });
 });
 
@@ -207,13 +209,13 @@ describe('kit components after creation', () => {
     expect(created.status).toBe(201);
     return { kit: created.body, frame, wheel };
   }
-  const listed = async (owner: TestEntity, kitId: string) => (await api.request('GET', `/v1/products/${kitId}/components`, { key: owner.secret })).body;
+  const listed = async (owner: TestEntity, kitId: string) => await api.get(owner, `/v1/products/${kitId}/components`);
 
   it('adds, changes and removes components; E24 and the kit reflect each change; events record them', async () => {
     const owner = await api.newEntity();
     const { kit, frame, wheel } = await bikeKit(owner);
     const bell = await product(owner, 'BELL');
-    const base = `/v1/kits/${kit.id}/components`;
+    const base = `/v1/kits/${kit.id}/components` as const;
 
     const added = await api.request('POST', base, {
       key: owner.secret,
@@ -233,8 +235,8 @@ describe('kit components after creation', () => {
     });
     let components = await listed(owner, kit.id);
     expect(components).toMatchObject({ object: 'list', total: 3, has_more: false });
-    expect(components.data.map((c: any) => c.component_product_id)).toEqual([frame.id, wheel.id, bell.id]);
-    const kitAfterAdd = (await api.request('GET', `/v1/kits/${kit.id}`, { key: owner.secret })).body;
+    expect(components.data.map((c) => c.component_product_id)).toEqual([frame.id, wheel.id, bell.id]);
+    const kitAfterAdd = await api.get(owner, `/v1/kits/${kit.id}`);
     expect(kitAfterAdd.components).toHaveLength(3);
     expect(kitAfterAdd.updated_at > kit.updated_at).toBe(true);
 
@@ -250,16 +252,16 @@ describe('kit components after creation', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: wheelRow.id, quantity_per_kit: 2.5, sequence: 0, is_assembled: true, metadata: { side: 'both' } });
     components = await listed(owner, kit.id);
-    expect(components.data.map((c: any) => c.component_product_id)).toEqual([wheel.id, frame.id, bell.id]);
+    expect(components.data.map((c) => c.component_product_id)).toEqual([wheel.id, frame.id, bell.id]);
     // The ETag read before the change no longer matches: 412, nothing written.
     const before = await tenantRowCounts(owner.entity.id);
     const stale = await api.request('PATCH', `${base}/${wheelRow.id}`, { key: owner.secret, headers: { 'If-Match': etag }, body: { quantity_per_kit: 9 } });
     expect(stale.status).toBe(412);
-    expect(stale.body).toMatchObject({ code: 'precondition_failed', param: 'If-Match' });
+    expect(stale.error).toMatchObject({ code: 'precondition_failed', param: 'If-Match' });
     const staleDelete = await api.request('DELETE', `${base}/${wheelRow.id}`, { key: owner.secret, headers: { 'If-Match': etag } });
     expect(staleDelete.status).toBe(412);
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
-    expect((await api.request('GET', `${base}/${wheelRow.id}`, { key: owner.secret })).body.quantity_per_kit).toBe(2.5);
+    expect((await api.get(owner, `${base}/${wheelRow.id}`)).quantity_per_kit).toBe(2.5);
     // Sending the current values changes nothing and records no event.
     expect((await api.request('PATCH', `${base}/${wheelRow.id}`, { key: owner.secret, body: { is_assembled: true } })).status).toBe(200);
 
@@ -268,8 +270,8 @@ describe('kit components after creation', () => {
     expect(removed.body).toEqual({ id: added.body.id, object: 'kit_component', deleted: true });
     components = await listed(owner, kit.id);
     expect(components.total).toBe(2);
-    expect(components.data.map((c: any) => c.id)).toEqual([wheelRow.id, kit.components[0].id]);
-    expect((await api.request('GET', `${base}/${added.body.id}`, { key: owner.secret })).body).toMatchObject({ code: 'not_found', param: 'component_id' });
+    expect(components.data.map((c) => c.id)).toEqual([wheelRow.id, kit.components[0].id]);
+    expect((await api.request('GET', `${base}/${added.body.id}`, { key: owner.secret })).error).toMatchObject({ code: 'not_found', param: 'component_id' });
 
     // Builds use the components as they are now: 2.5 wheels and 1 frame per kit.
     const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Shop' } })).body;
@@ -280,13 +282,13 @@ describe('kit components after creation', () => {
       });
     }
     const build = await api.request('POST', `/v1/kits/${kit.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 2 } });
-    expect(build.body.transactions.map((t: any) => [t.product_id, t.quantity])).toEqual([
+    expect(build.body.transactions.map((t) => [t.product_id, t.quantity])).toEqual([
       [wheel.id, -5],
       [frame.id, -2],
       [kit.id, 2],
     ]);
 
-    const events = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('kit_component.'));
+    const events = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('kit_component.'));
     expect(events.map((e) => e.type)).toEqual(['kit_component.created', 'kit_component.updated', 'kit_component.deleted']);
     expect(events[1].data.previous_attributes).toEqual({ quantity_per_kit: 2, sequence: 2, is_assembled: false, metadata: {} });
   });
@@ -306,11 +308,7 @@ describe('kit components after creation', () => {
       })
     ).body;
     const before = await tenantRowCounts(owner.entity.id);
-    const add = (kitId: string, body: unknown) => api.request('POST', `/v1/kits/${kitId}/components`, { key: owner.secret, body });
-    const expectError = (response: { status: number; body: any }, status: number, code: string, param: string) => {
-      expect(response.status, JSON.stringify(response.body)).toBe(status);
-      expect(response.body).toMatchObject({ code, param });
-    };
+    const add = (kitId: string, body: unknown) => api.request('POST', `/v1/kits/${kitId}/components`, { key: owner.secret, body: unchecked(body) });
     expectError(await add(theirKit.kit.id, { component_product_id: simple.id, quantity_per_kit: 1 }), 404, 'not_found', 'id');
     expectError(await add(simple.id, { component_product_id: frame.id, quantity_per_kit: 1 }), 404, 'not_found', 'id');
     expectError(await add(kit.id, { component_product_id: foreign.id, quantity_per_kit: 1 }), 404, 'not_found', 'component_product_id');
@@ -324,7 +322,7 @@ describe('kit components after creation', () => {
 
     const frameRow = kit.components[0];
     const patch = (kitId: string, componentId: string, body: unknown) =>
-      api.request('PATCH', `/v1/kits/${kitId}/components/${componentId}`, { key: owner.secret, body });
+      api.request('PATCH', `/v1/kits/${kitId}/components/${componentId}`, { key: owner.secret, body: unchecked(body) });
     expectError(await patch(kit.id, frameRow.id, { quantity_per_kit: -1 }), 400, 'parameter_invalid', 'quantity_per_kit');
     expectError(await patch(kit.id, frameRow.id, { quantity_per_kit: '0.00001' }), 400, 'parameter_invalid', 'quantity_per_kit');
     expectError(await patch(kit.id, frameRow.id, { component_product_id: simple.id }), 400, 'parameter_unknown', 'component_product_id');
@@ -342,28 +340,27 @@ describe('kit components after creation', () => {
   it('keeps a kit at 200 components at most (409 kit_component_limit)', async () => {
     const owner = await api.newEntity();
     const { kit } = await bikeKit(owner);
-    await owner.sql(async (db) => {
-      await db.query(
-        `INSERT INTO products (id, entity_id, sku, name, product_type)
-         SELECT gen_random_uuid(), $1, 'BULK-' || n, 'Bulk ' || n, 'simple' FROM generate_series(1, 199) AS n`,
-        [owner.entity.id],
+    // 199 more products, 198 of them added to the kit (which has 2): 200 components. Ten requests at a time.
+    const numbers = Array.from({ length: 199 }, (_, i) => i + 1);
+    const bulk: string[] = [];
+    for (let i = 0; i < numbers.length; i += 10) {
+      bulk.push(
+        ...(await Promise.all(numbers.slice(i, i + 10).map(async (n) => (await api.post(owner, '/v1/products', { sku: `BULK-${n}`, name: `Bulk ${n}` })).id))),
       );
-      await db.query(
-        `INSERT INTO kit_components (id, entity_id, parent_product_id, component_product_id, quantity_per_kit, sequence)
-         SELECT gen_random_uuid(), $1, $2, p.id, 1, 10 + row_number() OVER (ORDER BY p.sku) FROM products p
-         WHERE p.entity_id = $1 AND p.sku LIKE 'BULK-%' AND p.sku <> 'BULK-199'`,
-        [owner.entity.id, kit.id],
-      );
-    });
+    }
+    for (let i = 0; i < 198; i += 10) {
+      const ids = bulk.slice(i, Math.min(i + 10, 198));
+      await Promise.all(ids.map((id) => api.post(owner, `/v1/kits/${kit.id}/components`, { component_product_id: id, quantity_per_kit: 1 })));
+    }
     expect((await listed(owner, kit.id)).total).toBe(200);
-    const spare = (await api.request('GET', '/v1/products', { key: owner.secret, query: { sku: 'BULK-199' } })).body.data[0];
+    const spare = (await api.get(owner, '/v1/products', { sku: 'BULK-199' })).data[0];
     const before = await tenantRowCounts(owner.entity.id);
     const refused = await api.request('POST', `/v1/kits/${kit.id}/components`, {
       key: owner.secret,
       body: { component_product_id: spare.id, quantity_per_kit: 1 },
     });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'kit_component_limit', param: 'component_product_id', limit: 200 });
+    expect(refused.error).toMatchObject({ code: 'kit_component_limit', param: 'component_product_id', limit: 200 });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
@@ -389,28 +386,28 @@ describe('kit components after creation', () => {
     const bundle = created.body;
     expect(bundle).toMatchObject({ product_type: 'bundle', components: [{ component_product_id: soap.id }, { component_product_id: towel.id }] });
     const listed = await api.request('GET', '/v1/kits', { key: owner.secret });
-    expect(listed.body.data.map((k: any) => k.id)).toContain(bundle.id);
+    expect(listed.body.data.map((k) => k.id)).toContain(bundle.id);
     for (const [id, quantity, cost] of [
       [soap.id, 10, 1],
       [towel.id, 3, 2],
     ] as const) {
       await api.request('POST', '/v1/inventory/receipts', { key: owner.secret, body: { product_id: id, location_id: location.id, quantity, unit_cost: cost } });
     }
-    expect((await api.request('GET', `/v1/kits/${bundle.id}/availability`, { key: owner.secret })).body).toMatchObject({ buildable_quantity: 3 });
+    expect(await api.get(owner, `/v1/kits/${bundle.id}/availability`)).toMatchObject({ buildable_quantity: 3 });
 
     // Never built, never stocked; nothing written.
     const before = await tenantRowCounts(owner.entity.id);
     const build = await api.request('POST', `/v1/kits/${bundle.id}/builds`, { key: owner.secret, body: { location_id: location.id, quantity: 1 } });
     expect(build.status).toBe(422);
-    expect(build.body).toMatchObject({ code: 'product_not_stockable', param: 'id' });
+    expect(build.error).toMatchObject({ code: 'product_not_stockable', param: 'id' });
     const receipt = await api.request('POST', '/v1/inventory/receipts', {
       key: owner.secret,
       body: { product_id: bundle.id, location_id: location.id, quantity: 1, unit_cost: 1 },
     });
-    expect(receipt.body.code).toBe('product_not_stockable');
+    expect(receipt.error.code).toBe('product_not_stockable');
     const retype = await api.request('PATCH', `/v1/products/${bundle.id}`, { key: owner.secret, body: { product_type: 'simple' } });
     expect(retype.status).toBe(400);
-    expect(retype.body).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
+    expect(retype.error).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
 
     // Sold: the bundle's line carries component lines; they are committed, and shipping draws them.
@@ -420,8 +417,9 @@ describe('kit components after creation', () => {
       body: { document_type: 'sales_order', account_id: account.id, location_id: location.id, lines: [{ product_id: bundle.id, quantity: 2 }] },
     });
     expect(order.status, order.text).toBe(201);
-    const parent = order.body.lines.find((l: any) => l.product_id === bundle.id);
-    expect(order.body.lines.filter((l: any) => l.kit_parent_line_id === parent.id).map((l: any) => [l.product_id, l.quantity])).toEqual([
+    const { lines } = withLines(order.body);
+    const parent = lines.find((l) => l.product_id === bundle.id)!;
+    expect(lines.filter((l) => l.kit_parent_line_id === parent.id).map((l) => [l.product_id, l.quantity])).toEqual([
       [soap.id, 4],
       [towel.id, 2],
     ]);
@@ -435,14 +433,14 @@ describe('kit components after creation', () => {
       body: { lines: [{ line_id: parent.id, quantity: 2 }] },
     });
     expect(shipped.status, shipped.text).toBe(201);
-    const balances = (await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { location_id: location.id } })).body.data;
-    expect(Object.fromEntries(balances.map((b: any) => [b.product_id, [b.on_hand, b.committed]]))).toEqual({ [soap.id]: [6, 0], [towel.id]: [1, 0] });
+    const balances = (await api.get(owner, '/v1/inventory/balances', { location_id: location.id })).data;
+    expect(Object.fromEntries(balances.map((b) => [b.product_id, [b.on_hand, b.committed]]))).toEqual({ [soap.id]: [6, 0], [towel.id]: [1, 0] });
 
     // A bundle may lose its last component (a kit may not).
     const components = bundle.components as { id: string }[];
     expect((await api.request('DELETE', `/v1/kits/${bundle.id}/components/${components[0].id}`, { key: owner.secret })).status).toBe(200);
     expect((await api.request('DELETE', `/v1/kits/${bundle.id}/components/${components[1].id}`, { key: owner.secret })).status).toBe(200);
-    expect((await api.request('GET', `/v1/products/${bundle.id}/components`, { key: owner.secret })).body).toMatchObject({ data: [], total: 0 });
+    expect(await api.get(owner, `/v1/products/${bundle.id}/components`)).toMatchObject({ data: [], total: 0 });
     expect((await api.request('PATCH', `/v1/products/${bundle.id}`, { key: owner.secret, body: { product_type: 'service' } })).status).toBe(200);
   });
 });

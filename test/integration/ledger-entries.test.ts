@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { withTransaction } from '../../shared/db/database';
 import { ensureSystemAccounts, SYSTEM_ACCOUNTS } from '../../shared/ledger/gl-accounts';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
-import { chart, postEntry } from '../support/ledger-helpers';
+import { chart, postEntry, type Line } from '../support/ledger-helpers';
 
 const api = setupTestApi();
 
@@ -12,7 +12,7 @@ describe('chart of accounts', () => {
     const owner = await api.newEntity();
     const list = await api.request('GET', '/v1/gl-accounts', { key: owner.secret, query: { limit: '100' } });
     expect(list.status).toBe(200);
-    const byKey = Object.fromEntries(list.body.data.map((a: any) => [a.system_key, a]));
+    const byKey = Object.fromEntries(list.body.data.map((a) => [String(a.system_key), a] as const));
     for (const key of [
       'accounts_receivable',
       'accounts_payable',
@@ -31,7 +31,7 @@ describe('chart of accounts', () => {
     expect(byKey.bank.bank_account_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(byKey.accounts_payable).toMatchObject({ type: 'liability', normal_balance: 'credit', is_bank: false, bank_account_id: null });
     const banks = await api.request('GET', '/v1/gl-accounts', { key: owner.secret, query: { is_bank: 'true' } });
-    expect(banks.body.data.map((a: any) => a.system_key)).toEqual(['bank']);
+    expect(banks.body.data.map((a) => a.system_key)).toEqual(['bank']);
   });
 
   it('creates system accounts idempotently for an entity that predates the ledger', async () => {
@@ -50,16 +50,16 @@ describe('chart of accounts', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const duplicate = await api.request('POST', '/v1/gl-accounts', { key: owner.secret, body: { code: 'x-10', name: 'Other', type: 'asset' } });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'gl_account_code_taken', param: 'code' });
+    expect(duplicate.error).toMatchObject({ code: 'gl_account_code_taken', param: 'code' });
     const systemCode = await api.request('POST', '/v1/gl-accounts', { key: owner.secret, body: { code: '1100', name: 'Other', type: 'asset' } });
-    expect(systemCode.body.code).toBe('gl_account_code_taken');
+    expect(systemCode.error.code).toBe('gl_account_code_taken');
     const wrongSubtype = await api.request('POST', '/v1/gl-accounts', { key: owner.secret, body: { code: 'Y', name: 'Y', type: 'expense', subtype: 'bank' } });
-    expect(wrongSubtype.body).toMatchObject({ code: 'parameter_invalid', param: 'subtype' });
+    expect(wrongSubtype.error).toMatchObject({ code: 'parameter_invalid', param: 'subtype' });
     const reserved = await api.request('POST', '/v1/gl-accounts', {
       key: owner.secret,
       body: { code: 'Y', name: 'Y', type: 'asset', subtype: 'accounts_receivable' },
     });
-    expect(reserved.body).toMatchObject({ code: 'parameter_invalid', param: 'subtype' });
+    expect(reserved.error).toMatchObject({ code: 'parameter_invalid', param: 'subtype' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     const toBank = await api.request('PATCH', `/v1/gl-accounts/${created.body.id}`, { key: owner.secret, body: { type: 'asset', subtype: 'bank' } });
     expect(toBank.status).toBe(200);
@@ -69,7 +69,7 @@ describe('chart of accounts', () => {
     expect(renamed.body).toMatchObject({ name: 'Petty cash', bank_account_id: toBank.body.bank_account_id });
     const deleted = await api.request('DELETE', `/v1/gl-accounts/${created.body.id}`, { key: owner.secret });
     expect(deleted.body).toEqual({ id: created.body.id, object: 'gl_account', deleted: true });
-    const events = api.bus.published.filter((e) => e.entity_id === owner.entity.id).map((e) => e.type);
+    const events = api.published.filter((e) => e.entity_id === owner.entity.id).map((e) => e.type);
     expect(events).toEqual(['gl_account.created', 'gl_account.updated', 'gl_account.updated', 'gl_account.deleted']);
   });
 
@@ -84,21 +84,21 @@ describe('chart of accounts', () => {
     ] as const) {
       const response = await api.request('PATCH', `/v1/gl-accounts/${ar}`, { key: owner.secret, body });
       expect(response.status).toBe(409);
-      expect(response.body).toMatchObject({ code: 'gl_account_is_system', param });
+      expect(response.error).toMatchObject({ code: 'gl_account_is_system', param });
     }
     expect((await api.request('PATCH', `/v1/gl-accounts/${ar}`, { key: owner.secret, body: { name: 'Trade debtors' } })).status).toBe(200);
-    expect((await api.request('DELETE', `/v1/gl-accounts/${ar}`, { key: owner.secret })).body.code).toBe('gl_account_is_system');
+    expect((await api.request('DELETE', `/v1/gl-accounts/${ar}`, { key: owner.secret })).error.code).toBe('gl_account_is_system');
     await postEntry(api, owner.secret, '2026-01-05', [
       { account_id: accounts.expense, debit: 5 },
       { account_id: accounts.bank2, credit: 5 },
     ]);
     const retype = await api.request('PATCH', `/v1/gl-accounts/${accounts.expense}`, { key: owner.secret, body: { type: 'asset' } });
-    expect(retype.body).toMatchObject({ code: 'gl_account_in_use', param: 'type' });
+    expect(retype.error).toMatchObject({ code: 'gl_account_in_use', param: 'type' });
     const unbank = await api.request('PATCH', `/v1/gl-accounts/${accounts.bank2}`, { key: owner.secret, body: { subtype: 'other_current_asset' } });
-    expect(unbank.body).toMatchObject({ code: 'gl_account_in_use', param: 'subtype' });
+    expect(unbank.error).toMatchObject({ code: 'gl_account_in_use', param: 'subtype' });
     const inUse = await api.request('DELETE', `/v1/gl-accounts/${accounts.expense}`, { key: owner.secret });
     expect(inUse.status).toBe(409);
-    expect(inUse.body).toMatchObject({ code: 'gl_account_in_use', references: { journal_lines: 1, draft_journal_entries: 0, recurring_templates: 0 } });
+    expect(inUse.error).toMatchObject({ code: 'gl_account_in_use', references: { journal_lines: 1, draft_journal_entries: 0, recurring_templates: 0 } });
     // deactivating is the way out; it is then refused in new postings
     expect((await api.request('PATCH', `/v1/gl-accounts/${accounts.expense}`, { key: owner.secret, body: { is_active: false } })).body.is_active).toBe(false);
     const refused = await postEntry(api, owner.secret, '2026-01-06', [
@@ -106,7 +106,7 @@ describe('chart of accounts', () => {
       { account_id: accounts.expense, credit: 5 },
     ]);
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'gl_account_inactive', param: 'lines[1].account_id' });
+    expect(refused.error).toMatchObject({ code: 'gl_account_inactive', param: 'lines[1].account_id' });
   });
 });
 
@@ -137,14 +137,14 @@ describe('journal entries', () => {
       posted_at: null,
       created_by_user_id: owner.owner.id,
     });
-    expect(draft.body.lines.map((l: any) => [l.line_number, l.debit, l.credit])).toEqual([
+    expect(draft.body.lines.map((l) => [l.line_number, l.debit, l.credit])).toEqual([
       [1, 1200.5, 0],
       [2, 0, 1200],
     ]);
     const before = await tenantRowCounts(owner.entity.id);
     const unbalanced = await api.request('POST', `/v1/journal-entries/${draft.body.id}/post`, { key: owner.secret });
     expect(unbalanced.status).toBe(422);
-    expect(unbalanced.body).toMatchObject({
+    expect(unbalanced.error).toMatchObject({
       code: 'journal_entry_unbalanced',
       error: 'journal_entry_unbalanced',
       param: 'lines',
@@ -174,24 +174,23 @@ describe('journal entries', () => {
       posted_by_key_id: owner.key.id,
       period_id: null,
     });
-    expect(posted.body.lines.map((l: any) => l.id)).toEqual(fixed.body.lines.map((l: any) => l.id));
+    expect(posted.body.lines.map((l) => l.id)).toEqual(fixed.body.lines.map((l) => l.id));
     expect(posted.body.lines[1].memo).toBe('Cheque 12');
     const unchanged = await tenantRowCounts(owner.entity.id);
-    for (const [method, path] of [
-      ['PATCH', `/v1/journal-entries/${draft.body.id}`],
-      ['DELETE', `/v1/journal-entries/${draft.body.id}`],
-      ['POST', `/v1/journal-entries/${draft.body.id}/post`],
-    ] as const) {
-      const refused = await api.request(method, path, { key: owner.secret, body: method === 'PATCH' ? { memo: 'x' } : undefined });
-      expect(refused.status, path).toBe(409);
-      expect(refused.body).toMatchObject({ code: 'journal_entry_not_draft', current_status: 'posted' });
+    for (const refused of [
+      await api.request('PATCH', `/v1/journal-entries/${draft.body.id}`, { key: owner.secret, body: { memo: 'x' } }),
+      await api.request('DELETE', `/v1/journal-entries/${draft.body.id}`, { key: owner.secret }),
+      await api.request('POST', `/v1/journal-entries/${draft.body.id}/post`, { key: owner.secret }),
+    ]) {
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.error).toMatchObject({ code: 'journal_entry_not_draft', current_status: 'posted' });
     }
     expect(await tenantRowCounts(owner.entity.id)).toEqual(unchanged);
     const fetched = await api.request('GET', `/v1/journal-entries/${draft.body.id}`, { key: owner.secret, query: { 'expand[]': 'lines.account' } });
     expect(fetched.body.lines[0].account).toMatchObject({ id: accounts.expense, object: 'gl_account', name: 'Rent expense' });
-    const types = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('journal_entry')).map((e) => e.type);
+    const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('journal_entry')).map((e) => e.type);
     expect(types).toEqual(['journal_entry.created', 'journal_entry.updated', 'journal_entry.posted']);
-    const event = api.bus.published.find((e) => e.entity_id === owner.entity.id && e.type === 'journal_entry.posted')!;
+    const event = api.published.find((e) => e.entity_id === owner.entity.id && e.type === 'journal_entry.posted')!;
     expect(event.data.object).toMatchObject({ id: draft.body.id, entry_number: 'JE-000001', status: 'posted' });
   });
 
@@ -223,7 +222,7 @@ describe('journal entries', () => {
     const accounts = await chart(api, owner);
     const foreign = (await chart(api, other)).expense;
     const before = await tenantRowCounts(owner.entity.id);
-    const cases: [unknown[], number, string, string][] = [
+    const cases: [Line[], number, string, string][] = [
       [
         [
           { account_id: accounts.expense, debit: 10 },
@@ -292,15 +291,15 @@ describe('journal entries', () => {
       [[], 400, 'parameter_invalid', 'lines'],
     ];
     for (const [lines, status, code, param] of cases) {
-      const response = await postEntry(api, owner.secret, '2026-03-01', lines as any);
+      const response = await postEntry(api, owner.secret, '2026-03-01', lines);
       expect(response.status, JSON.stringify(lines)).toBe(status);
-      expect(response.body, JSON.stringify(lines)).toMatchObject({ code, param });
+      expect(response.error, JSON.stringify(lines)).toMatchObject({ code, param });
     }
     const badDate = await postEntry(api, owner.secret, '2026-02-30', [
       { account_id: accounts.expense, debit: 1 },
       { account_id: accounts.system.bank, credit: 1 },
     ]);
-    expect(badDate.body).toMatchObject({ code: 'parameter_invalid', param: 'entry_date' });
+    expect(badDate.error).toMatchObject({ code: 'parameter_invalid', param: 'entry_date' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
@@ -315,7 +314,7 @@ describe('journal entries', () => {
       ])
     ).body;
     const early = await api.request('POST', `/v1/journal-entries/${original.id}/reverse`, { key: owner.secret, body: { reversal_date: '2026-04-09' } });
-    expect(early.body).toMatchObject({ code: 'parameter_invalid', param: 'reversal_date' });
+    expect(early.error).toMatchObject({ code: 'parameter_invalid', param: 'reversal_date' });
     const reversal = await api.request('POST', `/v1/journal-entries/${original.id}/reverse`, { key: owner.secret, body: { reversal_date: '2026-05-01' } });
     expect(reversal.status).toBe(201);
     expect(reversal.body).toMatchObject({
@@ -327,45 +326,45 @@ describe('journal entries', () => {
       memo: 'Reversal of JE-000001',
       total_debits: 300,
     });
-    expect(reversal.body.lines.map((l: any) => [l.account_id, l.debit, l.credit, l.memo])).toEqual([
+    expect(reversal.body.lines.map((l) => [l.account_id, l.debit, l.credit, l.memo])).toEqual([
       [accounts.expense, 0, 300, 'Accrual'],
       [accounts.system.bank, 100, 0, null],
       [accounts.bank2, 200, 0, null],
     ]);
-    const after = (await api.request('GET', `/v1/journal-entries/${original.id}`, { key: owner.secret })).body;
+    const after = await api.get(owner, `/v1/journal-entries/${original.id}`);
     expect(after).toMatchObject({ status: 'reversed', reversed_by_id: reversal.body.id });
     expect(after.reversed_at).toBeTruthy();
     expect(after.lines).toEqual(original.lines);
     const unchanged = await tenantRowCounts(owner.entity.id);
     const again = await api.request('POST', `/v1/journal-entries/${original.id}/reverse`, { key: owner.secret, body: {} });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'journal_entry_not_reversible', current_status: 'reversed' });
+    expect(again.error).toMatchObject({ code: 'journal_entry_not_reversible', current_status: 'reversed' });
     const ofReversal = await api.request('POST', `/v1/journal-entries/${reversal.body.id}/reverse`, { key: owner.secret, body: {} });
-    expect(ofReversal.body).toMatchObject({ code: 'journal_entry_not_reversible', current_status: 'posted' });
+    expect(ofReversal.error).toMatchObject({ code: 'journal_entry_not_reversible', current_status: 'posted' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(unchanged);
     const draft = await api.request('POST', '/v1/journal-entries', {
       key: owner.secret,
       body: { entry_date: '2026-04-10', lines: [{ account_id: accounts.expense, debit: 1 }] },
     });
-    expect((await api.request('POST', `/v1/journal-entries/${draft.body.id}/reverse`, { key: owner.secret, body: {} })).body).toMatchObject({
+    expect((await api.request('POST', `/v1/journal-entries/${draft.body.id}/reverse`, { key: owner.secret, body: {} })).error).toMatchObject({
       code: 'journal_entry_not_reversible',
       current_status: 'draft',
     });
-    const types = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('journal_entry.')).map((e) => e.type);
+    const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('journal_entry.')).map((e) => e.type);
     expect(types.slice(0, 3)).toEqual(['journal_entry.posted', 'journal_entry.posted', 'journal_entry.reversed']);
     const filtered = await api.request('GET', '/v1/journal-entries', { key: owner.secret, query: { status: 'reversed' } });
-    expect(filtered.body.data.map((e: any) => e.id)).toEqual([original.id]);
+    expect(filtered.body.data.map((e) => e.id)).toEqual([original.id]);
     const byAccount = await api.request('GET', '/v1/journal-entries', {
       key: owner.secret,
       query: { account_id: accounts.bank2, 'expand[]': 'data.lines.account' },
     });
-    expect(byAccount.body.data.map((e: any) => e.id)).toEqual([reversal.body.id, original.id]);
-    expect(byAccount.body.data[0].lines[2].account.id).toBe(accounts.bank2);
+    expect(byAccount.body.data.map((e) => e.id)).toEqual([reversal.body.id, original.id]);
+    expect(byAccount.body.data[0].lines[2].account!.id).toBe(accounts.bank2);
     const byDate = await api.request('GET', '/v1/journal-entries', {
       key: owner.secret,
       query: { entry_date_gte: '2026-04-11', entry_date_lte: '2026-05-01' },
     });
-    expect(byDate.body.data.map((e: any) => e.id)).toEqual([reversal.body.id]);
+    expect(byDate.body.data.map((e) => e.id)).toEqual([reversal.body.id]);
   });
 
   it('the database itself keeps posted entries balanced and immutable, whatever code writes', async () => {
@@ -377,6 +376,7 @@ describe('journal entries', () => {
         { account_id: accounts.system.bank, credit: 50 },
       ])
     ).body;
+    // Direct SQL on purpose: the database itself must refuse these writes, whatever code sends them.
     const asApp = (sql: string, params: unknown[] = []) => withTransaction({ role: 'app_user', entityId: owner.entity.id }, (db) => db.query(sql, params));
     await expect(asApp('UPDATE journal_lines SET debit = 60 WHERE entry_id = $1 AND debit > 0', [entry.id])).rejects.toThrow(/permission denied|immutable/);
     await expect(asApp('DELETE FROM journal_lines WHERE entry_id = $1', [entry.id])).rejects.toThrow(/permission denied|immutable/);
@@ -399,7 +399,7 @@ describe('journal entries', () => {
         [owner.entity.id],
       ),
     ).rejects.toThrow(/header states/);
-    const unchanged = (await api.request('GET', `/v1/journal-entries/${entry.id}`, { key: owner.secret })).body;
+    const unchanged = await api.get(owner, `/v1/journal-entries/${entry.id}`);
     expect(unchanged).toEqual(entry);
   });
 });

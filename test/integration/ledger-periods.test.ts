@@ -1,6 +1,7 @@
 /** Accounting periods (E26): creation, the close workflow with permissions, and closed-period refusal, also under concurrency. */
 import { describe, expect, it } from 'vitest';
 import { withTransaction } from '../../shared/db/database';
+import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 import { chart, postEntry, userWithKey } from '../support/ledger-helpers';
 
@@ -33,14 +34,14 @@ describe('accounting periods', () => {
     expect(list.status).toBe(200);
     expect(Object.keys(list.body)).toEqual(['data']);
     expect(list.body.data).toHaveLength(13);
-    expect(list.body.data.map((p: any) => p.start_date)).toEqual([...list.body.data.map((p: any) => p.start_date)].sort());
-    expect((await api.request('GET', '/v1/periods', { key: owner.secret, query: { fiscal_year: '2025' } })).body.data).toEqual([]);
+    expect(list.body.data.map((p) => p.start_date)).toEqual([...list.body.data.map((p) => p.start_date)].sort());
+    expect((await api.get(owner, '/v1/periods', { fiscal_year: '2025' })).data).toEqual([]);
     await api.request('POST', `/v1/periods/${single.body.id}/request-close`, { key: owner.secret });
     const requested = await api.request('GET', '/v1/periods', { key: owner.secret, query: { status: 'close_requested' } });
-    expect(requested.body.data.map((p: any) => p.id)).toEqual([single.body.id]);
+    expect(requested.body.data.map((p) => p.id)).toEqual([single.body.id]);
     const bad = await api.request('GET', '/v1/periods', { key: owner.secret, query: { status: 'locked' } });
-    expect(bad.body).toMatchObject({ code: 'parameter_invalid', param: 'status' });
-    expect((await api.request('GET', `/v1/periods/${single.body.id}`, { key: owner.secret })).body.status).toBe('close_requested');
+    expect(bad.error).toMatchObject({ code: 'parameter_invalid', param: 'status' });
+    expect((await api.get(owner, `/v1/periods/${single.body.id}`)).status).toBe('close_requested');
   });
 
   it('refuses overlapping periods with 409 naming the other period, writing nothing', async () => {
@@ -52,14 +53,14 @@ describe('accounting periods', () => {
       body: { period_name: 'X', start_date: '2027-03-31', end_date: '2027-04-02' },
     });
     expect(overlap.status).toBe(409);
-    expect(overlap.body).toMatchObject({ code: 'period_overlap', param: 'start_date', period: { id: year[2].id, period_name: 'Mar 2027', status: 'open' } });
+    expect(overlap.error).toMatchObject({ code: 'period_overlap', param: 'start_date', period: { id: year[2].id, period_name: 'Mar 2027', status: 'open' } });
     const again = await api.request('POST', '/v1/periods/fiscal-years', { key: owner.secret, body: { fiscal_year: 2027, start_month: 7 } });
-    expect(again.body).toMatchObject({ code: 'period_overlap', param: 'fiscal_year' });
+    expect(again.error).toMatchObject({ code: 'period_overlap', param: 'fiscal_year' });
     const backwards = await api.request('POST', '/v1/periods', {
       key: owner.secret,
       body: { period_name: 'X', start_date: '2030-02-01', end_date: '2030-01-31' },
     });
-    expect(backwards.body).toMatchObject({ code: 'parameter_invalid', param: 'end_date' });
+    expect(backwards.error).toMatchObject({ code: 'parameter_invalid', param: 'end_date' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
@@ -70,13 +71,13 @@ describe('accounting periods', () => {
     const period = (
       await api.request('POST', '/v1/periods', { key: owner.secret, body: { period_name: 'Jan 2026', start_date: '2026-01-01', end_date: '2026-01-31' } })
     ).body;
-    const path = (action: string) => `/v1/periods/${period.id}/${action}`;
+    const path = <A extends string>(action: A) => `/v1/periods/${period.id}/${action}` as const;
 
     const untouched = await tenantRowCounts(owner.entity.id);
     const tooEarly = await api.request('POST', path('approve-close'), { key: controller.secret });
     expect(tooEarly.status).toBe(409);
-    expect(tooEarly.body).toMatchObject({ code: 'period_invalid_transition', current_status: 'open' });
-    expect((await api.request('POST', path('reopen'), { key: controller.secret, body: { reason: 'x' } })).body).toMatchObject({
+    expect(tooEarly.error).toMatchObject({ code: 'period_invalid_transition', current_status: 'open' });
+    expect((await api.request('POST', path('reopen'), { key: controller.secret, body: { reason: 'x' } })).error).toMatchObject({
       code: 'period_invalid_transition',
       current_status: 'open',
     });
@@ -91,10 +92,10 @@ describe('accounting periods', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const unprivileged = await api.request('POST', path('approve-close'), { key: clerk.secret });
     expect(unprivileged.status).toBe(403);
-    expect(unprivileged.body).toMatchObject({ code: 'insufficient_permissions', type: 'permission_error', permission: 'accounting.close_periods' });
+    expect(unprivileged.error).toMatchObject({ code: 'insufficient_permissions', type: 'permission_error', permission: 'accounting.close_periods' });
     const readOnly = await userWithKey(owner, ['accounting.close_periods'], ['accounting:read']);
     const scope = await api.request('POST', path('approve-close'), { key: readOnly.secret });
-    expect(scope.body).toMatchObject({ code: 'insufficient_scope', required: 'accounting:write' });
+    expect(scope.error).toMatchObject({ code: 'insufficient_scope', required: 'accounting:write' });
     // a requester who holds the permission still cannot approve their own request
     const selfRequest = (
       await api.request('POST', '/v1/periods', { key: owner.secret, body: { period_name: 'Feb', start_date: '2026-02-01', end_date: '2026-02-28' } })
@@ -102,13 +103,13 @@ describe('accounting periods', () => {
     await api.request('POST', `/v1/periods/${selfRequest.id}/request-close`, { key: controller.secret });
     const self = await api.request('POST', `/v1/periods/${selfRequest.id}/approve-close`, { key: controller.secret });
     expect(self.status).toBe(403);
-    expect(self.body).toMatchObject({ code: 'segregation_of_duties' });
+    expect(self.error).toMatchObject({ code: 'segregation_of_duties' });
     expect((await tenantRowCounts(owner.entity.id)).accounting_periods).toBe(before.accounting_periods + 1);
-    expect((await api.request('GET', `/v1/periods/${selfRequest.id}`, { key: owner.secret })).body).toMatchObject({
+    expect(await api.get(owner, `/v1/periods/${selfRequest.id}`)).toMatchObject({
       status: 'close_requested',
       close_approved_by: null,
     });
-    expect((await api.request('GET', `/v1/periods/${period.id}`, { key: owner.secret })).body).toMatchObject({
+    expect(await api.get(owner, `/v1/periods/${period.id}`)).toMatchObject({
       status: 'close_requested',
       close_approved_by: null,
     });
@@ -119,16 +120,16 @@ describe('accounting periods', () => {
     expect(closed.body.closed_at).toBeTruthy();
     expect((await api.request('POST', path('approve-close'), { key: controller.secret })).body).toMatchObject({ current_status: 'closed' });
 
-    const noReason = await api.request('POST', path('reopen'), { key: controller.secret, body: {} });
-    expect(noReason.body).toMatchObject({ code: 'parameter_missing', param: 'reason' });
-    expect((await api.request('POST', path('reopen'), { key: clerk.secret, body: { reason: 'Late invoice' } })).body.code).toBe('insufficient_permissions');
+    const noReason = await api.request('POST', path('reopen'), { key: controller.secret, body: unchecked({}) });
+    expect(noReason.error).toMatchObject({ code: 'parameter_missing', param: 'reason' });
+    expect((await api.request('POST', path('reopen'), { key: clerk.secret, body: { reason: 'Late invoice' } })).error.code).toBe('insufficient_permissions');
     const reopened = await api.request('POST', path('reopen'), { key: controller.secret, body: { reason: 'Late invoice' } });
     expect(reopened.body).toMatchObject({ status: 'open', reopened_by: controller.userId, reopen_reason: 'Late invoice', closed_by: controller.userId });
     // reopening a close request rejects it
     const rejected = await api.request('POST', `/v1/periods/${selfRequest.id}/reopen`, { key: owner.secret, body: { reason: 'Not reconciled yet' } });
     expect(rejected.body).toMatchObject({ status: 'open', reopened_by: owner.owner.id });
 
-    const events = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('period.')).map((e) => e.type);
+    const events = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('period.')).map((e) => e.type);
     expect(events).toEqual([
       'period.created',
       'period.close_requested',
@@ -138,7 +139,7 @@ describe('accounting periods', () => {
       'period.reopened',
       'period.reopened',
     ]);
-    const reopenEvent = api.bus.published.find((e) => e.entity_id === owner.entity.id && e.type === 'period.reopened')!;
+    const reopenEvent = api.published.find((e) => e.entity_id === owner.entity.id && e.type === 'period.reopened')!;
     expect(reopenEvent.data.previous_attributes).toEqual({ status: 'closed' });
   });
 
@@ -163,7 +164,7 @@ describe('accounting periods', () => {
     let before = await tenantRowCounts(owner.entity.id);
     const whileRequested = await postEntry(api, owner.secret, '2026-03-31', lines);
     expect(whileRequested.status).toBe(422);
-    expect(whileRequested.body).toMatchObject({
+    expect(whileRequested.error).toMatchObject({
       code: 'period_closed',
       error: 'period_closed',
       param: 'entry_date',
@@ -173,13 +174,13 @@ describe('accounting periods', () => {
     await api.request('POST', `/v1/periods/${period.id}/approve-close`, { key: controller.secret });
     before = await tenantRowCounts(owner.entity.id);
     const whileClosed = await postEntry(api, owner.secret, '2026-03-01', lines);
-    expect(whileClosed.body).toMatchObject({ code: 'period_closed', period: { id: period.id, status: 'closed' } });
+    expect(whileClosed.error).toMatchObject({ code: 'period_closed', period: { id: period.id, status: 'closed' } });
     const draftPost = await api.request('POST', `/v1/journal-entries/${draft.id}/post`, { key: owner.secret });
-    expect(draftPost.body).toMatchObject({ code: 'period_closed', param: 'entry_date' });
+    expect(draftPost.error).toMatchObject({ code: 'period_closed', param: 'entry_date' });
     const reversal = await api.request('POST', `/v1/journal-entries/${inOpen.body.id}/reverse`, { key: owner.secret, body: {} });
-    expect(reversal.body).toMatchObject({ code: 'period_closed', param: 'reversal_date' });
+    expect(reversal.error).toMatchObject({ code: 'period_closed', param: 'reversal_date' });
     const explicit = await api.request('POST', `/v1/journal-entries/${inOpen.body.id}/reverse`, { key: owner.secret, body: { reversal_date: '2026-03-31' } });
-    expect(explicit.body).toMatchObject({ code: 'period_closed', param: 'reversal_date' });
+    expect(explicit.error).toMatchObject({ code: 'period_closed', param: 'reversal_date' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     // the database refuses it too, whatever code inserts the lines
     await expect(
@@ -241,7 +242,7 @@ describe('concurrency', () => {
     expect(closing.status).toBe(200);
     const refused = results.slice(0, amounts.length);
     const accepted = results.slice(amounts.length);
-    for (const response of refused) expect(response.body.code).toBe('period_closed');
+    for (const response of refused) expect(response.error.code).toBe('period_closed');
     for (const response of accepted) expect(response.status).toBe(201);
     const numbers = accepted.map((r) => r.body.entry_number).sort();
     expect(new Set(numbers).size).toBe(amounts.length);
@@ -291,29 +292,29 @@ describe('concurrency', () => {
     const period = (
       await api.request('POST', '/v1/periods', { key: owner.secret, body: { period_name: 'Jul 2026', start_date: '2026-07-01', end_date: '2026-07-31' } })
     ).body;
-    const post = (i: number) =>
+    const postAt = (i: number) =>
       postEntry(api, owner.secret, '2026-07-10', [
         { account_id: accounts.expense, debit: i + 0.01 },
         { account_id: accounts.system.bank, credit: i + 0.01 },
       ]);
-    const early = Array.from({ length: 15 }, (_, i) => post(i));
+    const early = Array.from({ length: 15 }, (_, i) => postAt(i));
     const request = api.request('POST', `/v1/periods/${period.id}/request-close`, { key: owner.secret });
-    const late = Array.from({ length: 15 }, (_, i) => post(100 + i));
-    const results = await Promise.all([...early, request, ...late]);
-    const requestResponse = results[15];
+    const late = Array.from({ length: 15 }, (_, i) => postAt(100 + i));
+    await Promise.all([...early, request, ...late]);
+    const requestResponse = await request;
     expect(requestResponse.status).toBe(200);
-    const requestedAt = Date.parse(requestResponse.body.close_requested_at);
-    const postings = [...results.slice(0, 15), ...results.slice(16)];
+    const requestedAt = Date.parse(requestResponse.body.close_requested_at!);
+    const postings = await Promise.all([...early, ...late]);
     for (const response of postings) expect([201, 422]).toContain(response.status);
-    for (const response of postings.filter((r) => r.status === 422)) expect(response.body.code).toBe('period_closed');
+    for (const response of postings.filter((r) => r.status === 422)) expect(response.error.code).toBe('period_closed');
     // every accepted posting committed while the period was open: posted before the close request took effect
     const posted = postings.filter((r) => r.status === 201);
-    for (const response of posted) expect(Date.parse(response.body.posted_at)).toBeLessThanOrEqual(requestedAt);
+    for (const response of posted) expect(Date.parse(response.body.posted_at!)).toBeLessThanOrEqual(requestedAt);
     const after = await postEntry(api, owner.secret, '2026-07-10', [
       { account_id: accounts.expense, debit: 1 },
       { account_id: accounts.system.bank, credit: 1 },
     ]);
-    expect(after.body.code).toBe('period_closed');
+    expect(after.error.code).toBe('period_closed');
     // nothing in the period beyond what was accepted, and the ledger balances
     const lines = await owner.sql((db) =>
       db.one<{ n: number; debits: string; credits: string }>(

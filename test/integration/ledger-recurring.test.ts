@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { handler as scheduledRunner } from '../../functions/platform/run-recurring';
 import { runRecurringTemplates } from '../../shared/ledger/run-recurring';
+import { unchecked, type BodyFor } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
 import { chart, type Chart } from '../support/ledger-helpers';
 
 const api = setupTestApi();
 
-async function template(owner: TestEntity, accounts: Chart, body: Record<string, unknown> = {}) {
+async function template(owner: TestEntity, accounts: Chart, body: Partial<BodyFor<'POST', '/v1/recurring-journal-entries'>> = {}) {
   const response = await api.request('POST', '/v1/recurring-journal-entries', {
     key: owner.secret,
     body: {
@@ -26,8 +27,7 @@ async function template(owner: TestEntity, accounts: Chart, body: Record<string,
   return response.body;
 }
 
-const entriesOf = async (owner: TestEntity, templateId: string) =>
-  (await api.request('GET', '/v1/journal-entries', { key: owner.secret, query: { source_id: templateId, limit: '100' } })).body.data;
+const entriesOf = async (owner: TestEntity, templateId: string) => (await api.get(owner, '/v1/journal-entries', { source_id: templateId, limit: '100' })).data;
 
 describe('recurring journal entry templates', () => {
   it('creates, reads, updates and deletes a template', async () => {
@@ -51,7 +51,7 @@ describe('recurring journal entry templates', () => {
         { account_id: accounts.system.bank, debit: 0, credit: 2500, memo: null },
       ],
     });
-    expect((await api.request('GET', `/v1/recurring-journal-entries/${created.id}`, { key: owner.secret })).body).toEqual(created);
+    expect(await api.get(owner, `/v1/recurring-journal-entries/${created.id}`)).toEqual(created);
     const moved = await api.request('PATCH', `/v1/recurring-journal-entries/${created.id}`, {
       key: owner.secret,
       body: { frequency: 'quarterly', end_date: '2026-12-31' },
@@ -60,7 +60,7 @@ describe('recurring journal entry templates', () => {
     const deleted = await api.request('DELETE', `/v1/recurring-journal-entries/${created.id}`, { key: owner.secret });
     expect(deleted.body).toEqual({ id: created.id, object: 'recurring_journal_entry_template', deleted: true });
     expect((await api.request('GET', `/v1/recurring-journal-entries/${created.id}`, { key: owner.secret })).status).toBe(404);
-    const types = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('recurring')).map((e) => e.type);
+    const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('recurring')).map((e) => e.type);
     expect(types).toEqual(['recurring_journal_entry_template.created', 'recurring_journal_entry_template.updated', 'recurring_journal_entry_template.deleted']);
   });
 
@@ -68,10 +68,11 @@ describe('recurring journal entry templates', () => {
     const owner = await api.newEntity();
     const accounts = await chart(api, owner);
     const before = await tenantRowCounts(owner.entity.id);
-    const post = (body: Record<string, unknown>) =>
+    /** A template from these defaults, some of them overridden (with invalid values on purpose). */
+    const attempt = (body: Record<string, unknown>) =>
       api.request('POST', '/v1/recurring-journal-entries', {
         key: owner.secret,
-        body: {
+        body: unchecked({
           name: 'T',
           frequency: 'monthly',
           start_date: '2026-01-01',
@@ -80,26 +81,26 @@ describe('recurring journal entry templates', () => {
             { account_id: accounts.system.bank, credit: 10 },
           ],
           ...body,
-        },
+        }),
       });
-    const unbalanced = await post({
+    const unbalanced = await attempt({
       template_lines: [
         { account_id: accounts.expense, debit: 10 },
         { account_id: accounts.system.bank, credit: 9 },
       ],
     });
     expect(unbalanced.status).toBe(422);
-    expect(unbalanced.body).toMatchObject({ code: 'journal_entry_unbalanced', param: 'template_lines', total_debits: 10, total_credits: 9 });
-    const control = await post({
+    expect(unbalanced.error).toMatchObject({ code: 'journal_entry_unbalanced', param: 'template_lines', total_debits: 10, total_credits: 9 });
+    const control = await attempt({
       template_lines: [
         { account_id: accounts.expense, debit: 10 },
         { account_id: accounts.system.accounts_payable, credit: 10 },
       ],
     });
-    expect(control.body).toMatchObject({ code: 'gl_account_control', param: 'template_lines[1].account_id' });
-    expect((await post({ frequency: 'hourly' })).body).toMatchObject({ code: 'parameter_invalid', param: 'frequency' });
-    expect((await post({ end_date: '2025-12-31' })).body).toMatchObject({ code: 'parameter_invalid', param: 'end_date' });
-    expect((await post({ template_lines: [{ account_id: accounts.expense, debit: 10 }] })).body).toMatchObject({
+    expect(control.error).toMatchObject({ code: 'gl_account_control', param: 'template_lines[1].account_id' });
+    expect((await attempt({ frequency: 'hourly' })).error).toMatchObject({ code: 'parameter_invalid', param: 'frequency' });
+    expect((await attempt({ end_date: '2025-12-31' })).error).toMatchObject({ code: 'parameter_invalid', param: 'end_date' });
+    expect((await attempt({ template_lines: [{ account_id: accounts.expense, debit: 10 }] })).error).toMatchObject({
       code: 'parameter_invalid',
       param: 'template_lines',
     });
@@ -115,9 +116,9 @@ describe('recurring journal entry templates', () => {
     const page1 = await api.request('GET', '/v1/recurring-journal-entries', { key: owner.secret, query: { page_size: '2' } });
     expect(page1.status).toBe(200);
     expect(page1.body).toMatchObject({ page: 1, page_size: 2, has_more: true });
-    expect(page1.body.data.map((t: any) => t.id)).toEqual(ids.slice(0, 2));
+    expect(page1.body.data.map((t) => t.id)).toEqual(ids.slice(0, 2));
     const page3 = await api.request('GET', '/v1/recurring-journal-entries', { key: owner.secret, query: { page: '3', page_size: '2' } });
-    expect(page3.body.data.map((t: any) => t.id)).toEqual(ids.slice(4));
+    expect(page3.body.data.map((t) => t.id)).toEqual(ids.slice(4));
     expect(page3.body.has_more).toBe(false);
     const beyond = await api.request('GET', '/v1/recurring-journal-entries', { key: owner.secret, query: { page: '9', page_size: '2' } });
     expect(beyond.body).toMatchObject({ data: [], has_more: false });
@@ -134,7 +135,7 @@ describe('recurring journal entry templates', () => {
     ] as const) {
       const response = await api.request('GET', '/v1/recurring-journal-entries', { key: owner.secret, query });
       expect(response.status, JSON.stringify(query)).toBe(400);
-      expect(response.body.param, JSON.stringify(query)).toBe(param);
+      expect(response.error.param, JSON.stringify(query)).toBe(param);
     }
     expect((await api.request('GET', '/v1/recurring-journal-entries', { key: owner.secret, query: { page_size: '100' } })).status).toBe(200);
   });
@@ -149,19 +150,19 @@ describe('the recurring runner', () => {
     expect(result.failures).toEqual([]);
     expect(result.entries.map((e) => e.occurrence_date)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
     const entries = await entriesOf(owner, rent.id);
-    expect(entries.map((e: any) => [e.entry_date, e.status, e.source_type, e.memo, e.total_debits]).sort()).toEqual([
+    expect(entries.map((e) => [e.entry_date, e.status, e.source_type, e.memo, e.total_debits]).sort()).toEqual([
       ['2026-01-31', 'posted', 'recurring_journal_template', 'Monthly rent', 2500],
       ['2026-02-28', 'posted', 'recurring_journal_template', 'Monthly rent', 2500],
       ['2026-03-31', 'posted', 'recurring_journal_template', 'Monthly rent', 2500],
       ['2026-04-30', 'posted', 'recurring_journal_template', 'Monthly rent', 2500],
     ]);
     expect(entries[0]).toMatchObject({ posted_by_user_id: owner.owner.id, posted_by_key_id: null });
-    const after = (await api.request('GET', `/v1/recurring-journal-entries/${rent.id}`, { key: owner.secret })).body;
+    const after = await api.get(owner, `/v1/recurring-journal-entries/${rent.id}`);
     expect(after).toMatchObject({ last_run_date: '2026-04-30', next_run_date: '2026-05-31', last_error: null });
     const again = await runRecurringTemplates('2026-04-30', { entityIds: [owner.entity.id] });
     expect(again.entries).toEqual([]);
     expect(await entriesOf(owner, rent.id)).toHaveLength(4);
-    const posted = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type === 'journal_entry.posted');
+    const posted = api.published.filter((e) => e.entity_id === owner.entity.id && e.type === 'journal_entry.posted');
     expect(posted).toHaveLength(4);
   });
 
@@ -182,11 +183,11 @@ describe('the recurring runner', () => {
     for (const t of templates) {
       const entries = await entriesOf(owner, t.id);
       expect(entries, t.name).toHaveLength(expected[t.name as keyof typeof expected]);
-      expect(new Set(entries.map((e: any) => e.entry_date)).size).toBe(entries.length);
+      expect(new Set(entries.map((e) => e.entry_date)).size).toBe(entries.length);
     }
     expect(occurrences).toHaveLength(31 + 13 + 5 + 3);
     const yearly = await entriesOf(owner, templates[3].id);
-    expect(yearly.map((e: any) => e.entry_date).sort()).toEqual(['2024-02-29', '2025-02-28', '2026-02-28']);
+    expect(yearly.map((e) => e.entry_date).sort()).toEqual(['2024-02-29', '2025-02-28', '2026-02-28']);
     // and once more, sequentially: nothing left to do
     expect((await runRecurringTemplates('2026-03-31', { entityIds: [owner.entity.id] })).entries).toEqual([]);
   });
@@ -202,8 +203,8 @@ describe('the recurring runner', () => {
       [review.id, '2026-04-15', 'draft'],
     ]);
     const drafts = await entriesOf(owner, review.id);
-    expect(drafts.every((e: any) => e.status === 'draft' && e.entry_number === null)).toBe(true);
-    expect((await api.request('GET', `/v1/recurring-journal-entries/${review.id}`, { key: owner.secret })).body).toMatchObject({
+    expect(drafts.every((e) => e.status === 'draft' && e.entry_number === null)).toBe(true);
+    expect(await api.get(owner, `/v1/recurring-journal-entries/${review.id}`)).toMatchObject({
       last_run_date: '2026-04-15',
       next_run_date: null,
     });
@@ -226,12 +227,12 @@ describe('the recurring runner', () => {
     expect(failed.failures).toEqual([
       { entity_id: owner.entity.id, template_id: rent.id, occurrence_date: '2026-05-31', code: 'period_closed', message: expect.any(String) },
     ]);
-    const stuck = (await api.request('GET', `/v1/recurring-journal-entries/${rent.id}`, { key: owner.secret })).body;
+    const stuck = await api.get(owner, `/v1/recurring-journal-entries/${rent.id}`);
     expect(stuck).toMatchObject({ next_run_date: '2026-05-31', last_run_date: null, last_error: { code: 'period_closed', occurrence_date: '2026-05-31' } });
     await api.request('POST', `/v1/periods/${period.id}/reopen`, { key: owner.secret, body: { reason: 'Rent accrual missing' } });
     const fixed = await runRecurringTemplates('2026-06-30', { entityIds: [owner.entity.id] });
     expect(fixed.entries.map((e) => e.occurrence_date)).toEqual(['2026-05-31', '2026-06-30']);
-    expect((await api.request('GET', `/v1/recurring-journal-entries/${rent.id}`, { key: owner.secret })).body.last_error).toBeNull();
+    expect((await api.get(owner, `/v1/recurring-journal-entries/${rent.id}`)).last_error).toBeNull();
   });
 
   it('moving next_run_date skips occurrences and re-anchors; it cannot go back before the last run', async () => {
@@ -240,7 +241,7 @@ describe('the recurring runner', () => {
     const rent = await template(owner, accounts, { start_date: '2026-01-31' });
     await runRecurringTemplates('2026-02-28', { entityIds: [owner.entity.id] });
     const back = await api.request('PATCH', `/v1/recurring-journal-entries/${rent.id}`, { key: owner.secret, body: { next_run_date: '2026-02-28' } });
-    expect(back.body).toMatchObject({ code: 'parameter_invalid', param: 'next_run_date' });
+    expect(back.error).toMatchObject({ code: 'parameter_invalid', param: 'next_run_date' });
     const skip = await api.request('PATCH', `/v1/recurring-journal-entries/${rent.id}`, { key: owner.secret, body: { next_run_date: '2026-05-15' } });
     expect(skip.body).toMatchObject({ start_date: '2026-05-15', next_run_date: '2026-05-15', last_run_date: '2026-02-28' });
     const result = await runRecurringTemplates('2026-06-30', { entityIds: [owner.entity.id] });
@@ -253,7 +254,7 @@ describe('the recurring runner', () => {
     const rent = await template(owner, accounts, { start_date: '2020-01-31', frequency: 'yearly' });
     const summary = await scheduledRunner({ time: '2022-02-01T06:00:00Z' });
     expect(summary.as_of_date).toBe('2022-02-01');
-    expect((await entriesOf(owner, rent.id)).map((e: any) => e.entry_date).sort()).toEqual(['2020-01-31', '2021-01-31', '2022-01-31']);
+    expect((await entriesOf(owner, rent.id)).map((e) => e.entry_date).sort()).toEqual(['2020-01-31', '2021-01-31', '2022-01-31']);
     await expect(scheduledRunner({ as_of_date: 'yesterday' })).rejects.toThrow(/YYYY-MM-DD/);
   });
 });

@@ -12,8 +12,10 @@ import { chart, postEntry, userWithKey, type Chart } from '../support/ledger-hel
 
 const api = setupTestApi();
 
-const report = (owner: TestEntity, name: 'cash-balance' | 'trial-balance', asOf?: string, key = owner.secret) =>
-  api.request('GET', `/v1/entities/${owner.entity.id}/reconciliation/${name}`, { key, query: asOf ? { as_of_date: asOf } : {} });
+const cashBalance = (owner: TestEntity, asOf?: string, key = owner.secret) =>
+  api.request('GET', `/v1/entities/${owner.entity.id}/reconciliation/cash-balance`, { key, query: asOf ? { as_of_date: asOf } : {} });
+const trialBalance = (owner: TestEntity, asOf?: string, key = owner.secret) =>
+  api.request('GET', `/v1/entities/${owner.entity.id}/reconciliation/trial-balance`, { key, query: asOf ? { as_of_date: asOf } : {} });
 
 describe('cash balance (E20)', () => {
   it('reports each bank account’s GL balance as of a date, and the total', async () => {
@@ -31,9 +33,9 @@ describe('cash balance (E20)', () => {
       { account_id: accounts.expense, debit: 0.1 },
       { account_id: accounts.bank2, credit: 0.1 },
     ]);
-    const bankAccounts = (await api.request('GET', '/v1/gl-accounts', { key: owner.secret, query: { is_bank: 'true' } })).body.data;
-    const bankId = (id: string) => bankAccounts.find((a: any) => a.id === id).bank_account_id;
-    const jan15 = await report(owner, 'cash-balance', '2026-01-15');
+    const bankAccounts = (await api.get(owner, '/v1/gl-accounts', { is_bank: 'true' })).data;
+    const bankId = (id: string) => bankAccounts.find((a) => a.id === id)!.bank_account_id;
+    const jan15 = await cashBalance(owner, '2026-01-15');
     expect(jan15.status).toBe(200);
     expect(jan15.body).toEqual({
       object: 'cash_balance',
@@ -44,10 +46,10 @@ describe('cash balance (E20)', () => {
       ],
       total_gl_balance: 1000,
     });
-    const later = await report(owner, 'cash-balance', '2026-02-01');
-    expect(later.body.accounts.map((a: any) => a.gl_balance)).toEqual([749.75, 250.15]);
+    const later = await cashBalance(owner, '2026-02-01');
+    expect(later.body.accounts.map((a) => a.gl_balance)).toEqual([749.75, 250.15]);
     expect(later.body.total_gl_balance).toBe(999.9);
-    const today = await report(owner, 'cash-balance');
+    const today = await cashBalance(owner);
     expect(today.body.as_of_date).toBe(new Date().toISOString().slice(0, 10));
     expect(today.body.total_gl_balance).toBe(999.9);
     // an inactive bank account is listed while it holds a balance
@@ -56,17 +58,17 @@ describe('cash balance (E20)', () => {
     ).body;
     await api.request('PATCH', `/v1/gl-accounts/${empty.id}`, { key: owner.secret, body: { is_active: false } });
     await api.request('PATCH', `/v1/gl-accounts/${accounts.bank2}`, { key: owner.secret, body: { is_active: false } });
-    const names = (await report(owner, 'cash-balance', '2026-02-01')).body.accounts.map((a: any) => a.account_name);
+    const names = (await cashBalance(owner, '2026-02-01')).body.accounts.map((a) => a.account_name);
     expect(names).toEqual(['Operating Bank Account', 'Savings']);
-    const bad = await report(owner, 'cash-balance', '2026-13-01');
-    expect(bad.body).toMatchObject({ code: 'parameter_invalid', param: 'as_of_date' });
+    const bad = await cashBalance(owner, '2026-13-01');
+    expect(bad.error).toMatchObject({ code: 'parameter_invalid', param: 'as_of_date' });
     const unknown = await api.request('GET', `/v1/entities/${owner.entity.id}/reconciliation/cash-balance`, {
       key: owner.secret,
       query: { date: '2026-01-01' },
     });
-    expect(unknown.body).toMatchObject({ code: 'parameter_unknown', param: 'date' });
+    expect(unknown.error).toMatchObject({ code: 'parameter_unknown', param: 'date' });
     const accountingOnly = await userWithKey(owner, [], ['accounting:write']);
-    expect((await report(owner, 'cash-balance', undefined, accountingOnly.secret)).body).toMatchObject({
+    expect((await cashBalance(owner, undefined, accountingOnly.secret)).error).toMatchObject({
       code: 'insufficient_scope',
       required: 'migration:read',
     });
@@ -85,7 +87,7 @@ describe('trial balance', () => {
       { account_id: accounts.expense, debit: 120 },
       { account_id: accounts.system.bank, credit: 120 },
     ]);
-    const tb = await report(owner, 'trial-balance', '2026-03-31');
+    const tb = await trialBalance(owner, '2026-03-31');
     expect(tb.status).toBe(200);
     expect(tb.body).toMatchObject({
       object: 'trial_balance',
@@ -94,25 +96,25 @@ describe('trial balance', () => {
       total_debits: 500,
       total_credits: 500,
     });
-    const row = (id: string) => tb.body.accounts.find((a: any) => a.account_id === id);
+    const row = (id: string) => tb.body.accounts.find((a) => a.account_id === id);
     expect(row(accounts.system.bank)).toMatchObject({ code: '1000', type: 'asset', debit_balance: 380, credit_balance: 0 });
     expect(row(accounts.expense)).toMatchObject({ debit_balance: 120, credit_balance: 0 });
     expect(row(accounts.revenue)).toMatchObject({ debit_balance: 0, credit_balance: 0 }); // last year's revenue is closed out
     expect(row(accounts.system.retained_earnings)).toMatchObject({ debit_balance: 0, credit_balance: 500 });
     expect(tb.body.accounts.length).toBe(SYSTEM_ACCOUNTS.length + 3); // every active account, zero or not
     // within 2025 the revenue is still current-year activity
-    const last = await report(owner, 'trial-balance', '2025-12-31');
+    const last = await trialBalance(owner, '2025-12-31');
     expect(last.body).toMatchObject({ fiscal_year_start: '2025-01-01', total_debits: 500, total_credits: 500 });
-    expect(last.body.accounts.find((a: any) => a.account_id === accounts.revenue).credit_balance).toBe(500);
+    expect(last.body.accounts.find((a) => a.account_id === accounts.revenue)!.credit_balance).toBe(500);
     // a fiscal year starting in April (fiscal 2027 = Apr 2026 – Mar 2027) moves the cut-off
     await api.request('POST', '/v1/periods/fiscal-years', { key: owner.secret, body: { fiscal_year: 2027, start_month: 4 } });
     await postEntry(api, owner.secret, '2026-05-01', [
       { account_id: accounts.system.bank, debit: 40 },
       { account_id: accounts.revenue, credit: 40 },
     ]);
-    const fy = await report(owner, 'trial-balance', '2026-06-30');
+    const fy = await trialBalance(owner, '2026-06-30');
     expect(fy.body.fiscal_year_start).toBe('2026-04-01');
-    const fyRow = (id: string) => fy.body.accounts.find((a: any) => a.account_id === id);
+    const fyRow = (id: string) => fy.body.accounts.find((a) => a.account_id === id)!;
     expect(fyRow(accounts.revenue).credit_balance).toBe(40);
     expect(fyRow(accounts.expense).debit_balance).toBe(0);
     expect(fyRow(accounts.system.retained_earnings).credit_balance).toBe(380);
@@ -124,8 +126,7 @@ describe('trial balance', () => {
     const accounts = await chart(api, owner);
     const pool = [accounts.expense, accounts.revenue, accounts.bank2, accounts.system.bank, accounts.system.inventory, accounts.system.sales_tax_payable];
     const types: Record<string, string> = {};
-    for (const account of (await api.request('GET', '/v1/gl-accounts', { key: owner.secret, query: { limit: '100' } })).body.data)
-      types[account.id] = account.type;
+    for (const account of (await api.get(owner, '/v1/gl-accounts', { limit: '100' })).data) types[account.id] = account.type;
     // The model: every posted line, by account and date.
     const model: { account: string; date: string; net: Amount }[] = [];
     const posted: { id: string; lines: { account_id: string; debit: number; credit: number }[] }[] = [];
@@ -166,7 +167,7 @@ describe('trial balance', () => {
               for (const line of lines) model.push({ account: line.account_id, date: operation.date, net: amount(line.debit).minus(line.credit) });
             } else if (posted.length > 0) {
               const target = posted.splice(operation.pick % posted.length, 1)[0];
-              const original = (await api.request('GET', `/v1/journal-entries/${target.id}`, { key: owner.secret })).body;
+              const original = await api.get(owner, `/v1/journal-entries/${target.id}`);
               const date = new Date(Date.parse(original.entry_date) + operation.days * 86_400_000).toISOString().slice(0, 10);
               const response = await api.request('POST', `/v1/journal-entries/${target.id}/reverse`, { key: owner.secret, body: { reversal_date: date } });
               expect(response.status, response.text).toBe(201);
@@ -189,13 +190,13 @@ describe('trial balance', () => {
           expect(check.mismatched).toBe(0);
           // both reports, as of a few dates, agree with the model; the trial balance ties
           for (const asOf of ['2026-01-01', '2026-01-31', '2026-02-15', '2026-03-31']) {
-            const tb = (await report(owner, 'trial-balance', asOf)).body;
+            const tb = (await trialBalance(owner, asOf)).body;
             expect(tb.total_debits).toBe(tb.total_credits);
             for (const row of tb.accounts) {
               const expected = sum(model.filter((m) => m.account === row.account_id && m.date <= asOf).map((m) => m.net));
               expect(amount(row.debit_balance).minus(row.credit_balance).eq(expected), `${types[row.account_id]} ${row.code} ${asOf}`).toBe(true);
             }
-            const cash = (await report(owner, 'cash-balance', asOf)).body;
+            const cash = (await cashBalance(owner, asOf)).body;
             const expectedCash = sum(
               model.filter((m) => (m.account === accounts.system.bank || m.account === accounts.bank2) && m.date <= asOf).map((m) => m.net),
             );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -17,7 +18,7 @@ describe('locations (E10)', () => {
   it('ignores an entity_id in the body: the entity comes from the key', async () => {
     const { secret, entity } = await api.newEntity();
     const other = await api.newEntity();
-    const created = await api.request('POST', '/v1/locations', { key: secret, body: { name: 'Mine', entity_id: other.entity.id } });
+    const created = await api.request('POST', '/v1/locations', { key: secret, body: unchecked({ name: 'Mine', entity_id: other.entity.id }) });
     expect(created.status).toBe(201);
     expect(created.body.entity_id).toBe(entity.id);
     expect((await tenantRowCounts(other.entity.id)).locations).toBe(0);
@@ -29,7 +30,7 @@ describe('locations (E10)', () => {
     const before = await tenantRowCounts(entity.id);
     const duplicate = await api.request('POST', '/v1/locations', { key: secret, body: { name: 'dock' } });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'location_name_taken', type: 'conflict', param: 'name' });
+    expect(duplicate.error).toMatchObject({ code: 'location_name_taken', type: 'conflict', param: 'name' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
   });
 
@@ -44,33 +45,32 @@ describe('locations (E10)', () => {
     const { secret, entity } = await api.newEntity();
     const results = await Promise.all(['A', 'B', 'C', 'D'].map((name) => api.request('POST', '/v1/locations', { key: secret, body: { name } })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    const defaults =
-      (await entity) && (await api.request('GET', '/v1/locations', { key: secret, query: { limit: '10' } })).body.data.filter((l: any) => l.is_default);
+    const defaults = (await entity) && (await api.get(secret, '/v1/locations', { limit: '10' })).data.filter((l) => l.is_default);
     expect(defaults).toHaveLength(1);
   });
 
   it('validates input with a precise code and param', async () => {
     const { secret } = await api.newEntity();
-    const missing = await api.request('POST', '/v1/locations', { key: secret, body: { city: 'X' } });
+    const missing = await api.request('POST', '/v1/locations', { key: secret, body: unchecked({ city: 'X' }) });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ error: 'validation_error', code: 'parameter_missing', type: 'validation_error', param: 'name' });
-    const unknown = await api.request('POST', '/v1/locations', { key: secret, body: { name: 'X', colour: 'red' } });
-    expect(unknown.body).toMatchObject({ code: 'parameter_unknown', param: 'colour' });
+    expect(missing.error).toMatchObject({ error: 'validation_error', code: 'parameter_missing', type: 'validation_error', param: 'name' });
+    const unknown = await api.request('POST', '/v1/locations', { key: secret, body: unchecked({ name: 'X', colour: 'red' }) });
+    expect(unknown.error).toMatchObject({ code: 'parameter_unknown', param: 'colour' });
     const badCountry = await api.request('POST', '/v1/locations', { key: secret, body: { name: 'X', country: 'usa' } });
-    expect(badCountry.body).toMatchObject({ code: 'parameter_invalid', param: 'country' });
-    const badMetadata = await api.request('POST', '/v1/locations', { key: secret, body: { name: 'X', metadata: { a: 1 } } });
-    expect(badMetadata.body).toMatchObject({ code: 'parameter_invalid', param: 'metadata.a' });
+    expect(badCountry.error).toMatchObject({ code: 'parameter_invalid', param: 'country' });
+    const badMetadata = await api.request('POST', '/v1/locations', { key: secret, body: unchecked({ name: 'X', metadata: { a: 1 } }) });
+    expect(badMetadata.error).toMatchObject({ code: 'parameter_invalid', param: 'metadata.a' });
     const badJson = await api.request('POST', '/v1/locations', { key: secret, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
     expect(badJson.status).toBe(400);
-    expect(badJson.body.code).toBe('invalid_json');
+    expect(badJson.error.code).toBe('invalid_json');
     const notJson = await api.request('POST', '/v1/locations', {
       key: secret,
       rawBody: 'name=X',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(notJson.status).toBe(415);
-    const array = await api.request('POST', '/v1/locations', { key: secret, body: [{ name: 'X' }] });
-    expect(array.body).toMatchObject({ code: 'parameter_invalid' });
+    const array = await api.request('POST', '/v1/locations', { key: secret, body: unchecked([{ name: 'X' }]) });
+    expect(array.error).toMatchObject({ code: 'parameter_invalid' });
   });
 
   it('gets, updates and deletes a location; events record each change', async () => {
@@ -88,9 +88,9 @@ describe('locations (E10)', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ id: created.id, object: 'location', deleted: true });
     expect((await api.request('GET', `/v1/locations/${created.id}`, { key: secret })).status).toBe(404);
-    const types = api.bus.published.filter((e) => e.entity_id === entity.id).map((e) => e.type);
+    const types = api.published.filter((e) => e.entity_id === entity.id).map((e) => e.type);
     expect(types).toEqual(['location.created', 'location.updated', 'location.updated', 'location.deleted']);
-    const update = api.bus.published.find((e) => e.entity_id === entity.id && e.type === 'location.updated')!;
+    const update = api.published.find((e) => e.entity_id === entity.id && e.type === 'location.updated')!;
     expect(update.data.previous_attributes).toEqual({ phone: null, city: null });
   });
 
@@ -100,11 +100,11 @@ describe('locations (E10)', () => {
     const b = (await api.request('POST', '/v1/locations', { key: secret, body: { name: 'B' } })).body;
     const deactivate = await api.request('PATCH', `/v1/locations/${a.id}`, { key: secret, body: { is_active: false } });
     expect(deactivate.status).toBe(409);
-    expect(deactivate.body.code).toBe('location_is_default');
-    expect((await api.request('DELETE', `/v1/locations/${a.id}`, { key: secret })).body.code).toBe('location_is_default');
+    expect(deactivate.error.code).toBe('location_is_default');
+    expect((await api.request('DELETE', `/v1/locations/${a.id}`, { key: secret })).error.code).toBe('location_is_default');
     const moved = await api.request('PATCH', `/v1/locations/${b.id}`, { key: secret, body: { is_default: true } });
     expect(moved.body.is_default).toBe(true);
-    expect((await api.request('GET', `/v1/locations/${a.id}`, { key: secret })).body.is_default).toBe(false);
+    expect((await api.get(secret, `/v1/locations/${a.id}`)).is_default).toBe(false);
     expect((await api.request('DELETE', `/v1/locations/${a.id}`, { key: secret })).status).toBe(200);
     // the last location, default or not, can go
     expect((await api.request('DELETE', `/v1/locations/${b.id}`, { key: secret })).status).toBe(200);
@@ -115,7 +115,7 @@ describe('locations (E10)', () => {
     const a = (await api.request('POST', '/v1/locations', { key: secret, body: { name: 'A' } })).body;
     const b = (await api.request('POST', '/v1/locations', { key: secret, body: { name: 'B', is_default: true } })).body;
     expect(b.is_default).toBe(true);
-    expect((await api.request('GET', `/v1/locations/${a.id}`, { key: secret })).body.is_default).toBe(false);
+    expect((await api.get(secret, `/v1/locations/${a.id}`)).is_default).toBe(false);
   });
 
   it('filters the list by is_active', async () => {
@@ -123,8 +123,8 @@ describe('locations (E10)', () => {
     await api.request('POST', '/v1/locations', { key: secret, body: { name: 'A' } });
     await api.request('POST', '/v1/locations', { key: secret, body: { name: 'B', is_active: false } });
     const inactive = await api.request('GET', '/v1/locations', { key: secret, query: { is_active: 'false' } });
-    expect(inactive.body.data.map((l: any) => l.name)).toEqual(['B']);
+    expect(inactive.body.data.map((l) => l.name)).toEqual(['B']);
     const bad = await api.request('GET', '/v1/locations', { key: secret, query: { is_active: 'yes' } });
-    expect(bad.body).toMatchObject({ code: 'parameter_invalid', param: 'is_active' });
+    expect(bad.error).toMatchObject({ code: 'parameter_invalid', param: 'is_active' });
   });
 });

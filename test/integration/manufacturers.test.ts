@@ -19,16 +19,16 @@ describe('manufacturers (E1)', () => {
       metadata: { legacy_id: '17' },
       entity_id: entity.id,
     });
-    expect((await api.request('GET', `/v1/manufacturers/${created.body.id}`, { key: secret })).body).toEqual(created.body);
+    expect(await api.get(secret, `/v1/manufacturers/${created.body.id}`)).toEqual(created.body);
     const byName = await api.request('GET', '/v1/manufacturers', { key: secret, query: { name: 'BOSCH' } });
-    expect(byName.body.data.map((m: any) => m.id)).toEqual([created.body.id]);
+    expect(byName.body.data.map((m) => m.id)).toEqual([created.body.id]);
     const updated = await api.request('PATCH', `/v1/manufacturers/${created.body.id}`, { key: secret, body: { notes: 'Preferred for drills' } });
     expect(updated.body.notes).toBe('Preferred for drills');
     const deleted = await api.request('DELETE', `/v1/manufacturers/${created.body.id}`, { key: secret });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ data: { id: created.body.id, object: 'manufacturer', name: 'Bosch', deleted: true } });
     expect((await api.request('GET', `/v1/manufacturers/${created.body.id}`, { key: secret })).status).toBe(404);
-    expect(api.bus.published.filter((e) => e.entity_id === entity.id).map((e) => e.type)).toEqual([
+    expect(api.published.filter((e) => e.entity_id === entity.id).map((e) => e.type)).toEqual([
       'manufacturer.created',
       'manufacturer.updated',
       'manufacturer.deleted',
@@ -42,16 +42,16 @@ describe('manufacturers (E1)', () => {
     const before = await tenantRowCounts(entity.id);
     const duplicate = await api.request('POST', '/v1/manufacturers', { key: secret, body: { name: 'MAKITA' } });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'manufacturer_name_taken', param: 'name' });
+    expect(duplicate.error).toMatchObject({ code: 'manufacturer_name_taken', param: 'name' });
     const renameClash = await api.request('PATCH', `/v1/manufacturers/${first.id}`, { key: secret, body: { name: 'hilti' } });
     expect(renameClash.status).toBe(409);
     const badUrl = await api.request('POST', '/v1/manufacturers', { key: secret, body: { name: 'X', website: 'ftp://x' } });
-    expect(badUrl.body).toMatchObject({ code: 'parameter_invalid', param: 'website' });
+    expect(badUrl.error).toMatchObject({ code: 'parameter_invalid', param: 'website' });
     const blank = await api.request('POST', '/v1/manufacturers', { key: secret, body: { name: '   ' } });
-    expect(blank.body).toMatchObject({ code: 'parameter_invalid', param: 'name' });
+    expect(blank.error).toMatchObject({ code: 'parameter_invalid', param: 'name' });
     const badId = await api.request('GET', '/v1/manufacturers/not-a-uuid', { key: secret });
     expect(badId.status).toBe(400);
-    expect(badId.body).toMatchObject({ code: 'parameter_invalid', param: 'id' });
+    expect(badId.error).toMatchObject({ code: 'parameter_invalid', param: 'id' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
   });
 });

@@ -1,49 +1,28 @@
 /** Returns (issue 5): create from a source, confirm (credit memo), receive (restock at FIFO cost), AR invariant. */
 import { describe, expect, it } from 'vitest';
-import { amount, sum } from '../../shared/money';
-import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
-import { arIdentity, glBalance } from '../support/cash-fixtures';
-import { chart } from '../support/ledger-helpers';
+import { amount } from '../../shared/money';
+import { setupTestApi, type TestEntity } from '../support/harness';
+import { expectArTies, glBalance } from '../support/cash-fixtures';
+import { entryLines } from '../support/ledger-helpers';
+import { salesWorld, type SalesWorld } from '../support/worlds';
 
 const api = setupTestApi();
 let n = 0;
 
-async function post(owner: TestEntity, path: string, body: unknown = undefined, status = 201) {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== status) throw new Error(`${path}: ${response.status} ${response.text}`);
-  return response.body;
-}
-const act = (owner: TestEntity, id: string, action: string, body?: unknown) =>
-  post(owner, `/v1/orders/${id}/${action}`, body, ['fulfillments', 'convert', 'returns', 'receive-return', 'payments'].includes(action) ? 201 : 200);
-const get = async (owner: TestEntity, id: string) => (await api.request('GET', `/v1/orders/${id}`, { key: owner.secret })).body;
-
-async function world() {
-  const owner = await api.newEntity();
-  const location = await post(owner, '/v1/locations', { name: 'Main' });
-  const account = await post(owner, '/v1/accounts', { name: 'Acme' });
-  const widget = await post(owner, '/v1/products', { sku: `W-${n++}`, name: 'Widget', list_price: 10, cost: 4 });
-  const gadget = await post(owner, '/v1/products', { sku: `G-${n++}`, name: 'Gadget', list_price: 5, cost: 1 });
-  const receive = (product: string, quantity: number, unit_cost: number) =>
-    post(owner, '/v1/inventory/receipts', { product_id: product, location_id: location.id, quantity, unit_cost });
-  const order = (document_type: string, lines: unknown[], extra: Record<string, unknown> = {}) =>
-    post(owner, '/v1/orders', { document_type, account_id: account.id, location_id: location.id, lines, ...extra });
-  return { owner, location, account, widget, gadget, receive, order };
-}
-
 /** A confirmed sales order of `quantity` widgets with `shipped` of them shipped. */
-async function shippedSalesOrder(w: Awaited<ReturnType<typeof world>>, quantity: number, shipped: number) {
+async function shippedSalesOrder(w: SalesWorld, quantity: number, shipped: number) {
   const so = await w.order('sales_order', [{ product_id: w.widget.id, quantity }]);
-  await act(w.owner, so.id, 'confirm');
-  await act(w.owner, so.id, 'fulfillments', { lines: [{ line_id: so.lines[0].id, quantity: shipped }] });
-  return get(w.owner, so.id);
+  await w.act(so.id, 'confirm');
+  await w.act(so.id, 'fulfillments', { lines: [{ line_id: so.lines[0].id, quantity: shipped }] });
+  return w.getOrder(so.id);
 }
 
 /** A posted, fully shipped direct invoice of `quantity` widgets. */
-async function shippedInvoice(w: Awaited<ReturnType<typeof world>>, quantity: number) {
+async function shippedInvoice(w: SalesWorld, quantity: number) {
   const invoice = await w.order('invoice', [{ product_id: w.widget.id, quantity }]);
-  await act(w.owner, invoice.id, 'confirm');
-  await act(w.owner, invoice.id, 'fulfillments', { lines: [{ line_id: invoice.lines[0].id, quantity }] });
-  return get(w.owner, invoice.id);
+  await w.act(invoice.id, 'confirm');
+  await w.act(invoice.id, 'fulfillments', { lines: [{ line_id: invoice.lines[0].id, quantity }] });
+  return w.getOrder(invoice.id);
 }
 
 async function onHand(owner: TestEntity, productId: string): Promise<string> {
@@ -53,46 +32,22 @@ async function onHand(owner: TestEntity, productId: string): Promise<string> {
   return amount(row?.on_hand ?? 0).toString();
 }
 
-/** The AR invariant (AR = Σ open invoice balance_due) and its twin for customer deposits and credits. */
-async function expectArTies(owner: TestEntity) {
-  const identity = await arIdentity(owner);
-  expect(identity.gl).toBe(identity.subledger);
-  expect(identity.creditsGl).toBe(identity.creditsSubledger);
-}
-
-async function entryLines(owner: TestEntity, entryId: string) {
-  const { system } = await chart(api, owner);
-  const byId = Object.fromEntries(Object.entries(system).map(([key, id]) => [id, key]));
-  const entry = (await api.request('GET', `/v1/journal-entries/${entryId}`, { key: owner.secret })).body;
-  return { entry, lines: entry.lines.map((line: any) => ({ key: byId[line.account_id], debit: line.debit, credit: line.credit })) };
-}
-
-async function expectRefusal(owner: TestEntity, path: string, body: unknown, status: number, code: string, param?: string) {
-  const before = await tenantRowCounts(owner.entity.id);
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.code).toBe(code);
-  if (param) expect(response.body.param).toBe(param);
-  expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
-  return response.body;
-}
-
 describe('returns from a sales order (goods only)', () => {
   it('returns part of a shipment, restocks it at the FIFO cost it left at and puts COGS back; invoicing later bills the rest', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 2, 3);
     await w.receive(w.widget.id, 5, 5);
     const so = await shippedSalesOrder(w, 5, 4); // draws 2 @ 3 and 2 @ 5: COGS 16
     expect(await onHand(w.owner, w.widget.id)).toBe('3');
-    const rma = await act(w.owner, so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 3, reason: 'Wrong size' }] });
+    const rma = await w.act(so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 3, reason: 'Wrong size' }] });
     expect(rma).toMatchObject({ document_type: 'return', order_status: 'draft', source_order_id: so.id, order_total: 30, balance_due: 0 });
     expect(rma.order_number).toMatch(/^RMA-\d{6}$/);
     expect(rma.lines[0]).toMatchObject({ quantity: 3, sell_rate: 10, quantity_fulfilled: 0 });
 
-    const confirmed = await act(w.owner, rma.id, 'confirm');
+    const confirmed = await w.act(rma.id, 'confirm');
     expect(confirmed).toMatchObject({ order_status: 'confirmed', balance_due: 0, journal_entry_id: null, amount_credited: 0 });
 
-    const receipt = await act(w.owner, rma.id, 'receive-return', { lines: [{ line_id: rma.lines[0].id, quantity: 2 }] });
+    const receipt = await w.act(rma.id, 'receive-return', { lines: [{ line_id: rma.lines[0].id, quantity: 2 }] });
     // First shipped, first back: the two units at 3.
     expect(receipt).toMatchObject({
       object: 'order_return_receipt',
@@ -101,7 +56,7 @@ describe('returns from a sales order (goods only)', () => {
       cost_total: 6,
     });
     expect(await onHand(w.owner, w.widget.id)).toBe('5');
-    const { entry, lines } = await entryLines(w.owner, receipt.journal_entry_id);
+    const { entry, lines } = await entryLines(api, w.owner, receipt.journal_entry_id);
     expect(entry).toMatchObject({ source_type: 'order_return', source_id: rma.id, status: 'posted' });
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -109,7 +64,7 @@ describe('returns from a sales order (goods only)', () => {
         { key: 'cost_of_goods_sold', debit: 0, credit: 6 },
       ]),
     );
-    const rest = await act(w.owner, rma.id, 'receive-return');
+    const rest = await w.act(rma.id, 'receive-return');
     expect(rest).toMatchObject({ order_status: 'fulfilled', fulfillment_status: 'fulfilled', cost_total: 5 });
     expect(await glBalance(w.owner, 'cost_of_goods_sold')).toBe('5'); // 16 shipped − 11 back
     // Receipts post no GL here; the inventory account moved by −16 shipped and +11 back.
@@ -121,16 +76,17 @@ describe('returns from a sales order (goods only)', () => {
       ),
     );
     expect(layers.map((l) => `${amount(l.remaining_quantity)}@${amount(l.unit_cost)}`).sort()).toEqual(['1@5', '2@3', '3@5']);
-    const source = await get(w.owner, so.id);
+    const source = await w.getOrder(so.id);
     expect(source.lines[0]).toMatchObject({ quantity_fulfilled: 4, quantity_returned: 3 });
     await expectArTies(w.owner);
 
     // Invoicing the sales order bills what shipped and stayed, plus what has not shipped: 5 − 3 returned.
-    const invoice = await act(w.owner, so.id, 'convert');
+    const invoice = await w.act(so.id, 'convert');
     expect(invoice.lines[0]).toMatchObject({ quantity: 2, quantity_fulfilled: 1 });
     // Units billed are returned against the invoice, not the sales order.
-    await expectRefusal(
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${so.id}/returns`,
       { lines: [{ line_id: so.lines[0].id, quantity: 1 }] },
       422,
@@ -140,22 +96,22 @@ describe('returns from a sales order (goods only)', () => {
   });
 
   it('a damaged line (restock false) moves no stock and leaves its cost in COGS', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 5, 4);
     const so = await shippedSalesOrder(w, 3, 3);
-    const rma = await act(w.owner, so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 2, restock: false, reason: 'Broken' }] });
-    await act(w.owner, rma.id, 'confirm');
-    const receipt = await act(w.owner, rma.id, 'receive-return');
+    const rma = await w.act(so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 2, restock: false, reason: 'Broken' }] });
+    await w.act(rma.id, 'confirm');
+    const receipt = await w.act(rma.id, 'receive-return');
     expect(receipt).toMatchObject({ inventory_transaction_ids: [], cost_total: 0, journal_entry_id: null, order_status: 'fulfilled' });
     expect(receipt.lines[0]).toMatchObject({ restocked: false, cost: 0, quantity: 2 });
     expect(await onHand(w.owner, w.widget.id)).toBe('2');
     expect(await glBalance(w.owner, 'cost_of_goods_sold')).toBe('12');
-    expect((await get(w.owner, so.id)).lines[0].quantity_returned).toBe(2);
+    expect((await w.getOrder(so.id)).lines[0].quantity_returned).toBe(2);
   });
 
   it('returns a kit: its components come back at their own costs', async () => {
-    const w = await world();
-    const kit = await post(w.owner, '/v1/kits', {
+    const w = await salesWorld(api);
+    const kit = await api.post(w.owner, '/v1/kits', {
       sku: `KIT-${n++}`,
       product_name: 'Kit',
       components: [
@@ -166,45 +122,46 @@ describe('returns from a sales order (goods only)', () => {
     await w.receive(w.widget.id, 10, 1);
     await w.receive(w.gadget.id, 10, 2);
     const so = await w.order('sales_order', [{ product_id: kit.id, quantity: 3 }]);
-    await act(w.owner, so.id, 'confirm');
-    const parent = so.lines.find((l: any) => l.kit_parent_line_id === null);
-    const component = so.lines.find((l: any) => l.kit_parent_line_id !== null);
-    await act(w.owner, so.id, 'fulfillments', { lines: [{ line_id: parent.id, quantity: 3 }] });
-    await expectRefusal(
+    await w.act(so.id, 'confirm');
+    const parent = so.lines.find((l) => l.kit_parent_line_id === null)!;
+    const component = so.lines.find((l) => l.kit_parent_line_id !== null)!;
+    await w.act(so.id, 'fulfillments', { lines: [{ line_id: parent.id, quantity: 3 }] });
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${so.id}/returns`,
       { lines: [{ line_id: component.id, quantity: 1 }] },
       400,
       'parameter_invalid',
       'lines[0].line_id',
     );
-    const rma = await act(w.owner, so.id, 'returns', { lines: [{ line_id: parent.id, quantity: 1 }] });
+    const rma = await w.act(so.id, 'returns', { lines: [{ line_id: parent.id, quantity: 1 }] });
     expect(rma.lines).toHaveLength(3);
-    await act(w.owner, rma.id, 'confirm');
-    const receipt = await act(w.owner, rma.id, 'receive-return');
+    await w.act(rma.id, 'confirm');
+    const receipt = await w.act(rma.id, 'receive-return');
     expect(receipt.cost_total).toBe(4); // 2 widgets @ 1 + 1 gadget @ 2
     expect(await onHand(w.owner, w.widget.id)).toBe('6');
     expect(await onHand(w.owner, w.gadget.id)).toBe('8');
     expect(await onHand(w.owner, kit.id)).toBe('0');
-    const source = await get(w.owner, so.id);
-    expect(source.lines.find((l: any) => l.id === parent.id).quantity_returned).toBe(1);
+    const source = await w.getOrder(so.id);
+    expect(source.lines.find((l) => l.id === parent.id)!.quantity_returned).toBe(1);
   });
 });
 
 describe('returns from an invoice (credit memos)', () => {
   it('credits an open invoice: debit revenue and tax, credit AR, applied to its balance_due; AR ties after every step', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const invoice = await shippedInvoice(w, 5);
     expect(invoice).toMatchObject({ order_total: 50, balance_due: 50 });
     await expectArTies(w.owner);
-    await act(w.owner, invoice.id, 'payments', { amount: 10 });
+    await w.act(invoice.id, 'payments', { amount: 10 });
     await expectArTies(w.owner);
-    const rma = await act(w.owner, invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 2 }] });
+    const rma = await w.act(invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 2 }] });
     expect(rma).toMatchObject({ order_total: 20, balance_due: 0, source_order_id: invoice.id });
-    const confirmed = await act(w.owner, rma.id, 'confirm');
+    const confirmed = await w.act(rma.id, 'confirm');
     expect(confirmed).toMatchObject({ order_status: 'confirmed', amount_credited: 20, balance_due: 0 });
-    const { entry, lines } = await entryLines(w.owner, confirmed.journal_entry_id);
+    const { entry, lines } = await entryLines(api, w.owner, confirmed.journal_entry_id);
     expect(entry).toMatchObject({ source_type: 'credit_memo', source_id: rma.id, status: 'posted' });
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -212,50 +169,46 @@ describe('returns from an invoice (credit memos)', () => {
         { key: 'accounts_receivable', debit: 0, credit: 20 },
       ]),
     );
-    const credited = await get(w.owner, invoice.id);
+    const credited = await w.getOrder(invoice.id);
     expect(credited).toMatchObject({ amount_credited: 20, amount_paid: 10, balance_due: 20, amount_due: 40, payment_status: 'partially_paid' });
     await expectArTies(w.owner);
     // The credit lowers what the invoice accepts.
     const over = await api.request('POST', `/v1/orders/${invoice.id}/payments`, { key: w.owner.secret, body: { amount: 25 } });
     expect(over.status).toBe(422);
-    expect(over.body).toMatchObject({ code: 'order_not_payable', payable_amount: 20 });
-    await act(w.owner, invoice.id, 'payments', { amount: 20 });
-    expect(await get(w.owner, invoice.id)).toMatchObject({ balance_due: 0 });
+    expect(over.error).toMatchObject({ code: 'order_not_payable', payable_amount: 20 });
+    await w.act(invoice.id, 'payments', { amount: 20 });
+    expect(await w.getOrder(invoice.id)).toMatchObject({ balance_due: 0 });
     await expectArTies(w.owner);
     // A posted credit memo is not cancelled.
-    let body = await expectRefusal(w.owner, `/v1/orders/${rma.id}/cancel`, undefined, 409, 'order_invalid_transition', 'id');
+    let body = await api.expectRefusal(w.owner, 'POST', `/v1/orders/${rma.id}/cancel`, undefined, 409, 'order_invalid_transition', 'id');
     expect(body.reason).toBe('has_credits');
     // Receiving restocks at the cost the units left at.
-    const receipt = await act(w.owner, rma.id, 'receive-return');
+    const receipt = await w.act(rma.id, 'receive-return');
     expect(receipt).toMatchObject({ cost_total: 8, order_status: 'fulfilled' });
     expect(await onHand(w.owner, w.widget.id)).toBe('7');
-    expect((await get(w.owner, invoice.id)).lines[0].quantity_returned).toBe(2);
+    expect((await w.getOrder(invoice.id)).lines[0].quantity_returned).toBe(2);
     await expectArTies(w.owner);
     // A credited invoice is not voided.
-    body = await expectRefusal(w.owner, `/v1/orders/${invoice.id}/void`, undefined, 409, 'order_invalid_transition', 'id');
+    body = await api.expectRefusal(w.owner, 'POST', `/v1/orders/${invoice.id}/void`, undefined, 409, 'order_invalid_transition', 'id');
     expect(body.reason).toBe('has_payments');
   });
 
   it('a return of a paid invoice leaves customer credit: the return carries it as a negative balance_due', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
-    const taxRateId = await w.owner.sql(async (db) => {
-      const id = (await import('../../shared/ids')).newId();
-      await db.query(`INSERT INTO tax_rates (id, entity_id, name, rate) VALUES ($1, $2, 'State', 10)`, [id, w.owner.entity.id]);
-      return id;
-    });
+    const taxRateId = (await api.post(w.owner, '/v1/tax-rates', { name: 'State', rate: 10 })).id;
     const invoice = await w.order('invoice', [{ product_id: w.widget.id, quantity: 4, tax_rate_id: taxRateId }]);
-    await post(w.owner, `/v1/orders/${invoice.id}/adjustments`, { name: 'Promo', effect_type: 'discount', discount_type: 'percentage', value: 10 }, 200);
-    const posted = await act(w.owner, invoice.id, 'confirm');
+    await api.post(w.owner, `/v1/orders/${invoice.id}/adjustments`, { name: 'Promo', effect_type: 'discount', discount_type: 'percentage', value: 10 }, 200);
+    const posted = await w.act(invoice.id, 'confirm');
     expect(posted).toMatchObject({ subtotal: 40, discount_total: 4, tax_total: 3.6, order_total: 39.6 });
-    await act(w.owner, invoice.id, 'fulfillments', { lines: [{ line_id: invoice.lines[0].id, quantity: 4 }] });
-    await act(w.owner, invoice.id, 'payments', { amount: 39.6 });
+    await w.act(invoice.id, 'fulfillments', { lines: [{ line_id: invoice.lines[0].id, quantity: 4 }] });
+    await w.act(invoice.id, 'payments', { amount: 39.6 });
     // Full return: the credit is what the customer paid (net of the discount, with its tax).
-    const rma = await act(w.owner, invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 4 }] });
+    const rma = await w.act(invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 4 }] });
     expect(rma).toMatchObject({ subtotal: 40, discount_total: 4, tax_total: 3.6, order_total: 39.6 });
-    const confirmed = await act(w.owner, rma.id, 'confirm');
+    const confirmed = await w.act(rma.id, 'confirm');
     expect(confirmed).toMatchObject({ amount_credited: 0, balance_due: -39.6 });
-    const { lines } = await entryLines(w.owner, confirmed.journal_entry_id);
+    const { lines } = await entryLines(api, w.owner, confirmed.journal_entry_id);
     expect(lines).toEqual(
       expect.arrayContaining([
         { key: 'sales_revenue', debit: 36, credit: 0 },
@@ -267,12 +220,13 @@ describe('returns from an invoice (credit memos)', () => {
     expect(await glBalance(w.owner, 'accounts_receivable')).toBe('0');
     expect(await glBalance(w.owner, 'customer_credits')).toBe('-39.6');
     await expectArTies(w.owner);
-    await act(w.owner, rma.id, 'receive-return');
+    await w.act(rma.id, 'receive-return');
     expect(await onHand(w.owner, w.widget.id)).toBe('10');
     expect(await glBalance(w.owner, 'cost_of_goods_sold')).toBe('0');
     // Nothing is left to return.
-    await expectRefusal(
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${invoice.id}/returns`,
       { lines: [{ line_id: invoice.lines[0].id, quantity: 1 }] },
       422,
@@ -282,18 +236,19 @@ describe('returns from an invoice (credit memos)', () => {
   });
 
   it('an invoice billing a sales order: returns restock from the sales order shipment and share its returnable units', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const so = await shippedSalesOrder(w, 4, 4);
-    const invoice = await act(w.owner, so.id, 'convert');
-    await act(w.owner, invoice.id, 'confirm');
-    const rma = await act(w.owner, invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 3 }] });
-    await act(w.owner, rma.id, 'confirm');
-    const receipt = await act(w.owner, rma.id, 'receive-return');
+    const invoice = await w.act(so.id, 'convert');
+    await w.act(invoice.id, 'confirm');
+    const rma = await w.act(invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 3 }] });
+    await w.act(rma.id, 'confirm');
+    const receipt = await w.act(rma.id, 'receive-return');
     expect(receipt.cost_total).toBe(12);
     expect(await onHand(w.owner, w.widget.id)).toBe('9');
-    await expectRefusal(
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${invoice.id}/returns`,
       { lines: [{ line_id: invoice.lines[0].id, quantity: 2 }] },
       422,
@@ -301,27 +256,28 @@ describe('returns from an invoice (credit memos)', () => {
       'lines[0].quantity',
     );
     // Billed units never go back through the sales order.
-    await expectRefusal(
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${so.id}/returns`,
       { lines: [{ line_id: so.lines[0].id, quantity: 1 }] },
       422,
       'return_quantity_exceeded',
       'lines[0].quantity',
     );
-    expect(await get(w.owner, invoice.id)).toMatchObject({ amount_credited: 30, balance_due: 10 });
+    expect(await w.getOrder(invoice.id)).toMatchObject({ amount_credited: 30, balance_due: 10 });
     await expectArTies(w.owner);
   });
 });
 
 describe('plain returns', () => {
   it('a return created directly is a credit memo without a source: customer credit, restocked at the product cost', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     const rma = await w.order('return', [{ product_id: w.widget.id, quantity: 2 }]);
-    const confirmed = await act(w.owner, rma.id, 'confirm');
+    const confirmed = await w.act(rma.id, 'confirm');
     expect(confirmed).toMatchObject({ order_total: 20, balance_due: -20, source_order_id: null });
     await expectArTies(w.owner);
-    const receipt = await act(w.owner, rma.id, 'receive-return');
+    const receipt = await w.act(rma.id, 'receive-return');
     expect(receipt).toMatchObject({ cost_total: 8 }); // product cost 4
     expect(await onHand(w.owner, w.widget.id)).toBe('2');
   });
@@ -329,16 +285,25 @@ describe('plain returns', () => {
 
 describe('refusals', () => {
   it('refuses bad returns with the precise code and param, writing nothing', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const so = await shippedSalesOrder(w, 5, 2);
     const line = so.lines[0].id;
-    const path = `/v1/orders/${so.id}/returns`;
-    let body = await expectRefusal(w.owner, path, { lines: [{ line_id: line, quantity: 3 }] }, 422, 'return_quantity_exceeded', 'lines[0].quantity');
-    expect(body).toMatchObject({ returnable: 2, line_id: line });
-    await expectRefusal(w.owner, path, { lines: [{ line_id: w.widget.id, quantity: 1 }] }, 404, 'not_found', 'lines[0].line_id');
-    await expectRefusal(
+    const path = `/v1/orders/${so.id}/returns` as const;
+    let body = await api.expectRefusal(
       w.owner,
+      'POST',
+      path,
+      { lines: [{ line_id: line, quantity: 3 }] },
+      422,
+      'return_quantity_exceeded',
+      'lines[0].quantity',
+    );
+    expect(body).toMatchObject({ returnable: 2, line_id: line });
+    await api.expectRefusal(w.owner, 'POST', path, { lines: [{ line_id: w.widget.id, quantity: 1 }] }, 404, 'not_found', 'lines[0].line_id');
+    await api.expectRefusal(
+      w.owner,
+      'POST',
       path,
       {
         lines: [
@@ -350,13 +315,14 @@ describe('refusals', () => {
       'parameter_invalid',
       'lines[1].line_id',
     );
-    await expectRefusal(w.owner, path, { lines: [{ line_id: line, quantity: 0 }] }, 400, 'parameter_invalid', 'lines[0].quantity');
-    await expectRefusal(w.owner, path, { lines: [] }, 400, 'parameter_invalid', 'lines');
-    await expectRefusal(w.owner, path, { lines: [{ line_id: line, quantity: 1 }], location_id: w.account.id }, 404, 'not_found', 'location_id');
+    await api.expectRefusal(w.owner, 'POST', path, { lines: [{ line_id: line, quantity: 0 }] }, 400, 'parameter_invalid', 'lines[0].quantity');
+    await api.expectRefusal(w.owner, 'POST', path, { lines: [] }, 400, 'parameter_invalid', 'lines');
+    await api.expectRefusal(w.owner, 'POST', path, { lines: [{ line_id: line, quantity: 1 }], location_id: w.account.id }, 404, 'not_found', 'location_id');
     // Nothing shipped, or not posted: not returnable.
     const draft = await w.order('sales_order', [{ product_id: w.widget.id, quantity: 1 }]);
-    body = await expectRefusal(
+    body = await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${draft.id}/returns`,
       { lines: [{ line_id: draft.lines[0].id, quantity: 1 }] },
       409,
@@ -365,8 +331,9 @@ describe('refusals', () => {
     );
     expect(body).toMatchObject({ current_status: 'draft', reason: 'not_returnable' });
     const draftInvoice = await w.order('invoice', [{ product_id: w.widget.id, quantity: 1 }]);
-    await expectRefusal(
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${draftInvoice.id}/returns`,
       { lines: [{ line_id: draftInvoice.lines[0].id, quantity: 1 }] },
       409,
@@ -375,19 +342,20 @@ describe('refusals', () => {
     );
     // Another entity's order is 404.
     const stranger = await api.newEntity();
-    await expectRefusal(stranger, path, { lines: [{ line_id: line, quantity: 1 }] }, 404, 'not_found', 'id');
+    await api.expectRefusal(stranger, 'POST', path, { lines: [{ line_id: line, quantity: 1 }] }, 404, 'not_found', 'id');
   });
 
   it('refuses receiving a draft, over-receiving, and receiving anything but a return', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const so = await shippedSalesOrder(w, 2, 2);
-    const rma = await act(w.owner, so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 2 }] });
-    let body = await expectRefusal(w.owner, `/v1/orders/${rma.id}/receive-return`, undefined, 409, 'order_invalid_transition', 'id');
+    const rma = await w.act(so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 2 }] });
+    let body = await api.expectRefusal(w.owner, 'POST', `/v1/orders/${rma.id}/receive-return`, undefined, 409, 'order_invalid_transition', 'id');
     expect(body.current_status).toBe('draft');
-    await act(w.owner, rma.id, 'confirm');
-    body = await expectRefusal(
+    await w.act(rma.id, 'confirm');
+    body = await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${rma.id}/receive-return`,
       { lines: [{ line_id: rma.lines[0].id, quantity: 3 }] },
       422,
@@ -395,41 +363,42 @@ describe('refusals', () => {
       'lines[0].quantity',
     );
     expect(body.remaining).toBe(2);
-    await expectRefusal(
+    await api.expectRefusal(
       w.owner,
+      'POST',
       `/v1/orders/${rma.id}/receive-return`,
       { lines: [{ line_id: so.lines[0].id, quantity: 1 }] },
       404,
       'not_found',
       'lines[0].line_id',
     );
-    await expectRefusal(w.owner, `/v1/orders/${so.id}/receive-return`, undefined, 409, 'order_invalid_transition', 'id');
+    await api.expectRefusal(w.owner, 'POST', `/v1/orders/${so.id}/receive-return`, undefined, 409, 'order_invalid_transition', 'id');
     const stranger = await api.newEntity();
-    await expectRefusal(stranger, `/v1/orders/${rma.id}/receive-return`, undefined, 404, 'not_found', 'id');
-    await act(w.owner, rma.id, 'receive-return');
-    body = await expectRefusal(w.owner, `/v1/orders/${rma.id}/receive-return`, undefined, 409, 'order_invalid_transition', 'id');
+    await api.expectRefusal(stranger, 'POST', `/v1/orders/${rma.id}/receive-return`, undefined, 404, 'not_found', 'id');
+    await w.act(rma.id, 'receive-return');
+    body = await api.expectRefusal(w.owner, 'POST', `/v1/orders/${rma.id}/receive-return`, undefined, 409, 'order_invalid_transition', 'id');
     expect(body.current_status).toBe('fulfilled');
     // A received return is not cancelled.
-    body = await expectRefusal(w.owner, `/v1/orders/${rma.id}/cancel`, undefined, 409, 'order_invalid_transition', 'id');
+    body = await api.expectRefusal(w.owner, 'POST', `/v1/orders/${rma.id}/cancel`, undefined, 409, 'order_invalid_transition', 'id');
   });
 
   it('a draft return edited beyond what is returnable is refused at confirm; a cancelled return frees its units', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const so = await shippedSalesOrder(w, 3, 3);
-    const first = await act(w.owner, so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 2 }] });
-    const second = await act(w.owner, so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 1 }] });
+    const first = await w.act(so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 2 }] });
+    const second = await w.act(so.id, 'returns', { lines: [{ line_id: so.lines[0].id, quantity: 1 }] });
     const edit = await api.request('PATCH', `/v1/orders/${second.id}/items/${second.lines[0].id}`, { key: w.owner.secret, body: { quantity: 2 } });
     expect(edit.status, edit.text).toBe(200);
-    await expectRefusal(w.owner, `/v1/orders/${second.id}/confirm`, undefined, 422, 'return_quantity_exceeded', 'lines[0].quantity');
-    await act(w.owner, first.id, 'cancel');
-    await act(w.owner, second.id, 'confirm');
+    await api.expectRefusal(w.owner, 'POST', `/v1/orders/${second.id}/confirm`, undefined, 422, 'return_quantity_exceeded', 'lines[0].quantity');
+    await w.act(first.id, 'cancel');
+    await w.act(second.id, 'confirm');
   });
 });
 
 describe('concurrency', () => {
   it('two parallel returns of the same line never exceed what is returnable', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const so = await shippedSalesOrder(w, 5, 5);
     const body = { lines: [{ line_id: so.lines[0].id, quantity: 3 }] };
@@ -448,14 +417,14 @@ describe('concurrency', () => {
 
 describe('credited invoices', () => {
   it('an unpaid invoice with a credit applied is not voided (has_credits)', async () => {
-    const w = await world();
+    const w = await salesWorld(api);
     await w.receive(w.widget.id, 10, 4);
     const invoice = await shippedInvoice(w, 2);
-    const rma = await act(w.owner, invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 1, restock: false }] });
-    await act(w.owner, rma.id, 'confirm');
-    const body = await expectRefusal(w.owner, `/v1/orders/${invoice.id}/void`, undefined, 409, 'order_invalid_transition', 'id');
+    const rma = await w.act(invoice.id, 'returns', { lines: [{ line_id: invoice.lines[0].id, quantity: 1, restock: false }] });
+    await w.act(rma.id, 'confirm');
+    const body = await api.expectRefusal(w.owner, 'POST', `/v1/orders/${invoice.id}/void`, undefined, 409, 'order_invalid_transition', 'id');
     expect(body.reason).toBe('has_credits');
-    expect(await get(w.owner, invoice.id)).toMatchObject({ amount_credited: 10, balance_due: 10, amount_due: 20 });
+    expect(await w.getOrder(invoice.id)).toMatchObject({ amount_credited: 10, balance_due: 10, amount_due: 20 });
     await expectArTies(w.owner);
   });
 });

@@ -1,36 +1,21 @@
 /** Sales and purchase documents (issue 5, first slice): orders, lines, E2, E5, E15, E17. */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../shared/ids';
-import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+import { setupTestApi, tenantRowCounts } from '../support/harness';
 import { userWithKey } from '../support/ledger-helpers';
+import { withLines, unchecked } from '../support/client';
+import { GADGET, salesWorld, type OrderWithLines } from '../support/worlds';
 
 const api = setupTestApi();
 let n = 0;
-
-async function post(owner: TestEntity, path: string, body: unknown, status = 201) {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== status) throw new Error(`${path}: ${response.status} ${response.text}`);
-  return response.body;
-}
-
-async function world() {
-  const owner = await api.newEntity();
-  const location = await post(owner, '/v1/locations', { name: 'Main' });
-  const account = await post(owner, '/v1/accounts', { name: 'Acme' });
-  const vendor = await post(owner, '/v1/vendors', { name: 'Supplier' });
-  const widget = await post(owner, '/v1/products', { sku: `W-${n++}`, name: 'Widget', list_price: 10, cost: 4 });
-  const gadget = await post(owner, '/v1/products', { sku: `G-${n++}`, name: 'Gadget', list_price: '3.3333', cost: 1 });
-  return { owner, location, account, vendor, widget, gadget };
-}
-
-const setOrder = (owner: TestEntity, id: string, sql: string) => owner.sql((db) => db.query(`UPDATE orders SET ${sql} WHERE id = $1`, [id]));
+const WORLD = { vendor: { name: 'Supplier' }, gadget: { ...GADGET, list_price: '3.3333' } } as const;
 
 describe('POST /v1/orders', () => {
   it('creates a draft sales order with lines, numbered SO-000001, at the default location, priced from the catalog', async () => {
-    const { owner, location, account, widget, gadget } = await world();
+    const { owner, location, account, widget, gadget } = await salesWorld(api, WORLD);
     // General tier from 10 units, and an account-specific price that wins from 1 unit.
-    await post(owner, '/v1/pricing-policies', { product_id: widget.id, sell_price: 9, min_quantity: 10 });
-    await post(owner, '/v1/pricing-policies', { product_id: gadget.id, account_id: account.id, sell_price: 3 });
+    await api.post(owner, '/v1/pricing-policies', { product_id: widget.id, sell_price: 9, min_quantity: 10 });
+    await api.post(owner, '/v1/pricing-policies', { product_id: gadget.id, account_id: account.id, sell_price: 3 });
     const response = await api.request('POST', '/v1/orders', {
       key: owner.secret,
       body: {
@@ -46,7 +31,7 @@ describe('POST /v1/orders', () => {
       },
     });
     expect(response.status).toBe(201);
-    const order = response.body;
+    const order = withLines(response.body);
     expect(order).toMatchObject({
       object: 'order',
       order_number: 'SO-000001',
@@ -67,7 +52,7 @@ describe('POST /v1/orders', () => {
       revision_count: 0,
       metadata: { legacy: '42' },
     });
-    expect(order.lines.map((l: any) => [l.sell_rate, l.list_price, l.pricing_rule_adjustment, l.line_subtotal])).toEqual([
+    expect(order.lines.map((l) => [l.sell_rate, l.list_price, l.pricing_rule_adjustment, l.line_subtotal])).toEqual([
       [9, 10, 1, 90],
       [3, 3.3333, 0.3333, 9],
       [7.5, 10, 2.5, 7.5],
@@ -78,29 +63,29 @@ describe('POST /v1/orders', () => {
       delete: { allowed: true, reason: null },
       notes: { allowed: true, reason: null },
     });
-    expect(order.lines.map((l: any) => l.sort_order)).toEqual([1, 2, 3]);
-    const event = api.bus.published.find((e: any) => e.type === 'order.created' && e.data.object.id === order.id);
+    expect(order.lines.map((l) => l.sort_order)).toEqual([1, 2, 3]);
+    const event = api.published.find((e) => e.type === 'order.created' && e.data.object.id === order.id);
     expect(event).toBeDefined();
   });
 
   it('purchase orders name a vendor, are priced at the vendor cost, and their balance_due is never forced to 0', async () => {
-    const { owner, account, vendor, widget } = await world();
-    await post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, vendor_cost: '3.75' });
-    const po = await post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id, lines: [{ product_id: widget.id, quantity: 4 }] });
+    const { owner, account, vendor, widget } = await salesWorld(api, WORLD);
+    await api.post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, vendor_cost: '3.75' });
+    const po = await api.post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id, lines: [{ product_id: widget.id, quantity: 4 }] });
     expect(po).toMatchObject({ order_number: 'PO-000001', account_id: vendor.id, order_total: 15, balance_due: 15, amount_due: 15 });
     expect(po.lines[0]).toMatchObject({ sell_rate: 3.75, unit_cost: 3.75 });
     const wrongParty = await api.request('POST', '/v1/orders', { key: owner.secret, body: { document_type: 'purchase_order', account_id: account.id } });
     expect(wrongParty.status).toBe(404);
-    expect(wrongParty.body).toMatchObject({ code: 'not_found', param: 'account_id' });
+    expect(wrongParty.error).toMatchObject({ code: 'not_found', param: 'account_id' });
     const vendorOnSale = await api.request('POST', '/v1/orders', { key: owner.secret, body: { document_type: 'invoice', account_id: vendor.id } });
-    expect(vendorOnSale.body).toMatchObject({ code: 'not_found', param: 'account_id' });
+    expect(vendorOnSale.error).toMatchObject({ code: 'not_found', param: 'account_id' });
   });
 
   it('numbers each document type on its own, gap-free under concurrency; refusals take no number', async () => {
-    const { owner, account, widget } = await world();
-    const quote = await post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id });
+    const { owner, account, widget } = await salesWorld(api, WORLD);
+    const quote = await api.post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id });
     expect(quote.order_number).toBe('QT-000001');
-    const invoice = await post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id });
+    const invoice = await api.post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id });
     expect(invoice).toMatchObject({ order_number: 'INV-000001', invoice_number: 'INV-000001', invoice_type: 'manual' });
     const refused = await api.request('POST', '/v1/orders', {
       key: owner.secret,
@@ -114,7 +99,7 @@ describe('POST /v1/orders', () => {
       },
     });
     expect(refused.status).toBe(404);
-    expect(refused.body).toMatchObject({ code: 'not_found', param: 'lines[1].product_id' });
+    expect(refused.error).toMatchObject({ code: 'not_found', param: 'lines[1].product_id' });
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
         api.request('POST', '/v1/orders', {
@@ -128,11 +113,11 @@ describe('POST /v1/orders', () => {
   });
 
   it('refuses bad input with code and param, writing nothing', async () => {
-    const { owner, account, widget } = await world();
+    const { owner, account, widget } = await salesWorld(api, WORLD);
     const other = await api.newEntity();
-    const foreignProduct = await post(other, '/v1/products', { sku: 'F', name: 'Foreign' });
-    const archived = await post(owner, '/v1/accounts', { name: 'Gone' });
-    await post(owner, `/v1/accounts/${archived.id}/archive`, {}, 200);
+    const foreignProduct = await api.post(other, '/v1/products', { sku: 'F', name: 'Foreign' });
+    const archived = await api.post(owner, '/v1/accounts', { name: 'Gone' });
+    await api.post(owner, `/v1/accounts/${archived.id}/archive`, {}, 200);
     const before = await tenantRowCounts(owner.entity.id);
     const cases: [unknown, number, string, string][] = [
       [{ account_id: account.id }, 400, 'parameter_missing', 'document_type'],
@@ -178,18 +163,18 @@ describe('POST /v1/orders', () => {
       ],
     ];
     for (const [body, status, code, param] of cases) {
-      const response = await api.request('POST', '/v1/orders', { key: owner.secret, body });
+      const response = await api.request('POST', '/v1/orders', { key: owner.secret, body: unchecked(body) });
       expect(response.status, JSON.stringify(body)).toBe(status);
-      expect(response.body, JSON.stringify(body)).toMatchObject({ code, param });
+      expect(response.error, JSON.stringify(body)).toMatchObject({ code, param });
     }
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
-    const fresh = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+    const fresh = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
     expect(fresh.order_number).toBe('SO-000001');
   });
 
   it('explodes a kit into component lines priced on the kit line', async () => {
-    const { owner, account, widget, gadget } = await world();
-    const kit = await post(owner, '/v1/kits', {
+    const { owner, account, widget, gadget } = await salesWorld(api, WORLD);
+    const kit = await api.post(owner, '/v1/kits', {
       sku: `KIT-${n++}`,
       product_name: 'Bundle kit',
       components: [
@@ -198,11 +183,11 @@ describe('POST /v1/orders', () => {
       ],
     });
     await api.request('PATCH', `/v1/products/${kit.id}`, { key: owner.secret, body: { list_price: 20 } });
-    const order = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: kit.id, quantity: 3 }] });
+    const order = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: kit.id, quantity: 3 }] });
     expect(order.lines).toHaveLength(3);
     const [parent, ...components] = order.lines;
     expect(parent).toMatchObject({ kit_parent_line_id: null, line_subtotal: 60 });
-    expect(components.map((c: any) => [c.product_id, c.quantity, c.line_subtotal, c.kit_parent_line_id])).toEqual([
+    expect(components.map((c) => [c.product_id, c.quantity, c.line_subtotal, c.kit_parent_line_id])).toEqual([
       [widget.id, 6, 0, parent.id],
       [gadget.id, 3, 0, parent.id],
     ]);
@@ -210,36 +195,38 @@ describe('POST /v1/orders', () => {
     expect(order).toMatchObject({ subtotal: 60, list_price_total: 60, pricing_savings: 0 });
     const edited = await api.request('PATCH', `/v1/orders/${order.id}/items/${parent.id}`, { key: owner.secret, body: { quantity: 1 } });
     expect(edited.status).toBe(200);
-    const after = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
-    expect(after.lines.map((l: any) => l.quantity)).toEqual([1, 2, 1]);
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
+    expect(after.lines.map((l) => l.quantity)).toEqual([1, 2, 1]);
     const direct = await api.request('PATCH', `/v1/orders/${order.id}/items/${components[0].id}`, { key: owner.secret, body: { quantity: 5 } });
     expect(direct.status).toBe(409);
-    expect(direct.body).toMatchObject({ code: 'line_not_editable', param: 'item_id', reason: 'kit_component' });
+    expect(direct.error).toMatchObject({ code: 'line_not_editable', param: 'item_id', reason: 'kit_component' });
   });
 });
 
 describe('GET /v1/orders and /v1/orders/{id}', () => {
   it('requires document_type, filters, pages by keyset and expands lines, adjustments and account', async () => {
-    const { owner, account, vendor, widget } = await world();
-    const other = await post(owner, '/v1/accounts', { name: 'Other' });
+    const { owner, account, vendor, widget } = await salesWorld(api, WORLD);
+    const other = await api.post(owner, '/v1/accounts', { name: 'Other' });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push((await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] })).id);
+      ids.push(
+        (await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] })).id,
+      );
     }
-    await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: other.id, external_order_id: 'shop-1' });
-    await post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id });
+    await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: other.id, external_order_id: 'shop-1' });
+    await api.post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id });
     const missing = await api.request('GET', '/v1/orders', { key: owner.secret });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: 'parameter_missing', param: 'document_type' });
+    expect(missing.error).toMatchObject({ code: 'parameter_missing', param: 'document_type' });
     const page1 = await api.request('GET', '/v1/orders', { key: owner.secret, query: { document_type: 'sales_order', account_id: account.id, limit: '2' } });
-    expect(page1.body.data.map((o: any) => o.id)).toEqual([ids[2], ids[1]]);
+    expect(page1.body.data.map((o) => o.id)).toEqual([ids[2], ids[1]]);
     expect(page1.body).toMatchObject({ has_more: true, next_cursor: ids[1] });
     expect(page1.body.data[0].lines).toBeUndefined();
     const page2 = await api.request('GET', '/v1/orders', {
       key: owner.secret,
       query: { document_type: 'sales_order', account_id: account.id, limit: '2', starting_after: ids[1], 'expand[]': ['data.lines', 'data.account'] },
     });
-    expect(page2.body.data.map((o: any) => o.id)).toEqual([ids[0]]);
+    expect(page2.body.data.map((o) => o.id)).toEqual([ids[0]]);
     expect(page2.body.data[0].lines).toHaveLength(1);
     expect(page2.body.data[0].account).toMatchObject({ object: 'account', id: account.id });
     const byExternal = await api.request('GET', '/v1/orders', { key: owner.secret, query: { document_type: 'sales_order', external_order_id: 'shop-1' } });
@@ -262,10 +249,9 @@ describe('GET /v1/orders and /v1/orders/{id}', () => {
 
 describe('PATCH /v1/orders/{id} and lines', () => {
   it('recalculates totals on header and line changes; tax follows the line rate and the order exemption', async () => {
-    const { owner, account, widget, gadget } = await world();
-    const tax = newId();
-    await owner.sql((db) => db.query(`INSERT INTO tax_rates (id, entity_id, name, rate) VALUES ($1, $2, 'State', 8.25)`, [tax, owner.entity.id]));
-    const order = await post(owner, '/v1/orders', {
+    const { owner, account, widget, gadget } = await salesWorld(api, WORLD);
+    const tax = (await api.post(owner, '/v1/tax-rates', { name: 'State', rate: 8.25 })).id;
+    const order = await api.post(owner, '/v1/orders', {
       document_type: 'sales_order',
       account_id: account.id,
       lines: [{ product_id: widget.id, quantity: 2, tax_rate_id: tax }],
@@ -276,7 +262,7 @@ describe('PATCH /v1/orders/{id} and lines', () => {
     expect(shipped.body).toMatchObject({ shipping_total: 7.5, order_total: 29.15, po_number: 'PO-77' });
     const exempt = await api.request('PATCH', `/v1/orders/${order.id}`, { key: owner.secret, body: { tax_exempt: true } });
     expect(exempt.body).toMatchObject({ tax_total: 0, order_total: 27.5 });
-    const updated = api.bus.published.filter((e: any) => e.type === 'order.updated' && e.data.object.id === order.id);
+    const updated = api.published.filter((e) => e.type === 'order.updated' && e.data.object.id === order.id);
     expect(updated.at(-1)!.data.previous_attributes).toMatchObject({ tax_exempt: false, tax_total: 1.65 });
 
     const added = await api.request('POST', `/v1/orders/${order.id}/lines`, {
@@ -284,24 +270,25 @@ describe('PATCH /v1/orders/{id} and lines', () => {
       body: { product_id: gadget.id, quantity: 3, discount_percent: 10 },
     });
     expect(added.status).toBe(201);
-    expect(added.body.lines).toHaveLength(2);
-    expect(added.body.lines[1]).toMatchObject({ line_subtotal: 10, discount_amount: 1, discount_percent: 10, line_total: 9, sort_order: 2 });
+    const { lines } = withLines(added.body);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ line_subtotal: 10, discount_amount: 1, discount_percent: 10, line_total: 9, sort_order: 2 });
     expect(added.body).toMatchObject({ subtotal: 30, discount_total: 1, order_total: 36.5 });
 
-    const line = added.body.lines[1];
+    const line = lines[1];
     const edited = await api.request('PATCH', `/v1/orders/${order.id}/items/${line.id}`, { key: owner.secret, body: { discount_amount: 2, notes: 'Loyal' } });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ object: 'order_line_item', id: line.id, discount_amount: 2, discount_percent: null, notes: 'Loyal', line_total: 8 });
     const removed = await api.request('DELETE', `/v1/orders/${order.id}/items/${line.id}`, { key: owner.secret });
     expect(removed.body).toEqual({ id: line.id, object: 'order_line_item', deleted: true });
-    const after = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
     expect(after).toMatchObject({ subtotal: 20, discount_total: 0, order_total: 27.5 });
   });
 
   it('E5: re-prices a catalog-priced line when its quantity crosses a tier, but not an overridden one', async () => {
-    const { owner, account, widget } = await world();
-    await post(owner, '/v1/pricing-policies', { product_id: widget.id, sell_price: 8, min_quantity: 5 });
-    const order = await post(owner, '/v1/orders', {
+    const { owner, account, widget } = await salesWorld(api, WORLD);
+    await api.post(owner, '/v1/pricing-policies', { product_id: widget.id, sell_price: 8, min_quantity: 5 });
+    const order = await api.post(owner, '/v1/orders', {
       document_type: 'quote',
       account_id: account.id,
       lines: [
@@ -319,60 +306,75 @@ describe('PATCH /v1/orders/{id} and lines', () => {
       sell_rate: 9.5,
       line_subtotal: 47.5,
     });
-    const quote = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
+    const quote = await api.get(owner, `/v1/orders/${order.id}`);
     expect(quote).toMatchObject({ order_total: 87.5, balance_due: 87.5 }); // quotes are never forced to 0
   });
 
   it('E5: 404 for an item of another order, another entity, or a foreign order', async () => {
-    const { owner, account, widget } = await world();
-    const a = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
-    const b = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
+    const { owner, account, widget } = await salesWorld(api, WORLD);
+    const a = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
+    const b = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
     const before = await tenantRowCounts(owner.entity.id);
     const wrongOrder = await api.request('PATCH', `/v1/orders/${a.id}/items/${b.lines[0].id}`, { key: owner.secret, body: { quantity: 3 } });
     expect(wrongOrder.status).toBe(404);
-    expect(wrongOrder.body).toMatchObject({ code: 'not_found', param: 'item_id' });
+    expect(wrongOrder.error).toMatchObject({ code: 'not_found', param: 'item_id' });
     const gone = await api.request('DELETE', `/v1/orders/${a.id}/items/${b.lines[0].id}`, { key: owner.secret });
-    expect(gone.body).toMatchObject({ code: 'not_found', param: 'item_id' });
+    expect(gone.error).toMatchObject({ code: 'not_found', param: 'item_id' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
   it('E5: blocks edits on closed documents with suggested_action; paid documents take override with the permission, audited', async () => {
-    const { owner, account, widget } = await world();
+    const { owner, account, widget, receive, act } = await salesWorld(api, WORLD);
     const make = async () =>
-      post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 2 }] });
+      api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 2 }] });
+    /** Moves a draft of 2 widgets (20.00) to a closed state. */
+    const close: Record<string, (order: OrderWithLines) => Promise<unknown>> = {
+      fulfilled: async (order) => {
+        await receive(widget.id, 2, 4);
+        await act(order.id, 'confirm');
+        await act(order.id, 'fulfillments', { lines: [{ line_id: order.lines[0].id, quantity: 2 }] });
+      },
+      cancelled: (order) => act(order.id, 'cancel'),
+      // No endpoint voids a sales order (only posted invoices are voided).
+      voided: (order) => owner.sql((db) => db.query(`UPDATE orders SET order_status = 'voided' WHERE id = $1`, [order.id])),
+      paid: async (order) => {
+        await act(order.id, 'confirm');
+        await act(order.id, 'payments', { amount: 20 });
+      },
+    };
     const expectations: [string, string, string][] = [
-      ["order_status = 'fulfilled'", 'document_fulfilled', 'create_return'],
-      ["order_status = 'cancelled'", 'document_cancelled', 'duplicate_order'],
-      ["order_status = 'voided'", 'document_voided', 'duplicate_order'],
-      ["order_status = 'confirmed', payment_status = 'paid', amount_paid = 20", 'document_paid', 'revise_order'],
+      ['fulfilled', 'document_fulfilled', 'create_return'],
+      ['cancelled', 'document_cancelled', 'duplicate_order'],
+      ['voided', 'document_voided', 'duplicate_order'],
+      ['paid', 'document_paid', 'revise_order'],
     ];
-    for (const [sql, reason, action] of expectations) {
+    for (const [state, reason, action] of expectations) {
       const order = await make();
-      await setOrder(owner, order.id, sql);
+      await close[state](order);
       const before = await tenantRowCounts(owner.entity.id);
       const response = await api.request('PATCH', `/v1/orders/${order.id}/items/${order.lines[0].id}`, { key: owner.secret, body: { quantity: 3 } });
-      expect(response.status, sql).toBe(409);
-      expect(response.body).toMatchObject({ code: 'order_locked', param: 'id', reason, suggested_action: action, overridable: reason === 'document_paid' });
+      expect(response.status, state).toBe(409);
+      expect(response.error).toMatchObject({ code: 'order_locked', param: 'id', reason, suggested_action: action, overridable: reason === 'document_paid' });
       expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
-      const line = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body.lines[0];
+      const line = (await api.get(owner, `/v1/orders/${order.id}`)).lines[0];
       expect(line.line_editability.qty).toMatchObject({ allowed: false, reason });
     }
     // A posted invoice is closed too, and override does not open a fulfilled document.
-    const invoice = await post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
-    await setOrder(owner, invoice.id, "order_status = 'confirmed'");
+    const invoice = await api.post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id, lines: [{ product_id: widget.id, quantity: 1 }] });
+    await act(invoice.id, 'confirm');
     const posted = await api.request('PATCH', `/v1/orders/${invoice.id}/items/${invoice.lines[0].id}`, {
       key: owner.secret,
       body: { quantity: 2, override: true },
     });
-    expect(posted.body).toMatchObject({ code: 'order_locked', reason: 'document_posted', suggested_action: 'create_return' });
+    expect(posted.error).toMatchObject({ code: 'order_locked', reason: 'document_posted', suggested_action: 'create_return' });
 
     const paid = await make();
-    await setOrder(owner, paid.id, "order_status = 'confirmed', payment_status = 'paid', amount_paid = 20");
+    await close.paid(paid);
     const clerk = await userWithKey(owner, []);
     const before = await tenantRowCounts(owner.entity.id);
     const denied = await api.request('PATCH', `/v1/orders/${paid.id}/items/${paid.lines[0].id}`, { key: clerk.secret, body: { quantity: 3, override: true } });
     expect(denied.status).toBe(403);
-    expect(denied.body).toMatchObject({ code: 'insufficient_permissions', param: 'override', permission: 'orders.revision_override' });
+    expect(denied.error).toMatchObject({ code: 'insufficient_permissions', param: 'override', permission: 'orders.revision_override' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     const allowed = await api.request('PATCH', `/v1/orders/${paid.id}/items/${paid.lines[0].id}`, {
       key: owner.secret,
@@ -380,10 +382,13 @@ describe('PATCH /v1/orders/{id} and lines', () => {
     });
     expect(allowed.status).toBe(200);
     expect(allowed.body.quantity).toBe(3);
-    const after = (await api.request('GET', `/v1/orders/${paid.id}`, { key: owner.secret })).body;
+    const after = await api.get(owner, `/v1/orders/${paid.id}`);
     expect(after).toMatchObject({ revision_count: 1, order_status: 'confirmed', payment_status: 'paid', order_total: 30, amount_due: 10, balance_due: 10 });
     const audit = await owner.sql((db) =>
-      db.query<any>('SELECT user_id, reason, lock_reason, changes, revision_number FROM order_revisions WHERE order_id = $1', [paid.id]),
+      db.query<{ user_id: string; reason: string; lock_reason: string; changes: unknown; revision_number: number }>(
+        'SELECT user_id, reason, lock_reason, changes, revision_number FROM order_revisions WHERE order_id = $1',
+        [paid.id],
+      ),
     );
     expect(audit).toEqual([
       { user_id: owner.owner.id, reason: 'Customer added one', lock_reason: 'document_paid', changes: { quantity: '3' }, revision_number: 1 },
@@ -391,15 +396,15 @@ describe('PATCH /v1/orders/{id} and lines', () => {
   });
 
   it('E5: a line with an issued drop-ship PO refuses quantity and drop-ship changes with linked_purchase_order, even with override', async () => {
-    const { owner, account, vendor, widget } = await world();
-    const order = await post(owner, '/v1/orders', {
+    const { owner, account, vendor, widget, act } = await salesWorld(api, WORLD);
+    const order = await api.post(owner, '/v1/orders', {
       document_type: 'sales_order',
       account_id: account.id,
       lines: [{ product_id: widget.id, quantity: 2, is_drop_ship: true, drop_ship_vendor_id: vendor.id }],
     });
-    const po = await post(owner, '/v1/orders', { document_type: 'purchase_order', account_id: vendor.id });
-    await owner.sql((db) => db.query('UPDATE order_lines SET drop_ship_po_id = $2 WHERE id = $1', [order.lines[0].id, po.id]));
-    const path = `/v1/orders/${order.id}/items/${order.lines[0].id}`;
+    await act(order.id, 'confirm');
+    const [po] = (await act(order.id, 'drop-ship-purchase-orders')).data;
+    const path = `/v1/orders/${order.id}/items/${order.lines[0].id}` as const;
     const before = await tenantRowCounts(owner.entity.id);
     for (const [body, param] of [
       [{ quantity: 3, override: true }, 'quantity'],
@@ -408,7 +413,7 @@ describe('PATCH /v1/orders/{id} and lines', () => {
     ] as const) {
       const response = await api.request('PATCH', path, { key: owner.secret, body });
       expect(response.status).toBe(409);
-      expect(response.body).toMatchObject({
+      expect(response.error).toMatchObject({
         code: 'dropship_po_issued_blocks_line_edit',
         param,
         linked_purchase_order: { id: po.id, order_number: 'PO-000001' },
@@ -417,26 +422,32 @@ describe('PATCH /v1/orders/{id} and lines', () => {
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     // Same quantity and other fields are fine.
     expect((await api.request('PATCH', path, { key: owner.secret, body: { quantity: 2, notes: 'Rush' } })).status).toBe(200);
-    const line = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body.lines[0];
+    const line = (await api.get(owner, `/v1/orders/${order.id}`)).lines[0];
     expect(line.line_editability).toMatchObject({ qty: { allowed: false, reason: 'dropship_po_issued' }, delete: { allowed: false } });
   });
 
   it('E5: the quantity cannot go below what was fulfilled', async () => {
-    const { owner, account, widget } = await world();
-    const order = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: widget.id, quantity: 5 }] });
-    await owner.sql((db) => db.query('UPDATE order_lines SET quantity_fulfilled = 2 WHERE id = $1', [order.lines[0].id]));
+    const { owner, account, widget, receive, act } = await salesWorld(api, WORLD);
+    const order = await api.post(owner, '/v1/orders', {
+      document_type: 'sales_order',
+      account_id: account.id,
+      lines: [{ product_id: widget.id, quantity: 5 }],
+    });
+    await receive(widget.id, 2, 4);
+    await act(order.id, 'confirm');
+    await act(order.id, 'fulfillments', { lines: [{ line_id: order.lines[0].id, quantity: 2 }] });
     const response = await api.request('PATCH', `/v1/orders/${order.id}/items/${order.lines[0].id}`, { key: owner.secret, body: { quantity: 1 } });
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ code: 'line_quantity_below_floor', param: 'quantity', floor: 2, reason: 'quantity_fulfilled' });
+    expect(response.error).toMatchObject({ code: 'line_quantity_below_floor', param: 'quantity', floor: 2, reason: 'quantity_fulfilled' });
   });
 
   it('header edits of a closed document are limited to notes and metadata', async () => {
-    const { owner, account } = await world();
-    const order = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
-    await setOrder(owner, order.id, "order_status = 'cancelled'");
+    const { owner, account, act } = await salesWorld(api, WORLD);
+    const order = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+    await act(order.id, 'cancel');
     const refused = await api.request('PATCH', `/v1/orders/${order.id}`, { key: owner.secret, body: { shipping_total: 3 } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'order_locked', current_status: 'cancelled' });
+    expect(refused.error).toMatchObject({ code: 'order_locked', current_status: 'cancelled' });
     const notes = await api.request('PATCH', `/v1/orders/${order.id}`, { key: owner.secret, body: { notes: 'Called customer' } });
     expect(notes.status).toBe(200);
     expect(notes.body.balance_due).toBe(0);
@@ -445,8 +456,8 @@ describe('PATCH /v1/orders/{id} and lines', () => {
 
 describe('E17 DELETE /v1/orders/{id}', () => {
   it('soft-deletes a draft by uuid or order_number; refuses confirmed orders and orders with payments', async () => {
-    const { owner, account } = await world();
-    const draft = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+    const { owner, account, act } = await salesWorld(api, WORLD);
+    const draft = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
     const byNumber = await api.request('DELETE', `/v1/orders/${draft.order_number}`, { key: owner.secret });
     expect(byNumber.status).toBe(200);
     expect(byNumber.body).toEqual({ deleted: true, id: draft.id });
@@ -454,24 +465,25 @@ describe('E17 DELETE /v1/orders/{id}', () => {
     expect((await api.request('DELETE', `/v1/orders/${draft.id}`, { key: owner.secret })).status).toBe(404);
     const list = await api.request('GET', '/v1/orders', { key: owner.secret, query: { document_type: 'sales_order' } });
     expect(list.body.data).toEqual([]);
-    expect(api.bus.published.some((e: any) => e.type === 'order.deleted' && e.data.object.id === draft.id)).toBe(true);
+    expect(api.published.some((e) => e.type === 'order.deleted' && e.data.object.id === draft.id)).toBe(true);
 
-    const confirmed = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
-    await setOrder(owner, confirmed.id, "order_status = 'confirmed'");
-    const withPayment = await post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id });
-    await setOrder(owner, withPayment.id, "payment_status = 'partially_paid', amount_paid = 1");
+    const confirmed = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+    await act(confirmed.id, 'confirm');
+    const withPayment = await api.post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id });
+    // No endpoint takes a payment on a quote (only sales orders and invoices are payable).
+    await owner.sql((db) => db.query(`UPDATE orders SET payment_status = 'partially_paid', amount_paid = 1 WHERE id = $1`, [withPayment.id]));
     const before = await tenantRowCounts(owner.entity.id);
     for (const order of [confirmed, withPayment]) {
       const refused = await api.request('DELETE', `/v1/orders/${order.id}`, { key: owner.secret });
       expect(refused.status).toBe(409);
-      expect(refused.body).toMatchObject({ code: 'order_not_deletable', param: 'id' });
+      expect(refused.error).toMatchObject({ code: 'order_not_deletable', param: 'id' });
     }
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
-    const quote = await post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id });
-    await setOrder(owner, quote.id, "order_status = 'confirmed'");
+    const quote = await api.post(owner, '/v1/orders', { document_type: 'quote', account_id: account.id });
+    await act(quote.id, 'confirm');
     expect((await api.request('DELETE', `/v1/orders/${quote.id}`, { key: owner.secret })).status).toBe(200);
     // Numbers are never reused.
-    expect((await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id })).order_number).toBe('SO-000003');
+    expect((await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id })).order_number).toBe('SO-000003');
     const stranger = await api.newEntity();
     const foreign = await api.request('DELETE', `/v1/orders/${confirmed.order_number}`, { key: stranger.secret });
     expect(foreign.status).toBe(404);
@@ -480,17 +492,20 @@ describe('E17 DELETE /v1/orders/{id}', () => {
 
 describe('E15 POST /v1/orders/{id}/duplicate', () => {
   it('makes a new draft with a fresh number, the lines, account, location and metadata, and no payment or fulfillment history', async () => {
-    const { owner, account, widget } = await world();
-    const source = await post(owner, '/v1/orders', {
+    const { owner, account, widget, receive, act } = await salesWorld(api, WORLD);
+    const source = await api.post(owner, '/v1/orders', {
       document_type: 'sales_order',
       account_id: account.id,
       metadata: { channel: 'web' },
       external_order_id: 'ext-1',
       lines: [{ product_id: widget.id, quantity: 4, sell_rate: 9 }],
     });
-    await post(owner, `/v1/orders/${source.id}/adjustments`, { name: 'Promo', effect_type: 'discount', discount_type: 'fixed_amount', value: 5 }, 200);
-    await setOrder(owner, source.id, "order_status = 'fulfilled', fulfillment_status = 'fulfilled', payment_status = 'paid', amount_paid = 31");
-    await owner.sql((db) => db.query('UPDATE order_lines SET quantity_fulfilled = 4 WHERE order_id = $1', [source.id]));
+    await api.post(owner, `/v1/orders/${source.id}/adjustments`, { name: 'Promo', effect_type: 'discount', discount_type: 'fixed_amount', value: 5 }, 200);
+    // Fulfilled and paid in full (4 × 9.00 − 5.00).
+    await receive(widget.id, 4, 4);
+    await act(source.id, 'confirm');
+    await act(source.id, 'payments', { amount: 31 });
+    await act(source.id, 'fulfillments', { lines: [{ line_id: source.lines[0].id, quantity: 4 }] });
     const response = await api.request('POST', `/v1/orders/${source.id}/duplicate`, { key: owner.secret });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
@@ -508,16 +523,17 @@ describe('E15 POST /v1/orders/{id}/duplicate', () => {
       order_total: 36,
     });
     expect(response.body.id).not.toBe(source.id);
-    expect(response.body.lines).toHaveLength(1);
-    expect(response.body.lines[0]).toMatchObject({ product_id: widget.id, quantity: 4, sell_rate: 9, quantity_fulfilled: 0 });
-    expect(response.body.lines[0].id).not.toBe(source.lines[0].id);
+    const { lines } = withLines(response.body);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ product_id: widget.id, quantity: 4, sell_rate: 9, quantity_fulfilled: 0 });
+    expect(lines[0].id).not.toBe(source.lines[0].id);
   });
 });
 
 describe('E2 POST /v1/orders/{id}/adjustments', () => {
   it('records a discount, prorates it over the lines exactly and answers with the new order total', async () => {
-    const { owner, account, widget, gadget } = await world();
-    const order = await post(owner, '/v1/orders', {
+    const { owner, account, widget, gadget } = await salesWorld(api, WORLD);
+    const order = await api.post(owner, '/v1/orders', {
       document_type: 'sales_order',
       account_id: account.id,
       lines: [
@@ -541,8 +557,8 @@ describe('E2 POST /v1/orders/{id}/adjustments', () => {
       order_total: 27.03,
       discount_total: 3,
     });
-    const after = (await api.request('GET', `/v1/orders/${order.id}`, { key: owner.secret })).body;
-    const shares = after.lines.map((l: any) => l.adjustments[0].line_amount);
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
+    const shares = after.lines.map((l) => l.adjustments[0].line_amount);
     expect(shares).toEqual([1, 1, 1]);
     expect(after.lines[0].adjustments[0]).toMatchObject({ source_type: 'order_adjustment', source_id: response.body.id, source_label: 'Spring sale' });
     const fee = await api.request('POST', `/v1/orders/${order.id}/adjustments`, {
@@ -550,38 +566,56 @@ describe('E2 POST /v1/orders/{id}/adjustments', () => {
       body: { name: 'Handling', effect_type: 'fee', discount_type: 'fixed_amount', value: '2.5' },
     });
     expect(fee.body).toMatchObject({ amount: 2.5, fee_total: 2.5, order_total: 29.53 });
-    expect(api.bus.published.filter((e: any) => e.type === 'order_adjustment.created' && e.data.object.order_id === order.id)).toHaveLength(2);
+    expect(api.published.filter((e) => e.type === 'order_adjustment.created' && e.data.object.order_id === order.id)).toHaveLength(2);
   });
 
   it('refuses cancelled, fulfilled and posted-invoice orders with 422 and the current status, foreign orders with 404 order_not_found, writing nothing', async () => {
-    const { owner, account } = await world();
-    const body = { name: 'X', effect_type: 'discount', discount_type: 'fixed_amount', value: 1 };
-    for (const status of ['cancelled', 'fulfilled']) {
-      const order = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
-      await setOrder(owner, order.id, `order_status = '${status}'`);
+    const { owner, account, widget, receive, act } = await salesWorld(api, WORLD);
+    const body = { name: 'X', effect_type: 'discount', discount_type: 'fixed_amount', value: 1 } as const;
+    const cancelled = async () => {
+      const order = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+      await act(order.id, 'cancel');
+      return order;
+    };
+    const fulfilled = async () => {
+      const order = await api.post(owner, '/v1/orders', {
+        document_type: 'sales_order',
+        account_id: account.id,
+        lines: [{ product_id: widget.id, quantity: 1 }],
+      });
+      await receive(widget.id, 1, 4);
+      await act(order.id, 'confirm');
+      await act(order.id, 'fulfillments', { lines: [{ line_id: order.lines[0].id, quantity: 1 }] });
+      return order;
+    };
+    for (const [status, make] of [
+      ['cancelled', cancelled],
+      ['fulfilled', fulfilled],
+    ] as const) {
+      const order = await make();
       const before = await tenantRowCounts(owner.entity.id);
       const response = await api.request('POST', `/v1/orders/${order.id}/adjustments`, { key: owner.secret, body });
       expect(response.status).toBe(422);
-      expect(response.body).toMatchObject({ code: 'order_not_adjustable', param: 'id', current_status: status });
+      expect(response.error).toMatchObject({ code: 'order_not_adjustable', param: 'id', current_status: status });
       expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
     }
-    const invoice = await post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id });
-    await setOrder(owner, invoice.id, "order_status = 'confirmed'");
-    expect((await api.request('POST', `/v1/orders/${invoice.id}/adjustments`, { key: owner.secret, body })).body).toMatchObject({
+    const invoice = await api.post(owner, '/v1/orders', { document_type: 'invoice', account_id: account.id });
+    await act(invoice.id, 'confirm');
+    expect((await api.request('POST', `/v1/orders/${invoice.id}/adjustments`, { key: owner.secret, body })).error).toMatchObject({
       code: 'order_not_adjustable',
       current_status: 'confirmed',
       document_type: 'invoice',
     });
-    const open = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
-    await setOrder(owner, open.id, "order_status = 'confirmed'");
+    const open = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+    await act(open.id, 'confirm');
     expect((await api.request('POST', `/v1/orders/${open.id}/adjustments`, { key: owner.secret, body })).status).toBe(200);
 
     const stranger = await api.newEntity();
     const before = await tenantRowCounts(owner.entity.id);
     const foreign = await api.request('POST', `/v1/orders/${open.id}/adjustments`, { key: stranger.secret, body });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ code: 'order_not_found', type: 'not_found', param: 'id' });
-    const draft = await post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
+    expect(foreign.error).toMatchObject({ code: 'order_not_found', type: 'not_found', param: 'id' });
+    const draft = await api.post(owner, '/v1/orders', { document_type: 'sales_order', account_id: account.id });
     const before2 = await tenantRowCounts(owner.entity.id);
     const cases: [unknown, string, string][] = [
       [{ ...body, discount_type: 'percentage', value: 101 }, 'parameter_invalid', 'value'],
@@ -592,12 +626,12 @@ describe('E2 POST /v1/orders/{id}/adjustments', () => {
       [{ ...body, coupon_code: 'SAVE' }, 'parameter_invalid', 'coupon_code'],
     ];
     for (const [bad, code, param] of cases) {
-      const response = await api.request('POST', `/v1/orders/${draft.id}/adjustments`, { key: owner.secret, body: bad });
+      const response = await api.request('POST', `/v1/orders/${draft.id}/adjustments`, { key: owner.secret, body: unchecked(bad) });
       expect(response.status, JSON.stringify(bad)).toBe(400);
-      expect(response.body).toMatchObject({ code, param });
+      expect(response.error).toMatchObject({ code, param });
     }
     const ghost = await api.request('POST', `/v1/orders/${draft.id}/adjustments`, { key: owner.secret, body: { ...body, created_by_user_id: newId() } });
-    expect(ghost.body).toMatchObject({ code: 'not_found', param: 'created_by_user_id' });
+    expect(ghost.error).toMatchObject({ code: 'not_found', param: 'created_by_user_id' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before2);
     expect(before2.order_adjustments).toBe(before.order_adjustments);
   });

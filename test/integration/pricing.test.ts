@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -44,9 +45,9 @@ describe('pricing levels and policies (E25)', () => {
     const fetched = await api.request('GET', `/v1/pricing-policies/${tier1.body.id}`, { key: owner.secret });
     expect(fetched.body).toEqual({ data: tier1.body });
     const byBatch = await api.request('GET', '/v1/pricing-policies', { key: owner.secret, query: { migration_batch_id: batch } });
-    expect(byBatch.body.data.map((p: any) => p.id)).toEqual([tier1.body.id]);
-    expect((await api.request('GET', '/v1/pricing-levels', { key: owner.secret })).body.data).toHaveLength(1);
-    expect((await api.request('GET', `/v1/pricing-levels/${level.body.id}`, { key: owner.secret })).body).toEqual(level.body);
+    expect(byBatch.body.data.map((p) => p.id)).toEqual([tier1.body.id]);
+    expect((await api.get(owner, '/v1/pricing-levels')).data).toHaveLength(1);
+    expect(await api.get(owner, `/v1/pricing-levels/${level.body.id}`)).toEqual(level.body);
   });
 
   it('refuses a repeated tier, foreign references and duplicate level names, writing nothing', async () => {
@@ -60,22 +61,22 @@ describe('pricing levels and policies (E25)', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const repeated = await api.request('POST', '/v1/pricing-policies', { key: owner.secret, body: { product_id: product.id, sell_price: 6 } });
     expect(repeated.status).toBe(409);
-    expect(repeated.body).toMatchObject({ code: 'pricing_tier_exists', param: 'min_quantity' });
+    expect(repeated.error).toMatchObject({ code: 'pricing_tier_exists', param: 'min_quantity' });
     const level = await api.request('POST', '/v1/pricing-policies', {
       key: owner.secret,
       body: { product_id: product.id, sell_price: 6, pricing_level_id: theirLevel.id },
     });
-    expect(level.body).toMatchObject({ code: 'not_found', param: 'pricing_level_id' });
+    expect(level.error).toMatchObject({ code: 'not_found', param: 'pricing_level_id' });
     const account = await api.request('POST', '/v1/pricing-policies', {
       key: owner.secret,
       body: { product_id: product.id, sell_price: 6, account_id: theirAccount.id },
     });
-    expect(account.body).toMatchObject({ code: 'not_found', param: 'account_id' });
+    expect(account.error).toMatchObject({ code: 'not_found', param: 'account_id' });
     // A missing decimal field is reported on its name (the shared validator classes it as invalid).
-    expect((await api.request('POST', '/v1/pricing-policies', { key: owner.secret, body: { product_id: product.id } })).body).toMatchObject({
+    expect((await api.request('POST', '/v1/pricing-policies', { key: owner.secret, body: unchecked({ product_id: product.id }) })).body).toMatchObject({
       param: 'sell_price',
     });
-    expect((await api.request('POST', '/v1/pricing-levels', { key: owner.secret, body: { name: 'RETAIL' } })).body).toMatchObject({
+    expect((await api.request('POST', '/v1/pricing-levels', { key: owner.secret, body: { name: 'RETAIL' } })).error).toMatchObject({
       code: 'pricing_level_name_taken',
       param: 'name',
     });

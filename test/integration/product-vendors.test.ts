@@ -32,7 +32,7 @@ describe('product-vendor relationships (E14)', () => {
     expect(promoted.status).toBe(200);
     expect(promoted.body).toMatchObject({ id: second.id, is_preferred: true, order_multiple: 2.5 });
     const list = await api.request('GET', `/v1/products/${product.id}/vendors`, { key: owner.secret });
-    expect(list.body.data.map((r: any) => [r.vendor_name, r.is_preferred])).toEqual([
+    expect(list.body.data.map((r) => [r.vendor_name, r.is_preferred])).toEqual([
       ['Globex', true],
       ['Acme Supply', false],
     ]);
@@ -51,14 +51,14 @@ describe('product-vendor relationships (E14)', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const duplicate = await api.request('POST', `/v1/products/${product.id}/vendors`, { key: owner.secret, body: { vendor_id: vendor.id } });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'product_vendor_exists', param: 'vendor_id' });
+    expect(duplicate.error).toMatchObject({ code: 'product_vendor_exists', param: 'vendor_id' });
     const foreign = await api.request('POST', `/v1/products/${product.id}/vendors`, { key: owner.secret, body: { vendor_id: theirs.id } });
-    expect(foreign.body).toMatchObject({ code: 'not_found', param: 'vendor_id' });
+    expect(foreign.error).toMatchObject({ code: 'not_found', param: 'vendor_id' });
     const zero = await api.request('PATCH', `/v1/products/${product.id}/vendors/${link.id}`, { key: owner.secret, body: { order_multiple: 0 } });
-    expect(zero.body).toMatchObject({ code: 'parameter_invalid', param: 'order_multiple' });
+    expect(zero.error).toMatchObject({ code: 'parameter_invalid', param: 'order_multiple' });
     const wrongParent = await api.request('PATCH', `/v1/products/${product2.id}/vendors/${link.id}`, { key: owner.secret, body: { is_preferred: true } });
     expect(wrongParent.status).toBe(404);
-    expect(wrongParent.body).toMatchObject({ code: 'not_found', param: 'pvid' });
+    expect(wrongParent.error).toMatchObject({ code: 'not_found', param: 'pvid' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -40,7 +41,7 @@ describe('products', () => {
     const deleted = await api.request('DELETE', `/v1/products/${created.body.id}`, { key: secret });
     expect(deleted.body).toEqual({ id: created.body.id, object: 'product', deleted: true });
     expect((await api.request('GET', `/v1/products/${created.body.id}`, { key: secret })).status).toBe(404);
-    const types = api.bus.published.filter((e) => e.entity_id === entity.id && e.type.startsWith('product.')).map((e) => e.type);
+    const types = api.published.filter((e) => e.entity_id === entity.id && e.type.startsWith('product.')).map((e) => e.type);
     expect(types).toEqual(['product.created', 'product.updated', 'product.deleted']);
   });
 
@@ -51,10 +52,10 @@ describe('products', () => {
       ['AB-2', 'Red pen', 'simple'],
       ['XY-9', 'Pen refill 50%', 'simple'],
       ['SV-1', 'Setup service', 'service'],
-    ]) {
+    ] as const) {
       expect((await api.request('POST', '/v1/products', { key: secret, body: { sku, name, product_type } })).status).toBe(201);
     }
-    const skus = async (query: Record<string, string>) => (await api.request('GET', '/v1/products', { key: secret, query })).body.data.map((p: any) => p.sku);
+    const skus = async (query: Record<string, string>) => (await api.request('GET', '/v1/products', { key: secret, query })).body.data.map((p) => p.sku);
     expect(await skus({ q: 'ab' })).toEqual(['AB-2', 'AB-1']);
     expect(await skus({ q: 'PEN' })).toEqual(['XY-9', 'AB-2', 'AB-1']);
     expect(await skus({ q: '50%' })).toEqual(['XY-9']);
@@ -63,8 +64,8 @@ describe('products', () => {
     expect(await skus({ product_type: 'service' })).toEqual(['SV-1']);
     const page1 = await api.request('GET', '/v1/products', { key: secret, query: { limit: '3' } });
     expect(page1.body.has_more).toBe(true);
-    const page2 = await api.request('GET', '/v1/products', { key: secret, query: { limit: '3', starting_after: page1.body.next_cursor } });
-    expect(page2.body.data.map((p: any) => p.sku)).toEqual(['AB-1']);
+    const page2 = await api.request('GET', '/v1/products', { key: secret, query: { limit: '3', starting_after: page1.body.next_cursor! } });
+    expect(page2.body.data.map((p) => p.sku)).toEqual(['AB-1']);
   });
 
   it('refuses duplicates, foreign references and kit changes with precise codes, writing nothing', async () => {
@@ -75,20 +76,20 @@ describe('products', () => {
     const before = await tenantRowCounts(entity.id);
     const duplicate = await api.request('POST', '/v1/products', { key: secret, body: { sku: 'a-1', name: 'B' } });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'product_sku_taken', param: 'sku' });
+    expect(duplicate.error).toMatchObject({ code: 'product_sku_taken', param: 'sku' });
     const external = await api.request('POST', '/v1/products', { key: secret, body: { sku: 'B-1', name: 'B', external_source: 's', external_id: '1' } });
-    expect(external.body).toMatchObject({ code: 'external_id_taken', param: 'external_id' });
+    expect(external.error).toMatchObject({ code: 'external_id_taken', param: 'external_id' });
     const foreign = await api.request('POST', '/v1/products', { key: secret, body: { sku: 'C-1', name: 'C', manufacturer_id: theirManufacturer.id } });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ code: 'not_found', param: 'manufacturer_id' });
-    const kit = await api.request('POST', '/v1/products', { key: secret, body: { sku: 'K-1', name: 'K', product_type: 'kit' } });
-    expect(kit.body).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
+    expect(foreign.error).toMatchObject({ code: 'not_found', param: 'manufacturer_id' });
+    const kit = await api.request('POST', '/v1/products', { key: secret, body: unchecked({ sku: 'K-1', name: 'K', product_type: 'kit' }) });
+    expect(kit.error).toMatchObject({ code: 'parameter_invalid', param: 'product_type' });
     const negative = await api.request('POST', '/v1/products', { key: secret, body: { sku: 'N-1', name: 'N', list_price: -1 } });
-    expect(negative.body).toMatchObject({ code: 'parameter_invalid', param: 'list_price' });
+    expect(negative.error).toMatchObject({ code: 'parameter_invalid', param: 'list_price' });
     const precision = await api.request('POST', '/v1/products', { key: secret, body: { sku: 'N-1', name: 'N', cost: 1.00001 } });
-    expect(precision.body).toMatchObject({ code: 'parameter_invalid', param: 'cost' });
-    const missing = await api.request('POST', '/v1/products', { key: secret, body: { name: 'N' } });
-    expect(missing.body).toMatchObject({ code: 'parameter_missing', param: 'sku' });
+    expect(precision.error).toMatchObject({ code: 'parameter_invalid', param: 'cost' });
+    const missing = await api.request('POST', '/v1/products', { key: secret, body: unchecked({ name: 'N' }) });
+    expect(missing.error).toMatchObject({ code: 'parameter_missing', param: 'sku' });
     const rename = await api.request('PATCH', `/v1/products/${product.id}`, { key: secret, body: { sku: 'A-1 ' } });
     expect(rename.status).toBe(200);
     expect(await tenantRowCounts(entity.id)).toEqual(before);
@@ -104,8 +105,8 @@ describe('products', () => {
     const before = await tenantRowCounts(entity.id);
     const refused = await api.request('DELETE', `/v1/manufacturers/${manufacturer.id}`, { key: secret });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'manufacturer_in_use', type: 'conflict', param: 'id', references: { total_count: 2 } });
-    expect([...refused.body.references.products].sort()).toEqual([...ids].sort());
+    expect(refused.error).toMatchObject({ code: 'manufacturer_in_use', type: 'conflict', param: 'id', references: { total_count: 2 } });
+    expect([...(refused.error.references as { products: string[] }).products].sort()).toEqual([...ids].sort());
     expect(await tenantRowCounts(entity.id)).toEqual(before);
     for (const id of ids) await api.request('PATCH', `/v1/products/${id}`, { key: secret, body: { manufacturer_id: null } });
     expect((await api.request('DELETE', `/v1/manufacturers/${manufacturer.id}`, { key: secret })).status).toBe(200);
@@ -119,7 +120,7 @@ describe('products', () => {
     const before = await tenantRowCounts(entity.id);
     const refused = await api.request('DELETE', `/v1/products/${product.id}`, { key: secret });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'product_in_use', references: { inventory_transactions: true } });
+    expect(refused.error).toMatchObject({ code: 'product_in_use', references: { inventory_transactions: true } });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
   });
 });

@@ -1,37 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { postMovementDirect } from '../support/inventory-fixtures';
-import { setupTestApi, type TestEntity } from '../support/harness';
+import { setupTestApi } from '../support/harness';
+import type { DocumentType } from '../support/worlds';
 
 const api = setupTestApi();
-
-async function post(owner: TestEntity, path: string, body: unknown) {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
 
 describe('GET /v1/purchasing/reorder-report', () => {
   it('suggests quantities from demand, lead time and reorder point, rounded up to the order multiple', async () => {
     const owner = await api.newEntity();
-    const location = await post(owner, '/v1/locations', { name: 'Main' });
-    const vendor = await post(owner, '/v1/vendors', { name: 'Acme' });
-    const widget = await post(owner, '/v1/products', { sku: 'W-1', name: 'Widget', reorder_point: 20 });
-    const gadget = await post(owner, '/v1/products', { sku: 'G-1', name: 'Gadget', reorder_point: 1 });
-    await post(owner, `/v1/products/${widget.id}/vendors`, {
+    const location = await api.post(owner, '/v1/locations', { name: 'Main' });
+    const vendor = await api.post(owner, '/v1/vendors', { name: 'Acme' });
+    const widget = await api.post(owner, '/v1/products', { sku: 'W-1', name: 'Widget', reorder_point: 20 });
+    const gadget = await api.post(owner, '/v1/products', { sku: 'G-1', name: 'Gadget', reorder_point: 1 });
+    await api.post(owner, `/v1/products/${widget.id}/vendors`, {
       vendor_id: vendor.id,
       lead_time_days: 10,
       order_multiple: 12,
       vendor_cost: 2.5,
       is_preferred: true,
     });
-    await post(owner, '/v1/inventory/receipts', {
+    await api.post(owner, '/v1/inventory/receipts', {
       product_id: widget.id,
       location_id: location.id,
       quantity: 200,
       unit_cost: 2,
       occurred_at: new Date(Date.now() - 100 * 86_400_000).toISOString(),
     });
-    await post(owner, '/v1/inventory/receipts', { product_id: gadget.id, location_id: location.id, quantity: 50, unit_cost: 2 });
+    await api.post(owner, '/v1/inventory/receipts', { product_id: gadget.id, location_id: location.id, quantity: 50, unit_cost: 2 });
     // 60 sold and 30 drawn by builds in the last 30 days; 90 sold before the window.
     await postMovementDirect(owner, widget.id, location.id, 'sale_fulfillment', '-60', 5);
     await postMovementDirect(owner, widget.id, location.id, 'build_consume', '-30', 20);
@@ -65,18 +60,18 @@ describe('GET /v1/purchasing/reorder-report', () => {
     });
     expect(longer.body.data[0]).toMatchObject({ demand_units: 180, daily_demand: 2 });
     const all = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true', limit: '1' } });
-    expect(all.body.data.map((r: any) => r.sku)).toEqual(['G-1']);
+    expect(all.body.data.map((r) => r.sku)).toEqual(['G-1']);
     expect(all.body).toMatchObject({ has_more: true, next_cursor: gadget.id });
     const next = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true', starting_after: gadget.id } });
-    expect(next.body.data.map((r: any) => r.sku)).toEqual(['W-1']);
+    expect(next.body.data.map((r) => r.sku)).toEqual(['W-1']);
     const byVendor = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true', vendor_id: vendor.id } });
-    expect(byVendor.body.data.map((r: any) => r.sku)).toEqual(['W-1']);
+    expect(byVendor.body.data.map((r) => r.sku)).toEqual(['W-1']);
   });
 
   it('validates its parameters', async () => {
     const owner = await api.newEntity();
     const other = await api.newEntity();
-    const theirs = await post(other, '/v1/locations', { name: 'Theirs' });
+    const theirs = await api.post(other, '/v1/locations', { name: 'Theirs' });
     for (const [query, param] of [
       [{ demand_window: '0' }, 'demand_window'],
       [{ demand_window: '366' }, 'demand_window'],
@@ -85,27 +80,27 @@ describe('GET /v1/purchasing/reorder-report', () => {
     ] as const) {
       const response = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query });
       expect(response.status, JSON.stringify(query)).toBe(400);
-      expect(response.body.param).toBe(param);
+      expect(response.error.param).toBe(param);
     }
     const location = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { location_id: theirs.id } });
     expect(location.status).toBe(404);
-    expect(location.body).toMatchObject({ code: 'not_found', param: 'location_id' });
+    expect(location.error).toMatchObject({ code: 'not_found', param: 'location_id' });
   });
 });
 
 describe('reorder report: committed and on_order from open orders', () => {
   it('subtracts committed sales demand and adds open purchase order quantity to the inventory position', async () => {
     const owner = await api.newEntity();
-    const main = await post(owner, '/v1/locations', { name: 'Main', is_default: true });
-    const annex = await post(owner, '/v1/locations', { name: 'Annex' });
-    const vendor = await post(owner, '/v1/vendors', { name: 'Acme' });
-    const account = await post(owner, '/v1/accounts', { name: 'Customer' });
-    const widget = await post(owner, '/v1/products', { sku: 'OW-1', name: 'Widget', reorder_point: 10, list_price: 5 });
-    await post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, order_multiple: 5, vendor_cost: 1, is_preferred: true });
-    await post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: main.id, quantity: 30, unit_cost: 1 });
-    await post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: annex.id, quantity: 4, unit_cost: 1 });
-    const order = (document_type: string, quantity: number, location_id: string | null, party = account.id) =>
-      post(owner, '/v1/orders', { document_type, account_id: party, location_id, lines: [{ product_id: widget.id, quantity }] });
+    const main = await api.post(owner, '/v1/locations', { name: 'Main', is_default: true });
+    const annex = await api.post(owner, '/v1/locations', { name: 'Annex' });
+    const vendor = await api.post(owner, '/v1/vendors', { name: 'Acme' });
+    const account = await api.post(owner, '/v1/accounts', { name: 'Customer' });
+    const widget = await api.post(owner, '/v1/products', { sku: 'OW-1', name: 'Widget', reorder_point: 10, list_price: 5 });
+    await api.post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, order_multiple: 5, vendor_cost: 1, is_preferred: true });
+    await api.post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: main.id, quantity: 30, unit_cost: 1 });
+    await api.post(owner, '/v1/inventory/receipts', { product_id: widget.id, location_id: annex.id, quantity: 4, unit_cost: 1 });
+    const order = (document_type: DocumentType, quantity: number, location_id: string | null, party = account.id) =>
+      api.post(owner, '/v1/orders', { document_type, account_id: party, location_id, lines: [{ product_id: widget.id, quantity }] });
     const confirm = async (id: string) => {
       const response = await api.request('POST', `/v1/orders/${id}/confirm`, { key: owner.secret });
       expect(response.status, response.text).toBe(200);
@@ -113,7 +108,7 @@ describe('reorder report: committed and on_order from open orders', () => {
     const row = async (query: Record<string, string> = {}) => {
       const response = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret, query: { include_all: 'true', ...query } });
       expect(response.status, response.text).toBe(200);
-      return response.body.data.find((r: any) => r.product_id === widget.id);
+      return response.body.data.find((r) => r.product_id === widget.id);
     };
     // Nothing open: position 34 > target 10.
     expect(await row()).toMatchObject({ on_hand: 34, committed: 0, on_order: 0, available: 34, net_suggested_qty: 0, suggested_reorder_point: 0 });
@@ -126,7 +121,7 @@ describe('reorder report: committed and on_order from open orders', () => {
     // position 34 - 27 = 7; target 10; need 3, rounded to the multiple 5.
     expect(await row()).toMatchObject({ committed: 27, available: 7, on_order: 0, suggested_qty: 3, net_suggested_qty: 5 });
     const needs = await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret });
-    expect(needs.body.data.map((r: any) => r.product_id)).toEqual([widget.id]);
+    expect(needs.body.data.map((r) => r.product_id)).toEqual([widget.id]);
 
     // A confirmed purchase order of 2 (no location: the default location, Main) covers part of it; a draft PO does not.
     const po = await order('purchase_order', 2, null, vendor.id);
@@ -137,25 +132,25 @@ describe('reorder report: committed and on_order from open orders', () => {
     const annexPo = await order('purchase_order', 5, annex.id, vendor.id);
     await confirm(annexPo.id);
     expect(await row()).toMatchObject({ on_order: 7, suggested_qty: 0, net_suggested_qty: 0 });
-    expect((await api.request('GET', '/v1/purchasing/reorder-report', { key: owner.secret })).body.data).toEqual([]);
+    expect((await api.get(owner, '/v1/purchasing/reorder-report')).data).toEqual([]);
 
     // Per location: Main has 30 on hand, 27 committed, 2 on order; Annex 4 on hand, 5 on order.
     expect(await row({ location_id: main.id })).toMatchObject({ on_hand: 30, committed: 27, on_order: 2, suggested_qty: 5, net_suggested_qty: 5 });
     expect(await row({ location_id: annex.id })).toMatchObject({ on_hand: 4, committed: 0, on_order: 5, suggested_qty: 1 });
 
     // The balances agree with the report.
-    const balances = (await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: widget.id } })).body.data;
-    const byLocation = Object.fromEntries(balances.map((b: any) => [b.location_id, [b.committed, b.on_order, b.available]]));
+    const balances = (await api.get(owner, '/v1/inventory/balances', { product_id: widget.id })).data;
+    const byLocation = Object.fromEntries(balances.map((b) => [b.location_id, [b.committed, b.on_order, b.available]]));
     expect(byLocation).toEqual({ [main.id]: [27, 2, 3], [annex.id]: [0, 5, 4] });
   });
 
   it('reports a suggested_reorder_point of lead-time demand while the stored reorder_point drives the target', async () => {
     const owner = await api.newEntity();
-    const location = await post(owner, '/v1/locations', { name: 'Main' });
-    const vendor = await post(owner, '/v1/vendors', { name: 'Acme' });
-    const widget = await post(owner, '/v1/products', { sku: 'SRP-1', name: 'Widget', reorder_point: 4 });
-    await post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, lead_time_days: 7, is_preferred: true });
-    await post(owner, '/v1/inventory/receipts', {
+    const location = await api.post(owner, '/v1/locations', { name: 'Main' });
+    const vendor = await api.post(owner, '/v1/vendors', { name: 'Acme' });
+    const widget = await api.post(owner, '/v1/products', { sku: 'SRP-1', name: 'Widget', reorder_point: 4 });
+    await api.post(owner, `/v1/products/${widget.id}/vendors`, { vendor_id: vendor.id, lead_time_days: 7, is_preferred: true });
+    await api.post(owner, '/v1/inventory/receipts', {
       product_id: widget.id,
       location_id: location.id,
       quantity: 100,

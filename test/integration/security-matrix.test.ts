@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
 import type { Route } from '../../shared/http/route';
+import type { ErrorEnvelope } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
 import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
 
@@ -32,8 +33,8 @@ async function snapshot() {
   return { attacker: await tenantRowCounts(attacker.entity.id), victim: await tenantRowCounts(victim.entity.id) };
 }
 
-function expectEnvelope(body: any, status: number, code: string) {
-  expect(body, JSON.stringify(body)).toMatchObject({
+function expectEnvelope(envelope: ErrorEnvelope, status: number, code: string) {
+  expect(envelope, JSON.stringify(envelope)).toMatchObject({
     code,
     request_id: expect.any(String),
     hint: expect.any(String),
@@ -45,7 +46,8 @@ function expectEnvelope(body: any, status: number, code: string) {
 
 async function callAs(route: Route, key: string | undefined, params: Record<string, string>, extra: { authorization?: string } = {}) {
   const headers: Record<string, string> = extra.authorization ? { Authorization: extra.authorization } : {};
-  return api.request(route.method, fillPath(route, params), { key, headers, body: route.method === 'GET' ? undefined : (SAMPLE_BODIES[route.id] ?? {}) });
+  // The route comes from the table at run time: the untyped escape hatch.
+  return api.raw(route.method, fillPath(route, params), { key, headers, body: route.method === 'GET' ? undefined : (SAMPLE_BODIES[route.id] ?? {}) });
 }
 
 describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
@@ -71,7 +73,7 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
     const before = await snapshot();
     const response = await callAs(route, auth.key, ownParams, { authorization: auth.authorization });
     expect(response.status).toBe(401);
-    expectEnvelope(response.body, response.status, code);
+    expectEnvelope(response.error, response.status, code);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -79,10 +81,10 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
     const before = await snapshot();
     const revoked = await callAs(route, revokedKey, ownParams);
     expect(revoked.status).toBe(401);
-    expectEnvelope(revoked.body, revoked.status, 'api_key_revoked');
+    expectEnvelope(revoked.error, revoked.status, 'api_key_revoked');
     const expired = await callAs(route, expiredKey, ownParams);
     expect(expired.status).toBe(401);
-    expectEnvelope(expired.body, expired.status, 'api_key_expired');
+    expectEnvelope(expired.error, expired.status, 'api_key_expired');
     expect(await snapshot()).toEqual(before);
   });
 
@@ -95,8 +97,8 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       const before = await snapshot();
       const response = await callAs(route, limited.body.secret, ownParams);
       expect(response.status).toBe(403);
-      expectEnvelope(response.body, response.status, 'insufficient_scope');
-      expect(response.body.required).toBe(route.scopes[0]);
+      expectEnvelope(response.error, response.status, 'insufficient_scope');
+      expect(response.error.required).toBe(route.scopes[0]);
       expect(await snapshot()).toEqual(before);
       for (const alone of route.scopes) {
         const single = await api.request('POST', `/v1/entities/${attacker.entity.id}/api-keys`, { key: attacker.secret, body: { scopes: [alone] } });
@@ -110,8 +112,8 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       const before = await snapshot();
       const response = await callAs(route, limited.body.secret, ownParams);
       expect(response.status).toBe(403);
-      expectEnvelope(response.body, response.status, 'insufficient_scope');
-      expect(response.body.required).toBe(required);
+      expectEnvelope(response.error, response.status, 'insufficient_scope');
+      expect(response.error.required).toBe(required);
       expect(await snapshot()).toEqual(before);
     }
   });
@@ -121,7 +123,7 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       const before = await snapshot();
       const response = await callAs(route, attacker.secret, foreignParams);
       expect(response.status).toBe(404);
-      expectEnvelope(response.body, response.status, NOT_FOUND_CODES[route.id] ?? 'not_found');
+      expectEnvelope(response.error, response.status, NOT_FOUND_CODES[route.id] ?? 'not_found');
       expect(JSON.stringify(response.body)).not.toContain(victim.entity.code);
       expect(await snapshot()).toEqual(before);
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DocumentType } from '../support/worlds';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -12,23 +13,23 @@ describe('tags (E18)', () => {
     const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Customer' } })).body;
     const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
     const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'T-1', name: 'Tagged' } })).body;
-    expect((await api.request('GET', `/v1/tags/account/${account.id}`, { key: owner.secret })).body).toEqual({ data: [] });
+    expect(await api.get(owner, `/v1/tags/account/${account.id}`)).toEqual({ data: [] });
     const attached = await api.request('POST', `/v1/tags/account/${account.id}`, { key: owner.secret, body: { tag_id: vip.id } });
     expect(attached.status).toBe(200);
-    expect(attached.body.data.map((t: any) => t.name)).toEqual(['VIP']);
+    expect(attached.body.data.map((t) => t.name)).toEqual(['VIP']);
     await api.request('POST', `/v1/tags/account/${account.id}`, { key: owner.secret, body: { tag_id: hot.id } });
     const again = await api.request('POST', `/v1/tags/account/${account.id}`, { key: owner.secret, body: { tag_id: vip.id } });
-    expect(again.body.data.map((t: any) => t.name)).toEqual(['Hot', 'VIP']);
+    expect(again.body.data.map((t) => t.name)).toEqual(['Hot', 'VIP']);
     await api.request('POST', `/v1/tags/vendor/${vendor.id}`, { key: owner.secret, body: { tag_id: hot.id } });
     await api.request('POST', `/v1/tags/product/${product.id}`, { key: owner.secret, body: { tag_id: hot.id } });
-    expect((await api.request('GET', `/v1/tags/vendor/${vendor.id}`, { key: owner.secret })).body.data).toHaveLength(1);
+    expect((await api.get(owner, `/v1/tags/vendor/${vendor.id}`)).data).toHaveLength(1);
     const detached = await api.request('DELETE', `/v1/tags/account/${account.id}/${vip.id}`, { key: owner.secret });
-    expect(detached.body.data.map((t: any) => t.name)).toEqual(['Hot']);
+    expect(detached.body.data.map((t) => t.name)).toEqual(['Hot']);
     // A deleted product takes its tag rows with it.
     await api.request('DELETE', `/v1/products/${product.id}`, { key: owner.secret });
     const remaining = await owner.sql((db) => db.query(`SELECT 1 FROM tag_assignments WHERE resource_type = 'product'`));
     expect(remaining).toHaveLength(0);
-    const events = api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('tag.')).map((e) => e.type);
+    const events = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('tag.')).map((e) => e.type);
     expect(events.filter((t) => t === 'tag.attached')).toHaveLength(4);
   });
 
@@ -42,28 +43,28 @@ describe('tags (E18)', () => {
     const before = await tenantRowCounts(owner.entity.id);
     const foreign = await api.request('POST', `/v1/tags/product/${theirProduct.id}`, { key: owner.secret, body: { tag_id: tag.id } });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ code: 'not_found', param: 'resourceId' });
+    expect(foreign.error).toMatchObject({ code: 'not_found', param: 'resourceId' });
     expect((await api.request('GET', `/v1/tags/product/${theirProduct.id}`, { key: owner.secret })).status).toBe(404);
     const foreignTag = await api.request('POST', `/v1/tags/product/${product.id}`, { key: owner.secret, body: { tag_id: theirTag.id } });
-    expect(foreignTag.body).toMatchObject({ code: 'not_found', param: 'tag_id' });
+    expect(foreignTag.error).toMatchObject({ code: 'not_found', param: 'tag_id' });
     for (const type of ['vendor_bill', 'contact', 'package']) {
       const later = await api.request('POST', `/v1/tags/${type}/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } });
       expect(later.status, type).toBe(422);
-      expect(later.body).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
+      expect(later.error).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
       const detach = await api.request('DELETE', `/v1/tags/${type}/${product.id}/${tag.id}`, { key: owner.secret });
-      expect(detach.body).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
+      expect(detach.error).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });
     }
     // A product id is no order.
-    expect((await api.request('POST', `/v1/tags/order/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } })).body).toMatchObject({
+    expect((await api.request('POST', `/v1/tags/order/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } })).error).toMatchObject({
       code: 'not_found',
       param: 'resourceId',
     });
-    expect((await api.request('GET', `/v1/tags/package/${product.id}`, { key: owner.secret })).body).toEqual({ data: [] });
+    expect(await api.get(owner, `/v1/tags/package/${product.id}`)).toEqual({ data: [] });
     const unknown = await api.request('GET', `/v1/tags/widget/${product.id}`, { key: owner.secret });
-    expect(unknown.body).toMatchObject({ code: 'parameter_invalid', param: 'resourceType' });
+    expect(unknown.error).toMatchObject({ code: 'parameter_invalid', param: 'resourceType' });
     const notAttached = await api.request('DELETE', `/v1/tags/product/${product.id}/${tag.id}`, { key: owner.secret });
-    expect(notAttached.body).toMatchObject({ code: 'not_found', param: 'tagId' });
-    expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 't' } })).body).toMatchObject({ code: 'tag_name_taken', param: 'name' });
+    expect(notAttached.error).toMatchObject({ code: 'not_found', param: 'tagId' });
+    expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 't' } })).error).toMatchObject({ code: 'tag_name_taken', param: 'name' });
     expect((await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'C', color: 'red' } })).body).toMatchObject({ param: 'color' });
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
@@ -75,7 +76,7 @@ describe('tags (E18)', () => {
     const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Customer' } })).body;
     const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
     const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'OT-1', name: 'Thing', list_price: 1 } })).body;
-    const order = async (document_type: string, party = account.id) => {
+    const order = async (document_type: DocumentType, party = account.id) => {
       const created = await api.request('POST', '/v1/orders', {
         key: owner.secret,
         body: { document_type, account_id: party, lines: [{ product_id: product.id, quantity: 1 }] },
@@ -102,11 +103,11 @@ describe('tags (E18)', () => {
         const response = await api.request('POST', `/v1/tags/${type}/${doc.id}`, { key: owner.secret, body: { tag_id: tag.id } });
         if (documentTypes.includes(documentType)) {
           expect(response.status, `${type} ${documentType}`).toBe(200);
-          expect(response.body.data.map((t: any) => t.name)).toEqual(['Rush']);
-          expect((await api.request('GET', `/v1/tags/${type}/${doc.id}`, { key: owner.secret })).body.data).toHaveLength(1);
+          expect(response.body.data.map((t) => t.name)).toEqual(['Rush']);
+          expect((await api.get(owner, `/v1/tags/${type}/${doc.id}`)).data).toHaveLength(1);
         } else {
           expect(response.status, `${type} ${documentType}`).toBe(404);
-          expect(response.body).toMatchObject({ code: 'not_found', param: 'resourceId' });
+          expect(response.error).toMatchObject({ code: 'not_found', param: 'resourceId' });
           expect((await api.request('GET', `/v1/tags/${type}/${doc.id}`, { key: owner.secret })).status).toBe(404);
           expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
         }
@@ -121,6 +122,6 @@ describe('tags (E18)', () => {
     expect(foreign.status).toBe(404);
     expect((await api.request('DELETE', `/v1/orders/${docs.quote.id}`, { key: owner.secret })).status).toBe(200);
     expect((await api.request('GET', `/v1/tags/order/${docs.quote.id}`, { key: owner.secret })).status).toBe(404);
-    expect(api.bus.published.filter((e) => e.entity_id === owner.entity.id && e.type === 'tag.attached')).toHaveLength(5);
+    expect(api.published.filter((e) => e.entity_id === owner.entity.id && e.type === 'tag.attached')).toHaveLength(5);
   });
 });

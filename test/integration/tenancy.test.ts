@@ -59,7 +59,7 @@ describe('row level security', () => {
     for (const table of await tenantTables()) {
       await client.query('BEGIN');
       await client.query('SET LOCAL ROLE app_user');
-      const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${table}`);
+      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
       await client.query('ROLLBACK');
       expect(rows[0].n, table).toBe(0);
     }
@@ -74,6 +74,7 @@ describe('row level security', () => {
       expect(entities.map((e) => e.id)).toEqual([a.entity.id]);
       const keys = await db.query('SELECT id FROM api_keys');
       expect(keys).toHaveLength(1);
+      // Direct SQL on purpose: row level security must keep B's rows out of reach.
       const updated = await db.query(`UPDATE locations SET name = 'hijacked' WHERE entity_id = $1 RETURNING id`, [b.entity.id]);
       expect(updated).toEqual([]);
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withLines } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -17,10 +18,10 @@ describe('units of measure (E28)', () => {
     const gram = await api.request('POST', '/v1/units-of-measure', { key: secret, body: { name: 'Gram', abbreviation: 'g', uom_type: 'weight' } });
     expect(gram.body.is_base).toBe(true);
     const list = await api.request('GET', '/v1/units-of-measure', { key: secret, query: { uom_type: 'count' } });
-    expect(list.body.data.map((u: any) => u.abbreviation)).toEqual(['dz', 'ea']);
+    expect(list.body.data.map((u) => u.abbreviation)).toEqual(['dz', 'ea']);
     const updated = await api.request('PATCH', `/v1/units-of-measure/${dozen.body.id}`, { key: secret, body: { conversion_factor: '12.5' } });
     expect(updated.body.conversion_factor).toBe(12.5);
-    expect((await api.request('GET', `/v1/units-of-measure/${dozen.body.id}`, { key: secret })).body).toEqual(updated.body);
+    expect(await api.get(secret, `/v1/units-of-measure/${dozen.body.id}`)).toEqual(updated.body);
   });
 
   it('refuses bad input and conflicts with precise codes, writing nothing', async () => {
@@ -28,27 +29,27 @@ describe('units of measure (E28)', () => {
     const base = (await api.request('POST', '/v1/units-of-measure', { key: secret, body: { name: 'Each', abbreviation: 'ea', uom_type: 'count' } })).body;
     const before = await tenantRowCounts(entity.id);
     const missing = await api.request('POST', '/v1/units-of-measure', { key: secret, body: { name: 'Case', abbreviation: 'cs', uom_type: 'count' } });
-    expect(missing.body).toMatchObject({ code: 'parameter_missing', param: 'conversion_factor' });
+    expect(missing.error).toMatchObject({ code: 'parameter_missing', param: 'conversion_factor' });
     const baseFactor = await api.request('POST', '/v1/units-of-measure', {
       key: secret,
       body: { name: 'Litre', abbreviation: 'l', uom_type: 'volume', conversion_factor: 3 },
     });
-    expect(baseFactor.body).toMatchObject({ code: 'parameter_invalid', param: 'conversion_factor' });
+    expect(baseFactor.error).toMatchObject({ code: 'parameter_invalid', param: 'conversion_factor' });
     const duplicate = await api.request('POST', '/v1/units-of-measure', {
       key: secret,
       body: { name: 'Each again', abbreviation: 'EA', uom_type: 'count', conversion_factor: 1 },
     });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'uom_abbreviation_taken', param: 'abbreviation' });
+    expect(duplicate.error).toMatchObject({ code: 'uom_abbreviation_taken', param: 'abbreviation' });
     const badType = await api.request('POST', '/v1/units-of-measure', { key: secret, body: { name: 'X', abbreviation: 'x', uom_type: 'Count!' } });
-    expect(badType.body).toMatchObject({ code: 'parameter_invalid', param: 'uom_type' });
+    expect(badType.error).toMatchObject({ code: 'parameter_invalid', param: 'uom_type' });
     const zero = await api.request('POST', '/v1/units-of-measure', {
       key: secret,
       body: { name: 'X', abbreviation: 'x', uom_type: 'count', conversion_factor: 0 },
     });
-    expect(zero.body).toMatchObject({ code: 'parameter_invalid', param: 'conversion_factor' });
+    expect(zero.error).toMatchObject({ code: 'parameter_invalid', param: 'conversion_factor' });
     const rebase = await api.request('PATCH', `/v1/units-of-measure/${base.id}`, { key: secret, body: { conversion_factor: 2 } });
-    expect(rebase.body).toMatchObject({ code: 'parameter_invalid', param: 'conversion_factor' });
+    expect(rebase.error).toMatchObject({ code: 'parameter_invalid', param: 'conversion_factor' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
   });
 
@@ -62,10 +63,10 @@ describe('units of measure (E28)', () => {
     const before = await tenantRowCounts(entity.id);
     const inUse = await api.request('DELETE', `/v1/units-of-measure/${pack.id}`, { key: secret });
     expect(inUse.status).toBe(409);
-    expect(inUse.body).toMatchObject({ code: 'uom_in_use', param: 'id', references: { products: [product.id], product_count: 1 } });
+    expect(inUse.error).toMatchObject({ code: 'uom_in_use', param: 'id', references: { products: [product.id], product_count: 1 } });
     const isBase = await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret });
     expect(isBase.status).toBe(409);
-    expect(isBase.body).toMatchObject({ code: 'uom_is_base', param: 'id' });
+    expect(isBase.error).toMatchObject({ code: 'uom_is_base', param: 'id' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
     await api.request('PATCH', `/v1/products/${product.id}`, { key: secret, body: { uom_id: null } });
     const deleted = await api.request('DELETE', `/v1/units-of-measure/${pack.id}`, { key: secret });
@@ -87,7 +88,7 @@ describe('units of measure (E28)', () => {
     expect(receipt.body.uom_id).toBe(each.id);
     await api.request('PATCH', `/v1/products/${product.id}`, { key: secret, body: { uom_id: null } });
     const inUse = await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret });
-    expect(inUse.body).toMatchObject({ code: 'uom_in_use', references: { product_count: 0, has_inventory_transactions: true } });
+    expect(inUse.error).toMatchObject({ code: 'uom_in_use', references: { product_count: 0, has_inventory_transactions: true } });
   });
 
   it('purchase order lines carry a unit of measure; a unit on any order line is in use', async () => {
@@ -107,7 +108,7 @@ describe('units of measure (E28)', () => {
       body: { document_type: 'purchase_order', account_id: vendor.id, lines: [{ product_id: product.id, quantity: 2, unit_of_measure_id: caseUnit.id }] },
     });
     expect(po.status, po.text).toBe(201);
-    expect(po.body.lines[0]).toMatchObject({ unit_of_measure_id: caseUnit.id, quantity: 2 });
+    expect(withLines(po.body).lines[0]).toMatchObject({ unit_of_measure_id: caseUnit.id, quantity: 2 });
 
     // Refusals write nothing: a sales document line (400), another entity's unit (404), on create and on update.
     const before = await tenantRowCounts(entity.id);
@@ -116,34 +117,37 @@ describe('units of measure (E28)', () => {
       body: { document_type: 'sales_order', account_id: account.id, lines: [{ product_id: product.id, quantity: 1, unit_of_measure_id: each.id }] },
     });
     expect(onSales.status).toBe(400);
-    expect(onSales.body).toMatchObject({ code: 'parameter_invalid', param: 'lines[0].unit_of_measure_id' });
+    expect(onSales.error).toMatchObject({ code: 'parameter_invalid', param: 'lines[0].unit_of_measure_id' });
     const foreign = await api.request('POST', `/v1/orders/${po.body.id}/lines`, {
       key: secret,
       body: { product_id: product.id, quantity: 1, unit_of_measure_id: theirs.id },
     });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ code: 'not_found', param: 'unit_of_measure_id' });
-    const badPatch = await api.request('PATCH', `/v1/orders/${po.body.id}/items/${po.body.lines[0].id}`, {
+    expect(foreign.error).toMatchObject({ code: 'not_found', param: 'unit_of_measure_id' });
+    const badPatch = await api.request('PATCH', `/v1/orders/${po.body.id}/items/${withLines(po.body).lines[0].id}`, {
       key: secret,
       body: { unit_of_measure_id: theirs.id },
     });
-    expect(badPatch.body).toMatchObject({ code: 'not_found', param: 'unit_of_measure_id' });
+    expect(badPatch.error).toMatchObject({ code: 'not_found', param: 'unit_of_measure_id' });
     expect(await tenantRowCounts(entity.id)).toEqual(before);
 
     const inUse = await api.request('DELETE', `/v1/units-of-measure/${caseUnit.id}`, { key: secret });
     expect(inUse.status).toBe(409);
-    expect(inUse.body).toMatchObject({
+    expect(inUse.error).toMatchObject({
       code: 'uom_in_use',
       param: 'id',
       references: { product_count: 0, has_order_lines: true, has_inventory_transactions: false },
     });
 
     // The line moves to another unit: the case is free again.
-    const patched = await api.request('PATCH', `/v1/orders/${po.body.id}/items/${po.body.lines[0].id}`, { key: secret, body: { unit_of_measure_id: each.id } });
+    const patched = await api.request('PATCH', `/v1/orders/${po.body.id}/items/${withLines(po.body).lines[0].id}`, {
+      key: secret,
+      body: { unit_of_measure_id: each.id },
+    });
     expect(patched.status, patched.text).toBe(200);
-    const line = (await api.request('GET', `/v1/orders/${po.body.id}`, { key: secret })).body.lines[0];
+    const line = (await api.get(secret, `/v1/orders/${po.body.id}`)).lines[0];
     expect(line.unit_of_measure_id).toBe(each.id);
     expect((await api.request('DELETE', `/v1/units-of-measure/${caseUnit.id}`, { key: secret })).status).toBe(200);
-    expect((await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret })).body).toMatchObject({ code: 'uom_in_use' });
+    expect((await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret })).error).toMatchObject({ code: 'uom_in_use' });
   });
 });

@@ -9,12 +9,12 @@ type Params = Record<string, string>;
 
 /** A per-channel approval rule approved by the entity's owner. */
 export async function seedApprovalRule(api: TestApi, owner: TestEntity): Promise<Params> {
-  const response = await api.request('POST', '/v1/orders/approval-rules', {
-    key: owner.secret,
-    body: { sales_channel_id: '00000000-0000-4000-8000-0000000000c1', threshold_amount: 1000, approver_user_id: owner.owner.id },
+  const rule = await api.post(owner, '/v1/orders/approval-rules', {
+    sales_channel_id: '00000000-0000-4000-8000-0000000000c1',
+    threshold_amount: 1000,
+    approver_user_id: owner.owner.id,
   });
-  if (response.status !== 201) throw new Error(`seeding an approval rule failed: ${response.status} ${response.text}`);
-  return { id: response.body.id };
+  return { id: rule.id };
 }
 
 export const APPROVAL_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {

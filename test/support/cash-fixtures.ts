@@ -2,41 +2,37 @@
  * Fixtures of the refund, void, ACH and deposit tests: a customer with posted invoices (confirmed
  * through the API, so AR is posted) and the AR identity every cash operation must keep.
  */
+import { expect } from 'vitest';
 import { amount, sum } from '../../shared/money';
 import type { TestApi, TestEntity } from './harness';
+import type { Account, DocumentType, OrderWithLines } from './worlds';
 
 let n = 0;
 
 export interface CashWorld {
   owner: TestEntity;
-  account: { id: string };
-}
-
-export async function created(api: TestApi, owner: TestEntity, path: string, body: unknown, status = 201): Promise<any> {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== status) throw new Error(`${path}: ${response.status} ${response.text}`);
-  return response.body;
+  account: Account;
 }
 
 export async function cashWorld(api: TestApi): Promise<CashWorld> {
   const owner = await api.newEntity();
-  const account = await created(api, owner, '/v1/accounts', { name: `Cash customer ${n++}` });
+  const account = await api.post(owner, '/v1/accounts', { name: `Cash customer ${n++}` });
   return { owner, account };
 }
 
 /** A document of `total` (as shipping, no lines), confirmed through the API: an invoice posts debit AR, credit revenue. */
-export async function confirmedDocument(api: TestApi, w: CashWorld, total: string | number, documentType = 'invoice'): Promise<any> {
-  const order = await created(api, w.owner, '/v1/orders', { document_type: documentType, account_id: w.account.id, shipping_total: total });
-  await created(api, w.owner, `/v1/orders/${order.id}/confirm`, {}, 200);
+export async function confirmedDocument(api: TestApi, w: CashWorld, total: string | number, documentType: DocumentType = 'invoice'): Promise<OrderWithLines> {
+  const order = await api.post(w.owner, '/v1/orders', { document_type: documentType, account_id: w.account.id, shipping_total: total });
+  await api.post(w.owner, `/v1/orders/${order.id}/confirm`, {}, 200);
   return order;
 }
 
-export async function getOrder(api: TestApi, owner: TestEntity, id: string): Promise<any> {
-  return (await api.request('GET', `/v1/orders/${id}`, { key: owner.secret })).body;
-}
-
-export async function getPayment(api: TestApi, owner: TestEntity, id: string): Promise<any> {
-  return (await api.request('GET', `/v1/payments/${id}`, { key: owner.secret })).body;
+/** The entity's operating bank account (the GL account with system_key bank), with its bank_account_id. */
+export async function bankAccount(api: TestApi, owner: TestEntity) {
+  const accounts = await api.get(owner, '/v1/gl-accounts', { limit: '100' });
+  const bank = accounts.data.find((account) => account.system_key === 'bank');
+  if (!bank?.bank_account_id) throw new Error('the entity has no operating bank account');
+  return { ...bank, bank_account_id: bank.bank_account_id };
 }
 
 /** Debits minus credits of the system account over every posted line. */
@@ -63,7 +59,9 @@ export async function arIdentity(
   owner: TestEntity,
 ): Promise<{ gl: string; subledger: string; openInvoices: string; creditsGl: string; creditsSubledger: string }> {
   const gl = await glBalance(owner, 'accounts_receivable');
-  const creditsGl = amount(await glBalance(owner, 'customer_credits')).negated().toString();
+  const creditsGl = amount(await glBalance(owner, 'customer_credits'))
+    .negated()
+    .toString();
   return owner.sql(async (db) => {
     const invoices = await db.query<{ balance_due: string }>(
       `SELECT balance_due FROM orders WHERE entity_id = $1 AND document_type = 'invoice' AND deleted_at IS NULL
@@ -80,4 +78,12 @@ export async function arIdentity(
     const openInvoices = sum(invoices.map((row) => row.balance_due)).toString();
     return { gl, subledger: openInvoices, openInvoices, creditsGl, creditsSubledger: amount(held.total).toString() };
   });
+}
+
+/** The AR invariant (AR = Σ open invoice balance_due) and its twin for customer deposits and credits hold; the identity. */
+export async function expectArTies(owner: TestEntity) {
+  const identity = await arIdentity(owner);
+  expect(identity.gl).toBe(identity.subledger);
+  expect(identity.creditsGl).toBe(identity.creditsSubledger);
+  return identity;
 }

@@ -10,26 +10,20 @@ type Params = Record<string, string>;
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${sequence++}`;
 
-async function created(api: TestApi, owner: TestEntity, path: string, body: unknown): Promise<any> {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== 201 && response.status !== 200) throw new Error(`seeding ${path} failed: ${response.status} ${response.text}`);
-  return response.body;
-}
-
 export const COUPON_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
   '/v1/coupons/{id}': async (api, owner) => ({
-    id: (await created(api, owner, '/v1/coupons', { code: unique('C'), discount_type: 'percentage', value: 10 })).id,
+    id: (await api.post(owner, '/v1/coupons', { code: unique('C'), discount_type: 'percentage', value: 10 })).id,
   }),
-  '/v1/tax-rates/{id}': async (api, owner) => ({ id: (await created(api, owner, '/v1/tax-rates', { name: unique('Tax'), rate: 5 })).id }),
+  '/v1/tax-rates/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/tax-rates', { name: unique('Tax'), rate: 5 })).id }),
   '/v1/orders/{id}/apply-coupon': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/adjustments/{adjustment_id}': async (api, owner) => {
     const { id } = await seedOrder(api, owner);
-    const adjustment = await created(api, owner, `/v1/orders/${id}/adjustments`, {
-      name: 'Seeded',
-      effect_type: 'discount',
-      discount_type: 'percentage',
-      value: 5,
-    });
+    const adjustment = await api.post(
+      owner,
+      `/v1/orders/${id}/adjustments`,
+      { name: 'Seeded', effect_type: 'discount', discount_type: 'percentage', value: 5 },
+      200,
+    );
     return { id, adjustment_id: adjustment.id };
   },
 };

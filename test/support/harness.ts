@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { withDatabase } from '../../shared/db/connection-url';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { embeddedPool, startIdempotencyStore } from '../../local/embedded';
@@ -17,35 +17,43 @@ import { closeDatabase, configureDatabase, withTransaction, type Db } from '../.
 import { inEntity } from '../../shared/tenants/identity-store';
 import { provisionEntity, type ProvisionedEntity } from '../../shared/tenants/provision-entity';
 import { configurePublisher, InProcessEventBus } from '../../shared/events/publisher';
+import type { EventEnvelope } from '../../shared/events/outbox';
+import type { HttpMethod } from '../../shared/http/route';
+import { createClient, type BodyParam, type ErrorEnvelope, type KnownPath, type TestClient } from './client';
+import type { RouteFor } from './client-types';
 
-export interface TestApi {
+/** The typed client (test/support/client.ts) of a gateway of its own, and the entities to call it with. */
+/** A published event, its object readable field by field. */
+export type TestEvent = EventEnvelope & { data: { object: Record<string, unknown> } };
+
+export interface TestApi extends TestClient {
   baseUrl: string;
   bus: InProcessEventBus;
+  /** The events the bus has published (api.bus.published), typed for filtering by object fields. */
+  readonly published: TestEvent[];
   databaseUrl: string;
   /** A new entity with an owner user and a key (every scope unless stated). */
   newEntity(options?: { scopes?: string[]; mode?: 'live' | 'test' }): Promise<TestEntity>;
-  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /**
+   * Sends one request as `owner` (or with `key`) and expects it refused with `status` and `code`
+   * (and `param` when given), leaving every tenant table of the owner's entity as it was; the envelope.
+   */
+  expectRefusal<M extends HttpMethod, const P extends string>(
+    owner: TestEntity,
+    method: M,
+    path: P & KnownPath<M, P>,
+    body: BodyParam<RouteFor<M, P>>,
+    status: number,
+    code?: string,
+    param?: string,
+    key?: string,
+  ): Promise<ErrorEnvelope>;
 }
 
 export interface TestEntity extends ProvisionedEntity {
   secret: string;
   /** Runs SQL inside this entity's scope (row level security applies). */
   sql<T>(work: (db: Db) => Promise<T>): Promise<T>;
-}
-
-export interface RequestOptions {
-  key?: string;
-  body?: unknown;
-  rawBody?: string;
-  headers?: Record<string, string>;
-  query?: Record<string, string | string[]>;
-}
-
-export interface TestResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
 }
 
 let counter = 0;
@@ -73,7 +81,7 @@ export async function createFileDatabase(): Promise<{ url: string; pool: () => p
 }
 
 export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): TestApi {
-  const api = {} as TestApi;
+  const api = createClient(() => api.baseUrl) as TestApi;
   let server: http.Server;
   let closeStore: () => Promise<void>;
   let dropDatabase: () => Promise<void>;
@@ -109,27 +117,16 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     return { ...provisioned, secret: provisioned.key.secret, sql: (work) => inEntity(provisioned.entity.id, work) };
   };
 
-  api.request = async (method, path, options = {}) => {
-    const url = new URL(path, api.baseUrl);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, item);
-    }
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.key) headers.Authorization = `Bearer ${options.key}`;
-    let body: string | undefined = options.rawBody;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['Content-Type'] ??= 'application/json';
-    }
-    const response = await fetch(url, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed };
+  Object.defineProperty(api, 'published', { get: () => api.bus.published });
+
+  api.expectRefusal = async (owner, method, path, body, status, code, param, key = owner.secret) => {
+    const before = await tenantRowCounts(owner.entity.id);
+    const response = await api.raw(method, path, { key, body });
+    expect(response.status, response.text).toBe(status);
+    if (code) expect(response.error.code).toBe(code);
+    if (param) expect(response.error.param).toBe(param);
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
+    return response.error;
   };
 
   return api;
@@ -147,4 +144,12 @@ export async function tenantRowCounts(entityId: string): Promise<Record<string, 
     }
     return counts;
   });
+}
+
+/** The types of the outbox events whose payload mentions `objectId`, oldest first. */
+export async function eventTypesOf(owner: TestEntity, objectId: string): Promise<string[]> {
+  const rows = await owner.sql((db) =>
+    db.query<{ type: string }>(`SELECT type FROM event_outbox WHERE payload::text LIKE $1 ORDER BY created_at, id`, [`%${objectId}%`]),
+  );
+  return rows.map((row) => row.type);
 }

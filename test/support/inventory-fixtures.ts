@@ -2,7 +2,7 @@
  * Posts an inventory movement straight through the data layer, dated in the past, the way the
  * order flows post sale fulfillments and returns (no public endpoint posts these types).
  */
-import { getStockProduct, lockBalances, postMovement } from '../../shared/inventory/inventory';
+import { getStockProduct, lockBalances, postMovement } from '../../shared/inventory/stock-movements';
 import { createEventRecorder } from '../../shared/events/outbox';
 import type { TestEntity } from './harness';
 

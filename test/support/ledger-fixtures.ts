@@ -6,20 +6,14 @@ import type { TestApi, TestEntity } from './harness';
 
 type Params = Record<string, string>;
 
-async function created(api: TestApi, owner: TestEntity, path: string, body: unknown): Promise<string> {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== 201) throw new Error(`seeding ${path} failed: ${response.status} ${response.text}`);
-  return response.body.id;
-}
-
 let sequence = 0;
 
 /** Two fresh postable accounts of the entity (an expense and a bank account). */
 async function accounts(api: TestApi, owner: TestEntity): Promise<[string, string]> {
   const n = sequence++;
-  const expense = await created(api, owner, '/v1/gl-accounts', { code: `X${Date.now()}${n}`, name: 'Fixture expense', type: 'expense' });
-  const bank = await created(api, owner, '/v1/gl-accounts', { code: `B${Date.now()}${n}`, name: 'Fixture bank', type: 'asset', subtype: 'bank' });
-  return [expense, bank];
+  const expense = await api.post(owner, '/v1/gl-accounts', { code: `X${Date.now()}${n}`, name: 'Fixture expense', type: 'expense' });
+  const bank = await api.post(owner, '/v1/gl-accounts', { code: `B${Date.now()}${n}`, name: 'Fixture bank', type: 'asset', subtype: 'bank' });
+  return [expense.id, bank.id];
 }
 
 async function entry(api: TestApi, owner: TestEntity, post: boolean): Promise<Params> {
@@ -32,27 +26,27 @@ async function entry(api: TestApi, owner: TestEntity, post: boolean): Promise<Pa
       { account_id: bank, credit: 10 },
     ],
   };
-  return { id: await created(api, owner, '/v1/journal-entries', body) };
+  return { id: (await api.post(owner, '/v1/journal-entries', body)).id };
 }
 
 async function period(api: TestApi, owner: TestEntity): Promise<Params> {
   // Periods never overlap, so each seeded one gets a year of its own.
   const year = 3000 + sequence++;
-  return { id: await created(api, owner, '/v1/periods', { period_name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31` }) };
+  return { id: (await api.post(owner, '/v1/periods', { period_name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31` })).id };
 }
 
 async function template(api: TestApi, owner: TestEntity): Promise<Params> {
   const [expense, bank] = await accounts(api, owner);
   const body = {
     name: 'Fixture rent',
-    frequency: 'monthly',
+    frequency: 'monthly' as const,
     start_date: '2026-01-31',
     template_lines: [
       { account_id: expense, debit: 100 },
       { account_id: bank, credit: 100 },
     ],
   };
-  return { id: await created(api, owner, '/v1/recurring-journal-entries', body) };
+  return { id: (await api.post(owner, '/v1/recurring-journal-entries', body)).id };
 }
 
 const ownEntity = async (_api: TestApi, owner: TestEntity): Promise<Params> => ({ entity_id: owner.entity.id });

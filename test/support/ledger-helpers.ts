@@ -1,6 +1,7 @@
 /** Helpers shared by the ledger integration tests. */
 import { ALL_SCOPES } from '../../shared/auth/scopes';
 import { getEntity, insertApiKey, insertUser } from '../../shared/tenants/identity-store';
+import type { BodyFor } from './client';
 import type { TestApi, TestEntity } from './harness';
 
 export interface Chart {
@@ -15,13 +16,10 @@ let counter = 0;
 
 /** The entity's system accounts plus an expense, a revenue and a second bank account. */
 export async function chart(api: TestApi, owner: TestEntity): Promise<Chart> {
-  const list = await api.request('GET', '/v1/gl-accounts', { key: owner.secret, query: { limit: '100' } });
-  const system = Object.fromEntries(list.body.data.filter((a: any) => a.system_key).map((a: any) => [a.system_key, a.id]));
-  const create = async (body: Record<string, unknown>) => {
-    const response = await api.request('POST', '/v1/gl-accounts', { key: owner.secret, body: { code: `T${counter++}`, ...body } });
-    if (response.status !== 201) throw new Error(response.text);
-    return response.body.id as string;
-  };
+  const list = await api.get(owner, '/v1/gl-accounts', { limit: '100' });
+  const system = Object.fromEntries(list.data.flatMap((a) => (a.system_key ? [[a.system_key, a.id]] : [])));
+  const create = async (body: Omit<BodyFor<'POST', '/v1/gl-accounts'>, 'code'>) =>
+    (await api.post(owner, '/v1/gl-accounts', { code: `T${counter++}`, ...body })).id;
   return {
     system,
     expense: await create({ name: 'Rent expense', type: 'expense' }),
@@ -32,7 +30,7 @@ export async function chart(api: TestApi, owner: TestEntity): Promise<Chart> {
 
 export type Line = { account_id: string; debit?: number | string; credit?: number | string; memo?: string };
 
-export async function postEntry(api: TestApi, key: string, entryDate: string, lines: Line[], extra: Record<string, unknown> = {}) {
+export async function postEntry(api: TestApi, key: string, entryDate: string, lines: Line[], extra: Partial<BodyFor<'POST', '/v1/journal-entries'>> = {}) {
   return api.request('POST', '/v1/journal-entries', { key, body: { entry_date: entryDate, lines, post: true, ...extra } });
 }
 
@@ -43,4 +41,21 @@ export async function userWithKey(owner: TestEntity, permissions: string[], scop
     const key = await insertApiKey(db, await getEntity(db, owner.entity.id), { userId: user.id, mode: 'test', scopes });
     return { userId: user.id, secret: key.secret };
   });
+}
+
+/** A journal entry, and its lines named by the system key of their account: `{ key: 'accounts_receivable', debit, credit }`. */
+export async function entryLines(api: TestApi, owner: TestEntity, entryId: string | null) {
+  if (!entryId) throw new Error('no journal entry was posted');
+  const { system } = await chart(api, owner);
+  const byId = Object.fromEntries(Object.entries(system).map(([key, id]) => [id, key]));
+  const entry = await api.get(owner, `/v1/journal-entries/${entryId}`);
+  return { entry, lines: entry.lines.map((line) => ({ key: byId[line.account_id], debit: line.debit, credit: line.credit })) };
+}
+
+/** A closed accounting period, closed through the API: the owner requests the close, a controller approves it. */
+export async function closedPeriod(api: TestApi, owner: TestEntity, body: BodyFor<'POST', '/v1/periods'>) {
+  const period = await api.post(owner, '/v1/periods', body);
+  await api.post(owner, `/v1/periods/${period.id}/request-close`, undefined, 200);
+  const controller = await userWithKey(owner, ['accounting.close_periods']);
+  return api.post(controller.secret, `/v1/periods/${period.id}/approve-close`, undefined, 200);
 }

@@ -8,18 +8,12 @@ type Params = Record<string, string>;
 
 let sequence = 0;
 
-async function created(api: TestApi, owner: TestEntity, path: string, body: unknown): Promise<any> {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== 201) throw new Error(`seeding ${path} failed: ${response.status} ${response.text}`);
-  return response.body;
-}
-
 /** A draft sales order with one line. */
 export async function seedOrder(api: TestApi, owner: TestEntity): Promise<{ id: string; item_id: string }> {
   const n = `${Date.now()}-${sequence++}`;
-  const account = await created(api, owner, '/v1/accounts', { name: `Order customer ${n}` });
-  const product = await created(api, owner, '/v1/products', { sku: `ORD-${n}`, name: `Ordered ${n}`, list_price: 10 });
-  const order = await created(api, owner, '/v1/orders', {
+  const account = await api.post(owner, '/v1/accounts', { name: `Order customer ${n}` });
+  const product = await api.post(owner, '/v1/products', { sku: `ORD-${n}`, name: `Ordered ${n}`, list_price: 10 });
+  const order = await api.post(owner, '/v1/orders', {
     document_type: 'sales_order',
     account_id: account.id,
     lines: [{ product_id: product.id, quantity: 2 }],

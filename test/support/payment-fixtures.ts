@@ -3,6 +3,7 @@
  * unallocated payment (customer credit) of the given entity, and a valid body for each route.
  */
 import type { TestApi, TestEntity } from './harness';
+import { bankAccount } from './cash-fixtures';
 import { seedOrder } from './order-fixtures';
 
 type Params = Record<string, string>;
@@ -11,14 +12,14 @@ let sequence = 0;
 
 /** An unallocated payment: 5.00 of customer credit on a fresh account (an ACH one is pending until cleared). */
 export async function seedPayment(api: TestApi, owner: TestEntity, paymentMethod?: 'ach'): Promise<string> {
-  const account = await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: `Payer ${Date.now()}-${sequence++}` } });
-  if (account.status !== 201) throw new Error(`seeding an account failed: ${account.status} ${account.text}`);
-  const payment = await api.request('POST', '/v1/payments/multi-invoice-apply', {
-    key: owner.secret,
-    body: { account_id: account.body.id, amount: 5, route_unapplied: 'credit', ...(paymentMethod && { payment_method: paymentMethod }) },
+  const account = await api.post(owner, '/v1/accounts', { name: `Payer ${Date.now()}-${sequence++}` });
+  const payment = await api.post(owner, '/v1/payments/multi-invoice-apply', {
+    account_id: account.id,
+    amount: 5,
+    route_unapplied: 'credit',
+    ...(paymentMethod && { payment_method: paymentMethod }),
   });
-  if (payment.status !== 201) throw new Error(`seeding a payment failed: ${payment.status} ${payment.text}`);
-  return payment.body.data.id;
+  return payment.data.id;
 }
 
 export const PAYMENT_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
@@ -35,14 +36,13 @@ export const PAYMENT_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) =
 /** A deposit of one fresh payment to the entity's operating bank account. */
 export async function seedDeposit(api: TestApi, owner: TestEntity): Promise<string> {
   const paymentId = await seedPayment(api, owner);
-  const accounts = await api.request('GET', '/v1/gl-accounts', { key: owner.secret, query: { limit: '100' } });
-  const bank = accounts.body.data.find((a: { system_key: string | null }) => a.system_key === 'bank');
-  const deposit = await api.request('POST', '/v1/deposits', {
-    key: owner.secret,
-    body: { bank_account_id: bank.bank_account_id, deposit_date: new Date().toISOString().slice(0, 10), payment_ids: [paymentId] },
+  const bank = await bankAccount(api, owner);
+  const deposit = await api.post(owner, '/v1/deposits', {
+    bank_account_id: bank.bank_account_id,
+    deposit_date: new Date().toISOString().slice(0, 10),
+    payment_ids: [paymentId],
   });
-  if (deposit.status !== 201) throw new Error(`seeding a deposit failed: ${deposit.status} ${deposit.text}`);
-  return deposit.body.id;
+  return deposit.id;
 }
 
 const SOME_ID = '00000000-0000-4000-8000-000000000001';

@@ -9,33 +9,23 @@ type Params = Record<string, string>;
 let sequence = 0;
 
 export async function seedAccount(api: TestApi, owner: TestEntity): Promise<string> {
-  const account = await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: `Card holder ${Date.now()}-${sequence++}` } });
-  if (account.status !== 201) throw new Error(`seeding an account failed: ${account.status} ${account.text}`);
-  return account.body.id;
+  const account = await api.post(owner, '/v1/accounts', { name: `Card holder ${Date.now()}-${sequence++}` });
+  return account.id;
 }
 
 /** A setup intent for the account, confirmed with a sandbox test token (pm_card_visa unless stated). */
 export async function confirmedSetupIntent(api: TestApi, owner: TestEntity, accountId: string, token = 'pm_card_visa'): Promise<string> {
   const type = token.startsWith('pm_usBankAccount') ? 'us_bank_account' : 'card';
-  const intent = await api.request('POST', `/v1/accounts/${accountId}/payment-methods`, { key: owner.secret, body: { type } });
-  if (intent.status !== 201) throw new Error(`creating a setup intent failed: ${intent.status} ${intent.text}`);
-  const confirmed = await api.request('POST', `/v1/test_helpers/setup_intents/${intent.body.setup_intent_id}/confirm`, {
-    key: owner.secret,
-    body: { payment_method: token },
-  });
-  if (confirmed.status !== 200) throw new Error(`confirming a setup intent failed: ${confirmed.status} ${confirmed.text}`);
-  return intent.body.setup_intent_id;
+  const intent = await api.post(owner, `/v1/accounts/${accountId}/payment-methods`, { type });
+  await api.post(owner, `/v1/test_helpers/setup_intents/${intent.setup_intent_id}/confirm`, { payment_method: token }, 200);
+  return intent.setup_intent_id;
 }
 
 export async function seedPaymentMethod(api: TestApi, owner: TestEntity, token = 'pm_card_visa'): Promise<Params> {
   const accountId = await seedAccount(api, owner);
   const setupIntentId = await confirmedSetupIntent(api, owner, accountId, token);
-  const attached = await api.request('POST', `/v1/accounts/${accountId}/payment-methods/attach`, {
-    key: owner.secret,
-    body: { setup_intent_id: setupIntentId },
-  });
-  if (attached.status !== 201) throw new Error(`attaching a payment method failed: ${attached.status} ${attached.text}`);
-  return { id: accountId, payment_method_id: attached.body.id };
+  const attached = await api.post(owner, `/v1/accounts/${accountId}/payment-methods/attach`, { setup_intent_id: setupIntentId });
+  return { id: accountId, payment_method_id: attached.id };
 }
 
 export const PAYMENT_METHOD_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
@@ -44,9 +34,8 @@ export const PAYMENT_METHOD_SEEDERS: Record<string, (api: TestApi, owner: TestEn
   '/v1/accounts/{id}/payment-methods/{payment_method_id}': (api, owner) => seedPaymentMethod(api, owner),
   '/v1/test_helpers/setup_intents/{setup_intent_id}/confirm': async (api, owner) => {
     const accountId = await seedAccount(api, owner);
-    const intent = await api.request('POST', `/v1/accounts/${accountId}/payment-methods`, { key: owner.secret, body: { type: 'card' } });
-    if (intent.status !== 201) throw new Error(`creating a setup intent failed: ${intent.status} ${intent.text}`);
-    return { setup_intent_id: intent.body.setup_intent_id };
+    const intent = await api.post(owner, `/v1/accounts/${accountId}/payment-methods`, { type: 'card' });
+    return { setup_intent_id: intent.setup_intent_id };
   },
 };
 

@@ -8,18 +8,12 @@ type Params = Record<string, string>;
 
 let sequence = 0;
 
-async function created(api: TestApi, owner: TestEntity, path: string, body: unknown, status = 201): Promise<any> {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== status) throw new Error(`seeding ${path} failed: ${response.status} ${response.text}`);
-  return response.body;
-}
-
 /** A draft purchase order with one line, from a vendor with an email. */
 export async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promise<{ id: string; item_id: string }> {
   const n = `${Date.now()}-${sequence++}`;
-  const vendor = await created(api, owner, '/v1/vendors', { name: `PO vendor ${n}`, email: `orders-${sequence}@vendor.example` });
-  const product = await created(api, owner, '/v1/products', { sku: `PO-${n}`, name: `Purchased ${n}`, cost: 3 });
-  const order = await created(api, owner, '/v1/orders', {
+  const vendor = await api.post(owner, '/v1/vendors', { name: `PO vendor ${n}`, email: `orders-${sequence}@vendor.example` });
+  const product = await api.post(owner, '/v1/products', { sku: `PO-${n}`, name: `Purchased ${n}`, cost: 3 });
+  const order = await api.post(owner, '/v1/orders', {
     document_type: 'purchase_order',
     account_id: vendor.id,
     lines: [{ product_id: product.id, quantity: 2 }],
@@ -30,15 +24,15 @@ export async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promis
 /** A confirmed sales order with one drop-ship line. */
 export async function seedDropShipSalesOrder(api: TestApi, owner: TestEntity): Promise<{ id: string }> {
   const n = `${Date.now()}-${sequence++}`;
-  const vendor = await created(api, owner, '/v1/vendors', { name: `Drop vendor ${n}` });
-  const account = await created(api, owner, '/v1/accounts', { name: `Drop customer ${n}` });
-  const product = await created(api, owner, '/v1/products', { sku: `DS-${n}`, name: `Drop shipped ${n}`, list_price: 10, cost: 4 });
-  const order = await created(api, owner, '/v1/orders', {
+  const vendor = await api.post(owner, '/v1/vendors', { name: `Drop vendor ${n}` });
+  const account = await api.post(owner, '/v1/accounts', { name: `Drop customer ${n}` });
+  const product = await api.post(owner, '/v1/products', { sku: `DS-${n}`, name: `Drop shipped ${n}`, list_price: 10, cost: 4 });
+  const order = await api.post(owner, '/v1/orders', {
     document_type: 'sales_order',
     account_id: account.id,
     lines: [{ product_id: product.id, quantity: 1, is_drop_ship: true, drop_ship_vendor_id: vendor.id }],
   });
-  await created(api, owner, `/v1/orders/${order.id}/confirm`, undefined, 200);
+  await api.post(owner, `/v1/orders/${order.id}/confirm`, undefined, 200);
   return { id: order.id };
 }
 

@@ -17,65 +17,56 @@ export { NOT_FOUND_CODES } from './order-fixtures';
 type Params = Record<string, string>;
 type Seeder = (api: TestApi, owner: TestEntity) => Promise<Params>;
 
-async function created(api: TestApi, owner: TestEntity, path: string, body: unknown): Promise<string> {
-  const response = await api.request('POST', path, { key: owner.secret, body });
-  if (response.status !== 201) throw new Error(`seeding ${path} failed: ${response.status} ${response.text}`);
-  return response.body.id;
-}
-
 let sequence = 0;
 const unique = (prefix: string) => `${prefix} ${Date.now()}-${sequence++}`;
 
 async function seedKit(api: TestApi, owner: TestEntity): Promise<string> {
-  const component = await created(api, owner, '/v1/products', { sku: unique('C'), name: unique('Component') });
-  return created(api, owner, '/v1/kits', {
+  const component = (await api.post(owner, '/v1/products', { sku: unique('C'), name: unique('Component') })).id;
+  const kit = await api.post(owner, '/v1/kits', {
     sku: unique('K'),
     product_name: unique('Kit'),
     components: [{ component_product_id: component, quantity_per_kit: 2 }],
   });
+  return kit.id;
 }
 
 /** A kit with two components (so one can be removed) and the id of its first component row. */
 async function seedKitComponent(api: TestApi, owner: TestEntity): Promise<Params> {
-  const first = await created(api, owner, '/v1/products', { sku: unique('C'), name: unique('Component') });
-  const second = await created(api, owner, '/v1/products', { sku: unique('C'), name: unique('Component') });
-  const kit = await api.request('POST', '/v1/kits', {
-    key: owner.secret,
-    body: {
-      sku: unique('K'),
-      product_name: unique('Kit'),
-      components: [
-        { component_product_id: first, quantity_per_kit: 1 },
-        { component_product_id: second, quantity_per_kit: 1 },
-      ],
-    },
+  const first = (await api.post(owner, '/v1/products', { sku: unique('C'), name: unique('Component') })).id;
+  const second = (await api.post(owner, '/v1/products', { sku: unique('C'), name: unique('Component') })).id;
+  const kit = await api.post(owner, '/v1/kits', {
+    sku: unique('K'),
+    product_name: unique('Kit'),
+    components: [
+      { component_product_id: first, quantity_per_kit: 1 },
+      { component_product_id: second, quantity_per_kit: 1 },
+    ],
   });
-  if (kit.status !== 201) throw new Error(`seeding a kit failed: ${kit.status} ${kit.text}`);
-  return { id: kit.body.id, component_id: kit.body.components[0].id };
+  return { id: kit.id, component_id: kit.components[0].id };
 }
 
 async function seedReceipt(api: TestApi, owner: TestEntity): Promise<{ transactionId: string; productId: string }> {
-  const location = await created(api, owner, '/v1/locations', { name: unique('Loc') });
-  const productId = await created(api, owner, '/v1/products', { sku: unique('S'), name: unique('Stocked') });
-  const transactionId = await created(api, owner, '/v1/inventory/receipts', { product_id: productId, location_id: location, quantity: 3, unit_cost: 1 });
+  const location = (await api.post(owner, '/v1/locations', { name: unique('Loc') })).id;
+  const productId = (await api.post(owner, '/v1/products', { sku: unique('S'), name: unique('Stocked') })).id;
+  const transactionId = (await api.post(owner, '/v1/inventory/receipts', { product_id: productId, location_id: location, quantity: 3, unit_cost: 1 })).id;
   return { transactionId, productId };
 }
 
 /** Seeds a record for each parameterised path, keyed by the route path. */
 export const SEEDERS: Record<string, Seeder> = {
-  '/v1/locations/{id}': async (api, owner) => ({ id: await created(api, owner, '/v1/locations', { name: unique('Loc') }) }),
-  '/v1/manufacturers/{id}': async (api, owner) => ({ id: await created(api, owner, '/v1/manufacturers', { name: unique('Mfr') }) }),
+  '/v1/locations/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/locations', { name: unique('Loc') })).id }),
+  '/v1/manufacturers/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/manufacturers', { name: unique('Mfr') })).id }),
   '/v1/units-of-measure/{id}': async (api, owner) => ({
     // A type of its own, so this unit is its type's base and needs no conversion factor.
-    id: await created(api, owner, '/v1/units-of-measure', { name: unique('Unit'), abbreviation: unique('u'), uom_type: `t${sequence++}_${Date.now()}` }),
+    id: (await api.post(owner, '/v1/units-of-measure', { name: unique('Unit'), abbreviation: unique('u'), uom_type: `t${sequence++}_${Date.now()}` })).id,
   }),
-  '/v1/products/{id}': async (api, owner) => ({ id: await created(api, owner, '/v1/products', { sku: unique('SKU'), name: unique('Product') }) }),
-  '/v1/accounts/{id}': async (api, owner) => ({ id: await created(api, owner, '/v1/accounts', { name: unique('Account') }) }),
-  '/v1/accounts/{id}/archive': async (api, owner) => ({ id: await created(api, owner, '/v1/accounts', { name: unique('Account') }) }),
-  '/v1/accounts/{id}/unarchive': async (api, owner) => ({ id: await created(api, owner, '/v1/accounts', { name: unique('Account') }) }),
-  '/v1/vendors/{id}': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
-  '/v1/vendors/{id}/archive': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
-  '/v1/vendors/{id}/unarchive': async (api, owner) => ({ id: await created(api, owner, '/v1/vendors', { name: unique('Vendor') }) }),
+  '/v1/products/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/products', { sku: unique('SKU'), name: unique('Product') })).id }),
+  '/v1/accounts/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/accounts', { name: unique('Account') })).id }),
+  '/v1/accounts/{id}/archive': async (api, owner) => ({ id: (await api.post(owner, '/v1/accounts', { name: unique('Account') })).id }),
+  '/v1/accounts/{id}/unarchive': async (api, owner) => ({ id: (await api.post(owner, '/v1/accounts', { name: unique('Account') })).id }),
+  '/v1/vendors/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/vendors', { name: unique('Vendor') })).id }),
+  '/v1/vendors/{id}/archive': async (api, owner) => ({ id: (await api.post(owner, '/v1/vendors', { name: unique('Vendor') })).id }),
+  '/v1/vendors/{id}/unarchive': async (api, owner) => ({ id: (await api.post(owner, '/v1/vendors', { name: unique('Vendor') })).id }),
   ...LEDGER_SEEDERS,
   ...ORDER_SEEDERS,
   ...PURCHASE_SEEDERS,
@@ -92,37 +83,36 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/inventory/transactions/{id}': async (api, owner) => ({ id: (await seedReceipt(api, owner)).transactionId }),
   '/v1/inventory/balances/{id}': async (api, owner) => {
     const { productId } = await seedReceipt(api, owner);
-    const list = await api.request('GET', '/v1/inventory/balances', { key: owner.secret, query: { product_id: productId } });
-    return { id: list.body.data[0].id };
+    const list = await api.get(owner, '/v1/inventory/balances', { product_id: productId });
+    return { id: list.data[0].id };
   },
-  '/v1/products/{id}/options': async (api, owner) => ({ id: await created(api, owner, '/v1/products', { sku: unique('O'), name: unique('Optioned') }) }),
+  '/v1/products/{id}/options': async (api, owner) => ({ id: (await api.post(owner, '/v1/products', { sku: unique('O'), name: unique('Optioned') })).id }),
   '/v1/products/{id}/options/reorder': async (api, owner) => ({
-    id: await created(api, owner, '/v1/products', { sku: unique('O'), name: unique('Optioned') }),
+    id: (await api.post(owner, '/v1/products', { sku: unique('O'), name: unique('Optioned') })).id,
   }),
   '/v1/products/{id}/options/{option_id}': async (api, owner) => {
-    const id = await created(api, owner, '/v1/products', { sku: unique('O'), name: unique('Optioned') });
-    return { id, option_id: await created(api, owner, `/v1/products/${id}/options`, { name: unique('Size') }) };
+    const id = (await api.post(owner, '/v1/products', { sku: unique('O'), name: unique('Optioned') })).id;
+    return { id, option_id: (await api.post(owner, `/v1/products/${id}/options`, { name: unique('Size') })).id };
   },
-  '/v1/products/{id}/vendors': async (api, owner) => ({ id: await created(api, owner, '/v1/products', { sku: unique('V'), name: unique('Sourced') }) }),
+  '/v1/products/{id}/vendors': async (api, owner) => ({ id: (await api.post(owner, '/v1/products', { sku: unique('V'), name: unique('Sourced') })).id }),
   '/v1/products/{id}/vendors/{pvid}': async (api, owner) => {
-    const id = await created(api, owner, '/v1/products', { sku: unique('V'), name: unique('Sourced') });
-    const vendor = await created(api, owner, '/v1/vendors', { name: unique('Vendor') });
-    return { id, pvid: await created(api, owner, `/v1/products/${id}/vendors`, { vendor_id: vendor }) };
+    const id = (await api.post(owner, '/v1/products', { sku: unique('V'), name: unique('Sourced') })).id;
+    const vendor = (await api.post(owner, '/v1/vendors', { name: unique('Vendor') })).id;
+    return { id, pvid: (await api.post(owner, `/v1/products/${id}/vendors`, { vendor_id: vendor })).id };
   },
-  '/v1/pricing-levels/{id}': async (api, owner) => ({ id: await created(api, owner, '/v1/pricing-levels', { name: unique('Level') }) }),
+  '/v1/pricing-levels/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/pricing-levels', { name: unique('Level') })).id }),
   '/v1/pricing-policies/{id}': async (api, owner) => {
-    const product = await created(api, owner, '/v1/products', { sku: unique('PP'), name: unique('Priced') });
-    return { id: await created(api, owner, '/v1/pricing-policies', { product_id: product, sell_price: 5 }) };
+    const product = (await api.post(owner, '/v1/products', { sku: unique('PP'), name: unique('Priced') })).id;
+    return { id: (await api.post(owner, '/v1/pricing-policies', { product_id: product, sell_price: 5 })).id };
   },
   '/v1/tags/{resourceType}/{resourceId}': async (api, owner) => ({
     resourceType: 'product',
-    resourceId: await created(api, owner, '/v1/products', { sku: unique('T'), name: unique('Tagged') }),
+    resourceId: (await api.post(owner, '/v1/products', { sku: unique('T'), name: unique('Tagged') })).id,
   }),
   '/v1/tags/{resourceType}/{resourceId}/{tagId}': async (api, owner) => {
-    const resourceId = await created(api, owner, '/v1/products', { sku: unique('T'), name: unique('Tagged') });
-    const tagId = await created(api, owner, '/v1/tags', { name: unique('Tag') });
-    const attached = await api.request('POST', `/v1/tags/product/${resourceId}`, { key: owner.secret, body: { tag_id: tagId } });
-    if (attached.status !== 200) throw new Error(`seeding a tag attachment failed: ${attached.text}`);
+    const resourceId = (await api.post(owner, '/v1/products', { sku: unique('T'), name: unique('Tagged') })).id;
+    const tagId = (await api.post(owner, '/v1/tags', { name: unique('Tag') })).id;
+    await api.post(owner, `/v1/tags/product/${resourceId}`, { tag_id: tagId }, 200);
     return { resourceType: 'product', resourceId, tagId };
   },
   '/v1/entities/{entity_id}/api-keys': async (_api, owner) => ({ entity_id: owner.entity.id }),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
-import { COST_SCALE } from '../cost-scale';
 
 export const TRANSACTION_TYPES = ['receive', 'adjust', 'transfer', 'sale_fulfillment', 'return', 'build_consume', 'build_produce'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-export { COST_SCALE };
+/** Inventory costs keep 4 decimals (unit and total cost). */
+export const COST_SCALE = 4;
 
 export const InventoryTransaction = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressFields, id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { addressFields, id, metadata, timestamp } from '../../schemas/common';
 
 export const Location = z
   .object({

@@ -18,7 +18,7 @@ export type GlAccountSubtype = (typeof ALL_GL_ACCOUNT_SUBTYPES)[number];
 /** Subtypes only the system accounts carry: the control accounts their sub-ledgers tie to, and the one retained earnings. */
 export const RESERVED_SUBTYPES: readonly string[] = ['accounts_receivable', 'accounts_payable', 'retained_earnings'];
 
-export const SYSTEM_ACCOUNT_KEYS = [
+const SYSTEM_ACCOUNT_KEYS = [
   'bank',
   'undeposited_funds',
   'accounts_receivable',

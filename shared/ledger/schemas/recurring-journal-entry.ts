@@ -3,7 +3,7 @@ import { FREQUENCIES } from '../recurrence';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { JournalLineInput } from './journal-entry';
 
-export const TemplateLine = z
+const TemplateLine = z
   .object({
     account_id: id(),
     debit: z.number().describe('Zero on a credit line.'),

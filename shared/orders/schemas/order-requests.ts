@@ -1,7 +1,4 @@
-/**
- * Request bodies of the order routes (and the adjustment answer), apart from the Order schema so
- * that routes answering an order without taking these bodies do not bundle them.
- */
+/** Request bodies of the order routes (and the adjustment answer); the Order object is in order.ts. */
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
@@ -68,7 +65,10 @@ const headerFields = {
   external_order_id: optionalText(200),
   external_order_number: optionalText(200),
   metadata: metadata().optional(),
-  sales_channel_id: id().nullable().optional().describe('The sales channel the order came through (an id your integration assigns); order approval rules can route by it.'),
+  sales_channel_id: id()
+    .nullable()
+    .optional()
+    .describe('The sales channel the order came through (an id your integration assigns); order approval rules can route by it.'),
 };
 
 export const OrderCreate = z.strictObject({
@@ -99,7 +99,9 @@ export const OrderAdjustmentCreate = z.strictObject({
     .min(1)
     .max(50)
     .optional()
-    .describe('A coupon to apply instead of a manual adjustment (same as POST /v1/orders/{id}/apply-coupon); exclusive with name, effect_type, discount_type and value.'),
+    .describe(
+      'A coupon to apply instead of a manual adjustment (same as POST /v1/orders/{id}/apply-coupon); exclusive with name, effect_type, discount_type and value.',
+    ),
   notes: optionalText(2000),
   created_by_user_id: id().optional().describe('The acting user; defaults to the user of the API key.'),
 });

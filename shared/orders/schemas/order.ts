@@ -1,17 +1,16 @@
 /** Sales and purchase documents: one order resource, its line items and order-level adjustments. */
 import { z } from 'zod';
-import { decimalInput, QUANTITY_SCALE } from '../../money';
-import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { id, timestamp } from '../../schemas/common';
 
 export const DOCUMENT_TYPES = ['quote', 'sales_order', 'invoice', 'return', 'purchase_order'] as const;
 export const ORDER_STATUSES = ['draft', 'confirmed', 'partially_fulfilled', 'fulfilled', 'cancelled', 'voided', 'awaiting_ach_clearance', 'on_hold'] as const;
 export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'overpaid', 'refunded', 'partially_refunded', 'voided'] as const;
-export const FULFILLMENT_STATUSES = ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const;
+const FULFILLMENT_STATUSES = ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const;
 export const UNIT_PRICE_SCALE = 4;
 
 const editability = <T extends z.ZodRawShape>(extra: T) => z.object({ allowed: z.boolean(), reason: z.string().nullable(), ...extra });
 
-export const LineEditability = z
+const LineEditability = z
   .object({
     qty: editability({ floor: z.number().describe('The quantity cannot go below this (fulfilled, returned or received).') }),
     unit_cost: editability({ warn_received_qty: z.number().nullable().describe('Units already received at the current cost, when any.') }),
@@ -22,7 +21,7 @@ export const LineEditability = z
     'What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received.',
   );
 
-export const LineAdjustment = z.object({
+const LineAdjustment = z.object({
   id: id(),
   source_type: z.string().describe('order_adjustment for an order-level discount.'),
   source_id: id(),
@@ -94,7 +93,7 @@ export const OrderAdjustment = z
     created_by_user_id: id(),
     coupon_id: id()
       .nullable()
-      .describe('The coupon this discount redeems (apply-coupon); its line shares are the lines\' coupon_adjustment, source_type coupon.'),
+      .describe("The coupon this discount redeems (apply-coupon); its line shares are the lines' coupon_adjustment, source_type coupon."),
     created_at: timestamp(),
     updated_at: timestamp(),
   })

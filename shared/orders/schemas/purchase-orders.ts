@@ -1,7 +1,7 @@
-/** Purchase order receipts: the request body and the receipt object (the send body is in purchase-order-send.ts, so the receipt route does not bundle it). */
+/** Purchase order receipts: the request body and the receipt object (the send body is in purchase-order-send.ts). */
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
-import { COST_SCALE } from '../../inventory/cost-scale';
+import { COST_SCALE } from '../../inventory/schemas/inventory';
 import { id, optionalText, timestamp } from '../../schemas/common';
 
 export const PurchaseReceiptCreate = z.strictObject({

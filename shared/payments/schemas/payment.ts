@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 
-export const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
-export const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
+const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
+const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
 
 export const PaymentApplication = z.object({
   id: id(),

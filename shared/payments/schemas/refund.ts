@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 
-export const RefundLine = z.object({
+const RefundLine = z.object({
   id: id(),
   order_id: id().nullable().describe("The document the refund took back from; null for the payment's unapplied customer credit."),
   credit_amount: z.number().describe("Customer credit given back (debit accounts receivable): the document's amount_paid fell by it."),

@@ -1,64 +1,23 @@
 /**
- * Customer payments and bank deposits: SQL only, rules in shared/domain/payments/allocation.ts.
+ * Recording customer payments: against one document, over several invoices (explicitly or oldest
+ * first), and applying an unapplied payment to invoices later.
  *
  * A payment posts debit undeposited_funds, credit accounts_receivable for its whole amount when it
  * is received (an unapplied remainder is customer credit sitting in AR, as in QuickBooks); applying
- * it later moves no money in the GL. A deposit posts debit the bank account, credit
- * undeposited_funds per receipt. Every document a payment touches is locked (FOR UPDATE, in id
- * order) before its balance is read, so concurrent payments queue and never overpay it.
+ * it later moves no money in the GL. The documents it pays are locked first (paid-documents.ts); the
+ * rules (payable amounts, oldest-first allocation, receipt posting lines) are in allocation.ts.
  */
 import type { Db } from '../db/database';
-import { allocateOldestFirst, payableAmount, receiptPostingLines } from './allocation';
-import { documentPaymentStatus } from './refund-split';
-import { holdForAchClearance } from './ach-state';
-import { balanceDue, type DocumentType, type OrderStatus, type PaymentStatus } from '../orders/totals';
-import type { EventRecorder } from '../events/outbox';
+import { allocateOldestFirst, payableAmount, receiptApplications, receiptPostingLines } from './allocation';
+import { holdForAchClearance, lockOrders, updateDocumentPayment, type OrderState } from './paid-documents';
+import { getPayment } from './payment-store';
+import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { ApiError } from '../errors';
-import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
-import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
-import { amount, type Amount, type AmountLike, sum, toJsonNumber, ZERO } from '../money';
-import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, Payment, PaymentApplication, PaymentApply } from './schemas/payment';
+import { postJournalEntry } from '../ledger/post-journal-entry';
+import { amount, type Amount, sum, toJsonNumber, ZERO } from '../money';
+import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, PaymentApply } from './schemas/payment';
 import { todayUtc } from '../dates';
-
-export type PaymentActor = PostingContext & { userId: string; events: EventRecorder };
-
-const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
-
-// ---------------------------------------------------------------------------------------------
-// Documents a payment touches
-
-export interface OrderState {
-  id: string;
-  document_type: DocumentType;
-  order_status: OrderStatus;
-  payment_status: PaymentStatus;
-  customer_account_id: string | null;
-  order_total: string;
-  tax_total: string;
-  amount_paid: string;
-  /** Refunds the document received (drives partially_refunded and refunded). */
-  amount_refunded: string;
-  balance_due: string;
-  /** The order_status to return to when an ACH payment clears or fails. */
-  ach_previous_status: OrderStatus | null;
-  /** Credit memos applied: balanceDue and payableAmount subtract them. */
-  amount_credited: string;
-  order_date: Date | string;
-  created_at: Date | string;
-}
-
-/** The documents, locked FOR UPDATE in id order (so two payments never deadlock). */
-export async function lockOrders(db: Db, entityId: string, where: string, params: unknown[]): Promise<OrderState[]> {
-  return db.query<OrderState>(
-    `SELECT id, document_type, order_status, payment_status, customer_account_id, order_total, tax_total, amount_paid, amount_refunded, balance_due,
-       amount_credited, ach_previous_status, order_date, created_at
-       FROM orders WHERE entity_id = $1 AND deleted_at IS NULL AND ${where} ORDER BY id FOR UPDATE`,
-    [entityId, ...params],
-  );
-}
-
-const payableOf = (order: OrderState, documentTypes?: readonly DocumentType[]) => payableAmount(order, documentTypes);
 
 function notPayable(order: OrderState, payable: Amount, param: string): ApiError {
   return new ApiError('order_not_payable', {
@@ -70,129 +29,8 @@ function notPayable(order: OrderState, payable: Amount, param: string): ApiError
   });
 }
 
-/**
- * Moves a locked document's payment figures: amount_paid and amount_refunded by the given deltas,
- * payment_status and balance_due by the pure rules (shared/domain/payments/refunds.ts), and,
- * when given, its order_status and ach_previous_status (ACH clearance).
- */
-export async function updateDocumentPayment(
-  db: Db,
-  entityId: string,
-  order: OrderState,
-  change: { paid?: Amount; refunded?: Amount; order_status?: OrderStatus; ach_previous_status?: OrderStatus | null },
-): Promise<void> {
-  const paid = amount(order.amount_paid).plus(change.paid ?? ZERO);
-  const refunded = amount(order.amount_refunded).plus(change.refunded ?? ZERO);
-  const orderStatus = change.order_status ?? order.order_status;
-  const status = documentPaymentStatus({ ...order, amount_paid: paid, amount_refunded: refunded });
-  const balance = balanceDue({ ...order, order_status: orderStatus, payment_status: status, amount_paid: paid });
-  const previous = change.ach_previous_status === undefined ? order.ach_previous_status : change.ach_previous_status;
-  await db.query(
-    `UPDATE orders SET amount_paid = $3, amount_refunded = $4, payment_status = $5, balance_due = $6, order_status = $7, ach_previous_status = $8,
-       updated_at = now() WHERE entity_id = $1 AND id = $2`,
-    [entityId, order.id, paid.toString(), refunded.toString(), status, balance.toString(), orderStatus, previous],
-  );
-}
-
 /** Adds a payment to a locked document. */
 const payOrder = (db: Db, entityId: string, order: OrderState, applied: Amount) => updateDocumentPayment(db, entityId, order, { paid: applied });
-
-// ---------------------------------------------------------------------------------------------
-// Payments: rows and mapping
-
-const PAYMENT_COLUMNS = `p.id, 'payment' AS object, p.entity_id, p.account_id, p.amount, p.unapplied_amount, p.payment_method, p.payment_date,
-  p.check_number, p.check_date, p.external_reference, p.notes, p.status, p.order_id, p.journal_entry_id, p.deposit_id, p.amount_refunded,
-  p.cleared_at, p.voided_at, p.failed_at, p.failure_reason, p.created_by_user_id, p.created_at, p.updated_at`;
-
-type Timestamps = 'created_at' | 'updated_at' | 'cleared_at' | 'voided_at' | 'failed_at';
-type PaymentRow = Omit<Payment, 'amount' | 'unapplied_amount' | 'amount_refunded' | 'applications' | 'applied_count' | Timestamps> & {
-  amount: string;
-  unapplied_amount: string;
-  amount_refunded: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-  cleared_at: Date | string | null;
-  voided_at: Date | string | null;
-  failed_at: Date | string | null;
-};
-
-async function applicationsOf(db: Db, entityId: string, paymentIds: string[]): Promise<Map<string, PaymentApplication[]>> {
-  const result = new Map<string, PaymentApplication[]>(paymentIds.map((id) => [id, []]));
-  if (!paymentIds.length) return result;
-  const rows = await db.query<{ id: string; payment_id: string; order_id: string; amount_applied: string }>(
-    `SELECT id, payment_id, order_id, amount_applied FROM payment_applications
-      WHERE entity_id = $1 AND payment_id = ANY($2::uuid[]) ORDER BY created_at, id`,
-    [entityId, paymentIds],
-  );
-  for (const row of rows) result.get(row.payment_id)!.push({ id: row.id, order_id: row.order_id, amount_applied: toJsonNumber(row.amount_applied) });
-  return result;
-}
-
-function toPayment(row: PaymentRow, applications: PaymentApplication[]): Payment {
-  return {
-    ...row,
-    amount: toJsonNumber(row.amount),
-    unapplied_amount: toJsonNumber(row.unapplied_amount),
-    amount_refunded: toJsonNumber(row.amount_refunded),
-    applied_count: applications.length,
-    applications,
-    cleared_at: row.cleared_at === null ? null : iso(row.cleared_at),
-    voided_at: row.voided_at === null ? null : iso(row.voided_at),
-    failed_at: row.failed_at === null ? null : iso(row.failed_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
-
-export async function getPayment(db: Db, entityId: string, paymentId: string, param = 'id'): Promise<Payment> {
-  const row = await db.maybeOne<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.entity_id = $1 AND p.id = $2`, [entityId, paymentId]);
-  if (!row) throw new ApiError('not_found', { param, hint: 'No such payment in this entity.' });
-  return toPayment(row, (await applicationsOf(db, entityId, [row.id])).get(row.id)!);
-}
-
-/** The payments with these ids (in the order given; unknown ids are left out), one query each for rows and applications. */
-export async function loadPayments(db: Db, entityId: string, paymentIds: string[]): Promise<Payment[]> {
-  if (!paymentIds.length) return [];
-  const rows = await db.query<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.entity_id = $1 AND p.id = ANY($2::uuid[])`, [
-    entityId,
-    paymentIds,
-  ]);
-  const applications = await applicationsOf(
-    db,
-    entityId,
-    rows.map((row) => row.id),
-  );
-  const byId = new Map(rows.map((row) => [row.id, toPayment(row, applications.get(row.id)!)]));
-  return paymentIds.flatMap((id) => byId.get(id) ?? []);
-}
-
-export interface PaymentFilters {
-  account_id?: string;
-  status?: string;
-}
-
-export async function listPayments(db: Db, entityId: string, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {
-  const params: unknown[] = [entityId];
-  const where = ['p.entity_id = $1'];
-  if (filters.account_id) {
-    params.push(filters.account_id);
-    where.push(`p.account_id = $${params.length}`);
-  }
-  if (filters.status) {
-    params.push(filters.status);
-    where.push(`p.status = $${params.length}`);
-  }
-  const rows = await keysetPage<PaymentRow>(db, { table: 'payments', alias: 'p', select: PAYMENT_COLUMNS, where, params }, page);
-  const applications = await applicationsOf(
-    db,
-    entityId,
-    rows.data.map((row) => row.id),
-  );
-  return { ...rows, data: rows.data.map((row) => toPayment(row, applications.get(row.id)!)) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Receiving a payment
 
 interface NewPayment {
   account_id: string;
@@ -200,10 +38,6 @@ interface NewPayment {
   order_id: string | null;
   applications: { order: OrderState; amount: Amount }[];
   fields: Pick<OrderPaymentCreate, 'payment_method' | 'payment_date' | 'check_number' | 'check_date' | 'external_reference' | 'notes'>;
-}
-
-export interface PaymentResult {
-  payment: Payment;
 }
 
 async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): Promise<PaymentResult> {
@@ -257,11 +91,6 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
   return { payment: await getPayment(db, entityId, id) };
 }
 
-/** A payment's applications as the receipt posting needs them (document type and amount). */
-export function receiptApplications(applications: readonly { order: { document_type: string }; amount: AmountLike }[]) {
-  return applications.map((a) => ({ document_type: a.order.document_type as DocumentType, amount: a.amount }));
-}
-
 async function writeApplications(
   db: Db,
   entityId: string,
@@ -290,7 +119,7 @@ export async function createOrderPayment(db: Db, actor: PaymentActor, orderId: s
   const [order] = await lockOrders(db, actor.entityId, 'id = $2', [orderId]);
   if (!order) throw new ApiError('not_found', { param: 'id', hint: 'No such order in this entity.' });
   const value = amount(input.amount);
-  const payable = payableOf(order);
+  const payable = payableAmount(order);
   if (value.gt(payable) || !order.customer_account_id) throw notPayable(order, payable, 'amount');
   return receivePayment(db, actor, {
     account_id: order.customer_account_id,
@@ -340,7 +169,7 @@ async function lockApplications(
       });
     }
     const value = amount(application.amount_applied);
-    const payable = payableOf(order, ['invoice']);
+    const payable = payableAmount(order, ['invoice']);
     if (value.gt(payable)) throw notPayable(order, payable, `applications[${index}].amount_applied`);
     return { order, amount: value };
   });
@@ -375,7 +204,7 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
     );
     const targets = open
       .sort(byAge)
-      .map((order) => ({ order, payable: payableOf(order, ['invoice']) }))
+      .map((order) => ({ order, payable: payableAmount(order, ['invoice']) }))
       .filter((target) => target.payable.gt(0));
     applications = allocateOldestFirst(value, targets).allocations.map((allocation) => ({ order: allocation.target.order, amount: allocation.amount }));
   } else {
@@ -445,25 +274,4 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
     { dateParam: 'applications' },
   );
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
-}
-
-/** Refuses a payment that is not (or no longer) cleared money: pending ACH, voided or failed. */
-export function assertPaymentUsable(status: string, param: string): void {
-  if (status === 'pending') throw new ApiError('payment_pending_clearance', { param, details: { current_status: status } });
-  if (status === 'voided' || status === 'failed') throw new ApiError('payment_voided', { param, details: { current_status: status } });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Events
-
-/**
- * Records the payment's event. The documents it paid are named in its applications; payments do not
- * emit order.updated (that would load every order module into the payment functions).
- */
-export async function recordPaymentEvents(
-  actor: PaymentActor,
-  type: 'payment.created' | 'payment.applied' | 'payment.refunded' | 'payment.voided' | 'payment.cleared' | 'payment.failed',
-  result: PaymentResult,
-): Promise<void> {
-  await actor.events.record(type, result.payment);
 }

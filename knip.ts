@@ -1,0 +1,33 @@
+/**
+ * knip: unused files, exports, dependencies and devDependencies (`npm run lint`, CI).
+ *
+ * The entries are the real ways in. A `!` suffix marks production code, so
+ * `npx knip --production` lists what only tests and benchmarks use.
+ */
+import type { KnipConfig } from 'knip';
+
+const config: KnipConfig = {
+  entry: [
+    // Every route module and platform function is a Lambda entry (infra/functions.ts bundles each
+    // one); expand.ts files are helpers of their route folder, imported like any other module.
+    'functions/**/*.ts!',
+    '!functions/*/expand.ts!',
+    // The package.json scripts: npm start, npm run cli, npm run recurring.
+    'local/{server,cli,run-recurring}.ts!',
+    // cdk.json's app (`npx tsx infra/app.ts`).
+    'infra/app.ts!',
+    // Stand-ins esbuild swaps in by alias (infra/bundle.ts: bundleAliases).
+    'infra/bundle-shims/*.ts!',
+    // Benchmarks: each script runs on its own (bench/run-all.ts spawns them, bundle-size spawns
+    // cold-start-child.mjs and bundles the empty handler); lib.ts and seed.ts are their helpers.
+    'bench/*.{ts,mjs}',
+    '!bench/{lib,seed}.ts',
+    'bench/fixtures/*.ts',
+    // Bundled by test/infra/bundle-shims.test.ts by path. Test files, test/support/global-setup.ts
+    // and vitest.config.ts come from knip's vitest plugin.
+    'test/infra/fixtures/*.ts',
+  ],
+  project: ['{functions,shared,events,local,infra,bench,test,types}/**/*.{ts,mjs}!'],
+};
+
+export default config;

@@ -1,0 +1,185 @@
+/**
+ * The stock operations behind the inventory and kit-build endpoints: receipts, adjustments,
+ * transfers between locations and kit builds, each posted as movements (stock-movements.ts).
+ */
+import type { Db } from '../db/database';
+import type { EventRecorder } from '../events/outbox';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import { amount, QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
+import {
+  COST_SCALE,
+  type AdjustmentCreate,
+  type InventoryTransaction,
+  type KitBuildCreate,
+  type ReceiptCreate,
+  type TransferCreate,
+} from './schemas/inventory';
+import { checkLocation } from './locations';
+import { getStockProduct, lockBalances, postMovement, STOCK_PRODUCT_COLUMNS, type StockProduct } from './stock-movements';
+
+function referenceOf(input: { reference_type?: string; reference_id?: string; source_migration?: boolean }) {
+  if (input.source_migration) {
+    if (input.reference_type !== undefined && input.reference_type !== 'source_migration') {
+      throw new ApiError('parameter_invalid', { param: 'reference_type', hint: 'A migrated row (source_migration true) has reference_type source_migration.' });
+    }
+    return { reference_type: 'source_migration', reference_id: input.reference_id ?? null };
+  }
+  if (input.reference_id !== undefined && input.reference_type === undefined) {
+    throw new ApiError('parameter_missing', { param: 'reference_type', hint: 'Say what reference_id points at.' });
+  }
+  return { reference_type: input.reference_type ?? null, reference_id: input.reference_id ?? null };
+}
+
+export async function receiveStock(db: Db, entityId: string, events: EventRecorder, input: ReceiptCreate): Promise<InventoryTransaction> {
+  const product = await getStockProduct(db, entityId, input.product_id);
+  await checkLocation(db, entityId, input.location_id);
+  const unitCost = input.unit_cost ?? product.cost;
+  if (unitCost === null || unitCost === undefined) {
+    throw new ApiError('parameter_missing', { param: 'unit_cost', hint: 'The product has no cost; state the cost per unit received.' });
+  }
+  const balances = await lockBalances(db, entityId, [{ product_id: product.id, location_id: input.location_id }]);
+  const posted = await postMovement(db, entityId, events, balances, {
+    product,
+    location_id: input.location_id,
+    transaction_type: 'receive',
+    quantity: input.quantity,
+    unit_cost: unitCost,
+    ...referenceOf(input),
+    transaction_id: input.transaction_id,
+    notes: input.notes,
+    metadata: input.metadata,
+    occurred_at: input.occurred_at,
+  });
+  return posted.transaction;
+}
+
+export async function adjustStock(db: Db, entityId: string, events: EventRecorder, input: AdjustmentCreate): Promise<InventoryTransaction> {
+  const product = await getStockProduct(db, entityId, input.product_id);
+  await checkLocation(db, entityId, input.location_id);
+  if (input.unit_cost !== undefined && amount(input.quantity).isNegative()) {
+    throw new ApiError('parameter_invalid', { param: 'unit_cost', hint: 'Stock removed is costed by FIFO; unit_cost applies to positive adjustments only.' });
+  }
+  const balances = await lockBalances(db, entityId, [{ product_id: product.id, location_id: input.location_id }]);
+  const posted = await postMovement(db, entityId, events, balances, {
+    product,
+    location_id: input.location_id,
+    transaction_type: 'adjust',
+    quantity: input.quantity,
+    unit_cost: input.unit_cost,
+    allow_negative: input.allow_negative,
+    ...referenceOf(input),
+    transaction_id: input.transaction_id,
+    reason: input.reason,
+    notes: input.notes,
+    metadata: input.metadata,
+    occurred_at: input.occurred_at,
+  });
+  return posted.transaction;
+}
+
+export async function transferStock(db: Db, entityId: string, events: EventRecorder, input: TransferCreate) {
+  if (input.from_location_id === input.to_location_id) {
+    throw new ApiError('parameter_invalid', { param: 'to_location_id', hint: 'A transfer moves stock between two different locations.' });
+  }
+  const product = await getStockProduct(db, entityId, input.product_id);
+  await checkLocation(db, entityId, input.from_location_id, { param: 'from_location_id' });
+  await checkLocation(db, entityId, input.to_location_id, { param: 'to_location_id' });
+  const groupId = newId();
+  const balances = await lockBalances(db, entityId, [
+    { product_id: product.id, location_id: input.from_location_id },
+    { product_id: product.id, location_id: input.to_location_id },
+  ]);
+  const common = {
+    product,
+    transaction_type: 'transfer' as const,
+    group_id: groupId,
+    reference_type: 'transfer',
+    reference_id: groupId,
+    notes: input.notes,
+    metadata: input.metadata,
+  };
+  const out = await postMovement(db, entityId, events, balances, {
+    ...common,
+    location_id: input.from_location_id,
+    quantity: amount(input.quantity).negated(),
+  });
+  // The destination receives the very layers that left, so FIFO cost survives the move.
+  const into = await postMovement(db, entityId, events, balances, {
+    ...common,
+    location_id: input.to_location_id,
+    quantity: input.quantity,
+    layers: out.draws.map((draw) => ({ quantity: draw.quantity, unit_cost: draw.unit_cost })),
+  });
+  return {
+    id: groupId,
+    object: 'inventory_transfer' as const,
+    product_id: product.id,
+    from_location_id: input.from_location_id,
+    to_location_id: input.to_location_id,
+    quantity: toJsonNumber(input.quantity, QUANTITY_SCALE),
+    total_cost: toJsonNumber(out.total_cost.negated(), COST_SCALE),
+    transactions: [out.transaction, into.transaction],
+  };
+}
+
+interface KitComponentStock {
+  component_product_id: string;
+  quantity_per_kit: string;
+}
+
+export async function buildKits(db: Db, entityId: string, events: EventRecorder, kitId: string, input: KitBuildCreate) {
+  const kit = await db.maybeOne<StockProduct>(
+    `SELECT ${STOCK_PRODUCT_COLUMNS} FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle')`,
+    [entityId, kitId],
+  );
+  if (!kit) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity.' });
+  if (kit.product_type === 'bundle') {
+    throw new ApiError('product_not_stockable', { param: 'id', hint: 'A bundle is never built: selling it draws its components.' });
+  }
+  await checkLocation(db, entityId, input.location_id);
+  const components = await db.query<KitComponentStock & StockProduct>(
+    `SELECT c.component_product_id, c.quantity_per_kit, p.id, p.product_type, p.uom_id, p.cost, p.reorder_point
+     FROM kit_components c JOIN products p ON p.entity_id = c.entity_id AND p.id = c.component_product_id
+     WHERE c.entity_id = $1 AND c.parent_product_id = $2 ORDER BY c.sequence, c.id`,
+    [entityId, kitId],
+  );
+  const groupId = newId();
+  const balances = await lockBalances(db, entityId, [
+    ...components.map((c) => ({ product_id: c.component_product_id, location_id: input.location_id })),
+    { product_id: kit.id, location_id: input.location_id },
+  ]);
+  const common = { group_id: groupId, reference_type: 'kit_build', reference_id: groupId, notes: input.notes, metadata: input.metadata };
+  const transactions: InventoryTransaction[] = [];
+  let cost = ZERO;
+  for (const component of components) {
+    const drawn = await postMovement(db, entityId, events, balances, {
+      ...common,
+      product: component,
+      location_id: input.location_id,
+      transaction_type: 'build_consume',
+      quantity: amount(component.quantity_per_kit).times(input.quantity).negated(),
+    });
+    transactions.push(drawn.transaction);
+    cost = cost.plus(drawn.total_cost.negated());
+  }
+  const produced = await postMovement(db, entityId, events, balances, {
+    ...common,
+    product: kit,
+    location_id: input.location_id,
+    transaction_type: 'build_produce',
+    quantity: input.quantity,
+    total_cost: cost,
+  });
+  transactions.push(produced.transaction);
+  return {
+    id: groupId,
+    object: 'kit_build' as const,
+    kit_product_id: kit.id,
+    location_id: input.location_id,
+    quantity: toJsonNumber(input.quantity, QUANTITY_SCALE),
+    total_cost: toJsonNumber(cost, COST_SCALE),
+    unit_cost: produced.transaction.unit_cost,
+    transactions,
+  };
+}

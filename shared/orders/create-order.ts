@@ -1,0 +1,52 @@
+/** Creating a document: a numbered draft header, its lines, and its totals. */
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import type { Order } from './schemas/order';
+import type { OrderCreate } from './schemas/order-requests';
+import { insertLines, type OrderHeader } from './order-line-insert';
+import { checkParty, defaultLocation, insertOrder, nextOrderNumber } from './order-store';
+import { recalculatedOrder } from './recalculate-order';
+import { checkLocation } from '../inventory/locations';
+
+export async function createOrder(db: Db, actor: { entityId: string; userId: string }, input: OrderCreate): Promise<Order> {
+  const { entityId } = actor;
+  const party = await checkParty(db, entityId, input.document_type, input.account_id);
+  if (input.invoice_type !== undefined && input.document_type !== 'invoice') {
+    throw new ApiError('parameter_invalid', { param: 'invoice_type', hint: 'invoice_type applies to invoices only.' });
+  }
+  if (input.location_id) await checkLocation(db, entityId, input.location_id, { lock: true });
+  const locationId = input.location_id === undefined ? await defaultLocation(db, entityId) : input.location_id;
+  const id = newId();
+  const isPurchase = input.document_type === 'purchase_order';
+  const header: OrderHeader = { id, document_type: input.document_type, order_status: 'draft', payment_status: 'unpaid', account_id: input.account_id };
+  // Numbered inside the transaction: a refusal rolls the counter back too, so numbers stay gap-free.
+  const number = await nextOrderNumber(db, entityId, input.document_type);
+  await insertOrder(db, entityId, {
+    id,
+    order_number: number,
+    document_type: input.document_type,
+    customer_account_id: isPurchase ? null : input.account_id,
+    vendor_id: isPurchase ? input.account_id : null,
+    location_id: locationId,
+    po_number: input.po_number ?? null,
+    order_date: input.order_date ?? null,
+    due_date: input.due_date ?? null,
+    shipping_total: input.shipping_total ?? '0',
+    tax_exempt: input.tax_exempt ?? party.tax_exempt,
+    delivery_option: input.delivery_option ?? null,
+    notes: input.notes ?? null,
+    internal_notes: input.internal_notes ?? null,
+    invoice_number: input.document_type === 'invoice' ? number : null,
+    invoice_type: input.document_type === 'invoice' ? (input.invoice_type ?? 'manual') : null,
+    ship_complete: input.ship_complete ?? false,
+    source_platform: input.source_platform ?? null,
+    external_order_id: input.external_order_id ?? null,
+    external_order_number: input.external_order_number ?? null,
+    metadata: input.metadata ?? {},
+    created_by_user_id: actor.userId,
+    sales_channel_id: input.sales_channel_id ?? null,
+  });
+  await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`);
+  return recalculatedOrder(db, entityId, id);
+}

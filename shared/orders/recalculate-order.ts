@@ -1,0 +1,142 @@
+/**
+ * Recalculation: the one place totals are written. Every change of an order ends with
+ * recalculateOrder() in the same transaction, so stored totals always equal what the pure engine
+ * (totals.ts) computes from the lines and adjustments.
+ */
+import type { Db } from '../db/database';
+import { newId } from '../ids';
+import type { Order } from './schemas/order';
+import { balanceDue, computeTotals } from './totals';
+import type { LineRow } from './order-line-store';
+import { toOrder } from './order-mapping';
+import { adjustmentsOf, linesOf } from './order-reads';
+import { adjustmentRows, currentOrderRow, ORDER_COLUMNS, type OrderRow } from './order-store';
+
+// The line columns the totals engine derives, in the order of the UPDATE's arrays below.
+const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
+
+/** What recalculation reads of each line: its inputs and its derived values (not the display columns). */
+type PricedLine = Pick<
+  LineRow,
+  'id' | 'quantity' | 'list_price' | 'sell_rate' | 'discount_amount' | 'discount_percent' | 'tax_rate_id' | 'tax_rate' | 'is_tax_exempt' | 'kit_parent_line_id'
+> &
+  Pick<LineRow, (typeof DERIVED)[number]>;
+
+/** Recalculates and stores the order's totals (lines, their adjustment shares, adjustments, header); returns the stored header. */
+export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<{ order: OrderRow }> {
+  const order = await currentOrderRow(db, entityId, orderId);
+  // Only what the totals need, in the display order (it decides where a proration's remainder cent goes).
+  const lines = await db.query<PricedLine>(
+    `SELECT l.id, l.quantity, l.list_price, l.sell_rate, l.discount_amount, l.discount_percent, l.tax_rate_id, l.tax_rate, l.is_tax_exempt,
+       l.kit_parent_line_id, l.pricing_rule_adjustment, l.line_subtotal, l.coupon_adjustment, l.tax_amount, l.line_total
+     FROM order_lines l WHERE l.entity_id = $1 AND l.order_id = $2
+     ORDER BY l.sort_order, (l.kit_parent_line_id IS NOT NULL), l.created_at, l.id`,
+    [entityId, orderId],
+  );
+  const adjustments = await adjustmentRows(db, entityId, [orderId]);
+  const totals = computeTotals({
+    lines: lines.map((line) => ({
+      quantity: line.quantity,
+      list_price: line.list_price,
+      sell_rate: line.sell_rate,
+      // coupon_adjustment is derived from the coupon adjustments below, never fed back in.
+      discount_amount: line.discount_amount,
+      discount_percent: line.discount_percent,
+      tax_rate: line.tax_rate_id ? line.tax_rate : null,
+      is_tax_exempt: line.is_tax_exempt,
+      is_kit_component: line.kit_parent_line_id !== null,
+    })),
+    adjustments: adjustments.map((a) => ({
+      id: a.id,
+      name: a.name,
+      effect_type: a.effect_type,
+      discount_type: a.discount_type,
+      value: a.value,
+      coupon_id: a.coupon_id,
+    })),
+    shipping_total: order.shipping_total,
+    tax_exempt: order.tax_exempt,
+  });
+  // Line derived columns, in one statement, of the lines whose values change (a one-line edit of a long order rewrites one row).
+  const changed = lines.flatMap((line, index) => (DERIVED.some((field) => !totals.lines[index][field].eq(line[field])) ? [index] : []));
+  if (changed.length) {
+    await db.query(
+      `UPDATE order_lines l SET pricing_rule_adjustment = v.pra, line_subtotal = v.sub, discount_amount = v.disc, coupon_adjustment = v.coupon,
+         tax_amount = v.tax, line_total = v.total, updated_at = CASE WHEN (l.pricing_rule_adjustment, l.line_subtotal, l.discount_amount, l.tax_amount, l.line_total)
+           IS DISTINCT FROM (v.pra, v.sub, v.disc, v.tax, v.total) THEN now() ELSE l.updated_at END
+       FROM unnest($2::uuid[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])
+         AS v(id, pra, sub, disc, coupon, tax, total)
+       WHERE l.entity_id = $1 AND l.id = v.id`,
+      [entityId, changed.map((index) => lines[index].id), ...DERIVED.map((field) => changed.map((index) => totals.lines[index][field].toString()))],
+    );
+  }
+  // The line shares of order-level discounts are rebuilt from scratch: they follow the lines.
+  await db.query(`DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`, [entityId, orderId]);
+  const shares = totals.lines.flatMap((t, index) => t.shares.map((share) => ({ share, line: lines[index] })));
+  if (shares.length) {
+    const appliedAt = new Map(adjustments.map((a) => [a.id, a.created_at]));
+    await db.query(
+      `INSERT INTO line_adjustments (id, entity_id, order_id, line_id, source_type, source_id, source_label, per_unit_amount, quantity, line_amount,
+         proration_ratio, applied_at)
+       SELECT v.id, $1, $2, v.line_id, v.source_type, v.source_id, v.label, v.per_unit, v.qty, v.amount, v.ratio, v.applied_at
+       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[],
+         $12::text[]) AS v(id, line_id, source_id, label, per_unit, qty, amount, ratio, applied_at, source_type)`,
+      [
+        entityId,
+        orderId,
+        shares.map(() => newId()),
+        shares.map(({ line }) => line.id),
+        // A coupon's share names the coupon (source_type coupon), any other the adjustment.
+        shares.map(({ share }) => share.coupon_id ?? share.adjustment_id),
+        shares.map(({ share }) => share.source_label),
+        shares.map(({ share }) => share.per_unit_amount.toString()),
+        shares.map(({ line }) => line.quantity),
+        shares.map(({ share }) => share.line_amount.toString()),
+        shares.map(({ share }) => share.proration_ratio.toString()),
+        shares.map(({ share }) => appliedAt.get(share.adjustment_id)),
+        shares.map(({ share }) => (share.coupon_id ? 'coupon' : 'order_adjustment')),
+      ],
+    );
+  }
+  if (adjustments.length) {
+    await db.query(
+      `UPDATE order_adjustments a SET amount = v.amount FROM unnest($2::uuid[], $3::numeric[]) AS v(id, amount) WHERE a.entity_id = $1 AND a.id = v.id`,
+      [entityId, totals.adjustments.map((a) => a.id), totals.adjustments.map((a) => a.amount.toString())],
+    );
+  }
+  const balance = balanceDue({
+    document_type: order.document_type,
+    order_status: order.order_status,
+    payment_status: order.payment_status,
+    order_total: totals.order_total,
+    amount_paid: order.amount_paid,
+  });
+  const stored = await db.one<OrderRow>(
+    `UPDATE orders o SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,
+       list_price_total = $9, pricing_savings = $10, balance_due = $11
+     WHERE o.entity_id = $1 AND o.id = $2
+     RETURNING ${ORDER_COLUMNS}`,
+    [
+      entityId,
+      orderId,
+      totals.subtotal.toString(),
+      totals.discount_total.toString(),
+      totals.shipping_total.toString(),
+      totals.tax_total.toString(),
+      totals.fee_total.toString(),
+      totals.order_total.toString(),
+      totals.list_price_total.toString(),
+      totals.pricing_savings.toString(),
+      balance.toString(),
+    ],
+  );
+  return { order: stored };
+}
+
+/** recalculateOrder, then the order as GET returns it. */
+export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
+  const { order } = await recalculateOrder(db, entityId, orderId);
+  const items = await linesOf(db, entityId, [order]);
+  const adjustments = await adjustmentsOf(db, entityId, [orderId]);
+  return toOrder(order, items.get(orderId), adjustments.get(orderId));
+}
