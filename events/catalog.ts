@@ -218,12 +218,14 @@ export const EVENT_CATALOG = {
   },
   'return.created': {
     version: 1,
-    description: 'A draft return was made from a shipped sales order or a posted invoice (POST /v1/orders/{id}/returns); the object is the return (source_order_id names the source).',
+    description:
+      'A draft return was made from a shipped sales order or a posted invoice (POST /v1/orders/{id}/returns); the object is the return (source_order_id names the source).',
     object: Order,
   },
   'return.received': {
     version: 1,
-    description: 'Goods of a confirmed return came back: quantity_returned rose on the source lines, restocked lines went back into stock at their original cost (debit inventory, credit COGS); the object is the receipt.',
+    description:
+      'Goods of a confirmed return came back: quantity_returned rose on the source lines, restocked lines went back into stock at their original cost (debit inventory, credit COGS); the object is the receipt.',
     object: OrderReturnReceipt,
   },
   'order_adjustment.created': {

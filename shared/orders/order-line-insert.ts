@@ -252,7 +252,9 @@ export async function insertLines(
   await db.query(
     `INSERT INTO order_lines (entity_id, order_id, id, product_id, product_vendor_id, sku, title, quantity, list_price, sell_rate, price_overridden,
 discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id, notes,
-sort_order, unit_of_measure_id) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_TYPES.split(' ').map((type, index) => `$${index + 3}::${type}[]`).join(',')})`,
+sort_order, unit_of_measure_id) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_TYPES.split(' ')
+      .map((type, index) => `$${index + 3}::${type}[]`)
+      .join(',')})`,
     [entityId, order.id, ...lines[0].map((_, column) => lines.map((line) => line[column]))],
   );
   if (parts.length) {

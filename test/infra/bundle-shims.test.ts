@@ -14,6 +14,14 @@ import pgpassShim from '../../infra/bundle-shims/pgpass';
 import { startIdempotencyStore } from '../../local/embedded';
 import { repoRoot } from './synth';
 
+/** What the bundled probe (test/infra/fixtures/idempotency-probe.ts) prints. */
+interface ProbeResult {
+  executions: number;
+  first: Record<string, unknown>;
+  replay: unknown;
+  changedPayload: unknown;
+}
+
 describe('JMESPath stand-in', () => {
   const data = { scope: 'e/route/key', fingerprint: { body: { a: [1, 2] } }, nested: { inner: { leaf: 'x' } }, nothing: null };
 
@@ -70,7 +78,7 @@ describe('the bundled idempotency store (with the stand-in)', () => {
         AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
       },
     });
-    const result = JSON.parse(output.trim().split('\n').at(-1)!);
+    const result = JSON.parse(output.trim().split('\n').at(-1)!) as ProbeResult;
     expect(result.executions).toBe(1);
     expect(result.first).toEqual({ statusCode: 201, headers: { 'Content-Type': 'application/json' }, body: '{"id":"x"}' });
     expect(result.replay).toEqual({ ...result.first, replayed: true });

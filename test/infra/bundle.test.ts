@@ -10,7 +10,7 @@ import { type BundleResult, bundleFunctions } from '../../infra/bundle';
 import { bundleEntries, bundledCode, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } from '../../infra/functions';
 import { ROUTES } from '../../functions/routes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
-import { realRoutes, repoRoot, type SynthesizedStage, synthStage } from './synth';
+import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
 /**
  * Every function ships under 450 KB minified (the cold start, measured by bench/, is what matters
@@ -61,9 +61,9 @@ describe('bundleFunctions', () => {
     expect(readdirSync(result.dirs['locations/create-location'])).toEqual(['index.mjs']);
   });
 
-  it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', async () => {
+  it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', () => {
     const dir = result.dirs['openapi/get-openapi'];
-    expect(JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')).openapi).toBe('3.1.0');
+    expect((JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string }).openapi).toBe('3.1.0');
     const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
       const response = await handler({ httpMethod: 'GET', path: '/v1/openapi.json', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
       console.log(JSON.stringify({ status: response.statusCode, openapi: JSON.parse(response.body).openapi }));`;
@@ -107,7 +107,7 @@ describe('bundleFunctions', () => {
 describe('synthesis with the real bundles', () => {
   it('deploys each function from its own folder as a zip asset', () => {
     const assetKeys = synthesized.routeStacks.flatMap((template) =>
-      Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Code.S3Key as string),
+      resourcesOf<{ Code: { S3Key: string } }>(template, 'AWS::Lambda::Function').map((fn) => fn.Properties.Code.S3Key),
     );
     expect(assetKeys).toHaveLength(routes.length);
     expect(new Set(assetKeys).size).toBe(routes.length);

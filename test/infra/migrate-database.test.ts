@@ -54,7 +54,7 @@ describe('provisionDatabase', () => {
     const first = await provisionDatabase(input);
     expect(first.length).toBeGreaterThan(0);
 
-    const role = await admin.query(
+    const role = await admin.query<{ rolpassword: string }>(
       "SELECT r.rolcanlogin, r.rolinherit, r.rolsuper, r.rolbypassrls, r.rolconfig, a.rolpassword FROM pg_roles r JOIN pg_authid a ON a.oid = r.oid WHERE r.rolname = 'bizops_app'",
     );
     expect(role.rows[0]).toMatchObject({ rolcanlogin: true, rolinherit: false, rolsuper: false, rolbypassrls: false, rolconfig: ['statement_timeout=25s'] });

@@ -2,7 +2,32 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
 import { ERROR_STATUS } from '../../shared/http/error-status';
-import { type SynthesizedStage, nestedResources, realRoutes, synthStage } from './synth';
+import { type SynthesizedStage, nestedResources, realRoutes, resourcesOf, synthStage } from './synth';
+
+/** The properties of the resources these tests read, as far as they read them. */
+interface FunctionProps {
+  Description: string;
+  Environment: { Variables: Record<string, unknown> };
+  LoggingConfig: { LogGroup?: unknown };
+  VpcConfig: { SecurityGroupIds: unknown };
+}
+interface MethodProps {
+  HttpMethod: string;
+  OperationName: string;
+  AuthorizationType: string;
+  AuthorizerId?: unknown;
+  Integration: unknown;
+  RequestValidatorId?: unknown;
+}
+interface PermissionProps {
+  SourceArn: { 'Fn::Join': [string, unknown[]] };
+}
+interface GatewayResponseProps {
+  ResponseType: string;
+  StatusCode?: string;
+  ResponseTemplates: Record<string, string>;
+  ResponseParameters: Record<string, string>;
+}
 
 const routes = realRoutes();
 let sandbox: SynthesizedStage;
@@ -18,8 +43,7 @@ afterAll(() => {
 });
 
 const authorizerFunctionProps = (stage: SynthesizedStage) => {
-  const functions = stage.api.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('REQUEST authorizer') } });
-  const found = Object.values(functions);
+  const found = resourcesOf<FunctionProps>(stage.api, 'AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('REQUEST authorizer') } });
   expect(found).toHaveLength(1);
   return found[0].Properties;
 };
@@ -65,7 +89,7 @@ describe('authorizer', () => {
 });
 
 describe('API methods', () => {
-  const methodsOf = (stage: SynthesizedStage) => Object.values(stage.api.findResources('AWS::ApiGateway::Method')).map((method) => method.Properties);
+  const methodsOf = (stage: SynthesizedStage) => resourcesOf<MethodProps>(stage.api, 'AWS::ApiGateway::Method').map((method) => method.Properties);
 
   it('exist once per route', () => {
     const operations = methodsOf(sandbox).map((method) => `${method.HttpMethod} ${method.OperationName}`);
@@ -96,8 +120,7 @@ describe('API methods', () => {
 });
 
 describe('route functions', () => {
-  const routeFunctions = (stage: SynthesizedStage) =>
-    nestedResources(stage, 'AWS::Lambda::Function').flatMap((found) => Object.values(found).map((fn) => fn.Properties));
+  const routeFunctions = (stage: SynthesizedStage) => nestedResources<FunctionProps>(stage, 'AWS::Lambda::Function').map((fn) => fn.Properties);
 
   it('exist once per route, on nodejs22.x arm64 with tracing, 512 MB and 29 s', () => {
     const functions = routeFunctions(sandbox);
@@ -155,7 +178,7 @@ describe('route functions', () => {
   });
 
   it('may be invoked only by their own method on the stage (no test-invoke permission)', () => {
-    const permissions = nestedResources(sandbox, 'AWS::Lambda::Permission').flatMap((found) => Object.values(found).map((permission) => permission.Properties));
+    const permissions = nestedResources<PermissionProps>(sandbox, 'AWS::Lambda::Permission').map((permission) => permission.Properties);
     expect(permissions).toHaveLength(routes.length);
     const sourceArnTails = permissions.map((permission) => permission.SourceArn['Fn::Join'][1].at(-1) as string).sort();
     expect(sourceArnTails).toEqual(routes.map((route) => `/sandbox/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`).sort());
@@ -180,7 +203,10 @@ describe('gateway responses', () => {
 
   const responses = () =>
     new Map(
-      Object.values(sandbox.api.findResources('AWS::ApiGateway::GatewayResponse')).map((response) => [response.Properties.ResponseType, response.Properties]),
+      resourcesOf<GatewayResponseProps>(sandbox.api, 'AWS::ApiGateway::GatewayResponse').map((response) => [
+        response.Properties.ResponseType,
+        response.Properties,
+      ]),
     );
 
   it('rewrite gateway errors into the error envelope with the request id', () => {
@@ -200,8 +226,8 @@ describe('gateway responses', () => {
     for (const [type, { status, body }] of Object.entries(expected)) {
       const response = all.get(type);
       expect(response, type).toBeDefined();
-      expect(response.StatusCode, type).toBe(status);
-      const rendered = JSON.parse(render(response.ResponseTemplates['application/json']));
+      expect(response!.StatusCode, type).toBe(status);
+      const rendered = JSON.parse(render(response!.ResponseTemplates['application/json'])) as Record<string, unknown>;
       expect(Object.keys(rendered).sort(), type).toEqual(['code', 'error', 'hint', 'request_id', 'type']);
       expect(rendered, type).toMatchObject({ ...body, request_id: 'req-123' });
       expect(rendered.hint, type).not.toBe('');
@@ -215,7 +241,7 @@ describe('gateway responses', () => {
         'gatewayresponse.header.Request-Id': 'context.requestId',
       });
     }
-    expect(responses().get('THROTTLED').ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+    expect(responses().get('THROTTLED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
   });
 
   it('can carry every code the authorizer denies with, verbatim', () => {
@@ -226,6 +252,7 @@ describe('gateway responses', () => {
     for (const [code, entry] of denyCodes) {
       expect(entry.error, code).toBe('authentication_failed');
       expect(entry.type, code).toBe('permission_error');
+      // eslint-disable-next-line no-control-regex -- on purpose: a hint with a control character (U+0000 to U+001F) is not JSON-safe
       expect(entry.hint, code).not.toMatch(/["\\$#]|[\u0000-\u001f]/);
     }
   });
@@ -275,7 +302,7 @@ describe('data stack', () => {
       EngineFamily: 'POSTGRESQL',
       Auth: Match.arrayWith([Match.objectLike({ AuthScheme: 'SECRETS' })]),
     });
-    const proxy = Object.values(sandbox.data.findResources('AWS::RDS::DBProxy'))[0];
+    const proxy = resourcesOf<{ Auth: unknown[] }>(sandbox.data, 'AWS::RDS::DBProxy')[0];
     expect(proxy.Properties.Auth).toHaveLength(2);
     sandbox.data.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ SecretStringTemplate: Match.stringLikeRegexp('"username":"bizops_app"') }),
@@ -302,7 +329,9 @@ describe('data stack', () => {
     sandbox.data.resourceCountIs('AWS::EC2::NatGateway', 0);
     sandbox.data.resourceCountIs('AWS::EC2::InternetGateway', 0);
     sandbox.data.resourceCountIs('AWS::EC2::FlowLog', 1);
-    const services = Object.values(sandbox.data.findResources('AWS::EC2::VPCEndpoint')).map((endpoint) => JSON.stringify(endpoint.Properties.ServiceName));
+    const services = resourcesOf<{ ServiceName: unknown }>(sandbox.data, 'AWS::EC2::VPCEndpoint').map((endpoint) =>
+      JSON.stringify(endpoint.Properties.ServiceName),
+    );
     for (const service of ['dynamodb', 'events', 'secretsmanager', '.rds'])
       expect(
         services.some((name) => name.includes(service)),

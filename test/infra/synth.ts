@@ -19,7 +19,7 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The feature flags cdk.json gives the real app. */
 function cdkJsonContext(): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')).context ?? {};
+  return (JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
 }
 
 export const realRoutes = (): RouteSpec[] => routeSpecs(ROUTE_MODULES);
@@ -52,7 +52,7 @@ export function synthStage(options: { stage: StageName; routes?: RouteSpec[]; co
   const data = Template.fromStack(stacks.data);
   const api = Template.fromStack(stacks.api);
   const routeStacks = stacks.api.routeStacks.map((nested) => Template.fromStack(nested));
-  const count = (template: Template) => Object.keys(template.toJSON().Resources ?? {}).length;
+  const count = (template: Template) => Object.keys((template.toJSON() as { Resources?: Record<string, unknown> }).Resources ?? {}).length;
   const resourceCounts: Record<string, number> = { [stacks.data.node.path]: count(data), [stacks.api.node.path]: count(api) };
   stacks.api.routeStacks.forEach((nested, index) => {
     resourceCounts[nested.node.path] = count(routeStacks[index]);
@@ -68,7 +68,20 @@ export function synthStage(options: { stage: StageName; routes?: RouteSpec[]; co
   };
 }
 
+/** A resource of a synthesized template, its properties typed as `P`: as far as a test reads them. */
+interface CfnResource<P> {
+  Properties: P;
+}
+
+/**
+ * The resources of one type in a template (matching `props` when given), their properties typed as
+ * `P`: `Template.findResources` types every resource as `any`.
+ */
+export function resourcesOf<P>(template: Template, type: string, props?: object): CfnResource<P>[] {
+  return Object.values(template.findResources(type, props)) as CfnResource<P>[];
+}
+
 /** Resources of one type across the route nested stacks. */
-export function nestedResources(stage: SynthesizedStage, type: string): Record<string, { Properties: Record<string, any> }>[] {
-  return stage.routeStacks.map((template) => template.findResources(type) as Record<string, { Properties: Record<string, any> }>);
+export function nestedResources<P>(stage: SynthesizedStage, type: string): CfnResource<P>[] {
+  return stage.routeStacks.flatMap((template) => resourcesOf<P>(template, type));
 }

@@ -287,7 +287,6 @@ describe('concurrency', () => {
 
   it('a close racing postings: every posting either committed before the close or was refused', async () => {
     const owner = await api.newEntity();
-    const controller = await userWithKey(owner, ['accounting.close_periods']);
     const accounts = await chart(api, owner);
     const period = (
       await api.request('POST', '/v1/periods', { key: owner.secret, body: { period_name: 'Jul 2026', start_date: '2026-07-01', end_date: '2026-07-31' } })

@@ -8,7 +8,7 @@ import { SYSTEM_ACCOUNTS } from '../../shared/ledger/gl-accounts';
 import { describe, expect, it } from 'vitest';
 import { amount, sum, type Amount } from '../../shared/money';
 import { setupTestApi, type TestEntity } from '../support/harness';
-import { chart, postEntry, userWithKey, type Chart } from '../support/ledger-helpers';
+import { chart, postEntry, userWithKey } from '../support/ledger-helpers';
 
 const api = setupTestApi();
 

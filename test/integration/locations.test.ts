@@ -42,10 +42,10 @@ describe('locations (E10)', () => {
   });
 
   it('makes exactly one default when two first locations are created at once', async () => {
-    const { secret, entity } = await api.newEntity();
+    const { secret } = await api.newEntity();
     const results = await Promise.all(['A', 'B', 'C', 'D'].map((name) => api.request('POST', '/v1/locations', { key: secret, body: { name } })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    const defaults = (await entity) && (await api.get(secret, '/v1/locations', { limit: '10' })).data.filter((l) => l.is_default);
+    const defaults = (await api.get(secret, '/v1/locations', { limit: '10' })).data.filter((l) => l.is_default);
     expect(defaults).toHaveLength(1);
   });
 

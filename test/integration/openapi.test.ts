@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
 import { ERROR_STATUS } from '../../shared/http/error-status';
+import type { RouteSchemas } from '../../shared/http/route';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();
@@ -50,10 +51,11 @@ describe('GET /v1/openapi.json', () => {
       }
       expect(operation.responses[String(route.successStatus ?? 200)].content['application/json'].schema).toBeDefined();
       if (route.body) expect(operation.requestBody.content['application/json'].schema).toBeDefined();
-      for (const name of Object.keys(route.params?.shape ?? {})) {
+      const schemas: RouteSchemas = route;
+      for (const name of Object.keys(schemas.params?.shape ?? {})) {
         expect(operation.parameters.some((p) => p.in === 'path' && p.name === name)).toBe(true);
       }
-      for (const name of Object.keys(route.query?.shape ?? {})) {
+      for (const name of Object.keys(schemas.query?.shape ?? {})) {
         expect(operation.parameters.some((p) => p.in === 'query' && (p.name === name || p.name === `${name}[]`))).toBe(true);
       }
     }

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
-import type { Route } from '../../shared/http/route';
+import type { Route, RouteSchemas } from '../../shared/http/route';
 import type { ErrorEnvelope } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
 import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
@@ -134,7 +134,8 @@ describe('route table coverage', () => {
   it('has a fixture for every parameterised route and a sample body for every route with a required body', () => {
     for (const route of apiKeyRoutes) {
       if (hasPathParams(route)) expect(SEEDERS[route.path], route.path).toBeDefined();
-      if (route.body && !route.body.safeParse({}).success) expect(SAMPLE_BODIES[route.id], route.id).toBeDefined();
+      const schemas: RouteSchemas = route;
+      if (schemas.body && !schemas.body.safeParse({}).success) expect(SAMPLE_BODIES[route.id], route.id).toBeDefined();
     }
   });
 });

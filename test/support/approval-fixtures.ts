@@ -8,7 +8,7 @@ import { seedOrder } from './order-fixtures';
 type Params = Record<string, string>;
 
 /** A per-channel approval rule approved by the entity's owner. */
-export async function seedApprovalRule(api: TestApi, owner: TestEntity): Promise<Params> {
+async function seedApprovalRule(api: TestApi, owner: TestEntity): Promise<Params> {
   const rule = await api.post(owner, '/v1/orders/approval-rules', {
     sales_channel_id: '00000000-0000-4000-8000-0000000000c1',
     threshold_amount: 1000,

@@ -81,7 +81,7 @@ export type Caller = { secret: string } | string;
 type Query = Record<string, string | string[]>;
 
 /** The body a route takes: its body schema's input; `{}` when it has none. */
-export type BodyArg<E> = ([BodyOf<E>] extends [undefined] ? Record<string, never> : BodyOf<E>) | Unchecked;
+type BodyArg<E> = ([BodyOf<E>] extends [undefined] ? Record<string, never> : BodyOf<E>) | Unchecked;
 /** Whether the body may be left out: the route has no body schema, or its schema accepts `{}`. */
 type BodyOptional<E> = [BodyOf<E>] extends [undefined] ? true : Record<string, never> extends BodyOf<E> ? true : false;
 /** The body as a positional argument: `undefined` allowed where the body may be left out. */
@@ -93,14 +93,14 @@ interface CommonOptions {
   query?: Query;
 }
 /** `rawBody` is sent byte for byte instead of a JSON body (malformed JSON, odd content types). */
-export type RequestOptions<E> = CommonOptions &
+type RequestOptions<E> = CommonOptions &
   (BodyOptional<E> extends true ? { body?: BodyArg<E>; rawBody?: string } : { body: BodyArg<E>; rawBody?: undefined } | { body?: undefined; rawBody: string });
 /** The options argument: required when the route requires a body. */
 type OptionsArg<E> = BodyOptional<E> extends true ? [options?: RequestOptions<E>] : [options: RequestOptions<E>];
 /** The body and expected status arguments of the asserting helpers. */
 export type BodyAndStatus<E> = BodyOptional<E> extends true ? [body?: BodyArg<E>, status?: number] : [body: BodyArg<E>, status?: number];
 
-export interface RawRequestOptions {
+interface RawRequestOptions {
   key?: string;
   body?: unknown;
   rawBody?: string;

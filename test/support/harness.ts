@@ -24,7 +24,7 @@ import type { RouteFor } from './client-types';
 
 /** The typed client (test/support/client.ts) of a gateway of its own, and the entities to call it with. */
 /** A published event, its object readable field by field. */
-export type TestEvent = EventEnvelope & { data: { object: Record<string, unknown> } };
+type TestEvent = EventEnvelope & { data: { object: Record<string, unknown> } };
 
 export interface TestApi extends TestClient {
   baseUrl: string;
@@ -57,11 +57,11 @@ export interface TestEntity extends ProvisionedEntity {
 }
 
 let counter = 0;
-export const uniqueCode = () => `t${randomBytes(5).toString('hex')}${(counter++).toString(36)}`;
+const uniqueCode = () => `t${randomBytes(5).toString('hex')}${(counter++).toString(36)}`;
 
 export async function createFileDatabase(): Promise<{ url: string; pool: () => pg.Pool; drop: () => Promise<void> }> {
   const database = inject('database');
-  if (database.mode === 'embedded') return { url: database.url, pool: () => embeddedPool(database.url), drop: async () => undefined };
+  if (database.mode === 'embedded') return { url: database.url, pool: () => embeddedPool(database.url), drop: () => Promise.resolve() };
   const name = `${database.prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: database.adminUrl });
   await admin.connect();
@@ -89,9 +89,9 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
   beforeAll(async () => {
     const database = await createFileDatabase();
     dropDatabase = database.drop;
-    configureDatabase(async () => database.pool());
+    configureDatabase(() => database.pool());
     const store = await startIdempotencyStore();
-    closeStore = store.close;
+    closeStore = () => store.close();
     process.env.IDEMPOTENCY_TABLE_NAME = store.tableName;
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
     const bus = new InProcessEventBus();

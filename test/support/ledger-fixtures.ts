@@ -49,7 +49,7 @@ async function template(api: TestApi, owner: TestEntity): Promise<Params> {
   return { id: (await api.post(owner, '/v1/recurring-journal-entries', body)).id };
 }
 
-const ownEntity = async (_api: TestApi, owner: TestEntity): Promise<Params> => ({ entity_id: owner.entity.id });
+const ownEntity = (_api: TestApi, owner: TestEntity): Promise<Params> => Promise.resolve({ entity_id: owner.entity.id });
 
 export const LEDGER_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
   '/v1/gl-accounts/{id}': async (api, owner) => ({ id: (await accounts(api, owner))[0] }),

@@ -11,7 +11,7 @@ type Params = Record<string, string>;
 let sequence = 0;
 
 /** An unallocated payment: 5.00 of customer credit on a fresh account (an ACH one is pending until cleared). */
-export async function seedPayment(api: TestApi, owner: TestEntity, paymentMethod?: 'ach'): Promise<string> {
+async function seedPayment(api: TestApi, owner: TestEntity, paymentMethod?: 'ach'): Promise<string> {
   const account = await api.post(owner, '/v1/accounts', { name: `Payer ${Date.now()}-${sequence++}` });
   const payment = await api.post(owner, '/v1/payments/multi-invoice-apply', {
     account_id: account.id,
@@ -34,7 +34,7 @@ export const PAYMENT_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) =
 };
 
 /** A deposit of one fresh payment to the entity's operating bank account. */
-export async function seedDeposit(api: TestApi, owner: TestEntity): Promise<string> {
+async function seedDeposit(api: TestApi, owner: TestEntity): Promise<string> {
   const paymentId = await seedPayment(api, owner);
   const bank = await bankAccount(api, owner);
   const deposit = await api.post(owner, '/v1/deposits', {

@@ -21,7 +21,7 @@ export async function confirmedSetupIntent(api: TestApi, owner: TestEntity, acco
   return intent.setup_intent_id;
 }
 
-export async function seedPaymentMethod(api: TestApi, owner: TestEntity, token = 'pm_card_visa'): Promise<Params> {
+async function seedPaymentMethod(api: TestApi, owner: TestEntity, token = 'pm_card_visa'): Promise<Params> {
   const accountId = await seedAccount(api, owner);
   const setupIntentId = await confirmedSetupIntent(api, owner, accountId, token);
   const attached = await api.post(owner, `/v1/accounts/${accountId}/payment-methods/attach`, { setup_intent_id: setupIntentId });

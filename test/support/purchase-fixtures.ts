@@ -9,7 +9,7 @@ type Params = Record<string, string>;
 let sequence = 0;
 
 /** A draft purchase order with one line, from a vendor with an email. */
-export async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promise<{ id: string; item_id: string }> {
+async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promise<{ id: string; item_id: string }> {
   const n = `${Date.now()}-${sequence++}`;
   const vendor = await api.post(owner, '/v1/vendors', { name: `PO vendor ${n}`, email: `orders-${sequence}@vendor.example` });
   const product = await api.post(owner, '/v1/products', { sku: `PO-${n}`, name: `Purchased ${n}`, cost: 3 });
@@ -22,7 +22,7 @@ export async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promis
 }
 
 /** A confirmed sales order with one drop-ship line. */
-export async function seedDropShipSalesOrder(api: TestApi, owner: TestEntity): Promise<{ id: string }> {
+async function seedDropShipSalesOrder(api: TestApi, owner: TestEntity): Promise<{ id: string }> {
   const n = `${Date.now()}-${sequence++}`;
   const vendor = await api.post(owner, '/v1/vendors', { name: `Drop vendor ${n}` });
   const account = await api.post(owner, '/v1/accounts', { name: `Drop customer ${n}` });

@@ -115,10 +115,10 @@ export const SEEDERS: Record<string, Seeder> = {
     await api.post(owner, `/v1/tags/product/${resourceId}`, { tag_id: tagId }, 200);
     return { resourceType: 'product', resourceId, tagId };
   },
-  '/v1/entities/{entity_id}/api-keys': async (_api, owner) => ({ entity_id: owner.entity.id }),
-  '/v1/entities/{entity_id}/api-keys/{id}': async (_api, owner) => ({ entity_id: owner.entity.id, id: owner.key.id }),
-  '/v1/entities/{entity_id}/api-keys/{id}/revoke': async (_api, owner) => ({ entity_id: owner.entity.id, id: owner.key.id }),
-  '/v1/entities/{entity_id}/api-keys/{id}/roll': async (_api, owner) => ({ entity_id: owner.entity.id, id: owner.key.id }),
+  '/v1/entities/{entity_id}/api-keys': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id }),
+  '/v1/entities/{entity_id}/api-keys/{id}': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
+  '/v1/entities/{entity_id}/api-keys/{id}/revoke': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
+  '/v1/entities/{entity_id}/api-keys/{id}/roll': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
 };
 
 /** A body each route accepts (so a 404 is not masked by a 400). */

@@ -15,16 +15,16 @@ import type { OrderAction, ResponseOf, RouteFor } from './client-types';
 import type { TestApi, TestEntity } from './harness';
 
 export type ProductBody = BodyFor<'POST', '/v1/products'>;
-export type VendorBody = BodyFor<'POST', '/v1/vendors'>;
+type VendorBody = BodyFor<'POST', '/v1/vendors'>;
 export type OrderBody = BodyFor<'POST', '/v1/orders'>;
 export type OrderLineBody = NonNullable<OrderBody['lines']>[number];
 export type DocumentType = OrderBody['document_type'];
 
-export type Location = ResponseFor<'GET', '/v1/locations/{id}'>;
+type Location = ResponseFor<'GET', '/v1/locations/{id}'>;
 export type Account = ResponseFor<'GET', '/v1/accounts/{id}'>;
-export type Vendor = ResponseFor<'GET', '/v1/vendors/{id}'>;
-export type Product = ResponseFor<'GET', '/v1/products/{id}'>;
-export type Order = ResponseFor<'GET', '/v1/orders/{id}'>;
+type Vendor = ResponseFor<'GET', '/v1/vendors/{id}'>;
+type Product = ResponseFor<'GET', '/v1/products/{id}'>;
+type Order = ResponseFor<'GET', '/v1/orders/{id}'>;
 export type OrderWithLines = WithLines<Order>;
 
 type ActionPath<A extends string> = `/v1/orders/${string}/${A}`;
@@ -64,7 +64,7 @@ export async function getOrder(api: TestClient, caller: Caller, orderId: string)
 
 let sequence = 0;
 /** A short name no other test of the run uses: `W-12`. */
-export const unique = (prefix: string) => `${prefix}-${sequence++}`;
+const unique = (prefix: string) => `${prefix}-${sequence++}`;
 
 export interface SalesWorldOptions {
   /** false: no location (documents then carry none). Default: one named Main. */

@@ -123,8 +123,9 @@ describe('applyExpand', () => {
     const calls: Record<string, unknown[][]> = {};
     const record =
       (name: string): ExpandLoader =>
-      async (_ctx, parents) => {
+      (_ctx, parents) => {
         (calls[name] ??= []).push(parents);
+        return Promise.resolve();
       };
     const lineA = { id: 'la', product_id: 'p1' };
     const lineB = { id: 'lb', product_id: 'p2' };
@@ -143,11 +144,13 @@ describe('applyExpand', () => {
 
   it('sees what an earlier loader attached (parents expanded first)', async () => {
     const spec: ExpandSpec = {
-      customer: async (_ctx, parents) => {
+      customer: (_ctx, parents) => {
         for (const parent of parents) parent.customer = { id: parent.customer_id, address: { city: 'Austin' } };
+        return Promise.resolve();
       },
-      'customer.address': async (_ctx, parents) => {
+      'customer.address': (_ctx, parents) => {
         for (const parent of parents) parent.seen = true;
+        return Promise.resolve();
       },
     };
     const roots: Record<string, unknown>[] = [{ customer_id: 'c1' }, { customer_id: 'c2' }];
@@ -175,8 +178,8 @@ describe('applyExpand', () => {
   it('runs the loaders in the order of the paths', async () => {
     const order: string[] = [];
     const spec: ExpandSpec = {
-      a: async () => void order.push('a'),
-      b: async () => void order.push('b'),
+      a: () => Promise.resolve(void order.push('a')),
+      b: () => Promise.resolve(void order.push('b')),
     };
     await applyExpand({ db: fakeDb }, [{}], ['b', 'a'], spec);
     expect(order).toEqual(['b', 'a']);
@@ -185,7 +188,7 @@ describe('applyExpand', () => {
 
 describe('expandById', () => {
   it('loads all ids in one call, de-duplicated, and sets the field beside the id', async () => {
-    const load = vi.fn(async (_db: Db, ids: string[]) => ids.map((id) => ({ id, name: `name of ${id}` })));
+    const load = vi.fn((_db: Db, ids: string[]) => Promise.resolve(ids.map((id) => ({ id, name: `name of ${id}` }))));
     const loader = expandById('customer_id', 'customer', load);
     const parents: Record<string, unknown>[] = [{ customer_id: 'c1' }, { customer_id: 'c2' }, { customer_id: 'c1' }];
     await loader({ db: fakeDb }, parents);
@@ -200,7 +203,7 @@ describe('expandById', () => {
   });
 
   it('sets null for an id the loader did not return', async () => {
-    const loader = expandById('customer_id', 'customer', async () => [{ id: 'c1' }]);
+    const loader = expandById('customer_id', 'customer', () => Promise.resolve([{ id: 'c1' }]));
     const parents: Record<string, unknown>[] = [{ customer_id: 'c1' }, { customer_id: 'gone' }];
     await loader({ db: fakeDb }, parents);
     expect(parents[0].customer).toEqual({ id: 'c1' });
@@ -208,7 +211,7 @@ describe('expandById', () => {
   });
 
   it('sets null for a null id and leaves it out of the load', async () => {
-    const load = vi.fn(async (_db: Db, ids: string[]) => ids.map((id) => ({ id })));
+    const load = vi.fn((_db: Db, ids: string[]) => Promise.resolve(ids.map((id) => ({ id }))));
     const parents: Record<string, unknown>[] = [{ customer_id: null }, { customer_id: 'c1' }];
     await expandById('customer_id', 'customer', load)({ db: fakeDb }, parents);
     expect(load.mock.calls[0][1]).toEqual(['c1']);
@@ -216,7 +219,7 @@ describe('expandById', () => {
   });
 
   it('does not call the loader when no parent has an id', async () => {
-    const load = vi.fn(async () => [] as { id: string }[]);
+    const load = vi.fn(() => Promise.resolve([] as { id: string }[]));
     const parents: Record<string, unknown>[] = [{ customer_id: null }, {}];
     await expandById('customer_id', 'customer', load)({ db: fakeDb }, parents);
     expect(load).not.toHaveBeenCalled();
@@ -225,7 +228,7 @@ describe('expandById', () => {
 
   it('keeps the id field beside the expanded object', async () => {
     const parents: Record<string, unknown>[] = [{ customer_id: 'c1' }];
-    await expandById('customer_id', 'customer', async () => [{ id: 'c1' }])({ db: fakeDb }, parents);
+    await expandById('customer_id', 'customer', () => Promise.resolve([{ id: 'c1' }]))({ db: fakeDb }, parents);
     expect(parents[0].customer_id).toBe('c1');
   });
 });

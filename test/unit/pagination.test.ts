@@ -14,18 +14,17 @@ interface Row {
 function fakeDb(options: { rows?: Row[]; cursorExists?: boolean } = {}) {
   const calls: { method: 'query' | 'one' | 'maybeOne'; sql: string; params: unknown[] }[] = [];
   const db: Db = {
-    async query<T>(sql: string, params: unknown[] = []) {
+    query<T>(sql: string, params: unknown[] = []) {
       calls.push({ method: 'query', sql, params });
-      return (options.rows ?? []) as T[];
+      return Promise.resolve((options.rows ?? []) as T[]);
     },
-    async one<T>(sql: string, params: unknown[] = []) {
+    one<T>(sql: string, params: unknown[] = []): Promise<T> {
       calls.push({ method: 'one', sql, params });
-      throw new Error('keysetPage should not call one');
-      return undefined as T;
+      return Promise.reject(new Error('keysetPage should not call one'));
     },
-    async maybeOne<T>(sql: string, params: unknown[] = []) {
+    maybeOne<T>(sql: string, params: unknown[] = []) {
       calls.push({ method: 'maybeOne', sql, params });
-      return (options.cursorExists ? { '?column?': 1 } : undefined) as T | undefined;
+      return Promise.resolve((options.cursorExists ? { '?column?': 1 } : undefined) as T | undefined);
     },
   };
   return { db, calls };

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_MODULES, ROUTES } from '../../functions/routes';
 import { isKnownScope } from '../../shared/auth/scopes';
+import type { RouteSchemas } from '../../shared/http/route';
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
@@ -40,7 +41,8 @@ describe('the route table', () => {
   it('path placeholders and params schemas agree', () => {
     for (const route of ROUTES) {
       const placeholders = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      expect(Object.keys(route.params?.shape ?? {}).sort(), route.id).toEqual(placeholders);
+      const schemas: RouteSchemas = route;
+      expect(Object.keys(schemas.params?.shape ?? {}).sort(), route.id).toEqual(placeholders);
     }
   });
 });

@@ -165,7 +165,7 @@ describe('the Stripe adapter', () => {
     const stripe = stripeProcessor('test', env());
     await stripe.detachPaymentMethod('pm_1');
     expect(requests[0]).toMatchObject({ method: 'POST', path: '/v1/payment_methods/pm_1/detach' });
-    const failure = await stripe.createSetupIntent('card', { ...ref, processorCustomerId: 'cus_1' }).catch((error) => error);
+    const failure = await stripe.createSetupIntent('card', { ...ref, processorCustomerId: 'cus_1' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PaymentProcessorError);
     expect(failure).toMatchObject({ status: 402, processorCode: 'card_declined' });
   });

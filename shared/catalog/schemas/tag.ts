@@ -2,18 +2,7 @@
 import { z } from 'zod';
 import { id, metadata, timestamp } from '../../schemas/common';
 
-const TAG_RESOURCE_TYPES = [
-  'account',
-  'product',
-  'vendor',
-  'order',
-  'invoice',
-  'return',
-  'purchase_order',
-  'vendor_bill',
-  'contact',
-  'package',
-] as const;
+const TAG_RESOURCE_TYPES = ['account', 'product', 'vendor', 'order', 'invoice', 'return', 'purchase_order', 'vendor_bill', 'contact', 'package'] as const;
 export type TagResourceType = (typeof TAG_RESOURCE_TYPES)[number];
 
 export const Tag = z
