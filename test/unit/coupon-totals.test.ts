@@ -2,20 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeTotals, type AdjustmentInput, type LineInput } from '../../shared/orders/totals';
-import { amount, round, sum, ZERO } from '../../shared/money';
-
-const decimal = (max: number, scale: number) =>
-  fc.integer({ min: 0, max: max * 10 ** scale }).map((n) =>
-    amount(n)
-      .dividedBy(10 ** scale)
-      .toString(),
-  );
-const positive = (max: number, scale: number) =>
-  fc.integer({ min: 1, max: max * 10 ** scale }).map((n) =>
-    amount(n)
-      .dividedBy(10 ** scale)
-      .toString(),
-  );
+import { round, sum, ZERO } from '../../shared/money';
+import { decimal, positive } from '../support/decimal-arbitraries';
 
 const line: fc.Arbitrary<LineInput> = fc.record({
   quantity: positive(100, 4),

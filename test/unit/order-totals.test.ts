@@ -13,19 +13,7 @@ import {
   type PaymentStatus,
 } from '../../shared/orders/totals';
 import { amount, round, sum } from '../../shared/money';
-
-const decimal = (max: number, scale: number) =>
-  fc.integer({ min: 0, max: max * 10 ** scale }).map((n) =>
-    amount(n)
-      .dividedBy(10 ** scale)
-      .toString(),
-  );
-const positive = (max: number, scale: number) =>
-  fc.integer({ min: 1, max: max * 10 ** scale }).map((n) =>
-    amount(n)
-      .dividedBy(10 ** scale)
-      .toString(),
-  );
+import { decimal, positive } from '../support/decimal-arbitraries';
 
 const line: fc.Arbitrary<LineInput> = fc.record({
   quantity: positive(500, 4),
