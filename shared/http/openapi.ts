@@ -44,8 +44,10 @@ class SchemaCollector {
     for (const [name, def] of Object.entries(defs)) this.components[name] = this.rewrite(def) as JsonSchema;
     const id = (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
     if (id && io === 'output') {
+      // zod answers a registered schema with a bare $ref to its own definition (already collected
+      // from $defs above); storing that reference as the component would make it point at itself.
       delete json.id;
-      this.components[id] = this.rewrite(json) as JsonSchema;
+      if (json.$ref !== `#/$defs/${id}`) this.components[id] = this.rewrite(json) as JsonSchema;
       return { $ref: `#/components/schemas/${id}` };
     }
     return this.rewrite(json) as JsonSchema;
