@@ -12,7 +12,7 @@ export default defineConfig({
         // Everything that touches the application: one migrated database template per run.
         test: {
           name: 'app',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

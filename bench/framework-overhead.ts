@@ -316,12 +316,12 @@ async function main(): Promise<void> {
     // (d) The whole path over HTTP through the local gateway, for context.
     let httpResults: Record<string, unknown> | undefined;
     if (HTTP_N > 0) {
-      const { createGateway } = await import('../local/gateway');
+      const { createGatewayServer } = await import('../local/gateway');
       const { ROUTE_MODULES } = await import('../functions/routes');
       const routes = Object.values(ROUTE_MODULES);
       const rateLimit = { ratePerSecond: 1_000_000, burst: 1_000_000 };
       const listen = async (cacheMs: number) => {
-        const server = http.createServer(createGateway({ routes, authorizerCacheTtlMs: cacheMs, rateLimit }));
+        const server = createGatewayServer({ routes, authorizerCacheTtlMs: cacheMs, rateLimit });
         server.keepAliveTimeout = 60_000;
         await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
         closers.push(() => new Promise((resolve) => server.close(resolve)));

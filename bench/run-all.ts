@@ -9,20 +9,30 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseCommandLine } from '../local/command-line';
 import { BENCH_DIR, REPO_DIR, RESULTS_DIR, printTable, round } from './lib';
 
-const QUICK = process.argv.includes('--quick');
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.split('=')[1];
+const commandLine = parseCommandLine(
+  `usage: npm run bench -- [--quick] [--only=<name>[,<name>...]]
+  Runs every benchmark (or the named ones), each in its own process, and prints a summary.`,
+  { options: ['only'], flags: ['quick'] },
+);
+const QUICK = commandLine.flags.has('quick');
+const only = commandLine.values.only;
 const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 
 const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
   { name: 'framework-overhead', args: [], quickArgs: ['--n=500', '--warmup=200', '--http-n=200'] },
   { name: 'bundle-size', args: [], quickArgs: ['--samples=5'] },
   { name: 'order-latency', args: [], quickArgs: ['--runs=10', '--warmup=3'] },
+  { name: 'held-lock', args: [], quickArgs: ['--rounds=1', '--gets=40'] },
 ];
 
 const selected = BENCHMARKS.filter((bench) => !only || only.split(',').includes(bench.name));
-if (selected.length === 0) throw new Error(`no benchmark named ${only}; known: ${BENCHMARKS.map((bench) => bench.name).join(', ')}`);
+if (selected.length === 0) {
+  console.error(`no benchmark named ${only}; known: ${BENCHMARKS.map((bench) => bench.name).join(', ')}`);
+  process.exit(2);
+}
 
 const outcomes: { name: string; status: string; seconds: number }[] = [];
 for (const bench of selected) {
@@ -56,6 +66,12 @@ interface OrderLatencyResults {
   target_ms: number;
   create_50_lines: P50;
   patch_one_of_500: P50;
+}
+interface HeldLockResults {
+  waiters: number;
+  free: P50 & { p99: number };
+  locked: P50 & { p99: number };
+  ratio: P50 & { p99: number };
 }
 const read = <T>(name: string): T | undefined => {
   const file = join(RESULTS_DIR, `${name}.json`);
@@ -92,6 +108,15 @@ if (orders && selected.some((bench) => bench.name === 'order-latency')) {
     `${round(orders.patch_one_of_500.p50, 1)} ms`,
     `< ${orders.target_ms} ms`,
     verdict(orders.patch_one_of_500.p50),
+  ]);
+}
+const lock = read<HeldLockResults>('held-lock');
+if (lock && selected.some((bench) => bench.name === 'held-lock')) {
+  rows.push([
+    `unrelated GET p50/p99, ${lock.waiters} requests queued on a locked row`,
+    `${round(lock.locked.p50, 1)} / ${round(lock.locked.p99, 1)} ms (free ${round(lock.free.p50, 1)} / ${round(lock.free.p99, 1)})`,
+    '',
+    `${round(lock.ratio.p50, 2)}x / ${round(lock.ratio.p99, 2)}x`,
   ]);
 }
 printTable(

@@ -48,6 +48,8 @@ import * as getRecurringJournalEntry from './recurring-journal-entries/get-recur
 import * as listRecurringJournalEntries from './recurring-journal-entries/list-recurring-journal-entries';
 import * as updateRecurringJournalEntry from './recurring-journal-entries/update-recurring-journal-entry';
 import * as getOpenApi from './openapi/get-openapi';
+import * as getDocs from './docs/get-docs';
+import * as getDocsScript from './docs/get-docs-script';
 import * as createUnitOfMeasure from './units-of-measure/create-unit-of-measure';
 import * as deleteUnitOfMeasure from './units-of-measure/delete-unit-of-measure';
 import * as getUnitOfMeasure from './units-of-measure/get-unit-of-measure';
@@ -219,6 +221,8 @@ export const ROUTE_MODULES = {
   'recurring-journal-entries/list-recurring-journal-entries': listRecurringJournalEntries,
   'recurring-journal-entries/update-recurring-journal-entry': updateRecurringJournalEntry,
   'openapi/get-openapi': getOpenApi,
+  'docs/get-docs': getDocs,
+  'docs/get-docs-script': getDocsScript,
   'units-of-measure/create-unit-of-measure': createUnitOfMeasure,
   'units-of-measure/delete-unit-of-measure': deleteUnitOfMeasure,
   'units-of-measure/get-unit-of-measure': getUnitOfMeasure,

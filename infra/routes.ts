@@ -20,7 +20,8 @@ interface RouteModuleLike {
 }
 
 const KEY = /^[a-z0-9_-]+(\/[a-z0-9_-]+)+$/;
-const PATH = /^\/v1(\/([a-z0-9_.-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+$/;
+/** The API under /v1, and its reference page (/docs and its assets) at the root. */
+const PATH = /^(\/v1(\/([a-z0-9_.-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+|\/docs(\/[a-z0-9_.-]+)?)$/;
 
 /** The route table as infrastructure data; rejects tables API Gateway or CloudFormation would reject later. */
 export function routeSpecs(modules: Record<string, RouteModuleLike>): RouteSpec[] {
@@ -37,7 +38,7 @@ export function validateRouteSpecs(specs: RouteSpec[]): void {
   const paramAt = new Map<string, string>();
   for (const spec of specs) {
     if (!KEY.test(spec.key)) problems.push(`${spec.key}: module key must look like area/module-name`);
-    if (!PATH.test(spec.path)) problems.push(`${spec.key}: path ${spec.path} must start with /v1 and use {param} placeholders`);
+    if (!PATH.test(spec.path)) problems.push(`${spec.key}: path ${spec.path} must start with /v1 (or be the /docs page) and use {param} placeholders`);
     if (seenIds.has(spec.id)) problems.push(`${spec.key}: duplicate route id ${spec.id}`);
     seenIds.add(spec.id);
     const endpoint = `${spec.method} ${spec.path}`;

@@ -5,19 +5,21 @@
  *   create-user   --entity acme --email e --name n [--permissions orders.revision_override,...]
  *   create-key    --entity acme [--user <email>] [--mode test|live] [--scopes all|...] [--name "Sync job"]
  *
+ * An entity is two data sets under one code, live and test (create-entity makes both, with the
+ * owner in both); --mode picks the one a key acts in, and create-user adds the user to both.
+ *
  * It talks to DATABASE_URL, or to the embedded database of a running `npm start`, or opens the
  * embedded database itself when the server is stopped.
  */
-import { parseArgs } from 'node:util';
 import { ENTITY_CODE_PATTERN, KEY_MODES, type KeyMode } from '../shared/auth/api-key-format';
 import { PERMISSIONS } from '../shared/auth/permissions';
 import { ALL_SCOPES, isKnownScope } from '../shared/auth/scopes';
-import { withTransaction } from '../shared/db/database';
-import { getEntity, inEntity, insertApiKey, insertUser } from '../shared/tenants/identity-store';
-import { provisionEntity } from '../shared/tenants/provision-entity';
+import { accountByCode, inEntity, insertApiKey, type Entity } from '../shared/tenants/identity-store';
+import { addUser, provisionEntity } from '../shared/tenants/provision-entity';
+import { parseCommandLine } from './command-line';
 import { connectForCommand } from './connect';
 
-const USAGE = `usage: npm run cli -- <create-entity|create-user|create-key> [options]
+const USAGE = `usage: npm run cli -- <create-entity|create-user|create-key> [options]   (--help: this text)
   create-entity --code <a-z0-9, 2-32> --name <name> [--mode test|live] [--scopes all|list] [--owner-email e] [--owner-name n]
   create-user   --entity <code> --email <email> --name <name> [--permissions p1,p2]   (known: ${PERMISSIONS.join(', ')})
   create-key    --entity <code> [--user <email>] [--mode test|live] [--scopes all|list] [--name n]`;
@@ -44,10 +46,11 @@ function parseMode(value: string | undefined): KeyMode {
   return mode as KeyMode;
 }
 
-async function entityByCode(code: string): Promise<{ id: string }> {
-  const entity = await withTransaction({ role: 'app_authenticator' }, (db) => db.maybeOne<{ id: string }>('SELECT id FROM entities WHERE code = $1', [code]));
-  if (!entity) throw new UsageError(`no entity with code ${code}`);
-  return entity;
+/** Both rows of an account: its live entity and its test-mode twin. */
+async function accountOf(code: string): Promise<Record<KeyMode, Entity>> {
+  const account = await accountByCode(code);
+  if (!account) throw new UsageError(`no entity with code ${code}`);
+  return account;
 }
 
 async function run(command: string | undefined, values: Record<string, string | undefined>): Promise<unknown> {
@@ -65,30 +68,32 @@ async function run(command: string | undefined, values: Record<string, string | 
       });
       return {
         entity: created.entity,
+        entities: { live: created.modes.live.id, test: created.modes.test.id },
         owner: { id: created.owner.id, email: created.owner.email },
         api_key: { id: created.key.id, mode: created.key.mode, scopes: created.key.scopes, secret: created.key.secret },
       };
     }
     case 'create-user': {
-      const entity = await entityByCode(required(values, 'entity'));
+      const account = await accountOf(required(values, 'entity'));
       const permissions = (values.permissions ?? '').split(',').filter(Boolean);
       const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
       if (unknown.length) throw new UsageError(`unknown permissions: ${unknown.join(', ')}`);
-      const user = await inEntity(entity.id, (db) =>
-        insertUser(db, entity.id, { email: required(values, 'email'), name: required(values, 'name'), permissions }),
-      );
+      // One person, both modes: the user gets the same id in the live entity and its test twin.
+      const user = await addUser(account, { email: required(values, 'email'), name: required(values, 'name'), permissions });
       return { user };
     }
     case 'create-key': {
-      const entity = await entityByCode(required(values, 'entity'));
+      // A key acts in the entity of its mode: a test key in the account's test twin.
+      const mode = parseMode(values.mode);
+      const entity = (await accountOf(required(values, 'entity')))[mode];
       const key = await inEntity(entity.id, async (db) => {
         const user = values.user
           ? await db.maybeOne<{ id: string }>('SELECT id FROM users WHERE entity_id = $1 AND lower(email) = lower($2)', [entity.id, values.user])
           : await db.maybeOne<{ id: string }>('SELECT id FROM users WHERE entity_id = $1 ORDER BY created_at LIMIT 1', [entity.id]);
         if (!user) throw new UsageError(`no such user in ${values.entity}`);
-        return insertApiKey(db, await getEntity(db, entity.id), {
+        return insertApiKey(db, entity, {
           userId: user.id,
-          mode: parseMode(values.mode),
+          mode,
           scopes: parseScopes(values.scopes),
           name: values.name,
         });
@@ -101,14 +106,9 @@ async function run(command: string | undefined, values: Record<string, string | 
 }
 
 async function main() {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: Object.fromEntries(
-      ['code', 'name', 'mode', 'scopes', 'owner-email', 'owner-name', 'entity', 'email', 'permissions', 'user'].map((name) => [
-        name,
-        { type: 'string' as const },
-      ]),
-    ),
+  const { positionals, values } = parseCommandLine(USAGE, {
+    positionals: true,
+    options: ['code', 'name', 'mode', 'scopes', 'owner-email', 'owner-name', 'entity', 'email', 'permissions', 'user'],
   });
   let close: (() => Promise<void>) | undefined;
   try {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { closeDatabase, configureDatabase } from '../shared/db/database';
+import { closeDatabase, configureDatabase, createPool } from '../shared/db/database';
 import { migrate } from '../shared/db/migrate';
 import { embeddedPool, startEmbeddedPostgres } from './embedded';
 
@@ -15,7 +15,7 @@ export async function connectForCommand(): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL;
   if (url) {
     await migrate(url);
-    configureDatabase(() => new pg.Pool({ connectionString: url, max: 2 }));
+    configureDatabase(() => createPool({ connectionString: url, max: 2 }));
     return closeDatabase;
   }
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');

@@ -1,12 +1,13 @@
 /**
  * The embedded defaults that let `npm start` and the tests run with nothing installed:
- * PostgreSQL compiled to WASM (PGlite) served over the wire protocol, and an in-memory
- * DynamoDB-API store (dynalite) for idempotency records.
+ * PostgreSQL compiled to WASM (PGlite) served over the wire protocol, and a DynamoDB-API store
+ * (dynalite) for idempotency records, each persisted in a folder or kept in memory.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import pg from 'pg';
+import { CreateTableCommand, DeleteItemCommand, DynamoDBClient, ResourceInUseException, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import type pg from 'pg';
+import { createPool } from '../shared/db/database';
 
 export interface Closeable {
   close(): Promise<void>;
@@ -37,15 +38,41 @@ export async function startEmbeddedPostgres(dataDir?: string, port = 0): Promise
  * interleaved transactions would see each other's SET LOCAL. One connection serialises them.
  */
 export function embeddedPool(url: string): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: 1 });
+  return createPool({ connectionString: url, max: 1 });
 }
 
 const IDEMPOTENCY_TABLE = 'bizops-idempotency';
+/** The attribute where the Powertools layer writes a record's expiry (epoch seconds). */
+const EXPIRY_ATTRIBUTE = 'expiration';
 
-/** Starts dynalite in memory and creates the idempotency table the Powertools layer expects. */
-export async function startIdempotencyStore(): Promise<Closeable & { endpoint: string; tableName: string }> {
+/** DynamoDB TTL's counterpart, which dynalite lacks: a persisted store drops expired records on start. */
+async function deleteExpiredRecords(client: DynamoDBClient): Promise<void> {
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: IDEMPOTENCY_TABLE,
+        ProjectionExpression: 'id',
+        FilterExpression: '#expiry < :now',
+        ExpressionAttributeNames: { '#expiry': EXPIRY_ATTRIBUTE },
+        ExpressionAttributeValues: { ':now': { N: String(Math.floor(Date.now() / 1000)) } },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) await client.send(new DeleteItemCommand({ TableName: IDEMPOTENCY_TABLE, Key: { id: item.id } }));
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/**
+ * Starts dynalite and creates the idempotency table the Powertools layer expects. With `dataDir`
+ * the records are kept there (LevelDB, through prebuilt binaries), so a retry after a restart
+ * still replays; without it they live in memory.
+ */
+export async function startIdempotencyStore(dataDir?: string): Promise<Closeable & { endpoint: string; tableName: string }> {
   const { default: dynalite } = await import('dynalite');
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(dataDir && { path: dataDir }) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -60,6 +87,7 @@ export async function startIdempotencyStore(): Promise<Closeable & { endpoint: s
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await deleteExpiredRecords(client);
   } finally {
     client.destroy();
   }

@@ -1,19 +1,24 @@
 /**
  * A local stand-in for API Gateway (REST) + the Lambda authorizer: routes by the route table,
- * authorizes with the same authorizer function (with the same cache keying), rate-limits per key,
- * builds the same proxy event and calls the very same Lambda handler of each route.
+ * authorizes with the same authorizer function (with the same cache keying), rate-limits per key
+ * and failed authentications per client address, builds the same proxy event and calls the very
+ * same Lambda handler of each route.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { handler as authorize } from '../functions/authorizer/authorizer';
 import type { RouteModule } from '../functions/routes';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from '../shared/errors';
 import { ERROR_STATUS, statusOf } from '../shared/http/error-status';
 import { buildOpenApiDocument } from '../shared/http/openapi';
+import { MAX_BODY_BYTES } from '../shared/http/validation';
 import { setOpenApiSource } from '../shared/http/openapi-source';
 import { log } from '../shared/log';
-import { TokenBucketLimiter } from './rate-limiter';
+import { writeResponse } from './compression';
+import { LruCache } from './lru-cache';
+import { DEFAULT_MAX_KEYS, TokenBucketLimiter, type LimitDecision } from './rate-limiter';
 
 export interface GatewayOptions {
   routes: RouteModule[];
@@ -21,7 +26,16 @@ export interface GatewayOptions {
   authorizerCacheTtlMs?: number;
   /** Requests per second and burst, per API key (or per client address on public routes). */
   rateLimit?: { ratePerSecond: number; burst: number };
-  /** Largest accepted body; Lambda's payload limit is 6 MB. */
+  /**
+   * Failed authentications per second and burst, per client address: past it, requests that need
+   * the authorizer are refused with 429 before it runs, so bogus keys cannot reach the database.
+   */
+  authFailureLimit?: { ratePerSecond: number; burst: number };
+  /** Most authorizer results and rate-limit buckets kept (least recently used dropped first). */
+  maxCachedKeys?: number;
+  /** The Lambda authorizer to call (tests wrap it to count calls). */
+  authorizer?: typeof authorize;
+  /** Largest accepted body (default MAX_BODY_BYTES, the handler stack's limit on AWS too). */
   maxBodyBytes?: number;
 }
 
@@ -43,10 +57,10 @@ function match(routes: CompiledRoute[], method: string, path: string): { route: 
     .filter((route) => route.module.route.method === method && route.segments.length === parts.length)
     .sort((a, b) => b.segments.filter((s) => !s.startsWith('{')).length - a.segments.filter((s) => !s.startsWith('{')).length);
   for (const route of candidates) {
-    const params: Record<string, string> = {};
+    const params = Object.create(null) as Record<string, string>;
     const ok = route.segments.every((segment, index) => {
       if (segment.startsWith('{')) {
-        params[segment.slice(1, -1)] = decodeURIComponent(parts[index]);
+        params[segment.slice(1, -1)] = decodeSegment(parts[index], segment.slice(1, -1));
         return true;
       }
       return segment === parts[index];
@@ -56,11 +70,84 @@ function match(routes: CompiledRoute[], method: string, path: string): { route: 
   return undefined;
 }
 
+/** A path parameter, percent-decoded; a malformed escape (`%zz`, a lone `%`, invalid UTF-8) is a 400 on that parameter. */
+function decodeSegment(raw: string, name: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError('parameter_invalid', { param: name, hint: `Invalid ${name}: the path segment is not valid percent-encoding.` });
+  }
+}
+
+/** Longest request target (path and query), as on API Gateway; a longer one is 414 uri_too_long. */
+const MAX_URL_BYTES = 8192;
+/** Request line and headers together, Node's default made explicit: past it, 431 (or 414 when the URL alone is too long). */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * The path and query of a request target, split by hand: `new URL` would read `//host/x` as a host
+ * and an absolute-form target as another origin.
+ */
+function splitTarget(target: string): { pathname: string; searchParams: URLSearchParams } {
+  const withoutOrigin = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  const hash = withoutOrigin.indexOf('#');
+  const local = hash < 0 ? withoutOrigin : withoutOrigin.slice(0, hash);
+  const query = local.indexOf('?');
+  const pathname = query < 0 ? local : local.slice(0, query);
+  return { pathname: pathname.startsWith('/') ? pathname : `/${pathname}`, searchParams: new URLSearchParams(query < 0 ? '' : local.slice(query + 1)) };
+}
+
+/**
+ * Node answers a request line or headers over maxHeaderSize with a bare 431 before any listener
+ * runs; this answers it with the envelope instead: 414 uri_too_long when the request line alone is
+ * over the URL limit, 431 headers_too_large otherwise. Other parse errors keep Node's bare 400.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  if (error.code !== 'HPE_HEADER_OVERFLOW') {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    return;
+  }
+  const packet = error.rawPacket ?? Buffer.alloc(0);
+  const lineEnd = packet.indexOf('\n');
+  const code: ErrorCode = lineEnd < 0 || lineEnd > MAX_URL_BYTES ? 'uri_too_long' : 'headers_too_large';
+  const status = ERROR_STATUS[code];
+  const requestId = randomUUID();
+  const body = envelope(code, requestId);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** The local HTTP server: the gateway as its listener, with the header limit answered in the envelope. */
+export function createGatewayServer(options: GatewayOptions): http.Server {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, createGateway(options));
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+type Authentication = { ok: true; result: APIGatewayAuthorizerResult } | { ok: false; status: number; code: ErrorCode; headers?: Record<string, string> };
+
+function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetSeconds),
+    ...(!decision.allowed && { 'Retry-After': String(decision.retryAfterSeconds) }),
+  };
+}
+
 function envelope(code: ErrorCode, requestId: string, hint?: string): string {
   return JSON.stringify(new ApiError(code, hint ? { hint } : {}).toEnvelope(requestId));
 }
 
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string | null> {
+  // A declared length over the limit is refused before a byte is read.
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw new ApiError('request_too_large');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -75,55 +162,80 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
   const routes = compile(options.routes);
   setOpenApiSource(() => buildOpenApiDocument(options.routes.map((module) => module.route)));
   const cacheTtl = options.authorizerCacheTtlMs ?? 0;
-  const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
-  const limiter = new TokenBucketLimiter(options.rateLimit ?? { ratePerSecond: 50, burst: 100 });
-  const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024;
+  const maxKeys = options.maxCachedKeys ?? DEFAULT_MAX_KEYS;
+  const authorizerCache = new LruCache<string, { result: APIGatewayAuthorizerResult; expires: number }>(maxKeys);
+  const limiter = new TokenBucketLimiter({ ...(options.rateLimit ?? { ratePerSecond: 50, burst: 100 }), maxKeys });
+  const authFailures = new TokenBucketLimiter({ ...(options.authFailureLimit ?? { ratePerSecond: 1, burst: 20 }), maxKeys });
+  const authorizer = options.authorizer ?? authorize;
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
 
-  async function authorizeCached(header: string, methodArn: string): Promise<APIGatewayAuthorizerResult> {
-    const cached = authorizerCache.get(header);
-    if (cached && cached.expires > Date.now()) return cached.result;
-    const result = await authorize({ headers: { Authorization: header }, methodArn });
-    if (cacheTtl > 0) authorizerCache.set(header, { result, expires: Date.now() + cacheTtl });
-    return result;
+  const allows = (result: APIGatewayAuthorizerResult) => result.policyDocument.Statement[0].Effect === 'Allow';
+
+  /**
+   * Authenticates one request. A cached Allow costs nothing; anything else spends a token of the
+   * client address before the authorizer runs (so concurrent attempts count too), given back when
+   * the key turns out valid: only failed authentications use up the address's budget, and once it
+   * is spent the authorizer (and the database behind it) is not called at all.
+   */
+  async function authenticateFrom(address: string, header: string | undefined, methodArn: string): Promise<Authentication> {
+    const cached = header === undefined ? undefined : authorizerCache.get(header);
+    const fresh = cached && cached.expires > Date.now() ? cached.result : undefined;
+    if (fresh && allows(fresh)) return { ok: true, result: fresh };
+    const failures = authFailures.take(address);
+    if (!failures.allowed) return { ok: false, status: 429, code: 'rate_limit_exceeded', headers: rateLimitHeaders(failures) };
+    if (header === undefined) return { ok: false, status: 401, code: 'api_key_missing' };
+    let result = fresh;
+    try {
+      if (!result) {
+        result = await authorizer({ headers: { Authorization: header }, methodArn });
+        if (cacheTtl > 0) authorizerCache.set(header, { result, expires: Date.now() + cacheTtl });
+      }
+    } finally {
+      // An authorizer that failed (database unreachable) is not a failed authentication.
+      if (!result || allows(result)) authFailures.refund(address);
+    }
+    if (allows(result)) return { ok: true, result };
+    const context = (result.context ?? {}) as Record<string, unknown>;
+    const code = String(context.errorCode) as ErrorCode;
+    if (!(code in ERROR_CATALOG)) return { ok: false, status: 401, code: 'api_key_invalid' };
+    return { ok: false, status: ERROR_STATUS[code], code };
   }
 
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': requestId, ...headers });
-      response.end(body);
+      writeResponse(request, response, status, { 'Content-Type': 'application/json', 'Request-Id': requestId, ...headers }, body);
     };
     try {
-      const url = new URL(request.url ?? '/', 'http://localhost');
+      const target = request.url ?? '/';
+      if (Buffer.byteLength(target) > MAX_URL_BYTES) return send(414, envelope('uri_too_long', requestId));
+      const url = splitTarget(target);
       const method = (request.method ?? 'GET').toUpperCase();
       const found = match(routes, method, url.pathname);
       if (!found) return send(404, envelope('route_not_found', requestId));
       const { route } = found.route.module;
       const authorization = request.headers.authorization;
+      // The socket's address, never X-Forwarded-For: a client could claim any address in a header.
+      const address = request.socket.remoteAddress ?? 'unknown';
 
-      const limit = limiter.take(authorization ?? request.socket.remoteAddress ?? 'anonymous');
-      const rateHeaders = {
-        'RateLimit-Limit': String(limit.limit),
-        'RateLimit-Remaining': String(limit.remaining),
-        'RateLimit-Reset': String(limit.resetSeconds),
-      };
-      if (!limit.allowed) return send(429, envelope('rate_limit_exceeded', requestId), { ...rateHeaders, 'Retry-After': String(limit.retryAfterSeconds) });
+      // Per key (the Authorization value, as the authorizer cache is keyed) before authorizing, so a
+      // key over its limit costs no database work; per client address without a key.
+      const limit = limiter.take(authorization === undefined ? `address ${address}` : `key ${authorization}`);
+      const rateHeaders = rateLimitHeaders(limit);
+      if (!limit.allowed) return send(429, envelope('rate_limit_exceeded', requestId), rateHeaders);
 
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth === 'api_key') {
-        if (!authorization) return send(401, envelope('api_key_missing', requestId), rateHeaders);
         const methodArn = `arn:aws:execute-api:local:000000000000:local/v1/${method}${url.pathname}`;
-        const result = await authorizeCached(authorization, methodArn);
-        const context = (result.context ?? {}) as Record<string, unknown>;
-        if (result.policyDocument.Statement[0].Effect !== 'Allow') {
-          const code = String(context.errorCode) as ErrorCode;
-          return send(code in ERROR_STATUS ? ERROR_STATUS[code] : 401, envelope(code in ERROR_CATALOG ? code : 'api_key_invalid', requestId), rateHeaders);
-        }
-        authorizer = { ...context, principalId: result.principalId };
+        const authentication = await authenticateFrom(address, authorization, methodArn);
+        if (!authentication.ok) return send(authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
+        const { result } = authentication;
+        authorizer = { ...result.context, principalId: result.principalId };
       }
 
       const body = await readBody(request, maxBody);
-      const multiQuery: Record<string, string[]> = {};
+      // Prototype-less: a parameter named __proto__ or constructor is an ordinary (unknown) name.
+      const multiQuery = Object.create(null) as Record<string, string[]>;
       for (const [name, value] of url.searchParams) (multiQuery[name] ??= []).push(value);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
@@ -148,10 +260,10 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
       } as unknown as Context;
       const result = await (found.route.module.handler as LambdaHandler)(event, context);
-      response.writeHead(result.statusCode, { ...rateHeaders, ...(result.headers as Record<string, string>) });
-      response.end(result.body);
+      writeResponse(request, response, result.statusCode, { ...rateHeaders, ...(result.headers as Record<string, string>) }, result.body);
     } catch (error) {
-      if (error instanceof ApiError) return send(statusOf(error), JSON.stringify(error.toEnvelope(requestId)));
+      // An authorizer that could not reach the database ends here: its 503 keeps its Retry-After.
+      if (error instanceof ApiError) return send(statusOf(error), JSON.stringify(error.toEnvelope(requestId)), error.options.headers);
       log.error('gateway failure', { requestId, error });
       send(500, envelope('internal_error', requestId));
     }

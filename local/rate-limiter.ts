@@ -1,7 +1,11 @@
 /**
  * Token bucket per caller, the algorithm API Gateway's throttling uses (rate + burst), so local
- * 429s behave like the deployed ones. Buckets idle for a minute are dropped.
+ * 429s behave like the deployed ones. The buckets live in an LRU of bounded size: a flood of
+ * distinct callers costs fixed memory and O(1) work per request. Forgetting the least recently
+ * used bucket gives that caller a full burst again, which is no more than a new caller gets.
  */
+import { LruCache } from './lru-cache';
+
 export interface LimitDecision {
   allowed: boolean;
   limit: number;
@@ -10,10 +14,31 @@ export interface LimitDecision {
   retryAfterSeconds: number;
 }
 
-export class TokenBucketLimiter {
-  private readonly buckets = new Map<string, { tokens: number; updated: number }>();
+interface TokenBucketOptions {
+  ratePerSecond: number;
+  burst: number;
+  /** Buckets kept at most (least recently used dropped first). */
+  maxKeys?: number;
+}
 
-  constructor(private readonly options: { ratePerSecond: number; burst: number }) {}
+interface Bucket {
+  tokens: number;
+  updated: number;
+}
+
+export const DEFAULT_MAX_KEYS = 10_000;
+
+export class TokenBucketLimiter {
+  private readonly buckets: LruCache<string, Bucket>;
+
+  constructor(private readonly options: TokenBucketOptions) {
+    this.buckets = new LruCache(options.maxKeys ?? DEFAULT_MAX_KEYS);
+  }
+
+  /** Buckets held now (never more than maxKeys). */
+  get size(): number {
+    return this.buckets.size;
+  }
 
   take(key: string, now = Date.now()): LimitDecision {
     const { ratePerSecond, burst } = this.options;
@@ -21,7 +46,6 @@ export class TokenBucketLimiter {
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updated) / 1000) * ratePerSecond);
     bucket.updated = now;
     this.buckets.set(key, bucket);
-    if (this.buckets.size > 10_000) this.evictIdle(now);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
     const missing = burst - bucket.tokens;
@@ -34,7 +58,9 @@ export class TokenBucketLimiter {
     };
   }
 
-  private evictIdle(now: number): void {
-    for (const [key, bucket] of this.buckets) if (now - bucket.updated > 60_000) this.buckets.delete(key);
+  /** Gives back the token an allowed take() spent, for a request that turned out not to count. */
+  refund(key: string): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.options.burst, bucket.tokens + 1);
   }
 }

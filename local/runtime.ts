@@ -2,12 +2,16 @@
  * Wires the adapters for running outside AWS: database (DATABASE_URL or embedded PGlite),
  * idempotency store (dynalite), event bus (in process). Used by `npm start`, the e2e tests and
  * the benchmarks; the handlers themselves never know.
+ *
+ * With a data folder, what must survive a restart is kept in it: `pglite/` (the embedded database)
+ * and `idempotency/` (the idempotency records, so a retry after a restart replays instead of
+ * executing twice). Without one, both live in memory.
  */
-import { configureDatabase, closeDatabase } from '../shared/db/database';
+import path from 'node:path';
+import { configureDatabase, closeDatabase, createPool } from '../shared/db/database';
 import { migrate } from '../shared/db/migrate';
 import { configurePublisher, InProcessEventBus } from '../shared/events/publisher';
 import { embeddedPool, startEmbeddedPostgres, startIdempotencyStore, type Closeable } from './embedded';
-import pg from 'pg';
 
 export interface LocalRuntime {
   databaseUrl: string;
@@ -17,8 +21,9 @@ export interface LocalRuntime {
 }
 
 export interface LocalRuntimeOptions {
-  /** A real PostgreSQL; when absent, PGlite persisted in `dataDir` (or in memory). */
+  /** A real PostgreSQL; when absent, PGlite persisted in `dataDir`/pglite (or in memory). */
   databaseUrl?: string;
+  /** The data folder (`DATA_DIR`); in memory when absent. */
   dataDir?: string;
   /** Port for the embedded PostgreSQL socket (0: any free port). */
   embeddedPort?: number;
@@ -29,15 +34,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   let databaseUrl = options.databaseUrl;
   const embedded = !databaseUrl;
   if (!databaseUrl) {
-    const postgres = await startEmbeddedPostgres(options.dataDir, options.embeddedPort ?? 0);
+    const postgres = await startEmbeddedPostgres(options.dataDir && path.join(options.dataDir, 'pglite'), options.embeddedPort ?? 0);
     closers.push(postgres);
     databaseUrl = postgres.url;
   }
   await migrate(databaseUrl);
   const url = databaseUrl;
-  configureDatabase(() => (embedded ? embeddedPool(url) : new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })));
+  configureDatabase(() => (embedded ? embeddedPool(url) : createPool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })));
 
-  const store = await startIdempotencyStore();
+  const store = await startIdempotencyStore(options.dataDir && path.join(options.dataDir, 'idempotency'));
   closers.push(store);
   process.env.IDEMPOTENCY_TABLE_NAME = store.tableName;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;

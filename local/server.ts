@@ -3,11 +3,12 @@
  *
  *   PORT (3000)            where the API listens
  *   DATABASE_URL           a real PostgreSQL instead of the embedded one
- *   DATA_DIR (.data)       where the embedded database and the demo key live
+ *   DATA_DIR (.data)       where the embedded database, idempotency records and demo key live
  *   ACCEPTED_KEY_MODES     live,test (default) or test, as on the sandbox stage
+ *   PUBLIC_BASE_URL        the root the API is reached at (http://localhost:<PORT>): the document's
+ *                          server and the error envelopes' doc_url
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROUTE_MODULES } from '../functions/routes';
 import { acceptedKeyModes, authenticate } from '../shared/auth/authenticate';
@@ -17,15 +18,29 @@ import { getEntity, inEntity, insertApiKey } from '../shared/tenants/identity-st
 import { provisionEntity } from '../shared/tenants/provision-entity';
 import { sweepOutbox } from '../shared/events/publisher';
 import { log } from '../shared/log';
-import { createGateway } from './gateway';
+import { parseCommandLine } from './command-line';
+import { createGatewayServer } from './gateway';
 import { startLocalRuntime } from './runtime';
 
+parseCommandLine(
+  `usage: npm start   (no arguments; --help: this text)
+  Configured by environment: PORT (3000), DATABASE_URL (embedded PGlite), DATA_DIR (.data),
+  ACCEPTED_KEY_MODES (live,test), PUBLIC_BASE_URL (http://localhost:<PORT>).`,
+  {},
+);
+
 const port = Number(process.env.PORT ?? 3000);
+process.env.PUBLIC_BASE_URL ||= `http://localhost:${port}`;
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
 const demoKeyFile = path.join(dataDir, 'demo-key.txt');
 const serverFile = path.join(dataDir, 'server.json');
+/** Every published event, one JSON object a line: where a developer sees them locally. */
+const eventsFile = path.join(dataDir, 'events.jsonl');
 
-/** The demo entity and a test key with every scope, created once and kept in the data folder. */
+/**
+ * The demo entity and a test key with every scope, created once and kept in the data folder.
+ * Demo data is test data: the key acts in the demo account's test-mode entity.
+ */
 async function ensureDemoKey(): Promise<string> {
   if (existsSync(demoKeyFile)) {
     const saved = readFileSync(demoKeyFile, 'utf8').trim();
@@ -33,7 +48,8 @@ async function ensureDemoKey(): Promise<string> {
   }
   const existing = await withTransaction({ role: 'app_authenticator' }, (db) =>
     db.maybeOne<{ id: string; owner_id: string }>(
-      `SELECT e.id, (SELECT u.id FROM users u WHERE u.entity_id = e.id ORDER BY u.created_at LIMIT 1) AS owner_id FROM entities e WHERE e.code = 'demo'`,
+      `SELECT e.id, (SELECT u.id FROM users u WHERE u.entity_id = e.id ORDER BY u.created_at LIMIT 1) AS owner_id
+         FROM entities e WHERE e.code = 'demo' AND NOT e.livemode`,
     ),
   );
   let secret: string;
@@ -52,11 +68,12 @@ async function ensureDemoKey(): Promise<string> {
 }
 
 async function main() {
-  const runtime = await startLocalRuntime({ databaseUrl: process.env.DATABASE_URL, dataDir: path.join(dataDir, 'pglite') });
+  const runtime = await startLocalRuntime({ databaseUrl: process.env.DATABASE_URL, dataDir });
   const demoKey = await ensureDemoKey();
   const demoEntity = await authenticate(`Bearer ${demoKey}`, ['live', 'test']);
+  runtime.bus.subscribe((event) => appendFileSync(eventsFile, `${JSON.stringify(event)}\n`));
 
-  const server = http.createServer(createGateway({ routes: Object.values(ROUTE_MODULES) }));
+  const server = createGatewayServer({ routes: Object.values(ROUTE_MODULES) });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   // The CLI reaches the embedded database through this server while it runs.
   writeFileSync(serverFile, JSON.stringify({ databaseUrl: runtime.embedded ? runtime.databaseUrl : null, pid: process.pid }));
@@ -68,8 +85,10 @@ async function main() {
   console.log(`Business Operations API listening on http://localhost:${port}`);
   console.log(`  database: ${runtime.embedded ? `embedded PGlite in ${path.join(dataDir, 'pglite')}` : 'DATABASE_URL'}`);
   console.log(`  accepted key modes: ${acceptedKeyModes().join(', ')}`);
-  if (demoEntity.ok) console.log(`  demo entity: ${demoEntity.caller.entityId} (code demo)`);
+  if (demoEntity.ok) console.log(`  demo entity (test mode): ${demoEntity.caller.entityId} (code demo)`);
   console.log(`  demo test key (every scope), saved in ${demoKeyFile}:\n\n    ${demoKey}\n`);
+  console.log(`  reference: ${process.env.PUBLIC_BASE_URL}/docs`);
+  console.log(`  events: appended to ${eventsFile} as they are published`);
   console.log(`  try: curl -H "Authorization: Bearer $(cat ${path.relative(process.cwd(), demoKeyFile)})" http://localhost:${port}/v1/locations`);
 
   const shutdown = async () => {

@@ -7,6 +7,8 @@
  * status of each code is the edge's business (shared/http/error-status.ts).
  */
 
+import { errorDocUrl } from './public-url';
+
 export const ERROR_TYPES = [
   'validation_error',
   'permission_error',
@@ -127,9 +129,11 @@ export const ERROR_CATALOG = {
   tax_rate_name_taken: entry('conflict', 'conflict', 'Another tax rate of this entity already has this name.'),
   tax_rate_in_use: entry('conflict', 'conflict', 'Order lines use this tax rate; deactivate it (is_active false) instead of deleting it.'),
   idempotency_key_in_use: entry('conflict', 'conflict', 'A request with this Idempotency-Key is still being processed; retry after the delay in Retry-After.'),
-  // 412, 413, 415
+  // 412, 413, 414, 415, 431
   precondition_failed: entry('conflict', 'precondition_failed', 'The resource has changed since the ETag in If-Match was issued; fetch it again.'),
   request_too_large: entry('validation_error', 'validation_error', 'The request body is too large.'),
+  uri_too_long: entry('validation_error', 'validation_error', 'The request URL is longer than 8,192 bytes; send long filters in fewer or shorter parameters.'),
+  headers_too_large: entry('validation_error', 'validation_error', 'The request headers are larger than 16 KB together.'),
   unsupported_media_type: entry('validation_error', 'validation_error', 'Send request bodies as application/json.'),
   // 422: well-formed but not processable
   idempotency_key_reused: entry(
@@ -198,7 +202,7 @@ export const ERROR_CATALOG = {
   order_not_adjustable: entry(
     'validation_error',
     'validation_error',
-    'Adjustments apply to draft or open (confirmed) orders only; cancelled, fulfilled and posted-invoice orders refuse them.',
+    'Adjustments apply to open orders only (draft, confirmed, partially fulfilled, on hold, awaiting ACH clearance); cancelled, voided, fulfilled and posted documents refuse them.',
   ),
   party_archived: entry('validation_error', 'validation_error', 'The account or vendor is archived; unarchive it or use another for new documents.'),
   coupon_inactive: entry('validation_error', 'validation_error', 'This coupon is inactive.'),
@@ -264,6 +268,17 @@ export const ERROR_CATALOG = {
     'insufficient_permissions',
     'Test helpers stand in for the processor client library in test mode only: call them with a bo_test_ key.',
   ),
+  // The database could not serve the request now (shared/db/database.ts): nothing was changed unless the hint says otherwise.
+  resource_locked: entry(
+    'conflict',
+    'conflict',
+    'Another request is changing a record this request needs, and it did not finish within the lock timeout; nothing was changed. Retry after the delay in Retry-After.',
+  ),
+  service_unavailable: entry(
+    'internal',
+    'service_unavailable',
+    'The database could not serve this request in time (a lost connection, a timeout or a busy pool); nothing was changed. Retry after the delay in Retry-After.',
+  ),
   // 429, 500
   rate_limit_exceeded: entry('rate_limit', 'rate_limit', 'Too many requests; retry after the delay in Retry-After.'),
   internal_error: entry('internal', 'internal', 'Something went wrong on our side; quote the request_id to support.'),
@@ -304,6 +319,7 @@ export class ApiError extends Error {
       hint: this.options.hint ?? hint,
       ...(this.options.param !== undefined && { param: this.options.param }),
       ...(this.options.required !== undefined && { required: this.options.required }),
+      doc_url: errorDocUrl(this.code),
       request_id: requestId,
     };
   }
@@ -316,6 +332,8 @@ export interface ErrorEnvelope {
   hint: string;
   param?: string;
   required?: string;
+  /** The code's entry on the reference page (<root>/docs#error-<code>). */
+  doc_url: string;
   request_id: string;
   [extra: string]: unknown;
 }

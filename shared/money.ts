@@ -71,23 +71,32 @@ export function toFixedString(value: AmountLike, scale: number): string {
   return `${whole}.${fraction.padEnd(scale, '0')}`;
 }
 
-function decimalPlaces(value: AmountLike): number {
-  return amount(value).decimalPlaces();
-}
+/**
+ * The text of a decimal a request may carry: at most 20 digits before and after the point, no
+ * exponent, no sign but minus. Longer or exponent forms are refused before any arithmetic, so a
+ * request can never make the decimal library throw or spend time on a megabyte of digits.
+ */
+const DECIMAL_TEXT = /^-?\d{1,20}(?:\.\d{1,20})?$/;
 
 /**
  * A request field holding money or a quantity: a JSON number (or numeric string) with at most
  * `scale` decimals, within bounds; parsed to its decimal text so no float arithmetic follows.
+ * Every check runs in one step that stops at the first failure (a value that is not a number is
+ * never handed to the decimal library), and no message repeats the value.
  */
 export function decimalInput(options: { scale?: number; min?: number; max?: number; exclusiveMin?: boolean } = {}) {
   const { scale = MONEY_SCALE, min, max = 999_999_999_999, exclusiveMin = false } = options;
-  return z
-    .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number')])
-    .refine((value) => Number.isFinite(Number(value)), { message: 'must be a finite number' })
-    .refine((value) => decimalPlaces(value) <= scale, { message: `must have at most ${scale} decimal places` })
-    .refine((value) => min === undefined || (exclusiveMin ? amount(value).gt(min) : amount(value).gte(min)), {
-      message: min === undefined ? '' : `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}`,
-    })
-    .refine((value) => amount(value).lte(max), { message: `must be at most ${max}` })
-    .transform((value) => amount(value).toString());
+  return z.union([z.number(), z.string().regex(DECIMAL_TEXT, 'must be a decimal number')]).transform((value, ctx) => {
+    const refuse = (message: string) => {
+      ctx.issues.push({ code: 'custom', message, input: undefined });
+      return z.NEVER;
+    };
+    if (typeof value === 'number' && !Number.isFinite(value)) return refuse('must be a finite number');
+    // A number's shortest text can use an exponent (1e-7, 1e+21); decimal.js reads both exactly.
+    const decimal = amount(value);
+    if (decimal.decimalPlaces() > scale) return refuse(`must have at most ${scale} decimal places`);
+    if (min !== undefined && (exclusiveMin ? decimal.lte(min) : decimal.lt(min))) return refuse(`must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}`);
+    if (decimal.gt(max)) return refuse(`must be at most ${max}`);
+    return decimal.toString();
+  });
 }

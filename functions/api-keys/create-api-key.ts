@@ -14,7 +14,7 @@ export const route = defineRoute({
   tag: 'API keys',
   summary: 'Create an API key',
   description:
-    'The secret is returned once, in this response. The new key acts for the same user as the calling key, and may hold only scopes the calling key holds; a test-mode key can create test-mode keys only.',
+    "The secret is returned once, in this response. The new key acts for the same user as the calling key, and may hold only scopes the calling key holds. A key creates keys of its own mode only: live and test data are apart, and so are their keys (a test key's entity is the account's test-mode entity). The operator's `create-key --mode` issues the first key of either mode.",
   scopes: ['api_keys:write'],
   params: entityScopedParams,
   body: ApiKeyCreate,
@@ -25,8 +25,8 @@ export const route = defineRoute({
   handler: async (ctx, { params, body }) => {
     requireOwnEntity(ctx, params.entity_id);
     const mode = body.mode ?? ctx.mode;
-    if (mode === 'live' && ctx.mode === 'test') {
-      throw new ApiError('insufficient_permissions', { param: 'mode', hint: 'A test-mode key can create test-mode keys only.' });
+    if (mode !== ctx.mode) {
+      throw new ApiError('insufficient_permissions', { param: 'mode', hint: `A ${ctx.mode}-mode key can create ${ctx.mode}-mode keys only.` });
     }
     body.scopes.forEach((scope, index) => {
       if (!hasScope(ctx.scopes, scope)) {

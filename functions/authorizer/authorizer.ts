@@ -7,6 +7,12 @@
  * route in the handler stack, not here, which keeps a cached Allow valid for every route.
  * Failures return a Deny with the precise code in the context; the ACCESS_DENIED gateway response
  * turns that into a 401 error envelope.
+ *
+ * A database fault (lost connection, timeout, busy pool) is not an answer about the key, so it is
+ * never a Deny: API Gateway would cache that Deny for the key and turn it into a 401 or 403 for a
+ * key that is valid. The data layer's 503 service_unavailable is thrown instead; API Gateway caches
+ * nothing and answers with the AUTHORIZER_FAILURE gateway response, a 503 envelope with Retry-After
+ * (infra/constructs/api.ts). Locally the gateway answers the thrown error's own 503 envelope.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { acceptedKeyModes, authenticate } from '../../shared/auth/authenticate';

@@ -3,7 +3,7 @@ import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { isoDate } from '../../shared/schemas/common';
+import { id, isoDate } from '../../shared/schemas/common';
 import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
 
@@ -18,7 +18,7 @@ export const route = defineRoute({
   scopes: ['accounting:read'],
   query: z.object({
     ...paginationQuery(),
-    bank_account_id: z.uuid().optional().describe('Only deposits to this bank account.'),
+    bank_account_id: id().optional().describe('Only deposits to this bank account.'),
     deposit_date_gte: isoDate().optional().describe('Only deposits dated on or after this date.'),
     deposit_date_lte: isoDate().optional().describe('Only deposits dated on or before this date.'),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id } from '../../shared/schemas/common';
 import { listBalances } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
@@ -15,8 +16,8 @@ export const route = defineRoute({
   scopes: ['products:read'],
   query: z.object({
     ...paginationQuery(),
-    product_id: z.uuid().optional(),
-    location_id: z.uuid().optional(),
+    product_id: id().optional(),
+    location_id: id().optional(),
     stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
   }),
   response: listEnvelope(InventoryBalance),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id } from '../../shared/schemas/common';
 import { listTransactions } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
@@ -15,12 +16,12 @@ export const route = defineRoute({
   scopes: ['products:read'],
   query: z.object({
     ...paginationQuery(),
-    product_id: z.uuid().optional(),
-    location_id: z.uuid().optional(),
+    product_id: id().optional(),
+    location_id: id().optional(),
     transaction_type: z.enum(TRANSACTION_TYPES).optional(),
     reference_type: z.string().min(1).max(40).optional(),
-    reference_id: z.uuid().optional(),
-    group_id: z.uuid().optional().describe('The rows of one transfer or kit build.'),
+    reference_id: id().optional(),
+    group_id: id().optional().describe('The rows of one transfer or kit build.'),
   }),
   response: listEnvelope(InventoryTransaction),
   list: true,

@@ -3,7 +3,7 @@ import { listJournalEntries } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { isoDate } from '../../shared/schemas/common';
+import { id, isoDate } from '../../shared/schemas/common';
 import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
@@ -21,8 +21,8 @@ export const route = defineRoute({
     entry_date_gte: isoDate().optional().describe('Only entries dated on or after this date.'),
     entry_date_lte: isoDate().optional().describe('Only entries dated on or before this date.'),
     source_type: z.string().max(64).optional().describe('Only entries from this source (manual, recurring_journal_template, invoice, ...).'),
-    source_id: z.uuid().optional().describe('Only entries of this source document or template (a document’s posting and its reversal).'),
-    account_id: z.uuid().optional().describe('Only entries with a line on this GL account.'),
+    source_id: id().optional().describe('Only entries of this source document or template (a document’s posting and its reversal).'),
+    account_id: id().optional().describe('Only entries with a line on this GL account.'),
   }),
   response: listEnvelope(JournalEntry),
   list: true,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { loadOpenApiDocument } from '../../shared/http/openapi-source';
+import { deploymentServers, loadOpenApiDocument } from '../../shared/http/openapi-source';
 import { definePublicRoute } from '../../shared/http/route';
 
 export const route = definePublicRoute({
@@ -9,9 +9,10 @@ export const route = definePublicRoute({
   path: '/v1/openapi.json',
   tag: 'Platform',
   summary: 'The OpenAPI 3.1 document of this API',
-  description: 'Generated from the route table; no authentication.',
+  description:
+    'Generated from the route table. `servers` names the deployment that serves it. Compressed when Accept-Encoding allows it (gzip on every deployment), with an ETag for If-None-Match.',
   response: z.record(z.string(), z.unknown()),
-  handler: () => loadOpenApiDocument(),
+  handler: async () => ({ ...(await loadOpenApiDocument()), servers: deploymentServers() }),
 });
 
 export const handler = lambdaHandler(route);

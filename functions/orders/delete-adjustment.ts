@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { id } from '../../shared/schemas/common';
 import { getAdjustment, removeAdjustment } from '../../shared/orders/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { adjustedTotals } from './adjustment-answer';
+import { livemode } from '../../shared/schemas/livemode';
 
-const params = z.object({ id: z.uuid().describe('The order id.'), adjustment_id: z.uuid().describe('The adjustment id.') });
+const params = z.object({ id: id().describe('The order id.'), adjustment_id: id().describe('The adjustment id.') });
 
 export const route = defineRoute({
   id: 'orders.adjustments.delete',
@@ -13,12 +15,13 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Remove an order-level adjustment or coupon',
   description:
-    "Removes a discount, fee or coupon from a draft or open (confirmed) order and recalculates it, under E2's rules (422 order_not_adjustable with current_status otherwise; 404 order_not_found for an order not in the entity; 404 not_found on adjustment_id). Removing a coupon releases its redemption on this document: times_redeemed goes down and the customer may redeem it again (coupon_released true). Cancelling or deleting the order does not release it. Response 200 {id, object, deleted, coupon_released, order_total, discount_total, fee_total}.",
+    "Removes a discount, fee or coupon from an open order (draft, confirmed, partially fulfilled, on hold, awaiting ACH clearance) and recalculates it (payment_status follows the new total), under E2's rules (422 order_not_adjustable with current_status otherwise; 404 order_not_found for an order not in the entity; 404 not_found on adjustment_id). Removing a coupon releases its redemption on this document: times_redeemed goes down and the customer may redeem it again (coupon_released true). Cancelling or deleting the order does not release it. Response 200 {id, object, deleted, coupon_released, order_total, discount_total, fee_total}.",
   scopes: ['orders:write'],
   params,
   response: z.object({
-    id: z.uuid(),
+    id: id(),
     object: z.literal('order_adjustment'),
+    livemode: livemode(),
     deleted: z.literal(true),
     coupon_released: z.boolean().describe('True when a coupon redemption of this document was released.'),
     order_total: z.number(),

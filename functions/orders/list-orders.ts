@@ -3,7 +3,7 @@ import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { timestamp } from '../../shared/schemas/common';
+import { id, timestamp } from '../../shared/schemas/common';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 
@@ -21,9 +21,9 @@ export const route = defineRoute({
     document_type: z.enum(DOCUMENT_TYPES).describe('Required: the kind of document to list.'),
     order_status: z.enum(ORDER_STATUSES).optional(),
     payment_status: z.enum(PAYMENT_STATUSES).optional(),
-    account_id: z.uuid().optional().describe('Only documents of this account (vendor, for purchase orders).'),
+    account_id: id().optional().describe('Only documents of this account (vendor, for purchase orders).'),
     external_order_id: z.string().max(200).optional(),
-    sales_channel_id: z.uuid().optional().describe('Only documents that came through this sales channel.'),
+    sales_channel_id: id().optional().describe('Only documents that came through this sales channel.'),
     created_gte: timestamp().optional().describe('Only documents created at or after this time.'),
     created_lte: timestamp().optional().describe('Only documents created at or before this time.'),
     order_date_gte: timestamp().optional().describe('Only documents with order_date at or after this time.'),

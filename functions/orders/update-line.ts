@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id } from '../../shared/schemas/common';
 import { getLine } from '../../shared/orders/order-reads';
 import { updateLine } from '../../shared/orders/update-line';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -6,7 +7,7 @@ import { defineRoute } from '../../shared/http/route';
 import { OrderLineItem } from '../../shared/orders/schemas/order';
 import { OrderLineUpdate } from '../../shared/orders/schemas/order-requests';
 
-export const itemParams = z.object({ id: z.uuid().describe('The order id.'), item_id: z.uuid().describe('The line item id.') });
+export const itemParams = z.object({ id: id().describe('The order id.'), item_id: id().describe('The line item id.') });
 
 export const route = defineRoute({
   id: 'orders.items.update',

@@ -2,6 +2,7 @@ import { getPayment } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { z } from 'zod';
+import { id } from '../../shared/schemas/common';
 import { Payment } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
@@ -12,7 +13,7 @@ export const route = defineRoute({
   summary: 'Retrieve a payment',
   description: 'The payment with its applications. The path parameter is named payment_id, as in E8 (one name per path segment).',
   scopes: ['payments:read'],
-  params: z.object({ payment_id: z.uuid().describe('The payment id.') }),
+  params: z.object({ payment_id: id().describe('The payment id.') }),
   response: Payment,
   handler: (ctx, { params }) => getPayment(ctx.db, ctx.entityId, params.payment_id, 'payment_id'),
 });

@@ -19,13 +19,22 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
+import { DEFAULT_TIMEOUTS } from '../../shared/db/database';
 import { migrate } from '../../shared/db/migrate';
 
 /** The roles created by the migrations; the login role may switch to each, never inherit them. */
 const APP_ROLES = ['app_user', 'app_authenticator', 'app_worker'] as const;
 
-/** Statements of the API must finish well inside the 29 s API Gateway limit. */
-const APP_STATEMENT_TIMEOUT = '25s';
+/**
+ * Session defaults of the login role: the same bounds every transaction sets for itself
+ * (shared/db/database.ts), here for any session that does not. They must sit on the login role:
+ * PostgreSQL applies a role's settings at login only, never on a switch into app_user and the like.
+ */
+const LOGIN_TIMEOUTS: Record<string, string> = {
+  lock_timeout: `${DEFAULT_TIMEOUTS.lockMs}ms`,
+  statement_timeout: `${DEFAULT_TIMEOUTS.statementMs}ms`,
+  idle_in_transaction_session_timeout: `${DEFAULT_TIMEOUTS.idleInTransactionMs}ms`,
+};
 
 export interface DbSecret {
   username: string;
@@ -112,7 +121,7 @@ async function ensureDatabaseAndLogin(client: pg.Client, database: string, app: 
     // Keeps the role in step with the secret (a replaced secret, or a password changed by hand).
     await client.query(`ALTER ROLE ${role} WITH LOGIN NOINHERIT PASSWORD ${password}`);
   }
-  await client.query(`ALTER ROLE ${role} SET statement_timeout = ${client.escapeLiteral(APP_STATEMENT_TIMEOUT)}`);
+  for (const [name, value] of Object.entries(LOGIN_TIMEOUTS)) await client.query(`ALTER ROLE ${role} SET ${name} = ${client.escapeLiteral(value)}`);
   await client.query(`GRANT CONNECT ON DATABASE ${client.escapeIdentifier(database)} TO ${role}`);
 }
 

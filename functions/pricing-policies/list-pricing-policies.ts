@@ -4,7 +4,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
-import { queryBoolean } from '../../shared/schemas/common';
+import { id, queryBoolean } from '../../shared/schemas/common';
 
 export const route = defineRoute({
   id: 'pricing_policies.list',
@@ -16,11 +16,11 @@ export const route = defineRoute({
   scopes: ['products:read'],
   query: z.object({
     ...paginationQuery(),
-    product_id: z.uuid().optional(),
-    pricing_level_id: z.uuid().optional(),
-    account_id: z.uuid().optional(),
+    product_id: id().optional(),
+    pricing_level_id: id().optional(),
+    account_id: id().optional(),
     is_active: queryBoolean().optional(),
-    migration_batch_id: z.uuid().optional().describe('The policies of one migration batch.'),
+    migration_batch_id: id().optional().describe('The policies of one migration batch.'),
   }),
   response: listEnvelope(PricingPolicy),
   list: true,

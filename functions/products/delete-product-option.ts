@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { deleteOption, getOption } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { deletedObject } from '../../shared/schemas/common';
+import { deletedObject, id } from '../../shared/schemas/common';
 
-const params = z.object({ id: z.uuid().describe('The product id.'), option_id: z.uuid().describe('The option id.') });
+const params = z.object({ id: id().describe('The product id.'), option_id: id().describe('The option id.') });
 
 export const route = defineRoute({
   id: 'products.options.delete',

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import { id } from '../../shared/schemas/common';
 import { detachTag, tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
-const params = tagResourceParams.extend({ tagId: z.uuid().describe('The tag to detach.') });
+const params = tagResourceParams.extend({ tagId: id().describe('The tag to detach.') });
 
 export const route = defineRoute({
   id: 'tags.resource.detach',

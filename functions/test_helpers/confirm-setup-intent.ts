@@ -4,6 +4,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { paymentProcessor } from '../../shared/payments/select-processor';
 import { confirmSandboxSetupIntent, SANDBOX_TOKEN_NAMES } from '../../shared/payments/sandbox-processor';
+import { livemode } from '../../shared/schemas/livemode';
 
 const TestSetupIntentConfirm = z.strictObject({
   payment_method: z
@@ -16,6 +17,7 @@ const TestSetupIntentConfirm = z.strictObject({
 const TestSetupIntent = z
   .object({
     object: z.literal('setup_intent'),
+    livemode: livemode(),
     setup_intent_id: z.string(),
     status: z.string().describe('succeeded, requires_action (ACH awaiting micro-deposits) or requires_payment_method (declined).'),
     type: z.enum(['card', 'us_bank_account']),

@@ -3,12 +3,13 @@
  * responses that keep errors API Gateway produces itself in the API's envelope, and one method
  * per route wired to that route's function (which lives in a nested stack).
  */
-import { Aws, type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, type Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import { errorAnchor } from '../../shared/public-url';
 import type { Removal } from '../config/stages';
 import { pathParameters, type RouteSpec } from '../routes';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
@@ -25,6 +26,13 @@ export interface ApiProps {
   manageCloudWatchRole: boolean;
 }
 
+/**
+ * Responses of at least this many bytes are compressed (gzip or deflate) when the request's
+ * Accept-Encoding allows it: the OpenAPI document (about 1.2 MB, 83 KB gzipped), the reference page's
+ * script, long lists. The local gateway applies the same threshold (local/compression.ts).
+ */
+export const MIN_COMPRESSION_BYTES = 1024;
+
 /** The only identity source: the API key travels as `Authorization: Bearer <key>`. */
 const AUTHORIZATION_IDENTITY_SOURCE = apigw.IdentitySource.header('Authorization');
 
@@ -37,19 +45,23 @@ interface GatewayResponseSpec {
 }
 
 /**
- * The error envelope `{error, code, type, hint, request_id}` as a gateway response template.
- * Values come from the error catalog (so gateway and handler errors read the same); `code` and
- * `hint` may instead be raw template expressions. Gateway response templates only substitute
- * $context variables (no VTL logic, no escaping), which is why static text is JSON-encoded here.
+ * The error envelope `{error, code, type, hint, doc_url, request_id}` as a gateway response
+ * template. Values come from the error catalog (so gateway and handler errors read the same);
+ * `code` (inside a string) and `hint` (raw JSON) may instead be template expressions. Gateway response templates only
+ * substitute $context variables (no VTL logic, no escaping), which is why static text is
+ * JSON-encoded here. `doc_url` is the stage's own reference page, as the functions' PUBLIC_BASE_URL
+ * makes it (https://<api host>/<stage>/docs#error-<code>).
  */
 function envelopeTemplate(catalogCode: ErrorCode, raw: { code?: string; hint?: string } = {}): string {
+  const code = raw.code ?? catalogCode;
   const { error, type, hint } = ERROR_CATALOG[catalogCode];
   return [
     '{',
     `"error":${JSON.stringify(error)},`,
-    `"code":${raw.code ?? JSON.stringify(catalogCode)},`,
+    `"code":"${code}",`,
     `"type":${JSON.stringify(type)},`,
     `"hint":${raw.hint ?? JSON.stringify(hint)},`,
+    `"doc_url":"https://$context.domainName/$context.stage/docs#${errorAnchor(code)}",`,
     '"request_id":"$context.requestId"',
     '}',
   ].join('');
@@ -62,15 +74,22 @@ const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   {
     type: apigw.ResponseType.ACCESS_DENIED,
     statusCode: '401',
-    template: envelopeTemplate('api_key_invalid', { code: '"$context.authorizer.errorCode"', hint: '"$context.authorizer.errorHint"' }),
+    template: envelopeTemplate('api_key_invalid', { code: '$context.authorizer.errorCode', hint: '"$context.authorizer.errorHint"' }),
   },
   // No resource or method matches: a plain 404, not API Gateway's misleading 403 "Missing Authentication Token".
   { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', template: envelopeTemplate('route_not_found') },
   { type: apigw.ResponseType.THROTTLED, statusCode: '429', template: envelopeTemplate('rate_limit_exceeded'), extraHeaders: { 'Retry-After': "'1'" } },
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, statusCode: '413', template: envelopeTemplate('request_too_large') },
   { type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE, statusCode: '415', template: envelopeTemplate('unsupported_media_type') },
-  // The authorizer crashed or timed out (e.g. the database is unreachable): our fault, not the caller's.
-  { type: apigw.ResponseType.AUTHORIZER_FAILURE, statusCode: '500', template: envelopeTemplate('internal_error') },
+  // The authorizer threw or timed out. It throws only when it cannot reach the database in time (a
+  // Deny would be cached for the key and tell a valid key it is invalid), so this is a 503 to retry.
+  { type: apigw.ResponseType.AUTHORIZER_FAILURE, statusCode: '503', template: envelopeTemplate('service_unavailable'), extraHeaders: { 'Retry-After': "'1'" } },
+  {
+    type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
+    statusCode: '503',
+    template: envelopeTemplate('service_unavailable'),
+    extraHeaders: { 'Retry-After': "'1'" },
+  },
   // Anything else: keep API Gateway's status, say what it said.
   { type: apigw.ResponseType.DEFAULT_4XX, template: envelopeTemplate('parameter_invalid', { hint: '$context.error.messageString' }) },
   { type: apigw.ResponseType.DEFAULT_5XX, template: envelopeTemplate('internal_error') },
@@ -130,6 +149,7 @@ export class Api extends Construct {
       restApiName: props.restApiName,
       description: 'BizOps REST API',
       endpointTypes: [apigw.EndpointType.REGIONAL],
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
       cloudWatchRole: props.manageCloudWatchRole,
       // The role is account-wide; deleting one stage must not break execution logs of the others.
       ...(props.manageCloudWatchRole && { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }),

@@ -4,7 +4,7 @@
  * route functions live in nested stacks of at most ROUTES_PER_NESTED_STACK routes each, so ~90
  * routes fit comfortably in CloudFormation's 500-resources-per-stack limit.
  */
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -83,7 +83,9 @@ export class ApiStack extends Stack {
       role: authorizerRole,
       network,
       logging,
-      environment: runtimeEnvironment,
+      // Its one statement is a key lookup: tighter database waits (4 s + 5 s) so a database fault
+      // ends in the authorizer's own 503 before its 10 s function timeout.
+      environment: { ...runtimeEnvironment, DATABASE_ACQUIRE_TIMEOUT_MS: '4000', DATABASE_STATEMENT_TIMEOUT_MS: '5000' },
       // Bounded well below the integration timeout so a slow database fails the request fast.
       timeout: Duration.seconds(10),
     });
@@ -100,6 +102,14 @@ export class ApiStack extends Stack {
       manageCloudWatchRole: stage.api.manageCloudWatchRole,
     });
 
+    // Where integrators reach this stage (shared/public-url.ts): the served document's server and
+    // the error envelopes' doc_url. Built from the API's id, not its deployment stage, which
+    // depends on every method and so on these functions.
+    const publicEnvironment = {
+      PUBLIC_BASE_URL: `https://${this.api.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${this.api.stageName}`,
+      STAGE_NAME: stage.name,
+    };
+
     this.routeStacks = chunkRoutes(props.routes, props.routesPerNestedStack ?? ROUTES_PER_NESTED_STACK).map((chunk, index) => {
       const nested = new RouteFunctionsStack(this, `Routes${index + 1}`, {
         description: `BizOps ${stage.name} route functions, part ${index + 1}`,
@@ -107,7 +117,7 @@ export class ApiStack extends Stack {
         code,
         network,
         logging,
-        environment: routeEnvironment,
+        environment: { ...routeEnvironment, ...publicEnvironment },
         access: { appSecret: data.database.appSecret, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus, stripeSecret },
         api: { restApiId: this.api.restApi.restApiId, stageName: this.api.stageName },
       });

@@ -1,18 +1,23 @@
 /**
  * Resolves a bearer key to its caller: entity, key, acting user, scopes and mode.
  * Shared by the Lambda authorizer and the local gateway.
+ *
+ * Test mode apart from live mode: every account is two entity rows with one code, the live entity
+ * and its test twin. A key is stored on the row of its mode, so the caller's entity is the twin for
+ * a test key, and row level security on app.entity_id keeps the two data sets apart.
  */
 import type { Caller } from './caller';
 import { withTransaction } from '../db/database';
 import type { ErrorCode } from '../errors';
-import { bearerToken, hashApiKey, parseApiKey, type KeyMode } from './api-key-format';
+import { bearerToken, hashApiKey, parseApiKey, type KeyMode, type ParsedApiKey } from './api-key-format';
 
 export type AuthResult = { ok: true; caller: Caller } | { ok: false; code: ErrorCode };
 
-interface KeyRow {
+export interface KeyRow {
   id: string;
   entity_id: string;
   entity_code: string;
+  entity_livemode: boolean;
   created_by_user_id: string;
   mode: KeyMode;
   scopes: string[];
@@ -29,28 +34,42 @@ export async function authenticate(authorization: string | undefined, acceptedMo
   if (!acceptedModes.includes(parsed.mode)) return { ok: false, code: 'api_key_mode_not_allowed' };
 
   // One statement: find the key and stamp last_used_at (at most hourly, so auth stays read-mostly).
+  // The stamp skips a key row another transaction has locked (SKIP LOCKED): authentication never
+  // waits behind a lock, and a missed stamp is taken by a later request.
   const row = await withTransaction({ role: 'app_authenticator' }, (db) =>
     db.maybeOne<KeyRow>(
       `WITH found AS (
-         SELECT k.id, k.entity_id, e.code AS entity_code, k.created_by_user_id, k.mode, k.scopes, k.last_used_at,
+         SELECT k.id, k.entity_id, e.code AS entity_code, e.livemode AS entity_livemode, k.created_by_user_id, k.mode, k.scopes, k.last_used_at,
                 k.expires_at IS NOT NULL AND k.expires_at <= now() AS expired,
                 k.revoked_at IS NOT NULL AS revoked,
                 u.is_active AS user_active
            FROM api_keys k
            JOIN entities e ON e.id = k.entity_id
-           JOIN users u ON u.id = k.created_by_user_id
+           JOIN users u ON u.entity_id = k.entity_id AND u.id = k.created_by_user_id
           WHERE k.key_hash = $1),
        touched AS (
-         UPDATE api_keys SET last_used_at = now() FROM found
-          WHERE api_keys.id = found.id AND NOT found.revoked AND NOT found.expired
-            AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 hour')
+         UPDATE api_keys SET last_used_at = now()
+          WHERE api_keys.id IN (
+            SELECT k.id FROM api_keys k JOIN found ON found.id = k.id
+             WHERE NOT found.revoked AND NOT found.expired
+               AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 hour')
+               FOR UPDATE OF k SKIP LOCKED)
           RETURNING api_keys.id)
-       SELECT id, entity_id, entity_code, created_by_user_id, mode, scopes, expired, revoked, user_active FROM found`,
+       SELECT id, entity_id, entity_code, entity_livemode, created_by_user_id, mode, scopes, expired, revoked, user_active FROM found`,
       [hashApiKey(token)],
     ),
   );
-  // The code and mode written in the key must agree with the stored key: a key is one string.
+  return resolveCaller(parsed, row);
+}
+
+/**
+ * The caller of a parsed key from its stored row. The code and mode written in the key must agree
+ * with the stored key (a key is one string), and the entity it is stored on must be of the key's
+ * mode: a test key acts in the test twin only, a live key in the live entity only.
+ */
+export function resolveCaller(parsed: ParsedApiKey, row: KeyRow | undefined): AuthResult {
   if (!row || row.entity_code !== parsed.entityCode || row.mode !== parsed.mode) return { ok: false, code: 'api_key_invalid' };
+  if (row.entity_livemode !== (row.mode === 'live')) return { ok: false, code: 'api_key_invalid' };
   if (row.revoked || !row.user_active) return { ok: false, code: 'api_key_revoked' };
   if (row.expired) return { ok: false, code: 'api_key_expired' };
   return {

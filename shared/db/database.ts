@@ -5,8 +5,13 @@
  * tenant work) pins the entity with set_config(..., true), so row level security confines it even
  * if a query forgets its entity filter. Both settings are transaction-local, which is what makes
  * this safe behind RDS Proxy and over PGlite's shared session.
+ *
+ * Every wait a request can meet here is bounded (DatabaseTimeouts) and ends in an error envelope,
+ * never a stall: 409 resource_locked for a lock, 503 service_unavailable for a timeout, a busy
+ * pool or a connection the server drops.
  */
 import pg from 'pg';
+import { ApiError } from '../errors';
 import { log } from '../log';
 import { UUID_PATTERN } from '../ids';
 
@@ -31,6 +36,52 @@ export interface TransactionScope {
   /** Required for app_user: the entity every row must belong to. */
   entityId?: string;
   readOnly?: boolean;
+  /** The request this transaction serves, for log lines (never request values). */
+  requestId?: string;
+}
+
+/**
+ * How long a request may wait at each point where the database can make it wait. The defaults
+ * keep the longest chain (acquire, then one statement with its lock waits) at 25 s, inside API
+ * Gateway's 29 s integration limit; docs/decisions.md says why each is what it is.
+ */
+export interface DatabaseTimeouts {
+  /** A row or table lock held by another transaction (lock_timeout → 409 resource_locked). */
+  lockMs: number;
+  /** One statement, lock waits included (statement_timeout → 503). */
+  statementMs: number;
+  /** A pause between two statements of an open transaction (idle_in_transaction_session_timeout). */
+  idleInTransactionMs: number;
+  /** A connection from the pool: a free one, or a new one being opened (connectionTimeoutMillis → 503). */
+  acquireMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<DatabaseTimeouts> = { lockMs: 5_000, statementMs: 15_000, idleInTransactionMs: 15_000, acquireMs: 10_000 };
+
+const TIMEOUT_VARIABLES: Record<keyof DatabaseTimeouts, string> = {
+  lockMs: 'DATABASE_LOCK_TIMEOUT_MS',
+  statementMs: 'DATABASE_STATEMENT_TIMEOUT_MS',
+  idleInTransactionMs: 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+  acquireMs: 'DATABASE_ACQUIRE_TIMEOUT_MS',
+};
+
+/** The timeouts in force: the defaults, each overridable by its environment variable (milliseconds). */
+export function databaseTimeouts(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
+  const timeouts = { ...DEFAULT_TIMEOUTS };
+  for (const key of Object.keys(TIMEOUT_VARIABLES) as (keyof DatabaseTimeouts)[]) {
+    const raw = env[TIMEOUT_VARIABLES[key]];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    // 0 would mean "wait forever" to PostgreSQL and pg: exactly what these settings exist to prevent.
+    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${TIMEOUT_VARIABLES[key]} must be a positive whole number of milliseconds`);
+    timeouts[key] = value;
+  }
+  return timeouts;
+}
+
+/** A pg pool as every pool of the application is built: with the acquire timeout. */
+export function createPool(config: pg.PoolConfig): pg.Pool {
+  return new pg.Pool({ connectionTimeoutMillis: databaseTimeouts().acquireMs, ...config });
 }
 
 let pool: pg.Pool | undefined;
@@ -65,13 +116,13 @@ async function getPool(): Promise<pg.Pool> {
 async function defaultPoolFactory(): Promise<pg.Pool> {
   const max = Number(process.env.DATABASE_POOL_MAX ?? 10);
   const connectionString = process.env.DATABASE_URL;
-  if (connectionString) return new pg.Pool({ connectionString, max });
+  if (connectionString) return createPool({ connectionString, max });
   const secretArn = process.env.DB_SECRET_ARN;
   if (!secretArn) throw new Error('set DATABASE_URL, or DB_SECRET_ARN and DB_HOST');
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn }));
   const { username, password, dbname } = JSON.parse(secret.SecretString ?? '{}') as Record<string, string>;
-  return new pg.Pool({
+  return createPool({
     host: process.env.DB_HOST,
     port: Number(process.env.DB_PORT ?? 5432),
     database: process.env.DB_NAME ?? dbname ?? 'bizops',
@@ -107,17 +158,27 @@ function wrapClient(client: pg.ClientBase): Db {
 
 /**
  * The statement that opens a scoped transaction. It is sent as one simple-protocol batch so the
- * role switch and entity pin share BEGIN's round trip. Both go through set_config(..., true)
- * rather than SET LOCAL: transaction-local all the same, and RDS Proxy does not pin a connection
- * for a function call the way it does for SET statements. The entity id is validated as a UUID
- * before it is inlined, so nothing a caller sends reaches this text.
+ * role switch, the entity pin and the timeouts share BEGIN's round trip. All go through
+ * set_config(..., true) rather than SET LOCAL: transaction-local all the same, and RDS Proxy does
+ * not pin a connection for a function call the way it does for SET statements. The entity id is
+ * validated as a UUID and the timeouts as integers before they are inlined, so nothing a caller
+ * sends reaches this text.
  */
 const ROLES: readonly DbRole[] = ['app_user', 'app_authenticator', 'app_worker'];
 
-export function beginStatement(scope: TransactionScope): string {
+export function beginStatement(scope: TransactionScope, timeouts: DatabaseTimeouts = databaseTimeouts()): string {
   if (!ROLES.includes(scope.role)) throw new Error(`unknown database role ${scope.role}`);
   if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
+  const limits: [string, number][] = [
+    ['lock_timeout', timeouts.lockMs],
+    ['statement_timeout', timeouts.statementMs],
+    ['idle_in_transaction_session_timeout', timeouts.idleInTransactionMs],
+  ];
   const settings = [`set_config('role', '${scope.role}', true)`];
+  for (const [name, ms] of limits) {
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`${name} must be a positive whole number of milliseconds`);
+    settings.push(`set_config('${name}', '${ms}ms', true)`);
+  }
   if (scope.entityId !== undefined) {
     if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
     settings.push(`set_config('app.entity_id', '${scope.entityId}', true)`);
@@ -125,24 +186,157 @@ export function beginStatement(scope: TransactionScope): string {
   return `${scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}`;
 }
 
-/** Runs `work` in one transaction under `scope`; commits on success, rolls back on any throw. */
-export async function withTransaction<T>(scope: TransactionScope, work: (db: Db) => Promise<T>): Promise<T> {
-  const client = await (await getPool()).connect();
-  let broken = false;
+const RETRY_AFTER = { 'Retry-After': '1' };
+
+// Server-side ends of a session: 08xxx connection exceptions, 57P01 terminated by an administrator
+// (pg_terminate_backend, a failover), 57P02 crash, 57P03 not accepting connections yet, 25P03 and
+// 57P05 the idle timeouts. Node's socket errors and pg's own messages cover the client side.
+const LOST_SESSION_STATES = new Set(['57P01', '57P02', '57P03', '57P05', '25P03']);
+const SOCKET_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const LOST_CONNECTION_MESSAGE = /Connection terminated|not queryable|timeout exceeded when trying to connect/i;
+
+/** Whether `error` means the connection is gone (or could not be had): the request cannot have changed anything. */
+export function isConnectionLost(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (code.startsWith('08') || LOST_SESSION_STATES.has(code) || SOCKET_ERRORS.has(code))) return true;
+  return typeof message === 'string' && LOST_CONNECTION_MESSAGE.test(message);
+}
+
+/**
+ * What a database failure means to the caller. Lock waits are a conflict on one record (409, the
+ * caller may retry at once); timeouts and lost connections are this service's trouble (503). In
+ * each case the transaction rolled back, so nothing was changed.
+ */
+export function databaseFailure(error: unknown, connectionLost = false): unknown {
+  if (error instanceof ApiError) return error;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === '55P03') return new ApiError('resource_locked', { headers: RETRY_AFTER, cause: error });
+  if (code === '40P01') {
+    return new ApiError('resource_locked', {
+      hint: 'This request and another one each held a record the other needed; this one was stopped and nothing was changed. Retry after the delay in Retry-After.',
+      headers: RETRY_AFTER,
+      cause: error,
+    });
+  }
+  if (code === '57014') {
+    return new ApiError('service_unavailable', {
+      hint: 'The database did not finish this request within the statement timeout; nothing was changed. Retry after the delay in Retry-After.',
+      headers: RETRY_AFTER,
+      cause: error,
+    });
+  }
+  if (connectionLost || isConnectionLost(error)) {
+    return new ApiError('service_unavailable', {
+      hint: 'The connection to the database was lost or could not be opened in time; nothing was changed. Retry after the delay in Retry-After.',
+      headers: RETRY_AFTER,
+      cause: error,
+    });
+  }
+  return error;
+}
+
+async function acquire(): Promise<pg.PoolClient> {
+  const current = await getPool();
   try {
-    await client.query(beginStatement(scope));
+    return await current.connect();
+  } catch (error) {
+    throw databaseFailure(error);
+  }
+}
+
+type CommitOutcome = 'committed' | 'aborted' | 'unknown';
+
+/**
+ * Asks the server, on a fresh connection, what became of a transaction whose COMMIT lost its
+ * connection. 'in progress' (the old session has not finished committing or exiting yet) and a
+ * question that lost its own connection are asked again briefly; a server that cannot be reached
+ * in time, or anything else, leaves the outcome unknown.
+ */
+async function commitOutcome(xid: string): Promise<CommitOutcome> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      const { rows } = await (await getPool()).query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]);
+      const status = rows[0]?.status;
+      if (status === 'committed' || status === 'aborted') return status;
+    } catch (error) {
+      // A connection that timed out would only time out again, past the request's deadline.
+      if (!isConnectionLost(error) || /timeout/i.test((error as Error).message)) return 'unknown';
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+  return 'unknown';
+}
+
+const UNKNOWN_COMMIT_HINT =
+  'The connection to the database was lost while this change was being committed, and whether it was saved could not be confirmed. ' +
+  'Read the resource (or list recent ones) before retrying: a retry runs the request again, even with the same Idempotency-Key.';
+
+async function afterLostCommit<T>(scope: TransactionScope, xid: string | null, result: T, error: unknown): Promise<T> {
+  // Without a transaction id the work wrote nothing the caller relies on: there was nothing to lose.
+  const outcome = xid === null ? 'aborted' : await commitOutcome(xid);
+  if (outcome === 'committed') {
+    log.warn('commit confirmed after its connection was lost', { requestId: scope.requestId, transactionId: xid });
+    return result;
+  }
+  if (outcome === 'aborted') throw databaseFailure(error, true);
+  log.error('commit outcome unknown', { requestId: scope.requestId, transactionId: xid });
+  throw new ApiError('service_unavailable', { hint: UNKNOWN_COMMIT_HINT, details: { commit_outcome: 'unknown' }, headers: RETRY_AFTER, cause: error });
+}
+
+/**
+ * Runs `work` in one transaction under `scope`; commits on success, rolls back on any throw.
+ *
+ * A checked-out pg client reports a dropped connection as an 'error' event; without a listener
+ * Node would end the process, so one is attached for the whole checkout. A connection that failed
+ * is discarded, never returned to the pool. A COMMIT that loses its connection is resolved through
+ * txid_status: committed is a success, aborted a plain 503, and anything else is logged as
+ * "commit outcome unknown" and answered with a 503 that says so.
+ */
+export async function withTransaction<T>(scope: TransactionScope, work: (db: Db) => Promise<T>): Promise<T> {
+  const begin = beginStatement(scope);
+  const client = await acquire();
+  const connection: { lost?: Error; reusable: boolean } = { reusable: true };
+  const onError = (error: Error) => {
+    connection.lost ??= error;
+    connection.reusable = false;
+    log.warn('database connection lost', { requestId: scope.requestId, code: (error as { code?: string }).code, reason: error.message });
+  };
+  client.on('error', onError);
+  try {
+    await client.query(begin);
     const result = await work(wrapClient(client));
-    await client.query('COMMIT');
+    // The transaction id (null when nothing was written) is what lets a lost COMMIT be resolved: one
+    // round trip per write. The authenticator's only write is its best-effort last_used_at stamp.
+    const resolvable = !scope.readOnly && scope.role !== 'app_authenticator';
+    const xid = resolvable ? (await client.query<{ xid: string | null }>('SELECT txid_current_if_assigned()::text AS xid')).rows[0].xid : null;
+    try {
+      await client.query('COMMIT');
+    } catch (error) {
+      // A COMMIT the server refused (a deferred constraint) rolled back: an ordinary failure.
+      if (!connection.lost && !isConnectionLost(error)) throw error;
+      connection.reusable = false;
+      return await afterLostCommit(scope, xid, result, error);
+    }
     return result;
   } catch (error) {
-    try {
-      await client.query('ROLLBACK');
-    } catch {
-      broken = true; // the connection is unusable; drop it from the pool
+    if (connection.reusable && !isConnectionLost(error)) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        connection.reusable = false;
+      }
+    } else {
+      connection.reusable = false;
     }
-    throw error;
+    throw databaseFailure(error, connection.lost !== undefined);
   } finally {
-    client.release(broken);
+    if (connection.reusable) {
+      client.off('error', onError);
+      client.release();
+    } else {
+      // Discarded; the listener stays, since a dying connection may still report while it closes.
+      client.release(true);
+    }
   }
 }
 

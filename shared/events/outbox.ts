@@ -1,12 +1,15 @@
 /**
  * The transactional outbox. A domain change records its event in the same transaction as the
- * change, so an event exists exactly when the change committed. Publishing happens after commit
+ * change, so an event exists exactly when the change committed. An event belongs to the entity of
+ * the key that caused it (the test twin for a test key), so row level security keeps test events
+ * from live readers like any other record, and `livemode` says which mode it is. Publishing happens after commit
  * (right away by the request, and by the sweeper for anything a crash left behind).
  */
 import type { EventType } from '../../events/catalog';
 import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import { newId } from '../ids';
+import { withLivemode } from '../schemas/livemode';
 import { API_VERSION } from '../version';
 
 export interface EventEnvelope {
@@ -62,7 +65,8 @@ export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecord
         created_at: new Date().toISOString(),
         entity_id: origin.entityId,
         livemode: origin.mode === 'live',
-        data: { object: eventObject(object), ...(previousAttributes && { previous_attributes: previousAttributes }) },
+        // The object carries livemode like the same object in a response; so does the envelope.
+        data: { object: withLivemode(eventObject(object), origin.mode === 'live'), ...(previousAttributes && { previous_attributes: previousAttributes }) },
         request: { id: origin.requestId, idempotency_key: origin.idempotencyKey ?? null },
       };
       // JSON round trip: the stored payload is exactly what subscribers will receive.

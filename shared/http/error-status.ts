@@ -4,7 +4,7 @@
  */
 import type { ApiError, ErrorCode } from '../errors';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 503;
 
 export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   invalid_json: 400,
@@ -66,6 +66,8 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   idempotency_key_in_use: 409,
   precondition_failed: 412,
   request_too_large: 413,
+  uri_too_long: 414,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   insufficient_stock: 422,
@@ -111,6 +113,8 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   test_mode_required: 403,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  resource_locked: 409,
+  service_unavailable: 503,
 };
 
 export const statusOf = (error: ApiError): ErrorStatus => ERROR_STATUS[error.code];

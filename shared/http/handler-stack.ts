@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { hasScope } from '../auth/scopes';
 import { withTransaction } from '../db/database';
 import { createEventRecorder } from '../events/outbox';
+import { withLivemode } from '../schemas/livemode';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log } from '../log';
@@ -26,7 +27,7 @@ import { applyExpand, parseExpand } from './expand';
 import { validateIdempotencyKey, type StoredResponse } from './idempotency';
 import type { Caller } from '../auth/caller';
 import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput, type RouteSchemas } from './route';
-import { isArraySchema, parseOrThrow } from './validation';
+import { checkInputValue, isArraySchema, MAX_BODY_BYTES, parseOrThrow } from './validation';
 
 type Event = APIGatewayProxyEvent;
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
@@ -118,9 +119,13 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Co
     const state = stateOf(request.event);
     const { body } = request.event;
     if (body === null || body === undefined || body === '') return;
+    // The local gateway stops a large body while reading it; on AWS this is the first place to.
+    if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) throw new ApiError('request_too_large');
     // The middy parser needs the content type under one of its two spellings.
     request.event.headers = { ...request.event.headers, 'content-type': state.headers['content-type'] };
     await parser.before!(request as never);
+    // Depth, NUL, unpaired surrogates and string length first: nothing below walks a hostile body.
+    checkInputValue(request.event.body);
     const credentials = findRawCredentials(request.event.body);
     if (credentials) {
       // Dropped here, before validation messages, the idempotency record or any log line can see it.
@@ -133,21 +138,26 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Co
 
 const NO_PARAMS = z.object({});
 
+/**
+ * The query as one value per name (arrays for array members). A Map and a prototype-less object:
+ * a parameter named `__proto__`, `constructor` or `hasOwnProperty` is an ordinary unknown parameter.
+ */
 function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string, unknown>; expand: string[] } {
-  const multi: Record<string, string[]> = {};
-  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) multi[name] = values;
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !multi[name]) multi[name] = [value];
-  const query: Record<string, unknown> = {};
+  const multi = new Map<string, string[]>();
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) multi.set(name, values);
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !multi.has(name)) multi.set(name, [value]);
+  const query = Object.create(null) as Record<string, unknown>;
   const expand: string[] = [];
-  for (const [rawName, values] of Object.entries(multi)) {
+  for (const [rawName, values] of multi) {
+    checkInputValue(Object.assign(Object.create(null), { [rawName]: values.length === 1 ? values[0] : values }));
     const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
     if (name === 'expand') {
       expand.push(...values);
       continue;
     }
-    const member = schema.shape[name] as z.ZodType | undefined;
-    if (member && isArraySchema(member)) query[name] = [...((query[name] as string[]) ?? []), ...values];
-    else if (values.length > 1 || name in query) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
+    const member = Object.hasOwn(schema.shape, name) ? (schema.shape[name] as z.ZodType) : undefined;
+    if (member && isArraySchema(member)) query[name] = [...((query[name] as string[] | undefined) ?? []), ...values];
+    else if (values.length > 1 || Object.hasOwn(query, name)) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
     else query[name] = values[0];
   }
   return { query, expand };
@@ -160,7 +170,9 @@ const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxy
   return {
     before: (request: Request) => {
       const state = stateOf(request.event);
-      const params = parseOrThrow(schemas.params ?? NO_PARAMS, request.event.pathParameters ?? {});
+      const pathParameters = Object.assign(Object.create(null), request.event.pathParameters) as Record<string, string>;
+      checkInputValue(pathParameters);
+      const params = parseOrThrow(schemas.params ?? NO_PARAMS, pathParameters);
       const collected = collectQuery(request.event, querySchema);
       const query = parseOrThrow(querySchema, collected.query);
       state.expand =
@@ -201,28 +213,34 @@ function listUrl(path: string, params: Record<string, string> | undefined): stri
 async function execute(route: Route & { auth: 'api_key' }, state: RequestState): Promise<StoredResponse> {
   const caller = state.caller!;
   const input = state.input!;
-  const { body, events } = await withTransaction({ role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET' }, async (db) => {
-    const recorder = createEventRecorder(db, {
-      entityId: caller.entityId,
-      mode: caller.mode,
-      requestId: state.requestId,
-      idempotencyKey: state.idempotencyKey,
-    });
-    const ctx: RouteContext = { ...caller, requestId: state.requestId, idempotencyKey: state.idempotencyKey, db, events: recorder };
-    const ifMatch = state.headers['if-match'];
-    if (ifMatch && route.current) {
-      const current = await route.current(ctx, input as never);
-      if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)), 'strong')) throw new ApiError('precondition_failed', { param: 'If-Match' });
-    }
-    const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
-    if (route.list) result.url = listUrl(route.path, input.params as Record<string, string> | undefined);
-    if (state.expand.length) {
-      const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
-      await applyExpand({ db }, roots, state.expand, route.expand);
-    }
-    checkResponse(route, result);
-    return { body: result, events: recorder.recorded };
-  });
+  const live = caller.mode === 'live';
+  const { body, events } = await withTransaction(
+    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', requestId: state.requestId },
+    async (db) => {
+      const recorder = createEventRecorder(db, {
+        entityId: caller.entityId,
+        mode: caller.mode,
+        requestId: state.requestId,
+        idempotencyKey: state.idempotencyKey,
+      });
+      const ctx: RouteContext = { ...caller, requestId: state.requestId, idempotencyKey: state.idempotencyKey, db, events: recorder };
+      const ifMatch = state.headers['if-match'];
+      if (ifMatch && route.current) {
+        const current = withLivemode(await route.current(ctx, input as never), live);
+        if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)), 'strong')) throw new ApiError('precondition_failed', { param: 'If-Match' });
+      }
+      const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
+      if (route.list) result.url = listUrl(route.path, input.params as Record<string, string> | undefined);
+      if (state.expand.length) {
+        const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
+        await applyExpand({ db }, roots, state.expand, route.expand);
+      }
+      // Every object of the response carries the caller's mode: the only data a key can reach.
+      const stamped = withLivemode(result, live);
+      checkResponse(route, stamped);
+      return { body: stamped, events: recorder.recorded };
+    },
+  );
   await publishCommitted(caller.entityId, events);
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
@@ -234,7 +252,9 @@ function core(route: Route) {
     if (route.auth === 'none') {
       const body: unknown = await route.handler({ requestId: state.requestId }, state.input as never);
       checkResponse(route, body);
-      result = { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
+      result = route.contentType
+        ? { statusCode: route.successStatus ?? 200, headers: { 'Content-Type': route.contentType }, body: body as string }
+        : { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
     } else if (state.idempotencyKey !== undefined) {
       const { caller, input } = state;
       // Loaded on first use: the DynamoDB client is a large share of a cold start, and reads never need it.
@@ -279,7 +299,9 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
   onError: (request: Request) => {
     const requestId = states.get(request.event)?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
     const apiError = toApiError(request.error);
-    if (statusOf(apiError) >= 500) log.error('unhandled error', { requestId, error: request.error });
+    // A 503 is a database fault the data layer already classified (and logged); not a defect.
+    if (apiError.code === 'service_unavailable') log.warn('database unavailable', { requestId, error: request.error });
+    else if (statusOf(apiError) >= 500) log.error('unhandled error', { requestId, error: request.error });
     request.response = respond(statusOf(apiError), JSON.stringify(apiError.toEnvelope(requestId)), {
       'Request-Id': requestId,
       ...apiError.options.headers,

@@ -35,8 +35,9 @@ function persistenceStore(): DynamoDBPersistenceLayer {
 }
 
 /**
- * Runs `execute` at most once per scope. One persistence layer per route: Powertools keeps
- * per-instance configuration, and the local gateway hosts every route in one process.
+ * Runs `execute` at most once per scope. One persistence layer per route and store: Powertools
+ * keeps per-instance configuration, the local gateway hosts every route in one process, and a
+ * local restart in the same process (tests) brings the store back on another endpoint.
  */
 export async function runIdempotent(
   routeId: string,
@@ -44,7 +45,8 @@ export async function runIdempotent(
   lambdaContext: Context,
   execute: () => Promise<StoredResponse>,
 ): Promise<StoredResponse> {
-  let executor = executors.get(routeId);
+  const executorKey = `${routeId} ${process.env.IDEMPOTENCY_TABLE_NAME} ${process.env.DYNAMODB_ENDPOINT ?? ''}`;
+  let executor = executors.get(executorKey);
   if (!executor) {
     const config = new IdempotencyConfig({
       eventKeyJmesPath: 'scope',
@@ -59,7 +61,7 @@ export async function runIdempotent(
       keyPrefix: `bizops.${routeId}`,
     });
     executor = { config, run };
-    executors.set(routeId, executor);
+    executors.set(executorKey, executor);
   }
   // Remaining time bounds how long an in-flight record blocks a retry after a crash.
   executor.config.registerLambdaContext(lambdaContext);

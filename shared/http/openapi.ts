@@ -7,11 +7,20 @@
 import { z } from 'zod';
 import { API_VERSION } from '../version';
 import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from '../errors';
+import { errorAnchor } from '../public-url';
 import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
+import { LOCAL_SERVER } from './openapi-source';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
+
+/** The input rules every route shares (docs/decisions.md, Input limits and card data). */
+const INPUT_LIMITS = [
+  '## Input limits',
+  'A request body is at most 1 MiB (413 request_too_large), nested at most 32 levels deep; every string (body, query, path) is at most 10,000 characters and holds neither NUL nor unpaired surrogates (400 parameter_invalid naming where). The URL is at most 8,192 bytes (414 uri_too_long), the headers at most 16 KB (431 headers_too_large). Money and quantities are JSON numbers or plain decimal strings (no exponent). Ids are accepted in any case and returned in lower case.',
+  'Card numbers are refused anywhere in a body, under any field name: a string holding a Luhn-valid 13 to 19 digit number (plain or in groups joined by spaces or dashes), or such a number as a JSON number, is a 400 raw_card_data_refused naming the field. Purely numeric references of that length therefore need a letter prefix; a valid GTIN under a gtin, upc, ean or barcode key is accepted. A routing and account number together in a bank-like field is a 400 raw_bank_data_refused.',
+].join('\n\n');
 
 /** Codes any API-key route can return, whatever it does. */
 const SHARED_CODES: ErrorCode[] = [
@@ -21,6 +30,10 @@ const SHARED_CODES: ErrorCode[] = [
   'parameter_unknown',
   'unsupported_media_type',
   'request_too_large',
+  'uri_too_long',
+  'headers_too_large',
+  'raw_card_data_refused',
+  'raw_bank_data_refused',
   'api_key_missing',
   'api_key_malformed',
   'api_key_invalid',
@@ -31,10 +44,24 @@ const SHARED_CODES: ErrorCode[] = [
   'not_found',
   'rate_limit_exceeded',
   'internal_error',
+  'service_unavailable',
 ];
 
 class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
+
+  /**
+   * The components, each titled with its name (what renderers and generated types show) and
+   * described: by its own schema's description, else by COMPONENT_DESCRIPTIONS.
+   */
+  describedComponents(): Record<string, JsonSchema> {
+    return Object.fromEntries(
+      Object.entries(this.components).map(([name, schema]) => [
+        name,
+        { title: name, ...(COMPONENT_DESCRIPTIONS[name] !== undefined && { description: COMPONENT_DESCRIPTIONS[name] }), ...schema },
+      ]),
+    );
+  }
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
@@ -144,6 +171,8 @@ function errorCodesOf(route: Route): ErrorCode[] {
   if (acceptsIdempotencyKey(route))
     ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'].forEach((code) => codes.add(code as ErrorCode));
   if (route.current) codes.add('precondition_failed');
+  // Reads never wait on a row lock; any write may meet one held by another request.
+  if (route.method !== 'GET') codes.add('resource_locked');
   return [...codes];
 }
 
@@ -155,8 +184,9 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
     ...(route.method === 'GET' && { ETag: { $ref: '#/components/headers/ETag' } }),
     ...(acceptsIdempotencyKey(route) && { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }),
   };
+  const mediaType = (route.auth === 'none' && route.contentType) || 'application/json';
   const out: JsonSchema = {
-    [success]: { description: route.summary, headers, content: { 'application/json': { schema: collector.convert(schemas.response, 'output') } } },
+    [success]: { description: route.summary, headers, content: { [mediaType]: { schema: collector.convert(schemas.response, 'output') } } },
   };
   if (route.method === 'GET') out['304'] = { description: 'Not modified: the If-None-Match ETag is current.', headers };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -169,12 +199,126 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
       description: `Error codes: ${codes.join(', ')}.`,
       headers: {
         'Request-Id': { $ref: '#/components/headers/Request-Id' },
-        ...((status === 429 || status === 409) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+        ...((status === 429 || status === 409 || status === 503) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
       },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, 'x-error-codes': codes } },
     };
   }
   return out;
+}
+
+/**
+ * What each named response schema is, where its zod schema does not say (a description in
+ * `.meta()` wins). The reference page shows it above the schema's fields.
+ */
+const COMPONENT_DESCRIPTIONS: Record<string, string> = {
+  Account: 'A customer account: who orders, is invoiced and pays.',
+  AccountingPeriod: 'A fiscal period of the ledger, with who requested, approved and performed its close or reopening.',
+  AccountPaymentMethod: "A card or bank account saved on a customer account (only the processor's token and display details are kept).",
+  ApiKey: 'An API key of the entity; its secret is never shown again after creation.',
+  ApiKeyWithSecret: 'An API key as created or rolled: the only time its secret is shown.',
+  CashBalance: 'The balance of each bank account of the ledger as of a date, and their total.',
+  Coupon: 'A discount code applied to orders, with its validity window and redemption limits.',
+  Deposit: 'A bank deposit grouping received payments, posted to the ledger.',
+  DepositPreview: 'What a deposit of the given payments would total, without making it.',
+  GlAccount: 'An account of the chart of accounts.',
+  InventoryBalance: 'Stock of a product at a location: on hand, committed, available, on order, value and demand.',
+  InventoryTransaction: 'One stock movement of a product at a location, with its cost.',
+  InventoryTransfer: 'A move of stock between two locations: the paired transactions.',
+  JournalEntry: 'A journal entry of the ledger, its lines balanced (debits equal credits).',
+  JournalLine: 'One debit or credit line of a journal entry.',
+  Kit: 'A kit product with its components.',
+  KitAvailability: 'How many kits can be built at a location from the components on hand.',
+  KitBuild: 'A build (or unbuild) of kits: components consumed, kits produced.',
+  KitComponent: 'A component of a kit and the quantity one kit needs.',
+  Location: 'A warehouse or store that holds stock.',
+  Manufacturer: 'The maker of catalog products.',
+  MultiInvoicePaymentResult: 'The payments made by applying one receipt across several invoices.',
+  Order: 'A sales or purchase document (quote, sales order, invoice, credit memo, return, purchase order) with its lines, totals and statuses.',
+  OrderAdjustment: 'A discount or fee applied to an order as a whole.',
+  OrderAdjustmentResult: "An adjustment as applied, with the order's new totals.",
+  OrderApprovalRule: 'A rule that holds matching orders for approval.',
+  OrderFulfillment: 'A shipment of order lines from a location: the stock it moved and the cost it posted.',
+  OrderLineItem: 'A line of an order: product, quantity, price, discounts, tax and what was fulfilled or returned.',
+  OrderReturnReceipt: 'Returned goods received back into a location, with the stock and cost they moved.',
+  Payment: 'A customer payment and how it is applied to invoices.',
+  PricingLevel: 'A named price level (wholesale, retail) that pricing policies attach to.',
+  PricingPolicy: 'A price rule for a product: a level, an account or a quantity break, and the price it gives.',
+  Product: 'A catalog product.',
+  ProductOption: 'An option of a product (size, colour) and its values.',
+  ProductVendor: 'A vendor that supplies a product, with its cost, lead time and order quantities.',
+  PurchaseReceipt: 'Goods of a purchase order received into a location, with the stock and cost they moved.',
+  RecurringJournalTemplate: 'A journal entry posted on a schedule.',
+  RecurringJournalTemplateLine: 'A line of a recurring journal entry.',
+  Refund: 'A refund of a payment, posted to the ledger.',
+  ReorderReport: 'The products to reorder, from stock, demand and lead times.',
+  ReorderReportRow: 'One product of the reorder report: its stock, demand and the suggested quantity.',
+  SetupIntent: 'The start of saving a payment method: what the client needs to collect it with the processor.',
+  Tag: 'A label attached to records for filtering.',
+  TaxRate: 'A sales tax rate applied to order lines.',
+  TestHelperSetupIntent: 'A setup intent confirmed through the test helper (test keys only).',
+  TrialBalance: 'Debit and credit balances of every account as of a date.',
+  UnitOfMeasure: 'A unit products are stocked and sold in, and its conversion to the base unit.',
+  User: 'A person of the entity that API keys act for.',
+  Vendor: 'A supplier that purchase orders are placed with.',
+};
+
+/**
+ * One line per tag: the heading text of its section on the reference page. A tag a route uses
+ * without an entry here fails the document's lint (redocly.yaml: tag-description).
+ */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'Account payment methods': 'Cards and bank accounts saved for a customer account through a setup intent, and the default among them.',
+  Accounts: 'Customer accounts: who orders, is invoiced and pays.',
+  'Accounting periods': 'Fiscal periods of the ledger and their closing and reopening.',
+  'API keys': 'Keys of the entity: create, list, restrict scopes, roll and revoke.',
+  Coupons: 'Discount codes applied to orders, with their validity and redemption limits.',
+  Deposits: 'Bank deposits that group received payments.',
+  'General ledger': 'Chart of accounts, journal entries, recurring entries, trial balance and cash reports.',
+  Inventory: 'Stock on hand by location, movements, transfers and the reorder report.',
+  Kits: 'Kit products: components, availability and builds.',
+  Locations: 'Warehouses and stores that hold stock.',
+  Manufacturers: 'Makers of catalog products.',
+  'Order approvals': 'Rules that hold orders for approval, and approving or rejecting them.',
+  Orders: 'Quotes, sales orders, invoices, credit memos and returns: lines, totals, lifecycle, fulfilment and refunds.',
+  Payments: 'Customer payments, their application to invoices, refunds, voids and ACH clearance.',
+  Platform: 'This description of the API and its reference page.',
+  Pricing: 'Pricing levels and policies that set sell prices.',
+  'Product options': 'Options and values that define product variants.',
+  'Product vendors': 'Which vendors supply a product, at what cost and lead time.',
+  Products: 'The catalog: products, their units and prices.',
+  Purchasing: 'Purchase orders and their receipts into stock.',
+  Reconciliation: 'Balances the ledger and the documents must agree on.',
+  Tags: 'Labels attached to records for filtering.',
+  'Tax rates': 'Sales tax rates applied to order lines.',
+  'Units of measure': 'Units products are stocked and sold in, and their conversions.',
+  Vendors: 'Suppliers purchase orders are placed with.',
+};
+
+/**
+ * The Errors section of the reference page, generated from the catalog: one row per code, its id
+ * the anchor every error envelope's `doc_url` points at.
+ */
+function errorsSection(codes: ErrorCode[]): string {
+  const escape = (text: string) =>
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/`([^`]+)`/g, '<code>$1</code>');
+  const rows = [...codes]
+    .sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b))
+    .map((code) => {
+      const { type, hint } = ERROR_CATALOG[code];
+      // <wbr>: a long code breaks at its underscores only.
+      const breakable = (text: string) => text.replace(/_/g, '_<wbr>');
+      return `<tr id="${errorAnchor(code)}"><td><code>${breakable(code)}</code></td><td>${ERROR_STATUS[code]}</td><td><code>${breakable(type)}</code></td><td>${escape(hint)}</td></tr>`;
+    });
+  return [
+    '# Errors',
+    'Every failure answers with the error envelope (the `Error` schema): a precise `code`, its broad `type`, a `hint`, the offending `param` where there is one, the `request_id`, and `doc_url`, which links to the code below.',
+    `<table class="error-catalog"><thead><tr><th>code</th><th>status</th><th>type</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  ].join('\n\n');
 }
 
 export function buildOpenApiDocument(routes: Route[]): JsonSchema {
@@ -214,11 +358,16 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
     info: {
       title: 'Business Operations API',
       version: API_VERSION,
-      description:
+      description: [
         "Multi-tenant REST API for sales and purchase documents, catalog, ledger and migration tooling. Every request is scoped to the entity of its API key; another entity's ids are 404s.",
+        INPUT_LIMITS,
+        errorsSection(codes),
+      ].join('\n\n'),
     },
-    servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://localhost:3000', description: 'The service host root; paths carry /v1.' } } }],
+    // Where the document is served, the serving deployment replaces this (openapi-source.ts).
+    servers: [LOCAL_SERVER],
     security: [{ bearerAuth: [] }],
+    tags: [...new Set(routes.map((route) => route.tag))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: {
       securitySchemes: {
@@ -238,11 +387,12 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
       },
       schemas: {
-        ...collector.components,
+        ...collector.describedComponents(),
         Error: {
+          title: 'Error',
           type: 'object',
-          description: 'The error envelope of every failure.',
-          required: ['error', 'code', 'type', 'hint', 'request_id'],
+          description: 'The error envelope of every failure. Members beyond these are documented with the code that adds them.',
+          required: ['error', 'code', 'type', 'hint', 'doc_url', 'request_id'],
           properties: {
             error: { type: 'string', description: 'Broad machine-readable key.' },
             code: { type: 'string', enum: codes, description: 'Precise machine-readable code; see x-error-catalog.' },
@@ -250,7 +400,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
             hint: { type: 'string', description: 'One-sentence English explanation.' },
             param: { type: 'string', description: 'The offending parameter, e.g. name, components[2].quantity_per_kit or expand[1].' },
             required: { type: 'string', description: 'The scope needed; only on insufficient_scope.' },
-            request_id: { type: 'string' },
+            doc_url: { type: 'string', format: 'uri', description: "The code's entry in the Errors section of this deployment's reference page (/docs)." },
+            request_id: { type: 'string', description: 'The Request-Id header of the failed request; quote it to support.' },
           },
           additionalProperties: true,
         },

@@ -109,6 +109,11 @@ export interface PublicRoute<
   Path extends string = string,
 > extends RouteCommon<P, Q, undefined, R, M, Path> {
   auth: 'none';
+  /**
+   * The media type of a body that is not JSON (the reference page, its script): the handler then
+   * returns the body as text and the stack sends it as is.
+   */
+  contentType?: string;
   handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<z.input<R>>;
 }
 

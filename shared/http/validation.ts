@@ -57,3 +57,74 @@ export function isArraySchema(schema: z.ZodType): boolean {
   }
   return false;
 }
+
+/** Deepest nesting of objects and arrays a request body may have (the body object is level 1). */
+export const MAX_JSON_DEPTH = 32;
+/** Longest string a request may carry anywhere (schemas cap most fields far lower). */
+export const MAX_STRING_LENGTH = 10_000;
+/** Largest request body, in bytes: well inside Lambda's 6 MB event limit once the body is escaped into the event. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Why a string cannot be accepted, or undefined. PostgreSQL refuses NUL in text and lone surrogates in UTF-8. */
+function textProblem(text: string): string | undefined {
+  if (text.length > MAX_STRING_LENGTH) return `must be at most ${MAX_STRING_LENGTH} characters`;
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (!(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return 'must be well-formed Unicode (no unpaired surrogates)';
+  return undefined;
+}
+
+/** A key as `param` can show it: unpaired surrogates and NUL replaced, cut to 100 characters. */
+function displayKey(key: string): string {
+  const shown = key.length > 100 ? key.slice(0, 100) : key;
+  return (shown as unknown as { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+}
+
+interface Frame {
+  value: unknown;
+  depth: number;
+  parent: Frame | undefined;
+  key: string | number | undefined;
+}
+
+/** The `param` of a frame: built only when something is refused. */
+function pathOf(frame: Frame | undefined, prefix?: string): string {
+  const parts: (string | number)[] = [];
+  for (let at = frame; at?.key !== undefined; at = at.parent) parts.unshift(typeof at.key === 'string' ? displayKey(at.key) : at.key);
+  return formatParam(parts, prefix);
+}
+
+/**
+ * Refuses what no schema should ever see, before any schema or recursive walk does: nesting deeper
+ * than MAX_JSON_DEPTH, strings (values and keys) over MAX_STRING_LENGTH, with NUL or with unpaired
+ * surrogates. Iterative, so a hostile nesting depth cannot overflow the stack. 400
+ * `parameter_invalid` naming where; the value is never repeated.
+ */
+export function checkInputValue(value: unknown, prefix?: string): void {
+  const stack: Frame[] = [{ value, depth: 0, parent: undefined, key: undefined }];
+  while (stack.length) {
+    const frame = stack.pop()!;
+    const current = frame.value;
+    if (typeof current === 'string') {
+      const problem = textProblem(current);
+      if (problem) throw invalidAt(pathOf(frame, prefix) || prefix, problem);
+      continue;
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    const depth = frame.depth + 1;
+    if (depth > MAX_JSON_DEPTH) throw invalidAt(pathOf(frame, prefix) || prefix, `is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], depth, parent: frame, key: i });
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      const problem = textProblem(key);
+      if (problem) throw invalidAt(pathOf({ value: undefined, depth, parent: frame, key }, prefix), `has a key that ${problem}`);
+    }
+    const entries = Object.entries(current);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], depth, parent: frame, key: entries[i][0] });
+  }
+}
+
+function invalidAt(param: string | undefined, problem: string): ApiError {
+  return new ApiError('parameter_invalid', { param: param || undefined, hint: `Invalid ${param || 'request body'}: ${problem}.` });
+}

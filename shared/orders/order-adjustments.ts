@@ -7,10 +7,16 @@ import { amount } from '../money';
 import type { Order, OrderAdjustment } from './schemas/order';
 import type { ManualAdjustment } from './schemas/order-requests';
 import { getOrder } from './order-reads';
+import { adjustmentLock, type ClosedReason } from './order-editability';
 import { touchOrder } from './order-store';
 import { recalculatedOrder } from './recalculate-order';
 
-const ADJUSTABLE: readonly string[] = ['draft', 'confirmed'];
+const REFUSAL_HINTS: Record<ClosedReason, string> = {
+  document_cancelled: 'A cancelled document takes no adjustments.',
+  document_voided: 'A voided document takes no adjustments.',
+  document_fulfilled: 'Every unit of this document has shipped; adjust it with a return or a credit instead.',
+  document_posted: 'A posted invoice or return takes no adjustments; issue a credit or a correction instead.',
+};
 
 /** The acting user of an adjustment: created_by_user_id (an active user of the entity) or the key's user. */
 export async function actingUserId(db: Db, actor: { entityId: string; userId: string }, createdByUserId: string | undefined): Promise<string> {
@@ -22,25 +28,23 @@ export async function actingUserId(db: Db, actor: { entityId: string; userId: st
 
 /**
  * The order-state rule of E2, shared by manual adjustments and coupons: the order is locked, found in
- * the entity (else 404 order_not_found, before anything else) and draft or open (confirmed); any
- * other status, and a posted invoice, is 422 order_not_adjustable with current_status.
+ * the entity (else 404 order_not_found, before anything else) and open (adjustmentLock); a
+ * cancelled, voided, fulfilled or posted document is 422 order_not_adjustable with current_status.
  */
 export async function lockAdjustableOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
   const before = await getOrder(db, entityId, orderId, { lock: true, code: 'order_not_found' });
-  const postedInvoice = before.document_type === 'invoice' && before.order_status !== 'draft';
-  if (!ADJUSTABLE.includes(before.order_status) || postedInvoice) {
+  const lock = adjustmentLock(before);
+  if (lock) {
     throw new ApiError('order_not_adjustable', {
       param: 'id',
-      hint: postedInvoice
-        ? 'A posted invoice takes no adjustments; issue a credit or a correction instead.'
-        : `Adjustments apply to draft or open (confirmed) orders; this order is ${before.order_status}.`,
-      details: { current_status: before.order_status, document_type: before.document_type },
+      hint: REFUSAL_HINTS[lock.reason],
+      details: { current_status: before.order_status, document_type: before.document_type, reason: lock.reason },
     });
   }
   return before;
 }
 
-/** An order-level discount or fee on a draft or open (confirmed) order; totals follow at once. */
+/** An order-level discount or fee on an open order; totals and payment_status follow at once. */
 export async function createAdjustment(
   db: Db,
   actor: { entityId: string; userId: string },

@@ -14,6 +14,9 @@ export interface DocumentLock {
   overridable: boolean;
 }
 
+/** The reasons that close a document to every change of its amounts (a paid one still takes adjustments). */
+export type ClosedReason = Exclude<DocumentLock['reason'], 'document_paid'>;
+
 export type LockState = { document_type: string; order_status: string; payment_status: string };
 
 export function documentLock(order: LockState): DocumentLock | null {
@@ -29,6 +32,19 @@ export function documentLock(order: LockState): DocumentLock | null {
   if (order.payment_status === 'paid' || order.payment_status === 'overpaid') {
     return { reason: 'document_paid', suggested_action: 'revise_order', overridable: true };
   }
+  return null;
+}
+
+/**
+ * E2's order rule (manual adjustments, coupons, removing either): every open document takes them,
+ * whether draft, confirmed, partially fulfilled, on hold or awaiting ACH clearance, paid or not
+ * (payment_status follows the new total); cancelled, voided, fulfilled (every unit shipped,
+ * whatever status wraps it) and posted documents (invoices, returns) refuse them.
+ */
+export function adjustmentLock(order: LockState & { fulfillment_status: string }): (DocumentLock & { reason: ClosedReason }) | null {
+  const lock = documentLock(order);
+  if (lock && lock.reason !== 'document_paid') return { ...lock, reason: lock.reason };
+  if (order.fulfillment_status === 'fulfilled') return { reason: 'document_fulfilled', suggested_action: 'create_return', overridable: false };
   return null;
 }
 

@@ -9,7 +9,8 @@
  */
 import type { Db } from '../db/database';
 import { allocateCredit, creditMemoPostingLines, returnableQuantity, returnBalanceDue, returnLineDiscount } from './credit-memo';
-import { balanceDue, type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
+import type { DocumentType, OrderStatus, PaymentStatus } from './totals';
+import { paymentState } from './payment-status';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
@@ -39,13 +40,15 @@ interface SourceHeader {
   order_total: string;
   amount_paid: string;
   amount_credited: string;
+  /** Refunds the source received: payment_status counts them. */
+  amount_refunded: string;
   balance_due: string;
 }
 
 async function lockHeader(db: Db, entityId: string, orderId: string): Promise<SourceHeader | undefined> {
   return db.maybeOne<SourceHeader>(
     `SELECT id, order_number, document_type, order_status, payment_status, fulfillment_status, converted_from_id, location_id, customer_account_id,
-       tax_exempt, order_total, amount_paid, amount_credited, balance_due
+       tax_exempt, order_total, amount_paid, amount_credited, amount_refunded, balance_due
      FROM orders WHERE entity_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
     [entityId, orderId],
   );
@@ -274,12 +277,13 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
       applied = allocation.applied;
       if (applied.gt(0)) {
         const credited = amount(source.amount_credited).plus(applied);
-        const sourceBalance = balanceDue({ ...source, amount_credited: credited });
-        await db.query(`UPDATE orders SET amount_credited = $3, balance_due = $4, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
+        const settled = paymentState({ ...source, amount_credited: credited });
+        await db.query(`UPDATE orders SET amount_credited = $3, balance_due = $4, payment_status = $5, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
           entityId,
           source.id,
           credited.toString(),
-          sourceBalance.toString(),
+          settled.balance_due.toString(),
+          settled.payment_status,
         ]);
       }
     }

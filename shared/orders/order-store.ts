@@ -100,13 +100,18 @@ export async function orderRow(db: Db, entityId: string, orderId: string, option
 }
 
 /** The header as it stands, deleted or not (recalculation reads it after the order was locked). */
-export async function currentOrderRow(db: Db, entityId: string, orderId: string): Promise<OrderRow> {
-  return db.one<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.entity_id = $1 AND o.id = $2`, [entityId, orderId]);
+export async function currentOrderRow(db: Db, entityId: string, orderId: string): Promise<OrderRow & { amount_refunded: string }> {
+  // amount_refunded is not on the wire (ORDER_COLUMNS) but payment_status counts it.
+  return db.one<OrderRow & { amount_refunded: string }>(`SELECT ${ORDER_COLUMNS}, o.amount_refunded FROM orders o WHERE o.entity_id = $1 AND o.id = $2`, [
+    entityId,
+    orderId,
+  ]);
 }
 
 /** E17: the order by uuid or by order_number, within the entity. */
 export async function findOrderIdByReference(db: Db, entityId: string, reference: string): Promise<string> {
-  if (UUID_PATTERN.test(reference)) return reference;
+  // Lower-cased like every id the schemas accept (shared/schemas/common.ts id()).
+  if (UUID_PATTERN.test(reference)) return reference.toLowerCase();
   const row = await db.maybeOne<{ id: string }>('SELECT id FROM orders WHERE entity_id = $1 AND upper(order_number) = upper($2) AND deleted_at IS NULL', [
     entityId,
     reference,

@@ -1,12 +1,14 @@
 /**
  * Recalculation: the one place totals are written. Every change of an order ends with
  * recalculateOrder() in the same transaction, so stored totals always equal what the pure engine
- * (totals.ts) computes from the lines and adjustments.
+ * (totals.ts) computes from the lines and adjustments, and payment_status and balance_due follow
+ * the new order_total (payment-status.ts): a discount below what was paid makes the order overpaid.
  */
 import type { Db } from '../db/database';
 import { newId } from '../ids';
 import type { Order } from './schemas/order';
-import { balanceDue, computeTotals } from './totals';
+import { computeTotals } from './totals';
+import { paymentState } from './payment-status';
 import type { LineRow } from './order-line-store';
 import { toOrder } from './order-mapping';
 import { adjustmentsOf, linesOf } from './order-reads';
@@ -104,16 +106,17 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       [entityId, totals.adjustments.map((a) => a.id), totals.adjustments.map((a) => a.amount.toString())],
     );
   }
-  const balance = balanceDue({
+  const payment = paymentState({
     document_type: order.document_type,
     order_status: order.order_status,
-    payment_status: order.payment_status,
     order_total: totals.order_total,
     amount_paid: order.amount_paid,
+    amount_refunded: order.amount_refunded,
+    amount_credited: order.amount_credited,
   });
   const stored = await db.one<OrderRow>(
     `UPDATE orders o SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,
-       list_price_total = $9, pricing_savings = $10, balance_due = $11
+       list_price_total = $9, pricing_savings = $10, balance_due = $11, payment_status = $12
      WHERE o.entity_id = $1 AND o.id = $2
      RETURNING ${ORDER_COLUMNS}`,
     [
@@ -127,7 +130,9 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       totals.order_total.toString(),
       totals.list_price_total.toString(),
       totals.pricing_savings.toString(),
-      balance.toString(),
+      // A confirmed return's balance_due is its unapplied credit, set when it posted (order-returns.ts).
+      order.document_type === 'return' && order.order_status !== 'draft' ? order.balance_due : payment.balance_due.toString(),
+      payment.payment_status,
     ],
   );
   return { order: stored };

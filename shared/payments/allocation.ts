@@ -6,12 +6,10 @@
  *                     invoices), and 0 on documents that take no customer payment (quotes,
  *                     returns, purchase orders), on voided orders and on documents awaiting
  *                     ACH clearance; never negative.
- *   payment_status  = unpaid (nothing paid), partially_paid, paid (amount_due 0) or overpaid
- *                     (amount_due negative) from order_total and amount_paid.
  *   auto allocation = oldest first, each invoice up to its payable amount, until the amount is used.
  */
 import { amount, type Amount, type AmountLike, ZERO } from '../money';
-import { amountDue, balanceDue, type BalanceState, type DocumentType } from '../orders/totals';
+import { balanceDue, type BalanceState, type DocumentType } from '../orders/totals';
 
 /** Documents a customer payment can be made against. */
 const PAYABLE_DOCUMENT_TYPES: readonly DocumentType[] = ['sales_order', 'invoice'];
@@ -53,15 +51,6 @@ export function receiptPostingLines(
 /** A payment's applications as the receipt posting needs them (document type and amount). */
 export function receiptApplications(applications: readonly { order: { document_type: string }; amount: AmountLike }[]) {
   return applications.map((a) => ({ document_type: a.order.document_type as DocumentType, amount: a.amount }));
-}
-
-export type PaidStatus = 'unpaid' | 'partially_paid' | 'paid' | 'overpaid';
-
-export function paymentStatusFor(orderTotal: AmountLike, amountPaid: AmountLike): PaidStatus {
-  if (!amount(amountPaid).gt(0)) return 'unpaid';
-  const due = amountDue(orderTotal, amountPaid);
-  if (due.isZero()) return 'paid';
-  return due.gt(0) ? 'partially_paid' : 'overpaid';
 }
 
 export interface Allocation<T> {

@@ -4,9 +4,9 @@
  * their wait while an ACH payment clears.
  */
 import type { Db } from '../db/database';
-import { documentPaymentStatus } from './refund-split';
 import { achClearanceTransition } from '../orders/lifecycle-rules';
-import { balanceDue, type DocumentType, type OrderStatus, type PaymentStatus } from '../orders/totals';
+import { paymentState } from '../orders/payment-status';
+import type { DocumentType, OrderStatus, PaymentStatus } from '../orders/totals';
 import { ApiError } from '../errors';
 import { amount, type Amount, ZERO } from '../money';
 
@@ -42,7 +42,7 @@ export async function lockOrders(db: Db, entityId: string, where: string, params
 
 /**
  * Moves a locked document's payment figures: amount_paid and amount_refunded by the given deltas,
- * payment_status and balance_due by the pure rules (refund-split.ts), and, when given, its
+ * payment_status and balance_due by the one payment_status rule (orders/payment-status.ts), and, when given, its
  * order_status and ach_previous_status (ACH clearance).
  */
 export async function updateDocumentPayment(
@@ -54,8 +54,7 @@ export async function updateDocumentPayment(
   const paid = amount(order.amount_paid).plus(change.paid ?? ZERO);
   const refunded = amount(order.amount_refunded).plus(change.refunded ?? ZERO);
   const orderStatus = change.order_status ?? order.order_status;
-  const status = documentPaymentStatus({ ...order, amount_paid: paid, amount_refunded: refunded });
-  const balance = balanceDue({ ...order, order_status: orderStatus, payment_status: status, amount_paid: paid });
+  const { payment_status: status, balance_due: balance } = paymentState({ ...order, order_status: orderStatus, amount_paid: paid, amount_refunded: refunded });
   const previous = change.ach_previous_status === undefined ? order.ach_previous_status : change.ach_previous_status;
   await db.query(
     `UPDATE orders SET amount_paid = $3, amount_refunded = $4, payment_status = $5, balance_due = $6, order_status = $7, ach_previous_status = $8,

@@ -1,6 +1,6 @@
 /**
- * Pure rules of refunds and payment_status (decimal only, shared/money.ts). The model is in
- * docs/decisions.md ("Refunds, voided payments and ACH clearance"):
+ * Pure rules of refunds (decimal only, shared/money.ts). The model is in docs/decisions.md
+ * ("Refunds, voided payments and ACH clearance"):
  *
  *   A refund first gives back customer credit (debit accounts receivable): the payment's unapplied
  *   amount, then, newest application first, what a document holds as credit — everything paid on
@@ -9,35 +9,11 @@
  *   reduced by it (debit sales revenue and, pro rata, sales tax) and the invoice's receivable does
  *   not move. So every refund keeps "sum of invoice balance_due = AR control".
  *
- *   payment_status of a document: with no refund, unpaid / partially_paid / paid / overpaid from
- *   order_total and amount_paid; with refunds, refunded when the refunds gave back the whole
- *   document (an invoice: refunds reach order_total and nothing is left due; other documents:
- *   nothing paid is left), else partially_refunded. balance_due forced to 0 on a refunded invoice
- *   therefore never changes its value (it is 0 already), which is what keeps AR in balance.
+ * The payment_status a refund leaves (partially_refunded, refunded) is the one payment_status rule's
+ * (shared/orders/payment-status.ts).
  */
 import { amount, type Amount, type AmountLike, MONEY_SCALE, round, sum, ZERO } from '../money';
-import { amountDue, type DocumentType, type PaymentStatus } from '../orders/totals';
-import { paymentStatusFor } from './allocation';
-
-export interface DocumentPaymentState {
-  document_type: DocumentType;
-  order_total: AmountLike;
-  amount_paid: AmountLike;
-  amount_refunded: AmountLike;
-  /** Credit memos applied (orders.amount_credited): they settle an invoice like a payment for these rules. */
-  amount_credited?: AmountLike;
-}
-
-/** payment_status of a document from its totals and the refunds it received. */
-export function documentPaymentStatus(state: DocumentPaymentState): PaymentStatus {
-  const refunded = amount(state.amount_refunded);
-  if (!refunded.gt(0)) return paymentStatusFor(state.order_total, state.amount_paid);
-  if (state.document_type === 'invoice') {
-    const settled = amount(state.amount_paid).plus(state.amount_credited ?? 0);
-    return refunded.gte(state.order_total) && amountDue(state.order_total, settled).isZero() ? 'refunded' : 'partially_refunded';
-  }
-  return amount(state.amount_paid).isZero() ? 'refunded' : 'partially_refunded';
-}
+import type { DocumentType } from '../orders/totals';
 
 export interface RefundableApplication<T> {
   target: T;

@@ -1,9 +1,40 @@
 /** Field schemas every resource shares. */
 import { z } from 'zod';
+import { livemode } from './livemode';
 
-export const id = () => z.uuid();
-export const timestamp = () => z.iso.datetime({ offset: true }).describe('ISO 8601 date-time');
-export const isoDate = () => z.iso.date().describe('ISO 8601 date');
+/**
+ * An object id: a UUID in any case, lower-cased, so an id compares equal to the stored one
+ * wherever it is used (a map key, a SQL text comparison, an echo). The one id schema.
+ */
+export const id = () => z.uuid().toLowerCase();
+// Years 0001 to 9999, in UTC: ISO 8601 writes 1 BC as year 0000, which PostgreSQL refuses, and an
+// offset or a fraction PostgreSQL rounds to the microsecond can carry 9999-12-31 into year 10000,
+// which no ISO 8601 timestamp in a response can show. UTC offsets as they exist on Earth (-12:00
+// to +14:00); PostgreSQL refuses those past 15:59. A 400 here instead of a 500 there.
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59Z');
+const RANGE_MESSAGE = 'Dates run from 0001-01-01 to 9999-12-31 (UTC)';
+const inYearRange = (value: string) => {
+  const time = Date.parse(value);
+  return time >= EARLIEST && time < LATEST;
+};
+const realOffset = (value: string) => {
+  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(value);
+  if (!offset) return true; // Z
+  const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+  return minutes >= -12 * 60 && minutes <= 14 * 60;
+};
+export const timestamp = () =>
+  z.iso
+    .datetime({ offset: true })
+    .refine(realOffset, 'UTC offsets run from -12:00 to +14:00')
+    .refine(inYearRange, RANGE_MESSAGE)
+    .describe('ISO 8601 date-time');
+export const isoDate = () =>
+  z.iso
+    .date()
+    .refine((value) => !value.startsWith('0000'), RANGE_MESSAGE)
+    .describe('ISO 8601 date');
 
 /**
  * Free-form key-value data for the integrator, as in Stripe: up to 50 keys of at most 40
@@ -18,17 +49,21 @@ export const metadata = () =>
 /** Optional trimmed text with a length cap; null clears the field on update. */
 export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
-export const idParams = z.object({ id: z.uuid().describe('The object id.') });
+export const idParams = z.object({ id: id().describe('The object id.') });
 
-export const entityScopedParams = z.object({ entity_id: z.uuid().describe('The entity of the API key; any other value is a 404.') });
+export const entityScopedParams = z.object({
+  entity_id: id().describe(
+    "The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.",
+  ),
+});
 
-export const deletedObject = <T extends string>(object: T) => z.object({ id: z.uuid(), object: z.literal(object), deleted: z.literal(true) });
+export const deletedObject = <T extends string>(object: T) => z.object({ id: id(), object: z.literal(object), livemode: livemode(), deleted: z.literal(true) });
 
 /** A boolean query parameter: exactly `true` or `false`. */
 export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** `/v1/entities/{entity_id}/<resource>/{id}` */
-export const entityResourceParams = entityScopedParams.extend({ id: z.uuid().describe('The object id.') });
+export const entityResourceParams = entityScopedParams.extend({ id: id().describe('The object id.') });
 
 /** A postal address and phone, as locations and parties carry them; null clears a field. */
 export const addressFields = {

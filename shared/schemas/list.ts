@@ -1,13 +1,14 @@
 /** The list conventions on the wire: the paging query parameters and the list envelope. */
 import { z } from 'zod';
+import { id } from './common';
 
 export const DEFAULT_PAGE_LIMIT = 25;
 
 export function paginationQuery(maxLimit = 100) {
   return {
     limit: z.coerce.number().int().min(1).max(maxLimit).default(DEFAULT_PAGE_LIMIT).describe(`Page size, 1 to ${maxLimit}.`),
-    starting_after: z.uuid().optional().describe('An object id from a previous page: return the objects after it (older).'),
-    ending_before: z.uuid().optional().describe('An object id from a previous page: return the objects before it (newer).'),
+    starting_after: id().optional().describe('An object id from a previous page: return the objects after it (older).'),
+    ending_before: id().optional().describe('An object id from a previous page: return the objects before it (newer).'),
   };
 }
 

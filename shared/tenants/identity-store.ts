@@ -8,11 +8,18 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
 import type { ApiKey, ApiKeyUpdate, User } from './schemas/api-key';
 
+/**
+ * One row of an account: the live entity, or its test-mode twin (same code, its own id and data).
+ * A key acts in the row of its mode.
+ */
 export interface Entity {
   id: string;
   code: string;
   name: string;
+  livemode: boolean;
 }
+
+export const ENTITY_COLUMNS = 'id, code, name, livemode';
 
 const USER_COLUMNS = `id, 'user' AS object, entity_id, email, name, permissions, is_active, created_at, updated_at`;
 const KEY_COLUMNS = `id, 'api_key' AS object, entity_id, name, mode, redacted_key, scopes, created_by_user_id,
@@ -29,7 +36,9 @@ export interface NewKeyInput {
   rolledFromKeyId?: string;
 }
 
-export async function insertApiKey(db: Db, entity: Pick<Entity, 'id' | 'code'>, input: NewKeyInput): Promise<ApiKey & { secret: string }> {
+/** A key acts in the entity of its mode: a test key is stored on (and confined to) the test twin. */
+export async function insertApiKey(db: Db, entity: Entity, input: NewKeyInput): Promise<ApiKey & { secret: string }> {
+  if (entity.livemode !== (input.mode === 'live')) throw new Error(`a ${input.mode} key cannot act in the ${entity.livemode ? 'live' : 'test'} entity`);
   const secret = generateApiKey(input.mode, entity.code);
   const key = await db.one<ApiKey>(
     `INSERT INTO api_keys (id, entity_id, created_by_user_id, name, mode, key_hash, redacted_key, scopes, expires_at, metadata, rolled_from_key_id)
@@ -52,7 +61,20 @@ export async function insertApiKey(db: Db, entity: Pick<Entity, 'id' | 'code'>, 
 }
 
 export async function getEntity(db: Db, entityId: string): Promise<Entity> {
-  return db.one<Entity>('SELECT id, code, name FROM entities WHERE id = $1', [entityId]);
+  return db.one<Entity>(`SELECT ${ENTITY_COLUMNS} FROM entities WHERE id = $1`, [entityId]);
+}
+
+/**
+ * Both rows of the account with this code, or undefined. Outside any request (CLI, local server),
+ * so it reads as the authenticator, the one role that sees entities across tenants.
+ */
+export async function accountByCode(code: string): Promise<Record<KeyMode, Entity> | undefined> {
+  const rows = await withTransaction({ role: 'app_authenticator', readOnly: true }, (db) =>
+    db.query<Entity>(`SELECT ${ENTITY_COLUMNS} FROM entities WHERE code = $1`, [code]),
+  );
+  const live = rows.find((row) => row.livemode);
+  const test = rows.find((row) => !row.livemode);
+  return live && test ? { live, test } : undefined;
 }
 
 export async function getApiKey(db: Db, entityId: string, keyId: string, options: { lock?: boolean } = {}): Promise<ApiKey> {
@@ -127,10 +149,11 @@ export async function usersByIds(db: Db, ids: string[]): Promise<User[]> {
   return db.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE entity_id = current_entity_id() AND id = ANY($1::uuid[])`, [ids]);
 }
 
-export async function insertUser(db: Db, entityId: string, input: { email: string; name: string; permissions: string[] }): Promise<User> {
+/** A user row in one entity; `id` mirrors an existing user into the account's other mode (provision-entity.ts). */
+export async function insertUser(db: Db, entityId: string, input: { id?: string; email: string; name: string; permissions: string[] }): Promise<User> {
   try {
     return await db.one<User>(`INSERT INTO users (id, entity_id, email, name, permissions) VALUES ($1, $2, $3, $4, $5) RETURNING ${USER_COLUMNS}`, [
-      newId(),
+      input.id ?? newId(),
       entityId,
       input.email,
       input.name,

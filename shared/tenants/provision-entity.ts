@@ -1,26 +1,40 @@
 /**
- * Creating an entity: the entity row, its owner user (every permission), its first API key and
- * its chart of accounts, in one transaction. Kept apart from identity.ts so request handlers that
+ * Creating an entity: the live entity and its test-mode twin (one code, two data sets), the owner
+ * user (every permission) in both, the chart of accounts in both, and a first API key of the
+ * requested mode, in one transaction. Kept apart from identity-store.ts so request handlers that
  * only read users and keys do not bundle the ledger.
  *
- * It needs no privileged connection: the transaction is pinned to the new entity's id before the
- * entity exists, so row level security admits exactly its rows.
+ * It needs no privileged connection: the transaction is pinned to each new entity's id before
+ * that entity exists (first the live one, then the twin), so row level security admits exactly
+ * the rows being created.
  */
 import type { KeyMode } from '../auth/api-key-format';
 import { PERMISSIONS } from '../auth/permissions';
+import type { Db } from '../db/database';
 import { isUniqueViolation, withTransaction } from '../db/database';
 import { newId } from '../ids';
 import type { ApiKey, User } from './schemas/api-key';
 import { ensureSystemAccounts } from '../ledger/gl-accounts';
-import { insertApiKey, insertUser, type Entity } from './identity-store';
+import { ENTITY_COLUMNS, insertApiKey, insertUser, type Entity } from './identity-store';
 
 export interface ProvisionedEntity {
+  /** The entity the key acts in: the live entity for a live key, the test twin for a test key. */
   entity: Entity;
   owner: User;
   key: ApiKey & { secret: string };
+  /** Both rows of the account: what a live key and what a test key act in. */
+  modes: Record<KeyMode, Entity>;
 }
 
-/** Creates an entity with its owner (every permission) and a first key. Used by the CLI and tests. */
+/**
+ * Moves the transaction's row-level-security pin to another entity. Only the tenancy layer does
+ * this, to write both rows of one account atomically; request transactions never switch.
+ */
+async function pinEntity(db: Db, entityId: string): Promise<void> {
+  await db.query(`SELECT set_config('app.entity_id', $1, true)`, [entityId]);
+}
+
+/** Creates an entity pair with its owner (every permission) and a first key. Used by the CLI, the local server and tests. */
 export async function provisionEntity(input: {
   code: string;
   name: string;
@@ -30,23 +44,51 @@ export async function provisionEntity(input: {
   scopes: string[];
   keyName?: string;
 }): Promise<ProvisionedEntity> {
-  const entityId = newId();
-  return withTransaction({ role: 'app_user', entityId }, async (db) => {
-    let entity: Entity;
-    try {
-      entity = await db.one<Entity>('INSERT INTO entities (id, code, name) VALUES ($1, $2, $3) RETURNING id, code, name', [entityId, input.code, input.name]);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new Error(`entity code ${input.code} is taken`, { cause: error });
-      throw error;
+  const liveId = newId();
+  const testId = newId();
+  const ownerId = newId();
+  return withTransaction({ role: 'app_user', entityId: liveId }, async (db) => {
+    const modes = {} as Record<KeyMode, Entity>;
+    const owners = {} as Record<KeyMode, User>;
+    for (const [mode, id] of [
+      ['live', liveId],
+      ['test', testId],
+    ] as const) {
+      await pinEntity(db, id);
+      try {
+        modes[mode] = await db.one<Entity>(
+          `INSERT INTO entities (id, code, name, livemode, live_entity_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENTITY_COLUMNS}`,
+          [id, input.code, input.name, mode === 'live', mode === 'live' ? null : liveId],
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new Error(`entity code ${input.code} is taken`, { cause: error });
+        throw error;
+      }
+      owners[mode] = await insertUser(db, id, {
+        id: ownerId,
+        email: input.ownerEmail ?? `owner@${input.code}.example`,
+        name: input.ownerName ?? 'Owner',
+        permissions: [...PERMISSIONS],
+      });
+      // Every entity starts with its system GL accounts (receivables, payables, bank, ...).
+      await ensureSystemAccounts(db, id);
     }
-    const owner = await insertUser(db, entityId, {
-      email: input.ownerEmail ?? `owner@${input.code}.example`,
-      name: input.ownerName ?? 'Owner',
-      permissions: [...PERMISSIONS],
-    });
-    // Every entity starts with its system GL accounts (receivables, payables, bank, ...).
-    await ensureSystemAccounts(db, entityId);
-    const key = await insertApiKey(db, entity, { userId: owner.id, mode: input.mode, scopes: input.scopes, name: input.keyName ?? 'Initial key' });
-    return { entity, owner, key };
+    const entity = modes[input.mode];
+    await pinEntity(db, entity.id);
+    const key = await insertApiKey(db, entity, { userId: ownerId, mode: input.mode, scopes: input.scopes, name: input.keyName ?? 'Initial key' });
+    return { entity, owner: owners[input.mode], key, modes };
+  });
+}
+
+/**
+ * Adds a user to an account: the same user id in the live entity and its test twin, so the
+ * person and their permissions are the same whichever mode a key acts in.
+ */
+export async function addUser(account: Record<KeyMode, Entity>, input: { email: string; name: string; permissions: string[] }): Promise<User> {
+  return withTransaction({ role: 'app_user', entityId: account.live.id }, async (db) => {
+    const user = await insertUser(db, account.live.id, input);
+    await pinEntity(db, account.test.id);
+    await insertUser(db, account.test.id, { ...input, id: user.id });
+    return user;
   });
 }

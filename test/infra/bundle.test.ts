@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BundleResult, bundleFunctions } from '../../infra/bundle';
 import { bundleEntries, bundledCode, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } from '../../infra/functions';
+import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../../functions/docs/redoc-script';
 import { ROUTES } from '../../functions/routes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
@@ -72,6 +73,21 @@ describe('bundleFunctions', () => {
       env: { ...process.env, NODE_ENV: 'production' },
     });
     expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 200, openapi: '3.1.0' });
+  });
+
+  it("ships Redoc's bundle as a file beside the docs script function (not in its code), which serves it", () => {
+    const dir = result.dirs['docs/get-docs-script'];
+    const shipped = readFileSync(join(dir, REDOC_SCRIPT_FILE), 'utf8');
+    expect(shipped).toBe(readFileSync(redocScriptInPackage(), 'utf8'));
+    expect(result.sizes['docs/get-docs-script']).toBeLessThan(BUNDLE_LIMIT);
+    const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
+      const response = await handler({ httpMethod: 'GET', path: '/docs/${REDOC_SCRIPT_FILE}', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
+      console.log(JSON.stringify({ status: response.statusCode, type: response.headers['Content-Type'], length: response.body.length }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 200, type: 'text/javascript; charset=utf-8', length: shipped.length });
   });
 
   it('copies the SQL migrations into the migration function', () => {

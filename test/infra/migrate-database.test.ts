@@ -57,7 +57,13 @@ describe('provisionDatabase', () => {
     const role = await admin.query<{ rolpassword: string }>(
       "SELECT r.rolcanlogin, r.rolinherit, r.rolsuper, r.rolbypassrls, r.rolconfig, a.rolpassword FROM pg_roles r JOIN pg_authid a ON a.oid = r.oid WHERE r.rolname = 'bizops_app'",
     );
-    expect(role.rows[0]).toMatchObject({ rolcanlogin: true, rolinherit: false, rolsuper: false, rolbypassrls: false, rolconfig: ['statement_timeout=25s'] });
+    expect(role.rows[0]).toMatchObject({
+      rolcanlogin: true,
+      rolinherit: false,
+      rolsuper: false,
+      rolbypassrls: false,
+      rolconfig: ['lock_timeout=5000ms', 'statement_timeout=15000ms', 'idle_in_transaction_session_timeout=15000ms'],
+    });
     expect(role.rows[0].rolpassword).toMatch(/^SCRAM-SHA-256\$4096:/);
 
     const memberships = await admin.query(

@@ -1,5 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_COMPRESSION_BYTES } from '../../infra/constructs/api';
+import { MIN_COMPRESSION_SIZE } from '../../local/compression';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
 import { ERROR_STATUS } from '../../shared/http/error-status';
 import { type SynthesizedStage, nestedResources, realRoutes, resourcesOf, synthStage } from './synth';
@@ -155,6 +157,8 @@ describe('route functions', () => {
           'NODE_ENV',
           'PAYMENT_PROCESSOR',
           'POWERTOOLS_SERVICE_NAME',
+          'PUBLIC_BASE_URL',
+          'STAGE_NAME',
           'STRIPE_SECRET_ARN',
         ].sort(),
       );
@@ -166,7 +170,13 @@ describe('route functions', () => {
         ACCEPTED_KEY_MODES: 'live,test',
         POWERTOOLS_SERVICE_NAME: 'bizops-api',
         PAYMENT_PROCESSOR: 'stripe',
+        STAGE_NAME: 'prod',
       });
+      // https://<rest api id>.execute-api.<region>.<suffix>/prod: the stage's root, for doc_url and the document's server.
+      const joined = JSON.stringify(fn.Environment.Variables.PUBLIC_BASE_URL);
+      expect(joined).toMatch(/^\{"Fn::Join":\["",\["https:\/\/",/);
+      expect(joined).toContain('".execute-api."');
+      expect(joined).toMatch(/"\/prod"\]\]\}$/);
     }
   });
 
@@ -193,10 +203,21 @@ describe('route functions', () => {
   });
 });
 
+describe('compression', () => {
+  it('makes API Gateway compress responses from the size the local gateway compresses from', () => {
+    for (const stage of [sandbox, prod]) {
+      stage.api.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: MIN_COMPRESSION_BYTES });
+    }
+    expect(MIN_COMPRESSION_BYTES).toBe(MIN_COMPRESSION_SIZE);
+  });
+});
+
 describe('gateway responses', () => {
   const render = (template: string) =>
     template
       .replaceAll('$context.requestId', 'req-123')
+      .replaceAll('$context.domainName', 'abc123.execute-api.eu-west-1.amazonaws.com')
+      .replaceAll('$context.stage', 'sandbox')
       .replaceAll('$context.authorizer.errorCode', 'api_key_revoked')
       .replaceAll('$context.authorizer.errorHint', ERROR_CATALOG.api_key_revoked.hint)
       .replaceAll('$context.error.messageString', JSON.stringify('Invalid request body'));
@@ -219,7 +240,8 @@ describe('gateway responses', () => {
       },
       MISSING_AUTHENTICATION_TOKEN: { status: '404', body: { error: 'not_found', code: 'route_not_found', type: 'not_found' } },
       THROTTLED: { status: '429', body: { error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' } },
-      AUTHORIZER_FAILURE: { status: '500', body: { code: 'internal_error', type: 'internal' } },
+      AUTHORIZER_FAILURE: { status: '503', body: { error: 'service_unavailable', code: 'service_unavailable', type: 'internal' } },
+      AUTHORIZER_CONFIGURATION_ERROR: { status: '503', body: { error: 'service_unavailable', code: 'service_unavailable', type: 'internal' } },
       DEFAULT_4XX: { body: { code: 'parameter_invalid', type: 'validation_error', hint: 'Invalid request body' } },
       DEFAULT_5XX: { body: { code: 'internal_error', type: 'internal' } },
     };
@@ -228,20 +250,24 @@ describe('gateway responses', () => {
       expect(response, type).toBeDefined();
       expect(response!.StatusCode, type).toBe(status);
       const rendered = JSON.parse(render(response!.ResponseTemplates['application/json'])) as Record<string, unknown>;
-      expect(Object.keys(rendered).sort(), type).toEqual(['code', 'error', 'hint', 'request_id', 'type']);
+      expect(Object.keys(rendered).sort(), type).toEqual(['code', 'doc_url', 'error', 'hint', 'request_id', 'type']);
       expect(rendered, type).toMatchObject({ ...body, request_id: 'req-123' });
+      // The stage's own reference page, at the code's anchor (as the functions' PUBLIC_BASE_URL makes it).
+      expect(rendered.doc_url, type).toBe(`https://abc123.execute-api.eu-west-1.amazonaws.com/sandbox/docs#error-${String(rendered.code)}`);
       expect(rendered.hint, type).not.toBe('');
     }
   });
 
-  it('send JSON with a Request-Id header, and Retry-After on 429', () => {
+  it('send JSON with a Request-Id header, and Retry-After on 429 and 503', () => {
     for (const [type, response] of responses()) {
       expect(response.ResponseParameters, type).toMatchObject({
         'gatewayresponse.header.Content-Type': "'application/json'",
         'gatewayresponse.header.Request-Id': 'context.requestId',
       });
     }
-    expect(responses().get('THROTTLED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+    for (const type of ['THROTTLED', 'AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
+      expect(responses().get(type)!.ResponseParameters['gatewayresponse.header.Retry-After'], type).toBe("'1'");
+    }
   });
 
   it('can carry every code the authorizer denies with, verbatim', () => {

@@ -58,13 +58,16 @@ describe('API keys', () => {
     expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
-  it('a live key may create live and test keys', async () => {
+  it('a key creates keys of its own mode only: live and test keys act on separate data', async () => {
     const owner = await api.newEntity({ mode: 'live' });
     const live = await api.request('POST', keysPath(owner.entity.id), { key: owner.secret, body: { scopes: ['settings:read'] } });
     expect(live.body.mode).toBe('live');
+    expect(live.body.secret.startsWith(`bo_live_ent_${owner.entity.code}_`)).toBe(true);
+    const before = await tenantRowCounts(owner.entity.id);
     const test = await api.request('POST', keysPath(owner.entity.id), { key: owner.secret, body: { scopes: ['settings:read'], mode: 'test' } });
-    expect(test.body.mode).toBe('test');
-    expect(test.body.secret.startsWith(`bo_test_ent_${owner.entity.code}_`)).toBe(true);
+    expect(test.status).toBe(403);
+    expect(test.error).toMatchObject({ code: 'insufficient_permissions', param: 'mode' });
+    expect(await tenantRowCounts(owner.entity.id)).toEqual(before);
   });
 
   it('revokes a key: it stops working at once and cannot be revoked twice', async () => {

@@ -74,7 +74,7 @@ describe('/v1/coupons', () => {
     expect(event.data.previous_attributes).toMatchObject({ value: 10, min_order_subtotal: 20, is_active: true });
 
     const deleted = await api.request('DELETE', `/v1/coupons/${second.id}`, { key: owner.secret });
-    expect(deleted.body).toEqual({ id: second.id, object: 'coupon', deleted: true });
+    expect(deleted.body).toEqual({ id: second.id, object: 'coupon', livemode: false, deleted: true });
     expect((await api.request('GET', `/v1/coupons/${second.id}`, { key: owner.secret })).status).toBe(404);
     const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('coupon.')).map((e) => e.type);
     expect(types).toEqual(['coupon.created', 'coupon.created', 'coupon.updated', 'coupon.updated', 'coupon.deleted']);
@@ -358,6 +358,7 @@ describe('E2 coupon_code and removing a coupon', () => {
     expect(removed.body).toEqual({
       id: adjustment.id,
       object: 'order_adjustment',
+      livemode: false,
       deleted: true,
       coupon_released: true,
       order_total: 30.03,

@@ -1,7 +1,13 @@
 /** Rate limiting and the authorizer cache of the gateway. */
-import { describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../support/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient, type ApiResponse } from '../support/client';
 import { setupTestApi } from '../support/harness';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handler as authorize } from '../../functions/authorizer/authorizer';
+import { ROUTE_MODULES } from '../../functions/routes';
+import { createGateway, type GatewayOptions } from '../../local/gateway';
+import { generateApiKey } from '../../shared/auth/api-key-format';
 
 const api = setupTestApi({ rateLimit: { ratePerSecond: 1, burst: 3 }, authorizerCacheTtlMs: 60_000 });
 
@@ -36,5 +42,169 @@ describe('authorizer cache', () => {
       expect(list.status).toBe(200);
       for (const location of list.body.data) expect(location.entity_id).toBe(owner.entity.id);
     }
+  });
+});
+
+describe('failed authentications per client address, and bounded caches', () => {
+  const BUDGET = 10;
+  // One token back every ten minutes: within a test the budget is what is left, however long it takes.
+  const authFailureLimit = { ratePerSecond: 1 / 600, burst: BUDGET };
+  const servers: http.Server[] = [];
+
+  afterAll(async () => {
+    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** A gateway of its own (fresh budgets and caches) whose authorizer counts its calls. */
+  async function startGateway(options: Partial<GatewayOptions> = {}) {
+    const calls = { count: 0 };
+    const server = http.createServer(
+      createGateway({
+        routes: Object.values(ROUTE_MODULES),
+        rateLimit: { ratePerSecond: 10_000, burst: 10_000 },
+        authFailureLimit,
+        authorizer: (event) => {
+          calls.count++;
+          return authorize(event);
+        },
+        ...options,
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const port = (server.address() as AddressInfo).port;
+    return { calls, port, client: createClient(() => `http://127.0.0.1:${port}`) };
+  }
+
+  // Well formed, so each one the authorizer sees is looked up in the database.
+  const bogusKey = () => generateApiKey('test', 'bogus');
+
+  it('answers most of 300 distinct bogus keys from one address with 429, the authorizer asked only the budget', async () => {
+    const gateway = await startGateway();
+    const responses = await Promise.all(Array.from({ length: 300 }, () => gateway.client.request('GET', '/v1/locations', { key: bogusKey() })));
+    const invalid = responses.filter((response) => response.status === 401);
+    const limited = responses.filter((response) => response.status === 429);
+    expect(gateway.calls.count).toBe(BUDGET);
+    expect(invalid).toHaveLength(BUDGET);
+    expect(limited).toHaveLength(300 - BUDGET);
+    for (const response of invalid) expect(response.error.code).toBe('api_key_invalid');
+    for (const response of limited) {
+      expect(response.error).toMatchObject({ error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    // A missing key is a failed authentication too.
+    expect((await gateway.client.request('GET', '/v1/locations')).status).toBe(429);
+    expect(gateway.calls.count).toBe(BUDGET);
+  });
+
+  it('charges only failures: a valid key passes three budgets in a row; once failures spend the budget, only a cached key passes', async () => {
+    const owner = await api.newEntity();
+    const uncached = await startGateway();
+    for (let i = 0; i < 3 * BUDGET; i++) expect((await uncached.client.request('GET', '/v1/locations', { key: owner.secret })).status).toBe(200);
+    for (let i = 0; i < BUDGET; i++) expect((await uncached.client.request('GET', '/v1/locations', { key: bogusKey() })).status).toBe(401);
+    // The address is out of budget: as behind a WAF rate rule, a key not yet authorized waits too.
+    expect((await uncached.client.request('GET', '/v1/locations', { key: owner.secret })).status).toBe(429);
+    expect(uncached.calls.count).toBe(4 * BUDGET);
+
+    const cached = await startGateway({ authorizerCacheTtlMs: 60_000 });
+    expect((await cached.client.request('GET', '/v1/locations', { key: owner.secret })).status).toBe(200);
+    for (let i = 0; i < BUDGET; i++) expect((await cached.client.request('GET', '/v1/locations', { key: bogusKey() })).status).toBe(401);
+    expect((await cached.client.request('GET', '/v1/locations', { key: bogusKey() })).status).toBe(429);
+    expect((await cached.client.request('GET', '/v1/locations', { key: owner.secret })).status).toBe(200);
+    expect(cached.calls.count).toBe(1 + BUDGET);
+  });
+
+  // Linux routes all of 127.0.0.0/8 to the loopback interface; other systems may have only 127.0.0.1.
+  it.skipIf(process.platform !== 'linux')('keeps one budget per client address', async () => {
+    const gateway = await startGateway();
+    const from = (localAddress: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.get(
+          { host: '127.0.0.1', port: gateway.port, path: '/v1/locations', localAddress, headers: { Authorization: `Bearer ${bogusKey()}` } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+      });
+    for (let i = 0; i < BUDGET; i++) expect(await from('127.0.0.2')).toBe(401);
+    expect(await from('127.0.0.2')).toBe(429);
+    expect(await from('127.0.0.3')).toBe(401);
+    expect(gateway.calls.count).toBe(BUDGET + 1);
+  });
+
+  it('keeps at most maxCachedKeys authorizer results, forgetting the least recently used', async () => {
+    const [a, b, c] = [await api.newEntity(), await api.newEntity(), await api.newEntity()];
+    const gateway = await startGateway({ authorizerCacheTtlMs: 60_000, maxCachedKeys: 2 });
+    const callsAfter = async (owner: { secret: string }) => {
+      expect((await gateway.client.request('GET', '/v1/locations', { key: owner.secret })).status).toBe(200);
+      return gateway.calls.count;
+    };
+    expect(await callsAfter(a)).toBe(1);
+    expect(await callsAfter(b)).toBe(2);
+    expect(await callsAfter(a)).toBe(2); // cached; b is now the least recently used
+    expect(await callsAfter(c)).toBe(3); // b is forgotten
+    expect(await callsAfter(a)).toBe(3);
+    expect(await callsAfter(b)).toBe(4);
+  });
+});
+
+describe('request targets and headers', () => {
+  it('treats query keys named like Object.prototype members as ordinary unknown parameters', async () => {
+    // A key per request: this file's gateway allows a burst of 3 per key.
+    for (const name of ['constructor', '__proto__', 'hasOwnProperty', 'toString']) {
+      const response = await api.raw('GET', `/v1/locations?${name}=1`, { key: (await api.newEntity()).secret });
+      expect([response.status, response.error.code, response.error.param], name).toEqual([400, 'parameter_unknown', name]);
+    }
+    // Twice: answered exactly as an ordinary repeated name, not as an existing member.
+    const twice = await api.raw('GET', '/v1/locations?constructor=1&constructor=2', { key: (await api.newEntity()).secret });
+    const ordinary = await api.raw('GET', '/v1/locations?foo=1&foo=2', { key: (await api.newEntity()).secret });
+    expect([twice.status, twice.error.code, twice.error.param]).toEqual([ordinary.status, ordinary.error.code, 'constructor']);
+    expect(twice.status).toBe(400);
+  });
+
+  it('answers a malformed percent escape in a path parameter with 400 parameter_invalid on it', async () => {
+    for (const segment of ['%', '%zz', '%E0%A4%A', '%C0%AF']) {
+      const response = await api.raw('GET', `/v1/locations/${segment}`, { key: (await api.newEntity()).secret });
+      expect([response.status, response.error.code, response.error.param], segment).toEqual([400, 'parameter_invalid', 'id']);
+    }
+  });
+
+  it('routes a target starting with // by its path (empty segments ignored), not as a host', async () => {
+    const owner = await api.newEntity();
+    const status = await new Promise<number>((resolve, reject) => {
+      const { hostname, port } = new URL(api.baseUrl);
+      const request = http.request({ hostname, port, path: '//v1/locations', headers: { Authorization: `Bearer ${owner.secret}` } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(status).toBe(200);
+  });
+
+  it('answers a URL over 8 KB with 414 uri_too_long and headers over 16 KB with 431 headers_too_large, in the envelope', async () => {
+    const owner = await api.newEntity();
+    for (const length of [9_000, 20_000, 100_000]) {
+      const response = await api.raw('GET', `/v1/locations?name=${'a'.repeat(length)}`, { key: (await api.newEntity()).secret });
+      expect([response.status, response.error.code, response.error.type], String(length)).toEqual([414, 'uri_too_long', 'validation_error']);
+      expect(response.headers.get('request-id')).toBe(response.error.request_id);
+    }
+    const headers = await api.raw('GET', '/v1/locations', { key: owner.secret, headers: { 'X-Padding': 'p'.repeat(20_000) } });
+    expect([headers.status, headers.error.code]).toEqual([431, 'headers_too_large']);
+    // The server still answers afterwards.
+    expect((await api.raw('GET', '/v1/locations', { key: owner.secret })).status).toBe(200);
+  });
+
+  it('refuses a body over the limit by its Content-Length before reading it', async () => {
+    const owner = await api.newEntity();
+    const response = await api.raw('POST', '/v1/locations', {
+      key: owner.secret,
+      rawBody: 'x'.repeat(2 * 1024 * 1024),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect([response.status, response.error.code]).toEqual([413, 'request_too_large']);
   });
 });

@@ -267,7 +267,7 @@ describe('kit components after creation', () => {
 
     const removed = await api.request('DELETE', `${base}/${added.body.id}`, { key: owner.secret });
     expect(removed.status).toBe(200);
-    expect(removed.body).toEqual({ id: added.body.id, object: 'kit_component', deleted: true });
+    expect(removed.body).toEqual({ id: added.body.id, object: 'kit_component', livemode: false, deleted: true });
     components = await listed(owner, kit.id);
     expect(components.total).toBe(2);
     expect(components.data.map((c) => c.id)).toEqual([wheelRow.id, kit.components[0].id]);

@@ -68,7 +68,7 @@ describe('chart of accounts', () => {
     const renamed = await api.request('PATCH', `/v1/gl-accounts/${created.body.id}`, { key: owner.secret, body: { name: 'Petty cash' } });
     expect(renamed.body).toMatchObject({ name: 'Petty cash', bank_account_id: toBank.body.bank_account_id });
     const deleted = await api.request('DELETE', `/v1/gl-accounts/${created.body.id}`, { key: owner.secret });
-    expect(deleted.body).toEqual({ id: created.body.id, object: 'gl_account', deleted: true });
+    expect(deleted.body).toEqual({ id: created.body.id, object: 'gl_account', livemode: false, deleted: true });
     const events = api.published.filter((e) => e.entity_id === owner.entity.id).map((e) => e.type);
     expect(events).toEqual(['gl_account.created', 'gl_account.updated', 'gl_account.updated', 'gl_account.deleted']);
   });
@@ -208,7 +208,7 @@ describe('journal entries', () => {
       body: { entry_date: '2026-02-11', lines: [{ account_id: accounts.expense, debit: 1 }] },
     });
     const deleted = await api.request('DELETE', `/v1/journal-entries/${draft.body.id}`, { key: owner.secret });
-    expect(deleted.body).toEqual({ id: draft.body.id, object: 'journal_entry', deleted: true });
+    expect(deleted.body).toEqual({ id: draft.body.id, object: 'journal_entry', livemode: false, deleted: true });
     const second = await postEntry(api, owner.secret, '2026-02-12', [
       { account_id: accounts.system.bank, debit: 1 },
       { account_id: accounts.revenue, credit: 1 },

@@ -58,7 +58,7 @@ describe('recurring journal entry templates', () => {
     });
     expect(moved.body).toMatchObject({ frequency: 'quarterly', next_run_date: '2026-01-31', end_date: '2026-12-31' });
     const deleted = await api.request('DELETE', `/v1/recurring-journal-entries/${created.id}`, { key: owner.secret });
-    expect(deleted.body).toEqual({ id: created.id, object: 'recurring_journal_entry_template', deleted: true });
+    expect(deleted.body).toEqual({ id: created.id, object: 'recurring_journal_entry_template', livemode: false, deleted: true });
     expect((await api.request('GET', `/v1/recurring-journal-entries/${created.id}`, { key: owner.secret })).status).toBe(404);
     const types = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('recurring')).map((e) => e.type);
     expect(types).toEqual(['recurring_journal_entry_template.created', 'recurring_journal_entry_template.updated', 'recurring_journal_entry_template.deleted']);

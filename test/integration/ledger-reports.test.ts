@@ -39,6 +39,7 @@ describe('cash balance (E20)', () => {
     expect(jan15.status).toBe(200);
     expect(jan15.body).toEqual({
       object: 'cash_balance',
+      livemode: false,
       as_of_date: '2026-01-15',
       accounts: [
         { bank_account_id: bankId(accounts.system.bank), account_name: 'Operating Bank Account', gl_balance: 1000 },

@@ -86,7 +86,7 @@ describe('locations (E10)', () => {
     expect(cleared.body.city).toBeNull();
     const deleted = await api.request('DELETE', `/v1/locations/${created.id}`, { key: secret });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ id: created.id, object: 'location', deleted: true });
+    expect(deleted.body).toEqual({ id: created.id, object: 'location', livemode: false, deleted: true });
     expect((await api.request('GET', `/v1/locations/${created.id}`, { key: secret })).status).toBe(404);
     const types = api.published.filter((e) => e.entity_id === entity.id).map((e) => e.type);
     expect(types).toEqual(['location.created', 'location.updated', 'location.updated', 'location.deleted']);

@@ -26,7 +26,7 @@ describe('manufacturers (E1)', () => {
     expect(updated.body.notes).toBe('Preferred for drills');
     const deleted = await api.request('DELETE', `/v1/manufacturers/${created.body.id}`, { key: secret });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ data: { id: created.body.id, object: 'manufacturer', name: 'Bosch', deleted: true } });
+    expect(deleted.body).toEqual({ data: { id: created.body.id, object: 'manufacturer', livemode: false, name: 'Bosch', deleted: true } });
     expect((await api.request('GET', `/v1/manufacturers/${created.body.id}`, { key: secret })).status).toBe(404);
     expect(api.published.filter((e) => e.entity_id === entity.id).map((e) => e.type)).toEqual([
       'manufacturer.created',

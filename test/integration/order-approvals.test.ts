@@ -82,7 +82,7 @@ describe('approval rules (E9)', () => {
     expect(cleared).toMatchObject({ account_id: null, sales_channel_id: OTHER_CHANNEL });
 
     const deleted = await api.delete(owner, `${RULES}/${perChannel.id}`);
-    expect(deleted).toEqual({ id: perChannel.id, object: 'order_approval_rule', deleted: true });
+    expect(deleted).toEqual({ id: perChannel.id, object: 'order_approval_rule', livemode: false, deleted: true });
     expect((await api.request('GET', `${RULES}/${perChannel.id}`, { key: owner.secret })).status).toBe(404);
     expect(await eventTypesOf(owner, perCustomer.id)).toEqual(['order_approval_rule.created', 'order_approval_rule.updated', 'order_approval_rule.updated']);
     expect(await eventTypesOf(owner, perChannel.id)).toEqual(['order_approval_rule.created', 'order_approval_rule.deleted']);

@@ -280,7 +280,7 @@ describe('PATCH /v1/orders/{id} and lines', () => {
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ object: 'order_line_item', id: line.id, discount_amount: 2, discount_percent: null, notes: 'Loyal', line_total: 8 });
     const removed = await api.request('DELETE', `/v1/orders/${order.id}/items/${line.id}`, { key: owner.secret });
-    expect(removed.body).toEqual({ id: line.id, object: 'order_line_item', deleted: true });
+    expect(removed.body).toEqual({ id: line.id, object: 'order_line_item', livemode: false, deleted: true });
     const after = await api.get(owner, `/v1/orders/${order.id}`);
     expect(after).toMatchObject({ subtotal: 20, discount_total: 0, order_total: 27.5 });
   });
@@ -383,7 +383,15 @@ describe('PATCH /v1/orders/{id} and lines', () => {
     expect(allowed.status).toBe(200);
     expect(allowed.body.quantity).toBe(3);
     const after = await api.get(owner, `/v1/orders/${paid.id}`);
-    expect(after).toMatchObject({ revision_count: 1, order_status: 'confirmed', payment_status: 'paid', order_total: 30, amount_due: 10, balance_due: 10 });
+    // The edit raised the total above what was paid: payment_status follows the new total.
+    expect(after).toMatchObject({
+      revision_count: 1,
+      order_status: 'confirmed',
+      payment_status: 'partially_paid',
+      order_total: 30,
+      amount_due: 10,
+      balance_due: 10,
+    });
     const audit = await owner.sql((db) =>
       db.query<{ user_id: string; reason: string; lock_reason: string; changes: unknown; revision_number: number }>(
         'SELECT user_id, reason, lock_reason, changes, revision_number FROM order_revisions WHERE order_id = $1',

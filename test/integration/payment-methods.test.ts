@@ -32,6 +32,7 @@ describe('POST /v1/accounts/{id}/payment-methods (E12)', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       object: 'setup_intent',
+      livemode: false,
       client_secret: expect.stringMatching(/^seti_sbx_\w+_secret_\w+$/),
       setup_intent_id: expect.stringMatching(/^seti_sbx_/),
       status: 'requires_payment_method',
@@ -432,7 +433,8 @@ describe('raw card or bank credentials in any request body', () => {
   it('leaves account_number on accounts and vendors alone (a customer reference, not a bank account)', async () => {
     const created = await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: `Numbered ${Date.now()}`, account_number: '000123456789' } });
     expect(created.status).toBe(201);
-    const vendor = await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: `Vendor ${Date.now()}`, account_number: '4111111111111111' } });
+    // A card number is refused under any name, account_number included (raw-credentials.ts); a reference is not.
+    const vendor = await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: `Vendor ${Date.now()}`, account_number: 'V-000987654321' } });
     expect(vendor.status).toBe(201);
   });
 });
@@ -446,6 +448,7 @@ describe('POST /v1/test_helpers/setup_intents/{setup_intent_id}/confirm (sandbox
     expect(confirmed.status, confirmed.text).toBe(200);
     expect(confirmed.body).toEqual({
       object: 'setup_intent',
+      livemode: false,
       setup_intent_id: intent.body.setup_intent_id,
       status: 'succeeded',
       type: 'card',

@@ -4,7 +4,7 @@ import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harne
 const api = setupTestApi();
 
 async function productWithOptions(owner: TestEntity, names: string[]) {
-  const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `O-${Math.random()}`, name: 'Shirt' } })).body;
+  const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `O-${Math.random().toString(36).slice(2)}`, name: 'Shirt' } })).body;
   const options = [];
   for (const name of names)
     options.push((await api.request('POST', `/v1/products/${product.id}/options`, { key: owner.secret, body: { name, values: ['a', 'b'] } })).body);
@@ -21,7 +21,7 @@ describe('product options and E11 reorder', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.error).toMatchObject({ code: 'option_name_taken', param: 'name' });
     const deleted = await api.request('DELETE', `/v1/products/${product.id}/options/${options[2].id}`, { key: owner.secret });
-    expect(deleted.body).toEqual({ id: options[2].id, object: 'product_option', deleted: true });
+    expect(deleted.body).toEqual({ id: options[2].id, object: 'product_option', livemode: false, deleted: true });
     const list = await api.request('GET', `/v1/products/${product.id}/options`, { key: owner.secret });
     expect(list.body.data.map((o) => o.name)).toEqual(['Size', 'Colour']);
   });

@@ -37,7 +37,7 @@ describe('product-vendor relationships (E14)', () => {
       ['Acme Supply', false],
     ]);
     const removed = await api.request('DELETE', `/v1/products/${product.id}/vendors/${first.body.id}`, { key: owner.secret });
-    expect(removed.body).toEqual({ id: first.body.id, object: 'product_vendor', deleted: true });
+    expect(removed.body).toEqual({ id: first.body.id, object: 'product_vendor', livemode: false, deleted: true });
   });
 
   it('refuses duplicates, foreign vendors, bad multiples and a relationship of another product, writing nothing', async () => {

@@ -39,7 +39,7 @@ describe('products', () => {
     const updated = await api.request('PATCH', `/v1/products/${created.body.id}`, { key: secret, body: { name: 'Drill 18V', list_price: null } });
     expect(updated.body).toMatchObject({ name: 'Drill 18V', list_price: null });
     const deleted = await api.request('DELETE', `/v1/products/${created.body.id}`, { key: secret });
-    expect(deleted.body).toEqual({ id: created.body.id, object: 'product', deleted: true });
+    expect(deleted.body).toEqual({ id: created.body.id, object: 'product', livemode: false, deleted: true });
     expect((await api.request('GET', `/v1/products/${created.body.id}`, { key: secret })).status).toBe(404);
     const types = api.published.filter((e) => e.entity_id === entity.id && e.type.startsWith('product.')).map((e) => e.type);
     expect(types).toEqual(['product.created', 'product.updated', 'product.deleted']);

@@ -1,26 +1,40 @@
 /**
  * Generated from the route table: every API-key route, every way of not being allowed.
  * In every case the response is the error envelope and nothing is written.
+ *
+ * Live versus test: `attacker` holds the test key of an entity whose live key is `live`. A record
+ * of one mode is a 404 from the other by path id, a body naming it is refused as if it did not
+ * exist, and no list of one mode shows a record of the other.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
 import type { Route, RouteSchemas } from '../../shared/http/route';
 import type { ErrorEnvelope } from '../support/client';
 import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
 import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
+import { crossModeBody, LIVE_SEEDERS, referenceCount, seedReferences, type ReferenceRecords } from '../support/mode-fixtures';
 
 const api = setupTestApi();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const apiKeyRoutes = ROUTES.filter((route) => route.auth === 'api_key');
 
 let attacker: TestEntity;
+let live: TestEntity;
 let victim: TestEntity;
 let revokedKey: string;
 let expiredKey: string;
+const references = {} as Record<'live' | 'test', ReferenceRecords>;
+/** Every id seeded in each mode of the attacker's entity, for the list checks. */
+const seeded: Record<'live' | 'test', Set<string>> = { live: new Set(), test: new Set() };
 
 beforeAll(async () => {
-  attacker = await api.newEntity();
+  ({ test: attacker, live } = await api.newEntityPair());
   victim = await api.newEntity();
+  references.live = await seedReferences(api, live);
+  references.test = await seedReferences(api, attacker);
+  for (const mode of ['live', 'test'] as const) for (const id of Object.values<string>({ ...references[mode] })) seeded[mode].add(id);
   const spare = await api.request('POST', `/v1/entities/${attacker.entity.id}/api-keys`, { key: attacker.secret, body: { scopes: ALL_SCOPES } });
   revokedKey = spare.body.secret;
   await api.request('POST', `/v1/entities/${attacker.entity.id}/api-keys/${spare.body.id}/revoke`, { key: attacker.secret });
@@ -30,7 +44,11 @@ beforeAll(async () => {
 });
 
 async function snapshot() {
-  return { attacker: await tenantRowCounts(attacker.entity.id), victim: await tenantRowCounts(victim.entity.id) };
+  return {
+    attacker: await tenantRowCounts(attacker.entity.id),
+    live: await tenantRowCounts(live.entity.id),
+    victim: await tenantRowCounts(victim.entity.id),
+  };
 }
 
 function expectEnvelope(envelope: ErrorEnvelope, status: number, code: string) {
@@ -44,14 +62,16 @@ function expectEnvelope(envelope: ErrorEnvelope, status: number, code: string) {
   expect(status).toBeGreaterThanOrEqual(400);
 }
 
-async function callAs(route: Route, key: string | undefined, params: Record<string, string>, extra: { authorization?: string } = {}) {
+async function callAs(route: Route, key: string | undefined, params: Record<string, string>, extra: { authorization?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = extra.authorization ? { Authorization: extra.authorization } : {};
   // The route comes from the table at run time: the untyped escape hatch.
-  return api.raw(route.method, fillPath(route, params), { key, headers, body: route.method === 'GET' ? undefined : (SAMPLE_BODIES[route.id] ?? {}) });
+  const body = route.method === 'GET' ? undefined : (extra.body ?? SAMPLE_BODIES[route.id] ?? {});
+  return api.raw(route.method, fillPath(route, params), { key, headers, body });
 }
 
 describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
   let ownParams: Record<string, string> = {};
+  let liveParams: Record<string, string> = {};
   let foreignParams: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -59,7 +79,10 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       const seed = SEEDERS[route.path];
       if (!seed) throw new Error(`no fixture for ${route.path}: add one to test/support/route-fixtures.ts`);
       ownParams = await seed(api, attacker);
+      liveParams = await (LIVE_SEEDERS[route.path] ?? seed)(api, live);
       foreignParams = await seed(api, victim);
+      for (const id of Object.values(ownParams)) if (UUID.test(id)) seeded.test.add(id);
+      for (const id of Object.values(liveParams)) if (UUID.test(id)) seeded.live.add(id);
     }
   });
 
@@ -127,7 +150,77 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       expect(JSON.stringify(response.body)).not.toContain(victim.entity.code);
       expect(await snapshot()).toEqual(before);
     });
+
+    it("404 for the same entity's record of the other mode (test key on a live record, live key on a test record), writing nothing", async () => {
+      const before = await snapshot();
+      const testOnly = route.auth === 'api_key' && route.errors?.includes('test_mode_required');
+      for (const [key, params, mode] of [
+        [attacker.secret, liveParams, 'test'],
+        [live.secret, ownParams, 'live'],
+      ] as const) {
+        const response = await callAs(route, key, params);
+        // A test-mode-only route (test helpers) turns a live key away before it looks anything up.
+        const [status, code] = testOnly && mode === 'live' ? [403, 'test_mode_required'] : [404, NOT_FOUND_CODES[route.id] ?? 'not_found'];
+        expect(response.status, response.text).toBe(status);
+        expectEnvelope(response.error, response.status, code);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
   }
+
+  const sample = route.method === 'GET' ? undefined : SAMPLE_BODIES[route.id];
+  const names = (mode: 'live' | 'test') => crossModeBody(sample ?? {}, references[mode]);
+  it.skipIf(referenceCount(sample) === 0)('a body naming records of the other mode is refused as if they did not exist, writing nothing', async () => {
+    for (const [key, params, other] of [
+      [attacker.secret, ownParams, 'live'],
+      [live.secret, liveParams, 'test'],
+    ] as const) {
+      const before = await snapshot();
+      const crossed = await callAs(route, key, params, { body: names(other).body });
+      expect(await snapshot()).toEqual(before);
+      // The same request naming ids that exist nowhere: the answer must be the same refusal.
+      const missing = await callAs(route, key, params);
+      expect(crossed.status, crossed.text).toBeGreaterThanOrEqual(400);
+      expect({ status: crossed.status, code: crossed.error.code }).toEqual({ status: missing.status, code: missing.error.code });
+    }
+  });
+});
+
+/** The largest page, and the first value of each required enum (a document type), so the list answers. */
+function listQuery(route: Route): Record<string, string> {
+  const shape = (route as RouteSchemas).query?.shape ?? {};
+  const query: Record<string, string> = {};
+  if (shape.limit) query.limit = '100';
+  for (const [name, member] of Object.entries(shape)) {
+    if (member instanceof z.ZodEnum && !member.safeParse(undefined).success) query[name] = String(member.options[0]);
+  }
+  return query;
+}
+
+describe('lists keep the modes apart', () => {
+  const lists = apiKeyRoutes.filter((route) => route.method === 'GET' && route.list && !hasPathParams(route));
+  let seen = 0;
+
+  it.each(lists.map((route) => [route.path, route] as const))('%s shows each key only the records of its mode', async (_path, route) => {
+    for (const [mode, key, entity, other] of [
+      ['test', attacker, attacker.entity.id, 'live'],
+      ['live', live, live.entity.id, 'test'],
+    ] as const) {
+      const response = await api.raw('GET', fillPath(route, {}), { key: key.secret, query: listQuery(route) });
+      expect(response.status, response.text).toBe(200);
+      const data = (response.body as { data: { id?: string; livemode?: boolean; entity_id?: string }[] }).data;
+      for (const item of data) {
+        expect(item.livemode, `${route.path} ${mode}`).toBe(mode === 'live');
+        if (item.entity_id !== undefined) expect(item.entity_id).toBe(entity);
+        if (item.id && seeded[mode].has(item.id)) seen++;
+      }
+      for (const id of seeded[other]) expect(response.text, `${route.path} as ${mode} shows ${other} record ${id}`).not.toContain(id);
+    }
+  });
+
+  it('the lists did show records of their own mode (the checks above are not vacuous)', () => {
+    expect(seen).toBeGreaterThan(20);
+  });
 });
 
 describe('route table coverage', () => {

@@ -45,7 +45,7 @@ describe('/v1/tax-rates', () => {
     expect(updated.body).toMatchObject({ rate: 9, description: null });
 
     const deleted = await api.request('DELETE', `/v1/tax-rates/${county.id}`, { key: owner.secret });
-    expect(deleted.body).toEqual({ id: county.id, object: 'tax_rate', deleted: true });
+    expect(deleted.body).toEqual({ id: county.id, object: 'tax_rate', livemode: false, deleted: true });
     expect((await api.request('GET', `/v1/tax-rates/${county.id}`, { key: owner.secret })).status).toBe(404);
     const events = api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('tax_rate.'));
     expect(events.map((e) => e.type)).toEqual(['tax_rate.created', 'tax_rate.created', 'tax_rate.updated', 'tax_rate.updated', 'tax_rate.deleted']);

@@ -2,13 +2,23 @@
  * Row level security is the second wall behind the handlers' own entity filters: these tests
  * talk SQL directly, as the application role, with no WHERE clause helping.
  */
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTransaction } from '../../shared/db/database';
 import { newId } from '../../shared/ids';
+import { withDatabase } from '../../shared/db/connection-url';
+import { migrate } from '../../shared/db/migrate';
+import { parseApiKey } from '../../shared/auth/api-key-format';
+import { authenticate } from '../../shared/auth/authenticate';
+import { insertApiKey } from '../../shared/tenants/identity-store';
 import { setupTestApi, type TestEntity } from '../support/harness';
 
 const api = setupTestApi();
+const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 let a: TestEntity;
 let b: TestEntity;
 let client: pg.Client;
@@ -114,5 +124,208 @@ describe('row level security', () => {
       expect(keys).toHaveLength(2);
     });
     await expect(withTransaction({ role: 'app_authenticator' }, (db) => db.query('SELECT * FROM locations'))).rejects.toThrow(/permission denied/);
+  });
+});
+
+describe('test mode apart from live mode', () => {
+  let live: TestEntity;
+  let test: TestEntity;
+
+  beforeAll(async () => {
+    ({ live, test } = await api.newEntityPair());
+  });
+
+  it('one entity code, two entities: the key resolves to the row of its mode', async () => {
+    expect(live.entity.code).toBe(test.entity.code);
+    expect(live.entity.id).not.toBe(test.entity.id);
+    expect(parseApiKey(live.secret)).toMatchObject({ mode: 'live', entityCode: live.entity.code });
+    expect(parseApiKey(test.secret)).toMatchObject({ mode: 'test', entityCode: live.entity.code });
+    const asLive = await authenticate(`Bearer ${live.secret}`, ['live', 'test']);
+    const asTest = await authenticate(`Bearer ${test.secret}`, ['live', 'test']);
+    expect(asLive.ok && asLive.caller).toMatchObject({ entityId: live.entity.id, mode: 'live', userId: live.owner.id });
+    expect(asTest.ok && asTest.caller).toMatchObject({ entityId: test.entity.id, mode: 'test', userId: live.owner.id });
+    // The sandbox stage accepts test keys only.
+    expect(await authenticate(`Bearer ${live.secret}`, ['test'])).toEqual({ ok: false, code: 'api_key_mode_not_allowed' });
+    const rows = await client.query<{ id: string; livemode: boolean; live_entity_id: string | null }>(
+      'SELECT id, livemode, live_entity_id FROM entities WHERE code = $1 ORDER BY livemode',
+      [live.entity.code],
+    );
+    expect(rows.rows).toEqual([
+      { id: test.entity.id, livemode: false, live_entity_id: live.entity.id },
+      { id: live.entity.id, livemode: true, live_entity_id: null },
+    ]);
+  });
+
+  it('two data sets: the same name in each mode, each key sees only its own, the other is a 404', async () => {
+    const inTest = await api.post(test, '/v1/locations', { name: 'Main warehouse' });
+    const inLive = await api.post(live, '/v1/locations', { name: 'Main warehouse' });
+    expect(inTest).toMatchObject({ livemode: false, entity_id: test.entity.id });
+    expect(inLive).toMatchObject({ livemode: true, entity_id: live.entity.id });
+    expect((await api.get(test, '/v1/locations')).data.map((l) => l.id)).toEqual([inTest.id]);
+    expect((await api.get(live, '/v1/locations')).data.map((l) => l.id)).toEqual([inLive.id]);
+    const cross = await api.request('GET', `/v1/locations/${inLive.id}`, { key: test.secret });
+    expect(cross.status).toBe(404);
+    expect(cross.error).toMatchObject({ code: 'not_found', param: 'id' });
+    // Entity-scoped paths: a key names its own entity's id; the other mode's id is a 404.
+    const keys = await api.request('GET', `/v1/entities/${live.entity.id}/api-keys`, { key: test.secret });
+    expect(keys.status).toBe(404);
+    expect(keys.error).toMatchObject({ code: 'not_found', param: 'entity_id' });
+    const own = await api.get(test, `/v1/entities/${test.entity.id}/api-keys`);
+    expect(own.data.map((k) => [k.id, k.mode, k.livemode])).toEqual([[test.key.id, 'test', false]]);
+  });
+
+  it('objects at every depth and their events carry the livemode of the key', async () => {
+    for (const [owner, mode] of [
+      [test, false],
+      [live, true],
+    ] as const) {
+      const account = await api.post(owner, '/v1/accounts', { name: `Buyer ${String(mode)}` });
+      const product = await api.post(owner, '/v1/products', { sku: `LM-${String(mode)}`, name: 'Widget', list_price: 4 });
+      const order = await api.post(owner, '/v1/orders', {
+        document_type: 'sales_order',
+        account_id: account.id,
+        lines: [{ product_id: product.id, quantity: 2 }],
+      });
+      expect(order.livemode).toBe(mode);
+      expect(order.lines.map((line) => line.livemode)).toEqual([mode]);
+      const expanded = await api.get(owner, `/v1/orders/${order.id}`, { 'expand[]': 'account' });
+      expect((expanded.account as { livemode: boolean }).livemode).toBe(mode);
+      const events = api.published.filter((event) => event.data.object.id === order.id);
+      expect(events.map((event) => [event.type, event.livemode, event.data.object.livemode, event.entity_id])).toEqual([
+        ['order.created', mode, mode, owner.entity.id],
+      ]);
+      const stored = await owner.sql((db) =>
+        db.one<{ payload: { livemode: boolean; data: { object: { livemode: boolean } } } }>(
+          `SELECT payload FROM event_outbox WHERE type = 'order.created' AND payload->'data'->'object'->>'id' = $1`,
+          [order.id],
+        ),
+      );
+      expect([stored.payload.livemode, stored.payload.data.object.livemode]).toEqual([mode, mode]);
+    }
+  });
+
+  it("row level security confines each mode's transaction to its own entity, events included", async () => {
+    await withTransaction({ role: 'app_user', entityId: test.entity.id }, async (db) => {
+      expect((await db.query<{ id: string }>('SELECT id FROM entities')).map((e) => e.id)).toEqual([test.entity.id]);
+      const foreign = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM event_outbox WHERE entity_id = $1', [live.entity.id]);
+      expect(foreign[0].n).toBe(0);
+      const ownEvents = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM event_outbox');
+      expect(ownEvents[0].n).toBeGreaterThan(0);
+    });
+  });
+
+  it('the user is one person in both modes: the same id, and a live key cannot issue test keys', async () => {
+    const users = await client.query<{ entity_id: string }>('SELECT entity_id FROM users WHERE id = $1 ORDER BY entity_id', [live.owner.id]);
+    expect(users.rows.map((u) => u.entity_id).sort()).toEqual([live.entity.id, test.entity.id].sort());
+    const refused = await api.request('POST', `/v1/entities/${live.entity.id}/api-keys`, {
+      key: live.secret,
+      body: { scopes: ['settings:read'], mode: 'test' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.error).toMatchObject({ code: 'insufficient_permissions', param: 'mode' });
+    // The database itself refuses a key stored on the entity of the other mode.
+    await expect(
+      test.sql((db) => insertApiKey(db, { ...test.entity, livemode: true }, { userId: live.owner.id, mode: 'live', scopes: ['settings:read'] })),
+    ).rejects.toThrow(/foreign key|api_keys_entity_mode/);
+  });
+});
+
+// Creating databases needs a PostgreSQL server; the embedded PGlite is one database. CI runs it on PostgreSQL.
+describe.runIf(inject('database').mode === 'postgres')('the test-mode migration, on data made before it', () => {
+  const TWINS = '20261124070000_test_mode_twins.sql';
+  let admin: pg.Client;
+  let url: string;
+  let name: string;
+
+  beforeAll(async () => {
+    const database = inject('database');
+    if (database.mode !== 'postgres') return;
+    name = `${database.prefix}_twins_${newId().slice(-8)}`;
+    admin = new pg.Client({ connectionString: database.adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    url = withDatabase(database.adminUrl, name);
+  });
+  afterAll(async () => {
+    if (!admin) return;
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('keeps every row where it was: an entity a live key reached holds live data, one only test keys reached holds test data', async () => {
+    const all = readdirSync(MIGRATIONS).filter((file) => file.endsWith('.sql'));
+    const before = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    for (const file of all.filter((f) => f < TWINS)) copyFileSync(path.join(MIGRATIONS, file), path.join(before, file));
+    await migrate(url, before);
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const ids = { prod: newId(), demo: newId(), owner: newId(), demoOwner: newId(), liveKey: newId(), testKey: newId(), demoKey: newId() };
+      const key = (id: string, entity: string, user: string, mode: string) =>
+        db.query(`INSERT INTO api_keys (id, entity_id, created_by_user_id, mode, key_hash, redacted_key, scopes) VALUES ($1, $2, $3, $4, $5, 'r', '{}')`, [
+          id,
+          entity,
+          user,
+          mode,
+          id,
+        ]);
+      // As the migrating superuser: rows as the old code left them (one entity row per code).
+      await db.query(`INSERT INTO entities (id, code, name) VALUES ($1, 'prod', 'Prod'), ($2, 'demo', 'Demo')`, [ids.prod, ids.demo]);
+      await db.query(
+        `INSERT INTO users (id, entity_id, email, name, permissions) VALUES ($1, $2, 'o@p', 'Owner', '{orders.approve}'), ($3, $4, 'o@d', 'Owner', '{}')`,
+        [ids.owner, ids.prod, ids.demoOwner, ids.demo],
+      );
+      await key(ids.liveKey, ids.prod, ids.owner, 'live');
+      await key(ids.testKey, ids.prod, ids.owner, 'test');
+      await key(ids.demoKey, ids.demo, ids.demoOwner, 'test');
+      await db.query(`INSERT INTO locations (id, entity_id, name) VALUES ($1, $2, 'Prod store'), ($3, $4, 'Demo store')`, [
+        newId(),
+        ids.prod,
+        newId(),
+        ids.demo,
+      ]);
+      await db.query(
+        `INSERT INTO gl_accounts (id, entity_id, code, name, type, subtype, system_key, bank_account_id) VALUES ($1, $2, '1000', 'Bank', 'asset', 'bank', 'bank', $3)`,
+        [newId(), ids.prod, newId()],
+      );
+
+      await migrate(url);
+
+      const entities = await db.query<{ id: string; code: string; livemode: boolean; live_entity_id: string | null }>(
+        'SELECT id, code, livemode, live_entity_id FROM entities ORDER BY code, livemode',
+      );
+      const row = (code: string, live: boolean) => entities.rows.find((e) => e.code === code && e.livemode === live)!;
+      expect(entities.rows).toHaveLength(4);
+      // prod had a live key: it stays the live entity and gets an empty test twin.
+      expect(row('prod', true).id).toBe(ids.prod);
+      expect(row('prod', false).live_entity_id).toBe(ids.prod);
+      // demo had test keys only: its rows are test data, so it becomes the twin of a new live entity.
+      expect(row('demo', false).id).toBe(ids.demo);
+      expect(row('demo', false).live_entity_id).toBe(row('demo', true).id);
+
+      const keys = await db.query<{ id: string; entity_id: string }>('SELECT id, entity_id FROM api_keys');
+      const keyEntity = Object.fromEntries(keys.rows.map((k) => [k.id, k.entity_id]));
+      expect(keyEntity).toEqual({ [ids.liveKey]: ids.prod, [ids.testKey]: row('prod', false).id, [ids.demoKey]: ids.demo });
+
+      const locations = await db.query<{ entity_id: string; name: string }>('SELECT entity_id, name FROM locations ORDER BY name');
+      expect(locations.rows).toEqual([
+        { entity_id: ids.demo, name: 'Demo store' },
+        { entity_id: ids.prod, name: 'Prod store' },
+      ]);
+      const users = await db.query<{ id: string; entity_id: string; permissions: string[] }>('SELECT id, entity_id, permissions FROM users WHERE id = $1', [
+        ids.owner,
+      ]);
+      expect(users.rows.map((u) => u.entity_id).sort()).toEqual([ids.prod, row('prod', false).id].sort());
+      expect(users.rows.every((u) => u.permissions.join() === 'orders.approve')).toBe(true);
+      const twinBank = await db.query('SELECT code FROM gl_accounts WHERE entity_id = $1 AND system_key = $2', [row('prod', false).id, 'bank']);
+      expect(twinBank.rows).toEqual([{ code: '1000' }]);
+      const forced = await db.query<{ relname: string; relforcerowsecurity: boolean }>(
+        `SELECT relname, relforcerowsecurity FROM pg_class WHERE relname IN ('entities', 'users', 'api_keys', 'gl_accounts') ORDER BY relname`,
+      );
+      expect(forced.rows.every((r) => r.relforcerowsecurity)).toBe(true);
+    } finally {
+      await db.end();
+    }
   });
 });

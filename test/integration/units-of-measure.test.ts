@@ -71,7 +71,7 @@ describe('units of measure (E28)', () => {
     await api.request('PATCH', `/v1/products/${product.id}`, { key: secret, body: { uom_id: null } });
     const deleted = await api.request('DELETE', `/v1/units-of-measure/${pack.id}`, { key: secret });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ id: pack.id, object: 'unit_of_measure', deleted: true });
+    expect(deleted.body).toEqual({ id: pack.id, object: 'unit_of_measure', livemode: false, deleted: true });
     expect((await api.request('DELETE', `/v1/units-of-measure/${each.id}`, { key: secret })).status).toBe(200);
     expect((await api.request('GET', `/v1/units-of-measure/${each.id}`, { key: secret })).status).toBe(404);
   });

@@ -4,17 +4,17 @@
  * drive the real authorizer and handler stack over HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { withDatabase } from '../../shared/db/connection-url';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { ROUTE_MODULES } from '../../functions/routes';
-import { createGateway, type GatewayOptions } from '../../local/gateway';
+import { createGatewayServer, type GatewayOptions } from '../../local/gateway';
 import { embeddedPool, startIdempotencyStore } from '../../local/embedded';
 import { ALL_SCOPES } from '../../shared/auth/scopes';
-import { closeDatabase, configureDatabase, withTransaction, type Db } from '../../shared/db/database';
-import { inEntity } from '../../shared/tenants/identity-store';
+import { closeDatabase, configureDatabase, createPool, withTransaction, type Db } from '../../shared/db/database';
+import { inEntity, insertApiKey } from '../../shared/tenants/identity-store';
 import { provisionEntity, type ProvisionedEntity } from '../../shared/tenants/provision-entity';
 import { configurePublisher, InProcessEventBus } from '../../shared/events/publisher';
 import type { EventEnvelope } from '../../shared/events/outbox';
@@ -32,8 +32,10 @@ export interface TestApi extends TestClient {
   /** The events the bus has published (api.bus.published), typed for filtering by object fields. */
   readonly published: TestEvent[];
   databaseUrl: string;
-  /** A new entity with an owner user and a key (every scope unless stated). */
+  /** A new entity with an owner user and a key (every scope unless stated); `entity` is the one the key acts in. */
   newEntity(options?: { scopes?: string[]; mode?: 'live' | 'test' }): Promise<TestEntity>;
+  /** Both keys of one new entity: a live key (its live data) and a test key (its test-mode twin), every scope unless stated. */
+  newEntityPair(options?: { scopes?: string[] }): Promise<{ live: TestEntity; test: TestEntity }>;
   /**
    * Sends one request as `owner` (or with `key`) and expects it refused with `status` and `code`
    * (and `param` when given), leaving every tenant table of the owner's entity as it was; the envelope.
@@ -70,7 +72,7 @@ export async function createFileDatabase(): Promise<{ url: string; pool: () => p
   const url = withDatabase(database.adminUrl, name);
   return {
     url,
-    pool: () => new pg.Pool({ connectionString: url, max: 10 }),
+    pool: () => createPool({ connectionString: url, max: 10 }),
     drop: async () => {
       const cleanup = new pg.Client({ connectionString: database.adminUrl });
       await cleanup.connect();
@@ -96,7 +98,9 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
     const bus = new InProcessEventBus();
     configurePublisher(bus);
-    server = http.createServer(createGateway({ routes: Object.values(ROUTE_MODULES), rateLimit: { ratePerSecond: 10_000, burst: 10_000 }, ...gatewayOptions }));
+    // Suites send many requests, and many refused keys (the security matrix), from one address.
+    const unlimited = { ratePerSecond: 10_000, burst: 10_000 };
+    server = createGatewayServer({ routes: Object.values(ROUTE_MODULES), rateLimit: unlimited, authFailureLimit: unlimited, ...gatewayOptions });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     Object.assign(api, {
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -115,6 +119,18 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
   api.newEntity = async (options = {}) => {
     const provisioned = await provisionEntity({ code: uniqueCode(), name: 'Test entity', mode: options.mode ?? 'test', scopes: options.scopes ?? ALL_SCOPES });
     return { ...provisioned, secret: provisioned.key.secret, sql: (work) => inEntity(provisioned.entity.id, work) };
+  };
+
+  api.newEntityPair = async (options = {}) => {
+    const scopes = options.scopes ?? ALL_SCOPES;
+    const live = await provisionEntity({ code: uniqueCode(), name: 'Test entity', mode: 'live', scopes });
+    const twin = live.modes.test;
+    const key = await inEntity(twin.id, (db) => insertApiKey(db, twin, { userId: live.owner.id, mode: 'test', scopes, name: 'Test key' }));
+    const test = { ...live, entity: twin, owner: { ...live.owner, entity_id: twin.id }, key };
+    return {
+      live: { ...live, secret: live.key.secret, sql: (work) => inEntity(live.entity.id, work) },
+      test: { ...test, secret: key.secret, sql: (work) => inEntity(twin.id, work) },
+    };
   };
 
   Object.defineProperty(api, 'published', { get: () => api.bus.published });

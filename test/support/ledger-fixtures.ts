@@ -11,8 +11,8 @@ let sequence = 0;
 /** Two fresh postable accounts of the entity (an expense and a bank account). */
 async function accounts(api: TestApi, owner: TestEntity): Promise<[string, string]> {
   const n = sequence++;
-  const expense = await api.post(owner, '/v1/gl-accounts', { code: `X${Date.now()}${n}`, name: 'Fixture expense', type: 'expense' });
-  const bank = await api.post(owner, '/v1/gl-accounts', { code: `B${Date.now()}${n}`, name: 'Fixture bank', type: 'asset', subtype: 'bank' });
+  const expense = await api.post(owner, '/v1/gl-accounts', { code: `X${Date.now().toString(36)}${n}`, name: 'Fixture expense', type: 'expense' });
+  const bank = await api.post(owner, '/v1/gl-accounts', { code: `B${Date.now().toString(36)}${n}`, name: 'Fixture bank', type: 'asset', subtype: 'bank' });
   return [expense.id, bank.id];
 }
 

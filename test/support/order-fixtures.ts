@@ -10,7 +10,7 @@ let sequence = 0;
 
 /** A draft sales order with one line. */
 export async function seedOrder(api: TestApi, owner: TestEntity): Promise<{ id: string; item_id: string }> {
-  const n = `${Date.now()}-${sequence++}`;
+  const n = `${Date.now().toString(36)}-${sequence++}`;
   const account = await api.post(owner, '/v1/accounts', { name: `Order customer ${n}` });
   const product = await api.post(owner, '/v1/products', { sku: `ORD-${n}`, name: `Ordered ${n}`, list_price: 10 });
   const order = await api.post(owner, '/v1/orders', {

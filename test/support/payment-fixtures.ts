@@ -12,7 +12,7 @@ let sequence = 0;
 
 /** An unallocated payment: 5.00 of customer credit on a fresh account (an ACH one is pending until cleared). */
 async function seedPayment(api: TestApi, owner: TestEntity, paymentMethod?: 'ach'): Promise<string> {
-  const account = await api.post(owner, '/v1/accounts', { name: `Payer ${Date.now()}-${sequence++}` });
+  const account = await api.post(owner, '/v1/accounts', { name: `Payer ${Date.now().toString(36)}-${sequence++}` });
   const payment = await api.post(owner, '/v1/payments/multi-invoice-apply', {
     account_id: account.id,
     amount: 5,

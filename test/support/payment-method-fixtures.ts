@@ -9,7 +9,7 @@ type Params = Record<string, string>;
 let sequence = 0;
 
 export async function seedAccount(api: TestApi, owner: TestEntity): Promise<string> {
-  const account = await api.post(owner, '/v1/accounts', { name: `Card holder ${Date.now()}-${sequence++}` });
+  const account = await api.post(owner, '/v1/accounts', { name: `Card holder ${Date.now().toString(36)}-${sequence++}` });
   return account.id;
 }
 

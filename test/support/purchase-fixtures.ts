@@ -10,7 +10,7 @@ let sequence = 0;
 
 /** A draft purchase order with one line, from a vendor with an email. */
 async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promise<{ id: string; item_id: string }> {
-  const n = `${Date.now()}-${sequence++}`;
+  const n = `${Date.now().toString(36)}-${sequence++}`;
   const vendor = await api.post(owner, '/v1/vendors', { name: `PO vendor ${n}`, email: `orders-${sequence}@vendor.example` });
   const product = await api.post(owner, '/v1/products', { sku: `PO-${n}`, name: `Purchased ${n}`, cost: 3 });
   const order = await api.post(owner, '/v1/orders', {
@@ -23,7 +23,7 @@ async function seedPurchaseOrder(api: TestApi, owner: TestEntity): Promise<{ id:
 
 /** A confirmed sales order with one drop-ship line. */
 async function seedDropShipSalesOrder(api: TestApi, owner: TestEntity): Promise<{ id: string }> {
-  const n = `${Date.now()}-${sequence++}`;
+  const n = `${Date.now().toString(36)}-${sequence++}`;
   const vendor = await api.post(owner, '/v1/vendors', { name: `Drop vendor ${n}` });
   const account = await api.post(owner, '/v1/accounts', { name: `Drop customer ${n}` });
   const product = await api.post(owner, '/v1/products', { sku: `DS-${n}`, name: `Drop shipped ${n}`, list_price: 10, cost: 4 });

@@ -18,7 +18,7 @@ type Params = Record<string, string>;
 type Seeder = (api: TestApi, owner: TestEntity) => Promise<Params>;
 
 let sequence = 0;
-const unique = (prefix: string) => `${prefix} ${Date.now()}-${sequence++}`;
+const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}-${sequence++}`;
 
 async function seedKit(api: TestApi, owner: TestEntity): Promise<string> {
   const component = (await api.post(owner, '/v1/products', { sku: unique('C'), name: unique('Component') })).id;
@@ -58,7 +58,9 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/manufacturers/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/manufacturers', { name: unique('Mfr') })).id }),
   '/v1/units-of-measure/{id}': async (api, owner) => ({
     // A type of its own, so this unit is its type's base and needs no conversion factor.
-    id: (await api.post(owner, '/v1/units-of-measure', { name: unique('Unit'), abbreviation: unique('u'), uom_type: `t${sequence++}_${Date.now()}` })).id,
+    id: (
+      await api.post(owner, '/v1/units-of-measure', { name: unique('Unit'), abbreviation: unique('u'), uom_type: `t${sequence++}_${Date.now().toString(36)}` })
+    ).id,
   }),
   '/v1/products/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/products', { sku: unique('SKU'), name: unique('Product') })).id }),
   '/v1/accounts/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/accounts', { name: unique('Account') })).id }),

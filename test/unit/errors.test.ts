@@ -7,13 +7,13 @@ const entries = (Object.keys(ERROR_CATALOG) as ErrorCode[]).map((code) => [code,
 
 /** Which statuses each envelope type may use. */
 const STATUSES_BY_TYPE: Record<ErrorType, number[]> = {
-  validation_error: [400, 413, 415, 422],
+  validation_error: [400, 413, 414, 415, 422, 431],
   expand_error: [400],
   permission_error: [401, 403],
   not_found: [404],
   conflict: [409, 412],
   rate_limit: [429],
-  internal: [500],
+  internal: [500, 503],
   not_implemented: [501],
 };
 
@@ -78,6 +78,7 @@ describe('ApiError.toEnvelope', () => {
       code: 'rate_limit_exceeded',
       type: 'rate_limit',
       hint: ERROR_CATALOG.rate_limit_exceeded.hint,
+      doc_url: 'http://localhost:3000/docs#error-rate_limit_exceeded',
       request_id: 'req_123',
     });
     expect('param' in envelope).toBe(false);
@@ -92,6 +93,7 @@ describe('ApiError.toEnvelope', () => {
       type: 'validation_error',
       hint: 'Missing required parameter: name.',
       param: 'name',
+      doc_url: 'http://localhost:3000/docs#error-parameter_missing',
       request_id: 'req_1',
     });
   });

@@ -59,6 +59,30 @@ describe('money', () => {
     expect(schema.safeParse(Number.NaN).success).toBe(false);
     expect(z.object({ q: decimalInput({ scale: 4, min: 0, exclusiveMin: true }) }).safeParse({ q: 0 }).success).toBe(false);
   });
+
+  it('decimalInput refuses anything that is not a plain decimal with one issue, never throwing or repeating the value', () => {
+    const schema = z.object({ shipping_total: decimalInput({ scale: 2, min: 0 }) });
+    const refused: unknown[] = ['abc', '12abc', 'NaN', 'Infinity', '-Infinity', '1e5', '1E-2', '0x10', ' 1', '1 ', '', '.5', '5.', '+1', '1,5'];
+    refused.push('9'.repeat(21), `1.${'0'.repeat(21)}`, '9'.repeat(100_000), Number.POSITIVE_INFINITY, Number.NaN, 1e21, 4242424242424242, true, [], {});
+    for (const value of refused) {
+      const result = schema.safeParse({ shipping_total: value });
+      expect(result.success, String(value).slice(0, 30)).toBe(false);
+      expect(result.error!.issues).toHaveLength(1);
+      expect(result.error!.issues[0].path).toEqual(['shipping_total']);
+      expect(JSON.stringify(result.error!.issues)).not.toMatch(/4242|abc|9{13}/);
+    }
+  });
+
+  it('decimalInput accepts every decimal of up to 20 digits either side within bounds, exactly (property)', () => {
+    const schema = decimalInput({ scale: 4, min: -1e12, max: 1e12 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 16n), max: 10n ** 16n }), (units) => {
+        const digits = (units < 0n ? -units : units).toString().padStart(5, '0');
+        const text = `${units < 0n ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+        expect(schema.parse(text)).toBe(amount(text).toString());
+      }),
+    );
+  });
 });
 
 describe('toJsonNumber fast path', () => {

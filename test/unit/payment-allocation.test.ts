@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateOldestFirst, payableAmount, paymentStatusFor } from '../../shared/payments/allocation';
+import { allocateOldestFirst, payableAmount } from '../../shared/payments/allocation';
 import { amount, sum } from '../../shared/money';
 
 const cents = (max = 1_000_000) => fc.integer({ min: 0, max }).map((n) => amount(n).dividedBy(100).toString());
@@ -28,13 +28,6 @@ describe('payment rules', () => {
         if (remainder.gt(0)) expect(sum(allocations.map((a) => a.amount)).eq(sum(payables))).toBe(true);
       }),
     );
-  });
-
-  it('payment_status follows order_total and amount_paid', () => {
-    expect(paymentStatusFor('10', '0')).toBe('unpaid');
-    expect(paymentStatusFor('10', '9.99')).toBe('partially_paid');
-    expect(paymentStatusFor('10', '10')).toBe('paid');
-    expect(paymentStatusFor('10', '10.01')).toBe('overpaid');
   });
 
   it('a document accepts its balance_due, and nothing when it takes no payment', () => {

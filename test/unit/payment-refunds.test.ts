@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ACH_CLEARANCE_FROM, achClearanceTransition } from '../../shared/orders/lifecycle-rules';
 import { amountDue, balanceDue, type DocumentType, type OrderStatus } from '../../shared/orders/totals';
 import { payableAmount } from '../../shared/payments/allocation';
-import { documentPaymentStatus, refundableAmount, splitRefund } from '../../shared/payments/refund-split';
+import { paymentStatus } from '../../shared/orders/payment-status';
+import { refundableAmount, splitRefund } from '../../shared/payments/refund-split';
 import { amount, sum, ZERO } from '../../shared/money';
 
 const cents = (min: number, max: number) => fc.integer({ min, max }).map((n) => amount(n).dividedBy(100));
@@ -76,7 +77,7 @@ describe('splitRefund', () => {
         fc.pre(refund.gt(0));
         const [piece] = splitRefund(refund, 0, [{ target: 0, ...doc, remaining: doc.applied }]).pieces;
         const state = (paid: ReturnType<typeof amount>, refunded: ReturnType<typeof amount>) => {
-          const payment_status = documentPaymentStatus({ ...doc, amount_paid: paid, amount_refunded: refunded });
+          const payment_status = paymentStatus({ ...doc, amount_paid: paid, amount_refunded: refunded });
           return balanceDue({ ...doc, order_status: 'confirmed', payment_status, amount_paid: paid });
         };
         const before = state(amount(doc.amount_paid), ZERO);
@@ -107,7 +108,7 @@ describe('splitRefund', () => {
   });
 });
 
-describe('documentPaymentStatus', () => {
+describe('paymentStatus', () => {
   const invoice = { document_type: 'invoice' as const, order_total: '100' };
   it.each([
     [{ ...invoice, amount_paid: '0', amount_refunded: '0' }, 'unpaid'],
@@ -119,13 +120,13 @@ describe('documentPaymentStatus', () => {
     [{ document_type: 'sales_order' as const, order_total: '25', amount_paid: '15', amount_refunded: '10' }, 'partially_refunded'],
     [{ document_type: 'sales_order' as const, order_total: '25', amount_paid: '0', amount_refunded: '25' }, 'refunded'],
   ])('%o → %s', (state, status) => {
-    expect(documentPaymentStatus(state)).toBe(status);
+    expect(paymentStatus(state)).toBe(status);
   });
 
   it('marks an invoice refunded only when nothing is due, so forcing its balance_due to 0 never moves AR', () => {
     fc.assert(
       fc.property(cents(1, 100_000), cents(0, 100_000), cents(0, 100_000), (total, paid, refunded) => {
-        const status = documentPaymentStatus({ document_type: 'invoice', order_total: total, amount_paid: paid, amount_refunded: refunded });
+        const status = paymentStatus({ document_type: 'invoice', order_total: total, amount_paid: paid, amount_refunded: refunded });
         if (status === 'refunded') expect(amountDue(total, paid).isZero()).toBe(true);
       }),
     );

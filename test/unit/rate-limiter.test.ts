@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LruCache } from '../../local/lru-cache';
 import { TokenBucketLimiter } from '../../local/rate-limiter';
 
 const T0 = 1_700_000_000_000;
@@ -72,14 +73,41 @@ describe('TokenBucketLimiter', () => {
     expect(limiter.take('k').allowed).toBe(false);
   });
 
-  it('drops buckets idle for over a minute once more than 10,000 exist, and keeps the active one', () => {
-    const limiter = new TokenBucketLimiter({ ratePerSecond: 0.001, burst: 1 });
-    for (let i = 0; i < 10_001; i++) limiter.take(`idle-${i}`, T0);
-    expect(limiter.take('idle-0', T0).allowed).toBe(false);
-    limiter.take('active', T0 + 120_000); // the 10,002nd bucket: idle ones are dropped
-    expect(limiter.take('active', T0 + 120_000).allowed).toBe(false);
-    // 120 s at 0.001/s refills 0.12 tokens: only a dropped (fresh) bucket allows this.
-    expect(limiter.take('idle-0', T0 + 120_000).allowed).toBe(true);
+  it('gives back a token on refund, never beyond the burst', () => {
+    const limiter = new TokenBucketLimiter({ ratePerSecond: 0.001, burst: 2 });
+    limiter.take('k', T0);
+    limiter.take('k', T0);
+    expect(limiter.take('k', T0).allowed).toBe(false);
+    limiter.refund('k');
+    expect(limiter.take('k', T0)).toMatchObject({ allowed: true, remaining: 0 });
+    limiter.refund('k');
+    limiter.refund('k');
+    limiter.refund('k');
+    expect(limiter.take('k', T0).remaining).toBe(1); // refilled to 2, not 4, then took one
+    limiter.refund('unknown');
+    expect(limiter.size).toBe(1);
+  });
+
+  it('holds at most maxKeys buckets under 100,000 distinct keys, forgetting the least recently used', () => {
+    const limiter = new TokenBucketLimiter({ ratePerSecond: 0.001, burst: 1, maxKeys: 1_000 });
+    limiter.take('active', T0);
+    for (let i = 0; i < 100_000; i++) {
+      limiter.take(`key-${i}`, T0);
+      if (i % 500 === 0) {
+        expect(limiter.take('active', T0).allowed).toBe(false); // used, so kept
+        expect(limiter.size).toBeLessThanOrEqual(1_000);
+      }
+    }
+    expect(limiter.size).toBe(1_000);
+    expect(limiter.take('key-99999', T0).allowed).toBe(false); // recent: still spent
+    // Forgotten long ago: a fresh bucket (0.001 tokens a second could not have refilled it).
+    expect(limiter.take('key-0', T0).allowed).toBe(true);
+  });
+
+  it('keeps 10,000 buckets by default', () => {
+    const limiter = new TokenBucketLimiter({ ratePerSecond: 1, burst: 1 });
+    for (let i = 0; i < 20_000; i++) limiter.take(`key-${i}`, T0);
+    expect(limiter.size).toBe(10_000);
   });
 
   it('never allows more than burst + rate × elapsed over any increasing sequence of timestamps (property)', () => {
@@ -125,5 +153,72 @@ describe('TokenBucketLimiter', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('LruCache', () => {
+  it('forgets the least recently used entry, where a read counts as a use', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1); // b is now the least recent
+    cache.set('c', 3);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+    expect(cache.size).toBe(2);
+  });
+
+  it('replaces a value in place without growing', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1);
+    cache.set('a', 2);
+    cache.set('b', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('a')).toBe(2);
+  });
+
+  it('stays within its bound under 100,000 distinct keys and keeps the one in use', () => {
+    const cache = new LruCache<string, number>(10_000);
+    cache.set('hot', -1);
+    for (let i = 0; i < 100_000; i++) {
+      cache.set(`key-${i}`, i);
+      if (i % 1_000 === 0) expect(cache.get('hot')).toBe(-1);
+    }
+    expect(cache.size).toBe(10_000);
+    // 'hot' holds one of the 10,000 places, the 9,999 newest keys the rest.
+    expect(cache.get('key-90000')).toBeUndefined();
+    expect(cache.get('key-90001')).toBe(90_001);
+    expect(cache.get('hot')).toBe(-1);
+  });
+
+  it('answers every sequence of reads and writes as a list ordered by last use would (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.record({ write: fc.boolean(), key: fc.integer({ min: 0, max: 7 }), value: fc.integer() }), { maxLength: 200 }),
+        (maxEntries, operations) => {
+          const cache = new LruCache<number, number>(maxEntries);
+          let model: { key: number; value: number }[] = []; // least recently used first
+          for (const { write, key, value } of operations) {
+            const found = model.find((entry) => entry.key === key);
+            if (write) {
+              model = [...model.filter((entry) => entry.key !== key), { key, value }].slice(-maxEntries);
+              cache.set(key, value);
+            } else {
+              if (found) model = [...model.filter((entry) => entry.key !== key), found];
+              expect(cache.get(key)).toBe(found?.value);
+            }
+            expect(cache.size).toBe(model.length);
+          }
+          for (const { key, value } of model) expect(cache.get(key)).toBe(value);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a bound below one entry', () => {
+    expect(() => new LruCache(0)).toThrow('at least one entry');
   });
 });

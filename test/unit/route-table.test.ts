@@ -17,16 +17,24 @@ describe('the route table', () => {
 
   it("sits under functions/<the URL's first segment after /v1>/ (platform routes under their area), so a URL leads to its file", () => {
     for (const [key, module] of Object.entries(ROUTE_MODULES)) {
+      // The reference page and its assets sit at the root, outside the versioned API.
+      if (module.route.path === '/docs' || module.route.path.startsWith('/docs/')) {
+        expect(key.split('/')[0], module.route.path).toBe('docs');
+        continue;
+      }
       const segments = module.route.path.split('/').slice(2);
       const area = segments[0] === 'entities' && segments[1] === '{entity_id}' ? segments[2] : segments[0];
       expect(key.split('/')[0], module.route.path).toBe(area.replace(/\.json$/, ''));
     }
   });
 
-  it('has unique ids and unique method + path pairs, all under /v1', () => {
+  it('has unique ids and unique method + path pairs, all under /v1 but the public reference page', () => {
     expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
     expect(new Set(ROUTES.map((r) => `${r.method} ${r.path}`)).size).toBe(ROUTES.length);
-    for (const route of ROUTES) expect(route.path.startsWith('/v1/'), route.path).toBe(true);
+    for (const route of ROUTES) {
+      const isDocs = route.path === '/docs' || route.path.startsWith('/docs/');
+      expect(route.path.startsWith('/v1/') || (isDocs && route.auth === 'none'), route.path).toBe(true);
+    }
   });
 
   it('every API-key route names known scopes, and every PATCH or DELETE can honour If-Match', () => {

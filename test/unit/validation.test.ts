@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { statusOf } from '../../shared/http/error-status';
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors';
-import { formatParam, isArraySchema, parseOrThrow } from '../../shared/http/validation';
+import { ROUTES } from '../../functions/routes';
+import type { RouteSchemas } from '../../shared/http/route';
+import { checkInputValue, formatParam, isArraySchema, MAX_JSON_DEPTH, MAX_STRING_LENGTH, parseOrThrow } from '../../shared/http/validation';
 
 function errorOf(run: () => unknown): ApiError {
   try {
@@ -149,5 +151,73 @@ describe('isArraySchema', () => {
     expect(isArraySchema(z.string().optional())).toBe(false);
     expect(isArraySchema(z.coerce.number().default(25))).toBe(false);
     expect(isArraySchema(z.object({ a: z.array(z.string()) }))).toBe(false);
+  });
+});
+
+describe('checkInputValue', () => {
+  const refusal = (value: unknown, prefix?: string) => errorOf(() => checkInputValue(value, prefix));
+
+  it('accepts ordinary values, nesting up to the limit and the longest allowed string', () => {
+    let nested: unknown = 'leaf';
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) nested = { a: nested };
+    expect(() => checkInputValue(nested)).not.toThrow();
+    expect(() => checkInputValue({ name: 'x'.repeat(MAX_STRING_LENGTH), emoji: '😀', lines: [{ q: 1 }, null, true] })).not.toThrow();
+  });
+
+  it('refuses nesting one level deeper than the limit, naming where, at any depth without recursion', () => {
+    let nested: unknown = 'leaf';
+    for (let i = 0; i < MAX_JSON_DEPTH + 1; i++) nested = { a: nested };
+    const error = refusal(nested);
+    expect([error.code, statusOf(error)]).toEqual(['parameter_invalid', 400]);
+    expect(error.options.param).toBe(Array(MAX_JSON_DEPTH).fill('a').join('.'));
+    let deep: unknown = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(refusal({ lines: deep }).options.param).toBe(`lines${'[0]'.repeat(MAX_JSON_DEPTH - 1)}`);
+  });
+
+  it('refuses NUL, unpaired surrogates and over-long strings in values and keys, with the path and without the value', () => {
+    const cases: [unknown, string][] = [
+      [{ name: 'a\u0000b' }, 'name'],
+      [{ lines: [{ notes: 'ok' }, { notes: '\ud800' }] }, 'lines[1].notes'],
+      [{ metadata: { note: 'x\udc00y' } }, 'metadata.note'],
+      [{ metadata: { ['k\u0000']: 'v' } }, 'metadata.k\ufffd'],
+      [{ name: 'x'.repeat(MAX_STRING_LENGTH + 1) }, 'name'],
+      [{ tags: ['a', 'b\u0000'] }, 'tags[1]'],
+    ];
+    for (const [value, param] of cases) {
+      const error = refusal(value);
+      expect([error.code, error.options.param]).toEqual(['parameter_invalid', param]);
+      expect(error.message).not.toContain('xxxx');
+    }
+    expect(refusal('a\u0000', 'sku').options.param).toBe('sku');
+  });
+});
+
+describe('id schemas', () => {
+  /** Every schema reachable from `schema` (zod v4 keeps children in `_zod.def`). */
+  function collect(schema: unknown, found: Set<z.ZodType>, seen = new Set<unknown>()): Set<z.ZodType> {
+    if (!schema || typeof schema !== 'object' || seen.has(schema)) return found;
+    seen.add(schema);
+    if (schema instanceof z.ZodType) {
+      found.add(schema);
+      collect(schema._zod.def, found, seen);
+    } else for (const value of Object.values(schema)) collect(value, found, seen);
+    return found;
+  }
+
+  it('every uuid in every route’s params, query and body accepts any case and yields lower case', () => {
+    const upper = '0190ABCD-EF01-7234-8567-89ABCDEF0123';
+    let checked = 0;
+    for (const route of ROUTES) {
+      const schemas: RouteSchemas = route;
+      for (const schema of [schemas.params, schemas.query, schemas.body]) {
+        for (const member of collect(schema, new Set())) {
+          if (!(member instanceof z.ZodUUID)) continue;
+          expect(member.parse(upper), route.id).toBe(upper.toLowerCase());
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 });

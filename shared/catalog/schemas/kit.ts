@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE, Product } from './product';
+import { livemode } from '../../schemas/livemode';
 
 export const KitComponent = z
   .object({
     id: id(),
     object: z.literal('kit_component'),
+    livemode: livemode(),
     entity_id: id(),
     parent_product_id: id(),
     component_product_id: id(),
@@ -54,8 +56,8 @@ export const KitComponentUpdate = z.strictObject({
 export type KitComponentUpdate = z.infer<typeof KitComponentUpdate>;
 
 export const kitComponentParams = z.object({
-  id: z.uuid().describe('The kit product id.'),
-  component_id: z.uuid().describe('The id of the kit_component row (not of the component product).'),
+  id: id().describe('The kit product id.'),
+  component_id: id().describe('The id of the kit_component row (not of the component product).'),
 });
 
 export const KitCreate = z.strictObject({
@@ -92,6 +94,7 @@ export const ComponentList = z.object({
 export const KitAvailability = z
   .object({
     object: z.literal('kit_availability'),
+    livemode: livemode(),
     kit_product_id: id(),
     location_id: id().nullable().describe('null: summed over every location.'),
     buildable_quantity: z

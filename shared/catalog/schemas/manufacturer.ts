@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const Manufacturer = z
   .object({
     id: id(),
     object: z.literal('manufacturer'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     website: z.string().nullable(),
@@ -36,5 +38,5 @@ export const ManufacturerUpdate = z.strictObject({ name: z.string().trim().min(1
 export type ManufacturerUpdate = z.infer<typeof ManufacturerUpdate>;
 
 export const DeletedManufacturer = z.object({
-  data: z.object({ id: id(), object: z.literal('manufacturer'), name: z.string(), deleted: z.literal(true) }),
+  data: z.object({ id: id(), object: z.literal('manufacturer'), livemode: livemode(), name: z.string(), deleted: z.literal(true) }),
 });

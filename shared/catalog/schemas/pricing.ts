@@ -6,11 +6,13 @@ import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE } from './product';
+import { livemode } from '../../schemas/livemode';
 
 export const PricingLevel = z
   .object({
     id: id(),
     object: z.literal('pricing_level'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     description: z.string().nullable(),
@@ -34,6 +36,7 @@ export const PricingPolicy = z
   .object({
     id: id(),
     object: z.literal('pricing_policy'),
+    livemode: livemode(),
     entity_id: id(),
     product_id: id(),
     pricing_level_id: id().nullable(),

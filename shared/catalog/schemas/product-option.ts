@@ -1,11 +1,13 @@
 /** Product options: a product's named choices (e.g. Size: S, M, L) in display order. */
 import { z } from 'zod';
 import { id, metadata, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const ProductOption = z
   .object({
     id: id(),
     object: z.literal('product_option'),
+    livemode: livemode(),
     entity_id: id(),
     product_id: id(),
     name: z.string().describe('Unique per product (case-insensitive), e.g. Size.'),

@@ -3,11 +3,13 @@ import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE } from './product';
+import { livemode } from '../../schemas/livemode';
 
 export const ProductVendor = z
   .object({
     id: id(),
     object: z.literal('product_vendor'),
+    livemode: livemode(),
     entity_id: id(),
     product_id: id(),
     vendor_id: id(),

@@ -3,6 +3,7 @@ import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { Manufacturer } from './manufacturer';
 import { UnitOfMeasure } from './unit-of-measure';
+import { livemode } from '../../schemas/livemode';
 
 export const PRODUCT_TYPES = ['simple', 'kit', 'bundle', 'service'] as const;
 export const PRICE_SCALE = 4;
@@ -11,6 +12,7 @@ export const Product = z
   .object({
     id: id(),
     object: z.literal('product'),
+    livemode: livemode(),
     entity_id: id(),
     sku: z.string().describe('Unique within the entity (case-insensitive).'),
     name: z.string(),

@@ -1,6 +1,7 @@
 /** Tags and the resources they attach to. */
 import { z } from 'zod';
 import { id, metadata, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 const TAG_RESOURCE_TYPES = ['account', 'product', 'vendor', 'order', 'invoice', 'return', 'purchase_order', 'vendor_bill', 'contact', 'package'] as const;
 export type TagResourceType = (typeof TAG_RESOURCE_TYPES)[number];
@@ -9,6 +10,7 @@ export const Tag = z
   .object({
     id: id(),
     object: z.literal('tag'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     color: z.string().nullable(),

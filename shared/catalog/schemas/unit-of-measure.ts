@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, metadata, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const UOM_FACTOR_SCALE = 8;
 
@@ -8,6 +9,7 @@ export const UnitOfMeasure = z
   .object({
     id: id(),
     object: z.literal('unit_of_measure'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     abbreviation: z.string().describe('Unique within the entity (case-insensitive), e.g. `ea`, `kg`, `cs12`.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const TRANSACTION_TYPES = ['receive', 'adjust', 'transfer', 'sale_fulfillment', 'return', 'build_consume', 'build_produce'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -11,6 +12,7 @@ export const InventoryTransaction = z
   .object({
     id: id(),
     object: z.literal('inventory_transaction'),
+    livemode: livemode(),
     entity_id: id(),
     product_id: id(),
     location_id: id(),
@@ -36,6 +38,7 @@ export const InventoryBalance = z
   .object({
     id: id(),
     object: z.literal('inventory_balance'),
+    livemode: livemode(),
     entity_id: id(),
     product_id: id(),
     location_id: id(),
@@ -133,6 +136,7 @@ export const InventoryTransfer = z
   .object({
     id: id().describe('The group_id of the two transactions.'),
     object: z.literal('inventory_transfer'),
+    livemode: livemode(),
     product_id: id(),
     from_location_id: id(),
     to_location_id: id(),
@@ -153,6 +157,7 @@ export const KitBuild = z
   .object({
     id: id().describe('The group_id of the build transactions.'),
     object: z.literal('kit_build'),
+    livemode: livemode(),
     kit_product_id: id(),
     location_id: id(),
     quantity: z.number(),

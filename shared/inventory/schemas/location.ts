@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { addressFields, id, metadata, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const Location = z
   .object({
     id: id(),
     object: z.literal('location'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     address1: z.string().nullable(),

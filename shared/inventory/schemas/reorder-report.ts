@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEMAND_BASES } from '../../catalog/demand';
 import { id, queryBoolean, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const ReorderReportQuery = z.object({
   demand_window: z.coerce.number().int().min(1).max(365).default(90).describe('Days of history daily_demand averages over (1 to 365, default 90).'),
@@ -10,11 +11,11 @@ export const ReorderReportQuery = z.object({
     .describe(
       'Which decrements count as demand: sales (fulfilled sales), builds (build_consume draws), sales_and_builds (both; default), consumption (both plus negative adjustments). Each physical decrement counts once.',
     ),
-  location_id: z.uuid().optional().describe('Stock and demand of this location only; default the whole entity.'),
-  vendor_id: z.uuid().optional().describe('Only products whose preferred vendor is this vendor.'),
+  location_id: id().optional().describe('Stock and demand of this location only; default the whole entity.'),
+  vendor_id: id().optional().describe('Only products whose preferred vendor is this vendor.'),
   include_all: queryBoolean().optional().describe('Also list products that need nothing (net_suggested_qty 0).'),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Rows per page, 1 to 1000.'),
-  starting_after: z.uuid().optional().describe('A product_id from the previous page.'),
+  starting_after: id().optional().describe('A product_id from the previous page.'),
 });
 
 export const ReorderRow = z
@@ -51,6 +52,7 @@ export type ReorderRow = z.infer<typeof ReorderRow>;
 export const ReorderReport = z
   .object({
     object: z.literal('reorder_report'),
+    livemode: livemode(),
     demand_window: z.number().int(),
     demand_basis: z.enum(DEMAND_BASES),
     location_id: id().nullable(),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { PERIOD_STATUSES } from '../period-status';
 import { id, isoDate, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const AccountingPeriod = z
   .object({
     id: id(),
     object: z.literal('accounting_period'),
+    livemode: livemode(),
     entity_id: id(),
     period_name: z.string(),
     fiscal_year: z.number().int().describe('The fiscal year the period belongs to, named by the calendar year the fiscal year ends in.'),

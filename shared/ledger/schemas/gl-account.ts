@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const GL_ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type GlAccountType = (typeof GL_ACCOUNT_TYPES)[number];
@@ -40,6 +41,7 @@ export const GlAccount = z
   .object({
     id: id(),
     object: z.literal('gl_account'),
+    livemode: livemode(),
     entity_id: id(),
     code: z.string().describe('Account number, unique within the entity (case-insensitive).'),
     name: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { amount, decimalInput } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { GlAccount } from './gl-account';
+import { livemode } from '../../schemas/livemode';
 
 export const JOURNAL_ENTRY_STATUSES = ['draft', 'posted', 'reversed'] as const;
 export type JournalEntryStatus = (typeof JOURNAL_ENTRY_STATUSES)[number];
@@ -23,6 +24,7 @@ export const JournalEntry = z
   .object({
     id: id(),
     object: z.literal('journal_entry'),
+    livemode: livemode(),
     entity_id: id(),
     entry_number: z.string().nullable().describe('JE-000001 and up, gap-free per entity; taken when the entry is posted (null on drafts).'),
     status: z.enum(JOURNAL_ENTRY_STATUSES).describe('draft (editable), posted (immutable) or reversed (posted, and cancelled by its reversing entry).'),
@@ -48,6 +50,8 @@ export const JournalEntry = z
   .meta({ id: 'JournalEntry' });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
 /** One line of a request: an account and exactly one positive side. */
 export const JournalLineInput = z
   .strictObject({
@@ -57,8 +61,11 @@ export const JournalLineInput = z
     memo: optionalText(500),
   })
   .superRefine((line, ctx) => {
-    const debit = line.debit !== undefined && !amount(line.debit).isZero();
-    const credit = line.credit !== undefined && !amount(line.credit).isZero();
+    // zod runs this even when a side failed its own check (then it holds the raw input): such a
+    // side counts as present, so only its own error is reported and nothing parses it here.
+    const given = (side: unknown) => side !== undefined && (typeof side !== 'string' || !DECIMAL_TEXT.test(side) || !amount(side).isZero());
+    const debit = given(line.debit);
+    const credit = given(line.credit);
     if (debit === credit) {
       ctx.addIssue({
         code: 'custom',

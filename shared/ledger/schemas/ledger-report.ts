@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { GL_ACCOUNT_TYPES } from './gl-account';
 import { id, isoDate } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const CashBalance = z
   .object({
     object: z.literal('cash_balance'),
+    livemode: livemode(),
     as_of_date: isoDate(),
     accounts: z.array(
       z.object({
@@ -21,6 +23,7 @@ export type CashBalance = z.infer<typeof CashBalance>;
 export const TrialBalance = z
   .object({
     object: z.literal('trial_balance'),
+    livemode: livemode(),
     as_of_date: isoDate(),
     fiscal_year_start: isoDate().describe('Revenue and expense accounts show activity from this date; earlier profit or loss is in retained earnings.'),
     accounts: z.array(

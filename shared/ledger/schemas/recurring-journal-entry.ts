@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FREQUENCIES } from '../recurrence';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { JournalLineInput } from './journal-entry';
+import { livemode } from '../../schemas/livemode';
 
 const TemplateLine = z
   .object({
@@ -16,6 +17,7 @@ export const RecurringJournalTemplate = z
   .object({
     id: id(),
     object: z.literal('recurring_journal_entry_template'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     description: z.string().nullable(),

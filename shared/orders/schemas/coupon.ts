@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, metadata, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 const code = () =>
   z
@@ -14,6 +15,7 @@ export const Coupon = z
   .object({
     id: id(),
     object: z.literal('coupon'),
+    livemode: livemode(),
     entity_id: id(),
     code: z.string(),
     name: z.string(),

@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const OrderApprovalRule = z
   .object({
     id: id(),
     object: z.literal('order_approval_rule'),
+    livemode: livemode(),
     entity_id: id(),
     account_id: id().nullable().describe('The customer account whose sales orders this rule routes; null when the rule is per channel only.'),
     sales_channel_id: id()

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, optionalText } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const OrderHold = z.strictObject({
   hold_type: z.string().trim().min(1).max(50).describe('Why the order is held, as a short key: credit, fraud_review, customer_request, ...'),
@@ -27,6 +28,7 @@ export const OrderFulfillment = z
   .object({
     id: id().describe('group_id of its inventory transactions.'),
     object: z.literal('order_fulfillment'),
+    livemode: livemode(),
     order_id: id(),
     order_number: z.string(),
     order_status: z.enum(['confirmed', 'partially_fulfilled', 'fulfilled']),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, optionalText } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const OrderReturnCreate = z.strictObject({
   lines: z
@@ -40,6 +41,7 @@ export const OrderReturnReceipt = z
   .object({
     id: id().describe('group_id of its inventory transactions.'),
     object: z.literal('order_return_receipt'),
+    livemode: livemode(),
     order_id: id().describe('The return.'),
     order_number: z.string(),
     source_order_id: id().nullable(),

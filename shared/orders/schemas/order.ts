@@ -1,6 +1,7 @@
 /** Sales and purchase documents: one order resource, its line items and order-level adjustments. */
 import { z } from 'zod';
 import { id, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const DOCUMENT_TYPES = ['quote', 'sales_order', 'invoice', 'return', 'purchase_order'] as const;
 export const ORDER_STATUSES = ['draft', 'confirmed', 'partially_fulfilled', 'fulfilled', 'cancelled', 'voided', 'awaiting_ach_clearance', 'on_hold'] as const;
@@ -37,6 +38,7 @@ export const OrderLineItem = z
   .object({
     id: id(),
     object: z.literal('order_line_item'),
+    livemode: livemode(),
     entity_id: id(),
     order_id: id(),
     product_id: id(),
@@ -82,6 +84,7 @@ export const OrderAdjustment = z
   .object({
     id: id(),
     object: z.literal('order_adjustment'),
+    livemode: livemode(),
     entity_id: id(),
     order_id: id(),
     name: z.string(),
@@ -104,11 +107,16 @@ export const Order = z
   .object({
     id: id(),
     object: z.literal('order'),
+    livemode: livemode(),
     entity_id: id(),
     order_number: z.string().describe('Gap-free per entity and document type: QT-, SO-, INV-, RMA-, PO- then 6 digits.'),
     document_type: z.enum(DOCUMENT_TYPES),
     order_status: z.enum(ORDER_STATUSES),
-    payment_status: z.enum(PAYMENT_STATUSES),
+    payment_status: z
+      .enum(PAYMENT_STATUSES)
+      .describe(
+        'Recomputed on every change of totals or payments: overpaid when amount_paid > order_total (whatever the refunds); with refunds, refunded once they gave the whole document back, else partially_refunded; else unpaid (nothing paid), paid (amount_paid = order_total) or partially_paid.',
+      ),
     fulfillment_status: z.enum(FULFILLMENT_STATUSES),
     account_id: id().describe('A customer account on sales documents, a vendor on purchase orders.'),
     location_id: id().nullable(),

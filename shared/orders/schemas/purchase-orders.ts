@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { COST_SCALE } from '../../inventory/schemas/inventory';
 import { id, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const PurchaseReceiptCreate = z.strictObject({
   lines: z
@@ -30,6 +31,7 @@ export const PurchaseReceipt = z
   .object({
     id: id().describe('The receipt: group_id of its inventory transactions, metadata.receipt_id of its GL entry.'),
     object: z.literal('purchase_receipt'),
+    livemode: livemode(),
     order_id: id(),
     order_number: z.string(),
     order_status: z.enum(['confirmed', 'partially_fulfilled', 'fulfilled']).describe('partially_fulfilled: partly received; fulfilled: fully received.'),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const TaxRate = z
   .object({
     id: id(),
     object: z.literal('tax_rate'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string(),
     rate: z.number().describe('A percentage with up to 4 decimals: 8.25 means 8.25 %.'),

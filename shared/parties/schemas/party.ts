@@ -1,12 +1,14 @@
 /** Customer accounts and vendors: the parties sales and purchase documents point at. */
 import { z } from 'zod';
 import { addressFields, id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
   return z
     .object({
       id: id(),
       object: z.literal(object),
+      livemode: livemode(),
       entity_id: id(),
       name: z.string(),
       account_number: z

@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { id, queryBoolean, timestamp } from '../../schemas/common';
 import { paginationQuery } from '../../schemas/list';
+import { livemode } from '../../schemas/livemode';
 
 export const AccountPaymentMethod = z
   .object({
     id: id(),
     object: z.literal('account_payment_method'),
+    livemode: livemode(),
     account_id: id(),
     entity_id: id(),
     processor_payment_method_id: z.string().describe("The payment processor's id of the method (e.g. pm_…)."),
@@ -31,6 +33,7 @@ export type AccountPaymentMethod = z.infer<typeof AccountPaymentMethod>;
 export const SetupIntentResponse = z
   .object({
     object: z.literal('setup_intent'),
+    livemode: livemode(),
     client_secret: z.string().describe("Hand to the processor's client library to collect and confirm the method."),
     setup_intent_id: z.string(),
     status: z.string(),
@@ -53,13 +56,13 @@ export const PaymentMethodUpdate = z.strictObject({
 });
 
 export const paymentMethodParams = z.object({
-  id: z.uuid().describe('The account id.'),
-  payment_method_id: z.uuid().describe('The account payment method id.'),
+  id: id().describe('The account id.'),
+  payment_method_id: id().describe('The account payment method id.'),
 });
 
 export const PaymentMethodListQuery = z.object({
   ...paginationQuery(500),
-  account_id: z.uuid().optional().describe('Only the methods of this account.'),
+  account_id: id().optional().describe('Only the methods of this account.'),
   type: z.enum(['card', 'ach']).optional(),
   is_default: queryBoolean().optional().describe('Only default (true) or non-default (false) methods.'),
   is_active: queryBoolean().optional().describe('Only active (true) or removed (false) methods; omit for both.'),

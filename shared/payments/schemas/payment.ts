@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
 const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
@@ -17,6 +18,7 @@ export const Payment = z
   .object({
     id: id(),
     object: z.literal('payment'),
+    livemode: livemode(),
     entity_id: id(),
     account_id: id().describe('The paying customer account.'),
     amount: z.number(),
@@ -113,6 +115,7 @@ export const Deposit = z
   .object({
     id: id(),
     object: z.literal('deposit'),
+    livemode: livemode(),
     entity_id: id(),
     status: z.literal('posted'),
     total_amount: z.number(),

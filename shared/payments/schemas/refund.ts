@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 const RefundLine = z.object({
   id: id(),
@@ -14,6 +15,7 @@ export const Refund = z
   .object({
     id: id(),
     object: z.literal('refund'),
+    livemode: livemode(),
     entity_id: id(),
     payment_id: id(),
     amount: z.number(),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { ALL_SCOPES } from '../../auth/scopes';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
 
 export const User = z
   .object({
     id: id(),
     object: z.literal('user'),
+    livemode: livemode(),
     entity_id: id(),
     email: z.string(),
     name: z.string(),
@@ -21,6 +23,7 @@ export const ApiKey = z
   .object({
     id: id(),
     object: z.literal('api_key'),
+    livemode: livemode(),
     entity_id: id(),
     name: z.string().nullable(),
     mode: z.enum(['live', 'test']),
@@ -52,7 +55,10 @@ const scopeList = z
 
 export const ApiKeyCreate = z.strictObject({
   name: optionalText(100),
-  mode: z.enum(['live', 'test']).optional().describe("Defaults to the calling key's mode. A test key can create test keys only."),
+  mode: z
+    .enum(['live', 'test'])
+    .optional()
+    .describe("Defaults to the calling key's mode, the only mode it may create: a live key creates live keys, a test key test keys."),
   scopes: scopeList.describe('Scopes of the new key; each must be held by the calling key.'),
   expires_at: timestamp().optional().describe('When the key stops working; omit for no expiry.'),
   metadata: metadata().optional(),
