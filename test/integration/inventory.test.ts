@@ -9,7 +9,9 @@ const api = setupTestApi();
 
 async function setup(owner: TestEntity, productBody: Partial<BodyFor<'POST', '/v1/products'>> = {}) {
   const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: `Loc ${Math.random().toString(36).slice(2)}` } })).body;
-  const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `P-${Math.random().toString(36).slice(2)}`, name: 'Stocked', ...productBody } })).body;
+  const product = (
+    await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `P-${Math.random().toString(36).slice(2)}`, name: 'Stocked', ...productBody } })
+  ).body;
   return { location, product };
 }
 

@@ -4,7 +4,8 @@ import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harne
 const api = setupTestApi();
 
 async function productWithOptions(owner: TestEntity, names: string[]) {
-  const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `O-${Math.random().toString(36).slice(2)}`, name: 'Shirt' } })).body;
+  const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: `O-${Math.random().toString(36).slice(2)}`, name: 'Shirt' } }))
+    .body;
   const options = [];
   for (const name of names)
     options.push((await api.request('POST', `/v1/products/${product.id}/options`, { key: owner.secret, body: { name, values: ['a', 'b'] } })).body);
