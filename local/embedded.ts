@@ -5,7 +5,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DeleteItemCommand, DynamoDBClient, ResourceInUseException, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteItemCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  ScanCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
 import type pg from 'pg';
 import { createPool } from '../shared/db/database';
 
@@ -85,6 +93,11 @@ export async function startIdempotencyStore(dataDir?: string): Promise<Closeable
         BillingMode: 'PAY_PER_REQUEST',
       }),
     );
+    // dynalite answers CreateTable with the table still CREATING, even at createTableMs 0; a
+    // write before it is ACTIVE is a ResourceNotFoundException.
+    while ((await client.send(new DescribeTableCommand({ TableName: IDEMPOTENCY_TABLE }))).Table?.TableStatus !== 'ACTIVE') {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
     await deleteExpiredRecords(client);
