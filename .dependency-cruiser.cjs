@@ -14,6 +14,8 @@ const CAPABILITIES = {
   inventory: ['catalog', 'ledger'],
   orders: ['catalog', 'inventory', 'ledger', 'parties'],
   payments: ['orders', 'ledger', 'parties'],
+  payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders'],
+  webhooks: [],
 };
 
 /** The platform under every capability: shared/<folder>/ and the files directly in shared/. */

@@ -480,6 +480,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities/{entity_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Every event of the key's entity and mode, newest first, kept for at least 90 days (the operator may configure longer): an integrator that was offline can catch up by walking the feed with starting_after (older) or ending_before (newer) alone, and de-duplicate on the event id. The events are the ones webhooks deliver, byte for byte the same object. Ordering is by created_at then id; an event whose transaction committed late can carry a created_at older than events already listed, so a consumer that polls for new events should re-read a short window (say a minute) before its newest seen event rather than rely on ending_before alone.
+         *
+         *     Requires scope: webhooks:read.
+         */
+        get: operations["events.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description An event of the last 90 days or more (the retention period); older events are a 404.
+         *
+         *     Requires scope: webhooks:read.
+         */
+        get: operations["events.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again to one webhook endpoint
+         * @description Queues one more delivery of this event to the endpoint named, whether or not it subscribes to the type (the endpoint must be enabled). It is signed and retried like any delivery and carries the same webhook-id, so a receiver that already processed the event can recognise it. Returns the queued delivery (202).
+         *
+         *     Requires scope: webhooks:write.
+         */
+        post: operations["events.resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entities/{entity_id}/reconciliation/cash-balance": {
         parameters: {
             query?: never;
@@ -518,6 +584,178 @@ export interface paths {
         get: operations["reconciliation.trial_balance"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first, enabled and disabled alike. Secrets are never listed.
+         *
+         *     Requires scope: webhooks:read.
+         */
+        get: operations["webhook_endpoints.list"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Events of the enabled types are POSTed to the url, signed the Standard Webhooks way (webhook-id, webhook-timestamp and webhook-signature headers) with the endpoint's secret, which is returned once, in this response. The url must use https and must not be, or resolve to, a loopback, private, link-local, carrier-grade NAT, cloud metadata, multicast, reserved or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6 included): 400 webhook_url_insecure or webhook_url_forbidden_address. The address is checked again before each delivery. A local or sandbox server may allow http to the hosts on its WEBHOOK_URL_ALLOWLIST (such as localhost); prod never does. Each mode has its own endpoints: a test key's endpoint receives test-mode events only.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        post: operations["webhook_endpoints.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a webhook endpoint
+         * @description The secret is never returned after creation (roll-secret issues a new one).
+         *
+         *     Requires scope: webhooks:read.
+         */
+        get: operations["webhook_endpoints.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description No event is delivered to it afterwards, retries included. The events stay in the events feed.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        delete: operations["webhook_endpoints.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the url, enabled_events, description or metadata (metadata is replaced as a whole). The url must use https and must not be, or resolve to, a loopback, private, link-local, carrier-grade NAT, cloud metadata, multicast, reserved or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6 included): 400 webhook_url_insecure or webhook_url_forbidden_address. The address is checked again before each delivery. A local or sandbox server may allow http to the hosts on its WEBHOOK_URL_ALLOWLIST (such as localhost); prod never does. Use disable and enable to stop and resume deliveries.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        patch: operations["webhook_endpoints.update"];
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's delivery attempts
+         * @description Every attempt to deliver an event to this endpoint, newest first: the event, the attempt number, the status code, the duration, the first 1 KB of the response and when the next attempt is due. A delivery is retried with backoff for about three days (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and 10 h, each with 10% jitter) until the endpoint answers 2xx within 15 seconds; a 410 answer disables the endpoint at once. Deliveries are at least once and in no guaranteed order: de-duplicate on the event id (webhook-id header) and order by created_at, and use the events feed to catch up.
+         *
+         *     Requires scope: webhooks:read.
+         */
+        get: operations["webhook_endpoints.deliveries.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a webhook endpoint
+         * @description Stops deliveries to the endpoint (disabled_reason user) until enable is called; events meanwhile are not queued for it, and stay in the events feed to catch up from. Disabling a disabled endpoint changes nothing.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        post: operations["webhook_endpoints.disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a webhook endpoint
+         * @description Resumes deliveries of events that happen from now on, whatever disabled the endpoint (a call, a 410 answer or three days of failures). Enabling an enabled endpoint changes nothing.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        post: operations["webhook_endpoints.enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints/{id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a webhook endpoint's secret
+         * @description Issues a new signing secret, returned once in this response. The previous secret stays valid for 24 hours (previous_secret_expires_at): meanwhile every delivery carries a signature with each secret in its webhook-signature header, so a receiver can switch secrets without missing a delivery. Rolling again within the 24 hours retires the older of the two at once.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        post: operations["webhook_endpoints.roll_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test ping to a webhook endpoint
+         * @description Queues a `ping` event for this endpoint alone, signed and retried like any delivery, whatever its enabled_events. The ping is not an event of the feed. Returns the queued delivery (202); its attempts appear under deliveries.
+         *
+         *     Requires scope: webhooks:write.
+         */
+        post: operations["webhook_endpoints.test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2467,7 +2705,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a tag to a resource
-         * @description Returns the resource tags after the change as {data: [tag]}; attaching a tag already attached changes nothing. The resource must exist in the entity (404): order means a quote or sales order, invoice, return and purchase_order an order of that document_type (any other document, or a deleted one, is a 404). vendor_bill, contact and package resources are not served by this version: 422 resource_type_unavailable.
+         * @description Returns the resource tags after the change as {data: [tag]}; attaching a tag already attached changes nothing. The resource must exist in the entity (404): order means a quote or sales order, invoice, return and purchase_order an order of that document_type (any other document, or a deleted one, is a 404). contact and package resources are not served by this version: 422 resource_type_unavailable.
          *
          *     Requires scope: settings:write.
          */
@@ -2490,7 +2728,7 @@ export interface paths {
         post?: never;
         /**
          * Detach a tag from a resource
-         * @description Returns the remaining tags of the resource as {data: [tag]}. A tag that is not attached is a 404 on tagId; the resource must exist as on attach (vendor_bill, contact and package: 422 resource_type_unavailable).
+         * @description Returns the remaining tags of the resource as {data: [tag]}. A tag that is not attached is a 404 on tagId; the resource must exist as on attach (contact and package: 422 resource_type_unavailable).
          *
          *     Requires scope: settings:write.
          */
@@ -2640,6 +2878,222 @@ export interface paths {
          *     Requires scope: settings:write.
          */
         patch: operations["units_of_measure.update"];
+        trace?: never;
+    };
+    "/v1/vendor-bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vendor bills
+         * @description E22. Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status (void is accepted for voided, as the spec's filter list words it), created_gte and created_lte (timestamps, inclusive), due_date_lte (a date: today's date lists the bills due or overdue). expand[] takes the data. prefix.
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["vendor_bills.list"];
+        put?: never;
+        /**
+         * Create a vendor bill
+         * @description A draft bill from a vendor of the entity, with expense lines (a GL account and an amount) and item lines (a product, a quantity and a unit cost; amount = quantity × unit_cost to the cent). bill_number is taken from the entity's gap-free sequence (BILL-000001). bill_date defaults to today; due_date to bill_date plus the net days of payment_term_id, else bill_date. currency defaults to the vendor's. A vendor_invoice_number that another bill of the vendor (not voided) already records is 409 vendor_invoice_number_taken naming the existing bill in existing_bill_id, as QuickBooks warns of a duplicate bill number. Returns the bill with its lines. Emits vendor_bill.created.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a vendor bill
+         * @description E21. expand[]: lines, lines.product, payments (the AP payments applied; empty until AP payments are served), gl_entries (the AP entry and, for a voided bill, its reversal), vendor, purchase_order.
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["vendor_bills.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a vendor bill
+         * @description Send only the fields to change. notes and metadata change in any status; every other field only while the bill is draft or rejected (409 vendor_bill_invalid_transition with current_status otherwise: void a submitted or posted bill and enter a new one). A new bill_date or payment_term_id recomputes due_date from the terms unless due_date is sent. Emits vendor_bill.updated.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        patch: operations["vendor_bills.update"];
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a vendor bill
+         * @description pending_approval → approved, recording approved_by and approved_at. The key's user (the user who created the key) needs the purchasing.approve_bills permission (403 insufficient_permissions naming it) and must not be the user who created the bill (403 segregation_of_duties). Any other status is 409 vendor_bill_invalid_transition. Emits vendor_bill.approved.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a line to a vendor bill
+         * @description An expense line (type expense: account_id, amount) or an item line (type item: product_id, quantity, unit_cost) on a draft or rejected bill (409 vendor_bill_invalid_transition otherwise). Returns the bill (201) with its lines and recalculated totals. Emits vendor_bill.updated.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.lines.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/lines/{line_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a line of a vendor bill
+         * @description Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        delete: operations["vendor_bills.lines.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a line of a vendor bill
+         * @description Send only the fields to change, of the line's own type (account_id and amount on expense lines; product_id, quantity and unit_cost on item lines; 400 parameter_invalid naming a field of the other type). Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its lines. Emits vendor_bill.updated.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        patch: operations["vendor_bills.lines.update"];
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a vendor bill
+         * @description E13. approved → open (the status the spec gives a posted bill; open joins the status enum), recording posted_by and posted_at, and writes the AP journal entry dated bill_date (journal_entry_id): each expense line debits its account, each item line the inventory asset, tax_total and shipping_total cost of goods sold, and accounts payable is credited bill_total. Segregation of duties: the key's user (the user who created the key) must not be the user who created the bill (403 segregation_of_duties). skip_permission_check true is the migration carve-out for loading open payables: it needs the migration:write scope (403 insufficient_scope, required migration:write), posts a bill in any status before open without approval and without the segregation check, and is recorded on the bill (skip_permission_check) and in the journal entry's metadata. A closed period is 422 period_closed on bill_date. Idempotency-Key supported. Emits vendor_bill.posted.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a vendor bill
+         * @description pending_approval → rejected with a reason (rejected_by, rejected_at, rejection_reason). A rejected bill is back in the editing stage: its fields and lines change as a draft's do and it can be submitted again. Needs the purchasing.approve_bills permission (403 insufficient_permissions). Any other status is 409 vendor_bill_invalid_transition. Emits vendor_bill.rejected.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a vendor bill for approval
+         * @description draft or rejected → pending_approval, recording submitted_by and submitted_at. A bill without lines or with a total of 0 is 422 vendor_bill_empty; any other status is 409 vendor_bill_invalid_transition with current_status. Emits vendor_bill.submitted.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-bills/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a vendor bill
+         * @description Any status but partially_paid, paid and voided → voided (voided_by, voided_at). A posted (open) bill's AP journal entry is reversed, dated today or bill_date if later (void_journal_entry_id); a closed period there is 422 period_closed. A bill with payments applied is refused (409 vendor_bill_invalid_transition): void or unapply the payments first. balance_due is not changed: the status says the bill no longer counts. Its vendor_invoice_number is free again. Emits vendor_bill.voided.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_bills.void"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/vendors": {
@@ -3159,6 +3613,77 @@ export interface components {
             updated_at: string;
         };
         /**
+         * Event
+         * @description Something that happened in the entity: the object concerned as it was then. The same object is served by the events feed and POSTed to webhook endpoints.
+         */
+        Event: {
+            /**
+             * Format: uuid
+             * @description The event id; webhook deliveries send it as the webhook-id header, so receivers de-duplicate on it.
+             */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** @description The event type, e.g. order.created (see the event catalog). */
+            type: string;
+            api_version: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /** Format: uuid */
+            entity_id: string;
+            data: {
+                /** @description The object concerned, as it was when the event happened. */
+                object: {
+                    [key: string]: unknown;
+                };
+                /** @description For update events: the old values of the fields that changed. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+            request: {
+                /** @description The request that caused the event; null for scheduled work. */
+                id: string | null;
+                idempotency_key: string | null;
+            };
+        };
+        /**
+         * WebhookDelivery
+         * @description One event queued for one endpoint, retried until it succeeds or the schedule runs out.
+         */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_delivery";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /**
+             * @description event: sent because the endpoint subscribes to the type; resend: sent again on request; test: a ping.
+             * @enum {string}
+             */
+            kind: "event" | "resend" | "test";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempt_count: number;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+        };
+        /**
          * CashBalance
          * @description The balance of each bank account of the ledger as of a date, and their total.
          */
@@ -3213,6 +3738,121 @@ export interface components {
             total_debits: number;
             /** @description Always equal to total_debits. */
             total_credits: number;
+        };
+        /**
+         * WebhookEndpointWithSecret
+         * @description A webhook endpoint with its signing secret, as creation and roll-secret return it once.
+         */
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_endpoint";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Where events are POSTed. https; a host that resolves to a private, loopback, link-local or metadata address is refused. */
+            url: string;
+            description: string | null;
+            /** @description The event types delivered here, or ["*"] for every type (types added later included). */
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why a disabled endpoint is: user (disable was called), gone (it answered 410), failing (every attempt failed for three days). Null when enabled. */
+            disabled_reason: ("user" | "gone" | "failing") | null;
+            /** @description After roll-secret: until when deliveries are also signed with the previous secret (24 hours); null otherwise. */
+            previous_secret_expires_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /** @description The signing secret (whsec_...), for verifying deliveries with a Standard Webhooks library. Shown once, in this response only. */
+            secret: string;
+        };
+        /**
+         * WebhookEndpoint
+         * @description A URL that receives the events of the enabled types as signed HTTP POSTs.
+         */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_endpoint";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Where events are POSTed. https; a host that resolves to a private, loopback, link-local or metadata address is refused. */
+            url: string;
+            description: string | null;
+            /** @description The event types delivered here, or ["*"] for every type (types added later included). */
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why a disabled endpoint is: user (disable was called), gone (it answered 410), failing (every attempt failed for three days). Null when enabled. */
+            disabled_reason: ("user" | "gone" | "failing") | null;
+            /** @description After roll-secret: until when deliveries are also signed with the previous secret (24 hours); null otherwise. */
+            previous_secret_expires_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * WebhookDeliveryAttempt
+         * @description One HTTP attempt of a webhook delivery and its outcome.
+         */
+        WebhookDeliveryAttempt: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_delivery_attempt";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** @description 1 for the first attempt of the delivery. */
+            attempt_number: number;
+            /** @description A 2xx answer within 15 seconds. */
+            succeeded: boolean;
+            /** @description The HTTP status the endpoint answered; null when there was no answer (error says why). */
+            status_code: number | null;
+            duration_ms: number;
+            /** @description The first 1 KB (UTF-8) of the response body. */
+            response_excerpt: string | null;
+            /** @description Why no usable answer came: a timeout, a refused connection, a redirect (never followed), a refused address. */
+            error: string | null;
+            /** @description When the next attempt is due; null when this one succeeded or was the last. */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
         };
         /**
          * GlAccount
@@ -4766,6 +5406,138 @@ export interface components {
             payment_method: string | null;
         };
         /**
+         * VendorBill
+         * @description A bill from a vendor (an accounts-payable invoice): its totals, balance, approval trail and posting.
+         */
+        VendorBill: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor_bill";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /** @description The purchase order this bill was created from. Billing from a purchase order (three-way match) is not served yet, so it is null. */
+            po_id: string | null;
+            /** @description The payment terms due_date was computed from. */
+            payment_term_id: string | null;
+            /** @description Sequential per entity and gap-free (BILL-000001). */
+            bill_number: string;
+            /** @description The vendor's own invoice number; unique per vendor among bills that are not voided. */
+            vendor_invoice_number: string | null;
+            /**
+             * @description draft → pending_approval (submit) → approved (approve) or rejected (reject; editable and submittable again, like a draft) → open (post) → partially_paid → paid; voided. open is not in the spec enum but is the status the spec gives a posted bill.
+             * @enum {string}
+             */
+            status: "draft" | "pending_approval" | "approved" | "rejected" | "open" | "partially_paid" | "paid" | "voided";
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            bill_date: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            due_date: string;
+            /** @description Sum of the line amounts. */
+            subtotal: number;
+            tax_total: number;
+            shipping_total: number;
+            /** @description subtotal + tax_total + shipping_total. */
+            bill_total: number;
+            amount_paid: number;
+            /** @description bill_total − amount_paid; never coerced to 0 by the lifecycle (a voided bill keeps it). There is no amount_due on this resource. */
+            balance_due: number;
+            currency: string;
+            notes: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The user of the key that created the bill; may neither approve nor post it. */
+            created_by_user_id: string | null;
+            submitted_by: string | null;
+            submitted_at: string | null;
+            approved_by: string | null;
+            approved_at: string | null;
+            rejected_by: string | null;
+            rejected_at: string | null;
+            rejection_reason: string | null;
+            posted_by: string | null;
+            posted_at: string | null;
+            /** @description True when the bill was posted with the migration carve-out (approval and segregation of duties skipped). */
+            skip_permission_check: boolean;
+            /** @description The AP journal entry written at posting. */
+            journal_entry_id: string | null;
+            voided_by: string | null;
+            voided_at: string | null;
+            /** @description The reversal of the AP journal entry, when a posted bill was voided. */
+            void_journal_entry_id: string | null;
+            /** @description With expand[]=lines (always present on line routes). */
+            lines?: components["schemas"]["VendorBillLine"][];
+            /** @description With expand[]=payments: the AP payments applied to the bill. */
+            payments?: unknown[];
+            /** @description With expand[]=gl_entries: the posting and its reversal, if voided. */
+            gl_entries?: unknown[];
+            /** @description With expand[]=vendor. */
+            vendor?: unknown;
+            /** @description With expand[]=purchase_order (null when po_id is null). */
+            purchase_order?: unknown;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * VendorBillLine
+         * @description A line of a vendor bill: an expense (GL account and amount) or an item (product, quantity and unit cost).
+         */
+        VendorBillLine: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor_bill_line";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * @description expense: a GL account and an amount; item: a product, a quantity and a unit cost.
+             * @enum {string}
+             */
+            type: "expense" | "item";
+            /** @description Expense lines: the GL account debited when the bill is posted. */
+            account_id: string | null;
+            /** @description Item lines: the product billed. */
+            product_id: string | null;
+            /** @description Item lines: units billed (4 decimals). */
+            quantity: number | null;
+            /** @description Item lines: cost per unit (4 decimals). */
+            unit_cost: number | null;
+            /** @description Expense lines: as sent; item lines: quantity × unit_cost rounded to the cent. */
+            amount: number;
+            description: string | null;
+            /** @description The product, with expand[]=lines.product. */
+            product?: unknown;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
          * Vendor
          * @description A supplier that purchase orders are placed with.
          */
@@ -4824,7 +5596,7 @@ export interface components {
              * @description Precise machine-readable code; see x-error-catalog.
              * @enum {string}
              */
-            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
+            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
             /** @enum {string} */
             type: "validation_error" | "permission_error" | "not_found" | "conflict" | "rate_limit" | "internal" | "expand_error" | "not_implemented";
             /** @description One-sentence English explanation. */
@@ -8773,7 +9545,7 @@ export interface operations {
                      */
                     mode?: "live" | "test";
                     /** @description Scopes of the new key; each must be held by the calling key. */
-                    scopes: ("accounts:read" | "accounts:write" | "accounting:read" | "accounting:write" | "api_keys:read" | "api_keys:write" | "manufacturers:read" | "manufacturers:write" | "migration:read" | "migration:write" | "orders:read" | "orders:write" | "payments:read" | "payments:write" | "products:read" | "products:write" | "purchasing:read" | "purchasing:write" | "settings:read" | "settings:write" | "migration:admin")[];
+                    scopes: ("accounts:read" | "accounts:write" | "accounting:read" | "accounting:write" | "api_keys:read" | "api_keys:write" | "manufacturers:read" | "manufacturers:write" | "migration:read" | "migration:write" | "orders:read" | "orders:write" | "payments:read" | "payments:write" | "products:read" | "products:write" | "purchasing:read" | "purchasing:write" | "settings:read" | "settings:write" | "webhooks:read" | "webhooks:write" | "migration:admin")[];
                     /**
                      * Format: date-time
                      * @description When the key stops working; omit for no expiry.
@@ -9605,6 +10377,506 @@ export interface operations {
             };
         };
     };
+    "events.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+                /** @description Only events of this type. */
+                type?: string;
+                /** @description Only events of these types (types[]=a&types[]=b); not together with type. */
+                "types[]"?: string[];
+                /** @description Only events created at or after this time. */
+                "created[gte]"?: string;
+                /** @description Only events created at or before this time. */
+                "created[lte]"?: string;
+                /** @description Only events about this object (data.object.id). */
+                object_id?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List events */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Event"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve an event */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.resend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The webhook endpoint to send the event to.
+                     */
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Send an event again to one webhook endpoint */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: webhook_endpoint_disabled, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "reconciliation.cash_balance": {
         parameters: {
             query?: {
@@ -9857,6 +11129,1689 @@ export interface operations {
             };
             /** @description Error codes: unsupported_media_type. */
             415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List webhook endpoints */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    /** @description Event types (such as order.created) or ["*"] for all; an unknown type is refused. */
+                    enabled_events: string[];
+                    description?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a webhook endpoint */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, webhook_url_insecure, webhook_url_forbidden_address, webhook_url_unresolvable, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a webhook endpoint */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a webhook endpoint */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "webhook_endpoint";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    /** @description Event types (such as order.created) or ["*"] for all; an unknown type is refused. */
+                    enabled_events?: string[];
+                    description?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update a webhook endpoint */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, webhook_url_insecure, webhook_url_forbidden_address, webhook_url_unresolvable, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.deliveries.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a webhook endpoint's delivery attempts */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["WebhookDeliveryAttempt"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.disable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disable a webhook endpoint */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.enable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enable a webhook endpoint */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.roll_secret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Roll a webhook endpoint's secret */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook_endpoints.test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a test ping to a webhook endpoint */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -29501,7 +32456,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. vendor_bill, contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
+                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
                 resourceId: string;
             };
@@ -29653,7 +32608,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. vendor_bill, contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
+                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
                 resourceId: string;
             };
@@ -29826,7 +32781,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. vendor_bill, contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
+                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
                 resourceId: string;
                 /** @description The tag to detach. */
@@ -31825,6 +34780,2163 @@ export interface operations {
                 };
             };
             /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+                /** @description This vendor's bills. */
+                vendor_id?: string;
+                /** @description Bills in this status; void is the same as voided. */
+                status?: "draft" | "pending_approval" | "approved" | "rejected" | "open" | "partially_paid" | "paid" | "voided" | "void";
+                /** @description Created at or after this instant. */
+                created_gte?: string;
+                /** @description Created at or before this instant. */
+                created_lte?: string;
+                /** @description Due on or before this date. */
+                due_date_lte?: string;
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("data.lines" | "data.lines.product" | "data.payments" | "data.gl_entries" | "data.vendor" | "data.purchase_order")[];
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List vendor bills */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["VendorBill"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.create": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description A vendor of the entity that is not archived.
+                     */
+                    vendor_id: string;
+                    /** @description The vendor's invoice number; 409 vendor_invoice_number_taken names the existing bill. */
+                    vendor_invoice_number?: string | null;
+                    /**
+                     * Format: date
+                     * @description Defaults to today (UTC).
+                     */
+                    bill_date?: string;
+                    /**
+                     * Format: date
+                     * @description Defaults to bill_date + the net days of payment_term_id, else bill_date (due on receipt).
+                     */
+                    due_date?: string;
+                    /** @description Payment terms of the entity (net days); no route manages payment terms yet. */
+                    payment_term_id?: string | null;
+                    /** @description Purchase tax billed; posted with the cost (cost_of_goods_sold). Defaults to 0. */
+                    tax_total?: number | string;
+                    /** @description Freight billed; posted with the cost (cost_of_goods_sold). Defaults to 0. */
+                    shipping_total?: number | string;
+                    /** @description ISO 4217 code; defaults to the vendor's currency. */
+                    currency?: string;
+                    notes?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines. */
+                    lines?: {
+                        /**
+                         * @description expense: send account_id and amount; item: send product_id, quantity and unit_cost.
+                         * @enum {string}
+                         */
+                        type: "expense" | "item";
+                        /**
+                         * Format: uuid
+                         * @description Expense lines (required): an active GL account of the entity, not accounts payable.
+                         */
+                        account_id?: string;
+                        /** @description Expense lines (required): 2 decimals, at least 0. */
+                        amount?: number | string;
+                        /**
+                         * Format: uuid
+                         * @description Item lines (required): a product of the entity.
+                         */
+                        product_id?: string;
+                        /** @description Item lines (required): greater than 0, 4 decimals. */
+                        quantity?: number | string;
+                        /** @description Item lines (required): at least 0, 4 decimals. */
+                        unit_cost?: number | string;
+                        /** @description Free text shown on the line. */
+                        description?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Create a vendor bill */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_invoice_number_taken, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: party_archived, gl_account_inactive, gl_account_control, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.get": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.update": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    vendor_id?: string;
+                    vendor_invoice_number?: string | null;
+                    /**
+                     * Format: date
+                     * @description ISO 8601 date
+                     */
+                    bill_date?: string;
+                    /**
+                     * Format: date
+                     * @description ISO 8601 date
+                     */
+                    due_date?: string;
+                    payment_term_id?: string | null;
+                    tax_total?: number | string;
+                    shipping_total?: number | string;
+                    currency?: string;
+                    notes?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, vendor_invoice_number_taken, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: party_archived, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.approve": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approve a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope, insufficient_permissions, segregation_of_duties. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.lines.create": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description expense: send account_id and amount; item: send product_id, quantity and unit_cost.
+                     * @enum {string}
+                     */
+                    type: "expense" | "item";
+                    /**
+                     * Format: uuid
+                     * @description Expense lines (required): an active GL account of the entity, not accounts payable.
+                     */
+                    account_id?: string;
+                    /** @description Expense lines (required): 2 decimals, at least 0. */
+                    amount?: number | string;
+                    /**
+                     * Format: uuid
+                     * @description Item lines (required): a product of the entity.
+                     */
+                    product_id?: string;
+                    /** @description Item lines (required): greater than 0, 4 decimals. */
+                    quantity?: number | string;
+                    /** @description Item lines (required): at least 0, 4 decimals. */
+                    unit_cost?: number | string;
+                    /** @description Free text shown on the line. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a line to a vendor bill */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: gl_account_inactive, gl_account_control, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.lines.delete": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The bill id. */
+                id: string;
+                /** @description The line id. */
+                line_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a line of a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.lines.update": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The bill id. */
+                id: string;
+                /** @description The line id. */
+                line_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Expense lines only.
+                     */
+                    account_id?: string;
+                    /** @description Expense lines only. */
+                    amount?: number | string;
+                    /**
+                     * Format: uuid
+                     * @description Item lines only.
+                     */
+                    product_id?: string;
+                    /** @description Item lines only. */
+                    quantity?: number | string;
+                    /** @description Item lines only. */
+                    unit_cost?: number | string;
+                    /** @description Free text shown on the line. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a line of a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: gl_account_inactive, gl_account_control, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.post": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Migration-only carve-out: posts without approval and without the segregation-of-duties check. Requires the migration:write scope. */
+                    skip_permission_check?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Post a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope, segregation_of_duties. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_empty, period_closed, gl_account_inactive, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.reject": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the bill is rejected; kept as rejection_reason. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reject a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope, insufficient_permissions. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.submit": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Submit a vendor bill for approval */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_empty, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_bills.void": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Void a vendor bill */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorBill"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

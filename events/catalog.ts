@@ -30,6 +30,8 @@ import { Refund } from '../shared/payments/schemas/refund';
 import { AccountPaymentMethod } from '../shared/payments/schemas/payment-method';
 import { Coupon } from '../shared/orders/schemas/coupon';
 import { TaxRate } from '../shared/orders/schemas/tax-rate';
+import { WebhookEndpoint } from '../shared/webhooks/schemas/webhook-endpoint';
+import { VendorBill } from '../shared/payables/schemas/vendor-bill';
 
 export interface EventContract {
   version: number;
@@ -146,6 +148,12 @@ export const EVENT_CATALOG = {
     version: 1,
     description: 'A recurring journal entry template was deleted; the object is its last state.',
     object: RecurringJournalTemplate,
+  },
+  'webhook_endpoint.disabled': {
+    version: 1,
+    description:
+      'The API disabled a webhook endpoint: it answered 410 Gone (disabled_reason gone), or every attempt to it failed for about three days (failing). Enable it again once it works; events meanwhile are in the events feed.',
+    object: WebhookEndpoint,
   },
   'api_key.created': { version: 1, description: 'An API key was created (never with its secret).', object: ApiKey },
   'api_key.revoked': { version: 1, description: 'An API key was revoked.', object: ApiKey },
@@ -300,6 +308,35 @@ export const EVENT_CATALOG = {
     description: 'Undeposited receipts were deposited to a bank account (E4); it posted debit bank, credit undeposited funds.',
     object: Deposit,
   },
+  'vendor_bill.created': { version: 1, description: 'A vendor bill was created (draft), with its lines.', object: VendorBill },
+  'vendor_bill.updated': {
+    version: 1,
+    description: 'A vendor bill or one of its lines changed; previous_attributes holds the old header values (the object carries the lines).',
+    object: VendorBill,
+  },
+  'vendor_bill.submitted': { version: 1, description: 'A draft or rejected vendor bill was submitted for approval (pending_approval).', object: VendorBill },
+  'vendor_bill.approved': { version: 1, description: 'A vendor bill was approved (approved_by, approved_at); it can now be posted.', object: VendorBill },
+  'vendor_bill.rejected': {
+    version: 1,
+    description: 'A vendor bill was rejected (rejected_by, rejected_at, rejection_reason); it is editable and can be submitted again.',
+    object: VendorBill,
+  },
+  'vendor_bill.posted': {
+    version: 1,
+    description:
+      'A vendor bill was posted (E13): status open, its AP journal entry written (journal_entry_id); skip_permission_check says whether the migration carve-out was used.',
+    object: VendorBill,
+  },
+  'vendor_bill.voided': {
+    version: 1,
+    description: 'A vendor bill was voided; a posted one had its AP entry reversed (void_journal_entry_id).',
+    object: VendorBill,
+  },
 } as const satisfies Record<string, EventContract>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
+
+/** Whether `name` is an event type of the catalog: the events feed filters and webhook subscriptions accept only these. */
+export function isEventType(name: string): name is EventType {
+  return Object.hasOwn(EVENT_CATALOG, name);
+}

@@ -11,6 +11,19 @@ import * as listApiKeys from './api-keys/list-api-keys';
 import * as revokeApiKey from './api-keys/revoke-api-key';
 import * as rollApiKey from './api-keys/roll-api-key';
 import * as updateApiKey from './api-keys/update-api-key';
+import * as listEvents from './events/list-events';
+import * as getEvent from './events/get-event';
+import * as resendEvent from './events/resend-event';
+import * as listWebhookDeliveries from './webhook-endpoints/list-webhook-deliveries';
+import * as testWebhookEndpoint from './webhook-endpoints/test-webhook-endpoint';
+import * as createWebhookEndpoint from './webhook-endpoints/create-webhook-endpoint';
+import * as listWebhookEndpoints from './webhook-endpoints/list-webhook-endpoints';
+import * as getWebhookEndpoint from './webhook-endpoints/get-webhook-endpoint';
+import * as updateWebhookEndpoint from './webhook-endpoints/update-webhook-endpoint';
+import * as deleteWebhookEndpoint from './webhook-endpoints/delete-webhook-endpoint';
+import * as disableWebhookEndpoint from './webhook-endpoints/disable-webhook-endpoint';
+import * as enableWebhookEndpoint from './webhook-endpoints/enable-webhook-endpoint';
+import * as rollWebhookEndpointSecret from './webhook-endpoints/roll-webhook-endpoint-secret';
 import * as createLocation from './locations/create-location';
 import * as deleteLocation from './locations/delete-location';
 import * as getLocation from './locations/get-location';
@@ -90,6 +103,18 @@ import * as deleteKitComponent from './kits/delete-component';
 import * as getKitComponent from './kits/get-component';
 import * as updateKitComponent from './kits/update-component';
 import * as getReorderReport from './purchasing/get-reorder-report';
+import * as createVendorBill from './vendor-bills/create-vendor-bill';
+import * as listVendorBills from './vendor-bills/list-vendor-bills';
+import * as getVendorBill from './vendor-bills/get-vendor-bill';
+import * as updateVendorBill from './vendor-bills/update-vendor-bill';
+import * as createVendorBillLine from './vendor-bills/create-vendor-bill-line';
+import * as updateVendorBillLine from './vendor-bills/update-vendor-bill-line';
+import * as deleteVendorBillLine from './vendor-bills/delete-vendor-bill-line';
+import * as submitVendorBill from './vendor-bills/submit-vendor-bill';
+import * as approveVendorBill from './vendor-bills/approve-vendor-bill';
+import * as rejectVendorBill from './vendor-bills/reject-vendor-bill';
+import * as postVendorBill from './vendor-bills/post-vendor-bill';
+import * as voidVendorBill from './vendor-bills/void-vendor-bill';
 import * as createPricingLevel from './pricing-levels/create-pricing-level';
 import * as createPricingPolicy from './pricing-policies/create-pricing-policy';
 import * as getPricingLevel from './pricing-levels/get-pricing-level';
@@ -343,6 +368,31 @@ export const ROUTE_MODULES = {
   'deposits/create-deposit': createDeposit,
   'deposits/get-deposit': getDeposit,
   'deposits/list-deposits': listDeposits,
+  'events/list-events': listEvents,
+  'events/get-event': getEvent,
+  'events/resend-event': resendEvent,
+  'webhook-endpoints/list-webhook-deliveries': listWebhookDeliveries,
+  'webhook-endpoints/test-webhook-endpoint': testWebhookEndpoint,
+  'webhook-endpoints/create-webhook-endpoint': createWebhookEndpoint,
+  'webhook-endpoints/list-webhook-endpoints': listWebhookEndpoints,
+  'webhook-endpoints/get-webhook-endpoint': getWebhookEndpoint,
+  'webhook-endpoints/update-webhook-endpoint': updateWebhookEndpoint,
+  'webhook-endpoints/delete-webhook-endpoint': deleteWebhookEndpoint,
+  'webhook-endpoints/disable-webhook-endpoint': disableWebhookEndpoint,
+  'webhook-endpoints/enable-webhook-endpoint': enableWebhookEndpoint,
+  'webhook-endpoints/roll-webhook-endpoint-secret': rollWebhookEndpointSecret,
+  'vendor-bills/create-vendor-bill': createVendorBill,
+  'vendor-bills/list-vendor-bills': listVendorBills,
+  'vendor-bills/get-vendor-bill': getVendorBill,
+  'vendor-bills/update-vendor-bill': updateVendorBill,
+  'vendor-bills/create-vendor-bill-line': createVendorBillLine,
+  'vendor-bills/update-vendor-bill-line': updateVendorBillLine,
+  'vendor-bills/delete-vendor-bill-line': deleteVendorBillLine,
+  'vendor-bills/submit-vendor-bill': submitVendorBill,
+  'vendor-bills/approve-vendor-bill': approveVendorBill,
+  'vendor-bills/reject-vendor-bill': rejectVendorBill,
+  'vendor-bills/post-vendor-bill': postVendorBill,
+  'vendor-bills/void-vendor-bill': voidVendorBill,
 } satisfies Record<string, RouteModule>;
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

@@ -1,6 +1,6 @@
 /**
  * Wires the adapters for running outside AWS: database (DATABASE_URL or embedded PGlite),
- * idempotency store (dynalite), event bus (in process). Used by `npm start`, the e2e tests and
+ * idempotency store (dynalite), event bus (in process) and the webhook dispatcher on it. Used by `npm start`, the e2e tests and
  * the benchmarks; the handlers themselves never know.
  *
  * With a data folder, what must survive a restart is kept in it: `pglite/` (the embedded database)
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { configureDatabase, closeDatabase, createPool } from '../shared/db/database';
 import { migrate } from '../shared/db/migrate';
 import { configurePublisher, InProcessEventBus } from '../shared/events/publisher';
+import { WebhookDispatcher } from '../shared/webhooks/dispatcher';
 import { embeddedPool, startEmbeddedPostgres, startIdempotencyStore, type Closeable } from './embedded';
 
 export interface LocalRuntime {
@@ -49,12 +50,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const bus = new InProcessEventBus();
   configurePublisher(bus);
+  // Webhook deliveries run in this process, from the same bus: an endpoint at http://localhost:<port>
+  // (with WEBHOOK_URL_ALLOWLIST=localhost) receives the events of local requests.
+  const dispatcher = new WebhookDispatcher(bus);
 
   return {
     databaseUrl,
     embedded,
     bus,
     async close() {
+      await dispatcher.stop();
       await closeDatabase();
       for (const closer of closers.reverse()) await closer.close();
     },

@@ -38,6 +38,17 @@ export const ERROR_CATALOG = {
   parameter_unknown: entry('validation_error', 'validation_error', 'The request contains a parameter this endpoint does not accept.'),
   idempotency_key_invalid: entry('validation_error', 'validation_error', 'The Idempotency-Key header must be 1 to 255 printable characters.'),
   expand_error: entry('expand_error', 'expand_error', 'This expand value is not allowed for this resource.'),
+  webhook_url_insecure: entry(
+    'validation_error',
+    'validation_error',
+    'A webhook endpoint URL must use https (http is allowed only for hosts on the local or sandbox allowlist).',
+  ),
+  webhook_url_forbidden_address: entry(
+    'validation_error',
+    'validation_error',
+    'The webhook endpoint URL is, or resolves to, an address the API never calls: loopback, private, link-local, carrier-grade NAT, cloud metadata, multicast, reserved or unspecified.',
+  ),
+  webhook_url_unresolvable: entry('validation_error', 'validation_error', 'The host of the webhook endpoint URL does not resolve to any address.'),
   // 401: who is calling cannot be established
   api_key_missing: entry('permission_error', 'authentication_failed', 'Send your API key as `Authorization: Bearer <key>`.'),
   api_key_malformed: entry('permission_error', 'authentication_failed', 'The API key is not of the form bo_<live|test>_ent_<entity_code>_<secret>.'),
@@ -123,6 +134,7 @@ export const ERROR_CATALOG = {
     'A drop-ship purchase order was issued for this line; its quantity and drop-ship fields follow that purchase order (see linked_purchase_order).',
   ),
   line_not_editable: entry('conflict', 'conflict', "This line cannot be changed this way (a kit component follows its kit's line)."),
+  webhook_endpoint_disabled: entry('conflict', 'conflict', 'This webhook endpoint is disabled; enable it first.'),
   coupon_code_taken: entry('conflict', 'conflict', 'Another coupon of this entity already has this code (codes are case-insensitive).'),
   coupon_in_use: entry('conflict', 'conflict', 'Documents carry this coupon; deactivate it (is_active false) instead of deleting it.'),
   coupon_already_applied: entry('conflict', 'conflict', 'This coupon is already applied to this document.'),
@@ -217,6 +229,13 @@ export const ERROR_CATALOG = {
   coupon_not_applicable: entry('validation_error', 'validation_error', 'Coupons apply to quotes, sales orders and invoices only.'),
   approver_user_inactive: entry('validation_error', 'validation_error', 'The approver is a deactivated user; name an active user of the entity.'),
   approval_rule_in_use: entry('conflict', 'conflict', 'Orders were routed by this approval rule; deactivate it (is_active false) instead of deleting it.'),
+  vendor_invoice_number_taken: entry(
+    'conflict',
+    'conflict',
+    'Another bill of this vendor that is not voided already records this vendor invoice number; existing_bill_id names it.',
+  ),
+  vendor_bill_invalid_transition: entry('conflict', 'conflict', "The vendor bill's status does not allow this action; current_status says where it is."),
+  vendor_bill_empty: entry('validation_error', 'validation_error', 'The vendor bill has no lines or a total of 0: there is nothing to submit or post.'),
   line_quantity_below_floor: entry(
     'validation_error',
     'validation_error',

@@ -10,7 +10,7 @@ export const route = defineRoute({
   tag: 'Tags',
   summary: 'Attach a tag to a resource',
   description:
-    'Returns the resource tags after the change as {data: [tag]}; attaching a tag already attached changes nothing. The resource must exist in the entity (404): order means a quote or sales order, invoice, return and purchase_order an order of that document_type (any other document, or a deleted one, is a 404). vendor_bill, contact and package resources are not served by this version: 422 resource_type_unavailable.',
+    'Returns the resource tags after the change as {data: [tag]}; attaching a tag already attached changes nothing. The resource must exist in the entity (404): order means a quote or sales order, invoice, return and purchase_order an order of that document_type (any other document, or a deleted one, is a 404). contact and package resources are not served by this version: 422 resource_type_unavailable.',
   scopes: ['settings:write'],
   params: tagResourceParams,
   body: TagAttach,

@@ -13,7 +13,7 @@ export const route = defineRoute({
   tag: 'Tags',
   summary: 'Detach a tag from a resource',
   description:
-    'Returns the remaining tags of the resource as {data: [tag]}. A tag that is not attached is a 404 on tagId; the resource must exist as on attach (vendor_bill, contact and package: 422 resource_type_unavailable).',
+    'Returns the remaining tags of the resource as {data: [tag]}. A tag that is not attached is a 404 on tagId; the resource must exist as on attach (contact and package: 422 resource_type_unavailable).',
   scopes: ['settings:write'],
   params,
   response: TagList,

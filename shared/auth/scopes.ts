@@ -13,6 +13,7 @@ export const SCOPE_AREAS = [
   'products',
   'purchasing',
   'settings',
+  'webhooks',
 ] as const;
 
 export const ALL_SCOPES: string[] = [...SCOPE_AREAS.flatMap((area) => [`${area}:read`, `${area}:write`]), 'migration:admin'];

@@ -9,7 +9,7 @@ import type { Tag, TagCreate, TagResourceType } from './schemas/tag';
 const TAG_COLUMNS = `t.id, 'tag' AS object, t.entity_id, t.name, t.color, t.metadata, t.created_at, t.updated_at`;
 
 /** Resource types whose tables exist in this version: attachments to them are checked for existence. */
-const RESOURCE_TABLES: Partial<Record<TagResourceType, string>> = { account: 'accounts', product: 'products', vendor: 'vendors' };
+const RESOURCE_TABLES: Partial<Record<TagResourceType, string>> = { account: 'accounts', product: 'products', vendor: 'vendors', vendor_bill: 'vendor_bills' };
 /**
  * Order documents share one table: `order` is a quote or sales order, the others their own
  * document_type (a sales order's id tagged as an invoice is a 404). Deleted documents are gone.
@@ -47,8 +47,8 @@ export function listTags(db: Db, entityId: string, filters: { name?: string }, p
 }
 
 /**
- * A resource of a type this version serves must exist in the entity (404 otherwise). vendor_bill,
- * contact and package resources are not served yet: reads answer an empty list, writes 422.
+ * A resource of a type this version serves must exist in the entity (404 otherwise). contact and
+ * package resources are not served yet: reads answer an empty list, writes 422.
  */
 async function checkResource(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string, writing: boolean): Promise<boolean> {
   const table = RESOURCE_TABLES[resourceType];

@@ -5,6 +5,7 @@
  * catalog.
  */
 import { z } from 'zod';
+import { SCOPE_AREAS } from '../auth/scopes';
 import { API_VERSION } from '../version';
 import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from '../errors';
 import { errorAnchor } from '../public-url';
@@ -261,6 +262,8 @@ const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   UnitOfMeasure: 'A unit products are stocked and sold in, and its conversion to the base unit.',
   User: 'A person of the entity that API keys act for.',
   Vendor: 'A supplier that purchase orders are placed with.',
+  VendorBill: 'A bill from a vendor (an accounts-payable invoice): its totals, balance, approval trail and posting.',
+  VendorBillLine: 'A line of a vendor bill: an expense (GL account and amount) or an item (product, quantity and unit cost).',
 };
 
 /**
@@ -274,6 +277,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'API keys': 'Keys of the entity: create, list, restrict scopes, roll and revoke.',
   Coupons: 'Discount codes applied to orders, with their validity and redemption limits.',
   Deposits: 'Bank deposits that group received payments.',
+  Events: 'The durable feed of everything that happened in the entity: the events webhooks deliver, kept for at least 90 days.',
   'General ledger': 'Chart of accounts, journal entries, recurring entries, trial balance and cash reports.',
   Inventory: 'Stock on hand by location, movements, transfers and the reorder report.',
   Kits: 'Kit products: components, availability and builds.',
@@ -292,7 +296,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Tags: 'Labels attached to records for filtering.',
   'Tax rates': 'Sales tax rates applied to order lines.',
   'Units of measure': 'Units products are stocked and sold in, and their conversions.',
+  'Vendor bills': 'Accounts payable: bills from vendors, their lines, approval with segregation of duties, posting to the ledger and voiding.',
   Vendors: 'Suppliers purchase orders are placed with.',
+  'Webhook endpoints': 'URLs that receive events as signed HTTP POSTs (Standard Webhooks), and their signing secrets.',
 };
 
 /**
@@ -374,7 +380,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'API key: bo_<live|test>_ent_<entity_code>_<secret>. Scopes are <area>:read or <area>:write (write implies read), plus migration:admin.',
+          description: `API key: bo_<live|test>_ent_<entity_code>_<secret>. Scopes are <area>:read or <area>:write (write implies read) for the areas ${SCOPE_AREAS.join(', ')}, plus migration:admin.`,
         },
       },
       headers: {

@@ -90,6 +90,16 @@ export async function getJournalEntry(db: Db, entityId: string, entryId: string,
   return (await withLines(db, entityId, [row]))[0];
 }
 
+/** Entries by id in one query (documents expanding their postings), oldest first. */
+export async function journalEntriesByIds(db: Db, entityId: string, entryIds: string[]): Promise<JournalEntry[]> {
+  if (entryIds.length === 0) return [];
+  const rows = await db.query<HeaderRow>(
+    `SELECT ${HEADER} FROM journal_entries e WHERE e.entity_id = $1 AND e.id = ANY($2::uuid[]) ORDER BY e.created_at, e.id`,
+    [entityId, entryIds],
+  );
+  return withLines(db, entityId, rows);
+}
+
 export interface JournalEntryFilters {
   status?: JournalEntryStatus;
   entry_date_gte?: string;

@@ -25,11 +25,12 @@ async function waitFor(predicate: () => boolean, timeoutMs: number, output: () =
   }
 }
 
-export async function startLocalServer(): Promise<LocalServer> {
+/** `settings`: extra environment for the server (the webhook tests shorten its retry schedule). */
+export async function startLocalServer(settings: NodeJS.ProcessEnv = {}): Promise<LocalServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bizops-e2e-'));
   const database = await createFileDatabase();
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings, PORT: String(port), DATA_DIR: dataDir };
   delete env.PUBLIC_BASE_URL;
   // With a real PostgreSQL (CI) the server uses a database of its own; otherwise its embedded one.
   if (process.env.DATABASE_URL) env.DATABASE_URL = database.url;

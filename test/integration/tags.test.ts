@@ -47,7 +47,12 @@ describe('tags (E18)', () => {
     expect((await api.request('GET', `/v1/tags/product/${theirProduct.id}`, { key: owner.secret })).status).toBe(404);
     const foreignTag = await api.request('POST', `/v1/tags/product/${product.id}`, { key: owner.secret, body: { tag_id: theirTag.id } });
     expect(foreignTag.error).toMatchObject({ code: 'not_found', param: 'tag_id' });
-    for (const type of ['vendor_bill', 'contact', 'package']) {
+    // vendor_bill is served: a product id is no vendor bill.
+    expect((await api.request('POST', `/v1/tags/vendor_bill/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } })).error).toMatchObject({
+      code: 'not_found',
+      param: 'resourceId',
+    });
+    for (const type of ['contact', 'package']) {
       const later = await api.request('POST', `/v1/tags/${type}/${product.id}`, { key: owner.secret, body: { tag_id: tag.id } });
       expect(later.status, type).toBe(422);
       expect(later.error).toMatchObject({ code: 'resource_type_unavailable', param: 'resourceType' });

@@ -12,6 +12,8 @@ import { APPROVAL_SAMPLE_BODIES, APPROVAL_SEEDERS } from './approval-fixtures';
 import { PAYMENT_SAMPLE_BODIES, PAYMENT_SEEDERS } from './payment-fixtures';
 import { PAYMENT_METHOD_SAMPLE_BODIES, PAYMENT_METHOD_SEEDERS } from './payment-method-fixtures';
 import { COUPON_SAMPLE_BODIES, COUPON_SEEDERS } from './coupon-fixtures';
+import { PAYABLES_SAMPLE_BODIES, PAYABLES_SEEDERS } from './payables-fixtures';
+import { WEBHOOK_SAMPLE_BODIES, WEBHOOK_SEEDERS } from './webhook-fixtures';
 export { NOT_FOUND_CODES } from './order-fixtures';
 
 type Params = Record<string, string>;
@@ -76,6 +78,7 @@ export const SEEDERS: Record<string, Seeder> = {
   ...PAYMENT_SEEDERS,
   ...PAYMENT_METHOD_SEEDERS,
   ...COUPON_SEEDERS,
+  ...PAYABLES_SEEDERS,
   '/v1/kits/{id}': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/builds': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/availability': async (api, owner) => ({ id: await seedKit(api, owner) }),
@@ -121,6 +124,7 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/entities/{entity_id}/api-keys/{id}': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
   '/v1/entities/{entity_id}/api-keys/{id}/revoke': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
   '/v1/entities/{entity_id}/api-keys/{id}/roll': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
+  ...WEBHOOK_SEEDERS,
 };
 
 /** A body each route accepts (so a 404 is not masked by a 400). */
@@ -144,6 +148,8 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   ...PAYMENT_SAMPLE_BODIES,
   ...PAYMENT_METHOD_SAMPLE_BODIES,
   ...COUPON_SAMPLE_BODIES,
+  ...PAYABLES_SAMPLE_BODIES,
+  ...WEBHOOK_SAMPLE_BODIES,
   'kits.create': {
     sku: 'SAMPLE-KIT',
     product_name: 'Sample kit',

@@ -46,9 +46,9 @@ describe('ALL_SCOPES', () => {
     expect(ALL_SCOPES).toHaveLength(SCOPE_AREAS.length * 2 + 1);
   });
 
-  it('lists the ten documented areas', () => {
+  it('lists the eleven documented areas', () => {
     expect([...SCOPE_AREAS].sort()).toEqual(
-      ['accounts', 'accounting', 'api_keys', 'manufacturers', 'migration', 'orders', 'payments', 'products', 'purchasing', 'settings'].sort(),
+      ['accounts', 'accounting', 'api_keys', 'manufacturers', 'migration', 'orders', 'payments', 'products', 'purchasing', 'settings', 'webhooks'].sort(),
     );
   });
 

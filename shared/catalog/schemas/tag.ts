@@ -40,7 +40,7 @@ export const tagResourceParams = z.object({
   resourceType: z
     .enum(TAG_RESOURCE_TYPES)
     .describe(
-      'account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. vendor_bill, contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).',
+      'account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).',
     ),
   resourceId: id(),
 });

@@ -1,0 +1,30 @@
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { addBillLine } from '../../shared/payables/vendor-bills';
+import { VendorBill, VendorBillLineCreate } from '../../shared/payables/schemas/vendor-bill';
+import { VENDOR_BILL_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'vendor_bills.lines.create',
+  method: 'POST',
+  path: '/v1/vendor-bills/{id}/lines',
+  tag: 'Vendor bills',
+  summary: 'Add a line to a vendor bill',
+  description:
+    'An expense line (type expense: account_id, amount) or an item line (type item: product_id, quantity, unit_cost) on a draft or rejected bill (409 vendor_bill_invalid_transition otherwise). Returns the bill (201) with its lines and recalculated totals. Emits vendor_bill.updated.',
+  scopes: ['purchasing:write'],
+  params: idParams,
+  body: VendorBillLineCreate,
+  response: VendorBill,
+  successStatus: 201,
+  expand: VENDOR_BILL_EXPAND,
+  errors: ['vendor_bill_invalid_transition', 'gl_account_inactive', 'gl_account_control'],
+  handler: async (ctx, { params, body }) => {
+    const bill = await addBillLine(ctx.db, ctx.entityId, params.id, body);
+    await ctx.events.record('vendor_bill.updated', bill);
+    return bill;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { id } from '../../shared/schemas/common';
+import { deleteBillLine, getBillLine } from '../../shared/payables/vendor-bills';
+import { VendorBill } from '../../shared/payables/schemas/vendor-bill';
+import { VENDOR_BILL_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'vendor_bills.lines.delete',
+  method: 'DELETE',
+  path: '/v1/vendor-bills/{id}/lines/{line_id}',
+  tag: 'Vendor bills',
+  summary: 'Delete a line of a vendor bill',
+  description:
+    'Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.',
+  scopes: ['purchasing:write'],
+  params: z.object({ id: id().describe('The bill id.'), line_id: id().describe('The line id.') }),
+  response: VendorBill,
+  expand: VENDOR_BILL_EXPAND,
+  errors: ['vendor_bill_invalid_transition'],
+  current: (ctx, { params }) => getBillLine(ctx.db, ctx.entityId, params.id, params.line_id),
+  handler: async (ctx, { params }) => {
+    const bill = await deleteBillLine(ctx.db, ctx.entityId, params.id, params.line_id);
+    await ctx.events.record('vendor_bill.updated', bill);
+    return bill;
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,23 @@
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { getBill } from '../../shared/payables/vendor-bills';
+import { VendorBill } from '../../shared/payables/schemas/vendor-bill';
+import { VENDOR_BILL_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'vendor_bills.get',
+  method: 'GET',
+  path: '/v1/vendor-bills/{id}',
+  tag: 'Vendor bills',
+  summary: 'Retrieve a vendor bill',
+  description:
+    'E21. expand[]: lines, lines.product, payments (the AP payments applied; empty until AP payments are served), gl_entries (the AP entry and, for a voided bill, its reversal), vendor, purchase_order.',
+  scopes: ['purchasing:read'],
+  params: idParams,
+  response: VendorBill,
+  expand: VENDOR_BILL_EXPAND,
+  handler: (ctx, { params }) => getBill(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,417 @@
+/**
+ * SQL for vendor bills and their lines, and the draft-stage use cases (create, update, line
+ * changes). Every statement also filters by entity; totals are recomputed from the lines in the
+ * same transaction as any change to them.
+ */
+import type { Db } from '../db/database';
+import { isUniqueViolation } from '../db/database';
+import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { formatNumber, nextNumber } from '../db/sequences';
+import { updateSet } from '../db/sql';
+import { todayUtc } from '../dates';
+import { ApiError } from '../errors';
+import { previousAttributes } from '../events/outbox';
+import { newId } from '../ids';
+import { toJsonNumber, QUANTITY_SCALE, amount, toNullableJsonNumber } from '../money';
+import { requireProduct } from '../catalog/products';
+import { getParty } from '../parties/parties';
+import { allows, billTotals, dueDateFrom, itemLineAmount, type BillAction } from './bill-rules';
+import type {
+  VendorBill,
+  VendorBillCreate,
+  VendorBillLine,
+  VendorBillLineCreate,
+  VendorBillLineUpdate,
+  VendorBillStatus,
+  VendorBillUpdate,
+} from './schemas/vendor-bill';
+
+const COLUMNS = `b.id, 'vendor_bill' AS object, b.entity_id, b.vendor_id, b.po_id, b.payment_term_id, b.bill_number, b.vendor_invoice_number, b.status,
+  to_char(b.bill_date, 'YYYY-MM-DD') AS bill_date, to_char(b.due_date, 'YYYY-MM-DD') AS due_date, b.subtotal, b.tax_total, b.shipping_total, b.bill_total,
+  b.amount_paid, b.bill_total - b.amount_paid AS balance_due, b.currency, b.notes, b.metadata, b.created_by_user_id, b.submitted_by, b.submitted_at,
+  b.approved_by, b.approved_at, b.rejected_by, b.rejected_at, b.rejection_reason, b.posted_by, b.posted_at, b.skip_permission_check,
+  b.journal_entry_id, b.voided_by, b.voided_at, b.void_journal_entry_id, b.created_at, b.updated_at`;
+const LINE_COLUMNS = `l.id, 'vendor_bill_line' AS object, l.bill_id, l.line_type AS type, l.account_id, l.product_id, l.quantity, l.unit_cost, l.amount,
+  l.description, l.created_at, l.updated_at`;
+
+type Money = 'subtotal' | 'tax_total' | 'shipping_total' | 'bill_total' | 'amount_paid' | 'balance_due';
+export type BillRow = Omit<VendorBill, Money | 'livemode'> & Record<Money, string>;
+type LineRow = Omit<VendorBillLine, 'quantity' | 'unit_cost' | 'amount' | 'livemode'> & {
+  bill_id: string;
+  quantity: string | null;
+  unit_cost: string | null;
+  amount: string;
+};
+
+// livemode is stamped by the handler stack on every response object.
+type Wire<T> = Omit<T, 'livemode'>;
+
+const toBill = (row: BillRow): Wire<VendorBill> => ({
+  ...row,
+  subtotal: toJsonNumber(row.subtotal),
+  tax_total: toJsonNumber(row.tax_total),
+  shipping_total: toJsonNumber(row.shipping_total),
+  bill_total: toJsonNumber(row.bill_total),
+  amount_paid: toJsonNumber(row.amount_paid),
+  balance_due: toJsonNumber(row.balance_due),
+});
+
+const toLine = ({ bill_id: _billId, ...row }: LineRow): Wire<VendorBillLine> => ({
+  ...row,
+  quantity: toNullableJsonNumber(row.quantity, QUANTITY_SCALE),
+  unit_cost: toNullableJsonNumber(row.unit_cost, QUANTITY_SCALE),
+  amount: toJsonNumber(row.amount),
+});
+
+export type WireBill = Wire<VendorBill> & { lines?: Wire<VendorBillLine>[] };
+
+/** The bill's row (locked with `lock`, for any change), else 404. */
+export async function getBillRow(db: Db, entityId: string, billId: string, options: { lock?: boolean } = {}): Promise<BillRow> {
+  const row = await db.maybeOne<BillRow>(`SELECT ${COLUMNS} FROM vendor_bills b WHERE b.entity_id = $1 AND b.id = $2 ${options.lock ? 'FOR UPDATE' : ''}`, [
+    entityId,
+    billId,
+  ]);
+  if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such vendor bill in this entity.' });
+  return row;
+}
+
+export async function getBill(db: Db, entityId: string, billId: string, options: { lock?: boolean } = {}): Promise<WireBill> {
+  return toBill(await getBillRow(db, entityId, billId, options));
+}
+
+/** The bill with its lines (what the line routes return). */
+export async function getBillWithLines(db: Db, entityId: string, billId: string): Promise<WireBill> {
+  const bill = await getBill(db, entityId, billId);
+  return { ...bill, lines: (await linesOfBills(db, entityId, [billId])).get(billId) ?? [] };
+}
+
+/** The lines of several bills in one query, in entry order. */
+export async function linesOfBills(db: Db, entityId: string, billIds: string[]): Promise<Map<string, Wire<VendorBillLine>[]>> {
+  const rows = await db.query<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM vendor_bill_lines l WHERE l.entity_id = $1 AND l.bill_id = ANY($2::uuid[]) ORDER BY l.sort_order, l.created_at, l.id`,
+    [entityId, billIds],
+  );
+  const byBill = new Map<string, Wire<VendorBillLine>[]>();
+  for (const row of rows) byBill.set(row.bill_id, [...(byBill.get(row.bill_id) ?? []), toLine(row)]);
+  return byBill;
+}
+
+/** 409 vendor_bill_invalid_transition unless the bill's status allows the action. */
+export function requireStatus(bill: { status: VendorBillStatus }, action: BillAction, hint: string): void {
+  if (allows(action, bill.status)) return;
+  throw new ApiError('vendor_bill_invalid_transition', { param: 'id', hint, details: { current_status: bill.status } });
+}
+
+const NOT_EDITABLE = 'Only a draft or rejected bill changes; void a submitted or posted bill and enter a new one.';
+
+/** An active GL account of the entity other than accounts payable (a bill credits AP itself). */
+async function checkExpenseAccount(db: Db, entityId: string, accountId: string, param: string): Promise<void> {
+  const account = await db.maybeOne<{ is_active: boolean; system_key: string | null }>(
+    'SELECT is_active, system_key FROM gl_accounts WHERE entity_id = $1 AND id = $2',
+    [entityId, accountId],
+  );
+  if (!account) throw new ApiError('not_found', { param, hint: 'No such GL account in this entity.' });
+  if (!account.is_active) throw new ApiError('gl_account_inactive', { param });
+  if (account.system_key === 'accounts_payable') {
+    throw new ApiError('gl_account_control', { param, hint: 'A bill credits accounts payable itself; debit an expense, asset or cost account.' });
+  }
+}
+
+async function checkVendor(db: Db, entityId: string, vendorId: string): Promise<{ currency: string }> {
+  const vendor = (await getParty(db, 'vendor', entityId, vendorId, { param: 'vendor_id' })) as { currency: string; is_archived: boolean };
+  if (vendor.is_archived) throw new ApiError('party_archived', { param: 'vendor_id', hint: 'The vendor is archived; restore it to bill it.' });
+  return vendor;
+}
+
+async function termDays(db: Db, entityId: string, termId: string): Promise<number> {
+  const term = await db.maybeOne<{ net_days: number }>('SELECT net_days FROM payment_terms WHERE entity_id = $1 AND id = $2', [entityId, termId]);
+  if (!term) throw new ApiError('not_found', { param: 'payment_term_id', hint: 'No such payment terms in this entity.' });
+  return term.net_days;
+}
+
+/** 409 vendor_invoice_number_taken naming the vendor's live bill with this number, if any. */
+async function checkInvoiceNumber(db: Db, entityId: string, vendorId: string, number: string | null | undefined, exceptId?: string): Promise<void> {
+  if (!number) return;
+  const existing = await db.maybeOne<{ id: string; bill_number: string }>(
+    `SELECT id, bill_number FROM vendor_bills WHERE entity_id = $1 AND vendor_id = $2 AND lower(vendor_invoice_number) = lower($3) AND status <> 'voided'
+       AND id IS DISTINCT FROM $4`,
+    [entityId, vendorId, number, exceptId ?? null],
+  );
+  if (existing) {
+    throw new ApiError('vendor_invoice_number_taken', {
+      param: 'vendor_invoice_number',
+      hint: `Bill ${existing.bill_number} (${existing.id}) already records this vendor invoice number.`,
+      details: { existing_bill_id: existing.id },
+    });
+  }
+}
+
+/** Concurrent writers of one vendor's invoice number meet the unique index: still a 409, without the id the loser cannot read. */
+function billWriteError(error: unknown): never {
+  if (isUniqueViolation(error, 'vendor_bills_vendor_invoice_unique')) throw new ApiError('vendor_invoice_number_taken', { param: 'vendor_invoice_number' });
+  throw error;
+}
+
+interface StoredLineInput {
+  type: 'expense' | 'item';
+  account_id: string | null;
+  product_id: string | null;
+  quantity: string | null;
+  unit_cost: string | null;
+  amount: string;
+  description: string | null;
+}
+
+const FIELDS_OF = { expense: ['account_id', 'amount'], item: ['product_id', 'quantity', 'unit_cost'] } as const;
+
+/** 400 on a field of the other line type (parameter_invalid) or a missing field of this one (parameter_missing, with `required`). */
+function checkLineFields(type: 'expense' | 'item', line: Partial<Record<string, unknown>>, param: (field: string) => string, required: boolean): void {
+  const other = type === 'expense' ? 'item' : 'expense';
+  const foreign = FIELDS_OF[other].find((field) => line[field] !== undefined);
+  if (foreign) {
+    throw new ApiError('parameter_invalid', {
+      param: param(foreign),
+      hint: `${foreign} belongs to ${other} lines; a ${type} line takes ${FIELDS_OF[type].join(', ')}.`,
+    });
+  }
+  const missing = required ? FIELDS_OF[type].find((field) => line[field] === undefined) : undefined;
+  if (missing) throw new ApiError('parameter_missing', { param: param(missing), hint: `A ${type} line needs ${FIELDS_OF[type].join(', ')}.` });
+}
+
+/** `prefix` names where the line sits in the request (lines[2]); '' when the body is the line. */
+async function checkedLine(db: Db, entityId: string, line: VendorBillLineCreate, prefix: string): Promise<StoredLineInput> {
+  const param = (field: string) => (prefix ? `${prefix}.${field}` : field);
+  checkLineFields(line.type, line, param, true);
+  if (line.type === 'expense') {
+    await checkExpenseAccount(db, entityId, line.account_id!, param('account_id'));
+    return {
+      type: 'expense',
+      account_id: line.account_id!,
+      product_id: null,
+      quantity: null,
+      unit_cost: null,
+      amount: line.amount!,
+      description: line.description ?? null,
+    };
+  }
+  await requireProduct(db, entityId, line.product_id!, { param: param('product_id') });
+  return {
+    type: 'item',
+    account_id: null,
+    product_id: line.product_id!,
+    quantity: line.quantity!,
+    unit_cost: line.unit_cost!,
+    amount: itemLineAmount(line.quantity!, line.unit_cost!),
+    description: line.description ?? null,
+  };
+}
+
+async function insertLines(db: Db, entityId: string, billId: string, lines: StoredLineInput[], firstSort: number): Promise<void> {
+  if (lines.length === 0) return;
+  await db.query(
+    `INSERT INTO vendor_bill_lines (id, entity_id, bill_id, line_type, account_id, product_id, quantity, unit_cost, amount, description, sort_order)
+     SELECT v.id, $1, $2, v.type, v.account_id, v.product_id, v.quantity, v.unit_cost, v.amount, v.description, v.sort_order
+       FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, type text, account_id uuid, product_id uuid, quantity numeric, unit_cost numeric, amount numeric,
+            description text, sort_order int)`,
+    [entityId, billId, JSON.stringify(lines.map((line, index) => ({ ...line, id: newId(), sort_order: firstSort + index })))],
+  );
+}
+
+/** Recomputes subtotal and bill_total from the lines. */
+async function recalculate(db: Db, entityId: string, billId: string): Promise<void> {
+  const bill = await db.one<{ tax_total: string; shipping_total: string }>(
+    'SELECT tax_total, shipping_total FROM vendor_bills WHERE entity_id = $1 AND id = $2',
+    [entityId, billId],
+  );
+  const amounts = await db.query<{ amount: string }>('SELECT amount FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2', [entityId, billId]);
+  const totals = billTotals(
+    amounts.map((row) => row.amount),
+    bill.tax_total,
+    bill.shipping_total,
+  );
+  await db.query('UPDATE vendor_bills SET subtotal = $3, bill_total = $4, updated_at = now() WHERE entity_id = $1 AND id = $2', [
+    entityId,
+    billId,
+    totals.subtotal,
+    totals.bill_total,
+  ]);
+}
+
+export async function createBill(db: Db, actor: { entityId: string; userId: string }, input: VendorBillCreate): Promise<WireBill> {
+  const { entityId } = actor;
+  const vendor = await checkVendor(db, entityId, input.vendor_id);
+  const billDate = input.bill_date ?? todayUtc();
+  const netDays = input.payment_term_id ? await termDays(db, entityId, input.payment_term_id) : 0;
+  const dueDate = input.due_date ?? dueDateFrom(billDate, netDays);
+  if (dueDate < billDate) throw new ApiError('parameter_invalid', { param: 'due_date', hint: `due_date cannot precede bill_date (${billDate}).` });
+  await checkInvoiceNumber(db, entityId, input.vendor_id, input.vendor_invoice_number);
+  const lines: StoredLineInput[] = [];
+  for (const [index, line] of (input.lines ?? []).entries()) lines.push(await checkedLine(db, entityId, line, `lines[${index}]`));
+  // Taken last, after every check that can refuse: the counter row stays locked until commit.
+  const billNumber = formatNumber('BILL-', await nextNumber(db, entityId, 'vendor_bill'));
+  const id = newId();
+  try {
+    await db.query(
+      `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, payment_term_id, vendor_invoice_number, bill_date, due_date, tax_total, shipping_total,
+         currency, notes, metadata, created_by_user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [
+        id,
+        entityId,
+        billNumber,
+        input.vendor_id,
+        input.payment_term_id ?? null,
+        input.vendor_invoice_number ?? null,
+        billDate,
+        dueDate,
+        input.tax_total ?? '0',
+        input.shipping_total ?? '0',
+        input.currency ?? vendor.currency,
+        input.notes ?? null,
+        input.metadata ?? {},
+        actor.userId,
+      ],
+    );
+  } catch (error) {
+    billWriteError(error);
+  }
+  await insertLines(db, entityId, id, lines, 0);
+  await recalculate(db, entityId, id);
+  return getBillWithLines(db, entityId, id);
+}
+
+const EDITABLE = [
+  'vendor_id',
+  'vendor_invoice_number',
+  'bill_date',
+  'due_date',
+  'payment_term_id',
+  'tax_total',
+  'shipping_total',
+  'currency',
+  'notes',
+  'metadata',
+] as const;
+/** notes and metadata are the integrator's annotations: they change in any status. */
+const ANNOTATIONS = new Set(['notes', 'metadata']);
+
+export async function updateBill(db: Db, entityId: string, billId: string, patch: VendorBillUpdate): Promise<{ bill: WireBill; previous: Partial<WireBill> }> {
+  const before = toBill(await getBillRow(db, entityId, billId, { lock: true }));
+  const changesTerms = Object.keys(patch).some((key) => patch[key as keyof VendorBillUpdate] !== undefined && !ANNOTATIONS.has(key));
+  if (changesTerms) requireStatus(before, 'edit', NOT_EDITABLE);
+  const vendorId = patch.vendor_id ?? before.vendor_id;
+  if (patch.vendor_id && patch.vendor_id !== before.vendor_id) await checkVendor(db, entityId, patch.vendor_id);
+  const invoiceNumber = patch.vendor_invoice_number === undefined ? before.vendor_invoice_number : patch.vendor_invoice_number;
+  if (patch.vendor_id !== undefined || patch.vendor_invoice_number !== undefined) await checkInvoiceNumber(db, entityId, vendorId, invoiceNumber, billId);
+  const billDate = patch.bill_date ?? before.bill_date;
+  const termId = patch.payment_term_id === undefined ? before.payment_term_id : patch.payment_term_id;
+  const changes: Record<string, unknown> = { ...patch };
+  // New terms or a new bill date move the due date the terms give, unless one is sent.
+  if (patch.due_date === undefined && (patch.payment_term_id !== undefined || patch.bill_date !== undefined) && termId) {
+    changes.due_date = dueDateFrom(billDate, await termDays(db, entityId, termId));
+  } else if (patch.payment_term_id && patch.due_date !== undefined) {
+    await termDays(db, entityId, patch.payment_term_id);
+  }
+  const dueDate = (changes.due_date as string | undefined) ?? before.due_date;
+  if (dueDate < billDate) throw new ApiError('parameter_invalid', { param: 'due_date', hint: `due_date cannot precede bill_date (${billDate}).` });
+  const params: unknown[] = [entityId, billId];
+  const set = updateSet(changes, EDITABLE, params);
+  if (!set) return { bill: before, previous: {} };
+  try {
+    await db.query(`UPDATE vendor_bills ${set} WHERE entity_id = $1 AND id = $2`, params);
+  } catch (error) {
+    billWriteError(error);
+  }
+  if (patch.tax_total !== undefined || patch.shipping_total !== undefined) await recalculate(db, entityId, billId);
+  const bill = await getBill(db, entityId, billId);
+  return { bill, previous: previousAttributes(before, bill) };
+}
+
+export async function addBillLine(db: Db, entityId: string, billId: string, input: VendorBillLineCreate): Promise<WireBill> {
+  const bill = await getBillRow(db, entityId, billId, { lock: true });
+  requireStatus(bill, 'edit', NOT_EDITABLE);
+  const line = await checkedLine(db, entityId, input, '');
+  const { next } = await db.one<{ next: number }>(
+    'SELECT coalesce(max(sort_order) + 1, 0)::int AS next FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2',
+    [entityId, billId],
+  );
+  await insertLines(db, entityId, billId, [line], next);
+  await recalculate(db, entityId, billId);
+  return getBillWithLines(db, entityId, billId);
+}
+
+async function getLineRow(db: Db, entityId: string, billId: string, lineId: string): Promise<LineRow> {
+  const row = await db.maybeOne<LineRow>(`SELECT ${LINE_COLUMNS} FROM vendor_bill_lines l WHERE l.entity_id = $1 AND l.bill_id = $2 AND l.id = $3`, [
+    entityId,
+    billId,
+    lineId,
+  ]);
+  if (!row) throw new ApiError('not_found', { param: 'line_id', hint: 'No such line on this vendor bill.' });
+  return row;
+}
+
+/** One line as the line routes see it (for If-Match); the bill row is locked first, as every line change does. */
+export async function getBillLine(db: Db, entityId: string, billId: string, lineId: string): Promise<Wire<VendorBillLine>> {
+  await getBillRow(db, entityId, billId, { lock: true });
+  return toLine(await getLineRow(db, entityId, billId, lineId));
+}
+
+export async function updateBillLine(db: Db, entityId: string, billId: string, lineId: string, patch: VendorBillLineUpdate): Promise<WireBill> {
+  const bill = await getBillRow(db, entityId, billId, { lock: true });
+  requireStatus(bill, 'edit', NOT_EDITABLE);
+  const line = await getLineRow(db, entityId, billId, lineId);
+  checkLineFields(line.type, patch, (field) => field, false);
+  const merged = {
+    account_id: patch.account_id ?? line.account_id,
+    amount: patch.amount ?? line.amount,
+    product_id: patch.product_id ?? line.product_id,
+    quantity: patch.quantity ?? line.quantity,
+    unit_cost: patch.unit_cost ?? line.unit_cost,
+    description: patch.description === undefined ? line.description : patch.description,
+  };
+  if (patch.account_id) await checkExpenseAccount(db, entityId, patch.account_id, 'account_id');
+  if (patch.product_id) await requireProduct(db, entityId, patch.product_id, { param: 'product_id' });
+  const stored = line.type === 'expense' ? merged.amount : itemLineAmount(merged.quantity!, merged.unit_cost!);
+  await db.query(
+    `UPDATE vendor_bill_lines SET account_id = $4, product_id = $5, quantity = $6, unit_cost = $7, amount = $8, description = $9, updated_at = now()
+      WHERE entity_id = $1 AND bill_id = $2 AND id = $3`,
+    [entityId, billId, lineId, merged.account_id, merged.product_id, merged.quantity, merged.unit_cost, amount(stored).toString(), merged.description ?? null],
+  );
+  await recalculate(db, entityId, billId);
+  return getBillWithLines(db, entityId, billId);
+}
+
+export async function deleteBillLine(db: Db, entityId: string, billId: string, lineId: string): Promise<WireBill> {
+  const bill = await getBillRow(db, entityId, billId, { lock: true });
+  requireStatus(bill, 'edit', NOT_EDITABLE);
+  await getLineRow(db, entityId, billId, lineId);
+  await db.query('DELETE FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2 AND id = $3', [entityId, billId, lineId]);
+  await recalculate(db, entityId, billId);
+  return getBillWithLines(db, entityId, billId);
+}
+
+export interface BillFilters {
+  vendor_id?: string;
+  status?: VendorBillStatus;
+  created_gte?: string;
+  created_lte?: string;
+  due_date_lte?: string;
+}
+
+export async function listBills(db: Db, entityId: string, filters: BillFilters, page: PageRequest): Promise<Page<WireBill>> {
+  const where = ['b.entity_id = $1'];
+  const params: unknown[] = [entityId];
+  const add = (sql: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  add('b.vendor_id = ?', filters.vendor_id);
+  add('b.status = ?', filters.status);
+  // At the precision the API prints timestamps (milliseconds), so a bill's own created_at bounds include it.
+  add(`date_trunc('milliseconds', b.created_at) >= ?`, filters.created_gte);
+  add(`date_trunc('milliseconds', b.created_at) <= ?`, filters.created_lte);
+  add('b.due_date <= ?', filters.due_date_lte);
+  const result = await keysetPage<BillRow>(db, { table: 'vendor_bills', alias: 'b', select: COLUMNS, where, params }, page);
+  return { ...result, data: result.data.map(toBill) };
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { id, timestamp } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
+import { paginationQuery } from '../../schemas/list';
+
+export const Event = z
+  .object({
+    id: id().describe('The event id; webhook deliveries send it as the webhook-id header, so receivers de-duplicate on it.'),
+    object: z.literal('event'),
+    livemode: livemode(),
+    type: z.string().describe('The event type, e.g. order.created (see the event catalog).'),
+    api_version: z.string(),
+    created_at: timestamp(),
+    entity_id: id(),
+    data: z.object({
+      object: z.record(z.string(), z.unknown()).describe('The object concerned, as it was when the event happened.'),
+      previous_attributes: z.record(z.string(), z.unknown()).optional().describe('For update events: the old values of the fields that changed.'),
+    }),
+    request: z.object({
+      id: z.string().nullable().describe('The request that caused the event; null for scheduled work.'),
+      idempotency_key: z.string().nullable(),
+    }),
+  })
+  .meta({
+    id: 'Event',
+    description:
+      'Something that happened in the entity: the object concerned as it was then. The same object is served by the events feed and POSTed to webhook endpoints.',
+  });
+export type Event = z.infer<typeof Event>;
+
+/**
+ * Types are checked against the catalog in the route (the catalog lives outside the platform),
+ * so this schema only bounds their shape.
+ */
+const eventType = () => z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be an event type such as order.created');
+
+export const EventListQuery = z.object({
+  ...paginationQuery(),
+  type: eventType().optional().describe('Only events of this type.'),
+  types: z.array(eventType()).min(1).max(20).optional().describe('Only events of these types (types[]=a&types[]=b); not together with type.'),
+  'created[gte]': timestamp().optional().describe('Only events created at or after this time.'),
+  'created[lte]': timestamp().optional().describe('Only events created at or before this time.'),
+  object_id: id().optional().describe('Only events about this object (data.object.id).'),
+});
+export type EventListQuery = z.infer<typeof EventListQuery>;
