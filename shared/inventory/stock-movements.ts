@@ -237,7 +237,7 @@ export async function postMovement(
   balance.is_out = after.out;
   const transaction = toTransaction(row);
   await events.record('inventory_transaction.created', transaction);
-  await recordCrossings(db, entityId, events, balance.id, crossingEvents(before, after));
+  await recordCrossings(db, entityId, events, balance.id, crossingEvents(before, after, movement.product.reorder_point !== null));
   return { transaction, draws, total_cost: totalCost };
 }
 
@@ -258,7 +258,7 @@ export async function refreshStockConditions(db: Db, entityId: string, productId
   );
   for (const row of rows) {
     const after = stockCondition(row.on_hand, row.reorder_point);
-    const crossings = crossingEvents({ low: row.is_low, out: row.is_out }, after);
+    const crossings = crossingEvents({ low: row.is_low, out: row.is_out }, after, row.reorder_point !== null);
     if (after.low === row.is_low && after.out === row.is_out) continue;
     await db.query('UPDATE inventory_balances SET is_low = $3, is_out = $4, updated_at = now() WHERE entity_id = $1 AND id = $2', [
       entityId,

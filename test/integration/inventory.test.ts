@@ -231,6 +231,17 @@ describe('stock events', () => {
     const balance = await balanceOf(owner, product.id, location.id);
     expect(balance).toMatchObject({ stock_status: 'low_stock', reorder_point: 15 });
   });
+
+  it('are population-gated: a product without a reorder point emits no low, out or back-in-stock event, though its balance reports out_of_stock', async () => {
+    const owner = await api.newEntity();
+    const { location, product } = await setup(owner);
+    const body = { product_id: product.id, location_id: location.id };
+    await receive(owner, { ...body, quantity: 3, unit_cost: 1 });
+    await adjust(owner, { ...body, quantity: -3 });
+    expect(await balanceOf(owner, product.id, location.id)).toMatchObject({ stock_status: 'out_of_stock' });
+    await receive(owner, { ...body, quantity: 4, unit_cost: 1 });
+    expect(api.published.filter((e) => e.entity_id === owner.entity.id && e.type.startsWith('inventory.'))).toEqual([]);
+  });
 });
 
 describe('concurrency', () => {

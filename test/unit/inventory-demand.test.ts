@@ -185,8 +185,12 @@ describe('stock condition crossings', () => {
         let previous: StockCondition = { low: false, out: false };
         for (const onHand of levels) {
           const next = stockCondition(onHand, reorderPoint);
-          const events = crossingEvents(previous, next);
-          if (previous.low === next.low && previous.out === next.out) expect(events).toEqual([]);
+          const events = crossingEvents(previous, next, reorderPoint !== null);
+          if (reorderPoint === null || (previous.low === next.low && previous.out === next.out)) expect(events).toEqual([]);
+          if (reorderPoint === null) {
+            previous = next;
+            continue;
+          }
           expect(events.includes('inventory.out_of_stock')).toBe(next.out && !previous.out);
           expect(events.includes('inventory.low_stock')).toBe(next.low && !previous.low);
           expect(events.includes('inventory.back_in_stock')).toBe((previous.low || previous.out) && !next.low && !next.out);
