@@ -138,75 +138,26 @@ describe('the vendor bill resource', () => {
     const w = await payablesWorld(api);
     expect((await w.bill()).currency).toBe('USD');
     await api.expectRefusal(w.owner, 'POST', BILLS, { vendor_id: newId() }, 404, 'not_found', 'vendor_id');
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      {
-        vendor_id: w.vendor.id,
-        lines: [
+    const badLines: [lines: unknown[], status: number, code: string, param: string][] = [
+      [
+        [
           { type: 'expense', account_id: w.chart.expense, amount: 1 },
           { type: 'expense', account_id: newId(), amount: 1 },
         ],
-      },
-      404,
-      'not_found',
-      'lines[1].account_id',
-    );
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      { vendor_id: w.vendor.id, lines: [{ type: 'expense', account_id: w.chart.system.accounts_payable, amount: 1 }] },
-      422,
-      'gl_account_control',
-      'lines[0].account_id',
-    );
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      { vendor_id: w.vendor.id, lines: [{ type: 'item', product_id: newId(), quantity: 1, unit_cost: 1 }] },
-      404,
-      'not_found',
-      'lines[0].product_id',
-    );
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      { vendor_id: w.vendor.id, lines: [{ type: 'item', product_id: w.product.id, quantity: 0, unit_cost: 1 }] },
-      400,
-      'parameter_invalid',
-      'lines[0].quantity',
-    );
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      { vendor_id: w.vendor.id, lines: [{ type: 'expense', amount: 1 }] },
-      400,
-      'parameter_missing',
-      'lines[0].account_id',
-    );
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      { vendor_id: w.vendor.id, lines: [{ type: 'expense', account_id: w.chart.expense, amount: 1, quantity: 2 }] },
-      400,
-      'parameter_invalid',
-      'lines[0].quantity',
-    );
-    await api.expectRefusal(
-      w.owner,
-      'POST',
-      BILLS,
-      { vendor_id: w.vendor.id, lines: [{ type: 'item', product_id: w.product.id, quantity: 1 }] },
-      400,
-      'parameter_missing',
-      'lines[0].unit_cost',
-    );
+        404,
+        'not_found',
+        'lines[1].account_id',
+      ],
+      [[{ type: 'expense', account_id: w.chart.system.accounts_payable, amount: 1 }], 422, 'gl_account_control', 'lines[0].account_id'],
+      [[{ type: 'item', product_id: newId(), quantity: 1, unit_cost: 1 }], 404, 'not_found', 'lines[0].product_id'],
+      [[{ type: 'item', product_id: w.product.id, quantity: 0, unit_cost: 1 }], 400, 'parameter_invalid', 'lines[0].quantity'],
+      [[{ type: 'expense', amount: 1 }], 400, 'parameter_missing', 'lines[0].account_id'],
+      [[{ type: 'expense', account_id: w.chart.expense, amount: 1, quantity: 2 }], 400, 'parameter_invalid', 'lines[0].quantity'],
+      [[{ type: 'item', product_id: w.product.id, quantity: 1 }], 400, 'parameter_missing', 'lines[0].unit_cost'],
+    ];
+    for (const [lines, status, code, param] of badLines) {
+      await api.expectRefusal(w.owner, 'POST', BILLS, unchecked({ vendor_id: w.vendor.id, lines }), status, code, param);
+    }
   });
 });
 
