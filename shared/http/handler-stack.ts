@@ -148,8 +148,9 @@ function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !multi.has(name)) multi.set(name, [value]);
   const query = Object.create(null) as Record<string, unknown>;
   const expand: string[] = [];
+  // Names and values checked once, as one object of own properties (fromEntries defines even `__proto__`).
+  checkInputValue(Object.fromEntries([...multi].map(([name, values]) => [name, values.length === 1 ? values[0] : values])));
   for (const [rawName, values] of multi) {
-    checkInputValue(Object.assign(Object.create(null), { [rawName]: values.length === 1 ? values[0] : values }));
     const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
     if (name === 'expand') {
       expand.push(...values);
