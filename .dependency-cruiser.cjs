@@ -16,6 +16,7 @@ const CAPABILITIES = {
   payments: ['orders', 'ledger', 'parties'],
   payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders'],
   webhooks: [],
+  migration: [], // import batches and relink read and remove other capabilities' rows with SQL of their own
 };
 
 /** The platform under every capability: shared/<folder>/ and the files directly in shared/. */

@@ -7,8 +7,10 @@
  *   2. Cold start: a fresh `node` process per sample imports one bundle and calls its handler once
  *      (timed with process.hrtime inside the child, see bench/cold-start-child.mjs). Variants, run
  *      interleaved: the empty handler, GET /v1/openapi.json (no database), GET /v1/locations/{id}
- *      (its first invocation opens the database connection) and the authorizer. Reports medians
- *      and the ratio route / empty.
+ *      (its first invocation opens the database connection), POST /v1/locations without and with an
+ *      Idempotency-Key (the latter loads the DynamoDB client and writes to a local dynalite store)
+ *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
+ *      each child had loaded by the end (GET routes must load no DynamoDB client).
  *
  *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start]
  *
@@ -17,7 +19,7 @@
  * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres); the
  * database bizops_bench is created, seeded and dropped.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -62,6 +64,7 @@ interface ChildResult {
   bootMs: number;
   statusCode: number;
   effect?: string;
+  awsSdkLoaded: string[];
 }
 
 interface Variant {
@@ -90,15 +93,21 @@ function staticExternals(bundleFile: string): string[] {
   return [...found].sort();
 }
 
-function runChild(variant: Variant, env: NodeJS.ProcessEnv): ChildResult & { wallMs: number } {
+/** One sample. Asynchronous: the local DynamoDB-API store the idempotent variant writes to runs in this process. */
+async function runChild(variant: Variant, env: NodeJS.ProcessEnv): Promise<ChildResult & { wallMs: number }> {
   const eventFile = join(EVENT_DIR, `${variant.name}.json`);
   const bundleFile = join(BUNDLE_DIR, variant.bundle, 'index.mjs');
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [CHILD, bundleFile, eventFile, staticExternals(bundleFile).join(',')], {
-    cwd: REPO_DIR,
-    env,
-    encoding: 'utf8',
-    timeout: CHILD_TIMEOUT_MS,
+  const child = await new Promise<{ status: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [CHILD, bundleFile, eventFile, staticExternals(bundleFile).join(',')],
+      { cwd: REPO_DIR, env, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const failure = error as (Error & { code?: number | string; signal?: string }) | null;
+        resolve({ status: failure ? (typeof failure.code === 'number' ? failure.code : 1) : 0, signal: failure?.signal ?? null, stdout, stderr });
+      },
+    );
   });
   const wallMs = hrtimeMs(started);
   const line = (child.stdout ?? '').split('\n').find((text) => text.startsWith('BENCH_RESULT '));
@@ -106,7 +115,7 @@ function runChild(variant: Variant, env: NodeJS.ProcessEnv): ChildResult & { wal
     throw new Error(`cold start of ${variant.name} failed (exit ${child.status} ${child.signal ?? ''}):\n${child.stdout}\n${child.stderr}`);
   }
   const result = JSON.parse(line.slice('BENCH_RESULT '.length)) as ChildResult;
-  if (result.statusCode !== 200 || (variant.name === 'authorizer' && result.effect !== 'Allow')) {
+  if ((result.statusCode !== 200 && result.statusCode !== 201) || (variant.name === 'authorizer' && result.effect !== 'Allow')) {
     throw new Error(`cold start of ${variant.name} answered ${result.statusCode} ${result.effect ?? ''}:\n${child.stdout}\n${child.stderr}`);
   }
   return { ...result, wallMs };
@@ -115,12 +124,22 @@ function runChild(variant: Variant, env: NodeJS.ProcessEnv): ChildResult & { wal
 async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
   const url = await createDatabase(adminUrl);
   console.log(`\ndatabase ${BENCH_DATABASE} created`);
+  let closeStore: (() => Promise<void>) | undefined;
   try {
     await migrateBenchDatabase(url);
     const { configureDatabase, closeDatabase } = await import('../shared/db/database');
     configureDatabase(() => new pg.Pool({ connectionString: url, max: 2 }));
     const seeded = await seed('settings:read');
     await closeDatabase();
+    const { startIdempotencyStore } = await import('../local/embedded');
+    const store = await startIdempotencyStore();
+    closeStore = () => store.close();
+    const createLocation = (idempotent: boolean) => ({
+      ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: { ...seeded.authorizer, scopes: 'settings:write' }, requestId: 'cold' }),
+      httpMethod: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(idempotent && { 'Idempotency-Key': '{{unique}}' }) },
+      body: JSON.stringify({ name: 'Cold start warehouse {{unique}}', address1: '1 Harbour Road', city: 'Rotterdam', postal_code: '3011', country: 'NL' }),
+    });
 
     const variants: Variant[] = [
       {
@@ -151,6 +170,20 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         needsDatabase: true,
       },
       {
+        name: 'create-location',
+        label: 'POST /v1/locations (connects, commits)',
+        bundle: 'locations/create-location',
+        event: createLocation(false),
+        needsDatabase: true,
+      },
+      {
+        name: 'create-location-idempotent',
+        label: 'POST /v1/locations + Idempotency-Key (DynamoDB)',
+        bundle: 'locations/create-location',
+        event: createLocation(true),
+        needsDatabase: true,
+      },
+      {
         name: 'authorizer',
         label: 'authorizer (connects to PostgreSQL)',
         bundle: 'authorizer/authorizer',
@@ -166,11 +199,18 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     for (const variant of variants) writeFileSync(join(EVENT_DIR, `${variant.name}.json`), JSON.stringify(variant.event));
 
     // What the Lambda runtime would give: production, no loader hooks from this process.
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: url, AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1',
+      IDEMPOTENCY_TABLE_NAME: store.tableName,
+      DYNAMODB_ENDPOINT: store.endpoint,
+    };
     delete env.NODE_OPTIONS;
     env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-    for (const variant of variants) runChild(variant, env); // warm the file system cache, check each works
+    for (const variant of variants) await runChild(variant, env); // warm the file system cache, check each works
     const samples: Record<string, (ChildResult & { wallMs: number })[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
     const started = process.hrtime.bigint();
     let timedOut = false;
@@ -181,7 +221,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
           break;
         }
         const variant = variants[(sample + k) % variants.length];
-        samples[variant.name].push(runChild(variant, env));
+        samples[variant.name].push(await runChild(variant, env));
       }
     }
 
@@ -205,6 +245,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         wallMs: stat(variant.name, 'wallMs'),
         ratioToEmpty: total / empty.total,
         ratioToEmptyWholeProcess: sinceStart / empty.sinceStart,
+        awsSdkLoaded: [...new Set(samples[variant.name].flatMap((sample) => sample.awsSdkLoaded))].sort(),
       };
     });
     printTable(
@@ -224,6 +265,13 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         r.wallMs,
       ]),
     );
+    printTable(
+      '@aws-sdk/* packages loaded by the end of the first invocation (any sample)',
+      ['bundle', 'static imports', 'loaded'],
+      rows.map((r) => [r.label, r.externals.join(' ') || '-', r.awsSdkLoaded.join(' ') || '-']),
+    );
+    const getRoutesLoadDynamo = rows.some((r) => r.name.startsWith('get-') && r.awsSdkLoaded.some((name) => name.includes('dynamodb')));
+    console.log(`GET routes load no DynamoDB client: ${getRoutesLoadDynamo ? 'FAIL' : 'PASS'}`);
     console.log(
       '\nimport+invoke: from before import() to the handler returning, inside the child; process start→done adds node start-up;\n' +
         '@aws-sdk: the part of import spent loading the external @aws-sdk/* clients the bundle imports statically\n' +
@@ -232,6 +280,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     return {
       samples: SAMPLES,
       timedOut,
+      getRoutesLoadDynamoDb: getRoutesLoadDynamo,
       medians: rows,
       raw: Object.fromEntries(
         Object.entries(samples).map(([name, list]) => [
@@ -247,6 +296,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       ),
     };
   } finally {
+    await closeStore?.();
     await dropDatabase(adminUrl);
     console.log(`database ${BENCH_DATABASE} dropped`);
   }

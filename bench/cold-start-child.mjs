@@ -4,13 +4,19 @@
 // The externals (the @aws-sdk/* packages the bundle imports statically) are imported first and
 // timed on their own, so importMs splits into externalsMs (SDK from node_modules) + the bundle.
 // Times come from process.hrtime inside this process; performance.now() counts from process start.
+// awsSdkLoaded lists the @aws-sdk/* packages loaded by the end (statically or through import()):
+// they load as CommonJS from node_modules, so the require cache shows them. An event's
+// "{{unique}}" is replaced by a fresh UUID (an Idempotency-Key that is new in every sample).
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const [bundle, eventFile, externals = ''] = process.argv.slice(2);
 const startedSinceBootMs = performance.now();
 const t0 = process.hrtime.bigint();
-const event = JSON.parse(readFileSync(eventFile, 'utf8'));
+const unique = randomUUID();
+const event = JSON.parse(readFileSync(eventFile, 'utf8').replaceAll('{{unique}}', unique));
 for (const name of externals.split(',').filter(Boolean)) await import(name);
 const tExternals = process.hrtime.bigint();
 const module = await import(pathToFileURL(bundle).href);
@@ -34,6 +40,10 @@ const out = {
   statusCode: result?.statusCode ?? (result?.policyDocument ? 200 : 0),
   effect: result?.policyDocument?.Statement?.[0]?.Effect,
   bodyBytes: typeof result?.body === 'string' ? result.body.length : 0,
+  awsSdkLoaded: Object.keys(createRequire(import.meta.url).cache)
+    .map((file) => /node_modules\/(@aws-sdk\/[^/]+)\/dist-cjs\/index\.js$/.exec(file)?.[1])
+    .filter(Boolean)
+    .sort(),
 };
 process.stdout.write(`BENCH_RESULT ${JSON.stringify(out)}\n`);
 // Open pools would keep the process alive; a Lambda sandbox would be frozen here instead.

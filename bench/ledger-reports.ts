@@ -21,7 +21,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
 import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, type Summary, option } from './lib';
-import { getEvent, migrateBenchDatabase, seed } from './seed';
+import { connectBenchDatabase, getEvent, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
 process.env.NODE_ENV = 'production';
@@ -104,21 +104,12 @@ async function main(): Promise<void> {
   const owner = new pg.Client({ connectionString: url });
   const closers: (() => Promise<unknown>)[] = [() => dropDatabase(adminUrl, DATABASE)];
   try {
-    const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
-    const { configurePublisher, InProcessEventBus } = await import('../shared/events/publisher');
+    const { withTransaction } = await import('../shared/db/database');
     const { cashBalance, trialBalance } = await import('../shared/ledger/ledger-reports');
     const { amount, sum } = await import('../shared/money');
     const cashRoute = await import('../functions/reconciliation/get-cash-balance');
     const trialRoute = await import('../functions/reconciliation/get-trial-balance');
-    await migrateBenchDatabase(url);
-    configureDatabase(() => {
-      const pool = new pg.Pool({ connectionString: url, max: 4 });
-      // Dropping the database at the end terminates whatever the pool still holds; not a failure.
-      pool.on('error', (error) => console.warn(`pool: ${error.message}`));
-      return pool;
-    });
-    closers.unshift(closeDatabase);
-    configurePublisher(new InProcessEventBus());
+    closers.unshift(await connectBenchDatabase(url));
     await owner.connect();
     closers.unshift(() => owner.end());
 

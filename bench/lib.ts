@@ -14,7 +14,8 @@ export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 export const REPO_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-export const BENCH_DATABASE = 'bizops_bench';
+/** The throw-away database; BENCH_DATABASE names another, so two benchmarks can run side by side. */
+export const BENCH_DATABASE = process.env.BENCH_DATABASE ?? 'bizops_bench';
 
 export interface Summary {
   n: number;

@@ -18,7 +18,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
 import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, type Summary, option } from './lib';
-import { migrateBenchDatabase, seed } from './seed';
+import { connectBenchDatabase, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
 process.env.NODE_ENV = 'production';
@@ -83,22 +83,12 @@ async function main(): Promise<void> {
   const url = await createDatabase(adminUrl, DATABASE);
   const closers: (() => Promise<unknown>)[] = [() => dropDatabase(adminUrl, DATABASE)];
   try {
-    const { configureDatabase, closeDatabase } = await import('../shared/db/database');
-    const { configurePublisher, InProcessEventBus } = await import('../shared/events/publisher');
-    const createProduct = (await import('../functions/products/create-product')).handler as unknown as Handler;
-    const createAccount = (await import('../functions/accounts/create-account')).handler as unknown as Handler;
-    const createTaxRate = (await import('../functions/tax-rates/create-tax-rate')).handler as unknown as Handler;
-    const createOrder = (await import('../functions/orders/create-order')).handler as unknown as Handler;
-    const updateLine = (await import('../functions/orders/update-line')).handler as unknown as Handler;
-    await migrateBenchDatabase(url);
-    configureDatabase(() => {
-      const pool = new pg.Pool({ connectionString: url, max: 4 });
-      // Dropping the database at the end terminates whatever the pool still holds; not a failure.
-      pool.on('error', (error) => console.warn(`pool: ${error.message}`));
-      return pool;
-    });
-    closers.unshift(closeDatabase);
-    configurePublisher(new InProcessEventBus());
+    const createProduct = (await import('../functions/products/create-product')).handler;
+    const createAccount = (await import('../functions/accounts/create-account')).handler;
+    const createTaxRate = (await import('../functions/tax-rates/create-tax-rate')).handler;
+    const createOrder = (await import('../functions/orders/create-order')).handler;
+    const updateLine = (await import('../functions/orders/update-line')).handler;
+    closers.unshift(await connectBenchDatabase(url));
 
     const { authorizer } = await seed('products:write orders:write accounts:write settings:write');
     const account = await call(createAccount, event(authorizer, 'POST', '/v1/accounts', '/v1/accounts', null, { name: 'Bench customer' }), 201);

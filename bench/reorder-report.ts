@@ -1,8 +1,10 @@
 /**
  * The reorder report over 50,000 products with 1,000,000 inventory transactions: its time through
- * the data layer and the GET /v1/purchasing/reorder-report handler (target: under 1 s).
+ * the data layer and the GET /v1/purchasing/reorder-report handler (target: p50 under 300 ms for a
+ * page, first or deep), and a walk of every page (100 rows each, cursor after cursor) against the
+ * whole report in one call (target: the walk costs about one report, at most 1.5x).
  *
- *   npx tsx bench/reorder-report.ts [--products=50000] [--transactions=1000000] [--orders=20000] [--runs=10] [--keep]
+ *   npx tsx bench/reorder-report.ts [--products=50000] [--transactions=1000000] [--orders=20000] [--runs=10] [--walks=2] [--keep]
  *
  * Seeds a dedicated database (bizops_bench_reorder, migrated with migrate(), dropped at the end) as
  * the postgres superuser with INSERT ... SELECT generate_series: products (a third with a preferred
@@ -19,12 +21,16 @@ import { getEvent, migrateBenchDatabase, seed } from './seed';
 
 process.env.NODE_ENV = 'production';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+// The whole report in one call (the walk's yardstick, never a request) may outlast a request's 15 s.
+process.env.DATABASE_STATEMENT_TIMEOUT_MS ??= '600000';
 
 const PRODUCTS = Math.min(countOption('products', 50_000), 1_000_000);
 const TRANSACTIONS = Math.min(countOption('transactions', 1_000_000), 20_000_000);
 const RUNS = Math.min(countOption('runs', 10), 200);
 const ORDERS = Math.min(countOption('orders', 20_000), 1_000_000);
-const TARGET_MS = 1000;
+const TARGET_MS = 300;
+const WALK_TARGET_RATIO = 1.5;
+const WALKS = Math.min(countOption('walks', 2), 20);
 const DATABASE = 'bizops_bench_reorder';
 const DEADLINE = Date.now() + 9 * 60_000;
 
@@ -90,7 +96,8 @@ async function main() {
        FROM o CROSS JOIN generate_series(1, 5) AS k JOIN p ON p.n = (o.n * 5 + k) % $2`,
       [entity, PRODUCTS],
     );
-    await admin.query('ANALYZE');
+    // As autovacuum leaves a table of this size: statistics and the visibility map (index-only scans).
+    await admin.query('VACUUM ANALYZE');
     const seedMs = hrtimeMs(seedStart);
     await admin.end();
 
@@ -100,7 +107,7 @@ async function main() {
       withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
         reorderReport(db, entity, { demand_window: 90, demand_basis: basis, limit: 100 }),
       );
-    const viaHandler = async () => {
+    const viaHandler = async (startingAfter?: string) => {
       const event = {
         ...getEvent({
           resource: '/v1/purchasing/reorder-report',
@@ -108,15 +115,22 @@ async function main() {
           authorizer: seeded.authorizer,
           requestId: `bench-${Math.random()}`,
         }),
-        queryStringParameters: { demand_window: '90' },
+        queryStringParameters: { demand_window: '90', ...(startingAfter && { starting_after: startingAfter }) },
       } as unknown as APIGatewayProxyEvent;
-      const result = await (handler as (e: APIGatewayProxyEvent, c: Context) => Promise<{ statusCode: number; body: string }>)(event, {} as Context);
+      const result = await handler(event, {} as Context);
       if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
     };
     const first = await report('sales_and_builds');
     await report('consumption');
     await viaHandler();
-    const samples = { data: [] as number[], consumption: [] as number[], handler: [] as number[] };
+    // A deep page: the cursor halfway through the catalog in SKU order.
+    const middle = (
+      await withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
+        db.one<{ id: string }>('SELECT id FROM products WHERE entity_id = $1 ORDER BY lower(sku) LIMIT 1 OFFSET $2', [entity, Math.floor(PRODUCTS / 2)]),
+      )
+    ).id;
+    await viaHandler(middle);
+    const samples = { data: [] as number[], consumption: [] as number[], handler: [] as number[], handlerDeep: [] as number[] };
     for (let run = 0; run < RUNS && Date.now() < DEADLINE; run++) {
       let start = process.hrtime.bigint();
       await report('sales_and_builds');
@@ -127,7 +141,43 @@ async function main() {
       start = process.hrtime.bigint();
       await viaHandler();
       samples.handler.push(hrtimeMs(start));
+      start = process.hrtime.bigint();
+      await viaHandler(middle);
+      samples.handlerDeep.push(hrtimeMs(start));
     }
+    // The walk (every page of 100, each its own transaction as requests are) against the whole
+    // report in one call, interleaved.
+    const walk = async () => {
+      let cursor: string | undefined;
+      let pages = 0;
+      let rows = 0;
+      do {
+        const page = await withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
+          reorderReport(db, entity, { demand_window: 90, demand_basis: 'sales_and_builds', limit: 100, starting_after: cursor }),
+        );
+        pages++;
+        rows += page.data.length;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return { pages, rows };
+    };
+    const whole = () =>
+      withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
+        reorderReport(db, entity, { demand_window: 90, demand_basis: 'sales_and_builds', limit: PRODUCTS + 1 }),
+      );
+    const walkSamples = { walk: [] as number[], whole: [] as number[] };
+    let walked = { pages: 0, rows: 0 };
+    let wholeRows = 0;
+    for (let run = 0; run < WALKS && Date.now() < DEADLINE; run++) {
+      let start = process.hrtime.bigint();
+      walked = await walk();
+      walkSamples.walk.push(hrtimeMs(start));
+      start = process.hrtime.bigint();
+      wholeRows = (await whole()).data.length;
+      walkSamples.whole.push(hrtimeMs(start));
+    }
+    if (walked.rows !== wholeRows) throw new Error(`the walk read ${walked.rows} rows, the whole report has ${wholeRows}`);
+    const walkRatios = walkSamples.walk.map((ms, index) => ms / walkSamples.whole[index]);
     const stats = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values)]));
     printTable(
       `Reorder report: ${PRODUCTS.toLocaleString()} products, ${TRANSACTIONS.toLocaleString()} transactions, ${ORDERS.toLocaleString()} orders (${(ORDERS * 5).toLocaleString()} lines), window 90 days (seeded in ${round(seedMs / 1000, 1)} s)`,
@@ -136,11 +186,20 @@ async function main() {
         ['data layer, sales_and_builds', stats.data.p50, stats.data.p95, stats.data.max],
         ['data layer, consumption', stats.consumption.p50, stats.consumption.p95, stats.consumption.max],
         ['GET handler (first page of 100)', stats.handler.p50, stats.handler.p95, stats.handler.max],
+        ['GET handler (page of 100 at the middle SKU)', stats.handlerDeep.p50, stats.handlerDeep.p95, stats.handlerDeep.max],
       ],
     );
-    const pass = stats.handler.p50 < TARGET_MS;
+    printTable(
+      `Every page (${walked.pages} pages of up to 100, ${walked.rows} rows) against the whole report in one call, ${walkSamples.walk.length} interleaved runs`,
+      ['walk ms', 'one report ms', 'walk / one report'],
+      walkSamples.walk.map((ms, index) => [round(ms, 0), round(walkSamples.whole[index], 0), `${round(walkRatios[index], 2)}x`]),
+    );
+    const walkRatio = summarize(walkRatios).p50;
+    const pass = stats.handler.p50 < TARGET_MS && stats.handlerDeep.p50 < TARGET_MS && walkRatio <= WALK_TARGET_RATIO;
     console.log(`\nrows needing stock: first page ${first.data.length}, has_more ${first.has_more}`);
-    console.log(`target: under ${TARGET_MS} ms (handler p50): ${pass ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `target: under ${TARGET_MS} ms per page (handler p50, first and deep) and a walk <= ${WALK_TARGET_RATIO}x one report: ${pass ? 'PASS' : 'FAIL'}`,
+    );
     const file = writeResults('reorder-report', {
       products: PRODUCTS,
       transactions: TRANSACTIONS,
@@ -148,6 +207,7 @@ async function main() {
       runs: samples.data.length,
       seedSeconds: round(seedMs / 1000, 1),
       stats,
+      walk: { pages: walked.pages, rows: walked.rows, walkMs: walkSamples.walk, wholeMs: walkSamples.whole, ratios: walkRatios, ratio: walkRatio },
       targetMs: TARGET_MS,
       pass,
     });

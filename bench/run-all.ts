@@ -26,6 +26,10 @@ const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
   { name: 'bundle-size', args: [], quickArgs: ['--samples=5'] },
   { name: 'order-latency', args: [], quickArgs: ['--runs=10', '--warmup=3'] },
   { name: 'held-lock', args: [], quickArgs: ['--rounds=1', '--gets=40'] },
+  { name: 'relink', args: [], quickArgs: ['--native=10000', '--runs=2'] },
+  { name: 'http-throughput', args: [], quickArgs: ['--rounds=1', '--duration=2', '--keys=50', '--no-embedded'] },
+  { name: 'webhook-delivery', args: [], quickArgs: ['--events=1000', '--rate=200', '--slow-ms=500'] },
+  { name: 'ap-aging', args: [], quickArgs: ['--runs=5', '--bills=10000'] },
 ];
 
 const selected = BENCHMARKS.filter((bench) => !only || only.split(',').includes(bench.name));
@@ -67,6 +71,28 @@ interface OrderLatencyResults {
   create_50_lines: P50;
   patch_one_of_500: P50;
 }
+interface RelinkResults {
+  items: number;
+  bodyBytes: number;
+  targetMs: number;
+  stats: { relinking: P50 };
+  statements?: Record<string, number | boolean>;
+}
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+interface HttpThroughputResults {
+  postgres: { verdict: string; byConnections: { connections: number; ratio: { rps: Spread; p99: Spread } }[] };
+  embedded?: { runs: { connections: number; rps: number; p99: number }[] };
+}
+interface ApAgingResults {
+  bills: number;
+  applications: number;
+  target_ms: number;
+  figures: Record<string, { as_of_date: string; handler: P50 }>;
+}
 interface HeldLockResults {
   waiters: number;
   free: P50 & { p99: number };
@@ -81,7 +107,7 @@ const rows: (string | number)[][] = [];
 const overhead = read<OverheadResults>('framework-overhead');
 if (overhead && selected.some((bench) => bench.name === 'framework-overhead')) {
   const { direct, roundTrips, http } = overhead;
-  rows.push(['GET by id: stack / raw pg (p50)', `${round(direct.ratio.p50, 2)}x`, '<= 1.3x', overhead.target.verdict]);
+  rows.push(['GET by id: stack / raw pg (p50)', `${round(direct.ratio.p50, 2)}x`, '<= 1.2x', overhead.target.verdict]);
   rows.push(['GET by id: stack p50 / raw pg p50', `${round(direct.stack.p50, 3)} / ${round(direct.rawClient.p50, 3)} ms`, '', '']);
   rows.push(['round trips per GET (stack)', String(roundTrips.get.readyForQuery), '3', roundTrips.get.readyForQuery === 3 ? 'PASS' : 'FAIL']);
   rows.push(['round trips per authentication', String(roundTrips.authenticate.readyForQuery), '3', '']);
@@ -117,6 +143,68 @@ if (lock && selected.some((bench) => bench.name === 'held-lock')) {
     `${round(lock.locked.p50, 1)} / ${round(lock.locked.p99, 1)} ms (free ${round(lock.free.p50, 1)} / ${round(lock.free.p99, 1)})`,
     '',
     `${round(lock.ratio.p50, 2)}x / ${round(lock.ratio.p99, 2)}x`,
+  ]);
+}
+const relink = read<RelinkResults>('relink');
+if (relink && selected.some((bench) => bench.name === 'relink')) {
+  rows.push([
+    `relink ${relink.items} items in one request p50 (body ${round(relink.bodyBytes / 1024, 0)} KiB)`,
+    `${round(relink.stats.relinking.p50, 1)} ms`,
+    `< ${relink.targetMs} ms`,
+    relink.stats.relinking.p50 < relink.targetMs ? 'PASS' : 'FAIL',
+  ]);
+  if (relink.statements) {
+    const few = Number(relink.statements.items10);
+    const all = Number(relink.statements[`items${relink.items}`]);
+    rows.push([`relink statements per request: 10 items / ${relink.items} items`, `${few} / ${all}`, 'equal', few === all ? 'PASS' : 'FAIL']);
+  }
+}
+const http = read<HttpThroughputResults>('http-throughput');
+if (http && selected.some((bench) => bench.name === 'http-throughput')) {
+  const range = (s: Spread) => `${round(s.median, 2)}x (${round(s.min, 2)}–${round(s.max, 2)})`;
+  for (const c of http.postgres.byConnections) {
+    rows.push([`HTTP GET by id, ${c.connections} conn: API / bare req/s`, range(c.ratio.rps), '>= 0.8x', c.ratio.rps.median >= 0.8 ? 'PASS' : 'FAIL']);
+    rows.push([`HTTP GET by id, ${c.connections} conn: API / bare p99`, range(c.ratio.p99), '<= 1.5x', c.ratio.p99.median <= 1.5 ? 'PASS' : 'FAIL']);
+  }
+  for (const run of http.embedded?.runs ?? []) {
+    rows.push([`npm start (PGlite), ${run.connections} conn`, `${round(run.rps, 0)} req/s, p99 ${round(run.p99, 1)} ms`, '', '']);
+  }
+}
+const aging = read<ApAgingResults>('ap-aging');
+if (aging && selected.some((bench) => bench.name === 'ap-aging')) {
+  for (const [label, figure] of Object.entries(aging.figures)) {
+    rows.push([
+      `AP aging, ${aging.bills} bills / ${aging.applications} applications, as of ${label} p50`,
+      `${round(figure.handler.p50, 1)} ms`,
+      `< ${aging.target_ms} ms`,
+      figure.handler.p50 < aging.target_ms ? 'PASS' : 'FAIL',
+    ]);
+  }
+}
+interface WebhookDeliveryResults {
+  events: number;
+  slowMs: number;
+  fastEventsPerSecond: number;
+  fastLagMs: P50 & { p99: number };
+  slowLagMs: { p99: number };
+  completedSeconds: { fast1: number; fast2: number; slow: number };
+  producedSeconds?: number;
+  verdict: string;
+}
+const webhooks = read<WebhookDeliveryResults>('webhook-delivery');
+if (webhooks && selected.some((bench) => bench.name === 'webhook-delivery')) {
+  const { completedSeconds: done } = webhooks;
+  rows.push([
+    `webhooks: ${webhooks.events} events to 2 fast + 1 slow (${webhooks.slowMs} ms) receivers, fast lag p50 / p99`,
+    `${round(webhooks.fastLagMs.p50, 1)} / ${round(webhooks.fastLagMs.p99, 1)} ms`,
+    'p99 < 1000 ms',
+    webhooks.verdict,
+  ]);
+  rows.push([
+    'webhooks: every event at the fast receivers / at the slow one after',
+    `${round(Math.max(done.fast1, done.fast2), 1)} / ${round(done.slow, 1)} s, ${round(webhooks.fastEventsPerSecond, 0)} events/s`,
+    '',
+    '',
   ]);
 }
 printTable(

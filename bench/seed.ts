@@ -19,6 +19,25 @@ export async function migrateBenchDatabase(url: string): Promise<void> {
   await migrate(url);
 }
 
+/**
+ * Migrates the benchmark database and points the data layer (a pool of 4) and an in-process event
+ * bus at it, as a route runs in process. Returns what closes the pool.
+ */
+export async function connectBenchDatabase(url: string): Promise<() => Promise<void>> {
+  const { default: pg } = await import('pg');
+  const { configureDatabase, closeDatabase } = await import('../shared/db/database');
+  const { configurePublisher, InProcessEventBus } = await import('../shared/events/publisher');
+  await migrateBenchDatabase(url);
+  configureDatabase(() => {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    // Dropping the database at the end terminates whatever the pool still holds; not a failure.
+    pool.on('error', (error) => console.warn(`pool: ${error.message}`));
+    return pool;
+  });
+  configurePublisher(new InProcessEventBus());
+  return closeDatabase;
+}
+
 export async function seed(scopes = 'settings:read'): Promise<Seeded> {
   const { inEntity } = await import('../shared/tenants/identity-store');
   const { provisionEntity } = await import('../shared/tenants/provision-entity');

@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * Create a account
-         * @description Customer accounts: the parties sales documents are for. account_number and external_source + external_id are unique within the entity when set.
+         * @description Customer accounts: the parties sales documents are for. account_number and external_source + external_id are unique within the entity when set. With migration_batch_id (an open import batch of this entity) the record keeps the batch id and gets imported_at; a repeated external_source + external_id answers 409 external_id_taken with existing_id, so an import re-run can skip what is in.
          *
          *     Requires scope: accounts:write.
          */
@@ -242,6 +242,78 @@ export interface paths {
          *     Requires scope: accounts:write.
          */
         post: operations["accounts.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ap-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AP payments
+         * @description Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, bill_id (payments applied to that bill), payment_date_gte and payment_date_lte (dates, inclusive).
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["ap_payments.list"];
+        put?: never;
+        /**
+         * Pay vendor bills
+         * @description Pays one or several bills of one vendor in one atomic step. bills[] names each bill and the amount its balance_due goes down by (at most that balance_due: 422 vendor_bill_overpayment with param bills[n].amount; a bill that is not open or partially_paid, or of another vendor, is 422 vendor_bill_not_payable with param bills[n].bill_id). vendor_credit_ids[] are applied first, in the order given, to the bills in their order; what they do not cover is paid in cash from bank_account_id (the bank_account_id of a bank GL account; required when any cash is paid) by method check, ach, wire or card, with a reference (check number, trace). A credit that is voided, expired, fully applied, of another vendor or dated after the payment is 422 vendor_credit_not_applicable with param vendor_credit_ids[n]; a credit is never applied beyond its remaining_amount. payment_date defaults to today and may not precede a bill's bill_date. Bills and credits are locked while the payment is made, so concurrent payments never overpay a bill nor over-apply a credit. Posts one entry dated payment_date: debit accounts payable per bill (cash and credits), credit the bank the cash, and for the credits applied credit vendor_returns_receivable (the claim on the vendor settles the payable) and debit vendor_credits, credit cost_of_goods_sold (the credit is realised as a lower purchase cost). Bills move open → partially_paid → paid (amount_paid, balance_due). Idempotency-Key supported. Emits ap_payment.created, vendor_credit.applied per credit used and vendor_bill.paid per bill paid in full.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["ap_payments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ap-payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an AP payment
+         * @description The payment with its applications: per bill, the vendor credit amounts and the cash.
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["ap_payments.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ap-payments/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an AP payment
+         * @description posted → voided. Reverses the payment's entry, dated today (or payment_date if later; void_date), stamps its applications voided_on, lowers each bill's amount_paid (paid or partially_paid → partially_paid or open) and restores each vendor credit's remaining_amount (applied → partially_applied or open). A credit voided or expired since the payment keeps its status; the amount coming back is voided or forfeited with it at once. A voided payment is 409 ap_payment_invalid_transition. Emits ap_payment.voided.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["ap_payments.void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -546,6 +618,276 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities/{entity_id}/migration/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List import batches
+         * @description Newest first, each with its counts.
+         *
+         *     Requires scope: migration:read.
+         */
+        get: operations["migration.batches.list"];
+        put?: never;
+        /**
+         * Open an import batch
+         * @description Opens a batch (status open) for one load from a source system. Products, customer accounts, vendors, pricing policies and orders created with its id as migration_batch_id keep it and get imported_at; those without external_source (source_platform on orders) take the batch's. A batch of another entity or of the other mode is a 404 on migration_batch_id. GET the batch for what each resource type received; roll it back to remove what nothing references yet.
+         *
+         *     Requires scope: migration:write.
+         */
+        post: operations["migration.batches.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an import batch
+         * @description counts: the records of each resource type that carry the batch id now; removed_counts: what rollbacks removed.
+         *
+         *     Requires scope: migration:read.
+         */
+        get: operations["migration.batches.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/batches/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an import batch
+         * @description The load is done: the batch takes no more records (a create naming it is a 409 migration_batch_closed). Completing a completed batch changes nothing; a rolled-back batch cannot be completed (409 migration_batch_closed). A completed batch can still be rolled back.
+         *
+         *     Requires scope: migration:write.
+         */
+        post: operations["migration.batches.complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/batches/{id}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll back an import batch
+         * @description Deletes the batch's records that nothing else references yet, in dependency order (orders, pricing policies, products, accounts, vendors), so a record only the batch's own removed records used goes too; tag assignments go with them. Kept, and listed in kept with a reason: orders that left draft (they may have moved stock or posted to the ledger), orders with stock movements, journal entries or payments, products with stock movements, and records another record references (referenced_by names one). The ledger and stock never move. The whole rollback is one transaction: it removes what it reports, or nothing. The batch becomes rolled_back (it takes no more records; re-run the import into a new batch: the external ids of removed records are free again). Idempotent: a repeat removes only what has been freed since and reports the rest again. Rolled-back orders' numbers are not reused.
+         *
+         *     Requires scope: migration:write.
+         */
+        post: operations["migration.batches.rollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/cutover/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze the entity for cutover
+         * @description Stops writes for the entity: from now on every POST, PATCH and DELETE of a key without migration:admin answers 409 entity_frozen and changes nothing; GET requests continue, and keys with migration:admin still write (the migration team finishing the cutover). Returns the freeze token the snapshot request must quote. Freezing a frozen entity is 409 entity_already_frozen (unfreeze first). Recorded in the cutover log. Each mode of an entity (live, test) is frozen on its own.
+         *
+         *     Requires scope: migration:admin.
+         */
+        post: operations["migration.cutover_freeze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/cutover/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the cutover log
+         * @description Every freeze, unfreeze and snapshot request of the entity, newest first, with the key and request that made it.
+         *
+         *     Requires scope: migration:read.
+         */
+        get: operations["migration.cutover_log_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/cutover/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the cutover database snapshot
+         * @description Starts an asynchronous database snapshot and answers 202 at once with status creating (a real snapshot typically takes 5 to 20 minutes). Poll GET /v1/entities/{entity_id}/migration/cutover/snapshots/{snapshot_id} for status and percent_progress, or subscribe to the migration.snapshot_taken and migration.snapshot_failed events. Needs both migration:admin and migration:write. The entity must be frozen and freeze_token must be its current freeze token: 409 entity_not_frozen when it is not frozen, 409 freeze_token_mismatch otherwise. In the dev environment, and for test-mode keys, no real snapshot is taken (dev_stub true): the workflow runs its stub branch through the same states in seconds. A snapshot covers the whole database cluster (db_instance_id), not only this entity: restore it only for the whole deployment.
+         *
+         *     Requires scopes: migration:admin, migration:write.
+         */
+        post: operations["migration.cutover_snapshot_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/cutover/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cutover snapshots
+         * @description The cutover snapshots of the entity, newest first (cursor pagination on the object id).
+         *
+         *     Requires scope: migration:read.
+         */
+        get: operations["migration.cutover_snapshot_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/cutover/snapshots/{snapshot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a cutover snapshot
+         * @description The status of a cutover snapshot (creating, available, failed) and its percent_progress, updated as the workflow polls the database service.
+         *
+         *     Requires scope: migration:read.
+         */
+        get: operations["migration.cutover_snapshot_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/cutover/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the cutover freeze
+         * @description Lifts the freeze: writes of every key with the right scope are accepted again, and the freeze token stops being valid. A snapshot already started runs on. 409 entity_not_frozen when the entity is not frozen. Recorded in the cutover log.
+         *
+         *     Requires scope: migration:admin.
+         */
+        post: operations["migration.cutover_unfreeze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/migration/inventory-transactions/relink-source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relink migrated inventory transactions to their orders
+         * @description A pass after orders and invoices are migrated: sets reference_id of the migrated inventory transactions (reference_type source_migration, matched by their source-system id in transaction_id) to the order given. Native transactions are never matched. Only reference_id changes: no quantity, cost, balance or cost layer. A transaction that already carries the order answers relinked false, so re-running is safe. An external id that matches several migrated transactions (the legs of a transfer, several lines of one source document) relinks all of them, one result each. An external id sent twice in one request is rejected at every occurrence (relink_duplicate_external_id), since the two could name different orders. A source_id that is not an order of the entity rejects its item (relink_source_not_found) and nothing is written for it; the other items proceed. Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.
+         *
+         *     Requires scope: migration:write.
+         */
+        post: operations["migration.relink_inventory_transaction_sources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/reconciliation/ap-aging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AP aging per vendor (E23)
+         * @description Open vendor bill balances per vendor in buckets by days past due_date (current: not yet due; days_1_30, days_31_60, days_61_90, days_over_90), with a totals object of the same members. as_of_date (default today, UTC) gives a historical snapshot rebuilt from the bill and AP payment history: bills posted (bill_date) on or before it and not voided by then, less the AP payment applications dated on or before it and not voided by then — not today's balances. The grand total equals the accounts payable control balance on that date, returned as accounts_payable_balance. Vendors with nothing open are left out.
+         *
+         *     Requires scope: migration:read.
+         */
+        get: operations["reconciliation.ap_aging"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entities/{entity_id}/reconciliation/cash-balance": {
         parameters: {
             query?: never;
@@ -607,7 +949,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Events of the enabled types are POSTed to the url, signed the Standard Webhooks way (webhook-id, webhook-timestamp and webhook-signature headers) with the endpoint's secret, which is returned once, in this response. The url must use https and must not be, or resolve to, a loopback, private, link-local, carrier-grade NAT, cloud metadata, multicast, reserved or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6 included): 400 webhook_url_insecure or webhook_url_forbidden_address. The address is checked again before each delivery. A local or sandbox server may allow http to the hosts on its WEBHOOK_URL_ALLOWLIST (such as localhost); prod never does. Each mode has its own endpoints: a test key's endpoint receives test-mode events only.
+         * @description Events of the enabled types are POSTed to the url, signed the Standard Webhooks way (webhook-id, webhook-timestamp and webhook-signature headers) with the endpoint's secret, which is returned once, in this response. Delivery is at least once and ordering is not guaranteed: a retried event can arrive after later ones, so order by the event's created_at, de-duplicate on its id (the webhook-id header), and catch up on what an endpoint missed through the events feed. The url must use https and must not be, or resolve to, a loopback, private, link-local, carrier-grade NAT, cloud metadata, multicast, reserved or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6 included): 400 webhook_url_insecure or webhook_url_forbidden_address. The address is checked again before each delivery. A local or sandbox server may allow http to the hosts on its WEBHOOK_URL_ALLOWLIST (such as localhost); prod never does. Each mode has its own endpoints: a test key's endpoint receives test-mode events only.
          *
          *     Requires scope: webhooks:write.
          */
@@ -1181,7 +1523,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the components of a kit or bundle
+         * @description The component rows of a kit or a bundle, all in one response (total counts them), ordered by sequence. GET /v1/products/{id}/components answers for kits only; this route is where a bundle's components are read. Any other product is a 404.
+         *
+         *     Requires scope: products:read.
+         */
+        get: operations["kits.components.list"];
         put?: never;
         /**
          * Add a component to a kit
@@ -1379,7 +1727,7 @@ export interface paths {
         };
         /**
          * List orders of one document type
-         * @description document_type is required: one resource holds quotes, sales orders, invoices, returns and purchase orders, and a list always shows one kind. Newest first; deleted orders are left out. Lines and adjustments come with expand[]=data.lines and expand[]=data.adjustments, the account with expand[]=data.account.
+         * @description document_type is required: one resource holds quotes, sales orders, invoices, returns and purchase orders, and a list always shows one kind. Newest first; deleted orders are left out, archived ones unless archived=true or all. Lines and adjustments come with expand[]=data.lines and expand[]=data.adjustments, the account with expand[]=data.account.
          *
          *     Requires scope: orders:read.
          */
@@ -1387,7 +1735,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order (quote, sales order, invoice, return or purchase order)
-         * @description Documents are created as draft with their lines in one transaction. account_id is a customer account for quotes, sales orders, invoices and returns and a vendor for purchase orders (404 on that field otherwise; 422 party_archived for an archived one). location_id defaults to the default location. order_number is gap-free per entity and document type (QT-, SO-, INV-, RMA-, PO-). Without sell_rate a line is priced from the catalog: the active regular pricing policy without a level for this account (or for every account) whose min_quantity the quantity reaches, account-specific first, then the highest tier; else the list price. Purchase order lines take the vendor cost of the product-vendor relationship, else the product cost. A kit on a sales document brings its component lines (kit_parent_line_id), priced on the kit line. tax_exempt defaults to the account's.
+         * @description Documents are created as draft with their lines in one transaction. account_id is a customer account for quotes, sales orders, invoices and returns and a vendor for purchase orders (404 on that field otherwise; 422 party_archived for an archived one). location_id defaults to the default location. order_number is gap-free per entity and document type (QT-, SO-, INV-, RMA-, PO-). Without sell_rate a line is priced from the catalog: the active regular pricing policy without a level for this account (or for every account) whose min_quantity the quantity reaches, account-specific first, then the highest tier; else the list price. Purchase order lines take the vendor cost of the product-vendor relationship, else the product cost. A kit on a sales document brings its component lines (kit_parent_line_id), priced on the kit line. tax_exempt defaults to the account's. With migration_batch_id (an open import batch of this entity) the document keeps the batch id and gets imported_at; a live document of the same type with the same source_platform + external_order_id answers 409 external_id_taken with existing_id, so an import re-run can skip what is in.
          *
          *     Requires scope: orders:write.
          */
@@ -1498,6 +1846,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/{id}/apply-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply credit-memo credit to another invoice
+         * @description The credit a confirmed credit memo (a return) still holds beyond its own invoice (its negative balance_due) is applied to another open invoice of the same customer account: debit customer_credits, credit accounts_receivable (source_type credit_memo_application, dated today); the invoice's amount_credited rises and its balance_due falls, the credit memo's amount_credited rises and its balance_due moves toward 0. amount defaults to as much as both allow. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 422 order_not_payable on invoice_id (not an open invoice of the account) or on amount (more than the invoice's balance_due); 404 on invoice_id for another entity's or an unknown document. Answers the credit memo; emits order.updated for both documents.
+         *
+         *     Requires scope: payments:write.
+         */
+        post: operations["orders.credit.apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/{id}/approve": {
         parameters: {
             query?: never;
@@ -1508,12 +1878,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a sales order held for approval
-         * @description A sales order an approval rule held (on_hold, hold_type approval) becomes confirmed: the hold is lifted, approved_by and approved_at are recorded, and from now on its lines count as committed stock. Only the order's approver_user_id (the API key's user) or a user with the orders.approve permission may approve (403 insufficient_permissions naming the permission). Any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status (reason not_pending_approval). Emits order.approved.
+         * Approve a sales or purchase order held for approval
+         * @description A sales order an approval rule held (on_hold, hold_type approval) becomes confirmed: the hold is lifted, approved_by and approved_at are recorded, and from now on its lines count as committed stock. A purchase order held for approval (POST /v1/orders/{id}/submit or /confirm) becomes confirmed the same way, its lines editable again, and the approval covers its current order_total (it can be sent; if it later grows past that total it needs approval again). Only the order's approver_user_id (the API key's user) or a user with the orders.approve permission may approve (403 insufficient_permissions naming the permission). Any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status (reason not_pending_approval). Emits order.approved.
          *
          *     Requires scope: orders:write.
          */
         post: operations["orders.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a closed document
+         * @description Files a closed document away: cancelled, voided or fulfilled documents, posted invoices and returns, expired or converted quotes. An invoice or a return is archived only with balance_due 0 (nothing owed, no credit left to apply or refund); anything else is 422 order_not_archivable with details.reason (not_closed or balance_owing). An archived document is left out of GET /v1/orders unless archived=true or all, is read-only (every write but unarchive is 409 order_archived), and its balance_due is 0 (purchase orders and quotes keep theirs). Archiving an archived document answers it unchanged. Emits order.archived.
+         *
+         *     Requires scope: orders:write.
+         */
+        post: operations["orders.archive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1553,7 +1945,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a draft document
-         * @description Moves a draft to confirmed. Confirming an invoice posts it to AR in the same transaction: debit accounts_receivable order_total, credit sales_revenue subtotal − discount_total + shipping_total + fee_total, credit sales_tax_payable tax_total (zero lines left out; source_type invoice), dated the order_date (422 period_closed naming order_date when that period is closed); journal_entry_id names the entry and balance_due becomes order_total − amount_paid. A sales order whose order_total is strictly over the threshold_amount of an active order approval rule matching its customer account or sales channel is held for approval instead: order_status on_hold, is_on_hold true, hold_type approval, approval_rule_id and approver_user_id set (the highest threshold exceeded wins, then the more specific rule), and order.approval_requested is emitted; POST /v1/orders/{id}/approve or /reject decides it. Confirming a return checks its quantities again (422 return_quantity_exceeded) and, when it comes from an invoice or has no source, posts its credit memo: debit sales_revenue and sales_tax_payable, credit accounts_receivable for the part applied to the source invoice (up to its balance_due, raising amount_credited on the invoice) and customer_credits for the rest (source_type credit_memo); the rest is customer credit, shown as a negative balance_due on the return. A return from a sales order posts nothing to AR. Any other status is 409 order_invalid_transition with current_status. Emits order.confirmed.
+         * @description Moves a draft to confirmed. Confirming an invoice posts it to AR in the same transaction: debit accounts_receivable order_total, credit sales_revenue subtotal − discount_total + shipping_total + fee_total, credit sales_tax_payable tax_total (zero lines left out; source_type invoice), dated the order_date (422 period_closed naming order_date when that period is closed); journal_entry_id names the entry and balance_due becomes order_total − amount_paid. An invoice converted from a sales order that holds a deposit (payments made against the sales order) takes it when it is posted, as QuickBooks applies a deposit: oldest payment first, up to the invoice balance_due, the application of each payment moving from the sales order to the invoice with an entry debit customer_credits, credit accounts_receivable (source_type payment_application, dated the order_date); the amount_paid of the sales order falls by as much, and order.updated is emitted for it. A sales order whose order_total is strictly over the threshold_amount of an active order approval rule matching its customer account or sales channel is held for approval instead: order_status on_hold, is_on_hold true, hold_type approval, approval_rule_id and approver_user_id set (the highest threshold exceeded wins, then the more specific rule), and order.approval_requested is emitted; POST /v1/orders/{id}/approve or /reject decides it. A draft purchase order is routed the same way by purchase order approval rules (by vendor, or every purchase order; see POST /v1/orders/{id}/submit). Confirming a return checks its quantities again (422 return_quantity_exceeded) and, when it comes from an invoice or has no source, posts its credit memo: debit sales_revenue and sales_tax_payable, credit accounts_receivable for the part applied to the source invoice (up to its balance_due, raising amount_credited on the invoice) and customer_credits for the rest (source_type credit_memo); the rest is customer credit, shown as a negative balance_due on the return. A return from a sales order posts nothing to AR. Any other status is 409 order_invalid_transition with current_status. Emits order.confirmed.
          *
          *     Requires scope: orders:write.
          */
@@ -1686,7 +2078,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a line item from an order
-         * @description Removes the line (a kit's component lines with it) and recalculates the order; on an open order the status follows the remaining lines (deleting the last line not yet fully shipped or received makes the order fulfilled). Refused on a closed document (409 order_locked), on a line with an issued drop-ship purchase order (409 dropship_po_issued_blocks_line_edit), on a kit component line or a line partly fulfilled, returned or received (409 line_not_editable).
+         * @description Removes the line (a kit's component lines with it) and recalculates the order; on an open order the status follows the remaining lines (deleting the last line not yet fully shipped or received makes the order fulfilled). Refused on a closed document (409 order_locked), on a line with an issued drop-ship purchase order (409 dropship_po_issued_blocks_line_edit), on a kit component line or a line partly fulfilled, returned or received (409 line_not_editable). A deletion that leaves the subtotal below a coupon's min_order_subtotal drops that coupon (its redemption released, event order_adjustment.deleted).
          *
          *     Requires scope: orders:write.
          */
@@ -1695,7 +2087,7 @@ export interface paths {
         head?: never;
         /**
          * Update an order line item
-         * @description E5. Returns the line item; the whole order is recalculated in the same transaction. Without sell_rate (or its alias unit_price) a quantity change re-prices a catalog-priced line. A cancelled, voided, fulfilled or posted document refuses edits with 409 order_locked (suggested_action create_return, or duplicate_order for cancelled and voided ones); a paid document with suggested_action revise_order, unless override true is sent by a user holding orders.revision_override (403 insufficient_permissions otherwise): the edit then proceeds, revision_count increments and the override is audited. On a line with drop_ship_po_id, changing quantity, is_drop_ship or drop_ship_vendor_id is 409 dropship_po_issued_blocks_line_edit with linked_purchase_order, never overridable. The quantity cannot go below what was fulfilled, returned or received (422 line_quantity_below_floor); on an open (confirmed or partially fulfilled) order a quantity change moves order_status and fulfillment_status as a fulfillment or receipt would, e.g. lowering the last open line to what was received completes a purchase order. 404 when the item is not on the order.
+         * @description E5. Returns the line item; the whole order is recalculated in the same transaction. Without sell_rate (or its alias unit_price) a quantity change re-prices a catalog-priced line. A cancelled, voided, fulfilled or posted document refuses edits with 409 order_locked (suggested_action create_return, or duplicate_order for cancelled and voided ones); a paid document with suggested_action revise_order, unless override true is sent by a user holding orders.revision_override (403 insufficient_permissions otherwise): the edit then proceeds, revision_count increments and the override is audited. A purchase order awaiting approval (submitted, on_hold with hold_type approval) refuses every line edit with 409 order_locked, reason po_pending_approval_edit_locked and suggested_action reject_order, never overridable. On a line with drop_ship_po_id, changing quantity, is_drop_ship or drop_ship_vendor_id is 409 dropship_po_issued_blocks_line_edit with linked_purchase_order, never overridable. The quantity cannot go below what was fulfilled, returned or received (422 line_quantity_below_floor); on an open (confirmed or partially fulfilled) order a quantity change moves order_status and fulfillment_status as a fulfillment or receipt would, e.g. lowering the last open line to what was received completes a purchase order. An edit that leaves the subtotal below a coupon's min_order_subtotal drops that coupon (its redemption released, event order_adjustment.deleted). 404 when the item is not on the order.
          *
          *     Requires scope: orders:write.
          */
@@ -1790,6 +2182,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/{id}/refund-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund credit-memo credit
+         * @description Pays back the credit a confirmed credit memo (a return) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.
+         *
+         *     Requires scope: payments:write.
+         */
+        post: operations["orders.credit.refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/{id}/reject": {
         parameters: {
             query?: never;
@@ -1800,8 +2214,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a sales order held for approval
-         * @description A sales order an approval rule held (on_hold, hold_type approval) goes back to draft with rejected_by, rejected_at and rejection_reason (the required reason) recorded; it can be corrected and confirmed again, which routes it again. Same deciders as approve (403 insufficient_permissions otherwise). A held order with payments is 409 (reason has_payments); any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status. Emits order.rejected.
+         * Reject a sales or purchase order held for approval
+         * @description A sales or purchase order an approval rule held (on_hold, hold_type approval) goes back to draft with rejected_by, rejected_at and rejection_reason (the required reason) recorded; it can be corrected and confirmed again, which routes it again (a purchase order: submit it again). Same deciders as approve (403 insufficient_permissions otherwise). A held order with payments is 409 (reason has_payments); any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status. Emits order.rejected.
          *
          *     Requires scope: orders:write.
          */
@@ -1867,11 +2281,55 @@ export interface paths {
         put?: never;
         /**
          * Send a purchase order to its vendor
-         * @description Records that the purchase order went to its vendor: sent_at now and sent_to the body's email, else the vendor's email (400 parameter_missing naming email when neither exists). A draft is committed by sending it (order_status confirmed); a confirmed or partially received purchase order may be sent again, which records the new time and address and keeps its status. A purchase order without lines is 400 parameter_invalid. Any other document or status (on hold, fully received, cancelled) is 409 order_invalid_transition with current_status. The API delivers no mail itself: the purchase_order.sent event carries the order, sent_to and message for your mailer.
+         * @description Records that the purchase order went to its vendor: sent_at now and sent_to the body's email, else the vendor's email (400 parameter_missing naming email when neither exists). A draft is committed by sending it (order_status confirmed); a confirmed or partially received purchase order may be sent again, which records the new time and address and keeps its status. A purchase order without lines is 400 parameter_invalid. A draft or confirmed purchase order whose order_total is strictly over the threshold of an active purchase order approval rule and that no approval covers (never approved, or approved at a lower total) is 409 po_approval_required with order_total, approval_rule_id and threshold_amount: submit it (POST /v1/orders/{id}/submit) and have it approved first. Any other document or status (on hold, fully received, cancelled) is 409 order_invalid_transition with current_status. The API delivers no mail itself: the purchase_order.sent event carries the order, sent_to and message for your mailer.
          *
          *     Requires scope: purchasing:write.
          */
         post: operations["orders.send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a purchase order for approval
+         * @description A draft purchase order, or a confirmed one whose order_total grew past the total its approval covered, whose order_total is strictly over the threshold_amount of an active purchase order approval rule (document_type purchase_order, naming its vendor or no vendor; the highest threshold exceeded wins, then the vendor's rule) is held for approval: order_status on_hold, is_on_hold true, hold_type approval, approval_rule_id and approver_user_id set. While it waits its lines are locked (line_editability reasons po_pending_approval_edit_locked; line and amount edits are 409 order_locked with that reason and suggested_action reject_order). POST /v1/orders/{id}/approve (→ confirmed, ready to send) or /reject (→ draft with the reason) decides it, by the rule's approver or a user with the orders.approve permission. Confirming a draft purchase order routes it the same way. A purchase order no active rule routes at its total, or that its approval still covers, needs no approval: 409 order_invalid_transition with reason approval_not_required (send or confirm it directly). Any other document or status is 409 order_invalid_transition with current_status. Emits order.approval_requested.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["orders.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a document
+         * @description Brings an archived document back: it is listed again, takes writes again, and its balance_due is what its status and amounts give (0 on a closed sales document, as before it was archived). Unarchiving a document that is not archived answers it unchanged. Emits order.unarchived.
+         *
+         *     Requires scope: orders:write.
+         */
+        post: operations["orders.unarchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1909,7 +2367,7 @@ export interface paths {
         };
         /**
          * List order approval rules
-         * @description Newest first. Filters: account_id, sales_channel_id (rules naming exactly that value), is_active.
+         * @description Newest first. Filters: document_type (sales_order or purchase_order), account_id, sales_channel_id, vendor_id (rules naming exactly that value), is_active.
          *
          *     Requires scope: settings:read.
          */
@@ -1917,7 +2375,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order approval rule
-         * @description E9. A per-customer (account_id), per-channel (sales_channel_id) or both (that customer in that channel) order approval routing rule; at least one of the two (400 parameter_missing on account_id otherwise). account_id must be a customer account of the entity and approver_user_id a user of the entity (404 on the field; a deactivated user is 422 approver_user_inactive). threshold_amount: 2 decimals, at least 0. A sales order confirmed with order_total strictly over the threshold of an active matching rule is held for approval (see POST /v1/orders/{id}/confirm). Emits order_approval_rule.created.
+         * @description E9. A per-customer (account_id), per-channel (sales_channel_id) or both (that customer in that channel) order approval routing rule; at least one of the two (400 parameter_missing on account_id otherwise). account_id must be a customer account of the entity and approver_user_id a user of the entity (404 on the field; a deactivated user is 422 approver_user_inactive). threshold_amount: 2 decimals, at least 0. A sales order confirmed with order_total strictly over the threshold of an active matching rule is held for approval (see POST /v1/orders/{id}/confirm). document_type purchase_order makes a purchase order rule: it names vendor_id (a vendor of the entity, 404 otherwise) or nothing (every purchase order), never account_id or sales_channel_id (400 parameter_invalid); vendor_id on a sales order rule is 400 too. A purchase order submitted or confirmed over its threshold is held for approval, and sending it unapproved is 409 po_approval_required (see POST /v1/orders/{id}/submit). Emits order_approval_rule.created.
          *
          *     Requires scope: settings:write.
          */
@@ -1953,11 +2411,71 @@ export interface paths {
         head?: never;
         /**
          * Update an order approval rule
-         * @description Send only the fields to change; is_active false deactivates the rule (it routes nothing). The rule must keep account_id, sales_channel_id or both (400 parameter_invalid on the field being cleared). Changes apply to orders confirmed afterwards: an order already held keeps the approver it was routed to. Emits order_approval_rule.updated.
+         * @description Send only the fields to change; is_active false deactivates the rule (it routes nothing). A sales order rule must keep account_id, sales_channel_id or both (400 parameter_invalid on the field being cleared); a purchase order rule takes vendor_id only (null: every purchase order). document_type does not change. Changes apply to orders confirmed afterwards: an order already held keeps the approver it was routed to. Emits order_approval_rule.updated.
          *
          *     Requires scope: settings:write.
          */
         patch: operations["orders.approval_rules.update"];
+        trace?: never;
+    };
+    "/v1/payment-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment terms
+         * @description Newest first, cursor-paginated.
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["payment_terms.list"];
+        put?: never;
+        /**
+         * Create payment terms
+         * @description Net-days payment terms (such as Net 30) that vendor bills name in payment_term_id: a bill without a due_date is due on its bill_date plus net_days. Emits payment_term.created.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["payment_terms.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-terms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve payment terms
+         * @description Requires scope: purchasing:read.
+         */
+        get: operations["payment_terms.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete payment terms
+         * @description Permanently deletes payment terms no vendor bill names. Terms a bill names (in any status, voided included: the bill keeps its record) are 409 payment_term_in_use, with references.vendor_bills counting the bills. Emits payment_term.deleted.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        delete: operations["payment_terms.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update payment terms
+         * @description Send only the fields to change. A new net_days applies to due dates computed from now on (a bill created, or given a new bill_date or payment_term_id); existing bills keep their due_date. Emits payment_term.updated.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        patch: operations["payment_terms.update"];
         trace?: never;
     };
     "/v1/payments": {
@@ -2337,7 +2855,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pricing policy
-         * @description A price for a product, optionally for a pricing level and/or a customer account, from min_quantity up (quantity tiers). One active policy per product, level, account, pricing_type and min_quantity (409 pricing_tier_exists). list_price defaults to the product's; adjustment and margin_pct are derived. Returns the bare policy with the joined names.
+         * @description A price for a product, optionally for a pricing level and/or a customer account, from min_quantity up (quantity tiers). One active policy per product, level, account, pricing_type and min_quantity (409 pricing_tier_exists). list_price defaults to the product's; adjustment and margin_pct are derived. Returns the bare policy with the joined names. With migration_batch_id (an open import batch of this entity) the record keeps the batch id and gets imported_at (unless given); a repeated external_source + external_id answers 409 external_id_taken with existing_id, so an import re-run can skip what is in.
          *
          *     Requires scope: products:write.
          */
@@ -2387,7 +2905,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product
-         * @description SKUs are unique within the entity (case-insensitive); external_source + external_id identify a migrated row and are unique too. Kits are created with POST /v1/kits.
+         * @description SKUs are unique within the entity (case-insensitive); external_source + external_id identify a migrated row and are unique too (a missing external_source counts as the empty one). Kits are created with POST /v1/kits. With migration_batch_id (an open import batch of this entity) the record keeps the batch id and gets imported_at; a repeated external_source + external_id answers 409 external_id_taken with existing_id, so an import re-run can skip what is in.
          *
          *     Requires scope: products:write.
          */
@@ -2425,7 +2943,7 @@ export interface paths {
         head?: never;
         /**
          * Update a product
-         * @description Send only the fields to change; null clears an optional field. A changed reorder_point re-evaluates the stock condition of every location balance of the product and emits the low-stock events that crossing causes.
+         * @description Send only the fields to change; null clears an optional field. A changed reorder_point re-evaluates the stock condition of every location balance of the product and emits the low-stock events that crossing causes. Setting reorder_point_mode demand sets reorder_point to demand × lead time at once (then the server keeps it; sending reorder_point is 422 reorder_point_follows_demand until the mode is manual again).
          *
          *     Requires scope: products:write.
          */
@@ -2441,7 +2959,7 @@ export interface paths {
         };
         /**
          * List the components of a kit
-         * @description Only valid for product_type kit; any other product is a 404. All components in one response (total counts them), ordered by sequence.
+         * @description Only valid for product_type kit; any other product (a bundle included) is a 404. A bundle's components are listed by GET /v1/kits/{id}/components. All components in one response (total counts them), ordered by sequence.
          *
          *     Requires scope: products:read.
          */
@@ -2897,7 +3415,7 @@ export interface paths {
         put?: never;
         /**
          * Create a vendor bill
-         * @description A draft bill from a vendor of the entity, with expense lines (a GL account and an amount) and item lines (a product, a quantity and a unit cost; amount = quantity × unit_cost to the cent). bill_number is taken from the entity's gap-free sequence (BILL-000001). bill_date defaults to today; due_date to bill_date plus the net days of payment_term_id, else bill_date. currency defaults to the vendor's. A vendor_invoice_number that another bill of the vendor (not voided) already records is 409 vendor_invoice_number_taken naming the existing bill in existing_bill_id, as QuickBooks warns of a duplicate bill number. Returns the bill with its lines. Emits vendor_bill.created.
+         * @description A draft bill from a vendor of the entity, with expense lines (a GL account and an amount) and item lines (a product, a quantity and a unit cost; amount = quantity × unit_cost to the cent). bill_number is taken from the entity's gap-free sequence (BILL-000001). bill_date defaults to today; due_date to bill_date plus the net days of payment_term_id, else bill_date. currency defaults to the vendor's. A vendor_invoice_number that another bill of the vendor (not voided) already records is 409 vendor_invoice_number_taken naming the existing bill in existing_bill_id, as QuickBooks warns of a duplicate bill number. From a purchase order: po_id (vendor_id may be left out; another vendor is 422 purchase_order_vendor_mismatch) without lines bills every purchase order line's received units that no bill (not voided) holds yet, at the line's unit cost (422 purchase_order_nothing_to_bill when there are none); item lines naming po_line_id bill that line (the bill takes its purchase order), with product_id, quantity and unit_cost defaulting to the line's product, its unbilled received units and its unit cost. Three-way match: a purchase order line is billed at most its received units less the units on other bills that are not voided (drafts included); more is 422 bill_quantity_exceeds_received with param naming the line's quantity and po_line_id, received_quantity, billed_quantity and requested_quantity, and nothing is written. The purchase order lines show billed_quantity. An item line without a purchase order moves no stock: posting debits it to cost of goods sold. Returns the bill with its lines. Emits vendor_bill.created.
          *
          *     Requires scope: purchasing:write.
          */
@@ -2917,7 +3435,7 @@ export interface paths {
         };
         /**
          * Retrieve a vendor bill
-         * @description E21. expand[]: lines, lines.product, payments (the AP payments applied; empty until AP payments are served), gl_entries (the AP entry and, for a voided bill, its reversal), vendor, purchase_order.
+         * @description E21. expand[]: lines, lines.product, payments (the AP payments applied to the bill, voided ones included with status voided), gl_entries (the AP entry and, for a voided bill, its reversal), vendor, purchase_order (the purchase order the bill bills, with its lines and their billed_quantity; null without po_id).
          *
          *     Requires scope: purchasing:read.
          */
@@ -2969,7 +3487,7 @@ export interface paths {
         put?: never;
         /**
          * Add a line to a vendor bill
-         * @description An expense line (type expense: account_id, amount) or an item line (type item: product_id, quantity, unit_cost) on a draft or rejected bill (409 vendor_bill_invalid_transition otherwise). Returns the bill (201) with its lines and recalculated totals. Emits vendor_bill.updated.
+         * @description An expense line (type expense: account_id, amount) or an item line (type item: product_id, quantity, unit_cost; or po_line_id, a line of the bill's purchase order, or of any purchase order of its vendor when the bill has none yet, with the three-way match of POST /v1/vendor-bills) on a draft or rejected bill (409 vendor_bill_invalid_transition otherwise). Returns the bill (201) with its lines and recalculated totals. Emits vendor_bill.updated.
          *
          *     Requires scope: purchasing:write.
          */
@@ -2992,7 +3510,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a line of a vendor bill
-         * @description Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.
+         * @description Draft or rejected bills only (409 vendor_bill_invalid_transition). A line billing a purchase order line gives its units back to that line (billed_quantity). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.
          *
          *     Requires scope: purchasing:write.
          */
@@ -3001,7 +3519,7 @@ export interface paths {
         head?: never;
         /**
          * Update a line of a vendor bill
-         * @description Send only the fields to change, of the line's own type (account_id and amount on expense lines; product_id, quantity and unit_cost on item lines; 400 parameter_invalid naming a field of the other type). Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its lines. Emits vendor_bill.updated.
+         * @description Send only the fields to change, of the line's own type (account_id and amount on expense lines; product_id, quantity and unit_cost on item lines; 400 parameter_invalid naming a field of the other type). A line billing a purchase order line keeps that line's product, and a new quantity is matched against its received units less the other bills' (422 bill_quantity_exceeds_received). Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its lines. Emits vendor_bill.updated.
          *
          *     Requires scope: purchasing:write.
          */
@@ -3019,7 +3537,7 @@ export interface paths {
         put?: never;
         /**
          * Post a vendor bill
-         * @description E13. approved → open (the status the spec gives a posted bill; open joins the status enum), recording posted_by and posted_at, and writes the AP journal entry dated bill_date (journal_entry_id): each expense line debits its account, each item line the inventory asset, tax_total and shipping_total cost of goods sold, and accounts payable is credited bill_total. Segregation of duties: the key's user (the user who created the key) must not be the user who created the bill (403 segregation_of_duties). skip_permission_check true is the migration carve-out for loading open payables: it needs the migration:write scope (403 insufficient_scope, required migration:write), posts a bill in any status before open without approval and without the segregation check, and is recorded on the bill (skip_permission_check) and in the journal entry's metadata. A closed period is 422 period_closed on bill_date. Idempotency-Key supported. Emits vendor_bill.posted.
+         * @description E13. approved → open (the status the spec gives a posted bill; open joins the status enum), recording posted_by and posted_at, and writes the AP journal entry dated bill_date (journal_entry_id): each expense line debits its account; an item line billed from a purchase order debits received_not_billed at the cost its receipts were booked at (receipt_cost on the line: the line's received-not-billed pool in proportion to the units billed, rounded half away from zero to the cent, the last units taking what is left) and posts the difference between the billed amount and that cost to purchase_price_variance (debit when the bill costs more, credit when less); any other item line (no receipt, no stock moved) debits cost of goods sold, as tax_total and shipping_total do; and accounts payable is credited bill_total. Segregation of duties: the key's user (the user who created the key) must not be the user who created the bill (403 segregation_of_duties). skip_permission_check true is the migration carve-out for loading open payables: it needs the migration:write scope (403 insufficient_scope, required migration:write), posts a bill in any status before open without approval and without the segregation check, and is recorded on the bill (skip_permission_check) and in the journal entry's metadata. A closed period is 422 period_closed on bill_date. Idempotency-Key supported. Emits vendor_bill.posted.
          *
          *     Requires scope: purchasing:write.
          */
@@ -3085,11 +3603,83 @@ export interface paths {
         put?: never;
         /**
          * Void a vendor bill
-         * @description Any status but partially_paid, paid and voided → voided (voided_by, voided_at). A posted (open) bill's AP journal entry is reversed, dated today or bill_date if later (void_journal_entry_id); a closed period there is 422 period_closed. A bill with payments applied is refused (409 vendor_bill_invalid_transition): void or unapply the payments first. balance_due is not changed: the status says the bill no longer counts. Its vendor_invoice_number is free again. Emits vendor_bill.voided.
+         * @description Any status but partially_paid, paid and voided → voided (voided_by, voided_at). A posted (open) bill's AP journal entry is reversed, dated today or bill_date if later (void_journal_entry_id); a closed period there is 422 period_closed. A bill with AP payments applied is refused (409 vendor_bill_has_payments, payment_ids listing them): void those payments first (POST /v1/ap-payments/{id}/void). balance_due is not changed: the status says the bill no longer counts. Its vendor_invoice_number is free again, and the purchase order units it billed are billable again (billed_quantity goes down). Emits vendor_bill.voided.
          *
          *     Requires scope: purchasing:write.
          */
         post: operations["vendor_bills.void"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vendor credits
+         * @description Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status. expand[] takes the data. prefix.
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["vendor_credits.list"];
+        put?: never;
+        /**
+         * Issue a vendor credit
+         * @description Issues a credit from a vendor of the entity: amount in whole cents (shown as a 4-decimal string), remaining_amount equal to it, status open, credit_number from the entity's gap-free sequence (VC-000001). source_type is free text (default manual; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other). A price adjustment on a bill is source_type price_adjustment with source_id the bill: a posted bill (open, partially_paid or paid; 409 vendor_bill_invalid_transition otherwise) of the same vendor, and the bill's price adjustments together stay within its bill_total (400 on amount otherwise). Other source types keep source_id as sent. expires_at (optional, in the future) is when the expiry job forfeits what is left. Posts the issuance entry dated credit_date (default today): debit vendor_returns_receivable, credit vendor_credits (422 period_closed on a closed period). Apply it with POST /v1/ap-payments and vendor_credit_ids[]. Idempotency-Key supported. Emits vendor_credit.created.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_credits.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-credits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a vendor credit
+         * @description E16. The credit with amount and remaining_amount as 4-decimal strings. expand[]: vendor; source (the vendor bill of a price_adjustment credit; null for other sources, whose source_id is kept as sent); applications (the application events, oldest first: which bill, how much, on which date, by which AP payment, and whether that payment was voided since).
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["vendor_credits.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-credits/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a vendor credit
+         * @description open or partially_applied → voided. Only the unapplied balance is voided: it moves from remaining_amount to voided_amount, and what AP payments applied stays applied. Posts debit vendor_credits, credit vendor_returns_receivable for that balance, dated today (or credit_date if later). An applied, voided or expired credit is 409 vendor_credit_invalid_transition with current_status. Emits vendor_credit.voided.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["vendor_credits.void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3113,7 +3703,7 @@ export interface paths {
         put?: never;
         /**
          * Create a vendor
-         * @description Vendors: the parties purchase orders and bills are with. account_number and external_source + external_id are unique within the entity when set.
+         * @description Vendors: the parties purchase orders and bills are with. account_number and external_source + external_id are unique within the entity when set. With migration_batch_id (an open import batch of this entity) the record keeps the batch id and gets imported_at; a repeated external_source + external_id answers 409 external_id_taken with existing_id, so an import re-run can skip what is in.
          *
          *     Requires scope: purchasing:write.
          */
@@ -3285,6 +3875,10 @@ export interface components {
             };
             external_source: string | null;
             external_id: string | null;
+            /** @description The import batch the account was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -3311,6 +3905,92 @@ export interface components {
             status: string;
             /** @description The processor's publishable key for the client library (test or live, as the API key). */
             publishable_key: string;
+        };
+        /**
+         * ApPayment
+         * @description A payment of one vendor's bills from a bank account, with vendor credits applied first.
+         */
+        ApPayment: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "ap_payment";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Sequential per entity and gap-free (APP-000001). */
+            payment_number: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /** @description The bank_account_id of the bank GL account paid from; null when vendor credits paid everything. */
+            bank_account_id: string | null;
+            /** @enum {string} */
+            method: "check" | "ach" | "wire" | "card";
+            /** @description Check number, ACH trace or wire reference. */
+            reference: string | null;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            payment_date: string;
+            /** @description Cash paid from the bank account (the bank is credited this). */
+            amount: number;
+            /** @description Vendor credits applied by this payment. */
+            credit_total: number;
+            /** @description amount + credit_total: what the bills were reduced by. */
+            total_applied: number;
+            /** @enum {string} */
+            status: "posted" | "voided";
+            currency: string;
+            memo: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Per bill: the vendor credit amounts (applied first) and the cash. */
+            applications: components["schemas"]["ApPaymentApplication"][];
+            /** @description The vendor credits this payment applied. */
+            vendor_credit_ids: string[];
+            created_by_user_id: string | null;
+            journal_entry_id: string | null;
+            voided_by: string | null;
+            voided_at: string | null;
+            void_date: string | null;
+            void_reason: string | null;
+            void_journal_entry_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * ApPaymentApplication
+         * @description One amount an AP payment put on one bill, in cash or from one vendor credit.
+         */
+        ApPaymentApplication: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "ap_payment_application";
+            /** Format: uuid */
+            bill_id: string;
+            bill_number: string;
+            /** @description null: paid in cash from the bank account; else the vendor credit that offset the bill. */
+            vendor_credit_id: string | null;
+            amount: number;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            applied_on: string;
+            /** @description The date of the void reversal when the payment was voided. */
+            voided_on: string | null;
         };
         /**
          * Coupon
@@ -3629,6 +4309,8 @@ export interface components {
             /** @description The event type, e.g. order.created (see the event catalog). */
             type: string;
             api_version: string;
+            /** @description The version of this event type's payload (data.object), from the event catalog. It rises when the payload's shape or meaning changes (see the changelog); check it before relying on a field. A ping is at 1. */
+            payload_version: number;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -3682,6 +4364,304 @@ export interface components {
              * @description ISO 8601 date-time
              */
             created_at: string;
+        };
+        /**
+         * MigrationBatch
+         * @description An import batch: records created with its id, counted per resource type, and removable together before cutover.
+         */
+        MigrationBatch: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "migration_batch";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description The source system; records created in the batch without external_source (source_platform on orders) take it. */
+            external_source: string;
+            description: string | null;
+            /**
+             * @description open takes records; completed and rolled_back refuse them (409 migration_batch_closed); a rollback can run in any status.
+             * @enum {string}
+             */
+            status: "open" | "completed" | "rolled_back";
+            /** @description Live counts per resource type: what the batch received, less what rollbacks removed. */
+            counts: {
+                /** @description Records that carry this batch id now: orders. */
+                orders: number;
+                /** @description Records that carry this batch id now: pricing policies. */
+                pricing_policies: number;
+                /** @description Records that carry this batch id now: products. */
+                products: number;
+                /** @description Records that carry this batch id now: accounts. */
+                accounts: number;
+                /** @description Records that carry this batch id now: vendors. */
+                vendors: number;
+            };
+            /** @description Per resource type, what rollbacks of this batch removed so far. */
+            removed_counts: {
+                /** @description Records removed by rollbacks: orders. */
+                orders: number;
+                /** @description Records removed by rollbacks: pricing policies. */
+                pricing_policies: number;
+                /** @description Records removed by rollbacks: products. */
+                products: number;
+                /** @description Records removed by rollbacks: accounts. */
+                accounts: number;
+                /** @description Records removed by rollbacks: vendors. */
+                vendors: number;
+            };
+            metadata: {
+                [key: string]: string;
+            };
+            completed_at: string | null;
+            /** @description The last rollback. */
+            rolled_back_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * MigrationBatchRollback
+         * @description What a rollback removed (per resource type) and which records of the batch it kept, with the reason for each.
+         */
+        MigrationBatchRollback: {
+            /** @constant */
+            object: "migration_batch_rollback";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            batch: components["schemas"]["MigrationBatch"];
+            removed_counts: {
+                /** @description Removed by this rollback: orders. */
+                orders: number;
+                /** @description Removed by this rollback: pricing policies. */
+                pricing_policies: number;
+                /** @description Removed by this rollback: products. */
+                products: number;
+                /** @description Removed by this rollback: accounts. */
+                accounts: number;
+                /** @description Removed by this rollback: vendors. */
+                vendors: number;
+            };
+            /** @description Records of the batch left in place, each with why; they stay in the batch, and a later rollback tries them again. */
+            kept: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                resource_type: "orders" | "pricing_policies" | "products" | "accounts" | "vendors";
+                /**
+                 * @description order_not_draft: the order left draft (confirmed, fulfilled, cancelled ...), so it may have moved stock or posted; inventory_movements: stock moved for it; ledger_postings: a journal entry points at it; payments: a payment or refund names it; referenced: another record (referenced_by) points at it.
+                 * @enum {string}
+                 */
+                reason: "order_not_draft" | "inventory_movements" | "ledger_postings" | "payments" | "referenced";
+                /** @description For reason referenced: one record that points at it. */
+                referenced_by: {
+                    /** @description The table of the referencing record, e.g. order_lines, pricing_policies. */
+                    resource_type: string;
+                    id: string | null;
+                } | null;
+            }[];
+        };
+        /**
+         * CutoverFreeze
+         * @description An entity's cutover freeze: while frozen, only keys with migration:admin may write.
+         */
+        CutoverFreeze: {
+            /** @constant */
+            object: "cutover_freeze";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Whether writes of keys without migration:admin are refused (409 entity_frozen). */
+            frozen: boolean;
+            /** @description The token of the freeze in force: the snapshot request quotes it. Returned by freeze only; null once unfrozen. */
+            freeze_token: string | null;
+            frozen_at: string | null;
+            /**
+             * Format: uuid
+             * @description The cutover log entry this freeze or unfreeze wrote.
+             */
+            cutover_log_id: string;
+        };
+        /**
+         * CutoverLogEntry
+         * @description One step of a cutover: a freeze, an unfreeze or a snapshot request, and who asked for it.
+         */
+        CutoverLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "cutover_log_entry";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @enum {string} */
+            action: "freeze" | "unfreeze" | "snapshot";
+            /** @description The key that acted. */
+            api_key_id: string | null;
+            request_id: string | null;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+        };
+        /**
+         * DbSnapshot
+         * @description A database snapshot taken at cutover, and its progress.
+         */
+        DbSnapshot: {
+            /**
+             * Format: uuid
+             * @description The object id (pagination cursors use it).
+             */
+            id: string;
+            /** @constant */
+            object: "db_snapshot";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description The database snapshot identifier; the status path takes it. */
+            snapshot_id: string;
+            /** @description The database cluster the snapshot is of (the whole cluster: every entity it serves). */
+            db_instance_id: string;
+            /** @enum {string} */
+            status: "creating" | "available" | "failed";
+            percent_progress: number;
+            description: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            estimated_completion_at: string;
+            /** @description When the snapshot became available or failed. */
+            completed_at: string | null;
+            failure_reason: string | null;
+            /** @enum {string} */
+            env: "dev" | "staging" | "prod";
+            /** @description True when no real snapshot is taken (the dev environment, and test-mode keys): the workflow runs its stub branch. */
+            dev_stub: boolean;
+            /** Format: uuid */
+            cutover_log_id: string;
+        };
+        /**
+         * MigrationItxSourceRelinkResult
+         * @description The outcome of a relink pass: counts and a result per migrated inventory transaction concerned.
+         */
+        MigrationItxSourceRelinkResult: {
+            /** @constant */
+            object: "migration_itx_source_relink_result";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** @description Number of results: one per matched transaction, plus one per item that matched none or was rejected. */
+            total: number;
+            /** @description Transactions whose reference_id this request set. */
+            relinked: number;
+            /** @description Transactions that already carried the order id (no-op). */
+            already_linked: number;
+            /** @description Items whose external id no migrated transaction of the entity carries. */
+            not_found: number;
+            /** @description Items rejected (the order is not in the entity, or the external id was sent twice); nothing written for them. */
+            failed: number;
+            /** @description In the order of the items sent; an item that matched several transactions has one result each, in transaction id order. */
+            results: components["schemas"]["MigrationItxSourceRelinkItemResult"][];
+        };
+        /**
+         * MigrationItxSourceRelinkItemResult
+         * @description What happened to one migrated inventory transaction (or to one item that matched none).
+         */
+        MigrationItxSourceRelinkItemResult: {
+            external_id: string;
+            /** @description The migrated transaction this result is about; null when the item matched none or was rejected. */
+            inventory_transaction_id: string | null;
+            /** Format: uuid */
+            source_id: string;
+            /** @description True when reference_id was changed by this request; false for a no-op (already linked) and for a rejected item. */
+            relinked: boolean;
+            /** @description The broad error key of a rejected or unmatched item; null otherwise. */
+            error: string | null;
+            /** @description The precise code (relink_source_not_found, relink_transaction_not_found, relink_duplicate_external_id); null otherwise. */
+            code: string | null;
+            hint: string | null;
+        };
+        /**
+         * ApAging
+         * @description Open vendor bill balances as they stood on as_of_date, rebuilt from the bill and AP payment history, per vendor in buckets by days past due_date.
+         */
+        ApAging: {
+            /** @constant */
+            object: "ap_aging";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            as_of_date: string;
+            /** @description Vendors with an open balance on as_of_date, by name. */
+            vendors: components["schemas"]["ApAgingVendor"][];
+            totals: components["schemas"]["ApAgingTotals"];
+            /** @description The accounts payable control account balance (credits minus debits) posted on or before as_of_date; equal to totals.total. */
+            accounts_payable_balance: number;
+        };
+        /**
+         * ApAgingVendor
+         * @description One vendor's open bill balances as of the date, in buckets by due date.
+         */
+        ApAgingVendor: {
+            /**
+             * Format: uuid
+             * @description The vendor.
+             */
+            id: string;
+            name: string;
+            /** @description Balances not yet due on as_of_date (due_date on or after it). */
+            current: number;
+            /** @description Balances 1 to 30 days past due_date. */
+            days_1_30: number;
+            /** @description Balances 31 to 60 days past due_date. */
+            days_31_60: number;
+            /** @description Balances 61 to 90 days past due_date. */
+            days_61_90: number;
+            /** @description Balances more than 90 days past due_date. */
+            days_over_90: number;
+            /** @description The sum of the five buckets. */
+            total: number;
+        };
+        /**
+         * ApAgingTotals
+         * @description The buckets summed over every vendor; total is the grand total.
+         */
+        ApAgingTotals: {
+            /** @description Balances not yet due on as_of_date (due_date on or after it). */
+            current: number;
+            /** @description Balances 1 to 30 days past due_date. */
+            days_1_30: number;
+            /** @description Balances 31 to 60 days past due_date. */
+            days_31_60: number;
+            /** @description Balances 61 to 90 days past due_date. */
+            days_61_90: number;
+            /** @description Balances more than 90 days past due_date. */
+            days_over_90: number;
+            /** @description The sum of the five buckets. */
+            total: number;
         };
         /**
          * CashBalance
@@ -3881,7 +4861,7 @@ export interface components {
              */
             normal_balance: "debit" | "credit";
             /** @description Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted. */
-            system_key: ("bank" | "undeposited_funds" | "accounts_receivable" | "inventory" | "vendor_returns_receivable" | "accounts_payable" | "received_not_billed" | "customer_credits" | "vendor_credits" | "sales_tax_payable" | "opening_balance_equity" | "retained_earnings" | "sales_revenue" | "cost_of_goods_sold") | null;
+            system_key: ("bank" | "undeposited_funds" | "accounts_receivable" | "inventory" | "vendor_returns_receivable" | "accounts_payable" | "received_not_billed" | "customer_credits" | "vendor_credits" | "sales_tax_payable" | "opening_balance_equity" | "retained_earnings" | "sales_revenue" | "cost_of_goods_sold" | "purchase_price_variance") | null;
             /** @description Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report. */
             is_bank: boolean;
             /** @description The bank account this GL account represents; set exactly when is_bank is true. */
@@ -4142,8 +5122,13 @@ export interface components {
             list_price: number | null;
             /** @description Standard cost; inventory itself is valued by FIFO cost layers. */
             cost: number | null;
-            /** @description On-hand level at or below which a location balance is low on stock. */
+            /** @description On-hand level at or below which a location balance is low on stock. With reorder_point_mode demand the server keeps it at demand_avg_per_day × the preferred vendor's lead_time_days (4 decimals; 0 without either). */
             reorder_point: number | null;
+            /**
+             * @description manual (the default): reorder_point is what you set. demand: reorder_point follows demand × lead time, refreshed by every stock movement of the product and when the mode is set, and the stock events follow it; sending reorder_point then is 422 reorder_point_follows_demand.
+             * @enum {string}
+             */
+            reorder_point_mode: "manual" | "demand";
             /** @description Average daily demand, summed over the product's location balances: fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1). Each physical decrement counts once, for the product it drew: a kit counts its own sales, a kit component the builds that drew it. */
             demand_avg_per_day: number;
             is_active: boolean;
@@ -4154,6 +5139,10 @@ export interface components {
             external_source: string | null;
             /** @description Id in the source system; unique per external_source. */
             external_id: string | null;
+            /** @description The import batch the product was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -4382,7 +5371,7 @@ export interface components {
             /** @enum {string} */
             order_status: "draft" | "confirmed" | "partially_fulfilled" | "fulfilled" | "cancelled" | "voided" | "awaiting_ach_clearance" | "on_hold";
             /**
-             * @description Recomputed on every change of totals or payments: overpaid when amount_paid > order_total (whatever the refunds); with refunds, refunded once they gave the whole document back, else partially_refunded; else unpaid (nothing paid), paid (amount_paid = order_total) or partially_paid.
+             * @description Recomputed on every change of totals or payments: voided when the document is voided, or when its payments were voided leaving nothing paid and no refunds; else overpaid when amount_paid > order_total (whatever the refunds); with refunds, refunded once they gave the whole document back, else partially_refunded; else unpaid (nothing paid), paid (amount_paid = order_total) or partially_paid.
              * @enum {string}
              */
             payment_status: "unpaid" | "partially_paid" | "paid" | "overpaid" | "refunded" | "partially_refunded" | "voided";
@@ -4401,6 +5390,13 @@ export interface components {
              */
             order_date: string;
             due_date: string | null;
+            /** @description Quotes: when the quote lapses (null: never). Past it, an open (draft or confirmed) quote is expired: it cannot be converted or confirmed. */
+            expires_at: string | null;
+            /** @description A quote past its expires_at, still draft or confirmed (a read-time rule: true from that instant, with no job to wait for). Always false on other documents. */
+            is_expired: boolean;
+            /** @description Archived (POST /v1/orders/{id}/archive): a closed document filed away, left out of lists unless archived=true or all is asked for, and read-only until unarchived. */
+            is_archived: boolean;
+            archived_at: string | null;
             subtotal: number;
             discount_total: number;
             shipping_total: number;
@@ -4440,7 +5436,7 @@ export interface components {
             hold_reason: string | null;
             /** @description The sales channel the order came through: an id the integrator assigns; approval rules can route by it. */
             sales_channel_id: string | null;
-            /** @description The order approval rule that held this sales order for approval when it was confirmed. */
+            /** @description The order approval rule that held this order for approval (a sales order when confirmed; a purchase order when submitted or confirmed). */
             approval_rule_id: string | null;
             /** @description That rule's approver when the order was routed. */
             approver_user_id: string | null;
@@ -4453,8 +5449,14 @@ export interface components {
             rejection_reason: string | null;
             /** @description Returns: the shipped sales order or posted invoice the goods came from (POST /v1/orders/{id}/returns); null on a plain return. */
             source_order_id: string | null;
-            /** @description Credit memos: on an invoice, the return credits applied to it (they lower balance_due, never amount_due); on a return, the part of its credit applied to its source invoice (the rest is customer credit, shown as a negative balance_due). */
+            /** @description Credit memos: on an invoice, the return credits applied to it (they lower balance_due, never amount_due); on a return, the part of its credit applied to invoices: its source invoice when it posted, and others of the account with POST /v1/orders/{id}/apply-credit (the rest, less credit_refunded, is customer credit, shown as a negative balance_due). */
             amount_credited: number;
+            /** @description Returns: the part of the credit memo paid back to the customer (POST /v1/orders/{id}/refund-credit); 0 on other documents. balance_due = −(order_total − amount_credited − credit_refunded) on a confirmed credit memo. */
+            credit_refunded: number;
+            /** @description The import batch the document was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
             /** @description Purchase orders: when it was last sent to the vendor (POST /v1/orders/{id}/send). */
             sent_at: string | null;
             /** @description Purchase orders: the address it was last sent to. */
@@ -4506,7 +5508,9 @@ export interface components {
             quantity_fulfilled: number;
             quantity_returned: number;
             received_floor: number;
-            /** @description What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received. */
+            /** @description Purchase order lines: units on vendor bills that are not voided (three-way match: never above the units received). 0 on other documents. */
+            billed_quantity: number;
+            /** @description What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, po_pending_approval_edit_locked (a purchase order awaiting approval: every key is locked until it is approved or rejected), dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received. */
             line_editability: {
                 qty: {
                     allowed: boolean;
@@ -4826,11 +5830,18 @@ export interface components {
             livemode: boolean;
             /** Format: uuid */
             entity_id: string;
+            /**
+             * @description What the rule routes: sales orders (by customer account and/or sales channel) or purchase orders (by vendor, or every purchase order).
+             * @enum {string}
+             */
+            document_type: "sales_order" | "purchase_order";
             /** @description The customer account whose sales orders this rule routes; null when the rule is per channel only. */
             account_id: string | null;
             /** @description The sales channel (the integrator's id, as sent on orders) whose sales orders this rule routes; null when per customer only. */
             sales_channel_id: string | null;
-            /** @description A sales order confirmed with order_total strictly over this amount is held for approval. */
+            /** @description Purchase order rules: the vendor whose purchase orders this rule routes; null routes every purchase order. Always null on sales order rules. */
+            vendor_id: string | null;
+            /** @description A sales order confirmed (or a purchase order submitted or confirmed) with order_total strictly over this amount is held for approval. */
             threshold_amount: number;
             /**
              * Format: uuid
@@ -4840,6 +5851,34 @@ export interface components {
             /** @description Inactive rules route nothing. */
             is_active: boolean;
             created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * PaymentTerm
+         * @description Net-days payment terms (such as Net 30): a vendor bill naming them without a due_date is due on bill_date + net_days.
+         */
+        PaymentTerm: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "payment_term";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description What the terms are called on documents, such as Net 30. */
+            name: string;
+            /** @description Days from the bill date to the due date (0: due on receipt). */
+            net_days: number;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -5091,8 +6130,13 @@ export interface components {
             list_price: number | null;
             /** @description Standard cost; inventory itself is valued by FIFO cost layers. */
             cost: number | null;
-            /** @description On-hand level at or below which a location balance is low on stock. */
+            /** @description On-hand level at or below which a location balance is low on stock. With reorder_point_mode demand the server keeps it at demand_avg_per_day × the preferred vendor's lead_time_days (4 decimals; 0 without either). */
             reorder_point: number | null;
+            /**
+             * @description manual (the default): reorder_point is what you set. demand: reorder_point follows demand × lead time, refreshed by every stock movement of the product and when the mode is set, and the stock events follow it; sending reorder_point then is 422 reorder_point_follows_demand.
+             * @enum {string}
+             */
+            reorder_point_mode: "manual" | "demand";
             /** @description Average daily demand, summed over the product's location balances: fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1). Each physical decrement counts once, for the product it drew: a kit counts its own sales, a kit component the builds that drew it. */
             demand_avg_per_day: number;
             is_active: boolean;
@@ -5103,6 +6147,10 @@ export interface components {
             external_source: string | null;
             /** @description Id in the source system; unique per external_source. */
             external_id: string | null;
+            /** @description The import batch the product was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -5420,7 +6468,7 @@ export interface components {
             entity_id: string;
             /** Format: uuid */
             vendor_id: string;
-            /** @description The purchase order this bill was created from. Billing from a purchase order (three-way match) is not served yet, so it is null. */
+            /** @description The purchase order this bill bills (three-way match): its item lines name the purchase order lines in po_line_id. */
             po_id: string | null;
             /** @description The payment terms due_date was computed from. */
             payment_term_id: string | null;
@@ -5524,6 +6572,10 @@ export interface components {
             /** @description Expense lines: as sent; item lines: quantity × unit_cost rounded to the cent. */
             amount: number;
             description: string | null;
+            /** @description Item lines billed from a purchase order: the purchase order line they bill (three-way match against its received units). */
+            po_line_id: string | null;
+            /** @description Item lines from a purchase order, once the bill is posted: the received-not-billed amount the line cleared (the cost its receipts were booked at); amount − receipt_cost went to purchase_price_variance. Null before posting and on other lines. */
+            receipt_cost: number | null;
             /** @description The product, with expand[]=lines.product. */
             product?: unknown;
             /**
@@ -5536,6 +6588,121 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * VendorCredit
+         * @description A credit from a vendor, applied to its bills through AP payments (amounts are 4-decimal strings).
+         */
+        VendorCredit: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor_credit";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /** @description Sequential per entity and gap-free (VC-000001). */
+            credit_number: string;
+            /** @description Total issued: a numeric string with 4 decimals. */
+            amount: string;
+            /** @description Unapplied balance, 4 decimals: amount − applied − voided_amount − forfeited_amount. 0.0000 once applied in full, voided or expired. */
+            remaining_amount: string;
+            /** @description The unapplied balance a void took (0.0000 unless voided). */
+            voided_amount: string;
+            /** @description The balance forfeited at expiry (0.0000 unless expired). */
+            forfeited_amount: string;
+            /** @description Free text; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other. */
+            source_type: string;
+            /** @description The vendor bill of a price_adjustment; the vendor return of a vendor_return; else null. */
+            source_id: string | null;
+            /**
+             * @description open (nothing applied) → partially_applied → applied (remaining 0) as AP payments spend it, and back when a payment is voided; voided (its unapplied balance cancelled); expired (the expiry job forfeited the balance after expires_at).
+             * @enum {string}
+             */
+            status: "open" | "partially_applied" | "applied" | "voided" | "expired";
+            /**
+             * Format: date
+             * @description The date of the issuance journal entry.
+             */
+            credit_date: string;
+            /** @description The remaining balance is forfeited after this instant; null means the credit never expires. */
+            expires_at: string | null;
+            currency: string;
+            memo: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            created_by_user_id: string | null;
+            /** @description Issuance: debit vendor_returns_receivable, credit vendor_credits. */
+            journal_entry_id: string | null;
+            voided_by: string | null;
+            voided_at: string | null;
+            void_reason: string | null;
+            void_journal_entry_id: string | null;
+            expired_at: string | null;
+            expiry_journal_entry_id: string | null;
+            /** @description With expand[]=vendor. */
+            vendor?: unknown;
+            /** @description With expand[]=source: the vendor bill (price_adjustment) or vendor return (vendor_return); null otherwise. */
+            source?: unknown;
+            /** @description With expand[]=applications: the application events, oldest first. */
+            applications?: components["schemas"]["VendorCreditApplication"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * VendorCreditApplication
+         * @description One application event of a vendor credit: which bill it offset, how much and when.
+         */
+        VendorCreditApplication: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor_credit_application";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            vendor_credit_id: string;
+            /**
+             * Format: uuid
+             * @description The AP payment that applied the credit.
+             */
+            ap_payment_id: string;
+            /**
+             * Format: uuid
+             * @description The vendor bill the credit offset.
+             */
+            bill_id: string;
+            bill_number: string;
+            /** @description How much of the credit went to the bill (4 decimals). */
+            amount: string;
+            /**
+             * Format: date
+             * @description The AP payment's date.
+             */
+            applied_on: string;
+            /**
+             * @description voided when the AP payment was voided: the amount went back to remaining_amount.
+             * @enum {string}
+             */
+            status: "applied" | "voided";
+            voided_on: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
         };
         /**
          * Vendor
@@ -5574,6 +6741,10 @@ export interface components {
             };
             external_source: string | null;
             external_id: string | null;
+            /** @description The import batch the vendor was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
@@ -5590,13 +6761,13 @@ export interface components {
          * @description The error envelope of every failure. Members beyond these are documented with the code that adds them.
          */
         Error: {
-            /** @description Broad machine-readable key. */
+            /** @description Machine-readable key: equal to `code`, except the 401 family, whose codes (api_key_missing, api_key_revoked, ...) all carry `authentication_failed`. `type` is the broad class. */
             error: string;
             /**
              * @description Precise machine-readable code; see x-error-catalog.
              * @enum {string}
              */
-            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
+            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
             /** @enum {string} */
             type: "validation_error" | "permission_error" | "not_found" | "conflict" | "rate_limit" | "internal" | "expand_error" | "not_implemented";
             /** @description One-sentence English explanation. */
@@ -6118,6 +7289,11 @@ export interface operations {
                     };
                     external_source?: string | null;
                     external_id?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's.
+                     */
+                    migration_batch_id?: string;
                 };
             };
         };
@@ -6173,7 +7349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: account_number_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: account_number_taken, external_id_taken, migration_batch_closed, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6509,7 +7685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: account_number_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: account_number_taken, external_id_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6682,7 +7858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6863,7 +8039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7179,7 +8355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_method_inactive, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_method_inactive, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7364,7 +8540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_method_inactive, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_method_inactive, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7544,7 +8720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_method_already_attached, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_method_already_attached, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7707,7 +8883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7759,6 +8935,687 @@ export interface operations {
                 };
             };
             /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "ap_payments.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+                /** @description This vendor's payments. */
+                vendor_id?: string;
+                /** @description Payments applied to this vendor bill. */
+                bill_id?: string;
+                /** @description Paid on or after this date. */
+                payment_date_gte?: string;
+                /** @description Paid on or before this date. */
+                payment_date_lte?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List AP payments */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ApPayment"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "ap_payments.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The bills paid, 1 to 100, each at most once, all of one vendor. */
+                    bills: {
+                        /**
+                         * Format: uuid
+                         * @description An open or partially_paid bill of the vendor.
+                         */
+                        bill_id: string;
+                        /** @description What the bill's balance_due goes down by (credits first, then cash); at most its balance_due. */
+                        amount: number | string;
+                    }[];
+                    /** @description Vendor credits of the same vendor applied first, in the order given, to the bills in their order; what they do not cover is paid in cash. */
+                    vendor_credit_ids?: string[];
+                    /**
+                     * Format: uuid
+                     * @description The bank_account_id of a bank GL account; required unless the credits cover every bill amount.
+                     */
+                    bank_account_id?: string;
+                    /** @enum {string} */
+                    method: "check" | "ach" | "wire" | "card";
+                    reference?: string | null;
+                    /**
+                     * Format: date
+                     * @description Defaults to today (UTC); not before any bill date nor any credit date. A closed period is 422 period_closed.
+                     */
+                    payment_date?: string;
+                    memo?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Pay vendor bills */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApPayment"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_not_payable, vendor_bill_overpayment, vendor_credit_not_applicable, period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "ap_payments.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve an AP payment */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApPayment"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "ap_payments.void": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the payment is voided; kept as void_reason. */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Void an AP payment */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApPayment"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: ap_payment_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8066,7 +9923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: coupon_code_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: coupon_code_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8387,7 +10244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: coupon_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: coupon_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8582,7 +10439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: coupon_code_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: coupon_code_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8938,7 +10795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_already_deposited, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_already_deposited, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9254,7 +11111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_already_deposited, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_already_deposited, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9610,7 +11467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9939,7 +11796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10112,7 +11969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_already_revoked, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: api_key_already_revoked, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10282,7 +12139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_already_revoked, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: api_key_already_revoked, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10782,7 +12639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: webhook_endpoint_disabled, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: webhook_endpoint_disabled, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10825,6 +12682,2136 @@ export interface operations {
             };
             /** @description Error codes: idempotency_key_reused. */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.batches.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+                /** @description Only batches in this status. */
+                status?: "open" | "completed" | "rolled_back";
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List import batches */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["MigrationBatch"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.batches.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The source system, e.g. quickbooks. */
+                    external_source: string;
+                    description?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Open an import batch */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MigrationBatch"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.batches.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve an import batch */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MigrationBatch"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.batches.complete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Complete an import batch */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MigrationBatch"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: migration_batch_closed, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.batches.rollback": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Roll back an import batch */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MigrationBatchRollback"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.cutover_freeze": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the entity is frozen, for the cutover log. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Freeze the entity for cutover */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CutoverFreeze"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: entity_already_frozen, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.cutover_log_list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the cutover log */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["CutoverLogEntry"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.cutover_snapshot_create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The entity's current freeze token (from POST .../migration/cutover/freeze).
+                     */
+                    freeze_token: string;
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Take the cutover database snapshot */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbSnapshot"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: entity_not_frozen, freeze_token_mismatch, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.cutover_snapshot_list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List cutover snapshots */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["DbSnapshot"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.cutover_snapshot_get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key (for a test key, the entity's test-mode id). */
+                entity_id: string;
+                /** @description The snapshot identifier (snapshot_id of the db_snapshot). */
+                snapshot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a cutover snapshot */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DbSnapshot"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found, snapshot_not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.cutover_unfreeze": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lift the cutover freeze */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CutoverFreeze"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: entity_not_frozen, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "migration.relink_inventory_transaction_sources": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 10,000 pairs of external id and order id. */
+                    items: {
+                        /** @description The source-system transaction id: the transaction_id the migrated inventory transactions carry. */
+                        external_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to.
+                         */
+                        source_id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Relink migrated inventory transactions to their orders */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MigrationItxSourceRelinkResult"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reconciliation.ap_aging": {
+        parameters: {
+            query?: {
+                /** @description The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then. */
+                as_of_date?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AP aging per vendor (E23) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApAging"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -11426,7 +15413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11751,7 +15738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11939,7 +15926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12280,7 +16267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12443,7 +16430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12606,7 +16593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12769,7 +16756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13118,7 +17105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: gl_account_code_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: gl_account_code_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13439,7 +17426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: gl_account_is_system, gl_account_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: gl_account_is_system, gl_account_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13636,7 +17623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: gl_account_code_taken, gl_account_is_system, gl_account_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: gl_account_code_taken, gl_account_is_system, gl_account_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13833,7 +17820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14335,7 +18322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14829,7 +18816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15192,7 +19179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15516,7 +19503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: journal_entry_not_draft, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: journal_entry_not_draft, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15716,7 +19703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: journal_entry_not_draft, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: journal_entry_not_draft, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15890,7 +19877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: journal_entry_not_draft, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: journal_entry_not_draft, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16066,7 +20053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: journal_entry_not_reversible, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: journal_entry_not_reversible, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16428,7 +20415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: product_sku_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: product_sku_taken, external_id_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16907,7 +20894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16950,6 +20937,162 @@ export interface operations {
             };
             /** @description Error codes: insufficient_stock, product_not_stockable, idempotency_key_reused. */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "kits.components.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the components of a kit or bundle */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["KitComponent"][];
+                        /** @description Number of components of the kit. */
+                        total: number;
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -17084,7 +21227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: kit_component_exists, kit_component_limit, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: kit_component_exists, kit_component_limit, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17409,7 +21552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: kit_component_last, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: kit_component_last, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17597,7 +21740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17952,7 +22095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: location_name_taken, location_is_default, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: location_name_taken, location_is_default, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18273,7 +22416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: location_is_default, location_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: location_is_default, location_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18469,7 +22612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: location_name_taken, location_is_default, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: location_name_taken, location_is_default, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18815,7 +22958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: manufacturer_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: manufacturer_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19139,7 +23282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: manufacturer_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: manufacturer_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19324,7 +23467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: manufacturer_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: manufacturer_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19512,6 +23655,10 @@ export interface operations {
                 order_date_gte?: string;
                 /** @description Only documents with order_date at or before this time. */
                 order_date_lte?: string;
+                /** @description Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false. */
+                archived?: "false" | "true" | "all";
+                /** @description true: only quotes past their expires_at (still draft or confirmed); false: every document but those. */
+                expired?: "true" | "false";
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("data.lines" | "data.adjustments" | "data.account")[];
             };
@@ -19704,6 +23851,8 @@ export interface operations {
                      */
                     order_date?: string;
                     due_date?: string | null;
+                    /** @description Quotes only (400 parameter_invalid on other documents): when the quote lapses; past it the quote cannot be converted or confirmed. null: never. */
+                    expires_at?: string | null;
                     shipping_total?: number | string;
                     tax_exempt?: boolean;
                     delivery_option?: ("ship" | "pick_up" | "local_delivery") | null;
@@ -19746,6 +23895,11 @@ export interface operations {
                         /** @description Purchase order lines only (400 elsewhere): the unit the vendor sells in; quantity stays in stock units. */
                         unit_of_measure_id?: string | null;
                     }[];
+                    /**
+                     * Format: uuid
+                     * @description An open import batch of this entity: the document keeps it, imported_at is set, and source_platform defaults to the batch's external_source.
+                     */
+                    migration_batch_id?: string;
                 };
             };
         };
@@ -19801,7 +23955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: external_id_taken, migration_batch_closed, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20121,7 +24275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_not_deletable, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_not_deletable, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20257,6 +24411,8 @@ export interface operations {
                      */
                     order_date?: string;
                     due_date?: string | null;
+                    /** @description Quotes only (400 parameter_invalid on other documents): when the quote lapses; past it the quote cannot be converted or confirmed. null: never. */
+                    expires_at?: string | null;
                     shipping_total?: number | string;
                     tax_exempt?: boolean;
                     delivery_option?: ("ship" | "pick_up" | "local_delivery") | null;
@@ -20327,7 +24483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_locked, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_locked, external_id_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20525,7 +24681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: coupon_already_applied, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: coupon_already_applied, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20704,7 +24860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20888,7 +25044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: coupon_already_applied, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: coupon_already_applied, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20983,6 +25139,179 @@ export interface operations {
             };
         };
     };
+    "orders.credit.apply": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description An open (posted, not voided) invoice of the credit memo's customer account.
+                     */
+                    invoice_id: string;
+                    /** @description Default: as much as both allow (the credit left, at most the invoice's balance_due). */
+                    amount?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Apply credit-memo credit to another invoice */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: order_archived, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: credit_not_available, order_not_payable, period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "orders.approve": {
         parameters: {
             query?: never;
@@ -20998,7 +25327,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Approve a sales order held for approval */
+            /** @description Approve a sales or purchase order held for approval */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21049,7 +25378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21091,6 +25420,167 @@ export interface operations {
                 };
             };
             /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archive a closed document */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: order_not_archivable, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21210,7 +25700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21371,7 +25861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21532,7 +26022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21699,7 +26189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21863,7 +26353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22042,7 +26532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22212,7 +26702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22386,7 +26876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_locked, dropship_po_issued_blocks_line_edit, line_not_editable, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_locked, dropship_po_issued_blocks_line_edit, line_not_editable, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22580,7 +27070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_locked, dropship_po_issued_blocks_line_edit, line_not_editable, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_locked, dropship_po_issued_blocks_line_edit, line_not_editable, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22784,7 +27274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_locked, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_locked, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22966,7 +27456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23154,7 +27644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23334,7 +27824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23429,6 +27919,185 @@ export interface operations {
             };
         };
     };
+    "orders.credit.refund": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The bank_account_id of the bank GL account the refund is paid from.
+                     */
+                    bank_account_id: string;
+                    /** @description Default: all the credit left. */
+                    amount?: number | string;
+                    /**
+                     * Format: date
+                     * @description Default: today (UTC); the entry is refused in a closed period.
+                     */
+                    refund_date?: string;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Refund credit-memo credit */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: order_archived, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: credit_not_available, period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "orders.reject": {
         parameters: {
             query?: never;
@@ -23451,7 +28120,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Reject a sales order held for approval */
+            /** @description Reject a sales or purchase order held for approval */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23502,7 +28171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23663,7 +28332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23847,7 +28516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24020,7 +28689,329 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, po_approval_required, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.submit": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Submit a purchase order for approval */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.unarchive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unarchive a document */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24181,7 +29172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: order_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24285,6 +29276,10 @@ export interface operations {
                 starting_after?: string;
                 /** @description An object id from a previous page: return the objects before it (newer). */
                 ending_before?: string;
+                /** @description Sales order or purchase order rules. */
+                document_type?: "sales_order" | "purchase_order";
+                /** @description Purchase order rules of this vendor. */
+                vendor_id?: string;
                 /** @description Rules of this customer account. */
                 account_id?: string;
                 /** @description Rules of this sales channel. */
@@ -24458,6 +29453,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description sales_order (default) or purchase_order. A purchase order rule takes vendor_id (or nothing: every purchase order) and no account_id or sales_channel_id.
+                     * @enum {string}
+                     */
+                    document_type?: "sales_order" | "purchase_order";
+                    /** @description Purchase order rules: a vendor of the entity; left out or null, the rule routes every purchase order. */
+                    vendor_id?: string | null;
                     /** @description A customer account of the entity. At least one of account_id and sales_channel_id; both narrows the rule to that customer in that channel. */
                     account_id?: string | null;
                     /** @description The sales channel id the integrator puts on orders (sales_channel_id). */
@@ -24526,7 +29528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24847,7 +29849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: approval_rule_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: approval_rule_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24970,6 +29972,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Purchase order rules only. */
+                    vendor_id?: string | null;
                     account_id?: string | null;
                     sales_channel_id?: string | null;
                     threshold_amount?: number | string;
@@ -25031,7 +30035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25083,6 +30087,848 @@ export interface operations {
                 };
             };
             /** @description Error codes: approver_user_inactive, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payment_terms.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List payment terms */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["PaymentTerm"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payment_terms.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters, such as Net 30. */
+                    name: string;
+                    /** @description 0 to 3650: the due date is the bill date plus this many days. */
+                    net_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Create payment terms */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentTerm"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payment_terms.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve payment terms */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentTerm"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payment_terms.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete payment terms */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "payment_term";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payment_term_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payment_terms.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Applies to bills whose due date is computed from now on; bills keep the due_date they have. */
+                    net_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Update payment terms */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentTerm"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: precondition_failed. */
+            412: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25531,7 +31377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_already_applied, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_already_applied, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25702,7 +31548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_not_pending, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_not_pending, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25870,7 +31716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_not_pending, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_not_pending, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26044,7 +31890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_pending_clearance, payment_voided, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_pending_clearance, payment_voided, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26205,7 +32051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: payment_deposited, payment_refunded, payment_pending_clearance, payment_voided, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: payment_deposited, payment_refunded, payment_pending_clearance, payment_voided, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26397,7 +32243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26725,7 +32571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: period_overlap, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: period_overlap, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27035,7 +32881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: period_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: period_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27203,7 +33049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: period_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: period_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27364,7 +33210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: period_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: period_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27533,7 +33379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: period_overlap, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: period_overlap, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27868,7 +33714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: pricing_level_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: pricing_level_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28314,7 +34160,10 @@ export interface operations {
                     imported_at?: string;
                     external_source?: string | null;
                     external_id?: string | null;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description An open import batch of this entity: the policy keeps it, imported_at defaults to now, and external_source to the batch's.
+                     */
                     migration_batch_id?: string;
                 };
             };
@@ -28371,7 +34220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: pricing_tier_exists, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: pricing_tier_exists, external_id_taken, migration_batch_closed, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28823,6 +34672,11 @@ export interface operations {
                     list_price?: (number | string) | null;
                     cost?: (number | string) | null;
                     reorder_point?: (number | string) | null;
+                    /**
+                     * @description Defaults to manual on create.
+                     * @enum {string}
+                     */
+                    reorder_point_mode?: "manual" | "demand";
                     is_active?: boolean;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
@@ -28830,6 +34684,11 @@ export interface operations {
                     };
                     external_source?: string | null;
                     external_id?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description An open import batch of this entity: the product keeps it, imported_at is set, and external_source defaults to the batch's.
+                     */
+                    migration_batch_id?: string;
                 };
             };
         };
@@ -28885,7 +34744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: product_sku_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: product_sku_taken, external_id_taken, migration_batch_closed, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28926,7 +34785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_reused. */
+            /** @description Error codes: reorder_point_follows_demand, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29209,7 +35068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: product_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: product_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29348,6 +35207,11 @@ export interface operations {
                     list_price?: (number | string) | null;
                     cost?: (number | string) | null;
                     reorder_point?: (number | string) | null;
+                    /**
+                     * @description Defaults to manual on create.
+                     * @enum {string}
+                     */
+                    reorder_point_mode?: "manual" | "demand";
                     is_active?: boolean;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
@@ -29410,7 +35274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: product_sku_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: product_sku_taken, external_id_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29461,7 +35325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_reused. */
+            /** @description Error codes: reorder_point_follows_demand, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29902,7 +35766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: option_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: option_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30076,7 +35940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30256,7 +36120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30590,7 +36454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: product_vendor_exists, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: product_vendor_exists, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30764,7 +36628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30956,7 +36820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -31478,7 +37342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -31799,7 +37663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32008,7 +37872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32353,7 +38217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: tag_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: tag_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32676,7 +38540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32844,7 +38708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33193,7 +39057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: tax_rate_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: tax_rate_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33514,7 +39378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: tax_rate_in_use, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: tax_rate_in_use, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33701,7 +39565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: tax_rate_name_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: tax_rate_name_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33882,7 +39746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: setup_intent_unexpected_state, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: setup_intent_unexpected_state, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -34221,7 +40085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: uom_abbreviation_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: uom_abbreviation_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -34542,7 +40406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: uom_in_use, uom_is_base, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: uom_in_use, uom_is_base, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -34728,7 +40592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: uom_abbreviation_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: uom_abbreviation_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35026,9 +40890,14 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description A vendor of the entity that is not archived.
+                     * @description A vendor of the entity that is not archived. Required unless po_id is sent (the purchase order's vendor, 422 purchase_order_vendor_mismatch if another).
                      */
-                    vendor_id: string;
+                    vendor_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description Bill a purchase order (three-way match). Without lines, the bill takes one item line per purchase order line with received units not billed yet (quantity received − billed, unit_cost the line's); 422 purchase_order_nothing_to_bill when there are none. With lines, item lines name po_line_id.
+                     */
+                    po_id?: string;
                     /** @description The vendor's invoice number; 409 vendor_invoice_number_taken names the existing bill. */
                     vendor_invoice_number?: string | null;
                     /**
@@ -35041,7 +40910,7 @@ export interface operations {
                      * @description Defaults to bill_date + the net days of payment_term_id, else bill_date (due on receipt).
                      */
                     due_date?: string;
-                    /** @description Payment terms of the entity (net days); no route manages payment terms yet. */
+                    /** @description Payment terms of the entity (net days; /v1/payment-terms). */
                     payment_term_id?: string | null;
                     /** @description Purchase tax billed; posted with the cost (cost_of_goods_sold). Defaults to 0. */
                     tax_total?: number | string;
@@ -35054,7 +40923,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines. */
+                    /** @description Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines. With po_id and no lines, the lines come from the purchase order. */
                     lines?: {
                         /**
                          * @description expense: send account_id and amount; item: send product_id, quantity and unit_cost.
@@ -35077,6 +40946,11 @@ export interface operations {
                         quantity?: number | string;
                         /** @description Item lines (required): at least 0, 4 decimals. */
                         unit_cost?: number | string;
+                        /**
+                         * Format: uuid
+                         * @description Item lines billed from a purchase order: a line of the bill's purchase order (or of the po_id sent). product_id defaults to the line's product, quantity to its received units not billed yet, unit_cost to its unit cost. The quantity may not exceed received − billed (422 bill_quantity_exceeds_received).
+                         */
+                        po_line_id?: string;
                         /** @description Free text shown on the line. */
                         description?: string | null;
                     }[];
@@ -35135,7 +41009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_invoice_number_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_invoice_number_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35176,7 +41050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: party_archived, gl_account_inactive, gl_account_control, idempotency_key_reused. */
+            /** @description Error codes: party_archived, gl_account_inactive, gl_account_control, bill_quantity_exceeds_received, purchase_order_nothing_to_bill, purchase_order_vendor_mismatch, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35480,7 +41354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, vendor_invoice_number_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, vendor_invoice_number_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35531,7 +41405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: party_archived, idempotency_key_reused. */
+            /** @description Error codes: party_archived, purchase_order_vendor_mismatch, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35654,7 +41528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35789,6 +41663,11 @@ export interface operations {
                     quantity?: number | string;
                     /** @description Item lines (required): at least 0, 4 decimals. */
                     unit_cost?: number | string;
+                    /**
+                     * Format: uuid
+                     * @description Item lines billed from a purchase order: a line of the bill's purchase order (or of the po_id sent). product_id defaults to the line's product, quantity to its received units not billed yet, unit_cost to its unit cost. The quantity may not exceed received − billed (422 bill_quantity_exceeds_received).
+                     */
+                    po_line_id?: string;
                     /** @description Free text shown on the line. */
                     description?: string | null;
                 };
@@ -35846,7 +41725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35887,7 +41766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: gl_account_inactive, gl_account_control, idempotency_key_reused. */
+            /** @description Error codes: gl_account_inactive, gl_account_control, bill_quantity_exceeds_received, purchase_order_vendor_mismatch, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36014,7 +41893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36215,7 +42094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36266,7 +42145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: gl_account_inactive, gl_account_control, idempotency_key_reused. */
+            /** @description Error codes: gl_account_inactive, gl_account_control, bill_quantity_exceeds_received, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36396,7 +42275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36437,7 +42316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_empty, period_closed, gl_account_inactive, idempotency_key_reused. */
+            /** @description Error codes: vendor_bill_empty, period_closed, gl_account_inactive, bill_quantity_exceeds_received, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36567,7 +42446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36731,7 +42610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36895,7 +42774,688 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: vendor_bill_invalid_transition, vendor_bill_has_payments, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_credits.list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description An object id from a previous page: return the objects after it (older). */
+                starting_after?: string;
+                /** @description An object id from a previous page: return the objects before it (newer). */
+                ending_before?: string;
+                /** @description This vendor's credits. */
+                vendor_id?: string;
+                /** @description Credits in this status. */
+                status?: "open" | "partially_applied" | "applied" | "voided" | "expired";
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("data.vendor" | "data.source" | "data.applications")[];
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List vendor credits */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["VendorCredit"][];
+                        /** @description Whether more objects exist in the direction of paging. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description The path of this list. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_credits.create": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("vendor" | "source" | "applications")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description A vendor of the entity that is not archived.
+                     */
+                    vendor_id: string;
+                    /** @description Greater than 0, in whole cents (the ledger posts cents); 12.5 and "12.5000" alike. Shown with 4 decimals. */
+                    amount: number | string;
+                    /** @description Free text, default manual; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other. price_adjustment needs source_id: a posted bill of the vendor. */
+                    source_type?: string;
+                    /** @description price_adjustment: the vendor bill adjusted (required); other types: an id of your own, kept as sent. */
+                    source_id?: string | null;
+                    /**
+                     * Format: date
+                     * @description Date of the issuance entry; defaults to today (UTC). A closed period is 422 period_closed.
+                     */
+                    credit_date?: string;
+                    /** @description After this instant the expiry job forfeits the remaining balance; must be in the future. */
+                    expires_at?: string | null;
+                    memo?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Issue a vendor credit */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorCredit"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_bill_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: party_archived, period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_credits.get": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("vendor" | "source" | "applications")[];
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a vendor credit */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorCredit"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_credits.void": {
+        parameters: {
+            query?: {
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: ("vendor" | "source" | "applications")[];
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the credit is voided; kept as void_reason. */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Void a vendor credit */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorCredit"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_credit_invalid_transition, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37195,6 +43755,11 @@ export interface operations {
                     };
                     external_source?: string | null;
                     external_id?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's.
+                     */
+                    migration_batch_id?: string;
                 };
             };
         };
@@ -37250,7 +43815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: account_number_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: account_number_taken, external_id_taken, migration_batch_closed, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37586,7 +44151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: account_number_taken, external_id_taken, idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: account_number_taken, external_id_taken, idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37759,7 +44324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37932,7 +44497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: idempotency_key_in_use, resource_locked. */
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -1,7 +1,9 @@
 /**
  * The event contracts: every event type the API emits, the version of its payload and the schema
  * of `data.object`. The recorder accepts only these types; the webhook dispatcher and the docs
- * read the same list. A change in an object's meaning gets a new version and a changelog entry.
+ * read the same list. A change in an object's meaning gets a new version and a changelog entry;
+ * every event carries its type's version as `payload_version`, stamped by the outbox from
+ * shared/events/payload-versions.ts, which a unit test holds equal to the versions here.
  */
 import { z } from 'zod';
 import { ApiKey } from '../shared/tenants/schemas/api-key';
@@ -30,8 +32,13 @@ import { Refund } from '../shared/payments/schemas/refund';
 import { AccountPaymentMethod } from '../shared/payments/schemas/payment-method';
 import { Coupon } from '../shared/orders/schemas/coupon';
 import { TaxRate } from '../shared/orders/schemas/tax-rate';
+import { PaymentTerm } from '../shared/payables/schemas/payment-term';
 import { WebhookEndpoint } from '../shared/webhooks/schemas/webhook-endpoint';
 import { VendorBill } from '../shared/payables/schemas/vendor-bill';
+import { VendorCredit } from '../shared/payables/schemas/vendor-credit';
+import { ApPayment } from '../shared/payables/schemas/ap-payment';
+import { DbSnapshot } from '../shared/migration/schemas/cutover';
+import { MigrationBatch } from '../shared/migration/schemas/batch';
 
 export interface EventContract {
   version: number;
@@ -163,34 +170,38 @@ export const EVENT_CATALOG = {
     object: ApiKey.extend({ rolled_from: ApiKey }),
   },
   'order.created': {
-    version: 1,
+    version: 2,
     description: 'A document (quote, sales order, invoice, return or purchase order) was created, directly or by duplicating another (duplicated_from_id).',
     object: Order,
   },
   'order.updated': {
-    version: 1,
+    version: 2,
     description:
       'An order changed: its header, a line (added, edited, removed) or an adjustment; previous_attributes holds old header values such as totals. Like every order.* event it carries the order without lines and adjustments (GET the order for them).',
     object: Order,
   },
-  'order.deleted': { version: 1, description: 'A draft order or a quote was (soft) deleted; the object is its last state.', object: Order },
+  'order.deleted': { version: 2, description: 'A draft order or a quote was (soft) deleted; the object is its last state.', object: Order },
   'order.confirmed': {
-    version: 1,
+    version: 2,
     description: 'A draft document was confirmed; an invoice is then posted to AR (journal_entry_id).',
     object: Order,
   },
-  'order.held': { version: 1, description: 'A sales or purchase order was put on hold (hold_type, hold_reason).', object: Order },
-  'order.released': { version: 1, description: 'A hold was released; the order is back to confirmed or partially_fulfilled.', object: Order },
+  'order.held': { version: 2, description: 'A sales or purchase order was put on hold (hold_type, hold_reason).', object: Order },
+  'order.released': { version: 2, description: 'A hold was released; the order is back to confirmed or partially_fulfilled.', object: Order },
   'order.approval_requested': {
-    version: 1,
+    version: 2,
     description:
-      "Confirming a sales order over an approval rule's threshold held it for approval (on_hold, hold_type approval; approval_rule_id and approver_user_id name the rule and approver).",
+      "Confirming a sales order, or confirming or submitting a purchase order, over an approval rule's threshold held it for approval (on_hold, hold_type approval; approval_rule_id and approver_user_id name the rule and approver).",
     object: Order,
   },
-  'order.approved': { version: 1, description: 'A sales order held for approval was approved (approved_by, approved_at) and is now confirmed.', object: Order },
+  'order.approved': {
+    version: 2,
+    description: 'A sales or purchase order held for approval was approved (approved_by, approved_at) and is now confirmed.',
+    object: Order,
+  },
   'order.rejected': {
-    version: 1,
-    description: 'A sales order held for approval was rejected (rejected_by, rejected_at, rejection_reason) and is back to draft.',
+    version: 2,
+    description: 'A sales or purchase order held for approval was rejected (rejected_by, rejected_at, rejection_reason) and is back to draft.',
     object: Order,
   },
   'order_approval_rule.created': { version: 1, description: 'An order approval rule was created.', object: OrderApprovalRule },
@@ -200,10 +211,22 @@ export const EVENT_CATALOG = {
     object: OrderApprovalRule,
   },
   'order_approval_rule.deleted': { version: 1, description: 'An order approval rule was deleted; the object is its last state.', object: OrderApprovalRule },
-  'order.cancelled': { version: 1, description: 'A document was cancelled; its balance_due is 0.', object: Order },
-  'order.voided': { version: 1, description: 'A posted invoice was voided: its AR entry reversed, balance_due 0.', object: Order },
+  'order.cancelled': { version: 2, description: 'A document was cancelled; its balance_due is 0.', object: Order },
+  'order.voided': { version: 2, description: 'A posted invoice was voided: its AR entry reversed, balance_due 0.', object: Order },
+  'order.archived': {
+    version: 2,
+    description:
+      'A closed document was archived: hidden from lists unless asked for, read-only, balance_due 0 (purchase orders and quotes keep theirs); previous_attributes holds is_archived, archived_at and the balance_due it had.',
+    object: Order,
+  },
+  'order.unarchived': {
+    version: 2,
+    description:
+      'An archived document was brought back: listed and writable again, balance_due as its status and amounts give; previous_attributes holds is_archived and archived_at.',
+    object: Order,
+  },
   'order.converted': {
-    version: 1,
+    version: 2,
     description: 'A quote became a sales order, or a sales order was invoiced; the object is the new document (converted_from_id names the source).',
     object: Order,
   },
@@ -213,7 +236,7 @@ export const EVENT_CATALOG = {
     object: OrderFulfillment,
   },
   'purchase_order.sent': {
-    version: 1,
+    version: 2,
     description:
       'A purchase order was sent to its vendor (sent_at, sent_to; a draft became confirmed). The API sends no mail itself: deliver it from this event; message is the note for the vendor.',
     object: Order.extend({ message: z.string().nullable() }),
@@ -225,7 +248,7 @@ export const EVENT_CATALOG = {
     object: PurchaseReceipt,
   },
   'return.created': {
-    version: 1,
+    version: 2,
     description:
       'A draft return was made from a shipped sales order or a posted invoice (POST /v1/orders/{id}/returns); the object is the return (source_order_id names the source).',
     object: Order,
@@ -243,7 +266,8 @@ export const EVENT_CATALOG = {
   },
   'order_adjustment.deleted': {
     version: 1,
-    description: "An order-level discount, fee or coupon was removed from a document; the object is its last state (a coupon's redemption is released).",
+    description:
+      "An order-level discount, fee or coupon was removed from a document, or a coupon was dropped because a line edit left the subtotal below its min_order_subtotal; the object is its last state (a coupon's redemption is released).",
     object: OrderAdjustment,
   },
   'coupon.created': { version: 1, description: 'A coupon was created.', object: Coupon },
@@ -308,6 +332,9 @@ export const EVENT_CATALOG = {
     description: 'Undeposited receipts were deposited to a bank account (E4); it posted debit bank, credit undeposited funds.',
     object: Deposit,
   },
+  'payment_term.created': { version: 1, description: 'Payment terms were created (POST /v1/payment-terms).', object: PaymentTerm },
+  'payment_term.updated': { version: 1, description: 'Payment terms changed; previous_attributes holds the old values.', object: PaymentTerm },
+  'payment_term.deleted': { version: 1, description: 'Payment terms no bill named were deleted; the object is their last state.', object: PaymentTerm },
   'vendor_bill.created': { version: 1, description: 'A vendor bill was created (draft), with its lines.', object: VendorBill },
   'vendor_bill.updated': {
     version: 1,
@@ -327,10 +354,60 @@ export const EVENT_CATALOG = {
       'A vendor bill was posted (E13): status open, its AP journal entry written (journal_entry_id); skip_permission_check says whether the migration carve-out was used.',
     object: VendorBill,
   },
+  'migration.snapshot_taken': {
+    version: 1,
+    description:
+      'A cutover snapshot started with POST .../migration/cutover/snapshot is complete (status available, percent_progress 100). dev_stub says whether it was the stub branch (no real snapshot).',
+    object: DbSnapshot,
+  },
+  'migration.snapshot_failed': {
+    version: 1,
+    description: 'A cutover snapshot failed (status failed); failure_reason says why. Take a new one with the same freeze token.',
+    object: DbSnapshot,
+  },
   'vendor_bill.voided': {
     version: 1,
     description: 'A vendor bill was voided; a posted one had its AP entry reversed (void_journal_entry_id).',
     object: VendorBill,
+  },
+  'vendor_bill.paid': {
+    version: 1,
+    description: 'An AP payment (cash and vendor credits) brought a vendor bill to balance_due 0: status paid.',
+    object: VendorBill,
+  },
+  'vendor_credit.created': {
+    version: 1,
+    description: 'A vendor credit was issued (manual, price adjustment, vendor return, ...); it posted debit vendor_returns_receivable, credit vendor_credits.',
+    object: VendorCredit,
+  },
+  'vendor_credit.applied': {
+    version: 1,
+    description: 'An AP payment applied part or all of a vendor credit to bills; remaining_amount and status show what is left.',
+    object: VendorCredit,
+  },
+  'vendor_credit.voided': { version: 1, description: "A vendor credit's unapplied balance was voided (voided_amount).", object: VendorCredit },
+  'vendor_credit.expired': {
+    version: 1,
+    description: 'The expiry job forfeited the remaining balance of a vendor credit past expires_at (forfeited_amount).',
+    object: VendorCredit,
+  },
+  'ap_payment.created': {
+    version: 1,
+    description: 'Vendor bills were paid: vendor credits applied first, the rest in cash from a bank account (debit accounts payable, credit the bank).',
+    object: ApPayment,
+  },
+  'ap_payment.voided': {
+    version: 1,
+    description: "An AP payment was voided: its entry reversed, the bills' balances and the credits' remaining amounts restored.",
+    object: ApPayment,
+  },
+  'migration.batch_created': { version: 1, description: 'An import batch was opened; records created with its id join it.', object: MigrationBatch },
+  'migration.batch_completed': { version: 1, description: 'An import batch was completed: it takes no more records.', object: MigrationBatch },
+  'migration.batch_rolled_back': {
+    version: 1,
+    description:
+      'An import batch was rolled back: removed_counts holds what rollbacks removed, counts what the batch still holds (records something references; the rollback response lists them with reasons). No per-record deleted events are sent.',
+    object: MigrationBatch,
   },
 } as const satisfies Record<string, EventContract>;
 

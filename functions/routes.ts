@@ -24,6 +24,18 @@ import * as deleteWebhookEndpoint from './webhook-endpoints/delete-webhook-endpo
 import * as disableWebhookEndpoint from './webhook-endpoints/disable-webhook-endpoint';
 import * as enableWebhookEndpoint from './webhook-endpoints/enable-webhook-endpoint';
 import * as rollWebhookEndpointSecret from './webhook-endpoints/roll-webhook-endpoint-secret';
+import * as relinkInventoryTransactionSources from './migration/relink-inventory-transaction-sources';
+import * as freezeCutover from './migration/freeze-cutover';
+import * as unfreezeCutover from './migration/unfreeze-cutover';
+import * as listCutoverLog from './migration/list-cutover-log';
+import * as createCutoverSnapshot from './migration/create-cutover-snapshot';
+import * as getCutoverSnapshot from './migration/get-cutover-snapshot';
+import * as listCutoverSnapshots from './migration/list-cutover-snapshots';
+import * as createMigrationBatch from './migration/create-migration-batch';
+import * as listMigrationBatches from './migration/list-migration-batches';
+import * as getMigrationBatch from './migration/get-migration-batch';
+import * as completeMigrationBatch from './migration/complete-migration-batch';
+import * as rollbackMigrationBatch from './migration/rollback-migration-batch';
 import * as createLocation from './locations/create-location';
 import * as deleteLocation from './locations/delete-location';
 import * as getLocation from './locations/get-location';
@@ -54,6 +66,7 @@ import * as listPeriods from './periods/list-periods';
 import * as reopenPeriod from './periods/reopen-period';
 import * as requestPeriodClose from './periods/request-period-close';
 import * as getCashBalance from './reconciliation/get-cash-balance';
+import * as getApAging from './reconciliation/get-ap-aging';
 import * as getTrialBalance from './reconciliation/get-trial-balance';
 import * as createRecurringJournalEntry from './recurring-journal-entries/create-recurring-journal-entry';
 import * as deleteRecurringJournalEntry from './recurring-journal-entries/delete-recurring-journal-entry';
@@ -101,6 +114,7 @@ import * as listKits from './kits/list-kits';
 import * as createKitComponent from './kits/create-component';
 import * as deleteKitComponent from './kits/delete-component';
 import * as getKitComponent from './kits/get-component';
+import * as listKitBundleComponents from './kits/list-components';
 import * as updateKitComponent from './kits/update-component';
 import * as getReorderReport from './purchasing/get-reorder-report';
 import * as createVendorBill from './vendor-bills/create-vendor-bill';
@@ -115,6 +129,19 @@ import * as approveVendorBill from './vendor-bills/approve-vendor-bill';
 import * as rejectVendorBill from './vendor-bills/reject-vendor-bill';
 import * as postVendorBill from './vendor-bills/post-vendor-bill';
 import * as voidVendorBill from './vendor-bills/void-vendor-bill';
+import * as createPaymentTerm from './payment-terms/create-payment-term';
+import * as listPaymentTerms from './payment-terms/list-payment-terms';
+import * as getPaymentTerm from './payment-terms/get-payment-term';
+import * as updatePaymentTerm from './payment-terms/update-payment-term';
+import * as deletePaymentTerm from './payment-terms/delete-payment-term';
+import * as createVendorCredit from './vendor-credits/create-vendor-credit';
+import * as listVendorCredits from './vendor-credits/list-vendor-credits';
+import * as getVendorCredit from './vendor-credits/get-vendor-credit';
+import * as voidVendorCredit from './vendor-credits/void-vendor-credit';
+import * as createApPayment from './ap-payments/create-ap-payment';
+import * as listApPayments from './ap-payments/list-ap-payments';
+import * as getApPayment from './ap-payments/get-ap-payment';
+import * as voidApPayment from './ap-payments/void-ap-payment';
 import * as createPricingLevel from './pricing-levels/create-pricing-level';
 import * as createPricingPolicy from './pricing-policies/create-pricing-policy';
 import * as getPricingLevel from './pricing-levels/get-pricing-level';
@@ -158,9 +185,14 @@ import * as receiveOrderReturn from './orders/receive-return';
 import * as createPurchaseReceipt from './orders/create-purchase-receipt';
 import * as createDropShipPurchaseOrders from './orders/create-drop-ship-purchase-orders';
 import * as sendPurchaseOrder from './orders/send-purchase-order';
+import * as submitPurchaseOrder from './orders/submit-purchase-order';
 import * as holdOrder from './orders/hold-order';
 import * as releaseOrder from './orders/release-order';
 import * as voidOrder from './orders/void-order';
+import * as archiveOrder from './orders/archive-order';
+import * as unarchiveOrder from './orders/unarchive-order';
+import * as applyCredit from './orders/apply-credit';
+import * as refundCredit from './orders/refund-credit';
 import * as deleteOrder from './orders/delete-order';
 import * as deleteOrderLine from './orders/delete-line';
 import * as duplicateOrder from './orders/duplicate-order';
@@ -239,6 +271,7 @@ export const ROUTE_MODULES = {
   'periods/reopen-period': reopenPeriod,
   'periods/request-period-close': requestPeriodClose,
   'reconciliation/get-cash-balance': getCashBalance,
+  'reconciliation/get-ap-aging': getApAging,
   'reconciliation/get-trial-balance': getTrialBalance,
   'recurring-journal-entries/create-recurring-journal-entry': createRecurringJournalEntry,
   'recurring-journal-entries/delete-recurring-journal-entry': deleteRecurringJournalEntry,
@@ -286,6 +319,7 @@ export const ROUTE_MODULES = {
   'kits/create-component': createKitComponent,
   'kits/delete-component': deleteKitComponent,
   'kits/get-component': getKitComponent,
+  'kits/list-components': listKitBundleComponents,
   'kits/update-component': updateKitComponent,
   'purchasing/get-reorder-report': getReorderReport,
   'pricing-levels/create-pricing-level': createPricingLevel,
@@ -331,9 +365,14 @@ export const ROUTE_MODULES = {
   'orders/create-purchase-receipt': createPurchaseReceipt,
   'orders/create-drop-ship-purchase-orders': createDropShipPurchaseOrders,
   'orders/send-purchase-order': sendPurchaseOrder,
+  'orders/submit-purchase-order': submitPurchaseOrder,
   'orders/hold-order': holdOrder,
   'orders/release-order': releaseOrder,
   'orders/void-order': voidOrder,
+  'orders/archive-order': archiveOrder,
+  'orders/unarchive-order': unarchiveOrder,
+  'orders/apply-credit': applyCredit,
+  'orders/refund-credit': refundCredit,
   'orders/delete-order': deleteOrder,
   'orders/delete-line': deleteOrderLine,
   'orders/duplicate-order': duplicateOrder,
@@ -381,6 +420,18 @@ export const ROUTE_MODULES = {
   'webhook-endpoints/disable-webhook-endpoint': disableWebhookEndpoint,
   'webhook-endpoints/enable-webhook-endpoint': enableWebhookEndpoint,
   'webhook-endpoints/roll-webhook-endpoint-secret': rollWebhookEndpointSecret,
+  'migration/relink-inventory-transaction-sources': relinkInventoryTransactionSources,
+  'migration/freeze-cutover': freezeCutover,
+  'migration/unfreeze-cutover': unfreezeCutover,
+  'migration/list-cutover-log': listCutoverLog,
+  'migration/create-cutover-snapshot': createCutoverSnapshot,
+  'migration/get-cutover-snapshot': getCutoverSnapshot,
+  'migration/list-cutover-snapshots': listCutoverSnapshots,
+  'migration/create-migration-batch': createMigrationBatch,
+  'migration/list-migration-batches': listMigrationBatches,
+  'migration/get-migration-batch': getMigrationBatch,
+  'migration/complete-migration-batch': completeMigrationBatch,
+  'migration/rollback-migration-batch': rollbackMigrationBatch,
   'vendor-bills/create-vendor-bill': createVendorBill,
   'vendor-bills/list-vendor-bills': listVendorBills,
   'vendor-bills/get-vendor-bill': getVendorBill,
@@ -393,6 +444,19 @@ export const ROUTE_MODULES = {
   'vendor-bills/reject-vendor-bill': rejectVendorBill,
   'vendor-bills/post-vendor-bill': postVendorBill,
   'vendor-bills/void-vendor-bill': voidVendorBill,
+  'payment-terms/create-payment-term': createPaymentTerm,
+  'payment-terms/list-payment-terms': listPaymentTerms,
+  'payment-terms/get-payment-term': getPaymentTerm,
+  'payment-terms/update-payment-term': updatePaymentTerm,
+  'payment-terms/delete-payment-term': deletePaymentTerm,
+  'vendor-credits/create-vendor-credit': createVendorCredit,
+  'vendor-credits/list-vendor-credits': listVendorCredits,
+  'vendor-credits/get-vendor-credit': getVendorCredit,
+  'vendor-credits/void-vendor-credit': voidVendorCredit,
+  'ap-payments/create-ap-payment': createApPayment,
+  'ap-payments/list-ap-payments': listApPayments,
+  'ap-payments/get-ap-payment': getApPayment,
+  'ap-payments/void-ap-payment': voidApPayment,
 } satisfies Record<string, RouteModule>;
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

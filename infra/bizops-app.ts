@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { StageConfig } from './config/stages';
 import type { FunctionCodeSource } from './functions';
 import type { RouteSpec } from './routes';
+import { API_GATEWAY_ACCOUNT_STACK_NAME, ApiGatewayAccountStack } from './stacks/account-stack';
 import { ApiStack } from './stacks/api-stack';
 import { DataStack } from './stacks/data-stack';
 
@@ -19,6 +20,8 @@ export interface BizOpsStacksOptions {
 }
 
 export interface BizOpsStacks {
+  /** Per account and region, shared by the stages: API Gateway's CloudWatch role. */
+  account: ApiGatewayAccountStack;
   data: DataStack;
   api: ApiStack;
 }
@@ -47,9 +50,16 @@ export function addBizOpsStacks(app: App, options: BizOpsStacksOptions): BizOpsS
     migrationsDir: options.migrationsDir,
     routesPerNestedStack: options.routesPerNestedStack,
   });
+  // Created once per account and region, whichever stage is deployed (same template either way).
+  const account = new ApiGatewayAccountStack(app, API_GATEWAY_ACCOUNT_STACK_NAME, {
+    stackName: API_GATEWAY_ACCOUNT_STACK_NAME,
+    description: 'BizOps: the account-wide API Gateway CloudWatch role (execution logs of every stage)',
+  });
+  api.addStackDependency(account, 'the stage logs through the account-wide API Gateway CloudWatch role');
   Tags.of(app).add('app', 'bizops');
   Tags.of(app).add('stage', stage.name);
-  return { data, api };
+  Tags.of(account).add('stage', 'all');
+  return { account, data, api };
 }
 
 /** The AWS Solutions rule pack, run on every synthesis; unacknowledged errors fail it. */

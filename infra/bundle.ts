@@ -94,7 +94,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
     external: ['@aws-sdk/*', 'pg-native'],
     alias: bundleAliases(root),
-    plugins: [zodNamespaceImports(root)],
+    plugins: [zodNamespaceImports(root), pgNodeStreams(root)],
     logLevel: 'warning',
   });
 
@@ -118,7 +118,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
  * Packages replaced by small stand-ins in bundles (each shim says why it is safe):
  * node-pg-migrate's jiti and glob (JS/TS migrations and globbing; ours are SQL files), the
  * Powertools JMESPath interpreter (our idempotency expressions are field names) and pgpass (Lambda
- * always passes a password).
+ * always passes a password). pg's socket probe is replaced by a plugin (pgNodeStreams).
  */
 function bundleAliases(root: string): Record<string, string> {
   const shim = (name: string) => resolve(root, 'infra/bundle-shims', name);
@@ -151,6 +151,21 @@ function zodNamespaceImports(root: string): Plugin {
         const source = await readFile(path, 'utf8');
         return { contents: source.replace(NAMED_Z_IMPORT, "import * as z from 'zod';"), loader: 'ts' };
       });
+    },
+  };
+}
+
+/**
+ * pg's `./stream` (required relatively, so an alias cannot reach it) replaced by its Node.js branch:
+ * see infra/bundle-shims/pg-stream.ts.
+ */
+function pgNodeStreams(root: string): Plugin {
+  return {
+    name: 'pg-node-streams',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^\.\/stream$/ }, ({ resolveDir }) =>
+        /[/\\]node_modules[/\\]pg[/\\]lib$/.test(resolveDir) ? { path: resolve(root, 'infra/bundle-shims/pg-stream.ts') } : undefined,
+      );
     },
   };
 }

@@ -16,8 +16,30 @@ export const PLATFORM_BUNDLES = {
   authorizer: 'authorizer/authorizer',
   outboxSweeper: 'platform/sweep-outbox',
   recurringJournalRunner: 'platform/run-recurring',
+  vendorCreditExpiry: 'platform/expire-vendor-credits',
   migrateDatabase: 'platform/migrate-database',
+  cutoverSnapshotTask: 'platform/cutover-snapshot-task',
+  /** The operator commands on AWS (`npm run cli -- --stage <stage> ...`); never routed by API Gateway. */
+  admin: 'platform/admin',
+  webhookDispatcher: 'platform/dispatch-webhooks',
+  webhookRetry: 'platform/retry-webhooks',
+  /** Per-key throttling: API Gateway keys for new API keys (infra/stacks/api-stack.ts). */
+  usageKeySync: 'platform/sync-usage-keys',
 } as const;
+
+/**
+ * Route functions that call the card processor's API (Stripe) and so need internet egress; every
+ * other route function stays in the isolated subnets. test/infra/webhooks.test.ts checks the list
+ * against the route modules that select a processor.
+ */
+export const PROCESSOR_ROUTE_KEYS: ReadonlySet<string> = new Set([
+  'accounts/create-setup-intent',
+  'accounts/attach-payment-method',
+  'accounts/delete-payment-method',
+]);
+
+/** Route functions that start cutover snapshot executions (states:StartExecution on that state machine only). */
+export const CUTOVER_SNAPSHOT_ROUTE_KEYS: ReadonlySet<string> = new Set(['migration/create-cutover-snapshot']);
 
 /** Where the migrate function finds the SQL files inside its asset (and MIGRATIONS_DIR at runtime). */
 export const MIGRATIONS_ASSET_DIR = 'migrations';
@@ -45,6 +67,12 @@ export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: un
     { name: PLATFORM_BUNDLES.authorizer, entry: `functions/${PLATFORM_BUNDLES.authorizer}.ts` },
     { name: PLATFORM_BUNDLES.outboxSweeper, entry: `functions/${PLATFORM_BUNDLES.outboxSweeper}.ts` },
     { name: PLATFORM_BUNDLES.recurringJournalRunner, entry: `functions/${PLATFORM_BUNDLES.recurringJournalRunner}.ts` },
+    { name: PLATFORM_BUNDLES.vendorCreditExpiry, entry: `functions/${PLATFORM_BUNDLES.vendorCreditExpiry}.ts` },
+    { name: PLATFORM_BUNDLES.admin, entry: `functions/${PLATFORM_BUNDLES.admin}.ts` },
+    { name: PLATFORM_BUNDLES.webhookDispatcher, entry: `functions/${PLATFORM_BUNDLES.webhookDispatcher}.ts` },
+    { name: PLATFORM_BUNDLES.webhookRetry, entry: `functions/${PLATFORM_BUNDLES.webhookRetry}.ts` },
+    { name: PLATFORM_BUNDLES.usageKeySync, entry: `functions/${PLATFORM_BUNDLES.usageKeySync}.ts` },
+    { name: PLATFORM_BUNDLES.cutoverSnapshotTask, entry: `functions/${PLATFORM_BUNDLES.cutoverSnapshotTask}.ts` },
     {
       name: PLATFORM_BUNDLES.migrateDatabase,
       entry: `functions/${PLATFORM_BUNDLES.migrateDatabase}.ts`,

@@ -1,126 +1,70 @@
 /**
- * Operator commands: `npm run cli -- <command> [--flag value ...]`
+ * Operator commands: `npm run cli -- [--stage <stage>] <command> [--flag value ...]`
  *
  *   create-entity --code acme --name "Acme Inc" [--mode test|live] [--scopes all|a:read,b:write] [--owner-email e] [--owner-name n]
  *   create-user   --entity acme --email e --name n [--permissions orders.revision_override,...]
  *   create-key    --entity acme [--user <email>] [--mode test|live] [--scopes all|...] [--name "Sync job"]
+ *   run-recurring [--as-of 2026-12-01]
+ *   expire-credits [--as-of 2026-12-01T00:00:00Z]
  *
  * An entity is two data sets under one code, live and test (create-entity makes both, with the
  * owner in both); --mode picks the one a key acts in, and create-user adds the user to both.
  *
- * It talks to DATABASE_URL, or to the embedded database of a running `npm start`, or opens the
- * embedded database itself when the server is stopped.
+ * Without --stage it talks to DATABASE_URL, or to the embedded database of a running `npm start`,
+ * or opens the embedded database itself when the server is stopped. With --stage it invokes that
+ * deployed stage's admin function (functions/platform/admin.ts) with the operator's AWS
+ * credentials (the usual AWS_PROFILE / AWS_REGION environment), which runs the same command
+ * inside the VPC.
  */
-import { ENTITY_CODE_PATTERN, KEY_MODES, type KeyMode } from '../shared/auth/api-key-format';
-import { PERMISSIONS } from '../shared/auth/permissions';
-import { ALL_SCOPES, isKnownScope } from '../shared/auth/scopes';
-import { accountByCode, inEntity, insertApiKey, type Entity } from '../shared/tenants/identity-store';
-import { addUser, provisionEntity } from '../shared/tenants/provision-entity';
+import { ADMIN_OPTIONS, ADMIN_USAGE, adminFunctionName, isAdminCommand, runAdminCommand, UsageError } from '../functions/platform/admin-commands';
+import type { AdminAnswer } from '../functions/platform/admin';
 import { parseCommandLine } from './command-line';
 import { connectForCommand } from './connect';
 
-const USAGE = `usage: npm run cli -- <create-entity|create-user|create-key> [options]   (--help: this text)
-  create-entity --code <a-z0-9, 2-32> --name <name> [--mode test|live] [--scopes all|list] [--owner-email e] [--owner-name n]
-  create-user   --entity <code> --email <email> --name <name> [--permissions p1,p2]   (known: ${PERMISSIONS.join(', ')})
-  create-key    --entity <code> [--user <email>] [--mode test|live] [--scopes all|list] [--name n]`;
+const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,30}$/;
 
-class UsageError extends Error {}
-
-function required(values: Record<string, string | undefined>, name: string): string {
-  const value = values[name];
-  if (!value) throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function parseScopes(value: string | undefined): string[] {
-  if (!value || value === 'all') return ALL_SCOPES;
-  const scopes = value.split(',').map((s) => s.trim());
-  const unknown = scopes.filter((s) => !isKnownScope(s));
-  if (unknown.length) throw new UsageError(`unknown scopes: ${unknown.join(', ')} (known: ${ALL_SCOPES.join(', ')})`);
-  return scopes;
-}
-
-function parseMode(value: string | undefined): KeyMode {
-  const mode = value ?? 'test';
-  if (!KEY_MODES.includes(mode as KeyMode)) throw new UsageError('--mode is live or test');
-  return mode as KeyMode;
-}
-
-/** Both rows of an account: its live entity and its test-mode twin. */
-async function accountOf(code: string): Promise<Record<KeyMode, Entity>> {
-  const account = await accountByCode(code);
-  if (!account) throw new UsageError(`no entity with code ${code}`);
-  return account;
-}
-
-async function run(command: string | undefined, values: Record<string, string | undefined>): Promise<unknown> {
-  switch (command) {
-    case 'create-entity': {
-      const code = required(values, 'code');
-      if (!ENTITY_CODE_PATTERN.test(code)) throw new UsageError('--code is 2 to 32 lowercase letters and digits');
-      const created = await provisionEntity({
-        code,
-        name: required(values, 'name'),
-        mode: parseMode(values.mode),
-        scopes: parseScopes(values.scopes),
-        ownerEmail: values['owner-email'],
-        ownerName: values['owner-name'],
-      });
-      return {
-        entity: created.entity,
-        entities: { live: created.modes.live.id, test: created.modes.test.id },
-        owner: { id: created.owner.id, email: created.owner.email },
-        api_key: { id: created.key.id, mode: created.key.mode, scopes: created.key.scopes, secret: created.key.secret },
-      };
-    }
-    case 'create-user': {
-      const account = await accountOf(required(values, 'entity'));
-      const permissions = (values.permissions ?? '').split(',').filter(Boolean);
-      const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
-      if (unknown.length) throw new UsageError(`unknown permissions: ${unknown.join(', ')}`);
-      // One person, both modes: the user gets the same id in the live entity and its test twin.
-      const user = await addUser(account, { email: required(values, 'email'), name: required(values, 'name'), permissions });
-      return { user };
-    }
-    case 'create-key': {
-      // A key acts in the entity of its mode: a test key in the account's test twin.
-      const mode = parseMode(values.mode);
-      const entity = (await accountOf(required(values, 'entity')))[mode];
-      const key = await inEntity(entity.id, async (db) => {
-        const user = values.user
-          ? await db.maybeOne<{ id: string }>('SELECT id FROM users WHERE entity_id = $1 AND lower(email) = lower($2)', [entity.id, values.user])
-          : await db.maybeOne<{ id: string }>('SELECT id FROM users WHERE entity_id = $1 ORDER BY created_at LIMIT 1', [entity.id]);
-        if (!user) throw new UsageError(`no such user in ${values.entity}`);
-        return insertApiKey(db, entity, {
-          userId: user.id,
-          mode,
-          scopes: parseScopes(values.scopes),
-          name: values.name,
-        });
-      });
-      return { api_key: { id: key.id, mode: key.mode, scopes: key.scopes, created_by_user_id: key.created_by_user_id, secret: key.secret } };
-    }
-    default:
-      throw new UsageError(command ? `unknown command ${command}` : 'no command');
+/** Runs the command on a deployed stage through its admin function. */
+async function runOnStage(stage: string, command: string, options: Record<string, string | undefined>): Promise<unknown> {
+  // Loaded only here: the Lambda client is for operators, never part of a function bundle.
+  const { LambdaClient, InvokeCommand } = await import('@aws-sdk/client-lambda');
+  const client = new LambdaClient({});
+  const payload = JSON.stringify({ command, options: Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) });
+  const response = await client.send(new InvokeCommand({ FunctionName: adminFunctionName(stage), Payload: new TextEncoder().encode(payload) }));
+  const text = response.Payload ? new TextDecoder().decode(response.Payload) : 'null';
+  if (response.FunctionError) {
+    const failure = JSON.parse(text) as { errorType?: string; errorMessage?: string };
+    throw new Error(`the ${stage} admin function failed: ${failure.errorType ?? 'Error'}: ${failure.errorMessage ?? text}`);
   }
+  const answer = JSON.parse(text) as AdminAnswer;
+  if (!answer.ok) throw new UsageError(answer.usage);
+  return answer.result;
 }
 
 async function main() {
-  const { positionals, values } = parseCommandLine(USAGE, {
-    positionals: true,
-    options: ['code', 'name', 'mode', 'scopes', 'owner-email', 'owner-name', 'entity', 'email', 'permissions', 'user'],
-  });
+  // Operators may run the CLI on Node 20; the AWS SDK's warning that its 2027 versions need Node 22
+  // (aws/aws-sdk-js-v3#7983) would sit above every answer. Its documented switch, unless set.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { positionals, values } = parseCommandLine(ADMIN_USAGE, { positionals: true, options: ['stage', ...ADMIN_OPTIONS] });
+  const { stage, ...options } = values;
   let close: (() => Promise<void>) | undefined;
   try {
-    if (!['create-entity', 'create-user', 'create-key'].includes(positionals[0] ?? ''))
-      throw new UsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'no command');
-    close = await connectForCommand();
-    const result = await run(positionals[0], values);
+    const command = positionals[0];
+    if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
+    if (!isAdminCommand(command)) throw new UsageError(command ? `unknown command ${command}` : 'no command');
+    let result: unknown;
+    if (stage !== undefined) {
+      if (!STAGE_PATTERN.test(stage)) throw new UsageError('--stage is a stage name such as prod or sandbox');
+      result = await runOnStage(stage, command, options);
+    } else {
+      close = await connectForCommand();
+      result = await runAdminCommand(command, options);
+    }
     console.log(JSON.stringify(result, null, 2));
     if (JSON.stringify(result).includes('"secret"')) console.error('\nThe secret is shown once; store it now. Only its hash is kept.');
+    if ((command === 'run-recurring' || command === 'expire-credits') && (result as { failures?: unknown[] }).failures?.length) process.exitCode = 1;
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`${error.message}\n\n${USAGE}`);
+      console.error(`${error.message}\n\n${ADMIN_USAGE}`);
       process.exitCode = 2;
     } else {
       console.error(error instanceof Error ? error.message : error);

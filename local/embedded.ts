@@ -25,8 +25,10 @@ export interface Closeable {
 export async function startEmbeddedPostgres(dataDir?: string, port = 0): Promise<Closeable & { url: string }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  // pg_trgm: the trigram index behind product search (?q=), created by a migration as on PostgreSQL.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   // Several clients may connect (the server's pool, migrations, the CLI); PGlite's queue keeps each
   // transaction's statements together.
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 16 });

@@ -18,6 +18,7 @@ import { setOpenApiSource } from '../shared/http/openapi-source';
 import { log } from '../shared/log';
 import { writeResponse } from './compression';
 import { LruCache } from './lru-cache';
+import { buildRouteTable } from './route-matcher';
 import { DEFAULT_MAX_KEYS, TokenBucketLimiter, type LimitDecision } from './rate-limiter';
 
 export interface GatewayOptions {
@@ -40,44 +41,6 @@ export interface GatewayOptions {
 }
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-
-interface CompiledRoute {
-  module: RouteModule;
-  segments: string[];
-}
-
-function compile(routes: RouteModule[]): CompiledRoute[] {
-  return routes.map((module) => ({ module, segments: module.route.path.split('/').filter(Boolean) }));
-}
-
-function match(routes: CompiledRoute[], method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
-  const parts = path.split('/').filter(Boolean);
-  // Literal segments win over placeholders, as in API Gateway (/api-keys/{id}/roll vs /api-keys/{id}).
-  const candidates = routes
-    .filter((route) => route.module.route.method === method && route.segments.length === parts.length)
-    .sort((a, b) => b.segments.filter((s) => !s.startsWith('{')).length - a.segments.filter((s) => !s.startsWith('{')).length);
-  for (const route of candidates) {
-    const params = Object.create(null) as Record<string, string>;
-    const ok = route.segments.every((segment, index) => {
-      if (segment.startsWith('{')) {
-        params[segment.slice(1, -1)] = decodeSegment(parts[index], segment.slice(1, -1));
-        return true;
-      }
-      return segment === parts[index];
-    });
-    if (ok) return { route, params };
-  }
-  return undefined;
-}
-
-/** A path parameter, percent-decoded; a malformed escape (`%zz`, a lone `%`, invalid UTF-8) is a 400 on that parameter. */
-function decodeSegment(raw: string, name: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw new ApiError('parameter_invalid', { param: name, hint: `Invalid ${name}: the path segment is not valid percent-encoding.` });
-  }
-}
 
 /** Longest request target (path and query), as on API Gateway; a longer one is 414 uri_too_long. */
 const MAX_URL_BYTES = 8192;
@@ -146,6 +109,8 @@ function envelope(code: ErrorCode, requestId: string, hint?: string): string {
 }
 
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string | null> {
+  // No length and no chunked encoding: HTTP/1.1 says there is no body (most GETs); no stream to read.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return null;
   // A declared length over the limit is refused before a byte is read.
   if (Number(request.headers['content-length'] ?? 0) > limit) throw new ApiError('request_too_large');
   const chunks: Buffer[] = [];
@@ -159,7 +124,7 @@ async function readBody(request: http.IncomingMessage, limit: number): Promise<s
 }
 
 export function createGateway(options: GatewayOptions): http.RequestListener {
-  const routes = compile(options.routes);
+  const routes = buildRouteTable(options.routes);
   setOpenApiSource(() => buildOpenApiDocument(options.routes.map((module) => module.route)));
   const cacheTtl = options.authorizerCacheTtlMs ?? 0;
   const maxKeys = options.maxCachedKeys ?? DEFAULT_MAX_KEYS;
@@ -211,9 +176,9 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       if (Buffer.byteLength(target) > MAX_URL_BYTES) return send(414, envelope('uri_too_long', requestId));
       const url = splitTarget(target);
       const method = (request.method ?? 'GET').toUpperCase();
-      const found = match(routes, method, url.pathname);
+      const found = routes.match(method, url.pathname);
       if (!found) return send(404, envelope('route_not_found', requestId));
-      const { route } = found.route.module;
+      const { route } = found.route;
       const authorization = request.headers.authorization;
       // The socket's address, never X-Forwarded-For: a client could claim any address in a header.
       const address = request.socket.remoteAddress ?? 'unknown';
@@ -259,7 +224,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         awsRequestId: requestId,
         getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
       } as unknown as Context;
-      const result = await (found.route.module.handler as LambdaHandler)(event, context);
+      const result = await (found.route.handler as LambdaHandler)(event, context);
       writeResponse(request, response, result.statusCode, { ...rateHeaders, ...(result.headers as Record<string, string>) }, result.body);
     } catch (error) {
       // An authorizer that could not reach the database ends here: its 503 keeps its Retry-After.

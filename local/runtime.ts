@@ -1,6 +1,7 @@
 /**
  * Wires the adapters for running outside AWS: database (DATABASE_URL or embedded PGlite),
- * idempotency store (dynalite), event bus (in process) and the webhook dispatcher on it. Used by `npm start`, the e2e tests and
+ * idempotency store (dynalite), event bus (in process) and the webhook dispatcher on it, and the
+ * events feed's retention sweep on a timer. Used by `npm start`, the e2e tests and
  * the benchmarks; the handlers themselves never know.
  *
  * With a data folder, what must survive a restart is kept in it: `pglite/` (the embedded database)
@@ -13,6 +14,9 @@ import { migrate } from '../shared/db/migrate';
 import { configurePublisher, InProcessEventBus } from '../shared/events/publisher';
 import { WebhookDispatcher } from '../shared/webhooks/dispatcher';
 import { embeddedPool, startEmbeddedPostgres, startIdempotencyStore, type Closeable } from './embedded';
+import { configureSnapshotRunner } from '../shared/migration/snapshot-workflow';
+import { localSnapshotRunner } from './snapshot-workflow';
+import { startRetentionSweeper } from './retention-sweep';
 
 export interface LocalRuntime {
   databaseUrl: string;
@@ -53,12 +57,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // Webhook deliveries run in this process, from the same bus: an endpoint at http://localhost:<port>
   // (with WEBHOOK_URL_ALLOWLIST=localhost) receives the events of local requests.
   const dispatcher = new WebhookDispatcher(bus);
+  // Cutover snapshots run the state machine's definition in process (its stub branch: no database service here).
+  configureSnapshotRunner(localSnapshotRunner());
+  // Events past EVENT_RETENTION_DAYS leave the feed here too, as the outbox sweeper deletes them on AWS.
+  const retention = startRetentionSweeper();
 
   return {
     databaseUrl,
     embedded,
     bus,
     async close() {
+      await retention.stop();
       await dispatcher.stop();
       await closeDatabase();
       for (const closer of closers.reverse()) await closer.close();

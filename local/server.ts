@@ -7,6 +7,9 @@
  *   ACCEPTED_KEY_MODES     live,test (default) or test, as on the sandbox stage
  *   PUBLIC_BASE_URL        the root the API is reached at (http://localhost:<PORT>): the document's
  *                          server and the error envelopes' doc_url
+ *   AUTHORIZER_CACHE_TTL_SECONDS (60)  how long an authorizer result is reused per key, as API Gateway
+ *                          does (the stages' TTL); a revoked key keeps working until then, there as here. 0: none
+ *   VALIDATE_RESPONSES     1: check every response against its schema (as the tests do); off by default
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +28,8 @@ import { startLocalRuntime } from './runtime';
 parseCommandLine(
   `usage: npm start   (no arguments; --help: this text)
   Configured by environment: PORT (3000), DATABASE_URL (embedded PGlite), DATA_DIR (.data),
-  ACCEPTED_KEY_MODES (live,test), PUBLIC_BASE_URL (http://localhost:<PORT>).`,
+  ACCEPTED_KEY_MODES (live,test), PUBLIC_BASE_URL (http://localhost:<PORT>), AUTHORIZER_CACHE_TTL_SECONDS (60),
+  VALIDATE_RESPONSES (off; 1 checks every response against its schema).`,
   {},
 );
 
@@ -73,7 +77,9 @@ async function main() {
   const demoEntity = await authenticate(`Bearer ${demoKey}`, ['live', 'test']);
   runtime.bus.subscribe((event) => appendFileSync(eventsFile, `${JSON.stringify(event)}\n`));
 
-  const server = createGatewayServer({ routes: Object.values(ROUTE_MODULES) });
+  const authorizerCacheTtlMs = Number(process.env.AUTHORIZER_CACHE_TTL_SECONDS ?? 60) * 1000;
+  if (!(authorizerCacheTtlMs >= 0)) throw new Error('AUTHORIZER_CACHE_TTL_SECONDS must be a non-negative number');
+  const server = createGatewayServer({ routes: Object.values(ROUTE_MODULES), authorizerCacheTtlMs });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   // The CLI reaches the embedded database through this server while it runs.
   writeFileSync(serverFile, JSON.stringify({ databaseUrl: runtime.embedded ? runtime.databaseUrl : null, pid: process.pid }));

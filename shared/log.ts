@@ -1,8 +1,17 @@
 /**
  * Structured logging: one JSON object per line on stdout, which CloudWatch Logs indexes as is.
- * Deliberately tiny (a logging library costs every function ~20 KB of bundle and cold start).
- * POWERTOOLS_LOG_LEVEL / LOG_LEVEL set the threshold (default INFO).
+ * Deliberately tiny: Powertools Logger costs a cold start about 4 ms more than this
+ * (bench/observability-import.ts; docs/decisions.md, "Observability: own logger and EMF writer").
+ * The keys are Powertools Logger's (level, message, service, timestamp, cold_start,
+ * function_request_id, xray_trace_id), so queries written for it work here.
+ *
+ * Each line carries the context of the request it belongs to (`withLogContext`): the API request
+ * id, the route, the entity and key ids, whether this was the environment's cold start. Never a
+ * request value: fields are what the caller passes, and errors are reduced to what names the
+ * failure (below). POWERTOOLS_LOG_LEVEL / LOG_LEVEL set the threshold (default INFO).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Console } from 'node:console';
 const LEVELS = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 } as const;
 type Level = keyof typeof LEVELS;
 
@@ -47,11 +56,46 @@ function serialise(value: unknown): unknown {
   return value instanceof Error ? serialiseError(value) : value;
 }
 
+/** What every line of one request (or one invocation) carries. Ids only: never a request value. */
+export interface LogContext {
+  /** The API Gateway request id (the envelopes' request_id). */
+  request_id?: string;
+  /** The Lambda invocation id. */
+  function_request_id?: string;
+  route?: string;
+  entity_id?: string;
+  key_id?: string;
+  cold_start?: boolean;
+}
+
+const contexts = new AsyncLocalStorage<LogContext>();
+
+/** Runs `work` with `context` on every line it logs (concurrent requests of the local server keep theirs apart). */
+export function withLogContext<T>(context: LogContext, work: () => T): T {
+  return contexts.run({ ...contexts.getStore(), ...context }, work);
+}
+
+/**
+ * On Lambda, a private console on the process streams: the runtime rewrites the global console
+ * when its JSON log format is on, which would nest our line inside its own. Locally (and in
+ * tests, which spy on it) the global console.
+ */
+let lambdaConsole: Console | undefined;
+function output(): Pick<Console, 'log' | 'error'> {
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME === undefined) return console;
+  return (lambdaConsole ??= new Console({ stdout: process.stdout, stderr: process.stderr }));
+}
+
 function write(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (LEVELS[level] < threshold()) return;
   const line: Record<string, unknown> = { level, message, service: process.env.POWERTOOLS_SERVICE_NAME ?? 'bizops-api', timestamp: new Date().toISOString() };
+  const context = contexts.getStore();
+  if (context) for (const [key, value] of Object.entries(context)) if (value !== undefined) line[key] = value;
+  const traceId = process.env._X_AMZN_TRACE_ID;
+  if (traceId) line.xray_trace_id = traceId.split(';')[0].replace('Root=', '');
   for (const [key, value] of Object.entries(fields)) line[key] = serialise(value);
-  (level === 'ERROR' || level === 'WARN' ? console.error : console.log)(JSON.stringify(line));
+  const out = output();
+  (level === 'ERROR' || level === 'WARN' ? out.error : out.log)(JSON.stringify(line));
 }
 
 export const log = {

@@ -6,7 +6,8 @@
  * entity or scopes to another. The policy allows the whole stage because scopes are checked per
  * route in the handler stack, not here, which keeps a cached Allow valid for every route.
  * Failures return a Deny with the precise code in the context; the ACCESS_DENIED gateway response
- * turns that into a 401 error envelope.
+ * turns that into a 401 error envelope. An Allow names the key's usage identifier, so API Gateway
+ * throttles each key under its tier's usage plan (shared/auth/usage-identifier.ts).
  *
  * A database fault (lost connection, timeout, busy pool) is not an answer about the key, so it is
  * never a Deny: API Gateway would cache that Deny for the key and turn it into a 401 or 403 for a
@@ -16,6 +17,7 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { acceptedKeyModes, authenticate } from '../../shared/auth/authenticate';
+import { usageIdentifierOf } from '../../shared/auth/usage-identifier';
 import { ERROR_CATALOG } from '../../shared/errors';
 
 function stageWildcard(methodArn: string): string {
@@ -38,6 +40,8 @@ async function authorize(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers'
   const { caller } = result;
   return {
     principalId: caller.keyId,
+    // The API Gateway key whose usage plan throttles this key (per key, at its account's tier).
+    usageIdentifierKey: usageIdentifierOf({ keyId: caller.keyId, tier: result.usage?.tier ?? 'standard', synced: result.usage?.synced ?? false }),
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resource }] },
     context: {
       entityId: caller.entityId,

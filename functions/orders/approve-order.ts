@@ -9,9 +9,9 @@ export const route = defineRoute({
   method: 'POST',
   path: '/v1/orders/{id}/approve',
   tag: 'Orders',
-  summary: 'Approve a sales order held for approval',
+  summary: 'Approve a sales or purchase order held for approval',
   description:
-    "A sales order an approval rule held (on_hold, hold_type approval) becomes confirmed: the hold is lifted, approved_by and approved_at are recorded, and from now on its lines count as committed stock. Only the order's approver_user_id (the API key's user) or a user with the orders.approve permission may approve (403 insufficient_permissions naming the permission). Any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status (reason not_pending_approval). Emits order.approved.",
+    "A sales order an approval rule held (on_hold, hold_type approval) becomes confirmed: the hold is lifted, approved_by and approved_at are recorded, and from now on its lines count as committed stock. A purchase order held for approval (POST /v1/orders/{id}/submit or /confirm) becomes confirmed the same way, its lines editable again, and the approval covers its current order_total (it can be sent; if it later grows past that total it needs approval again). Only the order's approver_user_id (the API key's user) or a user with the orders.approve permission may approve (403 insufficient_permissions naming the permission). Any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status (reason not_pending_approval). Emits order.approved.",
   scopes: ['orders:write'],
   params: idParams,
   response: Order,

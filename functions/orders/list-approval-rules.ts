@@ -4,7 +4,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { id, queryBoolean } from '../../shared/schemas/common';
-import { OrderApprovalRule } from '../../shared/orders/schemas/order-approval';
+import { APPROVAL_DOCUMENT_TYPES, OrderApprovalRule } from '../../shared/orders/schemas/order-approval';
 
 export const route = defineRoute({
   id: 'orders.approval_rules.list',
@@ -12,10 +12,13 @@ export const route = defineRoute({
   path: '/v1/orders/approval-rules',
   tag: 'Order approvals',
   summary: 'List order approval rules',
-  description: 'Newest first. Filters: account_id, sales_channel_id (rules naming exactly that value), is_active.',
+  description:
+    'Newest first. Filters: document_type (sales_order or purchase_order), account_id, sales_channel_id, vendor_id (rules naming exactly that value), is_active.',
   scopes: ['settings:read'],
   query: z.object({
     ...paginationQuery(),
+    document_type: z.enum(APPROVAL_DOCUMENT_TYPES).optional().describe('Sales order or purchase order rules.'),
+    vendor_id: id().optional().describe('Purchase order rules of this vendor.'),
     account_id: id().optional().describe('Rules of this customer account.'),
     sales_channel_id: id().optional().describe('Rules of this sales channel.'),
     is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rules.'),
@@ -23,7 +26,18 @@ export const route = defineRoute({
   response: listEnvelope(OrderApprovalRule),
   list: true,
   handler: (ctx, { query }) =>
-    listApprovalRules(ctx.db, ctx.entityId, { account_id: query.account_id, sales_channel_id: query.sales_channel_id, is_active: query.is_active }, query),
+    listApprovalRules(
+      ctx.db,
+      ctx.entityId,
+      {
+        document_type: query.document_type,
+        vendor_id: query.vendor_id,
+        account_id: query.account_id,
+        sales_channel_id: query.sales_channel_id,
+        is_active: query.is_active,
+      },
+      query,
+    ),
 });
 
 export const handler = lambdaHandler(route);

@@ -3,7 +3,7 @@ import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id, timestamp } from '../../shared/schemas/common';
+import { id, queryBoolean, timestamp } from '../../shared/schemas/common';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 
@@ -14,7 +14,7 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'List orders of one document type',
   description:
-    'document_type is required: one resource holds quotes, sales orders, invoices, returns and purchase orders, and a list always shows one kind. Newest first; deleted orders are left out. Lines and adjustments come with expand[]=data.lines and expand[]=data.adjustments, the account with expand[]=data.account.',
+    'document_type is required: one resource holds quotes, sales orders, invoices, returns and purchase orders, and a list always shows one kind. Newest first; deleted orders are left out, archived ones unless archived=true or all. Lines and adjustments come with expand[]=data.lines and expand[]=data.adjustments, the account with expand[]=data.account.',
   scopes: ['orders:read'],
   query: z.object({
     ...paginationQuery(),
@@ -28,6 +28,11 @@ export const route = defineRoute({
     created_lte: timestamp().optional().describe('Only documents created at or before this time.'),
     order_date_gte: timestamp().optional().describe('Only documents with order_date at or after this time.'),
     order_date_lte: timestamp().optional().describe('Only documents with order_date at or before this time.'),
+    archived: z
+      .enum(['false', 'true', 'all'])
+      .optional()
+      .describe('Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.'),
+    expired: queryBoolean().optional().describe('true: only quotes past their expires_at (still draft or confirmed); false: every document but those.'),
   }),
   response: listEnvelope(Order),
   list: true,

@@ -10,9 +10,9 @@ export const route = defineRoute({
   method: 'POST',
   path: '/v1/orders/{id}/reject',
   tag: 'Orders',
-  summary: 'Reject a sales order held for approval',
+  summary: 'Reject a sales or purchase order held for approval',
   description:
-    'A sales order an approval rule held (on_hold, hold_type approval) goes back to draft with rejected_by, rejected_at and rejection_reason (the required reason) recorded; it can be corrected and confirmed again, which routes it again. Same deciders as approve (403 insufficient_permissions otherwise). A held order with payments is 409 (reason has_payments); any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status. Emits order.rejected.',
+    'A sales or purchase order an approval rule held (on_hold, hold_type approval) goes back to draft with rejected_by, rejected_at and rejection_reason (the required reason) recorded; it can be corrected and confirmed again, which routes it again (a purchase order: submit it again). Same deciders as approve (403 insufficient_permissions otherwise). A held order with payments is 409 (reason has_payments); any other status, or a hold that is not an approval hold, is 409 order_invalid_transition with current_status. Emits order.rejected.',
   scopes: ['orders:write'],
   params: idParams,
   body: OrderRejection,

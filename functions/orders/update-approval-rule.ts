@@ -11,7 +11,7 @@ export const route = defineRoute({
   tag: 'Order approvals',
   summary: 'Update an order approval rule',
   description:
-    'Send only the fields to change; is_active false deactivates the rule (it routes nothing). The rule must keep account_id, sales_channel_id or both (400 parameter_invalid on the field being cleared). Changes apply to orders confirmed afterwards: an order already held keeps the approver it was routed to. Emits order_approval_rule.updated.',
+    'Send only the fields to change; is_active false deactivates the rule (it routes nothing). A sales order rule must keep account_id, sales_channel_id or both (400 parameter_invalid on the field being cleared); a purchase order rule takes vendor_id only (null: every purchase order). document_type does not change. Changes apply to orders confirmed afterwards: an order already held keeps the approver it was routed to. Emits order_approval_rule.updated.',
   scopes: ['settings:write'],
   params: idParams,
   body: OrderApprovalRuleUpdate,

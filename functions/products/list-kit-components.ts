@@ -10,11 +10,12 @@ export const route = defineRoute({
   path: '/v1/products/{id}/components',
   tag: 'Kits',
   summary: 'List the components of a kit',
-  description: 'Only valid for product_type kit; any other product is a 404. All components in one response (total counts them), ordered by sequence.',
+  description:
+    "Only valid for product_type kit; any other product (a bundle included) is a 404. A bundle's components are listed by GET /v1/kits/{id}/components. All components in one response (total counts them), ordered by sequence.",
   scopes: ['products:read'],
   params: idParams,
   response: ComponentList,
-  handler: (ctx, { params }) => listComponents(ctx.db, ctx.entityId, params.id),
+  handler: (ctx, { params }) => listComponents(ctx.db, ctx.entityId, params.id, { kitsOnly: true }),
 });
 
 export const handler = lambdaHandler(route);

@@ -13,12 +13,12 @@ export const route = defineRoute({
   tag: 'Products',
   summary: 'Update a product',
   description:
-    'Send only the fields to change; null clears an optional field. A changed reorder_point re-evaluates the stock condition of every location balance of the product and emits the low-stock events that crossing causes.',
+    'Send only the fields to change; null clears an optional field. A changed reorder_point re-evaluates the stock condition of every location balance of the product and emits the low-stock events that crossing causes. Setting reorder_point_mode demand sets reorder_point to demand × lead time at once (then the server keeps it; sending reorder_point is 422 reorder_point_follows_demand until the mode is manual again).',
   scopes: ['products:write'],
   params: idParams,
   body: ProductUpdate,
   response: Product,
-  errors: ['product_sku_taken', 'external_id_taken'],
+  errors: ['product_sku_taken', 'external_id_taken', 'reorder_point_follows_demand'],
   expand: PRODUCT_EXPAND,
   current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params, body }) => {

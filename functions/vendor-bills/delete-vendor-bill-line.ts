@@ -13,7 +13,7 @@ export const route = defineRoute({
   tag: 'Vendor bills',
   summary: 'Delete a line of a vendor bill',
   description:
-    'Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.',
+    'Draft or rejected bills only (409 vendor_bill_invalid_transition). A line billing a purchase order line gives its units back to that line (billed_quantity). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.',
   scopes: ['purchasing:write'],
   params: z.object({ id: id().describe('The bill id.'), line_id: id().describe('The line id.') }),
   response: VendorBill,

@@ -4,6 +4,7 @@ import { journalEntriesByIds } from '../../shared/ledger/journal-entries';
 import { getOrder } from '../../shared/orders/order-reads';
 import { loadParties } from '../../shared/parties/parties';
 import { linesOfBills } from '../../shared/payables/vendor-bills';
+import { paymentsOfBills } from '../../shared/payables/ap-payments';
 
 type Bill = Record<string, unknown> & {
   id: string;
@@ -34,10 +35,15 @@ export const VENDOR_BILL_EXPAND: ExpandSpec = {
     const byId = new Map(products.map((product) => [product.id, product]));
     for (const line of lines) line.product = line.product_id ? (byId.get(line.product_id) ?? null) : null;
   },
-  // AP payments are not applied to bills yet, so every bill's list is empty.
-  payments: (_ctx, parents) => {
-    for (const bill of parents) bill.payments = [];
-    return Promise.resolve();
+  // The AP payments applied to each bill (voided ones too, with status voided), oldest first.
+  payments: async ({ db }, parents) => {
+    const bills = parents as Bill[];
+    const byBill = await paymentsOfBills(
+      db,
+      bills[0].entity_id,
+      bills.map((bill) => bill.id),
+    );
+    for (const bill of bills) bill.payments = byBill.get(bill.id) ?? [];
   },
   gl_entries: async ({ db }, parents) => {
     const bills = parents as Bill[];

@@ -12,7 +12,7 @@ export const route = defineRoute({
   tag: 'Vendor bills',
   summary: 'Retrieve a vendor bill',
   description:
-    'E21. expand[]: lines, lines.product, payments (the AP payments applied; empty until AP payments are served), gl_entries (the AP entry and, for a voided bill, its reversal), vendor, purchase_order.',
+    'E21. expand[]: lines, lines.product, payments (the AP payments applied to the bill, voided ones included with status voided), gl_entries (the AP entry and, for a voided bill, its reversal), vendor, purchase_order (the purchase order the bill bills, with its lines and their billed_quantity; null without po_id).',
   scopes: ['purchasing:read'],
   params: idParams,
   response: VendorBill,

@@ -18,7 +18,7 @@ export const route = defineRoute({
   body: VendorBillUpdate,
   response: VendorBill,
   expand: VENDOR_BILL_EXPAND,
-  errors: ['vendor_bill_invalid_transition', 'vendor_invoice_number_taken', 'party_archived'],
+  errors: ['vendor_bill_invalid_transition', 'vendor_invoice_number_taken', 'party_archived', 'purchase_order_vendor_mismatch'],
   current: (ctx, { params }) => getBill(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params, body }) => {
     const { bill, previous } = await updateBill(ctx.db, ctx.entityId, params.id, body);

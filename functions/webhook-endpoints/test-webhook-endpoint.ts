@@ -27,6 +27,7 @@ export const route = defineRoute({
       object: 'event',
       type: 'ping',
       api_version: API_VERSION,
+      payload_version: 1,
       created_at: new Date().toISOString(),
       entity_id: ctx.entityId,
       livemode: ctx.mode === 'live',

@@ -30,6 +30,11 @@ const StageConfigSchema = z
     network: z.object({
       /** Availability zones the VPC spans; Aurora and the proxy need at least two. */
       maxAzs: z.number().int().min(2).max(3),
+      /**
+       * NAT gateways for the functions that call the internet (webhook delivery, the card
+       * processor): one per availability zone, or a single one for the VPC.
+       */
+      natGateways: z.enum(['per_az', 'single']),
     }),
     database: z.object({
       /** Aurora Serverless v2 capacity range in ACUs (0.5 steps). */
@@ -44,7 +49,11 @@ const StageConfigSchema = z
       removal,
     }),
     idempotency: z.object({ removal: removal.exclude(['snapshot']) }),
-    events: z.object({ removal: removal.exclude(['snapshot']) }),
+    events: z.object({
+      removal: removal.exclude(['snapshot']),
+      /** How long the bus archive keeps every event for replay (EventBridge archive retention, days). */
+      archiveRetentionDays: z.number().int().min(1).max(3650),
+    }),
     api: z.object({
       /** Steady-state requests per second across the stage, and the burst bucket above it. */
       throttleRateLimit: z.number().positive(),
@@ -52,10 +61,26 @@ const StageConfigSchema = z
       /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
       authorizerCacheTtlSeconds: z.number().int().min(0).max(3600),
       /**
-       * Whether this stage manages the account-wide API Gateway CloudWatch role that execution
-       * logging needs. Exactly one stack per account and region should own it.
+       * Per-key throttling: one API Gateway usage plan per tier, in which every API key of an account
+       * on that tier gets this rate and burst for itself. The first tier is the default for new accounts.
        */
-      manageCloudWatchRole: z.boolean(),
+      usageTiers: z
+        .array(z.object({ name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), rateLimit: z.number().positive(), burstLimit: z.number().int().positive() }))
+        .min(1),
+      /** AWS WAF: requests one client IP may send in any 5 minutes before the web ACL blocks it. */
+      wafRequestsPerIpPer5Minutes: z.number().int().min(10),
+      /** Optional custom domain: `https://<domainName>/` maps to this stage (certificate in ACM, same region, created outside CDK). */
+      customDomain: z.object({ domainName: z.string().min(3), certificateArn: z.string().startsWith('arn:') }).optional(),
+    }),
+    observability: z.object({
+      /** Who is emailed when an alarm fires (an SNS email subscription the recipient confirms); none: subscribe to the topic yourself. */
+      alarmEmail: z.email().optional(),
+      /** API 5xx responses as a percentage of requests over 5 minutes. */
+      api5xxRatePercent: z.number().positive().max(100),
+      /** p99 API latency over 5 minutes, in milliseconds. */
+      apiLatencyP99Ms: z.number().int().positive(),
+      /** Age of the oldest unpublished outbox event, in seconds (the sweeper runs every minute). */
+      outboxLagSeconds: z.number().int().min(60),
     }),
     payments: z.object({
       /** The processor behind account payment methods (PAYMENT_PROCESSOR): the sandbox double (state in PostgreSQL, confirmed through POST /v1/test_helpers/setup_intents/{id}/confirm), or Stripe. */
@@ -82,6 +107,14 @@ const StageConfigSchema = z
     if (config.api.throttleBurstLimit < config.api.throttleRateLimit) {
       ctx.addIssue({ code: 'custom', path: ['api', 'throttleBurstLimit'], message: 'the burst limit must be at least the rate limit' });
     }
+    const tierNames = config.api.usageTiers.map((tier) => tier.name);
+    if (new Set(tierNames).size !== tierNames.length) ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers'], message: 'tier names are unique' });
+    config.api.usageTiers.forEach((tier, index) => {
+      if (tier.burstLimit < tier.rateLimit)
+        ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers', index, 'burstLimit'], message: 'the burst limit must be at least the rate limit' });
+      if (tier.rateLimit > config.api.throttleRateLimit)
+        ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers', index, 'rateLimit'], message: 'a key cannot be allowed more than the whole stage' });
+    });
     if (config.name === 'prod') {
       // Guard rails: a typo in the prod block must not make customer data deletable.
       if (!config.database.deletionProtection)
@@ -107,7 +140,7 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
   prod: {
     name: 'prod',
     acceptedKeyModes: ['live', 'test'],
-    network: { maxAzs: 3 },
+    network: { maxAzs: 3, natGateways: 'per_az' },
     database: {
       minCapacity: 2,
       maxCapacity: 16,
@@ -118,15 +151,25 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
       removal: 'snapshot',
     },
     idempotency: { removal: 'retain' },
-    events: { removal: 'retain' },
-    api: { throttleRateLimit: 200, throttleBurstLimit: 400, authorizerCacheTtlSeconds: 60, manageCloudWatchRole: true },
+    events: { removal: 'retain', archiveRetentionDays: 90 },
+    api: {
+      throttleRateLimit: 200,
+      throttleBurstLimit: 400,
+      authorizerCacheTtlSeconds: 60,
+      usageTiers: [
+        { name: 'standard', rateLimit: 25, burstLimit: 50 },
+        { name: 'high', rateLimit: 100, burstLimit: 200 },
+      ],
+      wafRequestsPerIpPer5Minutes: 6000,
+    },
+    observability: { alarmEmail: 'ops-alerts@bizops.example', api5xxRatePercent: 1, apiLatencyP99Ms: 3000, outboxLagSeconds: 300 },
     payments: { processor: 'stripe', stripeSecretName: 'bizops/prod/stripe' },
     logs: { removal: 'retain', functionsRetentionDays: 90, apiAccessRetentionDays: 365, flowLogRetentionDays: 90, databaseRetentionDays: 90 },
   },
   sandbox: {
     name: 'sandbox',
     acceptedKeyModes: ['test'],
-    network: { maxAzs: 2 },
+    network: { maxAzs: 2, natGateways: 'single' },
     database: {
       minCapacity: 0.5,
       maxCapacity: 4,
@@ -137,8 +180,18 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
       removal: 'snapshot',
     },
     idempotency: { removal: 'destroy' },
-    events: { removal: 'destroy' },
-    api: { throttleRateLimit: 25, throttleBurstLimit: 50, authorizerCacheTtlSeconds: 60, manageCloudWatchRole: true },
+    events: { removal: 'destroy', archiveRetentionDays: 7 },
+    api: {
+      throttleRateLimit: 25,
+      throttleBurstLimit: 50,
+      authorizerCacheTtlSeconds: 60,
+      usageTiers: [
+        { name: 'standard', rateLimit: 5, burstLimit: 10 },
+        { name: 'high', rateLimit: 15, burstLimit: 30 },
+      ],
+      wafRequestsPerIpPer5Minutes: 1500,
+    },
+    observability: { api5xxRatePercent: 5, apiLatencyP99Ms: 5000, outboxLagSeconds: 900 },
     payments: { processor: 'sandbox' },
     logs: { removal: 'destroy', functionsRetentionDays: 30, apiAccessRetentionDays: 30, flowLogRetentionDays: 14, databaseRetentionDays: 14 },
   },

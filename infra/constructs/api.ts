@@ -3,27 +3,37 @@
  * responses that keep errors API Gateway produces itself in the API's envelope, and one method
  * per route wired to that route's function (which lives in a nested stack).
  */
-import { Aws, type Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Aws, CfnOutput, type Duration, Size } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import { pendingUsageKeyValueOf } from '../../shared/auth/usage-identifier';
+import { ERROR_CATALOG, errorKey, type ErrorCode } from '../../shared/errors';
 import { errorAnchor } from '../../shared/public-url';
 import type { Removal } from '../config/stages';
 import { pathParameters, type RouteSpec } from '../routes';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
 
+interface UsageTier {
+  name: string;
+  rateLimit: number;
+  burstLimit: number;
+}
+
 export interface ApiProps {
   restApiName: string;
   stageName: string;
   throttle: { rateLimit: number; burstLimit: number };
+  /** Per-key limits: one usage plan per tier (the first is the default); see shared/auth/usage-identifier.ts. */
+  usageTiers: readonly UsageTier[];
   authorizerFunction: lambda.IFunction;
   authorizerCacheTtl: Duration;
   accessLogRetentionDays: number;
   logRemoval: Removal;
-  /** Whether this stack owns the account's API Gateway CloudWatch role (needed for execution logs). */
-  manageCloudWatchRole: boolean;
+  /** A custom domain for the stage (certificate created outside CDK, in ACM in the API's region). */
+  customDomain?: { domainName: string; certificateArn: string };
 }
 
 /**
@@ -54,7 +64,9 @@ interface GatewayResponseSpec {
  */
 function envelopeTemplate(catalogCode: ErrorCode, raw: { code?: string; hint?: string } = {}): string {
   const code = raw.code ?? catalogCode;
-  const { error, type, hint } = ERROR_CATALOG[catalogCode];
+  const { type, hint } = ERROR_CATALOG[catalogCode];
+  // A dynamic code (the authorizer's) shares its catalog code's family; a static one is its own key.
+  const error = raw.code === undefined ? errorKey(catalogCode) : ERROR_CATALOG[catalogCode].family;
   return [
     '{',
     `"error":${JSON.stringify(error)},`,
@@ -130,10 +142,19 @@ const ACCESS_LOG_FORMAT = apigw.AccessLogFormat.custom(
   }),
 );
 
+const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
   readonly authorizer: apigw.RequestAuthorizer;
   readonly stageName: string;
+  /**
+   * Where integrators reach this stage (shared/public-url.ts): the custom domain when there is one.
+   * Built from the API's id, not its deployment stage, which depends on every method.
+   */
+  readonly publicBaseUrl: string;
+  /** The usage plan of each tier, by tier name (the usage-key sync puts each key's gateway key in one). */
+  readonly usagePlans: Record<string, apigw.UsagePlan> = {};
   private readonly validator: apigw.RequestValidator;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
@@ -150,9 +171,10 @@ export class Api extends Construct {
       description: 'BizOps REST API',
       endpointTypes: [apigw.EndpointType.REGIONAL],
       minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
-      cloudWatchRole: props.manageCloudWatchRole,
-      // The role is account-wide; deleting one stage must not break execution logs of the others.
-      ...(props.manageCloudWatchRole && { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }),
+      // Usage plans throttle by the key the authorizer names (usageIdentifierKey), never by a client header.
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
+      // The account's API Gateway CloudWatch role belongs to BizOps-ApiGatewayAccount (infra/stacks/account-stack.ts).
+      cloudWatchRole: false,
       deployOptions: {
         stageName: props.stageName,
         tracingEnabled: true,
@@ -190,31 +212,50 @@ export class Api extends Construct {
       validateRequestBody: true,
     });
 
-    // A usage plan is where per-customer throttles and quotas attach (API keys issued from the
-    // authorizer's usageIdentifierKey); until then it carries the stage-wide limits.
-    this.restApi.addUsagePlan('UsagePlan', {
-      name: props.restApiName,
-      description: 'Stage-wide throttle for the BizOps API',
-      throttle: { rateLimit: props.throttle.rateLimit, burstLimit: props.throttle.burstLimit },
-      apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
-    });
+    // Per-key throttling: a usage plan per tier. Every API key gets a gateway key of its own in its
+    // tier's plan (the usage-key sync job); until then it is counted on the tier's pending key.
+    // The stage-wide throttle above stays the ceiling over all keys together.
+    for (const tier of props.usageTiers) {
+      const plan = this.restApi.addUsagePlan(`UsagePlan${pascal(tier.name)}`, {
+        name: `${props.restApiName}-${tier.name}`,
+        description: `${tier.name} tier: each API key ${tier.rateLimit} requests per second, bursts of ${tier.burstLimit}`,
+        throttle: { rateLimit: tier.rateLimit, burstLimit: tier.burstLimit },
+        apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+      });
+      const pending = new apigw.ApiKey(this, `PendingKeys${pascal(tier.name)}`, {
+        apiKeyName: `${props.restApiName}-${tier.name}-pending-keys`,
+        description: `Counts the ${tier.name} tier's API keys whose own usage key the sync job has not created yet`,
+        // Not a secret: with the authorizer as the key source, no request can present a key value.
+        value: pendingUsageKeyValueOf(props.stageName, tier.name),
+        enabled: true,
+      });
+      plan.addApiKey(pending);
+      this.usagePlans[tier.name] = plan;
+    }
 
     acknowledge(
       this.restApi,
       'AwsSolutions-COG4',
       'Callers are server-side integrations that authenticate with API keys (Authorization: Bearer bo_<mode>_ent_<code>_<secret>), verified by the Lambda REQUEST authorizer against hashed keys; there are no end-user sign-ins for a Cognito user pool to hold.',
     );
-    acknowledge(
-      this.restApi,
-      'AwsSolutions-APIG3',
-      'No WAF web ACL yet: abuse is bounded by stage and usage-plan throttling and every data route requires an API key; AWS managed rule groups (e.g. body size rules) would reject legitimate bulk requests and need tuning before they can be attached.',
-    );
-    if (props.manageCloudWatchRole) {
-      acknowledge(
-        this.restApi,
-        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        'The account-level role API Gateway itself assumes to write execution logs; this AWS managed policy is the documented way to grant it.',
-      );
+
+    if (props.customDomain) {
+      // Mapped under the stage's name (https://<domain>/<stage>/...), so every URL the API builds
+      // from $context.stage (doc_url in gateway responses) is right on both hosts.
+      const domain = this.restApi.addDomainName('CustomDomain', {
+        domainName: props.customDomain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
+        endpointType: apigw.EndpointType.REGIONAL,
+        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+        basePath: props.stageName,
+      });
+      this.publicBaseUrl = `https://${props.customDomain.domainName}/${props.stageName}`;
+      new CfnOutput(this, 'CustomDomainTarget', {
+        description: `Point ${props.customDomain.domainName} here (a CNAME, or a Route 53 alias)`,
+        value: domain.domainNameAliasDomainName,
+      });
+    } else {
+      this.publicBaseUrl = `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${props.stageName}`;
     }
   }
 
@@ -233,7 +274,7 @@ export class Api extends Construct {
       requestValidator: this.validator,
       requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
       ...(route.auth === 'api_key'
-        ? { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }
+        ? { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
         : { authorizationType: apigw.AuthorizationType.NONE }),
     });
     if (route.auth === 'none') {

@@ -8,6 +8,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Removal } from '../config/stages';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
@@ -39,6 +40,13 @@ export interface AppFunctionProps {
   memorySize?: number;
   /** Retries of failed asynchronous invocations (scheduled jobs); Lambda's default of 2 when omitted. */
   retryAttempts?: number;
+  /**
+   * A fixed name, only for a function something outside the stack calls by name (the admin
+   * function the CLI invokes); everything else stays unnamed (see below).
+   */
+  functionName?: string;
+  /** Where a failed asynchronous invocation goes after its retries (scheduled jobs). */
+  deadLetterQueue?: sqs.IQueue;
 }
 
 export class AppFunction extends Construct {
@@ -54,6 +62,7 @@ export class AppFunction extends Construct {
       removalPolicy: removalPolicyOf(props.logging.removal),
     });
     this.function = new lambda.Function(this, 'Function', {
+      ...(props.functionName !== undefined && { functionName: props.functionName }),
       code: props.code,
       handler: 'index.handler',
       runtime: FUNCTION_RUNTIME,
@@ -70,6 +79,7 @@ export class AppFunction extends Construct {
       vpcSubnets: props.network.subnets,
       securityGroups: [props.network.securityGroup],
       ...(props.retryAttempts !== undefined && { retryAttempts: props.retryAttempts }),
+      ...(props.deadLetterQueue !== undefined && { deadLetterQueue: props.deadLetterQueue }),
     });
     this.logGroup.grantWrite(props.role);
     acknowledge(

@@ -16,11 +16,15 @@ import type { Construct } from 'constructs';
 import type { FunctionCodeSource } from '../functions';
 import { constructIdOf, type RouteSpec } from '../routes';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+import type { CutoverSnapshotWorkflow } from './cutover-snapshot';
 
 export interface RouteFunctionsProps extends NestedStackProps {
   routes: readonly RouteSpec[];
   code: FunctionCodeSource;
   network: FunctionNetwork;
+  /** The network with internet egress, for the routes named in egressRouteKeys (the card processor's). */
+  egressNetwork?: FunctionNetwork;
+  egressRouteKeys?: ReadonlySet<string>;
   logging: FunctionLogging;
   environment: Record<string, string>;
   access: {
@@ -30,6 +34,8 @@ export interface RouteFunctionsProps extends NestedStackProps {
     /** The Stripe keys, when the stage's payment processor is Stripe. */
     stripeSecret?: secretsmanager.ISecret;
   };
+  /** The routes that start cutover snapshots: they may start executions of the workflow, and learn its ARN and settings. */
+  cutoverSnapshot?: { routeKeys: ReadonlySet<string>; workflow: CutoverSnapshotWorkflow; environment: Record<string, string> };
   /** The REST API and stage whose methods may invoke these functions. */
   api: { restApiId: string; stageName: string };
 }
@@ -54,15 +60,17 @@ export class RouteFunctionsStack extends NestedStack {
     props.access.idempotencyTable.grant(role, ...IDEMPOTENCY_ACTIONS);
     props.access.eventBus.grantPutEventsTo(role);
     props.access.stripeSecret?.grantRead(role);
+    if (props.routes.some((route) => props.cutoverSnapshot?.routeKeys.has(route.key))) props.cutoverSnapshot!.workflow.grantStart(role);
 
     for (const route of props.routes) {
+      const snapshotRoute = props.cutoverSnapshot?.routeKeys.has(route.key) ?? false;
       const { function: fn } = new AppFunction(this, constructIdOf(route.id), {
         code: props.code.code(route.key),
         description: `${route.method} ${route.path} (${route.id})`,
         role,
-        network: props.network,
+        network: props.egressNetwork && props.egressRouteKeys?.has(route.key) ? props.egressNetwork : props.network,
         logging: props.logging,
-        environment: props.environment,
+        environment: snapshotRoute ? { ...props.environment, ...props.cutoverSnapshot!.environment } : props.environment,
       });
       fn.addPermission('ApiGatewayInvoke', {
         principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),

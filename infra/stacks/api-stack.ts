@@ -1,20 +1,29 @@
 /**
  * BizOps-<stage>-Api: the stateless half. The REST API and its methods, the authorizer, the
- * scheduled jobs (outbox sweeper, recurring journal entries) and the migration step live here;
+ * scheduled jobs (outbox sweeper, recurring journal entries, vendor credit expiry) and the migration step live here;
  * route functions live in nested stacks of at most ROUTES_PER_NESTED_STACK routes each, so ~90
  * routes fit comfortably in CloudFormation's 500-resources-per-stack limit.
  */
 import { Aws, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { acceptedKeyModesEnv, type StageConfig } from '../config/stages';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from '../constructs/app-function';
 import { Api } from '../constructs/api';
+import { AdminFunction } from '../constructs/admin-function';
 import { DatabaseMigration } from '../constructs/migration';
+import { CutoverSnapshotWorkflow } from '../constructs/cutover-snapshot';
+import { type Observability, ObservabilityStack } from '../constructs/observability';
+import { ApiFirewall } from '../constructs/waf';
+import { DEFAULT_METRICS_NAMESPACE } from '../../shared/metrics';
 import { RouteFunctionsStack } from '../constructs/route-functions';
 import { ScheduledJob } from '../constructs/scheduled-job';
-import { type FunctionCodeSource, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } from '../functions';
+import { type WebhookDelivery, WebhooksStack } from '../constructs/webhooks';
+import { CUTOVER_SNAPSHOT_ROUTE_KEYS, type FunctionCodeSource, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES, PROCESSOR_ROUTE_KEYS } from '../functions';
 import { chunkRoutes, ROUTES_PER_NESTED_STACK, type RouteSpec } from '../routes';
 import type { DataResources } from './data-stack';
 
@@ -32,12 +41,18 @@ export class ApiStack extends Stack {
   readonly api: Api;
   readonly routeStacks: RouteFunctionsStack[];
   readonly migration: DatabaseMigration;
+  readonly cutoverSnapshot: CutoverSnapshotWorkflow;
+  readonly observability: Observability;
+  readonly admin: AdminFunction;
+  readonly webhooks: WebhookDelivery;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { stage, data, code } = props;
 
     const network: FunctionNetwork = { vpc: data.vpc, subnets: data.subnets, securityGroup: data.functionsSecurityGroup };
+    // Only functions that call the internet (webhook delivery, the card processor) run where NAT reaches.
+    const egressNetwork: FunctionNetwork = { ...network, subnets: data.egressSubnets };
     const logging: FunctionLogging = { retentionDays: stage.logs.functionsRetentionDays, removal: stage.logs.removal };
     // What shared/db, shared/http/idempotency, shared/events and shared/auth read at runtime.
     const runtimeEnvironment: Record<string, string> = {
@@ -53,8 +68,14 @@ export class ApiStack extends Stack {
       EVENT_BUS_NAME: data.eventBus.eventBusName,
       ACCEPTED_KEY_MODES: acceptedKeyModesEnv(stage),
       POWERTOOLS_SERVICE_NAME: 'bizops-api',
+      // The custom metrics' namespace and stage dimension (shared/metrics.ts).
+      POWERTOOLS_METRICS_NAMESPACE: DEFAULT_METRICS_NAMESPACE,
+      STAGE_NAME: stage.name,
       PAYMENT_PROCESSOR: stage.payments.processor,
     };
+    // The usage tiers, the default first (shared/auth/usage-identifier.ts): for the authorizer's
+    // usage identifiers, create-entity --tier and the usage-key sync; route functions never need them.
+    const usageTierEnvironment = { USAGE_TIERS: stage.api.usageTiers.map((tier) => tier.name).join(',') };
     // Stripe keys live in a secret created outside CDK; only the route functions may read it.
     const stripeSecret = stage.payments.stripeSecretName
       ? secretsmanager.Secret.fromSecretNameV2(this, 'StripeSecret', stage.payments.stripeSecretName)
@@ -85,7 +106,7 @@ export class ApiStack extends Stack {
       logging,
       // Its one statement is a key lookup: tighter database waits (4 s + 5 s) so a database fault
       // ends in the authorizer's own 503 before its 10 s function timeout.
-      environment: { ...runtimeEnvironment, DATABASE_ACQUIRE_TIMEOUT_MS: '4000', DATABASE_STATEMENT_TIMEOUT_MS: '5000' },
+      environment: { ...runtimeEnvironment, ...usageTierEnvironment, DATABASE_ACQUIRE_TIMEOUT_MS: '4000', DATABASE_STATEMENT_TIMEOUT_MS: '5000' },
       // Bounded well below the integration timeout so a slow database fails the request fast.
       timeout: Duration.seconds(10),
     });
@@ -95,19 +116,57 @@ export class ApiStack extends Stack {
       restApiName: `bizops-${stage.name}`,
       stageName: stage.name,
       throttle: { rateLimit: stage.api.throttleRateLimit, burstLimit: stage.api.throttleBurstLimit },
+      usageTiers: stage.api.usageTiers,
       authorizerFunction: authorizer.function,
       authorizerCacheTtl: Duration.seconds(stage.api.authorizerCacheTtlSeconds),
       accessLogRetentionDays: stage.logs.apiAccessRetentionDays,
       logRemoval: stage.logs.removal,
-      manageCloudWatchRole: stage.api.manageCloudWatchRole,
+      customDomain: stage.api.customDomain,
     });
 
     // Where integrators reach this stage (shared/public-url.ts): the served document's server and
     // the error envelopes' doc_url. Built from the API's id, not its deployment stage, which
     // depends on every method and so on these functions.
     const publicEnvironment = {
-      PUBLIC_BASE_URL: `https://${this.api.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${this.api.stageName}`,
+      PUBLIC_BASE_URL: this.api.publicBaseUrl,
       STAGE_NAME: stage.name,
+    };
+
+    new ApiFirewall(this, 'Firewall', {
+      name: `bizops-${stage.name}`,
+      restApiId: this.api.restApi.restApiId,
+      stageName: this.api.restApi.deploymentStage.stageName,
+      requestsPerIpPer5Minutes: stage.api.wafRequestsPerIpPer5Minutes,
+    });
+
+    // Alarms, the dashboard, and (registered by themselves) every scheduled job's dead-letter queue.
+    this.observability = new ObservabilityStack(this, 'Operations', {
+      description: `BizOps ${stage.name} alarms and dashboard`,
+      stageName: stage.name,
+      alarmEmail: stage.observability.alarmEmail,
+      api: { restApiName: `bizops-${stage.name}`, stageName: stage.name },
+      database: { clusterIdentifier: data.database.identifier, proxyName: data.database.identifier, maxCapacityAcu: stage.database.maxCapacity },
+      thresholds: stage.observability,
+      metricsService: runtimeEnvironment.POWERTOOLS_SERVICE_NAME,
+    }).observability;
+    this.observability.watchFunction('Authorizer', authorizer.function);
+
+    // The cutover snapshot workflow (one definition, shared with the local runner). Real snapshots in prod; the stub branch elsewhere.
+    const cutoverEnvironment = { CUTOVER_ENV: stage.name === 'prod' ? 'prod' : 'dev', DB_CLUSTER_IDENTIFIER: data.database.identifier };
+    this.cutoverSnapshot = new CutoverSnapshotWorkflow(this, 'CutoverSnapshot', {
+      code: code.code(PLATFORM_BUNDLES.cutoverSnapshotTask),
+      network,
+      logging,
+      environment: runtimeEnvironment,
+      appSecret: data.database.appSecret,
+      eventBus: data.eventBus,
+      clusterIdentifier: data.database.identifier,
+    });
+    this.cutoverSnapshot.taskFunction.node.addDependency(this.migration.resource);
+    const cutoverSnapshot = {
+      routeKeys: CUTOVER_SNAPSHOT_ROUTE_KEYS,
+      workflow: this.cutoverSnapshot,
+      environment: { ...cutoverEnvironment, CUTOVER_STATE_MACHINE_ARN: this.cutoverSnapshot.stateMachine.stateMachineArn },
     };
 
     this.routeStacks = chunkRoutes(props.routes, props.routesPerNestedStack ?? ROUTES_PER_NESTED_STACK).map((chunk, index) => {
@@ -116,10 +175,13 @@ export class ApiStack extends Stack {
         routes: chunk,
         code,
         network,
+        egressNetwork,
+        egressRouteKeys: PROCESSOR_ROUTE_KEYS,
         logging,
         environment: { ...routeEnvironment, ...publicEnvironment },
         access: { appSecret: data.database.appSecret, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus, stripeSecret },
         api: { restApiId: this.api.restApi.restApiId, stageName: this.api.stageName },
+        cutoverSnapshot,
       });
       // New code must not serve requests before the schema it expects exists.
       nested.node.addDependency(this.migration.resource);
@@ -153,5 +215,69 @@ export class ApiStack extends Stack {
       // Re-running posts each occurrence once, so retrying a failed run is safe.
       retryAttempts: 2,
     }).node.addDependency(this.migration.resource);
+    new ScheduledJob(this, 'VendorCreditExpiry', {
+      ...jobDefaults,
+      description: 'Forfeits the remaining balance of vendor credits past expires_at (hourly)',
+      // The run expires what was due at the schedule's own time, so a retry does the same work.
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      code: code.code(PLATFORM_BUNDLES.vendorCreditExpiry),
+      timeout: Duration.minutes(15),
+      // Each credit is claimed and expired once, so retrying a failed run is safe.
+      retryAttempts: 2,
+    }).node.addDependency(this.migration.resource);
+
+    // Per-key throttling: each API key's own gateway key in its tier's usage plan (shared/tenants/usage-keys.ts).
+    const usageKeySync = new ScheduledJob(this, 'UsageKeySync', {
+      ...jobDefaults,
+      // The API Gateway management API is reached through NAT: it has no endpoint inside the VPC.
+      network: egressNetwork,
+      environment: {
+        ...runtimeEnvironment,
+        ...usageTierEnvironment,
+        USAGE_PLAN_IDS: this.toJsonString(Object.fromEntries(Object.entries(this.api.usagePlans).map(([tier, plan]) => [tier, plan.usagePlanId]))),
+      },
+      description: 'Gives new API keys their own API Gateway key in their tier usage plan (every minute)',
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+      code: code.code(PLATFORM_BUNDLES.usageKeySync),
+      timeout: Duration.seconds(60),
+      // A failed run is the next minute's work: unsynced keys stay pending.
+      retryAttempts: 0,
+    });
+    usageKeySync.node.addDependency(this.migration.resource);
+    grantUsageKeySync(usageKeySync.function, Object.values(this.api.usagePlans));
+
+    // `npm run cli -- --stage <stage> <command>`: IAM-invoked only, never routed by API Gateway.
+    this.admin = new AdminFunction(this, 'Admin', {
+      stageName: stage.name,
+      code: code.code(PLATFORM_BUNDLES.admin),
+      network,
+      logging,
+      environment: { ...runtimeEnvironment, ...usageTierEnvironment },
+      appSecret: data.database.appSecret,
+      eventBus: data.eventBus,
+    });
+    this.admin.node.addDependency(this.migration.resource);
+
+    // Webhooks, in a nested stack: a rule from the bus to the dispatcher, and the retry schedule (infra/constructs/webhooks.ts).
+    this.webhooks = new WebhooksStack(this, 'WebhooksStack', {
+      description: `BizOps ${stage.name} webhook delivery`,
+      eventBus: data.eventBus,
+      dispatcherCode: code.code(PLATFORM_BUNDLES.webhookDispatcher),
+      retryCode: code.code(PLATFORM_BUNDLES.webhookRetry),
+      network: egressNetwork,
+      logging,
+      environment: { ...runtimeEnvironment, STAGE_NAME: stage.name },
+      appSecret: data.database.appSecret,
+    }).delivery;
+    this.webhooks.node.addDependency(this.migration.resource);
+    // The dispatcher is invoked by the bus, not a schedule: watched like a job (errors, throttles, its dead-letter queue).
+    this.observability.watchJob({ name: 'WebhookDispatcher', function: this.webhooks.dispatcher, deadLetterQueue: this.webhooks.deadLetterQueue });
   }
+}
+
+/** The sync job may create API keys and put them in this stage's usage plans; nothing else of API Gateway. */
+function grantUsageKeySync(fn: lambda.IFunction, plans: readonly apigw.UsagePlan[]): void {
+  const arn = (path: string) => `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}::${path}`;
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['apigateway:POST', 'apigateway:GET'], resources: [arn('/apikeys')] }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: plans.map((plan) => arn(`/usageplans/${plan.usagePlanId}/keys`)) }));
 }

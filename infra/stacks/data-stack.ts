@@ -23,11 +23,15 @@ export interface DataStackProps extends StackProps {
 export interface DataResources {
   vpc: ec2.IVpc;
   subnets: ec2.SubnetSelection;
+  /** Private subnets with outbound internet through NAT: only for functions that must call out (webhooks, the card processor). */
+  egressSubnets: ec2.SubnetSelection;
   /** Shared by every API function: may reach the proxy on 5432. */
   functionsSecurityGroup: ec2.ISecurityGroup;
   /** The migration step: may reach the cluster writer on 5432. */
   migrationSecurityGroup: ec2.ISecurityGroup;
   database: {
+    /** The cluster identifier and the proxy name (both `bizops-<stage>`): plain strings, for metrics. */
+    identifier: string;
     proxyEndpoint: string;
     clusterEndpoint: string;
     port: number;
@@ -48,12 +52,14 @@ export class DataStack extends Stack {
 
     const network = new Network(this, 'Network', {
       maxAzs: stage.network.maxAzs,
+      natGateways: stage.network.natGateways,
       flowLogRetentionDays: stage.logs.flowLogRetentionDays,
       logRemoval: stage.logs.removal,
     });
 
+    const databaseIdentifier = `bizops-${stage.name}`;
     const database = new Database(this, 'Database', {
-      identifier: `bizops-${stage.name}`,
+      identifier: databaseIdentifier,
       vpc: network.vpc,
       subnets: network.isolatedSubnets,
       secretsManagerEndpoint: network.secretsManagerEndpoint,
@@ -83,14 +89,20 @@ export class DataStack extends Stack {
     database.allowClusterFrom(migrationSecurityGroup, 'Migration step to Aurora');
 
     const idempotency = new IdempotencyStore(this, 'Idempotency', { removal: stage.idempotency.removal });
-    const bus = new DomainEventBus(this, 'Events', { busName: `bizops-${stage.name}`, removal: stage.events.removal });
+    const bus = new DomainEventBus(this, 'Events', {
+      busName: `bizops-${stage.name}`,
+      removal: stage.events.removal,
+      archiveRetentionDays: stage.events.archiveRetentionDays,
+    });
 
     this.resources = {
       vpc: network.vpc,
       subnets: network.isolatedSubnets,
+      egressSubnets: network.egressSubnets,
       functionsSecurityGroup,
       migrationSecurityGroup,
       database: {
+        identifier: databaseIdentifier,
         proxyEndpoint: database.proxy.endpoint,
         clusterEndpoint: database.cluster.clusterEndpoint.hostname,
         port: DATABASE_PORT,

@@ -11,7 +11,14 @@ import { withTransaction } from '../db/database';
 import type { ErrorCode } from '../errors';
 import { bearerToken, hashApiKey, parseApiKey, type KeyMode, type ParsedApiKey } from './api-key-format';
 
-export type AuthResult = { ok: true; caller: Caller } | { ok: false; code: ErrorCode };
+/** `usage`: what per-key throttling on AWS needs (shared/auth/usage-identifier.ts); set by `authenticate`. */
+export type AuthResult = { ok: true; caller: Caller; usage?: KeyUsage } | { ok: false; code: ErrorCode };
+
+/** The account's usage tier, and whether the key's own API Gateway key exists yet. */
+interface KeyUsage {
+  tier: string;
+  synced: boolean;
+}
 
 export interface KeyRow {
   id: string;
@@ -24,6 +31,8 @@ export interface KeyRow {
   expired: boolean;
   revoked: boolean;
   user_active: boolean;
+  usage_tier?: string;
+  usage_key_synced?: boolean;
 }
 
 export async function authenticate(authorization: string | undefined, acceptedModes: readonly KeyMode[]): Promise<AuthResult> {
@@ -42,7 +51,7 @@ export async function authenticate(authorization: string | undefined, acceptedMo
          SELECT k.id, k.entity_id, e.code AS entity_code, e.livemode AS entity_livemode, k.created_by_user_id, k.mode, k.scopes, k.last_used_at,
                 k.expires_at IS NOT NULL AND k.expires_at <= now() AS expired,
                 k.revoked_at IS NOT NULL AS revoked,
-                u.is_active AS user_active
+                u.is_active AS user_active, e.usage_tier, k.usage_key_id IS NOT NULL AS usage_key_synced
            FROM api_keys k
            JOIN entities e ON e.id = k.entity_id
            JOIN users u ON u.entity_id = k.entity_id AND u.id = k.created_by_user_id
@@ -55,11 +64,14 @@ export async function authenticate(authorization: string | undefined, acceptedMo
                AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 hour')
                FOR UPDATE OF k SKIP LOCKED)
           RETURNING api_keys.id)
-       SELECT id, entity_id, entity_code, entity_livemode, created_by_user_id, mode, scopes, expired, revoked, user_active FROM found`,
+       SELECT id, entity_id, entity_code, entity_livemode, created_by_user_id, mode, scopes, expired, revoked, user_active, usage_tier, usage_key_synced
+         FROM found`,
       [hashApiKey(token)],
     ),
   );
-  return resolveCaller(parsed, row);
+  const result = resolveCaller(parsed, row);
+  if (!result.ok || !row) return result;
+  return { ...result, usage: { tier: row.usage_tier ?? 'standard', synced: row.usage_key_synced === true } };
 }
 
 /**

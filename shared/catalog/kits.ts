@@ -96,9 +96,19 @@ export async function getKit(db: Db, entityId: string, kitId: string): Promise<K
   return toKit(product, (await componentsOf(db, entityId, [kitId])).get(kitId)!);
 }
 
-/** E24: the components of a kit parent; any other product type is a 404. */
-export async function listComponents(db: Db, entityId: string, kitId: string) {
+/**
+ * The components of a kit parent. E24 (`/v1/products/{id}/components`) is only valid for product_type
+ * kit, so it passes `kitsOnly` and a bundle is a 404 there; `/v1/kits/{id}/components` answers for
+ * kits and bundles alike.
+ */
+export async function listComponents(db: Db, entityId: string, kitId: string, options: { kitsOnly?: boolean } = {}) {
   const kit = await getKit(db, entityId, kitId);
+  if (options.kitsOnly && kit.product_type !== 'kit') {
+    throw new ApiError('not_found', {
+      param: 'id',
+      hint: "This route is only valid for product_type kit; list a bundle's components with GET /v1/kits/{id}/components.",
+    });
+  }
   return { object: 'list' as const, data: kit.components, total: kit.components.length, has_more: false };
 }
 

@@ -95,6 +95,14 @@ export async function createPricingPolicy(db: Db, entityId: string, input: Prici
     const account = await db.maybeOne('SELECT 1 FROM accounts WHERE entity_id = $1 AND id = $2', [entityId, input.account_id]);
     if (!account) throw new ApiError('not_found', { param: 'account_id', hint: 'No such account in this entity.' });
   }
+  if (input.external_id != null) {
+    // Checked before the insert (a unique violation would abort the transaction before the existing id could be read).
+    const existing = await db.maybeOne<{ id: string }>(
+      `SELECT id FROM pricing_policies WHERE entity_id = $1 AND coalesce(external_source, '') = coalesce($2, '') AND external_id = $3`,
+      [entityId, input.external_source ?? null, input.external_id],
+    );
+    if (existing) throw new ApiError('external_id_taken', { param: 'external_id', details: { existing_id: existing.id } });
+  }
   const listPrice = input.list_price === undefined ? product.list_price : input.list_price;
   const derived = derivePricing(input.sell_price, listPrice, product.cost);
   const id = newId();
@@ -125,6 +133,7 @@ export async function createPricingPolicy(db: Db, entityId: string, input: Prici
     );
   } catch (error) {
     if (isUniqueViolation(error, 'pricing_policies_tier_unique')) throw new ApiError('pricing_tier_exists', { param: 'min_quantity' });
+    if (isUniqueViolation(error, 'pricing_policies_external_unique')) throw new ApiError('external_id_taken', { param: 'external_id' });
     throw error;
   }
   return getPricingPolicy(db, entityId, id);

@@ -9,9 +9,10 @@ import { newId } from '../ids';
 import { QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike, toNullableJsonNumber } from '../money';
 import { PRICE_SCALE, type Product, type ProductCreate, type ProductUpdate } from './schemas/product';
 import { productDemand } from './product-demand';
+import { syncDemandReorderPoint } from './demand-reorder-point';
 
 export const PRODUCT_COLUMNS = `p.id, 'product' AS object, p.entity_id, p.sku, p.name, p.description, p.product_type, p.manufacturer_id, p.uom_id,
-  p.list_price, p.cost, p.reorder_point, p.is_active, p.metadata, p.external_source, p.external_id, p.created_at, p.updated_at`;
+  p.list_price, p.cost, p.reorder_point, p.reorder_point_mode, p.is_active, p.metadata, p.external_source, p.external_id, p.migration_batch_id, p.imported_at, p.created_at, p.updated_at`;
 const EDITABLE = [
   'sku',
   'name',
@@ -22,6 +23,7 @@ const EDITABLE = [
   'list_price',
   'cost',
   'reorder_point',
+  'reorder_point_mode',
   'is_active',
   'metadata',
   'external_source',
@@ -93,18 +95,47 @@ async function checkProductReferences(db: Db, entityId: string, input: { manufac
   }
 }
 
+/**
+ * A create whose (external_source, external_id) is already in the entity is a 409 naming the
+ * existing product (existing_id), so an import re-run can skip it. Checked before the insert: a
+ * unique violation would abort the transaction before the existing id could be read.
+ */
+async function refuseTakenExternalId(db: Db, entityId: string, input: { external_source?: string | null; external_id?: string | null }): Promise<void> {
+  if (input.external_id == null) return;
+  const existing = await db.maybeOne<{ id: string }>(
+    `SELECT id FROM products WHERE entity_id = $1 AND coalesce(external_source, '') = coalesce($2, '') AND external_id = $3`,
+    [entityId, input.external_source ?? null, input.external_id],
+  );
+  if (existing) throw new ApiError('external_id_taken', { param: 'external_id', details: { existing_id: existing.id } });
+}
+
+/**
+ * reorder_point_mode demand: the server keeps reorder_point (demand × lead time), so a request
+ * that also sets it is refused rather than silently overwritten.
+ */
+function refuseReorderPointOnDemand(mode: string | undefined, reorderPoint: unknown): void {
+  if (mode === 'demand' && reorderPoint !== undefined) {
+    throw new ApiError('reorder_point_follows_demand', {
+      param: 'reorder_point',
+      hint: "This product's reorder_point_mode is demand: its reorder point follows demand_avg_per_day × the preferred vendor's lead_time_days. Set reorder_point_mode manual to set it yourself.",
+    });
+  }
+}
+
 export async function insertProduct(
   db: Db,
   entityId: string,
-  input: Omit<ProductCreate, 'product_type'> & { product_type: Product['product_type'] },
+  input: Omit<ProductCreate, 'product_type'> & { product_type: Product['product_type']; imported_at?: string },
 ): Promise<Product> {
+  refuseReorderPointOnDemand(input.reorder_point_mode, input.reorder_point);
   await checkProductReferences(db, entityId, input);
+  await refuseTakenExternalId(db, entityId, input);
   try {
     return toProduct(
       await db.one<ProductRow>(
         `INSERT INTO products AS p (id, entity_id, sku, name, description, product_type, manufacturer_id, uom_id, list_price, cost, reorder_point,
-           is_active, metadata, external_source, external_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${PRODUCT_COLUMNS}`,
+           is_active, metadata, external_source, external_id, migration_batch_id, imported_at, reorder_point_mode)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING ${PRODUCT_COLUMNS}`,
         [
           newId(),
           entityId,
@@ -116,11 +147,15 @@ export async function insertProduct(
           input.uom_id ?? null,
           input.list_price ?? null,
           input.cost ?? null,
-          input.reorder_point ?? null,
+          // A new product has no demand yet: a demand-mode one starts at 0.
+          input.reorder_point_mode === 'demand' ? '0' : (input.reorder_point ?? null),
           input.is_active ?? true,
           input.metadata ?? {},
           input.external_source ?? null,
           input.external_id ?? null,
+          input.migration_batch_id ?? null,
+          input.imported_at ?? null,
+          input.reorder_point_mode ?? 'manual',
         ],
       ),
       // A new product has no stock history yet.
@@ -131,7 +166,7 @@ export async function insertProduct(
   }
 }
 
-export function createProduct(db: Db, entityId: string, input: ProductCreate): Promise<Product> {
+export function createProduct(db: Db, entityId: string, input: ProductCreate & { imported_at?: string }): Promise<Product> {
   return insertProduct(db, entityId, { ...input, product_type: input.product_type ?? 'simple' });
 }
 
@@ -150,16 +185,19 @@ export async function updateProduct(
     if (components)
       throw new ApiError('parameter_invalid', { param: 'product_type', hint: 'A bundle with components stays a bundle: remove its components first.' });
   }
+  refuseReorderPointOnDemand(patch.reorder_point_mode ?? before.reorder_point_mode, patch.reorder_point);
   await checkProductReferences(db, entityId, patch);
   const params: unknown[] = [entityId, productId];
   const set = updateSet(patch, EDITABLE, params);
   if (!set) return { product: before, previous: {} };
   try {
     // Editing the product moves no stock, so its demand is the one just loaded.
-    const product = toProduct(
-      await db.one<ProductRow>(`UPDATE products p ${set} WHERE p.entity_id = $1 AND p.id = $2 RETURNING ${PRODUCT_COLUMNS}`, params),
-      before.demand_avg_per_day,
-    );
+    let row = await db.one<ProductRow>(`UPDATE products p ${set} WHERE p.entity_id = $1 AND p.id = $2 RETURNING ${PRODUCT_COLUMNS}`, params);
+    // Switched to demand: the reorder point takes its demand value now (a move to manual keeps the last value).
+    if (patch.reorder_point_mode === 'demand' && before.reorder_point_mode !== 'demand' && (await syncDemandReorderPoint(db, entityId, productId)) !== null) {
+      row = await db.one<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2`, [entityId, productId]);
+    }
+    const product = toProduct(row, before.demand_avg_per_day);
     return { product, previous: previousAttributes(before, product) };
   } catch (error) {
     productWriteError(error);

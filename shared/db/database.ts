@@ -36,6 +36,11 @@ export interface TransactionScope {
   /** Required for app_user: the entity every row must belong to. */
   entityId?: string;
   readOnly?: boolean;
+  /**
+   * Refuse the transaction (ApiError entity_frozen) when the entity is frozen for a migration
+   * cutover. Checked in the batch that opens the transaction: no round trip of its own.
+   */
+  refuseWhenFrozen?: boolean;
   /** The request this transaction serves, for log lines (never request values). */
   requestId?: string;
 }
@@ -183,10 +188,14 @@ export function beginStatement(scope: TransactionScope, timeouts: DatabaseTimeou
     if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
     settings.push(`set_config('app.entity_id', '${scope.entityId}', true)`);
   }
-  return `${scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}`;
+  // After the role and entity are set, so row level security confines the lookup (migrations/*_cutover.sql).
+  const freezeCheck = scope.refuseWhenFrozen && scope.entityId !== undefined ? '; SELECT assert_entity_writable()' : '';
+  return `${scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}${freezeCheck}`;
 }
 
 const RETRY_AFTER = { 'Retry-After': '1' };
+/** The SQLSTATE assert_entity_writable() raises for a frozen entity. */
+const ENTITY_FROZEN_STATE = 'BOF01';
 
 // Server-side ends of a session: 08xxx connection exceptions, 57P01 terminated by an administrator
 // (pg_terminate_backend, a failover), 57P02 crash, 57P03 not accepting connections yet, 25P03 and
@@ -210,6 +219,8 @@ export function isConnectionLost(error: unknown): boolean {
 export function databaseFailure(error: unknown, connectionLost = false): unknown {
   if (error instanceof ApiError) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
+  // Raised by assert_entity_writable() when the transaction was opened with refuseWhenFrozen.
+  if (code === ENTITY_FROZEN_STATE) return new ApiError('entity_frozen', { cause: error });
   if (code === '55P03') return new ApiError('resource_locked', { headers: RETRY_AFTER, cause: error });
   if (code === '40P01') {
     return new ApiError('resource_locked', {

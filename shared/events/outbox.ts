@@ -11,12 +11,15 @@ import type { Db } from '../db/database';
 import { newId } from '../ids';
 import { withLivemode } from '../schemas/livemode';
 import { API_VERSION } from '../version';
+import { payloadVersion } from './payload-versions';
 
 export interface EventEnvelope {
   id: string;
   object: 'event';
   type: string;
   api_version: string;
+  /** The version of this type's payload (data.object), from events/catalog.ts. */
+  payload_version: number;
   created_at: string;
   entity_id: string;
   livemode: boolean;
@@ -62,6 +65,7 @@ export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecord
         object: 'event',
         type,
         api_version: API_VERSION,
+        payload_version: payloadVersion(type),
         created_at: new Date().toISOString(),
         entity_id: origin.entityId,
         livemode: origin.mode === 'live',

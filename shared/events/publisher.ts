@@ -7,7 +7,8 @@ import { withTransaction } from '../db/database';
 import { log } from '../log';
 import type { EventEnvelope } from './outbox';
 
-const EVENT_SOURCE = 'bizops.api';
+/** The `source` of every domain event on the bus; the webhook dispatcher's rule matches on it. */
+export const EVENT_SOURCE = 'bizops.api';
 
 export interface EventPublisher {
   publish(events: EventEnvelope[]): Promise<void>;

@@ -20,6 +20,7 @@ import { withLivemode } from '../schemas/livemode';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log } from '../log';
+import { observed } from './observe';
 import { findRawCredentials } from './raw-credentials';
 import { ApiError } from '../errors';
 import { statusOf } from './error-status';
@@ -49,8 +50,17 @@ const stateOf = (event: Event): RequestState => {
   return state;
 };
 
-// Response validation catches contract drift in development and tests; production skips the cost.
-const validateResponses = process.env.NODE_ENV !== 'production';
+/**
+ * Response validation catches contract drift in tests (Vitest sets NODE_ENV=test, and the e2e
+ * servers inherit it); deployed functions and `npm start` skip the cost (it was 10–40% of a
+ * request's time locally) unless VALIDATE_RESPONSES=1 asks for it (0 turns it off in tests).
+ */
+export function responseValidationEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const flag = env.VALIDATE_RESPONSES;
+  if (flag !== undefined && flag !== '') return flag === '1' || flag === 'true';
+  return env.NODE_ENV === 'test';
+}
+const validateResponses = responseValidationEnabled();
 
 export function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
@@ -215,8 +225,11 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
   const caller = state.caller!;
   const input = state.input!;
   const live = caller.mode === 'live';
+  const committed: (() => Promise<void>)[] = [];
+  // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
+  const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
   const { body, events } = await withTransaction(
-    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', requestId: state.requestId },
+    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, requestId: state.requestId },
     async (db) => {
       const recorder = createEventRecorder(db, {
         entityId: caller.entityId,
@@ -224,7 +237,14 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
         requestId: state.requestId,
         idempotencyKey: state.idempotencyKey,
       });
-      const ctx: RouteContext = { ...caller, requestId: state.requestId, idempotencyKey: state.idempotencyKey, db, events: recorder };
+      const ctx: RouteContext = {
+        ...caller,
+        requestId: state.requestId,
+        idempotencyKey: state.idempotencyKey,
+        db,
+        events: recorder,
+        afterCommit: (task) => void committed.push(task),
+      };
       const ifMatch = state.headers['if-match'];
       if (ifMatch && route.current) {
         const current = withLivemode(await route.current(ctx, input as never), live);
@@ -243,6 +263,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
     },
   );
   await publishCommitted(caller.entityId, events);
+  for (const task of committed) await task();
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
 
@@ -311,11 +332,13 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
 });
 
 export function lambdaHandler(route: Route) {
-  return middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+  const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
     .use(errorEnvelope())
     .use(requestContext(route))
     .use(scopeCheck(route))
     .use(jsonBody())
     .use(validateInput(route))
     .handler(core(route));
+  // Log context and metrics (request id, route, entity, key, cold start; requests, latency, errors by code).
+  return observed(route.id, (event, context) => stack(event, context));
 }

@@ -1,12 +1,14 @@
 /**
  * The idempotency store: Powertools idempotency on DynamoDB. Imported lazily by the handler stack,
- * only when a request carries an Idempotency-Key.
+ * only when a request carries an Idempotency-Key; the DynamoDB client itself is loaded by the
+ * persistence layer on its first call (lazy-dynamodb-persistence.ts), so no route bundle imports
+ * the SDK at its top.
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../errors';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
+import { LazyDynamoDBPersistenceLayer } from './lazy-dynamodb-persistence';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
 
@@ -17,11 +19,11 @@ interface RouteExecutor {
 
 const executors = new Map<string, RouteExecutor>();
 
-function persistenceStore(): DynamoDBPersistenceLayer {
+function persistenceStore(): LazyDynamoDBPersistenceLayer {
   const tableName = process.env.IDEMPOTENCY_TABLE_NAME;
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  return new DynamoDBPersistenceLayer({
+  return new LazyDynamoDBPersistenceLayer({
     tableName,
     // Local runs point at the embedded DynamoDB-API store; AWS uses the default endpoint.
     ...(endpoint && {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { SCOPE_AREAS } from '../auth/scopes';
 import { API_VERSION } from '../version';
-import { ERROR_CATALOG, ERROR_TYPES, type ErrorCode } from '../errors';
+import { ERROR_CATALOG, ERROR_TYPES, errorKey, type ErrorCode } from '../errors';
 import { errorAnchor } from '../public-url';
 import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
@@ -174,6 +174,8 @@ function errorCodesOf(route: Route): ErrorCode[] {
   if (route.current) codes.add('precondition_failed');
   // Reads never wait on a row lock; any write may meet one held by another request.
   if (route.method !== 'GET') codes.add('resource_locked');
+  // While the entity is frozen for a migration cutover, writes of keys without migration:admin are refused.
+  if (route.method !== 'GET') codes.add('entity_frozen');
   return [...codes];
 }
 
@@ -286,19 +288,26 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Order approvals': 'Rules that hold orders for approval, and approving or rejecting them.',
   Orders: 'Quotes, sales orders, invoices, credit memos and returns: lines, totals, lifecycle, fulfilment and refunds.',
   Payments: 'Customer payments, their application to invoices, refunds, voids and ACH clearance.',
+  'Payment terms': 'Net-days terms that vendor bills compute their due date from.',
   Platform: 'This description of the API and its reference page.',
   Pricing: 'Pricing levels and policies that set sell prices.',
   'Product options': 'Options and values that define product variants.',
   'Product vendors': 'Which vendors supply a product, at what cost and lead time.',
   Products: 'The catalog: products, their units and prices.',
   Purchasing: 'Purchase orders and their receipts into stock.',
+  Migration:
+    'Tools for moving an entity from another system: relinking migrated inventory transactions to their orders, import batches, and the cutover (freeze, database snapshot, unfreeze).',
   Reconciliation: 'Balances the ledger and the documents must agree on.',
   Tags: 'Labels attached to records for filtering.',
   'Tax rates': 'Sales tax rates applied to order lines.',
   'Units of measure': 'Units products are stocked and sold in, and their conversions.',
   'Vendor bills': 'Accounts payable: bills from vendors, their lines, approval with segregation of duties, posting to the ledger and voiding.',
+  'Vendor credits':
+    'Accounts payable: credits from vendors (manual, price adjustments, returns), amounts as 4-decimal strings, applied to bills through AP payments, voided or expired.',
+  'AP payments': "Accounts payable: paying one vendor's bills from a bank account, vendor credits applied first; voiding restores the balances.",
   Vendors: 'Suppliers purchase orders are placed with.',
-  'Webhook endpoints': 'URLs that receive events as signed HTTP POSTs (Standard Webhooks), and their signing secrets.',
+  'Webhook endpoints':
+    'URLs that receive events as signed HTTP POSTs (Standard Webhooks), and their signing secrets. Delivery is at least once, in no guaranteed order: order by created_at, de-duplicate on the event id, and catch up through the events feed.',
 };
 
 /**
@@ -400,7 +409,11 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
           description: 'The error envelope of every failure. Members beyond these are documented with the code that adds them.',
           required: ['error', 'code', 'type', 'hint', 'doc_url', 'request_id'],
           properties: {
-            error: { type: 'string', description: 'Broad machine-readable key.' },
+            error: {
+              type: 'string',
+              description:
+                'Machine-readable key: equal to `code`, except the 401 family, whose codes (api_key_missing, api_key_revoked, ...) all carry `authentication_failed`. `type` is the broad class.',
+            },
             code: { type: 'string', enum: codes, description: 'Precise machine-readable code; see x-error-catalog.' },
             type: { type: 'string', enum: [...ERROR_TYPES] },
             hint: { type: 'string', description: 'One-sentence English explanation.' },
@@ -413,6 +426,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         },
       },
     },
-    'x-error-catalog': Object.fromEntries(codes.map((code) => [code, { status: ERROR_STATUS[code], ...ERROR_CATALOG[code] }])),
+    'x-error-catalog': Object.fromEntries(
+      codes.map((code) => [code, { status: ERROR_STATUS[code], error: errorKey(code), type: ERROR_CATALOG[code].type, hint: ERROR_CATALOG[code].hint }]),
+    ),
   };
 }

@@ -20,6 +20,12 @@ export interface RouteContext extends Caller {
   db: Db;
   /** Records domain events in the outbox, inside the same transaction. */
   events: EventRecorder;
+  /**
+   * Work to start once the transaction has committed (and its events are published), e.g. an
+   * asynchronous workflow that must find the rows this request wrote. A task handles its own
+   * failures: the response is already decided.
+   */
+  afterCommit(task: () => Promise<void>): void;
 }
 
 /** A public route (no API key), e.g. the OpenAPI document. It gets no database or caller. */

@@ -22,9 +22,15 @@ const OPEN_ORDER_STATUSES = ['confirmed', 'partially_fulfilled', 'on_hold'] as c
  * with any open quantity. `productIds` names a uuid[] parameter (e.g. '$2') to restrict products,
  * `locationId` a uuid parameter to restrict the location; `perProduct` groups by product only
  * (location_id is then the filter's, or null), one aggregation for entity-wide reports.
+ * `productColumn` names an outer query's column (e.g. 'p.id') for a LATERAL subquery: one product's
+ * lines through order_lines_product, so a report page reads only the lines of its own products.
  */
-export function openOrderQuantitiesSql(options: { productIds?: string; locationId?: string; perProduct?: boolean } = {}): string {
-  const products = options.productIds ? `AND l.product_id = ANY(${options.productIds}::uuid[])` : '';
+export function openOrderQuantitiesSql(options: { productIds?: string; productColumn?: string; locationId?: string; perProduct?: boolean } = {}): string {
+  const products = options.productColumn
+    ? `AND l.product_id = ${options.productColumn}`
+    : options.productIds
+      ? `AND l.product_id = ANY(${options.productIds}::uuid[])`
+      : '';
   const location = options.locationId ? `AND coalesce(o.location_id, dl.id) = ${options.locationId}::uuid` : '';
   const locationColumn = options.perProduct ? `${options.locationId ? `${options.locationId}::uuid` : 'NULL::uuid'}` : 'coalesce(o.location_id, dl.id)';
   return `SELECT l.product_id, ${locationColumn} AS location_id,

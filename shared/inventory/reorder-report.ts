@@ -42,20 +42,23 @@ interface Row {
 
 export async function reorderReport(db: Db, entityId: string, options: ReorderReportOptions) {
   const params: unknown[] = [entityId, basisTransactionTypes(options.demand_basis), options.demand_window];
-  let locationFilter = '';
   let locationParam: string | undefined;
   if (options.location_id) {
     await checkLocation(db, entityId, options.location_id);
     params.push(options.location_id);
     locationParam = `$${params.length}`;
-    locationFilter = `AND location_id = ${locationParam}`;
   }
-  // The page is chosen in SQL so the report costs one aggregate query whatever the catalog size.
+  const atLocation = (alias: string) => (locationParam ? `AND ${alias}.location_id = ${locationParam}` : '');
+  // A page walks the products in SKU order (products_sku_unique) and computes each one's stock,
+  // demand and open quantities with index lookups of that product only (LATERAL): a page costs its
+  // own products, not the whole catalog, and reading every page costs about one report. Demand reads
+  // only the window's transactions (inventory_transactions_demand: entity, product, occurred_at);
+  // nothing is sorted or hashed in bulk, so it stays in memory at the default work_mem.
   // The "needs stock" predicate is the domain rule's inequality (target_level > inventory position,
   // daily demand rounded half away from zero to 4 decimals, exactly as runRate does) in numeric
   // arithmetic; the numbers of each row are then computed by the domain rule itself.
-  const needs = `coalesce(p.reorder_point, 0) + round(coalesce(d.units, 0) / $3::int, 4) * coalesce(pv.lead_time_days, 0)
-                 > coalesce(s.on_hand, 0) - coalesce(o.committed, 0) + coalesce(o.on_order, 0)`;
+  const needs = `coalesce(p.reorder_point, 0) + round(d.units / $3::int, 4) * coalesce(pv.lead_time_days, 0)
+                 > s.on_hand - coalesce(o.committed, 0) + coalesce(o.on_order, 0)`;
   const where = ['p.entity_id = $1', `p.product_type IN ('simple', 'kit')`, 'p.is_active'];
   if (options.vendor_id) {
     params.push(options.vendor_id);
@@ -63,39 +66,43 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
   }
   if (!options.include_all) where.push(`(${needs})`);
   if (options.starting_after) {
-    const cursor = await db.maybeOne('SELECT 1 FROM products WHERE entity_id = $1 AND id = $2', [entityId, options.starting_after]);
-    if (!cursor) throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not a product_id of this report.' });
     params.push(options.starting_after);
-    where.push(`(lower(p.sku), p.id) > (SELECT lower(c.sku), c.id FROM products c WHERE c.entity_id = $1 AND c.id = $${params.length})`);
+    // lower(sku) is unique per entity (products_sku_unique): the cursor's SKU alone places the page.
+    // An unknown cursor selects nothing (NULL), and is told apart from a last page below.
+    where.push(`lower(p.sku) > (SELECT lower(c.sku) FROM products c WHERE c.entity_id = $1 AND c.id = $${params.length})`);
   }
   params.push(options.limit + 1);
   const rows = await db.query<Row>(
-    `WITH stock AS (
-       SELECT product_id, sum(on_hand) AS on_hand FROM inventory_balances
-       WHERE entity_id = $1 ${locationFilter} GROUP BY product_id
-     ), open_qty AS MATERIALIZED (
-       ${openOrderQuantitiesSql({ perProduct: true, locationId: locationParam })}
-     ), demand AS (
-       SELECT product_id, sum(-quantity) AS units FROM inventory_transactions
-       WHERE entity_id = $1 AND transaction_type = ANY($2::text[]) AND quantity < 0 AND occurred_at > now() - make_interval(days => $3::int) ${locationFilter}
-       GROUP BY product_id
-     )
-     SELECT p.id AS product_id, p.sku, p.name AS product_name, p.reorder_point,
-            coalesce(s.on_hand, 0) AS on_hand, coalesce(o.committed, 0) AS committed,
-            coalesce(o.on_order, 0) AS on_order, coalesce(d.units, 0) AS demand_units,
+    `SELECT p.id AS product_id, p.sku, p.name AS product_name, p.reorder_point,
+            s.on_hand, coalesce(o.committed, 0) AS committed,
+            coalesce(o.on_order, 0) AS on_order, d.units AS demand_units,
             pv.vendor_id AS preferred_vendor_id, v.name AS preferred_vendor_name, pv.id AS product_vendor_id, pv.lead_time_days,
             pv.order_multiple, pv.minimum_order_quantity, pv.vendor_cost
      FROM products p
-     LEFT JOIN stock s ON s.product_id = p.id
-     LEFT JOIN open_qty o ON o.product_id = p.id
-     LEFT JOIN demand d ON d.product_id = p.id
      LEFT JOIN product_vendors pv ON pv.entity_id = p.entity_id AND pv.product_id = p.id AND pv.is_preferred
      LEFT JOIN vendors v ON v.entity_id = pv.entity_id AND v.id = pv.vendor_id
+     CROSS JOIN LATERAL (
+       SELECT coalesce(sum(b.on_hand), 0) AS on_hand FROM inventory_balances b
+       WHERE b.entity_id = $1 AND b.product_id = p.id ${atLocation('b')}
+     ) s
+     CROSS JOIN LATERAL (
+       SELECT coalesce(sum(-t.quantity), 0) AS units FROM inventory_transactions t
+       WHERE t.entity_id = $1 AND t.product_id = p.id AND t.occurred_at > now() - make_interval(days => $3::int)
+         AND t.transaction_type = ANY($2::text[]) AND t.quantity < 0 ${atLocation('t')}
+     ) d
+     LEFT JOIN LATERAL (
+       ${openOrderQuantitiesSql({ perProduct: true, productColumn: 'p.id', locationId: locationParam })}
+     ) o ON true
      WHERE ${where.join(' AND ')}
-     ORDER BY lower(p.sku), p.id
+     ORDER BY lower(p.sku)
      LIMIT $${params.length}`,
     params,
   );
+  // Checked only when nothing came back: a page of rows proves the cursor (one round trip less per page).
+  if (options.starting_after && rows.length === 0) {
+    const cursor = await db.maybeOne('SELECT 1 FROM products WHERE entity_id = $1 AND id = $2', [entityId, options.starting_after]);
+    if (!cursor) throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not a product_id of this report.' });
+  }
   const report: ReorderRow[] = [];
   for (const row of rows.slice(0, options.limit)) {
     const daily = runRate(row.demand_units, options.demand_window);

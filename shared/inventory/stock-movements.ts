@@ -18,6 +18,7 @@ import { amount, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount, type Am
 import { COST_SCALE, type InventoryTransaction, type TransactionType } from './schemas/inventory';
 import { TRANSACTION_COLUMNS, toTransaction, type TransactionRow } from './inventory-transactions';
 import { balanceKey, getBalance } from './inventory-balances';
+import { syncDemandReorderPoint } from '../catalog/demand-reorder-point';
 
 /** A product as inventory needs it. */
 export interface StockProduct {
@@ -45,6 +46,8 @@ interface LockedBalance {
   on_hand: Amount;
   is_low: boolean;
   is_out: boolean;
+  /** The product's reorder_point_mode is demand: a movement refreshes its reorder point. */
+  demand_mode: boolean;
 }
 
 /**
@@ -54,6 +57,16 @@ interface LockedBalance {
 export async function lockBalances(db: Db, entityId: string, pairs: { product_id: string; location_id: string }[]): Promise<Map<string, LockedBalance>> {
   const unique = [...new Map(pairs.map((pair) => [balanceKey(pair.product_id, pair.location_id), pair])).values()].sort((a, b) =>
     balanceKey(a.product_id, a.location_id).localeCompare(balanceKey(b.product_id, b.location_id)),
+  );
+  // Products whose reorder point follows demand are locked first, in id order: a movement rewrites
+  // their reorder_point and re-evaluates their other balances, so they are taken before any balance.
+  const demandProducts = new Set(
+    (
+      await db.query<{ id: string }>(
+        `SELECT id FROM products WHERE entity_id = $1 AND id = ANY($2::uuid[]) AND reorder_point_mode = 'demand' ORDER BY id FOR NO KEY UPDATE`,
+        [entityId, [...new Set(unique.map((pair) => pair.product_id))]],
+      )
+    ).map((row) => row.id),
   );
   const locked = new Map<string, LockedBalance>();
   for (const pair of unique) {
@@ -66,7 +79,7 @@ export async function lockBalances(db: Db, entityId: string, pairs: { product_id
       'SELECT id, on_hand, is_low, is_out FROM inventory_balances WHERE entity_id = $1 AND product_id = $2 AND location_id = $3 FOR UPDATE',
       [entityId, pair.product_id, pair.location_id],
     );
-    locked.set(balanceKey(pair.product_id, pair.location_id), { ...row, on_hand: amount(row.on_hand) });
+    locked.set(balanceKey(pair.product_id, pair.location_id), { ...row, on_hand: amount(row.on_hand), demand_mode: demandProducts.has(pair.product_id) });
   }
   return locked;
 }
@@ -226,6 +239,21 @@ export async function postMovement(
 
   const onHand = balance.on_hand.plus(quantity);
   const before = { low: balance.is_low, out: balance.is_out };
+  // reorder_point_mode demand: the movement changed the product's demand, so its reorder point
+  // follows before the condition is read (the balance's first movement dates its demand first).
+  let pointMoved = false;
+  if (balance.demand_mode) {
+    await db.query('UPDATE inventory_balances SET first_activity_at = LEAST(first_activity_at, $3) WHERE entity_id = $1 AND id = $2', [
+      entityId,
+      balance.id,
+      occurredAt,
+    ]);
+    const moved = await syncDemandReorderPoint(db, entityId, movement.product.id);
+    if (moved !== null) {
+      movement.product.reorder_point = moved;
+      pointMoved = true;
+    }
+  }
   const after = stockCondition(onHand, movement.product.reorder_point);
   await db.query(
     `UPDATE inventory_balances SET on_hand = $3, is_low = $4, is_out = $5, first_activity_at = LEAST(first_activity_at, $6), updated_at = now()
@@ -238,6 +266,8 @@ export async function postMovement(
   const transaction = toTransaction(row);
   await events.record('inventory_transaction.created', transaction);
   await recordCrossings(db, entityId, events, balance.id, crossingEvents(before, after, movement.product.reorder_point !== null));
+  // The product's other locations are read against the moved point too (their balances follow the product lock).
+  if (pointMoved) await refreshStockConditions(db, entityId, movement.product.id, events);
   return { transaction, draws, total_cost: totalCost };
 }
 

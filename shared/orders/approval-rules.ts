@@ -1,5 +1,6 @@
 /**
- * SQL for order approval rules (E9). A rule names a customer account, a sales channel or both, a
+ * SQL for order approval rules (E9). A sales order rule names a customer account, a sales channel
+ * or both; a purchase order rule names a vendor or nothing (every purchase order). Each has a
  * threshold and an approver (an active user of the entity). Every statement also filters by entity.
  */
 import type { Db } from '../db/database';
@@ -11,9 +12,9 @@ import { newId } from '../ids';
 import { toJsonNumber } from '../money';
 import type { OrderApprovalRule, OrderApprovalRuleCreate, OrderApprovalRuleUpdate } from './schemas/order-approval';
 
-const COLUMNS = `r.id, 'order_approval_rule' AS object, r.entity_id, r.account_id, r.sales_channel_id, r.threshold_amount, r.approver_user_id,
-  r.is_active, r.created_by_user_id, r.created_at, r.updated_at`;
-const EDITABLE = ['account_id', 'sales_channel_id', 'threshold_amount', 'approver_user_id', 'is_active'] as const;
+const COLUMNS = `r.id, 'order_approval_rule' AS object, r.entity_id, r.document_type, r.account_id, r.sales_channel_id, r.vendor_id, r.threshold_amount,
+  r.approver_user_id, r.is_active, r.created_by_user_id, r.created_at, r.updated_at`;
+const EDITABLE = ['account_id', 'sales_channel_id', 'vendor_id', 'threshold_amount', 'approver_user_id', 'is_active'] as const;
 
 type RuleRow = Omit<OrderApprovalRule, 'threshold_amount'> & { threshold_amount: string };
 const toRule = (row: RuleRow): OrderApprovalRule => ({ ...row, threshold_amount: toJsonNumber(row.threshold_amount) });
@@ -22,6 +23,30 @@ const toRule = (row: RuleRow): OrderApprovalRule => ({ ...row, threshold_amount:
 async function checkAccount(db: Db, entityId: string, accountId: string): Promise<void> {
   const row = await db.maybeOne('SELECT 1 FROM accounts WHERE entity_id = $1 AND id = $2', [entityId, accountId]);
   if (!row) throw new ApiError('not_found', { param: 'account_id', hint: 'No such customer account in this entity.' });
+}
+
+/** A vendor of the entity, else 404 on vendor_id. */
+async function checkVendor(db: Db, entityId: string, vendorId: string): Promise<void> {
+  const row = await db.maybeOne('SELECT 1 FROM vendors WHERE entity_id = $1 AND id = $2', [entityId, vendorId]);
+  if (!row) throw new ApiError('not_found', { param: 'vendor_id', hint: 'No such vendor in this entity.' });
+}
+
+/** Which dimensions a rule of this document type may name: 400 on the first that does not belong. */
+function checkDimensions(
+  documentType: OrderApprovalRule['document_type'],
+  rule: { account_id?: string | null; sales_channel_id?: string | null; vendor_id?: string | null },
+): void {
+  const foreign = documentType === 'purchase_order' ? (['account_id', 'sales_channel_id'] as const) : (['vendor_id'] as const);
+  for (const field of foreign) {
+    if (rule[field] === undefined || rule[field] === null) continue;
+    throw new ApiError('parameter_invalid', {
+      param: field,
+      hint:
+        documentType === 'purchase_order'
+          ? 'A purchase order rule routes by vendor_id (or every purchase order); account_id and sales_channel_id are for sales order rules.'
+          : 'vendor_id is for purchase order rules (document_type purchase_order).',
+    });
+  }
 }
 
 /** An active user of the entity, else 404 (not in the entity) or 422 approver_user_inactive. */
@@ -42,18 +67,22 @@ export async function getApprovalRule(db: Db, entityId: string, ruleId: string, 
 
 export async function createApprovalRule(db: Db, actor: { entityId: string; userId: string }, input: OrderApprovalRuleCreate): Promise<OrderApprovalRule> {
   const { entityId } = actor;
-  if (!input.account_id && !input.sales_channel_id) {
+  const documentType = input.document_type ?? 'sales_order';
+  checkDimensions(documentType, input);
+  if (documentType === 'sales_order' && !input.account_id && !input.sales_channel_id) {
     throw new ApiError('parameter_missing', {
       param: 'account_id',
       hint: 'Send account_id (a per-customer rule), sales_channel_id (a per-channel rule) or both (that customer in that channel).',
     });
   }
   if (input.account_id) await checkAccount(db, entityId, input.account_id);
+  if (input.vendor_id) await checkVendor(db, entityId, input.vendor_id);
   await checkApprover(db, entityId, input.approver_user_id);
   const id = newId();
   await db.query(
-    `INSERT INTO order_approval_rules (id, entity_id, account_id, sales_channel_id, threshold_amount, approver_user_id, is_active, created_by_user_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO order_approval_rules (id, entity_id, account_id, sales_channel_id, threshold_amount, approver_user_id, is_active, created_by_user_id,
+       document_type, vendor_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       id,
       entityId,
@@ -63,6 +92,8 @@ export async function createApprovalRule(db: Db, actor: { entityId: string; user
       input.approver_user_id,
       input.is_active ?? true,
       actor.userId,
+      documentType,
+      input.vendor_id ?? null,
     ],
   );
   return getApprovalRule(db, entityId, id);
@@ -75,9 +106,11 @@ export async function updateApprovalRule(
   patch: OrderApprovalRuleUpdate,
 ): Promise<{ rule: OrderApprovalRule; previous: Partial<OrderApprovalRule> }> {
   const before = await getApprovalRule(db, entityId, ruleId, { lock: true });
+  checkDimensions(before.document_type, patch);
+  if (patch.vendor_id && patch.vendor_id !== before.vendor_id) await checkVendor(db, entityId, patch.vendor_id);
   const accountId = patch.account_id === undefined ? before.account_id : patch.account_id;
   const channelId = patch.sales_channel_id === undefined ? before.sales_channel_id : patch.sales_channel_id;
-  if (!accountId && !channelId) {
+  if (before.document_type === 'sales_order' && !accountId && !channelId) {
     throw new ApiError('parameter_invalid', {
       param: patch.account_id === null ? 'account_id' : 'sales_channel_id',
       hint: 'A rule keeps account_id, sales_channel_id or both.',
@@ -107,6 +140,8 @@ export async function deleteApprovalRule(db: Db, entityId: string, ruleId: strin
 }
 
 export interface ApprovalRuleFilters {
+  document_type?: OrderApprovalRule['document_type'];
+  vendor_id?: string;
   account_id?: string;
   sales_channel_id?: string;
   is_active?: boolean;
@@ -120,6 +155,8 @@ export async function listApprovalRules(db: Db, entityId: string, filters: Appro
     params.push(value);
     where.push(`r.${column} = $${params.length}`);
   };
+  add('document_type', filters.document_type);
+  add('vendor_id', filters.vendor_id);
   add('account_id', filters.account_id);
   add('sales_channel_id', filters.sales_channel_id);
   add('is_active', filters.is_active);

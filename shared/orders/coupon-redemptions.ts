@@ -199,6 +199,19 @@ export async function removeAdjustment(
   const before = await lockAdjustableOrder(db, entityId, orderId);
   const adjustment = before.adjustments!.find((a) => a.id === adjustmentId);
   if (!adjustment) throw new ApiError('not_found', { param: 'adjustment_id', hint: 'No such adjustment on this order.' });
+  const released = await deleteAdjustment(db, entityId, adjustment);
+  await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, before.id]);
+  await recalculateOrder(db, entityId, before.id);
+  const order = await getOrder(db, entityId, before.id);
+  return { adjustment, order, previousOrder: headerChange(before, order), released };
+}
+
+/**
+ * Deletes one order-level adjustment; a coupon's releases its redemption on this document (under
+ * the coupon's row lock). Answers whether a redemption was released. The caller recalculates.
+ */
+export async function deleteAdjustment(db: Db, entityId: string, adjustment: Pick<OrderAdjustment, 'id' | 'coupon_id'>): Promise<boolean> {
+  const adjustmentId = adjustment.id;
   let released = false;
   if (adjustment.coupon_id) {
     await db.query('SELECT 1 FROM coupons WHERE entity_id = $1 AND id = $2 FOR UPDATE', [entityId, adjustment.coupon_id]);
@@ -215,8 +228,5 @@ export async function removeAdjustment(
     }
   }
   await db.query('DELETE FROM order_adjustments WHERE entity_id = $1 AND id = $2', [entityId, adjustmentId]);
-  await db.query('UPDATE orders SET updated_at = now() WHERE entity_id = $1 AND id = $2', [entityId, before.id]);
-  await recalculateOrder(db, entityId, before.id);
-  const order = await getOrder(db, entityId, before.id);
-  return { adjustment, order, previousOrder: headerChange(before, order), released };
+  return released;
 }

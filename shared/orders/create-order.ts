@@ -5,18 +5,22 @@ import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import type { OrderCreate } from './schemas/order-requests';
 import { insertLines, type OrderHeader } from './order-line-insert';
-import { checkParty, defaultLocation, insertOrder, nextOrderNumber } from './order-store';
+import { checkParty, defaultLocation, insertOrder, nextOrderNumber, refuseTakenExternalOrderId } from './order-store';
 import { recalculatedOrder } from './recalculate-order';
 import { checkLocation } from '../inventory/locations';
 
-export async function createOrder(db: Db, actor: { entityId: string; userId: string }, input: OrderCreate): Promise<Order> {
+export async function createOrder(db: Db, actor: { entityId: string; userId: string }, input: OrderCreate & { imported_at?: string }): Promise<Order> {
   const { entityId } = actor;
   const party = await checkParty(db, entityId, input.document_type, input.account_id);
   if (input.invoice_type !== undefined && input.document_type !== 'invoice') {
     throw new ApiError('parameter_invalid', { param: 'invoice_type', hint: 'invoice_type applies to invoices only.' });
   }
+  if (input.expires_at != null && input.document_type !== 'quote') {
+    throw new ApiError('parameter_invalid', { param: 'expires_at', hint: 'Only quotes expire.' });
+  }
   if (input.location_id) await checkLocation(db, entityId, input.location_id, { lock: true });
   const locationId = input.location_id === undefined ? await defaultLocation(db, entityId) : input.location_id;
+  await refuseTakenExternalOrderId(db, entityId, input);
   const id = newId();
   const isPurchase = input.document_type === 'purchase_order';
   const header: OrderHeader = { id, document_type: input.document_type, order_status: 'draft', payment_status: 'unpaid', account_id: input.account_id };
@@ -46,6 +50,9 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
     metadata: input.metadata ?? {},
     created_by_user_id: actor.userId,
     sales_channel_id: input.sales_channel_id ?? null,
+    migration_batch_id: input.migration_batch_id ?? null,
+    imported_at: input.imported_at ?? null,
+    expires_at: input.expires_at ?? null,
   });
   await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`);
   return recalculatedOrder(db, entityId, id);

@@ -1,15 +1,20 @@
 /** Deleting a line of an open document: never one that shipped, came back, arrived or is drop-shipped. */
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
-import type { Order, OrderLineItem } from './schemas/order';
+import type { Order, OrderAdjustment, OrderLineItem } from './schemas/order';
+import { recalculatedAfterLineEdit } from './coupon-minimums';
 import { documentLock, lockedError } from './order-editability';
 import { deleteLineRow, lineRow } from './order-line-store';
 import { refreshFulfillmentProgress } from './order-progress';
 import { getOrder } from './order-reads';
 import { linkedPurchaseOrder, touchOrder } from './order-store';
-import { recalculatedOrder } from './recalculate-order';
 
-export async function deleteLine(db: Db, entityId: string, orderId: string, itemId: string): Promise<{ line: OrderLineItem; order: Order }> {
+export async function deleteLine(
+  db: Db,
+  entityId: string,
+  orderId: string,
+  itemId: string,
+): Promise<{ line: OrderLineItem; order: Order; droppedCoupons: OrderAdjustment[] }> {
   const order = await getOrder(db, entityId, orderId, { lock: true });
   const row = await lineRow(db, entityId, orderId, itemId);
   const line = order.lines!.find((item) => item.id === row.id)!;
@@ -29,5 +34,5 @@ export async function deleteLine(db: Db, entityId: string, orderId: string, item
   await deleteLineRow(db, entityId, row.id);
   await touchOrder(db, entityId, orderId);
   await refreshFulfillmentProgress(db, entityId, order);
-  return { line, order: await recalculatedOrder(db, entityId, orderId) };
+  return { line, ...(await recalculatedAfterLineEdit(db, entityId, orderId)) };
 }

@@ -13,7 +13,7 @@ import { recalculatedOrder } from './recalculate-order';
  */
 export async function duplicateOrder(db: Db, actor: { entityId: string; userId: string }, orderId: string): Promise<Order> {
   const { entityId } = actor;
-  const source = await getOrder(db, entityId, orderId, { lock: true });
+  const source = await getOrder(db, entityId, orderId, { lock: true, allowArchived: true });
   const id = newId();
   const number = await nextOrderNumber(db, entityId, source.document_type);
   await insertDuplicateOrder(db, entityId, source.id, { id, number, userId: actor.userId });

@@ -14,14 +14,16 @@
  *   return          draft → confirmed (a credit memo when it credits the customer); receive: confirmed →
  *                   partially_fulfilled → fulfilled (goods back); cancel while nothing is received and no credit is posted
  *   purchase_order  draft → confirmed ⇄ on_hold; send (draft → confirmed, or again while open); receive:
- *                   confirmed → partially_fulfilled → fulfilled (fully received); cancel while nothing is received
+ *                   confirmed → partially_fulfilled → fulfilled (fully received); cancel while nothing is received;
+ *                   approval as sales orders: submit (draft, or confirmed grown past its approval) → on_hold
+ *                   (hold_type 'approval'), left by approve (→ confirmed) or reject (→ draft) only
  * cancelled and voided are terminal. A document with payments is neither cancelled nor voided
  * (refund or unapply first).
  */
 import { amount, type AmountLike } from '../money';
 import type { DocumentType, OrderStatus, PaymentStatus } from './totals';
 
-export type LifecycleAction = 'confirm' | 'hold' | 'release' | 'cancel' | 'void' | 'convert' | 'fulfill' | 'send' | 'receive' | 'approve' | 'reject';
+export type LifecycleAction = 'confirm' | 'hold' | 'release' | 'cancel' | 'void' | 'convert' | 'fulfill' | 'send' | 'receive' | 'approve' | 'reject' | 'submit';
 export type FulfillmentStatus = 'unfulfilled' | 'partially_fulfilled' | 'fulfilled';
 
 export const LIFECYCLE_ACTIONS: readonly LifecycleAction[] = [
@@ -36,6 +38,7 @@ export const LIFECYCLE_ACTIONS: readonly LifecycleAction[] = [
   'receive',
   'approve',
   'reject',
+  'submit',
 ];
 
 /** From which statuses each document type allows each operation. */
@@ -60,6 +63,9 @@ const ALLOWED_FROM: Record<DocumentType, Partial<Record<LifecycleAction, readonl
     hold: ['confirmed', 'partially_fulfilled'],
     release: ['on_hold'],
     cancel: ['draft', 'confirmed', 'on_hold'],
+    submit: ['draft', 'confirmed'],
+    approve: ['on_hold'],
+    reject: ['on_hold'],
   },
 };
 
@@ -91,11 +97,14 @@ export function transition(state: LifecycleState, action: LifecycleAction): Tran
   const approvalHold = state.order_status === 'on_hold' && state.hold_type === APPROVAL_HOLD;
   if (action === 'release' && approvalHold) return { allowed: false, reason: 'approval_pending' };
   if ((action === 'approve' || action === 'reject') && !approvalHold) return { allowed: false, reason: 'not_pending_approval' };
-  const paid = state.payment_status !== 'unpaid' || !amount(state.amount_paid).isZero();
+  // Voided payments leave nothing paid: the document is cancelled or voided as if unpaid.
+  const paid = (state.payment_status !== 'unpaid' && state.payment_status !== 'voided') || !amount(state.amount_paid).isZero();
   switch (action) {
     case 'confirm':
       return { allowed: true, next: 'confirmed' };
     case 'hold':
+    case 'submit':
+      // submit holds a purchase order for approval when a rule routes it (order-approvals.ts decides).
       return { allowed: true, next: 'on_hold' };
     case 'approve':
       return { allowed: true, next: 'confirmed' };

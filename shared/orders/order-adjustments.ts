@@ -16,6 +16,7 @@ const REFUSAL_HINTS: Record<ClosedReason, string> = {
   document_voided: 'A voided document takes no adjustments.',
   document_fulfilled: 'Every unit of this document has shipped; adjust it with a return or a credit instead.',
   document_posted: 'A posted invoice or return takes no adjustments; issue a credit or a correction instead.',
+  po_pending_approval_edit_locked: 'This purchase order awaits approval and is locked as submitted; have it rejected to change it.',
 };
 
 /** The acting user of an adjustment: created_by_user_id (an active user of the entity) or the key's user. */

@@ -6,10 +6,11 @@ import { ApiError } from '../errors';
 import { amount, QUANTITY_SCALE, toJsonNumber } from '../money';
 import type { OrderLineItem } from './schemas/order';
 import type { LineRow } from './order-line-store';
+import { APPROVAL_HOLD } from './lifecycle-rules';
 
 export interface DocumentLock {
-  reason: 'document_cancelled' | 'document_voided' | 'document_fulfilled' | 'document_posted' | 'document_paid';
-  suggested_action: 'duplicate_order' | 'create_return' | 'revise_order';
+  reason: 'document_cancelled' | 'document_voided' | 'document_fulfilled' | 'document_posted' | 'document_paid' | 'po_pending_approval_edit_locked';
+  suggested_action: 'duplicate_order' | 'create_return' | 'revise_order' | 'reject_order';
   /** Only a paid document may be edited with override true (and orders.revision_override). */
   overridable: boolean;
 }
@@ -17,13 +18,16 @@ export interface DocumentLock {
 /** The reasons that close a document to every change of its amounts (a paid one still takes adjustments). */
 export type ClosedReason = Exclude<DocumentLock['reason'], 'document_paid'>;
 
-export type LockState = { document_type: string; order_status: string; payment_status: string };
+export type LockState = { document_type: string; order_status: string; payment_status: string; hold_type?: string | null };
 
 export function documentLock(order: LockState): DocumentLock | null {
-  if (order.order_status === 'cancelled') return { reason: 'document_cancelled', suggested_action: 'duplicate_order', overridable: false };
-  if (order.order_status === 'voided' || order.payment_status === 'voided') {
-    return { reason: 'document_voided', suggested_action: 'duplicate_order', overridable: false };
+  // A purchase order awaiting approval is frozen as submitted: the approver decides on what they see.
+  if (order.document_type === 'purchase_order' && order.order_status === 'on_hold' && order.hold_type === APPROVAL_HOLD) {
+    return { reason: 'po_pending_approval_edit_locked', suggested_action: 'reject_order', overridable: false };
   }
+  if (order.order_status === 'cancelled') return { reason: 'document_cancelled', suggested_action: 'duplicate_order', overridable: false };
+  // The voided document; payment_status voided alone (its payments voided) leaves it open.
+  if (order.order_status === 'voided') return { reason: 'document_voided', suggested_action: 'duplicate_order', overridable: false };
   if (order.order_status === 'fulfilled') return { reason: 'document_fulfilled', suggested_action: 'create_return', overridable: false };
   // A confirmed return is posted too: its credit memo and receipts follow its lines.
   if ((order.document_type === 'invoice' || order.document_type === 'return') && order.order_status !== 'draft') {

@@ -34,16 +34,18 @@ export async function finish(
   before: OrderState,
   set: { order_status: OrderStatus; fulfillment_status?: FulfillmentStatus },
 ): Promise<LifecycleResult> {
-  const balance = balanceDue({ ...before, order_status: set.order_status });
+  // The lifecycle moves payment_status only into voided (a voided document: docs/decisions.md, payment_status moves).
+  const paymentStatus = set.order_status === 'voided' ? 'voided' : before.payment_status;
+  const balance = balanceDue({ ...before, order_status: set.order_status, payment_status: paymentStatus });
   await db.query(
-    `UPDATE orders SET order_status = $3, fulfillment_status = coalesce($4, fulfillment_status), balance_due = $5, updated_at = now()
+    `UPDATE orders SET order_status = $3, fulfillment_status = coalesce($4, fulfillment_status), balance_due = $5, payment_status = $6, updated_at = now()
      WHERE entity_id = $1 AND id = $2`,
-    [entityId, before.id, set.order_status, set.fulfillment_status ?? null, balance.toString()],
+    [entityId, before.id, set.order_status, set.fulfillment_status ?? null, balance.toString(), paymentStatus],
   );
   const order = await getOrder(db, entityId, before.id);
   const previous: Record<string, unknown> = {};
   const after = order as unknown as Record<string, unknown>;
-  for (const key of ['order_status', 'fulfillment_status', 'journal_entry_id', 'invoice_number', 'is_on_hold', 'hold_type'] as const) {
+  for (const key of ['order_status', 'payment_status', 'fulfillment_status', 'journal_entry_id', 'invoice_number', 'is_on_hold', 'hold_type'] as const) {
     if (after[key] !== before[key]) previous[key] = before[key];
   }
   if (!balance.eq(before.balance_due)) previous.balance_due = toJsonNumber(before.balance_due);

@@ -7,7 +7,7 @@ import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
 
 const LINE_COLUMNS = `l.id, 'order_line_item' AS object, l.entity_id, l.order_id, l.product_id, l.variant_id, l.product_vendor_id, l.kit_parent_line_id,
-  l.sku, l.title, l.quantity, l.quantity_fulfilled, l.quantity_returned, l.received_floor, l.sell_rate, l.list_price, l.pricing_rule_adjustment,
+  l.sku, l.title, l.quantity, l.quantity_fulfilled, l.quantity_returned, l.received_floor, l.billed_quantity, l.sell_rate, l.list_price, l.pricing_rule_adjustment,
   l.coupon_adjustment, l.discount_amount, l.discount_percent, l.line_subtotal, l.tax_rate_id, l.tax_rate, l.tax_amount, l.line_total, l.unit_cost,
   l.weight, l.is_tax_exempt, l.product_tax_code, l.is_drop_ship, l.drop_ship_vendor_id, l.drop_ship_po_id, l.notes, l.sort_order,
   l.price_overridden, l.unit_of_measure_id, l.created_at, l.updated_at`;
@@ -26,6 +26,7 @@ export interface LineRow {
   quantity_fulfilled: string;
   quantity_returned: string;
   received_floor: string;
+  billed_quantity: string;
   sell_rate: string;
   list_price: string;
   pricing_rule_adjustment: string;

@@ -14,6 +14,8 @@ export function toOrder(row: OrderRow, lines?: OrderLineItem[], adjustments?: Or
   order.amount_due = toJsonNumber(amountDue(row.order_total, row.amount_paid));
   order.order_date = isoTimestamp(row.order_date);
   order.due_date = row.due_date === null ? null : isoTimestamp(row.due_date);
+  order.archived_at = row.archived_at == null ? null : isoTimestamp(row.archived_at);
+  order.expires_at = row.expires_at == null ? null : isoTimestamp(row.expires_at);
   order.sent_at = row.sent_at === null || row.sent_at === undefined ? null : isoTimestamp(row.sent_at);
   order.created_at = isoTimestamp(row.created_at);
   order.updated_at = isoTimestamp(row.updated_at);
@@ -41,6 +43,7 @@ export function toLine(order: LockState, row: LineRow, shares: LineAdjustmentRow
     quantity_fulfilled: toJsonNumber(row.quantity_fulfilled, QUANTITY_SCALE),
     quantity_returned: toJsonNumber(row.quantity_returned, QUANTITY_SCALE),
     received_floor: toJsonNumber(row.received_floor, QUANTITY_SCALE),
+    billed_quantity: toJsonNumber(row.billed_quantity, QUANTITY_SCALE),
     line_editability: lineEditability(order, row),
     sell_rate: toJsonNumber(row.sell_rate, UNIT_PRICE_SCALE),
     unit_price: toJsonNumber(row.sell_rate, UNIT_PRICE_SCALE),

@@ -20,7 +20,7 @@ import type { OrderReturnCreate } from './schemas/order-returns';
 import { finish, invalidTransition, type LifecycleResult, type OrderState } from './order-lifecycle';
 import { pickLines, resolveLocation } from './order-goods';
 import { getOrder } from './order-reads';
-import { nextOrderNumber } from './order-store';
+import { archivedError, nextOrderNumber } from './order-store';
 import { recalculateOrder } from './recalculate-order';
 import { isoDateOf } from '../dates';
 
@@ -42,16 +42,25 @@ interface SourceHeader {
   amount_credited: string;
   /** Refunds the source received: payment_status counts them. */
   amount_refunded: string;
+  /** What voided payments had applied: payment_status counts it. */
+  amount_voided: string;
   balance_due: string;
+  is_archived: boolean;
 }
 
 async function lockHeader(db: Db, entityId: string, orderId: string): Promise<SourceHeader | undefined> {
-  return db.maybeOne<SourceHeader>(
-    `SELECT id, order_number, document_type, order_status, payment_status, fulfillment_status, converted_from_id, location_id, customer_account_id,
-       tax_exempt, order_total, amount_paid, amount_credited, amount_refunded, balance_due
+  return db
+    .maybeOne<SourceHeader>(
+      `SELECT id, order_number, document_type, order_status, payment_status, fulfillment_status, converted_from_id, location_id, customer_account_id,
+       tax_exempt, order_total, amount_paid, amount_credited, amount_refunded, amount_voided, balance_due, is_archived
      FROM orders WHERE entity_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
-    [entityId, orderId],
-  );
+      [entityId, orderId],
+    )
+    .then((header) => {
+      // A credit memo against an archived document would move its (forced) balance: unarchive it first.
+      if (header?.is_archived) throw archivedError();
+      return header;
+    });
 }
 
 /** A source line with what may still be returned of it (see returnableQuantity). */

@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import { allowedActions, transition, type FulfillmentStatus, type LifecycleAction, type LifecycleState } from './lifecycle-rules';
 import type { DocumentType, OrderStatus, PaymentStatus } from './totals';
 import { ApiError } from '../errors';
+import { archivedError } from './order-store';
 
 /** The header columns the lifecycle decides on (a light, locked read: no lines, no totals engine). */
 export interface OrderState {
@@ -29,6 +30,10 @@ export interface OrderState {
   amount_credited: string;
   /** A return's source document (POST /v1/orders/{id}/returns). */
   source_order_id: string | null;
+  /** Archived: read-only, every lifecycle operation refused until unarchived. */
+  is_archived: boolean;
+  /** A quote past its expires_at (read-time rule): it cannot be converted or confirmed. */
+  is_expired: boolean;
 }
 
 const stateOf = (order: OrderState): LifecycleState => ({
@@ -62,6 +67,7 @@ const ACTION_WORDS: Record<LifecycleAction, string> = {
   receive: 'received',
   approve: 'approved',
   reject: 'rejected',
+  submit: 'submitted for approval',
 };
 
 const REFUSAL_HINTS: Record<string, string> = {
@@ -71,17 +77,24 @@ const REFUSAL_HINTS: Record<string, string> = {
   has_credits: 'A credit memo is posted against this document (a return); it stands, so the document is neither cancelled nor voided.',
   approval_pending: 'This order is held for approval; approve or reject it (POST /v1/orders/{id}/approve or /reject) instead of releasing it.',
   not_pending_approval: 'This order is not held for approval.',
+  approval_not_required: 'No approval rule routes this purchase order at its total: send or confirm it directly.',
 };
 
 /** Locks the order and checks the move; throws 409 order_invalid_transition when it is not allowed. */
 export async function begin(db: Db, entityId: string, orderId: string, action: LifecycleAction) {
   const order = await db.maybeOne<OrderState>(
     `SELECT id, order_number, document_type, order_status, payment_status, fulfillment_status, amount_paid, order_total, balance_due, location_id,
-       converted_from_id, journal_entry_id, invoice_number, order_date, is_on_hold, hold_type, amount_credited, source_order_id
+       converted_from_id, journal_entry_id, invoice_number, order_date, is_on_hold, hold_type, amount_credited, source_order_id, is_archived,
+       (document_type = 'quote' AND order_status IN ('draft', 'confirmed') AND expires_at IS NOT NULL AND expires_at <= now()) AS is_expired
      FROM orders WHERE entity_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
     [entityId, orderId],
   );
   if (!order) throw new ApiError('not_found', { param: 'id', hint: 'No such order in this entity.' });
+  if (order.is_archived) throw archivedError();
+  // An expired quote cannot be converted or confirmed (it may still be cancelled or archived).
+  if (order.is_expired && (action === 'convert' || action === 'confirm')) {
+    throw new ApiError('quote_expired', { param: 'id', details: { current_status: order.order_status, document_type: order.document_type } });
+  }
   const move = transition(stateOf(order), action);
   if (!move.allowed) throw invalidTransition(order, action, move.reason, REFUSAL_HINTS[move.reason]);
   return { order, next: move.next };

@@ -34,7 +34,9 @@ export const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_numb
   o.delivery_option, o.notes, o.internal_notes, o.invoice_number, o.invoice_type, o.is_on_hold, o.hold_type, o.ship_complete, o.source_platform,
   o.external_order_id, o.external_order_number, o.metadata, o.revision_count, o.duplicated_from_id, o.created_by_user_id, o.created_at, o.updated_at,
   o.converted_from_id, o.journal_entry_id, o.hold_reason, o.sent_at, o.sent_to, o.sales_channel_id, o.approval_rule_id, o.approver_user_id,
-  o.approval_requested_at, o.approved_by, o.approved_at, o.rejected_by, o.rejected_at, o.rejection_reason, o.source_order_id, o.amount_credited`;
+  o.approval_requested_at, o.approved_by, o.approved_at, o.rejected_by, o.rejected_at, o.rejection_reason, o.source_order_id, o.amount_credited,
+  o.migration_batch_id, o.imported_at, o.credit_refunded, o.is_archived, o.archived_at, o.expires_at,
+  (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired`;
 
 /** The header's money columns: numeric text in a row, JSON numbers on the wire. */
 export const MONEY_FIELDS = [
@@ -49,12 +51,18 @@ export const MONEY_FIELDS = [
   'amount_paid',
   'balance_due',
   'amount_credited',
+  'credit_refunded',
 ] as const;
 
-export type OrderRow = Omit<Order, (typeof MONEY_FIELDS)[number] | 'amount_due' | 'order_date' | 'due_date' | 'created_at' | 'updated_at'> &
+export type OrderRow = Omit<
+  Order,
+  (typeof MONEY_FIELDS)[number] | 'amount_due' | 'order_date' | 'due_date' | 'archived_at' | 'expires_at' | 'created_at' | 'updated_at'
+> &
   Record<(typeof MONEY_FIELDS)[number], string> & {
     order_date: Date | string;
     due_date: Date | string | null;
+    archived_at: Date | string | null;
+    expires_at: Date | string | null;
     created_at: Date | string;
     updated_at: Date | string;
   };
@@ -82,7 +90,10 @@ const ADJUSTMENT_COLUMNS = `a.id, a.entity_id, a.order_id, a.name, a.effect_type
 // Reads
 
 export interface LoadOptions {
+  /** FOR UPDATE, for a write: an archived document is then 409 order_archived, unless allowArchived. */
   lock?: boolean;
+  /** A write an archived document still takes (unarchiving it, duplicating it). */
+  allowArchived?: boolean;
   param?: string;
   code?: 'not_found' | 'order_not_found';
 }
@@ -96,16 +107,22 @@ export async function orderRow(db: Db, entityId: string, orderId: string, option
       )
     : null;
   if (!row) throw new ApiError(options.code ?? 'not_found', { param: options.param ?? 'id', hint: 'No such order in this entity.' });
+  if (options.lock && row.is_archived && !options.allowArchived) throw archivedError(options.param);
   return row;
 }
 
+/** 409 order_archived: an archived document is read-only until unarchived. */
+export function archivedError(param = 'id'): ApiError {
+  return new ApiError('order_archived', { param, details: { suggested_action: 'unarchive_order' } });
+}
+
 /** The header as it stands, deleted or not (recalculation reads it after the order was locked). */
-export async function currentOrderRow(db: Db, entityId: string, orderId: string): Promise<OrderRow & { amount_refunded: string }> {
+export async function currentOrderRow(db: Db, entityId: string, orderId: string): Promise<OrderRow & { amount_refunded: string; amount_voided: string }> {
   // amount_refunded is not on the wire (ORDER_COLUMNS) but payment_status counts it.
-  return db.one<OrderRow & { amount_refunded: string }>(`SELECT ${ORDER_COLUMNS}, o.amount_refunded FROM orders o WHERE o.entity_id = $1 AND o.id = $2`, [
-    entityId,
-    orderId,
-  ]);
+  return db.one<OrderRow & { amount_refunded: string; amount_voided: string }>(
+    `SELECT ${ORDER_COLUMNS}, o.amount_refunded, o.amount_voided FROM orders o WHERE o.entity_id = $1 AND o.id = $2`,
+    [entityId, orderId],
+  );
 }
 
 /** E17: the order by uuid or by order_number, within the entity. */
@@ -131,6 +148,10 @@ export interface OrderFilters {
   created_lte?: string;
   order_date_gte?: string;
   order_date_lte?: string;
+  /** Archived documents are left out unless asked for: 'true' lists only them, 'all' both. */
+  archived?: 'true' | 'false' | 'all';
+  /** Quotes past expires_at (true) or not (false). */
+  expired?: boolean;
 }
 
 export async function orderRowsPage(db: Db, entityId: string, filters: OrderFilters, page: PageRequest): Promise<Page<OrderRow & { id: string }>> {
@@ -151,6 +172,9 @@ export async function orderRowsPage(db: Db, entityId: string, filters: OrderFilt
   add((n) => `o.created_at <= ${n}`, filters.created_lte);
   add((n) => `o.order_date >= ${n}`, filters.order_date_gte);
   add((n) => `o.order_date <= ${n}`, filters.order_date_lte);
+  if (filters.archived !== 'all') where.push(filters.archived === 'true' ? 'o.is_archived' : 'NOT o.is_archived');
+  const expired = `(o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now())`;
+  if (filters.expired !== undefined) where.push(filters.expired ? expired : `NOT ${expired}`);
   return keysetPage<OrderRow & { id: string }>(db, { table: 'orders', alias: 'o', select: ORDER_COLUMNS, where, params }, page);
 }
 
@@ -199,6 +223,31 @@ function externalTaken(error: unknown): never {
   throw error;
 }
 
+/**
+ * A new document whose (document type, source_platform, external_order_id) a live order already
+ * has is a 409 naming it (existing_id), so an import re-run can skip it. Checked before the insert:
+ * a unique violation would abort the transaction before the existing id could be read.
+ */
+export async function refuseTakenExternalOrderId(
+  db: Db,
+  entityId: string,
+  order: { document_type: DocumentType; source_platform?: string | null; external_order_id?: string | null },
+): Promise<void> {
+  if (order.external_order_id == null) return;
+  const existing = await db.maybeOne<{ id: string }>(
+    `SELECT id FROM orders WHERE entity_id = $1 AND document_type = $2 AND coalesce(source_platform, '') = coalesce($3, '') AND external_order_id = $4
+       AND deleted_at IS NULL`,
+    [entityId, order.document_type, order.source_platform ?? null, order.external_order_id],
+  );
+  if (existing) {
+    throw new ApiError('external_id_taken', {
+      param: 'external_order_id',
+      hint: 'Another live order of this document type already has this source_platform and external_order_id (existing_id).',
+      details: { existing_id: existing.id },
+    });
+  }
+}
+
 /** A new header; order_date null means now. */
 export interface NewOrder {
   id: string;
@@ -224,6 +273,11 @@ export interface NewOrder {
   metadata: Record<string, unknown>;
   created_by_user_id: string;
   sales_channel_id: string | null;
+  /** An order created in an import batch (checked open by the caller) and when. */
+  migration_batch_id?: string | null;
+  imported_at?: string | null;
+  /** Quotes: when the quote lapses. */
+  expires_at?: string | null;
 }
 
 export async function insertOrder(db: Db, entityId: string, order: NewOrder): Promise<void> {
@@ -231,8 +285,9 @@ export async function insertOrder(db: Db, entityId: string, order: NewOrder): Pr
     await db.query(
       `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
          shipping_total, tax_exempt, delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, source_platform,
-         external_order_id, external_order_number, metadata, created_by_user_id, sales_channel_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+         external_order_id, external_order_number, metadata, created_by_user_id, sales_channel_id, migration_batch_id, imported_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+         $25, $26, $27)`,
       [
         order.id,
         entityId,
@@ -258,6 +313,9 @@ export async function insertOrder(db: Db, entityId: string, order: NewOrder): Pr
         order.metadata,
         order.created_by_user_id,
         order.sales_channel_id,
+        order.migration_batch_id ?? null,
+        order.imported_at ?? null,
+        order.expires_at ?? null,
       ],
     );
   } catch (error) {

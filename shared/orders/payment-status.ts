@@ -7,6 +7,9 @@
  *
  *   amount_due = order_total − amount_paid (status-blind, negative when overpaid: the spec's field)
  *
+ *   voided              the document is voided (order_status voided), or payments were voided
+ *                       (amount_voided > 0) and left nothing paid and no refunds: wins over every row
+ *                       below, which all hold only on a document that is not voided.
  *   overpaid            amount_paid > 0 and amount_due < 0, refunds or not: money the customer
  *                       is owed back, the fact an integrator must act on (refund it or let it stand
  *                       as credit), so it wins over the refund history.
@@ -14,7 +17,7 @@
  *                       back (an invoice: refunds reach order_total and order_total − amount_paid −
  *                       amount_credited is 0; other documents: nothing paid is left).
  *   partially_refunded  refunds received, not overpaid, not refunded.
- *   unpaid              no refunds, nothing paid.
+ *   unpaid              no refunds, nothing paid, no payment voided.
  *   partially_paid      no refunds, 0 < amount_paid < order_total.
  *   paid                no refunds, amount_paid = order_total > 0.
  *
@@ -23,7 +26,7 @@
  * rows it takes cases from.
  */
 import { amount, type Amount, type AmountLike } from '../money';
-import { amountDue, balanceDue, type BalanceState, type DocumentType, type PaymentStatus } from './totals';
+import { amountDue, balanceDue, type BalanceState, type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
 
 export interface PaymentAmounts {
   document_type: DocumentType;
@@ -33,6 +36,10 @@ export interface PaymentAmounts {
   amount_refunded: AmountLike;
   /** Credit memos applied (orders.amount_credited): they settle an invoice like a payment for the refunded test. */
   amount_credited?: AmountLike;
+  /** What voided payments had applied to the document (orders.amount_voided). */
+  amount_voided?: AmountLike;
+  /** The document's order_status: a voided document's payment_status is voided. */
+  order_status?: OrderStatus;
 }
 
 /** What the conditions read, computed once. */
@@ -43,18 +50,22 @@ interface Figures {
   refunds: boolean;
   /** The refunds gave the whole document back. */
   givenBack: boolean;
+  /** The document is voided, or its payments were voided leaving nothing paid and no refunds. */
+  voided: boolean;
 }
 
-const overpaid = (f: Figures) => f.paid.gt(0) && f.due.lt(0);
+const overpaid = (f: Figures) => !f.voided && f.paid.gt(0) && f.due.lt(0);
+const live = (f: Figures) => !f.voided;
 
 /** Status → the condition that sets it (exactly one holds for any amounts). */
 const PAYMENT_STATUS_RULES: readonly (readonly [PaymentStatus, (f: Figures) => boolean])[] = [
+  ['voided', (f) => f.voided],
   ['overpaid', overpaid],
-  ['refunded', (f) => f.refunds && !overpaid(f) && f.givenBack],
-  ['partially_refunded', (f) => f.refunds && !overpaid(f) && !f.givenBack],
-  ['unpaid', (f) => !f.refunds && !f.paid.gt(0)],
-  ['partially_paid', (f) => !f.refunds && f.paid.gt(0) && f.due.gt(0)],
-  ['paid', (f) => !f.refunds && f.paid.gt(0) && f.due.isZero()],
+  ['refunded', (f) => live(f) && f.refunds && !overpaid(f) && f.givenBack],
+  ['partially_refunded', (f) => live(f) && f.refunds && !overpaid(f) && !f.givenBack],
+  ['unpaid', (f) => live(f) && !f.refunds && !f.paid.gt(0)],
+  ['partially_paid', (f) => live(f) && !f.refunds && f.paid.gt(0) && f.due.gt(0)],
+  ['paid', (f) => live(f) && !f.refunds && f.paid.gt(0) && f.due.isZero()],
 ];
 
 function figuresOf(state: PaymentAmounts): Figures {
@@ -64,7 +75,8 @@ function figuresOf(state: PaymentAmounts): Figures {
     state.document_type === 'invoice'
       ? refunded.gte(state.order_total) && amountDue(state.order_total, paid.plus(state.amount_credited ?? 0)).isZero()
       : paid.isZero();
-  return { paid, due: amountDue(state.order_total, paid), refunds: refunded.gt(0), givenBack };
+  const paymentsVoided = amount(state.amount_voided ?? 0).gt(0) && !paid.gt(0) && !refunded.gt(0);
+  return { paid, due: amountDue(state.order_total, paid), refunds: refunded.gt(0), givenBack, voided: state.order_status === 'voided' || paymentsVoided };
 }
 
 /** The statuses whose condition holds for these amounts (one, always; exposed for the property test). */

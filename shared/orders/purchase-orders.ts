@@ -5,16 +5,20 @@ import type { Order } from './schemas/order';
 import type { PurchaseOrderSend } from './schemas/purchase-order-send';
 import { begin, finish, type LifecycleResult } from './order-lifecycle';
 import { isoTimestamp } from '../dates';
+import { requirePurchaseApproval } from './order-approvals';
 
 /**
  * Records that a purchase order went to its vendor: sent_at now, sent_to the address (the body's
  * email, else the vendor's). A draft is committed by sending it (→ confirmed); an open one
  * (confirmed or partially received) may be sent again, which records the new time and address
- * and keeps its status, as QuickBooks' "send again". The API does not deliver mail itself: the
+ * and keeps its status, as QuickBooks' "send again". A draft or confirmed purchase order that an
+ * approval rule routes and no approval covers is refused (409 po_approval_required). The API does not deliver mail itself: the
  * purchase_order.sent event carries the order, address and message for the caller's mailer.
  */
 export async function sendPurchaseOrder(db: Db, entityId: string, orderId: string, input: PurchaseOrderSend): Promise<LifecycleResult> {
   const { order, next } = await begin(db, entityId, orderId, 'send');
+  // Approval gates the commitment: a draft or confirmed purchase order over a threshold goes out approved.
+  if (order.order_status === 'draft' || order.order_status === 'confirmed') await requirePurchaseApproval(db, entityId, order);
   const header = await db.one<{ vendor_email: string | null; sent_at: Date | string | null; sent_to: string | null; line_count: number }>(
     `SELECT v.email AS vendor_email, o.sent_at, o.sent_to,
        (SELECT count(*)::int FROM order_lines l WHERE l.entity_id = o.entity_id AND l.order_id = o.id) AS line_count

@@ -140,6 +140,8 @@ export async function receivePurchaseOrder(
   );
   const receiptId = newId();
   const transactionByLine = new Map<string, string>();
+  // What each line's receipt credits received_not_billed at (a vendor bill clears it at this cost).
+  const costByLine = new Map<string, Amount>(dropShip.map((plan) => [plan.line.id, plan.quantity.times(plan.unitCost)]));
   let inventoryCost = ZERO;
   for (const plan of stocked) {
     const product = stockProductOf(plan.line);
@@ -158,6 +160,7 @@ export async function receivePurchaseOrder(
       occurred_at: receivedAt,
     });
     transactionByLine.set(plan.line.id, posted.transaction.id);
+    costByLine.set(plan.line.id, amount(posted.total_cost));
     inventoryCost = inventoryCost.plus(posted.total_cost);
   }
   const dropShipCost = dropShip.reduce((sum, plan) => sum.plus(plan.quantity.times(plan.unitCost)), ZERO);
@@ -185,11 +188,19 @@ export async function receivePurchaseOrder(
 
   const raised = new Map<string, Amount>(planned.map((plan) => [plan.line.id, plan.received]));
   for (const [lineId, value] of salesRaised) raised.set(lineId, value);
-  // On the purchase order, received_floor follows quantity_fulfilled (the units received).
+  // On the purchase order, received_floor follows quantity_fulfilled (the units received), and
+  // received_cost adds what the receipt booked.
   await db.query(
-    `UPDATE order_lines l SET quantity_fulfilled = v.q, received_floor = CASE WHEN l.order_id = $4 THEN v.q ELSE l.received_floor END, updated_at = now()
-     FROM unnest($2::uuid[], $3::numeric[]) AS v(id, q) WHERE l.entity_id = $1 AND l.id = v.id`,
-    [entityId, [...raised.keys()], [...raised.values()].map((value) => value.toString()), order.id],
+    `UPDATE order_lines l SET quantity_fulfilled = v.q, received_floor = CASE WHEN l.order_id = $4 THEN v.q ELSE l.received_floor END,
+       received_cost = l.received_cost + v.cost, updated_at = now()
+     FROM unnest($2::uuid[], $3::numeric[], $5::numeric[]) AS v(id, q, cost) WHERE l.entity_id = $1 AND l.id = v.id`,
+    [
+      entityId,
+      [...raised.keys()],
+      [...raised.values()].map((value) => value.toString()),
+      order.id,
+      [...raised.keys()].map((lineId) => (costByLine.get(lineId) ?? ZERO).toString()),
+    ],
   );
   const progress = await recordFulfillmentProgress(db, entityId, order.id, rows, raised);
 

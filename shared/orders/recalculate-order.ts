@@ -113,6 +113,9 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     amount_paid: order.amount_paid,
     amount_refunded: order.amount_refunded,
     amount_credited: order.amount_credited,
+    amount_voided: order.amount_voided,
+    is_archived: order.is_archived,
+    is_expired: order.is_expired,
   });
   const stored = await db.one<OrderRow>(
     `UPDATE orders o SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,

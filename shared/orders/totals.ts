@@ -282,7 +282,8 @@ export function balanceForcedToZeroBy(state: BalanceState): string | null {
   if (state.is_archived) return 'archived';
   if (state.is_expired) return 'expired';
   if (state.document_type === 'invoice') {
-    if (state.order_status === 'voided' || state.payment_status === 'voided') return 'voided_invoice';
+    // A voided invoice (the document): payment_status voided after its payments were voided leaves it owed.
+    if (state.order_status === 'voided') return 'voided_invoice';
     if (state.payment_status === 'refunded') return 'refunded_invoice';
   }
   return null;

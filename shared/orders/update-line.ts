@@ -4,7 +4,8 @@ import { requirePermission } from '../auth/permissions';
 import { ApiError } from '../errors';
 import { previousAttributes } from '../events/outbox';
 import { amount, QUANTITY_SCALE, round, toJsonNumber } from '../money';
-import type { Order, OrderLineItem } from './schemas/order';
+import type { Order, OrderAdjustment, OrderLineItem } from './schemas/order';
+import { dropCouponsBelowMinimum } from './coupon-minimums';
 import type { OrderLineUpdate } from './schemas/order-requests';
 import { documentLock, lineFloor, lockedError } from './order-editability';
 import { catalogPrices, checkedTaxRate, checkVendor, productsById, resolveSellRate, taxRatesById, vendorIds } from './order-line-insert';
@@ -23,6 +24,8 @@ export interface LineUpdateResult {
   order: Order;
   previousOrder: Partial<Order>;
   overridden: boolean;
+  /** Coupons whose minimum subtotal the edited document no longer meets: dropped (order_adjustment.deleted). */
+  droppedCoupons: OrderAdjustment[];
 }
 
 /** Edits one line and recalculates the order. */
@@ -142,7 +145,9 @@ export async function updateLine(
   if (quantityChanges) await refreshFulfillmentProgress(db, entityId, order);
   // The answer is the line, and the event carries the order's header (events leave lines out), so
   // only this line is rendered: a one-line edit of a 500-line order does not build 500 lines.
-  const recalculated = await recalculateOrder(db, entityId, orderId);
+  let recalculated = await recalculateOrder(db, entityId, orderId);
+  const droppedCoupons = await dropCouponsBelowMinimum(db, entityId, orderId);
+  if (droppedCoupons.length) recalculated = await recalculateOrder(db, entityId, orderId);
   const edited = (await linesOf(db, entityId, [recalculated.order], [await lineRow(db, entityId, orderId, line.id, false)])).get(orderId)!;
   const after = toOrder(recalculated.order);
   const { lines: _l, adjustments: _a, ...beforeHeader } = order;
@@ -152,5 +157,6 @@ export async function updateLine(
     order: after,
     previousOrder: previousAttributes(beforeHeader, afterHeader),
     overridden,
+    droppedCoupons,
   };
 }

@@ -8,12 +8,14 @@ import { getOrder } from './order-reads';
 import { checkParty, updateOrderColumns } from './order-store';
 import { recalculatedOrder } from './recalculate-order';
 import { checkLocation } from '../inventory/locations';
+import { ApiError } from '../errors';
 
 const HEADER_COLUMNS = [
   'location_id',
   'po_number',
   'order_date',
   'due_date',
+  'expires_at',
   'shipping_total',
   'tax_exempt',
   'delivery_option',
@@ -35,6 +37,9 @@ export async function updateOrder(db: Db, entityId: string, orderId: string, pat
   const changing = Object.keys(patch).filter((key) => patch[key as keyof OrderUpdate] !== undefined);
   if (lock && changing.some((key) => !ALWAYS_EDITABLE.has(key))) {
     throw lockedError(before, lock, 'A closed document accepts changes to notes, internal_notes and metadata only.');
+  }
+  if (patch.expires_at != null && before.document_type !== 'quote') {
+    throw new ApiError('parameter_invalid', { param: 'expires_at', hint: 'Only quotes expire.' });
   }
   // account_id is stored as the vendor of a purchase order, the customer account of anything else.
   const partyColumn = before.document_type === 'purchase_order' ? 'vendor_id' : 'customer_account_id';

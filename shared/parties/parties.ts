@@ -37,7 +37,8 @@ const FIELDS = [
 ] as const;
 
 const columns = (kind: PartyKind) =>
-  `x.id, '${kind}' AS object, x.entity_id, ${FIELDS.map((f) => `x.${f}`).join(', ')}, x.is_archived, x.archived_at, x.created_at, x.updated_at`;
+  `x.id, '${kind}' AS object, x.entity_id, ${FIELDS.map((f) => `x.${f}`).join(', ')}, x.is_archived, x.archived_at, x.migration_batch_id, x.imported_at,
+  x.created_at, x.updated_at`;
 
 function writeError(kind: PartyKind, error: unknown): never {
   const { table } = TABLES[kind];
@@ -60,16 +61,33 @@ export async function loadParties(db: Db, kind: PartyKind, ids: string[]): Promi
   return db.query<Party>(`SELECT ${columns(kind)} FROM ${TABLES[kind].table} x WHERE x.id = ANY($1::uuid[])`, [ids]);
 }
 
-export async function createParty(db: Db, kind: PartyKind, entityId: string, input: PartyCreate): Promise<Party> {
+/**
+ * A create whose (external_source, external_id) is already in the entity is a 409 naming the
+ * existing party (existing_id), so an import re-run can skip it. Checked before the insert: a
+ * unique violation would abort the transaction before the existing id could be read.
+ */
+async function refuseTakenExternalId(db: Db, kind: PartyKind, entityId: string, input: PartyCreate): Promise<void> {
+  if (input.external_id == null) return;
+  const existing = await db.maybeOne<{ id: string }>(
+    `SELECT id FROM ${TABLES[kind].table} WHERE entity_id = $1 AND coalesce(external_source, '') = coalesce($2, '') AND external_id = $3`,
+    [entityId, input.external_source ?? null, input.external_id],
+  );
+  if (existing) throw new ApiError('external_id_taken', { param: 'external_id', details: { existing_id: existing.id } });
+}
+
+export async function createParty(db: Db, kind: PartyKind, entityId: string, input: PartyCreate & { imported_at?: string }): Promise<Party> {
   const values = FIELDS.map((field) => {
     const value = input[field];
     if (value !== undefined) return value;
     return field === 'tax_exempt' ? false : field === 'currency' ? 'USD' : field === 'metadata' ? {} : null;
   });
+  values.push(input.migration_batch_id ?? null, input.imported_at ?? null);
   const placeholders = values.map((_, index) => `$${index + 3}`).join(', ');
+  await refuseTakenExternalId(db, kind, entityId, input);
   try {
     return await db.one<Party>(
-      `INSERT INTO ${TABLES[kind].table} AS x (id, entity_id, ${FIELDS.join(', ')}) VALUES ($1, $2, ${placeholders}) RETURNING ${columns(kind)}`,
+      `INSERT INTO ${TABLES[kind].table} AS x (id, entity_id, ${FIELDS.join(', ')}, migration_batch_id, imported_at) VALUES ($1, $2, ${placeholders})
+       RETURNING ${columns(kind)}`,
       [newId(), entityId, ...values],
     );
   } catch (error) {

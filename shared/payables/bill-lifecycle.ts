@@ -13,6 +13,7 @@ import type { EventRecorder } from '../events/outbox';
 import { amount } from '../money';
 import { postJournalEntry, reverseJournalEntry } from '../ledger/post-journal-entry';
 import { billPostingLines } from './bill-rules';
+import { releaseBilledQuantities, settleReceiptCosts } from './bill-from-po';
 import { getBillRow, getBillWithLines, linesOfBills, requireStatus, type WireBill } from './vendor-bills';
 
 interface Actor {
@@ -109,6 +110,7 @@ export async function postBill(db: Db, actor: Actor, billId: string, options: { 
     requireOtherUser(bill, actor, 'post');
   }
   await requireContent(db, actor.entityId, bill);
+  await settleReceiptCosts(db, actor.entityId, billId, bill.po_id);
   const lines = (await linesOfBills(db, actor.entityId, [billId])).get(billId) ?? [];
   const entry = await postJournalEntry(
     db,
@@ -139,6 +141,17 @@ export async function postBill(db: Db, actor: Actor, billId: string, options: { 
  */
 export async function voidBill(db: Db, actor: Actor, billId: string): Promise<Moved> {
   const bill = await getBillRow(db, actor.entityId, billId, { lock: true });
+  const payments = await db.query<{ payment_id: string }>(
+    'SELECT DISTINCT payment_id FROM ap_payment_applications WHERE entity_id = $1 AND bill_id = $2 AND voided_on IS NULL ORDER BY payment_id',
+    [actor.entityId, billId],
+  );
+  if (payments.length > 0) {
+    throw new ApiError('vendor_bill_has_payments', {
+      param: 'id',
+      hint: 'AP payments are applied to this bill: void them first (POST /v1/ap-payments/{id}/void).',
+      details: { current_status: bill.status, payment_ids: payments.map((row) => row.payment_id) },
+    });
+  }
   requireStatus(bill, 'void', 'This bill is already voided, or paid in part or in full: void or unapply its payments first.');
   if (amount(bill.amount_paid).gt(0)) {
     throw new ApiError('vendor_bill_invalid_transition', {
@@ -147,6 +160,7 @@ export async function voidBill(db: Db, actor: Actor, billId: string): Promise<Mo
       details: { current_status: bill.status },
     });
   }
+  await releaseBilledQuantities(db, actor.entityId, billId, bill.po_id);
   let reversalId: string | null = null;
   if (bill.journal_entry_id) {
     const today = todayUtc();

@@ -27,20 +27,25 @@ export interface PostableLine {
   type: 'expense' | 'item';
   account_id: string | null;
   amount: AmountLike;
+  /** Item lines billed from a purchase order: the received-not-billed cost they clear (set at posting; null when the receipt posted nothing). */
+  receipt_cost?: AmountLike | null;
 }
 
 export interface BillPostingLine {
   account_id?: string;
-  system_key?: 'inventory' | 'cost_of_goods_sold' | 'accounts_payable';
+  system_key?: 'cost_of_goods_sold' | 'accounts_payable' | 'received_not_billed' | 'purchase_price_variance';
   debit?: string;
   credit?: string;
   memo: string;
 }
 
 /**
- * The AP journal entry of a bill: each expense line debits its account, each item line the
- * inventory asset, tax and shipping the cost of goods sold; accounts payable is credited the
- * bill total. Zero amounts post nothing. Balanced by construction when bill_total is the sum.
+ * The AP journal entry of a bill: each expense line debits its account; an item line billed from a
+ * purchase order debits received_not_billed its receipt cost and posts amount − receipt cost to
+ * purchase_price_variance (a debit when the bill costs more than the receipt, a credit when less);
+ * any other item line (no purchase order receipt behind it, so no stock moved) debits the cost of
+ * goods sold, as do tax and shipping; accounts payable is credited the bill total. Zero amounts
+ * post nothing. Balanced by construction when bill_total is the sum.
  */
 export function billPostingLines(
   bill: { bill_number: string; tax_total: AmountLike; shipping_total: AmountLike; bill_total: AmountLike },
@@ -53,7 +58,13 @@ export function billPostingLines(
   lines.forEach((line, index) => {
     const memo = `${bill.bill_number} line ${index + 1}`;
     if (line.type === 'expense') debit(line.amount, { account_id: line.account_id! }, memo);
-    else debit(line.amount, { system_key: 'inventory' }, memo);
+    else if (line.receipt_cost === null || line.receipt_cost === undefined) debit(line.amount, { system_key: 'cost_of_goods_sold' }, memo);
+    else {
+      debit(line.receipt_cost, { system_key: 'received_not_billed' }, memo);
+      const variance = amount(line.amount).minus(line.receipt_cost);
+      if (variance.gt(0)) debit(variance, { system_key: 'purchase_price_variance' }, `${memo} price variance`);
+      if (variance.lt(0)) posting.push({ system_key: 'purchase_price_variance', credit: variance.negated().toString(), memo: `${memo} price variance` });
+    }
   });
   debit(bill.tax_total, { system_key: 'cost_of_goods_sold' }, `${bill.bill_number} tax`);
   debit(bill.shipping_total, { system_key: 'cost_of_goods_sold' }, `${bill.bill_number} shipping`);

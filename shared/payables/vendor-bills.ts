@@ -16,6 +16,16 @@ import { toJsonNumber, QUANTITY_SCALE, amount, toNullableJsonNumber } from '../m
 import { requireProduct } from '../catalog/products';
 import { getParty } from '../parties/parties';
 import { allows, billTotals, dueDateFrom, itemLineAmount, type BillAction } from './bill-rules';
+import {
+  addBilledQuantities,
+  linesFromPurchaseOrder,
+  lockPurchaseOrder,
+  matchRequestedLines,
+  purchaseOrderOfLine,
+  rebillQuantity,
+  requireSameVendor,
+  type PoLineRequest,
+} from './bill-from-po';
 import type {
   VendorBill,
   VendorBillCreate,
@@ -32,15 +42,16 @@ const COLUMNS = `b.id, 'vendor_bill' AS object, b.entity_id, b.vendor_id, b.po_i
   b.approved_by, b.approved_at, b.rejected_by, b.rejected_at, b.rejection_reason, b.posted_by, b.posted_at, b.skip_permission_check,
   b.journal_entry_id, b.voided_by, b.voided_at, b.void_journal_entry_id, b.created_at, b.updated_at`;
 const LINE_COLUMNS = `l.id, 'vendor_bill_line' AS object, l.bill_id, l.line_type AS type, l.account_id, l.product_id, l.quantity, l.unit_cost, l.amount,
-  l.description, l.created_at, l.updated_at`;
+  l.description, l.po_line_id, l.receipt_cost, l.created_at, l.updated_at`;
 
 type Money = 'subtotal' | 'tax_total' | 'shipping_total' | 'bill_total' | 'amount_paid' | 'balance_due';
 export type BillRow = Omit<VendorBill, Money | 'livemode'> & Record<Money, string>;
-type LineRow = Omit<VendorBillLine, 'quantity' | 'unit_cost' | 'amount' | 'livemode'> & {
+type LineRow = Omit<VendorBillLine, 'quantity' | 'unit_cost' | 'amount' | 'receipt_cost' | 'livemode'> & {
   bill_id: string;
   quantity: string | null;
   unit_cost: string | null;
   amount: string;
+  receipt_cost: string | null;
 };
 
 // livemode is stamped by the handler stack on every response object.
@@ -61,6 +72,7 @@ const toLine = ({ bill_id: _billId, ...row }: LineRow): Wire<VendorBillLine> => 
   quantity: toNullableJsonNumber(row.quantity, QUANTITY_SCALE),
   unit_cost: toNullableJsonNumber(row.unit_cost, QUANTITY_SCALE),
   amount: toJsonNumber(row.amount),
+  receipt_cost: toNullableJsonNumber(row.receipt_cost),
 });
 
 export type WireBill = Wire<VendorBill> & { lines?: Wire<VendorBillLine>[] };
@@ -160,6 +172,7 @@ interface StoredLineInput {
   unit_cost: string | null;
   amount: string;
   description: string | null;
+  po_line_id: string | null;
 }
 
 const FIELDS_OF = { expense: ['account_id', 'amount'], item: ['product_id', 'quantity', 'unit_cost'] } as const;
@@ -192,6 +205,7 @@ async function checkedLine(db: Db, entityId: string, line: VendorBillLineCreate,
       unit_cost: null,
       amount: line.amount!,
       description: line.description ?? null,
+      po_line_id: null,
     };
   }
   await requireProduct(db, entityId, line.product_id!, { param: param('product_id') });
@@ -203,16 +217,26 @@ async function checkedLine(db: Db, entityId: string, line: VendorBillLineCreate,
     unit_cost: line.unit_cost!,
     amount: itemLineAmount(line.quantity!, line.unit_cost!),
     description: line.description ?? null,
+    po_line_id: null,
   };
+}
+
+/** An item line that bills a purchase order line: 400 on an expense line that names one. */
+function poRequestOf(line: VendorBillLineCreate, prefix: string): PoLineRequest | null {
+  if (line.po_line_id === undefined) return null;
+  if (line.type !== 'item') {
+    throw new ApiError('parameter_invalid', { param: `${prefix}po_line_id`, hint: 'Only item lines bill a purchase order line.' });
+  }
+  return { ...line, po_line_id: line.po_line_id };
 }
 
 async function insertLines(db: Db, entityId: string, billId: string, lines: StoredLineInput[], firstSort: number): Promise<void> {
   if (lines.length === 0) return;
   await db.query(
-    `INSERT INTO vendor_bill_lines (id, entity_id, bill_id, line_type, account_id, product_id, quantity, unit_cost, amount, description, sort_order)
-     SELECT v.id, $1, $2, v.type, v.account_id, v.product_id, v.quantity, v.unit_cost, v.amount, v.description, v.sort_order
+    `INSERT INTO vendor_bill_lines (id, entity_id, bill_id, line_type, account_id, product_id, quantity, unit_cost, amount, description, sort_order, po_line_id)
+     SELECT v.id, $1, $2, v.type, v.account_id, v.product_id, v.quantity, v.unit_cost, v.amount, v.description, v.sort_order, v.po_line_id
        FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, type text, account_id uuid, product_id uuid, quantity numeric, unit_cost numeric, amount numeric,
-            description text, sort_order int)`,
+            description text, sort_order int, po_line_id uuid)`,
     [entityId, billId, JSON.stringify(lines.map((line, index) => ({ ...line, id: newId(), sort_order: firstSort + index })))],
   );
 }
@@ -237,29 +261,48 @@ async function recalculate(db: Db, entityId: string, billId: string): Promise<vo
   ]);
 }
 
+const billedUnits = (lines: readonly StoredLineInput[]) =>
+  lines.flatMap((line) => (line.po_line_id ? [{ po_line_id: line.po_line_id, quantity: line.quantity! }] : []));
+
 export async function createBill(db: Db, actor: { entityId: string; userId: string }, input: VendorBillCreate): Promise<WireBill> {
   const { entityId } = actor;
-  const vendor = await checkVendor(db, entityId, input.vendor_id);
+  // From a purchase order: po_id, or the purchase order of the first line naming a po_line_id.
+  const requests = (input.lines ?? []).flatMap((line, index) => {
+    const request = poRequestOf(line, `lines[${index}].`);
+    return request ? [{ index, request, prefix: `lines[${index}].` }] : [];
+  });
+  const poId =
+    input.po_id ?? (requests.length ? await purchaseOrderOfLine(db, entityId, requests[0].request.po_line_id, `${requests[0].prefix}po_line_id`) : null);
+  const purchase = poId ? await lockPurchaseOrder(db, entityId, poId, input.po_id ? 'po_id' : `${requests[0].prefix}po_line_id`) : null;
+  const vendorId = input.vendor_id ?? purchase?.po.vendor_id;
+  if (!vendorId) throw new ApiError('parameter_missing', { param: 'vendor_id', hint: 'Send vendor_id, or po_id to bill a purchase order.' });
+  const vendor = await checkVendor(db, entityId, vendorId);
+  if (purchase) requireSameVendor(purchase.po, vendorId, 'vendor_id');
   const billDate = input.bill_date ?? todayUtc();
   const netDays = input.payment_term_id ? await termDays(db, entityId, input.payment_term_id) : 0;
   const dueDate = input.due_date ?? dueDateFrom(billDate, netDays);
   if (dueDate < billDate) throw new ApiError('parameter_invalid', { param: 'due_date', hint: `due_date cannot precede bill_date (${billDate}).` });
-  await checkInvoiceNumber(db, entityId, input.vendor_id, input.vendor_invoice_number);
+  await checkInvoiceNumber(db, entityId, vendorId, input.vendor_invoice_number);
   const lines: StoredLineInput[] = [];
-  for (const [index, line] of (input.lines ?? []).entries()) lines.push(await checkedLine(db, entityId, line, `lines[${index}]`));
+  if (purchase && input.lines === undefined) {
+    lines.push(...linesFromPurchaseOrder(purchase.po, purchase.lines));
+  } else {
+    const matched = purchase ? matchRequestedLines(purchase.lines, requests) : new Map<number, StoredLineInput>();
+    for (const [index, line] of (input.lines ?? []).entries()) lines.push(matched.get(index) ?? (await checkedLine(db, entityId, line, `lines[${index}]`)));
+  }
   // Taken last, after every check that can refuse: the counter row stays locked until commit.
   const billNumber = formatNumber('BILL-', await nextNumber(db, entityId, 'vendor_bill'));
   const id = newId();
   try {
     await db.query(
       `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, payment_term_id, vendor_invoice_number, bill_date, due_date, tax_total, shipping_total,
-         currency, notes, metadata, created_by_user_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+         currency, notes, metadata, created_by_user_id, po_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         id,
         entityId,
         billNumber,
-        input.vendor_id,
+        vendorId,
         input.payment_term_id ?? null,
         input.vendor_invoice_number ?? null,
         billDate,
@@ -270,12 +313,14 @@ export async function createBill(db: Db, actor: { entityId: string; userId: stri
         input.notes ?? null,
         input.metadata ?? {},
         actor.userId,
+        poId,
       ],
     );
   } catch (error) {
     billWriteError(error);
   }
   await insertLines(db, entityId, id, lines, 0);
+  await addBilledQuantities(db, entityId, billedUnits(lines));
   await recalculate(db, entityId, id);
   return getBillWithLines(db, entityId, id);
 }
@@ -300,7 +345,10 @@ export async function updateBill(db: Db, entityId: string, billId: string, patch
   const changesTerms = Object.keys(patch).some((key) => patch[key as keyof VendorBillUpdate] !== undefined && !ANNOTATIONS.has(key));
   if (changesTerms) requireStatus(before, 'edit', NOT_EDITABLE);
   const vendorId = patch.vendor_id ?? before.vendor_id;
-  if (patch.vendor_id && patch.vendor_id !== before.vendor_id) await checkVendor(db, entityId, patch.vendor_id);
+  if (patch.vendor_id && patch.vendor_id !== before.vendor_id) {
+    await checkVendor(db, entityId, patch.vendor_id);
+    if (before.po_id) requireSameVendor((await lockPurchaseOrder(db, entityId, before.po_id, 'vendor_id')).po, patch.vendor_id, 'vendor_id');
+  }
   const invoiceNumber = patch.vendor_invoice_number === undefined ? before.vendor_invoice_number : patch.vendor_invoice_number;
   if (patch.vendor_id !== undefined || patch.vendor_invoice_number !== undefined) await checkInvoiceNumber(db, entityId, vendorId, invoiceNumber, billId);
   const billDate = patch.bill_date ?? before.bill_date;
@@ -330,7 +378,18 @@ export async function updateBill(db: Db, entityId: string, billId: string, patch
 export async function addBillLine(db: Db, entityId: string, billId: string, input: VendorBillLineCreate): Promise<WireBill> {
   const bill = await getBillRow(db, entityId, billId, { lock: true });
   requireStatus(bill, 'edit', NOT_EDITABLE);
-  const line = await checkedLine(db, entityId, input, '');
+  const request = poRequestOf(input, '');
+  let line: StoredLineInput;
+  if (request) {
+    const poId = bill.po_id ?? (await purchaseOrderOfLine(db, entityId, request.po_line_id, 'po_line_id'));
+    const purchase = await lockPurchaseOrder(db, entityId, poId, 'po_line_id');
+    requireSameVendor(purchase.po, bill.vendor_id, 'po_line_id');
+    line = matchRequestedLines(purchase.lines, [{ index: 0, request, prefix: '' }]).get(0)!;
+    await addBilledQuantities(db, entityId, billedUnits([line]));
+    if (!bill.po_id) await db.query('UPDATE vendor_bills SET po_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, billId, poId]);
+  } else {
+    line = await checkedLine(db, entityId, input, '');
+  }
   const { next } = await db.one<{ next: number }>(
     'SELECT coalesce(max(sort_order) + 1, 0)::int AS next FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2',
     [entityId, billId],
@@ -371,6 +430,12 @@ export async function updateBillLine(db: Db, entityId: string, billId: string, l
   };
   if (patch.account_id) await checkExpenseAccount(db, entityId, patch.account_id, 'account_id');
   if (patch.product_id) await requireProduct(db, entityId, patch.product_id, { param: 'product_id' });
+  if (line.po_line_id && bill.po_id) {
+    if (patch.product_id && patch.product_id !== line.product_id) {
+      throw new ApiError('parameter_invalid', { param: 'product_id', hint: "This line bills a purchase order line: its product is that line's." });
+    }
+    if (patch.quantity !== undefined) await rebillQuantity(db, entityId, bill.po_id, line.po_line_id, line.quantity!, patch.quantity);
+  }
   const stored = line.type === 'expense' ? merged.amount : itemLineAmount(merged.quantity!, merged.unit_cost!);
   await db.query(
     `UPDATE vendor_bill_lines SET account_id = $4, product_id = $5, quantity = $6, unit_cost = $7, amount = $8, description = $9, updated_at = now()
@@ -384,7 +449,8 @@ export async function updateBillLine(db: Db, entityId: string, billId: string, l
 export async function deleteBillLine(db: Db, entityId: string, billId: string, lineId: string): Promise<WireBill> {
   const bill = await getBillRow(db, entityId, billId, { lock: true });
   requireStatus(bill, 'edit', NOT_EDITABLE);
-  await getLineRow(db, entityId, billId, lineId);
+  const line = await getLineRow(db, entityId, billId, lineId);
+  if (line.po_line_id && bill.po_id) await rebillQuantity(db, entityId, bill.po_id, line.po_line_id, line.quantity!, '0');
   await db.query('DELETE FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2 AND id = $3', [entityId, billId, lineId]);
   await recalculate(db, entityId, billId);
   return getBillWithLines(db, entityId, billId);

@@ -8,6 +8,7 @@ import { achClearanceTransition } from '../orders/lifecycle-rules';
 import { paymentState } from '../orders/payment-status';
 import type { DocumentType, OrderStatus, PaymentStatus } from '../orders/totals';
 import { ApiError } from '../errors';
+import { archivedError } from '../orders/order-store';
 import { amount, type Amount, ZERO } from '../money';
 
 export interface OrderState {
@@ -21,6 +22,8 @@ export interface OrderState {
   amount_paid: string;
   /** Refunds the document received (drives partially_refunded and refunded). */
   amount_refunded: string;
+  /** What voided payments had applied (payment_status voided when nothing paid is left). */
+  amount_voided: string;
   balance_due: string;
   /** The order_status to return to when an ACH payment clears or fails. */
   ach_previous_status: OrderStatus | null;
@@ -32,12 +35,15 @@ export interface OrderState {
 
 /** The documents, locked FOR UPDATE in id order (so two payments never deadlock). */
 export async function lockOrders(db: Db, entityId: string, where: string, params: unknown[]): Promise<OrderState[]> {
-  return db.query<OrderState>(
-    `SELECT id, document_type, order_status, payment_status, customer_account_id, order_total, tax_total, amount_paid, amount_refunded, balance_due,
-       amount_credited, ach_previous_status, order_date, created_at
+  const orders = await db.query<OrderState & { is_archived: boolean }>(
+    `SELECT id, document_type, order_status, payment_status, customer_account_id, order_total, tax_total, amount_paid, amount_refunded, amount_voided, balance_due,
+       amount_credited, ach_previous_status, order_date, created_at, is_archived
        FROM orders WHERE entity_id = $1 AND deleted_at IS NULL AND ${where} ORDER BY id FOR UPDATE`,
     [entityId, ...params],
   );
+  // An archived document takes no money move: its balance_due is forced to 0 while it is archived.
+  if (orders.some((order) => order.is_archived)) throw archivedError('order_id');
+  return orders;
 }
 
 /**
@@ -49,17 +55,24 @@ export async function updateDocumentPayment(
   db: Db,
   entityId: string,
   order: OrderState,
-  change: { paid?: Amount; refunded?: Amount; order_status?: OrderStatus; ach_previous_status?: OrderStatus | null },
+  change: { paid?: Amount; refunded?: Amount; voided?: Amount; order_status?: OrderStatus; ach_previous_status?: OrderStatus | null },
 ): Promise<void> {
   const paid = amount(order.amount_paid).plus(change.paid ?? ZERO);
   const refunded = amount(order.amount_refunded).plus(change.refunded ?? ZERO);
+  const voided = amount(order.amount_voided).plus(change.voided ?? ZERO);
   const orderStatus = change.order_status ?? order.order_status;
-  const { payment_status: status, balance_due: balance } = paymentState({ ...order, order_status: orderStatus, amount_paid: paid, amount_refunded: refunded });
+  const { payment_status: status, balance_due: balance } = paymentState({
+    ...order,
+    order_status: orderStatus,
+    amount_paid: paid,
+    amount_refunded: refunded,
+    amount_voided: voided,
+  });
   const previous = change.ach_previous_status === undefined ? order.ach_previous_status : change.ach_previous_status;
   await db.query(
     `UPDATE orders SET amount_paid = $3, amount_refunded = $4, payment_status = $5, balance_due = $6, order_status = $7, ach_previous_status = $8,
-       updated_at = now() WHERE entity_id = $1 AND id = $2`,
-    [entityId, order.id, paid.toString(), refunded.toString(), status, balance.toString(), orderStatus, previous],
+       amount_voided = $9, updated_at = now() WHERE entity_id = $1 AND id = $2`,
+    [entityId, order.id, paid.toString(), refunded.toString(), status, balance.toString(), orderStatus, previous, voided.toString()],
   );
 }
 

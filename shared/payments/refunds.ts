@@ -267,7 +267,8 @@ export async function voidPayment(db: Db, actor: PaymentActor, paymentId: string
   );
   for (const entry of applicationEntries) await reverseJournalEntry(db, actor, entry.id, { memo: `Void of payment ${payment.id}` });
   for (const { application, order } of locked) {
-    await updateDocumentPayment(db, entityId, order, { paid: amount(application.amount_applied).negated() });
+    const applied = amount(application.amount_applied);
+    await updateDocumentPayment(db, entityId, order, { paid: applied.negated(), voided: applied });
   }
   await db.query(
     `UPDATE payments SET status = 'voided', voided_at = now(), unapplied_amount = 0, reversal_journal_entry_id = $3, updated_at = now()

@@ -43,6 +43,8 @@ export async function provisionEntity(input: {
   mode: KeyMode;
   scopes: string[];
   keyName?: string;
+  /** The account's usage tier (per-key throttling on AWS); the column's default, `standard`, when omitted. */
+  usageTier?: string;
 }): Promise<ProvisionedEntity> {
   const liveId = newId();
   const testId = newId();
@@ -57,8 +59,9 @@ export async function provisionEntity(input: {
       await pinEntity(db, id);
       try {
         modes[mode] = await db.one<Entity>(
-          `INSERT INTO entities (id, code, name, livemode, live_entity_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENTITY_COLUMNS}`,
-          [id, input.code, input.name, mode === 'live', mode === 'live' ? null : liveId],
+          `INSERT INTO entities (id, code, name, livemode, live_entity_id, usage_tier) VALUES ($1, $2, $3, $4, $5, COALESCE($6, 'standard'))
+           RETURNING ${ENTITY_COLUMNS}`,
+          [id, input.code, input.name, mode === 'live', mode === 'live' ? null : liveId, input.usageTier ?? null],
         );
       } catch (error) {
         if (isUniqueViolation(error)) throw new Error(`entity code ${input.code} is taken`, { cause: error });

@@ -18,9 +18,11 @@ import { publishCommitted } from '../events/publisher';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { log } from '../log';
+import { METRIC_NAMES, putMetrics } from '../metrics';
 import { getWebhookEndpoint, setWebhookEndpointStatus, signingSecrets } from './endpoint-store';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from './schemas/webhook-delivery';
 import { checkEndpointAddress, parseEndpointUrl, urlPolicy, type UrlPolicy } from './url-policy';
+import { recordSuccess } from './success-records';
 
 /** Seconds before each attempt: the first is immediate, then about three days of retries. */
 const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000, 36000];
@@ -65,50 +67,136 @@ export async function queueDelivery(
   return db.one<WebhookDelivery>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
 }
 
+/** A delivery a dispatcher holds the lease of; endpoint_id lets it keep one endpoint from crowding out the others. */
+export interface ClaimedDelivery {
+  id: string;
+  entity_id: string;
+  endpoint_id: string;
+  /**
+   * What its first attempt sends, read when it was queued leased to the caller: the attempt then
+   * skips the transaction that would read it again (nobody else can take a leased delivery).
+   */
+  prepared?: { url: string; secrets: string[]; payload: unknown };
+}
+
+export interface QueueOptions {
+  /** How long a leased delivery is held for its first attempt. */
+  leaseMs?: number;
+  /** Which endpoints' deliveries to queue leased to the caller; all of them when leaseMs is set and this is absent. */
+  lease?: (endpointId: string) => boolean;
+}
+
 /**
  * Queues a committed event for every enabled endpoint of its entity and mode that subscribes to
  * its type. Safe to repeat (the bus and the outbox sweeper deliver at least once): an event is
- * queued for an endpoint once.
+ * queued for an endpoint once. Returns the deliveries queued and whether each is leased. The
+ * event is read from the outbox, so only a committed event of the entity is sent, as stored.
+ *
+ * A leased delivery is queued already claimed by the caller, which attempts it at once (the
+ * dispatcher function on AWS, the local dispatcher for an endpoint with a free slot): nobody else
+ * takes it before the lease runs out, and if the caller dies it comes back then. The others are
+ * due now, for whichever dispatcher claims them first.
  */
-export function queueEvent(event: EventEnvelope): Promise<number> {
+export function queueEvent(event: EventEnvelope, options: QueueOptions = {}): Promise<(ClaimedDelivery & { leased: boolean })[]> {
   return withTransaction({ role: 'app_user', entityId: event.entity_id }, async (db) => {
-    const endpoints = await db.query<{ id: string }>(
-      `SELECT id FROM webhook_endpoints WHERE entity_id = $1 AND status = 'enabled' AND ($2 = ANY(enabled_events) OR '*' = ANY(enabled_events))`,
-      [event.entity_id, event.type],
+    const endpoints = await db.query<{ id: string; url: string; secret: string; previous_secret: string | null; payload: unknown }>(
+      `SELECT w.id, w.url, w.secret, CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, o.payload
+         FROM webhook_endpoints w JOIN event_outbox o ON o.entity_id = w.entity_id AND o.id = $2
+        WHERE w.entity_id = $1 AND w.status = 'enabled' AND ($3 = ANY(w.enabled_events) OR '*' = ANY(w.enabled_events))`,
+      [event.entity_id, event.id, event.type],
     );
-    let queued = 0;
-    for (const endpoint of endpoints) {
-      const rows = await db.query(
-        `INSERT INTO webhook_deliveries (id, entity_id, endpoint_id, event_id, event_type, kind, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, 'event', now())
-         ON CONFLICT (endpoint_id, event_id) WHERE kind = 'event' DO NOTHING RETURNING id`,
-        [newId(), event.entity_id, endpoint.id, event.id, event.type],
-      );
-      queued += rows.length;
-    }
-    return queued;
+    if (endpoints.length === 0) return [];
+    const rows = endpoints.map((endpoint) => ({ endpoint, id: newId(), leased: options.leaseMs !== undefined && (options.lease?.(endpoint.id) ?? true) }));
+    const inserted = await db.query<{ id: string; entity_id: string; endpoint_id: string }>(
+      `INSERT INTO webhook_deliveries (id, entity_id, endpoint_id, event_id, event_type, kind, next_attempt_at)
+       SELECT row.id, $1, row.endpoint_id, $2, $3, 'event', now() + make_interval(secs => row.delay)
+         FROM unnest($4::uuid[], $5::uuid[], $6::float8[]) AS row (id, endpoint_id, delay)
+       ON CONFLICT (endpoint_id, event_id) WHERE kind = 'event' DO NOTHING RETURNING id, entity_id, endpoint_id`,
+      [
+        event.entity_id,
+        event.id,
+        event.type,
+        rows.map((row) => row.id),
+        rows.map((row) => row.endpoint.id),
+        rows.map((row) => (row.leased ? options.leaseMs! / 1000 : 0)),
+      ],
+    );
+    const insertedIds = new Set(inserted.map((row) => row.id));
+    return rows
+      .filter((row) => insertedIds.has(row.id))
+      .map(({ endpoint, id, leased }) => ({
+        id,
+        entity_id: event.entity_id,
+        endpoint_id: endpoint.id,
+        leased,
+        prepared: leased
+          ? {
+              url: endpoint.url,
+              secrets: endpoint.previous_secret ? [endpoint.secret, endpoint.previous_secret] : [endpoint.secret],
+              payload: endpoint.payload,
+            }
+          : undefined,
+      }));
   });
-}
-
-interface Claimed {
-  id: string;
-  entity_id: string;
 }
 
 /**
  * Claims up to `limit` due deliveries of any entity and leases them past the attempt's timeout: a
- * concurrent dispatcher skips them, and a crashed one's leases run out and they come back.
+ * concurrent dispatcher skips them, and a crashed one's leases run out and they come back. At most
+ * `perEndpoint` deliveries of one endpoint are taken (oldest due first), fewer for an endpoint the
+ * caller already has attempts in flight to (`busy`: its remaining room; 0 leaves it out), so a
+ * backlog at one slow endpoint never fills a dispatcher's every slot while other endpoints'
+ * deliveries wait behind it.
  */
-export function claimDueDeliveries(limit: number, leaseMs: number): Promise<Claimed[]> {
+export function claimDueDeliveries(
+  limit: number,
+  leaseMs: number,
+  options: { perEndpoint?: number; busy?: ReadonlyMap<string, number>; endpointId?: string } = {},
+): Promise<ClaimedDelivery[]> {
+  const perEndpoint = options.perEndpoint ?? limit;
+  if (options.endpointId !== undefined) {
+    return claimDueDeliveriesOf(options.endpointId, Math.min(limit, options.busy?.get(options.endpointId) ?? perEndpoint), leaseMs);
+  }
+  const busy = [...(options.busy ?? new Map<string, number>())];
   return withTransaction({ role: 'app_worker' }, (db) =>
-    db.query<Claimed>(
-      `UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $2)
+    db.query<ClaimedDelivery>(
+      `WITH busy AS (SELECT * FROM unnest($4::uuid[], $5::int[]) AS b (endpoint_id, room))
+       UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $2)
         WHERE id IN (
-          SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
-           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, entity_id`,
-      [limit, leaseMs / 1000],
+          SELECT ranked.id FROM (
+            SELECT due.id, due.endpoint_id, due.next_attempt_at,
+                   row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.id) AS rank
+              FROM (SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+                     WHERE status = 'pending' AND next_attempt_at <= now()
+                       AND endpoint_id NOT IN (SELECT endpoint_id FROM busy WHERE room <= 0)
+                     ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED) AS due
+          ) AS ranked LEFT JOIN busy ON busy.endpoint_id = ranked.endpoint_id
+          WHERE ranked.rank <= COALESCE(busy.room, $3)
+          ORDER BY ranked.next_attempt_at LIMIT $1)
+        RETURNING id, entity_id, endpoint_id`,
+      [limit, leaseMs / 1000, perEndpoint, busy.map(([id]) => id), busy.map(([, room]) => room)],
     ),
+  );
+}
+
+/** The due deliveries of one endpoint, oldest first (the endpoint's backlog, by its own index). */
+function claimDueDeliveriesOf(endpointId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  return withTransaction({ role: 'app_worker' }, (db) =>
+    db.query<ClaimedDelivery>(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $3)
+        WHERE id IN (
+          SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= now()
+           ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, entity_id, endpoint_id`,
+      [endpointId, limit, leaseMs / 1000],
+    ),
+  );
+}
+
+/** Gives claimed deliveries back before any attempt: their lease ends and they are due at once. */
+export async function releaseDeliveries(ids: string[]): Promise<void> {
+  await withTransaction({ role: 'app_worker' }, (db) =>
+    db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]),
   );
 }
 
@@ -249,19 +337,36 @@ async function disableEndpoint(db: Db, entityId: string, endpointId: string, rea
   return recorder.recorded;
 }
 
+/** A delivery just queued leased to the caller: its first attempt, with what was read as it was queued. */
+function preparedDue(claimed: ClaimedDelivery, prepared: NonNullable<ClaimedDelivery['prepared']>) {
+  const payload = prepared.payload as { id: string; type: string };
+  return {
+    id: claimed.id,
+    endpoint_id: claimed.endpoint_id,
+    event_id: payload.id,
+    event_type: payload.type,
+    attempt_count: 0,
+    url: prepared.url,
+    secrets: prepared.secrets,
+    payload,
+  };
+}
+
 /** Runs one attempt of a claimed delivery and records it. */
-export async function attemptDelivery(claimed: Claimed, config: DeliveryConfig, policy: UrlPolicy = urlPolicy()): Promise<void> {
+export async function attemptDelivery(claimed: ClaimedDelivery, config: DeliveryConfig, policy: UrlPolicy = urlPolicy()): Promise<void> {
   const scope = { role: 'app_user' as const, entityId: claimed.entity_id };
-  const due = await withTransaction(scope, async (db) => {
-    const row = await loadDue(db, claimed.id);
-    if (!row) return undefined;
-    if (row.endpoint_status !== 'enabled' || row.payload === null) {
-      // A disabled endpoint gets nothing more; an event past retention cannot be sent.
-      await db.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1`, [row.id]);
-      return undefined;
-    }
-    return { ...row, secrets: await signingSecrets(db, claimed.entity_id, row.endpoint_id) };
-  });
+  const due = claimed.prepared
+    ? preparedDue(claimed, claimed.prepared)
+    : await withTransaction(scope, async (db) => {
+        const row = await loadDue(db, claimed.id);
+        if (!row) return undefined;
+        if (row.endpoint_status !== 'enabled' || row.payload === null) {
+          // A disabled endpoint gets nothing more; an event past retention cannot be sent.
+          await db.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1`, [row.id]);
+          return undefined;
+        }
+        return { ...row, secrets: await signingSecrets(db, claimed.entity_id, row.endpoint_id) };
+      });
   if (!due) return;
   const body = JSON.stringify(due.payload);
   const result = await sendSigned(due.url, due.secrets, body, due.event_id, config, policy);
@@ -269,6 +374,19 @@ export async function attemptDelivery(claimed: Claimed, config: DeliveryConfig, 
   const gone = result.statusCode === 410;
   const attemptNumber = due.attempt_count + 1;
   const retryIn = !succeeded && !gone && attemptNumber < config.schedule.length ? withJitter(config.schedule[attemptNumber]) : undefined;
+  if (succeeded) {
+    await recordSuccess(claimed.entity_id, {
+      deliveryId: due.id,
+      endpointId: due.endpoint_id,
+      eventId: due.event_id,
+      eventType: due.event_type,
+      attemptNumber,
+      statusCode: result.statusCode!,
+      durationMs: result.durationMs,
+      excerpt: result.excerpt,
+    });
+    return;
+  }
   const recorded = await withTransaction(scope, async (db) => {
     const next = retryIn === undefined ? null : new Date(Date.now() + retryIn * 1000).toISOString();
     const status = succeeded ? 'succeeded' : next ? 'pending' : 'failed';
@@ -304,7 +422,11 @@ export async function attemptDelivery(claimed: Claimed, config: DeliveryConfig, 
     return [];
   });
   await publishCommitted(claimed.entity_id, recorded);
-  if (!succeeded) log.info('webhook delivery failed', { delivery: due.id, attempt: attemptNumber, status: result.statusCode, retry: retryIn !== undefined });
+  if (!succeeded) {
+    log.info('webhook delivery failed', { delivery: due.id, attempt: attemptNumber, status: result.statusCode, retry: retryIn !== undefined });
+    // Every failed attempt, retried or final: the stage dashboard's WebhookDeliveryFailures.
+    putMetrics([{ name: METRIC_NAMES.webhookDeliveryFailures, unit: 'Count', value: 1 }]);
+  }
 }
 
 /** The attempts of one endpoint's deliveries, newest first. */

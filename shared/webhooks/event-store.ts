@@ -80,6 +80,6 @@ export async function pruneEvents(db: Db, retentionDays: number, batchSize = 100
 }
 
 /** The sweep the schedule runs: one batch of expired events, for every entity. */
-export function pruneExpiredEvents(retentionDays = eventRetentionDays()): Promise<number> {
-  return withTransaction({ role: 'app_worker' }, (db) => pruneEvents(db, retentionDays));
+export function pruneExpiredEvents(retentionDays = eventRetentionDays(), batchSize?: number): Promise<number> {
+  return withTransaction({ role: 'app_worker' }, (db) => pruneEvents(db, retentionDays, batchSize));
 }

@@ -4,9 +4,10 @@
  */
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ADMIN_COMMAND_NAMES } from '../../functions/platform/admin-commands';
 
 const ENTRY_POINTS = [
-  { script: 'local/cli.ts', usage: 'usage: npm run cli -- <create-entity|create-user|create-key>' },
+  { script: 'local/cli.ts', usage: `usage: npm run cli -- [--stage <stage>] <${ADMIN_COMMAND_NAMES.join('|')}>` },
   { script: 'local/run-recurring.ts', usage: 'usage: npm run recurring -- [--as-of YYYY-MM-DD]' },
   { script: 'local/server.ts', usage: 'usage: npm start' },
   { script: 'client/generate.ts', usage: 'usage: npm run client:generate' },

@@ -62,6 +62,15 @@ describe('bundleFunctions', () => {
     expect(readdirSync(result.dirs['locations/create-location'])).toEqual(['index.mjs']);
   });
 
+  it('loads the DynamoDB client in no function at module load: only idempotent requests import() it', () => {
+    // A static import of an external package is hoisted to the top of the bundle and runs on every cold start.
+    for (const [name, dir] of Object.entries(result.dirs)) {
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8'), name).not.toMatch(/from\s*"@aws-sdk\/(client|util|lib)-dynamodb"/);
+    }
+    const mutating = readFileSync(join(result.dirs['locations/create-location'], 'index.mjs'), 'utf8');
+    expect(mutating).toMatch(/import\("@aws-sdk\/client-dynamodb"\)/);
+  });
+
   it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', () => {
     const dir = result.dirs['openapi/get-openapi'];
     expect((JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string }).openapi).toBe('3.1.0');

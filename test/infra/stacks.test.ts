@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSION_BYTES } from '../../infra/constructs/api';
 import { MIN_COMPRESSION_SIZE } from '../../local/compression';
-import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import { ERROR_CATALOG, errorKey, type ErrorCode } from '../../shared/errors';
 import { ERROR_STATUS } from '../../shared/http/error-status';
 import { type SynthesizedStage, nestedResources, realRoutes, resourcesOf, synthStage } from './synth';
 
@@ -51,11 +51,13 @@ const authorizerFunctionProps = (stage: SynthesizedStage) => {
 };
 
 describe('stacks', () => {
-  it('are named per stage and env-agnostic', () => {
+  it('are named per stage and env-agnostic, with one API Gateway account stack for every stage', () => {
     expect(sandbox.stacks.data.stackName).toBe('BizOps-sandbox-Data');
     expect(sandbox.stacks.api.stackName).toBe('BizOps-sandbox-Api');
     expect(prod.stacks.data.stackName).toBe('BizOps-prod-Data');
-    for (const stack of [sandbox.stacks.data, sandbox.stacks.api, prod.stacks.data, prod.stacks.api]) {
+    expect(sandbox.stacks.account.stackName).toBe('BizOps-ApiGatewayAccount');
+    expect(prod.stacks.account.stackName).toBe('BizOps-ApiGatewayAccount');
+    for (const stack of [sandbox.stacks.account, sandbox.stacks.data, sandbox.stacks.api, prod.stacks.data, prod.stacks.api]) {
       expect(stack.environment).toBe('aws://unknown-account/unknown-region');
     }
   });
@@ -144,8 +146,13 @@ describe('route functions', () => {
 
   it('get the runtime environment the shared code reads', () => {
     for (const fn of routeFunctions(prod)) {
+      // The cutover snapshot route alone also learns its state machine, environment and cluster (test/infra/cutover-snapshot.test.ts).
+      const cutover = fn.Description.includes('(migration.cutover_snapshot_create)')
+        ? ['CUTOVER_ENV', 'CUTOVER_STATE_MACHINE_ARN', 'DB_CLUSTER_IDENTIFIER']
+        : [];
       expect(Object.keys(fn.Environment.Variables).sort()).toEqual(
         [
+          ...cutover,
           'ACCEPTED_KEY_MODES',
           'DATABASE_POOL_MAX',
           'DB_HOST',
@@ -156,6 +163,7 @@ describe('route functions', () => {
           'IDEMPOTENCY_TABLE_NAME',
           'NODE_ENV',
           'PAYMENT_PROCESSOR',
+          'POWERTOOLS_METRICS_NAMESPACE',
           'POWERTOOLS_SERVICE_NAME',
           'PUBLIC_BASE_URL',
           'STAGE_NAME',
@@ -169,6 +177,7 @@ describe('route functions', () => {
         DATABASE_POOL_MAX: '1',
         ACCEPTED_KEY_MODES: 'live,test',
         POWERTOOLS_SERVICE_NAME: 'bizops-api',
+        POWERTOOLS_METRICS_NAMESPACE: 'BizOps',
         PAYMENT_PROCESSOR: 'stripe',
         STAGE_NAME: 'prod',
       });
@@ -195,7 +204,10 @@ describe('route functions', () => {
   });
 
   it('wait for the database migration', () => {
-    const nestedStackResources = Object.values(sandbox.api.findResources('AWS::CloudFormation::Stack'));
+    // The route and webhook stacks run code against the schema; the alarms' stack (Operations) does not.
+    const nestedStackResources = Object.entries(sandbox.api.findResources('AWS::CloudFormation::Stack'))
+      .filter(([logicalId]) => !logicalId.startsWith('Operations'))
+      .map(([, resource]) => resource as { DependsOn?: string[] });
     expect(nestedStackResources.length).toBeGreaterThan(0);
     const migration = Object.keys(sandbox.api.findResources('Custom::BizOpsDatabaseMigrations'));
     expect(migration).toHaveLength(1);
@@ -238,8 +250,8 @@ describe('gateway responses', () => {
         status: '401',
         body: { error: 'authentication_failed', code: 'api_key_revoked', type: 'permission_error', hint: ERROR_CATALOG.api_key_revoked.hint },
       },
-      MISSING_AUTHENTICATION_TOKEN: { status: '404', body: { error: 'not_found', code: 'route_not_found', type: 'not_found' } },
-      THROTTLED: { status: '429', body: { error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' } },
+      MISSING_AUTHENTICATION_TOKEN: { status: '404', body: { error: 'route_not_found', code: 'route_not_found', type: 'not_found' } },
+      THROTTLED: { status: '429', body: { error: 'rate_limit_exceeded', code: 'rate_limit_exceeded', type: 'rate_limit' } },
       AUTHORIZER_FAILURE: { status: '503', body: { error: 'service_unavailable', code: 'service_unavailable', type: 'internal' } },
       AUTHORIZER_CONFIGURATION_ERROR: { status: '503', body: { error: 'service_unavailable', code: 'service_unavailable', type: 'internal' } },
       DEFAULT_4XX: { body: { code: 'parameter_invalid', type: 'validation_error', hint: 'Invalid request body' } },
@@ -276,7 +288,7 @@ describe('gateway responses', () => {
     const denyCodes = Object.entries(ERROR_CATALOG).filter(([code]) => ERROR_STATUS[code as ErrorCode] === 401);
     expect(denyCodes.length).toBeGreaterThan(1);
     for (const [code, entry] of denyCodes) {
-      expect(entry.error, code).toBe('authentication_failed');
+      expect(errorKey(code as ErrorCode), code).toBe('authentication_failed');
       expect(entry.type, code).toBe('permission_error');
       // eslint-disable-next-line no-control-regex -- on purpose: a hint with a control character (U+0000 to U+001F) is not JSON-safe
       expect(entry.hint, code).not.toMatch(/["\\$#]|[\u0000-\u001f]/);
@@ -298,9 +310,11 @@ describe('stage', () => {
     });
   });
 
-  it('has a usage plan with the stage throttle', () => {
+  it('has a usage plan per tier of stage config, each bound to the stage (per-key limits: test/infra/operations.test.ts)', () => {
+    prod.api.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
     prod.api.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
-      Throttle: { RateLimit: 200, BurstLimit: 400 },
+      UsagePlanName: 'bizops-prod-standard',
+      Throttle: { RateLimit: 25, BurstLimit: 50 },
       ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
     });
   });
@@ -308,6 +322,13 @@ describe('stage', () => {
   it('runs the outbox sweeper every minute and the recurring journal entries daily', () => {
     sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
     sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 0 * * ? *)' });
+  });
+
+  it('runs the vendor credit expiry job hourly', () => {
+    sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
+    sandbox.api.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'Forfeits the remaining balance of vendor credits past expires_at (hourly)',
+    });
   });
 });
 
@@ -351,9 +372,7 @@ describe('data stack', () => {
     prod.data.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
   });
 
-  it('has no NAT: isolated subnets, VPC endpoints and flow logs', () => {
-    sandbox.data.resourceCountIs('AWS::EC2::NatGateway', 0);
-    sandbox.data.resourceCountIs('AWS::EC2::InternetGateway', 0);
+  it('reaches AWS services through VPC endpoints, with flow logs (NAT only for egress: test/infra/webhooks.test.ts)', () => {
     sandbox.data.resourceCountIs('AWS::EC2::FlowLog', 1);
     const services = resourcesOf<{ ServiceName: unknown }>(sandbox.data, 'AWS::EC2::VPCEndpoint').map((endpoint) =>
       JSON.stringify(endpoint.Properties.ServiceName),

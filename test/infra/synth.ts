@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App, type PolicyValidationPluginReport } from 'aws-cdk-lib';
+import { App, type PolicyValidationPluginReport, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { addBizOpsStacks, addNagChecks, type BizOpsStacks } from '../../infra/bizops-app';
-import { type StageName, stageConfig } from '../../infra/config/stages';
+import { parseStageConfig, type StageConfig, type StageName, stageConfig } from '../../infra/config/stages';
 import { type FunctionCodeSource, inlineTestCode } from '../../infra/functions';
 import { type RouteSpec, routeSpecs } from '../../infra/routes';
 
@@ -26,10 +26,14 @@ export const realRoutes = (): RouteSpec[] => routeSpecs(ROUTE_MODULES);
 
 export interface SynthesizedStage {
   stacks: BizOpsStacks;
+  /** BizOps-ApiGatewayAccount: the account-wide API Gateway CloudWatch role. */
+  account: Template;
   data: Template;
   api: Template;
   /** One per nested stack of route functions, in order. */
   routeStacks: Template[];
+  /** The webhook delivery nested stack. */
+  webhooks: Template;
   /** cdk-nag's own report over the whole app (acknowledged findings excluded). */
   nag: PolicyValidationPluginReport;
   /** Resource count per stack path. */
@@ -37,11 +41,18 @@ export interface SynthesizedStage {
   cleanup(): void;
 }
 
-export function synthStage(options: { stage: StageName; routes?: RouteSpec[]; code?: FunctionCodeSource; routesPerNestedStack?: number }): SynthesizedStage {
+export function synthStage(options: {
+  stage: StageName;
+  routes?: RouteSpec[];
+  code?: FunctionCodeSource;
+  routesPerNestedStack?: number;
+  /** Changes to the stage's configuration (e.g. a custom domain), validated like the real one. */
+  configure?: (config: StageConfig) => StageConfig;
+}): SynthesizedStage {
   const outdir = mkdtempSync(join(tmpdir(), 'bizops-infra-'));
   const app = new App({ outdir, context: { ...cdkJsonContext(), stage: options.stage }, builtinCloudFormationValidation: false });
   const stacks = addBizOpsStacks(app, {
-    stage: stageConfig(options.stage),
+    stage: parseStageConfig((options.configure ?? ((config) => config))(stageConfig(options.stage))),
     routes: options.routes ?? realRoutes(),
     code: options.code ?? inlineTestCode(),
     migrationsDir: join(repoRoot, 'migrations'),
@@ -49,19 +60,29 @@ export function synthStage(options: { stage: StageName; routes?: RouteSpec[]; co
   });
   const checks = addNagChecks(app);
   // Template.fromStack synthesizes the app once (nag errors would fail it here already).
+  const account = Template.fromStack(stacks.account);
   const data = Template.fromStack(stacks.data);
   const api = Template.fromStack(stacks.api);
   const routeStacks = stacks.api.routeStacks.map((nested) => Template.fromStack(nested));
+  const webhooksStack = Stack.of(stacks.api.webhooks);
+  const webhooks = Template.fromStack(webhooksStack);
   const count = (template: Template) => Object.keys((template.toJSON() as { Resources?: Record<string, unknown> }).Resources ?? {}).length;
-  const resourceCounts: Record<string, number> = { [stacks.data.node.path]: count(data), [stacks.api.node.path]: count(api) };
+  const resourceCounts: Record<string, number> = {
+    [stacks.account.node.path]: count(account),
+    [stacks.data.node.path]: count(data),
+    [stacks.api.node.path]: count(api),
+  };
   stacks.api.routeStacks.forEach((nested, index) => {
     resourceCounts[nested.node.path] = count(routeStacks[index]);
   });
+  resourceCounts[webhooksStack.node.path] = count(webhooks);
   return {
     stacks,
+    account,
     data,
     api,
     routeStacks,
+    webhooks,
     nag: checks.validateScope(app),
     resourceCounts,
     cleanup: () => rmSync(outdir, { recursive: true, force: true }),

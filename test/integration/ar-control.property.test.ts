@@ -32,7 +32,10 @@ type Op =
   | { kind: 'clear_ach'; pick: number }
   | { kind: 'fail_ach'; pick: number }
   | { kind: 'deposit' }
-  | { kind: 'return'; pick: number };
+  | { kind: 'return'; pick: number }
+  | { kind: 'convert'; pick: number }
+  | { kind: 'memo_apply'; pick: number; percent: number }
+  | { kind: 'memo_refund'; pick: number; percent: number };
 
 const percent = fc.integer({ min: 1, max: 100 });
 const pick = fc.nat(50);
@@ -64,6 +67,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('fail_ach' as const), pick }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'deposit' as const }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('return' as const), pick }), weight: 1 },
+  // Prepayments follow the invoice; credit-memo credit goes to another invoice or back to the customer.
+  { arbitrary: fc.record({ kind: fc.constant('convert' as const), pick }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('memo_apply' as const), pick, percent }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('memo_refund' as const), pick, percent }), weight: 1 },
 );
 
 interface World {
@@ -233,6 +240,41 @@ async function run(world: World, step: Op): Promise<void> {
         api.request('POST', `/v1/orders/${source.id}/returns`, { key, body: { lines: [{ line_id: lines[0].id, quantity: 1, restock: false }] } }),
       );
       if (created.status < 300) await tolerate(api.request('POST', `/v1/orders/${created.body.id}/confirm`, { key }));
+      return;
+    }
+    case 'convert': {
+      // A sales order (paid or not) invoiced and the invoice posted: its deposit follows the invoice.
+      const page = await api.get(world.owner, '/v1/orders', { document_type: 'sales_order', limit: '100' });
+      const source = at(
+        page.data.filter((o) => ['confirmed', 'partially_fulfilled', 'fulfilled'].includes(o.order_status)),
+        step.pick,
+      );
+      if (!source) return;
+      const converted = await tolerate(api.request('POST', `/v1/orders/${source.id}/convert`, { key }));
+      if (converted.status < 300) await tolerate(api.request('POST', `/v1/orders/${converted.body.id}/confirm`, { key }));
+      return;
+    }
+    case 'memo_apply':
+    case 'memo_refund': {
+      const memos = (await api.get(world.owner, '/v1/orders', { document_type: 'return', limit: '100' })).data.filter((o) => o.balance_due < 0);
+      const memo = at(memos, step.pick);
+      if (!memo) return;
+      const credit = amount(memo.balance_due).negated();
+      if (step.kind === 'memo_refund') {
+        const value = credit.times(step.percent).div(100).toDecimalPlaces(2, 1);
+        if (value.gt(0) && world.bankAccountId) {
+          await tolerate(
+            api.request('POST', `/v1/orders/${memo.id}/refund-credit`, { key, body: { bank_account_id: world.bankAccountId, amount: value.toFixed(2) } }),
+          );
+        }
+        return;
+      }
+      const invoice = at(await openInvoices(world), step.pick);
+      if (!invoice) return;
+      const most = credit.lt(invoice.balance_due) ? credit : amount(invoice.balance_due);
+      const value = most.times(step.percent).div(100).toDecimalPlaces(2, 1);
+      if (value.gt(0))
+        await tolerate(api.request('POST', `/v1/orders/${memo.id}/apply-credit`, { key, body: { invoice_id: invoice.id, amount: value.toFixed(2) } }));
       return;
     }
   }

@@ -384,6 +384,54 @@ describe('E2 coupon_code and removing a coupon', () => {
     expect(gone.body).toMatchObject({ coupon_released: false, fee_total: 0, order_total: 30.03 });
   });
 
+  it('coupons re-check their minimum subtotal after line edits: an edit or deletion below min_order_subtotal drops the coupon (order_adjustment.deleted, redemption released)', async () => {
+    const w = await salesWorld(api, WORLD);
+    const { owner, widget } = w;
+    const big = await api.post(owner, '/v1/coupons', { code: 'BIG', discount_type: 'fixed_amount', value: 5, min_order_subtotal: 25 });
+    const open = await api.post(owner, '/v1/coupons', { code: 'ANY', discount_type: 'fixed_amount', value: 1 });
+    const order = await draft(w, [
+      { product_id: widget.id, quantity: 2, sell_rate: '10' },
+      { product_id: widget.id, quantity: 1, sell_rate: '10' },
+    ]);
+    const bigAdjustment = (await apply(owner, order.id, 'BIG')).body;
+    expect((await apply(owner, order.id, 'ANY')).status).toBe(200);
+    expect(await api.get(owner, `/v1/orders/${order.id}`)).toMatchObject({ subtotal: 30, discount_total: 6, order_total: 24 });
+
+    // An edit that keeps the subtotal at the minimum keeps the coupon.
+    const lines = (await api.get(owner, `/v1/orders/${order.id}`)).lines;
+    await api.patch(owner, `/v1/orders/${order.id}/items/${lines[0].id}`, { quantity: 1.5 });
+    expect(await api.get(owner, `/v1/orders/${order.id}`)).toMatchObject({ subtotal: 25, discount_total: 6 });
+    expect((await getCoupon(owner, big.id)).times_redeemed).toBe(1);
+
+    // Below it: the edit proceeds and the coupon is dropped, the other coupon stays.
+    const mark = api.published.length;
+    await api.patch(owner, `/v1/orders/${order.id}/items/${lines[0].id}`, { quantity: 1 });
+    const after = await api.get(owner, `/v1/orders/${order.id}`);
+    expect(after).toMatchObject({ subtotal: 20, discount_total: 1, order_total: 19 });
+    expect(after.adjustments.map((a) => a.coupon_id)).toEqual([open.id]);
+    expect(after.lines.map((l) => l.coupon_adjustment)).toEqual([0.5, 0.5]);
+    expect((await getCoupon(owner, big.id)).times_redeemed).toBe(0);
+    expect((await getCoupon(owner, open.id)).times_redeemed).toBe(1);
+    const events = api.published.slice(mark).filter((e) => e.entity_id === owner.entity.id);
+    expect(events.map((e) => e.type)).toEqual(['order_adjustment.deleted', 'order.updated']);
+    expect(events[0].data.object).toMatchObject({ id: bigAdjustment.id, coupon_id: big.id, amount: 5 });
+    // 25 − 6 before, 20 − 1 after: the total stands at 19, the subtotal and the discount moved.
+    expect(events[1].data.previous_attributes).toMatchObject({ subtotal: 25, discount_total: 6 });
+    expect(events[1].data.object).toMatchObject({ subtotal: 20, discount_total: 1, order_total: 19 });
+
+    // A deletion below the minimum drops it the same way.
+    const second = await draft(w, [
+      { product_id: widget.id, quantity: 2, sell_rate: '10' },
+      { product_id: widget.id, quantity: 1, sell_rate: '10' },
+    ]);
+    expect((await apply(owner, second.id, 'BIG')).status).toBe(200);
+    const mark2 = api.published.length;
+    await api.delete(owner, `/v1/orders/${second.id}/items/${second.lines[1].id}`);
+    expect(await api.get(owner, `/v1/orders/${second.id}`)).toMatchObject({ subtotal: 20, discount_total: 0, order_total: 20, adjustments: [] });
+    expect((await getCoupon(owner, big.id)).times_redeemed).toBe(0);
+    expect(api.published.slice(mark2).map((e) => e.type)).toEqual(['order_adjustment.deleted', 'order.updated']);
+  });
+
   it('a quote converted to a sales order keeps its coupon discount without a second redemption', async () => {
     const { owner, account, widget } = await salesWorld(api, WORLD);
     const coupon = await api.post(owner, '/v1/coupons', { code: 'QUOTE', discount_type: 'percentage', value: 10, max_redemptions: 1 });

@@ -1,16 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { EVENT_CATALOG, type EventType } from '../../events/catalog';
 import { withTransaction } from '../../shared/db/database';
 import { newId } from '../../shared/ids';
 import { eventRetentionDays, pruneEvents } from '../../shared/webhooks/event-store';
 import { setupTestApi, type TestEntity } from '../support/harness';
+import { seedOrder } from '../support/order-fixtures';
 import { PUBLIC_WEBHOOK_URL } from '../support/webhook-fixtures';
 
 const api = setupTestApi();
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const eventsPath = (entityId: string) => `/v1/entities/${entityId}/events` as const;
 
 interface FeedEvent {
   id: string;
   type: string;
+  payload_version: number;
   created_at: string;
   livemode: boolean;
   data: { object: { id?: string } };
@@ -114,6 +122,53 @@ describe('the events feed', () => {
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(published);
     expect(fetched.body).toMatchObject({ object: 'event', livemode: false, type: 'location.created', data: { object: { id: location.id, name: 'Single' } } });
+  });
+
+  it('stamps every event with its payload version from the catalog: order events at 2, the rest at 1', async () => {
+    const owner = await api.newEntity();
+    const order = await seedOrder(api, owner);
+    const { data } = await page(owner, { limit: '100' });
+    const versions = Object.fromEntries(data.map((event) => [event.type, event.payload_version]));
+    expect(versions).toMatchObject({ 'order.created': 2, 'account.created': 1, 'product.created': 1 });
+    for (const event of data) expect(event.payload_version, event.type).toBe(EVENT_CATALOG[event.type as EventType].version);
+    const created = data.find((event) => event.type === 'order.created')!;
+    expect(created.data.object.id).toBe(order.id);
+    expect(created.data.object).not.toHaveProperty('lines');
+    // The bus carries the same version as the feed.
+    expect(api.published.find((event) => event.id === created.id)?.payload_version).toBe(2);
+  });
+
+  it('stamps events recorded before payload versions when the migration runs: orders with lines at 1, without at 2, the rest at 1', async () => {
+    const owner = await api.newEntity();
+    const entityId = owner.entity.id;
+    const older = (type: string, object: Record<string, unknown>) => ({ id: newId(), object: 'event', type, entity_id: entityId, data: { object } });
+    const withLines = older('order.created', { id: newId(), object: 'order', lines: [] });
+    const withoutLines = older('order.updated', { id: newId(), object: 'order' });
+    const location = older('location.created', { id: newId(), object: 'location' });
+    await owner.sql(async (db) => {
+      for (const event of [withLines, withoutLines, location]) {
+        await db.query('INSERT INTO event_outbox (id, entity_id, type, payload) VALUES ($1, $2, $3, $4)', [
+          event.id,
+          entityId,
+          event.type,
+          JSON.stringify(event),
+        ]);
+      }
+    });
+    const migration = readFileSync(join(repoRoot, 'migrations', '20261124130000_event_payload_versions.sql'), 'utf8');
+    const client = new pg.Client({ connectionString: api.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(migration.slice(0, migration.indexOf('-- Down Migration')));
+    } finally {
+      await client.end();
+    }
+    const versions = await owner.sql((db) =>
+      db.query<{ id: string; version: number }>(`SELECT id, (payload ->> 'payload_version')::int AS version FROM event_outbox WHERE id = ANY($1::uuid[])`, [
+        [withLines.id, withoutLines.id, location.id],
+      ]),
+    );
+    expect(Object.fromEntries(versions.map((row) => [row.id, row.version]))).toEqual({ [withLines.id]: 1, [withoutLines.id]: 2, [location.id]: 1 });
   });
 
   it("keeps other entities' and the other mode's events out: 404 by id, absent from the feed", async () => {

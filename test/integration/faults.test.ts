@@ -370,7 +370,7 @@ describe.skipIf(!onPostgres)('a row lock held by another session (PostgreSQL onl
       const [results, , denied] = await Promise.all([Promise.all(writers), readers, invalidKey]);
       for (const { result, ms } of results) {
         expect(result.status, result.text).toBe(409);
-        expect(result.error).toMatchObject({ error: 'conflict', code: 'resource_locked', type: 'conflict' });
+        expect(result.error).toMatchObject({ error: 'resource_locked', code: 'resource_locked', type: 'conflict' });
         expect(result.headers.get('retry-after')).toBe('1');
         expect(ms).toBeGreaterThanOrEqual(LOCK_TIMEOUT_MS - 50);
         expect(ms).toBeLessThan(LOCK_TIMEOUT_MS + 2000);

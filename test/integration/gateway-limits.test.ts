@@ -24,7 +24,7 @@ describe('rate limiting', () => {
       else expect(response.headers.get('ratelimit-limit')).toBe('3');
     }
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
-    expect(limited?.error).toMatchObject({ error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' });
+    expect(limited?.error).toMatchObject({ error: 'rate_limit_exceeded', code: 'rate_limit_exceeded', type: 'rate_limit' });
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited?.headers.get('ratelimit-remaining')).toBe('0');
     expect((await api.request('GET', '/v1/locations', { key: b.secret })).status).toBe(200);
@@ -89,7 +89,7 @@ describe('failed authentications per client address, and bounded caches', () => 
     expect(limited).toHaveLength(300 - BUDGET);
     for (const response of invalid) expect(response.error.code).toBe('api_key_invalid');
     for (const response of limited) {
-      expect(response.error).toMatchObject({ error: 'rate_limit', code: 'rate_limit_exceeded', type: 'rate_limit' });
+      expect(response.error).toMatchObject({ error: 'rate_limit_exceeded', code: 'rate_limit_exceeded', type: 'rate_limit' });
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     // A missing key is a failed authentication too.

@@ -109,6 +109,47 @@ describe('kits (E7, E24, GET /v1/kits)', () => {
     expect((await api.request('GET', `/v1/kits/${simple.id}`, { key: owner.secret })).status).toBe(404);
   });
 
+  it('E24 is only valid for product_type kit; 404 otherwise: a bundle is a 404 there, and lists its components on GET /v1/kits/{id}/components', async () => {
+    const owner = await api.newEntity();
+    const soap = await product(owner, 'SOAP');
+    const towel = await product(owner, 'TOWEL');
+    const service = await product(owner, 'SETUP', { product_type: 'service' });
+    const bundle = await api.post(owner, '/v1/kits', {
+      sku: 'SPA-SET',
+      product_name: 'Spa set',
+      product_type: 'bundle',
+      components: [
+        { component_product_id: soap.id, quantity_per_kit: 2 },
+        { component_product_id: towel.id, quantity_per_kit: 1 },
+      ],
+    });
+    const kit = await api.post(owner, '/v1/kits', {
+      sku: 'SOAP-KIT',
+      product_name: 'Soap kit',
+      components: [{ component_product_id: soap.id, quantity_per_kit: 3 }],
+    });
+    for (const id of [bundle.id, soap.id, service.id]) {
+      const refused = await api.request('GET', `/v1/products/${id}/components`, { key: owner.secret });
+      expect(refused.status).toBe(404);
+      expect(refused.error).toMatchObject({ code: 'not_found', type: 'not_found', param: 'id' });
+    }
+    expect(await api.get(owner, `/v1/products/${kit.id}/components`)).toMatchObject({
+      object: 'list',
+      total: 1,
+      data: [{ component_product_id: soap.id, quantity_per_kit: 3 }],
+    });
+    const bundleComponents = await api.get(owner, `/v1/kits/${bundle.id}/components`);
+    expect(bundleComponents).toMatchObject({ object: 'list', total: 2, has_more: false });
+    expect(bundleComponents.data.map((c) => [c.component_product_id, c.quantity_per_kit])).toEqual([
+      [soap.id, 2],
+      [towel.id, 1],
+    ]);
+    expect(await api.get(owner, `/v1/kits/${kit.id}/components`)).toMatchObject({ total: 1 });
+    const notKit = await api.request('GET', `/v1/kits/${soap.id}/components`, { key: owner.secret });
+    expect(notKit.status).toBe(404);
+    expect(notKit.error).toMatchObject({ code: 'not_found', param: 'id' });
+  });
+
   it('builds kits from component stock, drawing FIFO cost, and reports availability', async () => {
     const owner = await api.newEntity();
     const location = (await api.request('POST', '/v1/locations', { key: owner.secret, body: { name: 'Shop' } })).body;
@@ -440,7 +481,7 @@ describe('kit components after creation', () => {
     const components = bundle.components as { id: string }[];
     expect((await api.request('DELETE', `/v1/kits/${bundle.id}/components/${components[0].id}`, { key: owner.secret })).status).toBe(200);
     expect((await api.request('DELETE', `/v1/kits/${bundle.id}/components/${components[1].id}`, { key: owner.secret })).status).toBe(200);
-    expect(await api.get(owner, `/v1/products/${bundle.id}/components`)).toMatchObject({ data: [], total: 0 });
+    expect(await api.get(owner, `/v1/kits/${bundle.id}/components`)).toMatchObject({ data: [], total: 0 });
     expect((await api.request('PATCH', `/v1/products/${bundle.id}`, { key: owner.secret, body: { product_type: 'service' } })).status).toBe(200);
   });
 });

@@ -53,7 +53,7 @@ describe('locations (E10)', () => {
     const { secret } = await api.newEntity();
     const missing = await api.request('POST', '/v1/locations', { key: secret, body: unchecked({ city: 'X' }) });
     expect(missing.status).toBe(400);
-    expect(missing.error).toMatchObject({ error: 'validation_error', code: 'parameter_missing', type: 'validation_error', param: 'name' });
+    expect(missing.error).toMatchObject({ error: 'parameter_missing', code: 'parameter_missing', type: 'validation_error', param: 'name' });
     const unknown = await api.request('POST', '/v1/locations', { key: secret, body: unchecked({ name: 'X', colour: 'red' }) });
     expect(unknown.error).toMatchObject({ code: 'parameter_unknown', param: 'colour' });
     const badCountry = await api.request('POST', '/v1/locations', { key: secret, body: { name: 'X', country: 'usa' } });

@@ -112,14 +112,47 @@ describe('payment_status follows the totals', () => {
     await expectArTies(w.owner);
   });
 
-  it('voiding the payment of an overpaid order makes it unpaid again', async () => {
+  it('voiding the payment of an overpaid order leaves it voided (payment_status moves: its payments voided, nothing paid)', async () => {
     const w = await salesWorld(api, { location: false });
     const order = await confirmedHundred(w);
     const payment = await pay(w, order.id, 100);
     await w.act(order.id, 'adjustments', discount(10));
     expect(await figures(w, order.id)).toMatchObject({ amount_due: -10, payment_status: 'overpaid' });
     await api.post(w.owner, `/v1/payments/${payment.id}/void`, {}, 200);
-    expect(await figures(w, order.id)).toEqual({ order_total: 90, amount_paid: 0, amount_due: 90, balance_due: 90, payment_status: 'unpaid' });
+    expect(await figures(w, order.id)).toEqual({ order_total: 90, amount_paid: 0, amount_due: 90, balance_due: 90, payment_status: 'voided' });
+  });
+
+  it('payment_status voided is set when the document or its payments are voided; a later payment moves it by the amounts again', async () => {
+    const w = await salesWorld(api, { location: false });
+    // Its payments voided: a sales order still owes the whole total (balance_due is not forced to 0).
+    const order = await confirmedHundred(w);
+    const first = await pay(w, order.id, 30);
+    const second = await pay(w, order.id, 20);
+    await api.post(w.owner, `/v1/payments/${first.id}/void`, {}, 200);
+    expect(await figures(w, order.id)).toEqual({ order_total: 100, amount_paid: 20, amount_due: 80, balance_due: 80, payment_status: 'partially_paid' });
+    await api.post(w.owner, `/v1/payments/${second.id}/void`, {}, 200);
+    expect(await figures(w, order.id)).toEqual({ order_total: 100, amount_paid: 0, amount_due: 100, balance_due: 100, payment_status: 'voided' });
+    expect(api.published.some((e) => e.type === 'payment.voided' && e.data.object.id === second.id)).toBe(true);
+    // A header edit recalculates and keeps it; the list filter finds it. Its lines stay editable (the document is not voided).
+    await api.patch(w.owner, `/v1/orders/${order.id}`, { notes: 'customer stopped the check' });
+    const line = (await w.getOrder(order.id)).lines[0];
+    expect(line.line_editability.qty).toMatchObject({ allowed: true, reason: null });
+    await api.patch(w.owner, `/v1/orders/${order.id}/items/${line.id}`, { notes: 'reissue' });
+    expect(await figures(w, order.id)).toMatchObject({ payment_status: 'voided' });
+    const listed = await api.get(w.owner, '/v1/orders', { document_type: 'sales_order', payment_status: 'voided' });
+    expect(listed.data.map((o) => o.id)).toEqual([order.id]);
+    await pay(w, order.id, 100);
+    expect(await figures(w, order.id)).toMatchObject({ amount_paid: 100, balance_due: 0, payment_status: 'paid' });
+
+    // The document voided: a posted invoice is voided, its balance_due forced to 0.
+    const invoice = await w.order('invoice', [{ product_id: w.widget.id, quantity: 2 }]);
+    await w.act(invoice.id, 'confirm');
+    const voided = await w.act(invoice.id, 'void');
+    expect(voided).toMatchObject({ order_status: 'voided', payment_status: 'voided', balance_due: 0 });
+    const voidEvent = api.published.filter((e) => e.type === 'order.voided' && e.data.object.id === invoice.id).at(-1);
+    expect(voidEvent?.data.object).toMatchObject({ payment_status: 'voided' });
+    expect(voidEvent?.data.previous_attributes).toMatchObject({ order_status: 'confirmed', payment_status: 'unpaid' });
+    await expectArTies(w.owner);
   });
 
   it('a header edit of a posted credit memo keeps its balance_due (its unapplied credit)', async () => {

@@ -11,7 +11,7 @@ describe('pricing levels and policies (E25)', () => {
     const level = await api.request('POST', '/v1/pricing-levels', { key: owner.secret, body: { name: 'Wholesale' } });
     expect(level.status).toBe(201);
     expect(level.body).toMatchObject({ object: 'pricing_level', name: 'Wholesale', is_active: true });
-    const batch = '0190a0a0-0000-7000-8000-000000000001';
+    const batch = (await api.post(owner, `/v1/entities/${owner.entity.id}/migration/batches`, { external_source: 'legacy' })).id;
     const tier1 = await api.request('POST', '/v1/pricing-policies', {
       key: owner.secret,
       body: {

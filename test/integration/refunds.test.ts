@@ -173,7 +173,7 @@ describe('POST /v1/payments/{payment_id}/void', () => {
     const response = await voidPayment(w, payment.id);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: payment.id, status: 'voided', unapplied_amount: 0, voided_at: expect.any(String) });
-    expect(await getOrder(api, w.owner, invoice.id)).toMatchObject({ payment_status: 'unpaid', amount_paid: 0, balance_due: 100 });
+    expect(await getOrder(api, w.owner, invoice.id)).toMatchObject({ payment_status: 'voided', amount_paid: 0, balance_due: 100 });
     const original = await api.get(w.owner, `/v1/journal-entries/${payment.journal_entry_id}`);
     expect(original.status).toBe('reversed');
     expect(await glBalance(w.owner, 'undeposited_funds')).toBe('0');
@@ -194,7 +194,7 @@ describe('POST /v1/payments/{payment_id}/void', () => {
     expect((await voidPayment(w, payment.id)).status).toBe(200);
     const cancelled = await api.request('POST', `/v1/orders/${order.id}/cancel`, { key: w.owner.secret, body: {} });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ order_status: 'cancelled', payment_status: 'unpaid', balance_due: 0 });
+    expect(cancelled.body).toMatchObject({ order_status: 'cancelled', payment_status: 'voided', balance_due: 0 });
     await expectArTies(w.owner);
   });
 

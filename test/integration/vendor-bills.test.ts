@@ -321,7 +321,7 @@ describe('the lifecycle: draft → pending_approval → approved or rejected →
     expect(await billEvents(w.owner, bill.id)).toEqual(['vendor_bill.created', 'vendor_bill.submitted', 'vendor_bill.approved', 'vendor_bill.posted']);
   });
 
-  it('posting writes the AP journal entry: debit expense or inventory per line, credit accounts payable', async () => {
+  it('posting writes the AP journal entry: debit expense per line (an item line without a purchase order: cost of goods sold), credit accounts payable', async () => {
     const w = await payablesWorld(api);
     const bill = await w.approvedBill({
       bill_date: '2026-02-03',
@@ -338,7 +338,7 @@ describe('the lifecycle: draft → pending_approval → approved or rejected →
     const expenseLine = entry.lines.find((l) => l.account_id === w.chart.expense);
     expect(expenseLine).toMatchObject({ debit: 80.25, credit: 0 });
     expect(lines.filter((l) => l.key).map((l) => [l.key, l.debit, l.credit])).toEqual([
-      ['inventory', 15, 0],
+      ['cost_of_goods_sold', 15, 0],
       ['cost_of_goods_sold', 3, 0],
       ['cost_of_goods_sold', 2, 0],
       ['accounts_payable', 0, 100.25],

@@ -105,7 +105,7 @@ describe('webhook delivery', () => {
     const orderId = await createOrder(owner);
     const received = await until('the delivery', () => receiver.received[0]);
     const event = JSON.parse(received.body) as { id: string; type: string; data: { object: { id: string } } };
-    expect(event).toMatchObject({ object: 'event', type: 'order.created', livemode: false, data: { object: { id: orderId } } });
+    expect(event).toMatchObject({ object: 'event', type: 'order.created', payload_version: 2, livemode: false, data: { object: { id: orderId } } });
     expect(received.headers['content-type']).toBe('application/json');
     expect(received.headers['webhook-id']).toBe(event.id);
     expect(Math.abs(Number(received.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);

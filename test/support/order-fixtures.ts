@@ -32,6 +32,10 @@ export const ORDER_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => 
   '/v1/orders/{id}/release': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/cancel': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/void': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/archive': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/unarchive': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/apply-credit': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/orders/{id}/refund-credit': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/convert': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/fulfillments': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/returns': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
@@ -47,6 +51,8 @@ export const ORDER_SAMPLE_BODIES: Record<string, unknown> = {
   'orders.hold': { hold_type: 'credit' },
   'orders.fulfillments.create': { lines: [{ line_id: '00000000-0000-4000-8000-000000000001', quantity: 1 }] },
   'orders.returns.create': { lines: [{ line_id: '00000000-0000-4000-8000-000000000001', quantity: 1 }] },
+  'orders.credit.apply': { invoice_id: '00000000-0000-4000-8000-000000000001' },
+  'orders.credit.refund': { bank_account_id: '00000000-0000-4000-8000-000000000001' },
 };
 
 /** Routes whose "not in this entity" answer carries a more precise code than not_found (the spec names it). */

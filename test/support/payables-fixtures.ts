@@ -1,6 +1,6 @@
 /**
- * Factories of the accounts-payable tests, and the security-matrix fixtures of the vendor bill
- * routes (spread into route-fixtures.ts). A bill's creator, approver and poster are different
+ * Factories of the accounts-payable tests, and the security-matrix fixtures of the vendor bill and
+ * payment terms routes (spread into route-fixtures.ts). A bill's creator, approver and poster are different
  * users, as segregation of duties needs.
  */
 import type { BodyFor, Caller } from './client';
@@ -84,6 +84,7 @@ export const PAYABLES_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) 
   '/v1/vendor-bills/{id}/reject': byId,
   '/v1/vendor-bills/{id}/post': byId,
   '/v1/vendor-bills/{id}/void': byId,
+  '/v1/payment-terms/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/payment-terms', { name: unique('Net 30'), net_days: 30 })).id }),
 };
 
 export const PAYABLES_SAMPLE_BODIES: Record<string, unknown> = {
@@ -95,4 +96,6 @@ export const PAYABLES_SAMPLE_BODIES: Record<string, unknown> = {
   'vendor_bills.lines.create': { type: 'item', product_id: '00000000-0000-4000-8000-000000000001', quantity: 1, unit_cost: 2 },
   'vendor_bills.lines.update': { amount: 12 },
   'vendor_bills.reject': { reason: 'Sample reason' },
+  'payment_terms.create': { name: 'Net 30', net_days: 30 },
+  'payment_terms.update': { net_days: 45 },
 };

@@ -38,6 +38,7 @@ async function seedDropShipSalesOrder(api: TestApi, owner: TestEntity): Promise<
 
 export const PURCHASE_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
   '/v1/orders/{id}/send': async (api, owner) => ({ id: (await seedPurchaseOrder(api, owner)).id }),
+  '/v1/orders/{id}/submit': async (api, owner) => ({ id: (await seedPurchaseOrder(api, owner)).id }),
   '/v1/orders/{id}/receipts': async (api, owner) => ({ id: (await seedPurchaseOrder(api, owner)).id }),
   '/v1/orders/{id}/drop-ship-purchase-orders': async (api, owner) => ({ id: (await seedDropShipSalesOrder(api, owner)).id }),
 };

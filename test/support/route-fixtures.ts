@@ -13,7 +13,10 @@ import { PAYMENT_SAMPLE_BODIES, PAYMENT_SEEDERS } from './payment-fixtures';
 import { PAYMENT_METHOD_SAMPLE_BODIES, PAYMENT_METHOD_SEEDERS } from './payment-method-fixtures';
 import { COUPON_SAMPLE_BODIES, COUPON_SEEDERS } from './coupon-fixtures';
 import { PAYABLES_SAMPLE_BODIES, PAYABLES_SEEDERS } from './payables-fixtures';
+import { AP_SAMPLE_BODIES, AP_SEEDERS } from './ap-fixtures';
 import { WEBHOOK_SAMPLE_BODIES, WEBHOOK_SEEDERS } from './webhook-fixtures';
+import { MIGRATION_BATCH_SAMPLE_BODIES, MIGRATION_BATCH_SEEDERS } from './migration-batch-fixtures';
+import { CUTOVER_SAMPLE_BODIES, CUTOVER_SEEDERS } from './cutover-fixtures';
 export { NOT_FOUND_CODES } from './order-fixtures';
 
 type Params = Record<string, string>;
@@ -79,6 +82,7 @@ export const SEEDERS: Record<string, Seeder> = {
   ...PAYMENT_METHOD_SEEDERS,
   ...COUPON_SEEDERS,
   ...PAYABLES_SEEDERS,
+  ...AP_SEEDERS,
   '/v1/kits/{id}': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/builds': async (api, owner) => ({ id: await seedKit(api, owner) }),
   '/v1/kits/{id}/availability': async (api, owner) => ({ id: await seedKit(api, owner) }),
@@ -125,6 +129,8 @@ export const SEEDERS: Record<string, Seeder> = {
   '/v1/entities/{entity_id}/api-keys/{id}/revoke': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
   '/v1/entities/{entity_id}/api-keys/{id}/roll': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id, id: owner.key.id }),
   ...WEBHOOK_SEEDERS,
+  ...MIGRATION_BATCH_SEEDERS,
+  ...CUTOVER_SEEDERS,
 };
 
 /** A body each route accepts (so a 404 is not masked by a 400). */
@@ -149,7 +155,10 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   ...PAYMENT_METHOD_SAMPLE_BODIES,
   ...COUPON_SAMPLE_BODIES,
   ...PAYABLES_SAMPLE_BODIES,
+  ...AP_SAMPLE_BODIES,
   ...WEBHOOK_SAMPLE_BODIES,
+  ...MIGRATION_BATCH_SAMPLE_BODIES,
+  ...CUTOVER_SAMPLE_BODIES,
   'kits.create': {
     sku: 'SAMPLE-KIT',
     product_name: 'Sample kit',

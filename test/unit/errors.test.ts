@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CATALOG, ERROR_TYPES, notFound, type ErrorCode, type ErrorType } from '../../shared/errors';
+import { ApiError, ERROR_CATALOG, ERROR_TYPES, errorKey, notFound, type ErrorCode, type ErrorType } from '../../shared/errors';
 import { ERROR_STATUS, statusOf } from '../../shared/http/error-status';
 
 /** Each code with its catalog entry and the status the edge gives it. */
@@ -35,13 +35,21 @@ describe('ERROR_CATALOG', () => {
 
   it('gives every code a non-empty error key and hint', () => {
     for (const [code, entry] of entries) {
-      expect(entry.error, code).toMatch(/^[a-z_]+$/);
+      expect(errorKey(code), code).toMatch(/^[a-z_]+$/);
       expect(entry.hint.length, code).toBeGreaterThan(0);
     }
   });
 
   it('uses authentication_failed for every 401 and no other status', () => {
-    for (const [code, entry] of entries) expect(entry.status === 401, code).toBe(entry.error === 'authentication_failed');
+    for (const [code, entry] of entries) expect(entry.status === 401, code).toBe(errorKey(code) === 'authentication_failed');
+  });
+
+  it('error is the machine-readable key: equal to code outside the documented 401 family', () => {
+    for (const [code, entry] of entries) if (entry.status !== 401) expect(errorKey(code), code).toBe(code);
+    // The spec's table: an integrator keying on `error` tells these conflicts apart.
+    expect(new ApiError('manufacturer_in_use').toEnvelope('r')).toMatchObject({ error: 'manufacturer_in_use', code: 'manufacturer_in_use', type: 'conflict' });
+    expect(new ApiError('order_not_deletable').toEnvelope('r')).toMatchObject({ error: 'order_not_deletable', type: 'conflict' });
+    expect(new ApiError('api_key_revoked').toEnvelope('r')).toMatchObject({ error: 'authentication_failed', code: 'api_key_revoked' });
   });
 });
 
@@ -74,7 +82,7 @@ describe('ApiError.toEnvelope', () => {
   it('has error, code, type, hint and request_id, and no param or required when they are not set', () => {
     const envelope = new ApiError('rate_limit_exceeded').toEnvelope('req_123');
     expect(envelope).toEqual({
-      error: 'rate_limit',
+      error: 'rate_limit_exceeded',
       code: 'rate_limit_exceeded',
       type: 'rate_limit',
       hint: ERROR_CATALOG.rate_limit_exceeded.hint,
@@ -88,7 +96,7 @@ describe('ApiError.toEnvelope', () => {
   it('includes param when set, and the custom hint instead of the catalog one', () => {
     const envelope = new ApiError('parameter_missing', { param: 'name', hint: 'Missing required parameter: name.' }).toEnvelope('req_1');
     expect(envelope).toEqual({
-      error: 'validation_error',
+      error: 'parameter_missing',
       code: 'parameter_missing',
       type: 'validation_error',
       hint: 'Missing required parameter: name.',
@@ -136,7 +144,7 @@ describe('ApiError.toEnvelope', () => {
       expect(JSON.parse(JSON.stringify(envelope))).toEqual(envelope);
       expect(envelope.code).toBe(code);
       expect(envelope.type).toBe(ERROR_CATALOG[code].type);
-      expect(envelope.error).toBe(ERROR_CATALOG[code].error);
+      expect(envelope.error).toBe(errorKey(code));
     }
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '../../events/catalog';
+import { payloadVersion } from '../../shared/events/payload-versions';
+import { Order } from '../../shared/orders/schemas/order';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,4 +21,26 @@ describe('event contracts', () => {
       expect(contract.version).toBeGreaterThan(0);
     }
   });
+
+  it('the outbox stamps the same payload version as the catalog declares, for every type', () => {
+    for (const [type, contract] of Object.entries(EVENT_CATALOG)) expect(payloadVersion(type), type).toBe(contract.version);
+    expect(payloadVersion('ping')).toBe(1);
+  });
+
+  it('every event that carries an order is at version 2: orders lost their lines and adjustments in events', () => {
+    const carriesOrder = Object.entries(EVENT_CATALOG)
+      .filter(([, contract]) => isOrderSchema(contract.object))
+      .map(([type]) => type);
+    expect(carriesOrder).toEqual(expect.arrayContaining(['order.created', 'order.converted', 'purchase_order.sent', 'return.created']));
+    for (const type of carriesOrder) expect(EVENT_CATALOG[type as keyof typeof EVENT_CATALOG].version, type).toBe(2);
+    // Its object is a fulfillment, whose payload did not change.
+    expect(carriesOrder).not.toContain('order.fulfilled');
+    expect(EVENT_CATALOG['order.fulfilled'].version).toBe(1);
+  });
 });
+
+/** The order schema, or an Order.extend({...}) (a schema with every field of the order). */
+function isOrderSchema(schema: unknown): boolean {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  return schema === Order || (shape !== undefined && Object.keys(Order.shape).every((key) => key in shape));
+}

@@ -41,6 +41,28 @@ describe('order approval routing', () => {
     expect(routingRule(order('500'), [rule({ account_id: CUSTOMER, is_active: false })])).toBeNull();
   });
 
+  it('purchase order rules route purchase orders only: a vendor rule matches that vendor, a rule without vendor every purchase order; the vendor rule is the more specific', () => {
+    const VENDOR = 'e0000000-0000-4000-8000-000000000001';
+    const po = (total: string, vendorId: string) => ({
+      document_type: 'purchase_order' as const,
+      vendor_id: vendorId,
+      account_id: null,
+      sales_channel_id: null,
+      order_total: total,
+    });
+    const everyPo = rule({ document_type: 'purchase_order', threshold_amount: '100.00' });
+    const perVendor = rule({ document_type: 'purchase_order', vendor_id: VENDOR, threshold_amount: '100.00' });
+    expect(ruleMatches(everyPo, po('1', OTHER))).toBe(true);
+    expect(ruleMatches(perVendor, po('1', OTHER))).toBe(false);
+    expect(ruleMatches(perVendor, po('1', VENDOR))).toBe(true);
+    // Never across document types: a customer rule does not route a purchase order, nor a purchase order rule a sales order.
+    expect(ruleMatches(rule({ account_id: CUSTOMER }), { ...po('1', VENDOR), account_id: CUSTOMER })).toBe(false);
+    expect(ruleMatches(everyPo, { account_id: CUSTOMER, sales_channel_id: CHANNEL })).toBe(false);
+    expect(routingRule(po('150', VENDOR), [everyPo, perVendor])).toBe(perVendor);
+    expect(routingRule(po('150', OTHER), [everyPo, perVendor])).toBe(everyPo);
+    expect(routingRule(po('100', VENDOR), [everyPo, perVendor])).toBeNull();
+  });
+
   it('picks the highest threshold exceeded, then the more specific rule, then the oldest', () => {
     const low = rule({ account_id: CUSTOMER, threshold_amount: '100' });
     const high = rule({ sales_channel_id: CHANNEL, threshold_amount: '1000' });

@@ -165,17 +165,30 @@ describe('approval holds (approve, reject)', () => {
     });
   });
 
-  it('property: approve and reject are sales-order moves out of an approval hold only', () => {
+  it('property: approve and reject are sales- and purchase-order moves out of an approval hold only', () => {
     fc.assert(
       fc.property(anyState, fc.constantFrom(null, 'approval', 'credit'), fc.constantFrom('approve' as const, 'reject' as const), (s, holdType, action) => {
         const move = transition({ ...s, hold_type: holdType }, action);
         if (move.allowed) {
-          expect(s.document_type).toBe('sales_order');
+          expect(['sales_order', 'purchase_order']).toContain(s.document_type);
           expect(s.order_status).toBe('on_hold');
           expect(holdType).toBe('approval');
           expect(move.next).toBe(action === 'approve' ? 'confirmed' : 'draft');
         }
         if (holdType === 'approval' && s.order_status === 'on_hold') expect(transition({ ...s, hold_type: holdType }, 'release').allowed).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('purchase order approval (submit)', () => {
+  it('submit holds a draft or confirmed purchase order for approval; nothing else is submitted', () => {
+    fc.assert(
+      fc.property(anyState, (s) => {
+        const move = transition(s, 'submit');
+        const expected = s.document_type === 'purchase_order' && (s.order_status === 'draft' || s.order_status === 'confirmed');
+        expect(move.allowed).toBe(expected);
+        if (move.allowed) expect(move.next).toBe('on_hold');
       }),
     );
   });

@@ -50,6 +50,8 @@ const balanceState = fc.record({
   payment_status: fc.constantFrom(...PAYMENT_STATUSES),
   order_total: money,
   amount_paid: money,
+  is_archived: fc.boolean(),
+  is_expired: fc.boolean(),
 });
 
 describe('order totals: properties', () => {
@@ -127,8 +129,10 @@ describe('order totals: properties', () => {
           state.document_type !== 'quote' &&
           (state.order_status === 'draft' ||
             state.order_status === 'cancelled' ||
-            (state.document_type === 'invoice' &&
-              (state.order_status === 'voided' || state.payment_status === 'voided' || state.payment_status === 'refunded')));
+            state.is_archived ||
+            state.is_expired ||
+            // A voided invoice is the document voided; payment_status voided alone (its payments voided) leaves it owed.
+            (state.document_type === 'invoice' && (state.order_status === 'voided' || state.payment_status === 'refunded')));
         const expected = forced ? amount(0) : amountDue(state.order_total, state.amount_paid);
         expect(balanceDue(state).eq(expected)).toBe(true);
         if (state.document_type === 'purchase_order' || state.document_type === 'quote') expect(balanceForcedToZeroBy(state)).toBeNull();
@@ -212,10 +216,17 @@ describe('order totals: the spec, sentence by sentence', () => {
   });
 
   it('balance_due: forced to 0 on voided or fully-refunded invoices', () => {
+    expect(balanceDue(state({ order_status: 'voided', payment_status: 'voided' })).isZero()).toBe(true);
     expect(balanceDue(state({ order_status: 'voided' })).isZero()).toBe(true);
-    expect(balanceDue(state({ payment_status: 'voided' })).isZero()).toBe(true);
     expect(balanceDue(state({ payment_status: 'refunded' })).isZero()).toBe(true);
     expect(balanceDue(state({ payment_status: 'partially_refunded' })).toString()).toBe('70');
+    // Voided on a sales order is not an invoice: not forced by this sentence.
+    expect(balanceDue(state({ document_type: 'sales_order', order_status: 'voided' })).toString()).toBe('70');
+  });
+
+  it('balance_due (decision, payment_status moves): an invoice whose payments were voided is not a voided invoice and still owes its total', () => {
+    expect(balanceDue(state({ payment_status: 'voided', amount_paid: '0' })).toString()).toBe('100');
+    expect(balanceForcedToZeroBy(state({ payment_status: 'voided', amount_paid: '0' }))).toBeNull();
   });
 
   it('balance_due: purchase orders and quotes are never forced to 0', () => {

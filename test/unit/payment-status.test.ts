@@ -17,12 +17,17 @@ const amounts: fc.Arbitrary<PaymentAmounts> = fc.record({
   amount_paid: fc.oneof(small, decimal(1_000_000, 2)),
   amount_refunded: fc.oneof(fc.constant('0'), small),
   amount_credited: fc.oneof(fc.constant('0'), small),
+  amount_voided: fc.oneof(fc.constant('0'), small),
 });
+/** The same amounts with an order_status: a voided document's payment_status is voided. */
+const withStatus = fc.tuple(amounts, fc.constantFrom(...ORDER_STATUSES)).map(([state, order_status]) => ({ ...state, order_status }));
+/** No payment voided and the document live: the six amount-driven statuses. */
+const liveAmounts = amounts.map((state) => ({ ...state, amount_voided: '0' }));
 
 describe('payment_status', () => {
-  it('for any total, paid, refunded and credited amounts exactly one status holds, and it is the one returned', () => {
+  it('for any total, paid, refunded, credited and voided amounts and any order_status exactly one status holds, and it is the one returned', () => {
     fc.assert(
-      fc.property(amounts, (state) => {
+      fc.property(withStatus, (state) => {
         const matching = matchingPaymentStatuses(state);
         expect(matching).toHaveLength(1);
         expect(paymentStatus(state)).toBe(matching[0]);
@@ -33,7 +38,7 @@ describe('payment_status', () => {
 
   it('agrees with the amounts: amount_due < 0 is overpaid, refunds the refund statuses, else unpaid / partially_paid / paid by amount_due', () => {
     fc.assert(
-      fc.property(amounts, (state) => {
+      fc.property(liveAmounts, (state) => {
         const status = paymentStatus(state);
         const paid = amount(state.amount_paid);
         const due = amountDue(state.order_total, state.amount_paid);
@@ -57,11 +62,15 @@ describe('payment_status', () => {
     );
   });
 
-  it('never yields voided (no move sets it yet)', () => {
+  it('payment_status moves (decision): voided exactly when the document is voided or voided payments left nothing paid and no refunds', () => {
     fc.assert(
-      fc.property(amounts, (state) => {
-        expect(paymentStatus(state)).not.toBe('voided');
+      fc.property(withStatus, (state) => {
+        const paymentsVoided = amount(state.amount_voided ?? 0).gt(0) && amount(state.amount_paid).isZero() && amount(state.amount_refunded).isZero();
+        expect(paymentStatus(state) === 'voided').toBe(state.order_status === 'voided' || paymentsVoided);
+        // Without a voided payment and on a live document, voided never comes up.
+        if (state.order_status !== 'voided') expect(paymentStatus({ ...state, amount_voided: '0' })).not.toBe('voided');
       }),
+      { numRuns: 3000 },
     );
   });
 
@@ -69,7 +78,7 @@ describe('payment_status', () => {
     fc.assert(
       fc.property(amounts, fc.constantFrom(...ORDER_STATUSES), (state, order_status) => {
         const { payment_status, balance_due } = paymentState({ ...state, order_status });
-        expect(payment_status).toBe(paymentStatus(state));
+        expect(payment_status).toBe(paymentStatus({ ...state, order_status }));
         if (state.document_type === 'invoice' && payment_status === 'refunded') expect(balance_due.isZero()).toBe(true);
         const forced =
           (order_status === 'draft' || order_status === 'cancelled') && state.document_type !== 'quote' && state.document_type !== 'purchase_order';
@@ -93,6 +102,10 @@ describe('payment_status', () => {
     [{ order_total: '50', amount_paid: '0', amount_refunded: '50' }, 'refunded'],
     // Nothing to pay and nothing paid.
     [{ order_total: '0', amount_paid: '0', amount_refunded: '0' }, 'unpaid'],
+    // Its only payment voided: voided; paid again after that: the amounts decide again.
+    [{ order_total: '100', amount_paid: '0', amount_refunded: '0', amount_voided: '40' }, 'voided'],
+    [{ order_total: '100', amount_paid: '30', amount_refunded: '0', amount_voided: '40' }, 'partially_paid'],
+    [{ order_total: '100', amount_paid: '0', amount_refunded: '0', order_status: 'voided' }, 'voided'],
   ] as const)('a sales order %o is %s', (figures, status) => {
     expect(paymentStatus({ document_type: 'sales_order', ...figures })).toBe(status);
   });

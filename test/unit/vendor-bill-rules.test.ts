@@ -48,6 +48,49 @@ describe('vendor bill arithmetic', () => {
   });
 });
 
+describe('the AP entry of a bill from a purchase order', () => {
+  it('a PO line debits received_not_billed its receipt cost and posts amount − receipt cost to purchase_price_variance (debit over, credit under)', () => {
+    const bill = { bill_number: 'BILL-000002', tax_total: '0', shipping_total: '0', bill_total: '45' };
+    const posting = billPostingLines(bill, [
+      { type: 'item', account_id: null, amount: '30', receipt_cost: '24.5' },
+      { type: 'item', account_id: null, amount: '10', receipt_cost: '12' },
+      { type: 'item', account_id: null, amount: '5', receipt_cost: null },
+    ]);
+    expect(posting.map((p) => [p.system_key, p.debit ?? null, p.credit ?? null])).toEqual([
+      ['received_not_billed', '24.5', null],
+      ['purchase_price_variance', '5.5', null],
+      ['received_not_billed', '12', null],
+      ['purchase_price_variance', null, '2'],
+      ['cost_of_goods_sold', '5', null],
+      ['accounts_payable', null, '45'],
+    ]);
+  });
+
+  it('property: whatever the receipt costs, the entry balances, AP is credited bill_total and received_not_billed is debited exactly the receipt costs', () => {
+    const line = fc.record({ amount: decimal(10_000, 2), receipt_cost: fc.option(decimal(10_000, 2), { nil: null }) });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), (lines) => {
+        const totals = billTotals(
+          lines.map((l) => l.amount),
+          '0',
+          '0',
+        );
+        fc.pre(amount(totals.bill_total).gt(0));
+        const posting = billPostingLines(
+          { bill_number: 'BILL-000003', tax_total: '0', shipping_total: '0', bill_total: totals.bill_total },
+          lines.map((l) => ({ type: 'item' as const, account_id: null, amount: l.amount, receipt_cost: l.receipt_cost })),
+        );
+        expect(checkEntry(posting).ok).toBe(true);
+        expect(posting.filter((p) => p.system_key === 'accounts_payable')).toEqual([
+          { system_key: 'accounts_payable', credit: amount(totals.bill_total).toString(), memo: 'BILL-000003' },
+        ]);
+        const rnb = posting.filter((p) => p.system_key === 'received_not_billed').map((p) => p.debit!);
+        expect(sum(rnb).eq(sum(lines.flatMap((l) => (l.receipt_cost === null ? [] : [l.receipt_cost]))))).toBe(true);
+      }),
+    );
+  });
+});
+
 describe('vendor bill status moves', () => {
   it('edits and submission from draft or rejected only; approval and rejection from pending_approval; posting from approved', () => {
     expect(allows('edit', 'draft') && allows('edit', 'rejected')).toBe(true);

@@ -79,6 +79,8 @@ export const PricingPolicyCreate = z.strictObject({
   imported_at: timestamp().optional().describe('When a migrated policy was imported.'),
   external_source: optionalText(100),
   external_id: optionalText(200),
-  migration_batch_id: id().optional(),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the policy keeps it, imported_at defaults to now, and external_source to the batch's."),
 });
 export type PricingPolicyCreate = z.infer<typeof PricingPolicyCreate>;

@@ -4,6 +4,7 @@ import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { Manufacturer } from './manufacturer';
 import { UnitOfMeasure } from './unit-of-measure';
 import { livemode } from '../../schemas/livemode';
+import { REORDER_POINT_MODES } from '../demand-reorder-point';
 
 export const PRODUCT_TYPES = ['simple', 'kit', 'bundle', 'service'] as const;
 export const PRICE_SCALE = 4;
@@ -28,7 +29,17 @@ export const Product = z
     uom: UnitOfMeasure.nullable().optional().describe('Present when expanded with expand[]=uom.'),
     list_price: z.number().nullable(),
     cost: z.number().nullable().describe('Standard cost; inventory itself is valued by FIFO cost layers.'),
-    reorder_point: z.number().nullable().describe('On-hand level at or below which a location balance is low on stock.'),
+    reorder_point: z
+      .number()
+      .nullable()
+      .describe(
+        "On-hand level at or below which a location balance is low on stock. With reorder_point_mode demand the server keeps it at demand_avg_per_day × the preferred vendor's lead_time_days (4 decimals; 0 without either).",
+      ),
+    reorder_point_mode: z
+      .enum(REORDER_POINT_MODES)
+      .describe(
+        'manual (the default): reorder_point is what you set. demand: reorder_point follows demand × lead time, refreshed by every stock movement of the product and when the mode is set, and the stock events follow it; sending reorder_point then is 422 reorder_point_follows_demand.',
+      ),
     demand_avg_per_day: z
       .number()
       .describe(
@@ -38,6 +49,8 @@ export const Product = z
     metadata: z.record(z.string(), z.string()),
     external_source: z.string().nullable().describe('Source system of a migrated row.'),
     external_id: z.string().nullable().describe('Id in the source system; unique per external_source.'),
+    migration_batch_id: id().nullable().describe('The import batch the product was created in.'),
+    imported_at: timestamp().nullable().describe('When it was created in an import batch.'),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -53,6 +66,7 @@ const editable = {
   list_price: money().nullable().optional(),
   cost: money().nullable().optional(),
   reorder_point: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).nullable().optional(),
+  reorder_point_mode: z.enum(REORDER_POINT_MODES).optional().describe('Defaults to manual on create.'),
   is_active: z.boolean().optional(),
   metadata: metadata().optional(),
   external_source: optionalText(100),
@@ -67,6 +81,9 @@ export const ProductCreate = z.strictObject({
     .optional()
     .describe('Defaults to simple. Kits are created with POST /v1/kits, which writes the header and its components together.'),
   ...editable,
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the product keeps it, imported_at is set, and external_source defaults to the batch's."),
 });
 export type ProductCreate = z.infer<typeof ProductCreate>;
 

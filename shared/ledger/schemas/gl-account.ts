@@ -34,6 +34,7 @@ const SYSTEM_ACCOUNT_KEYS = [
   'retained_earnings',
   'sales_revenue',
   'cost_of_goods_sold',
+  'purchase_price_variance',
 ] as const;
 export type SystemAccountKey = (typeof SYSTEM_ACCOUNT_KEYS)[number];
 

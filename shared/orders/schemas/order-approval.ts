@@ -1,8 +1,10 @@
-/** Order approval rules (E9) and the approve / reject request bodies. */
+/** Order approval rules (E9, sales and purchase orders) and the approve / reject request bodies. */
 import { z } from 'zod';
 import { decimalInput } from '../../money';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
+
+export const APPROVAL_DOCUMENT_TYPES = ['sales_order', 'purchase_order'] as const;
 
 export const OrderApprovalRule = z
   .object({
@@ -10,11 +12,19 @@ export const OrderApprovalRule = z
     object: z.literal('order_approval_rule'),
     livemode: livemode(),
     entity_id: id(),
+    document_type: z
+      .enum(APPROVAL_DOCUMENT_TYPES)
+      .describe('What the rule routes: sales orders (by customer account and/or sales channel) or purchase orders (by vendor, or every purchase order).'),
     account_id: id().nullable().describe('The customer account whose sales orders this rule routes; null when the rule is per channel only.'),
     sales_channel_id: id()
       .nullable()
       .describe("The sales channel (the integrator's id, as sent on orders) whose sales orders this rule routes; null when per customer only."),
-    threshold_amount: z.number().describe('A sales order confirmed with order_total strictly over this amount is held for approval.'),
+    vendor_id: id()
+      .nullable()
+      .describe('Purchase order rules: the vendor whose purchase orders this rule routes; null routes every purchase order. Always null on sales order rules.'),
+    threshold_amount: z
+      .number()
+      .describe('A sales order confirmed (or a purchase order submitted or confirmed) with order_total strictly over this amount is held for approval.'),
     approver_user_id: id().describe('The user who approves or rejects the orders this rule holds.'),
     is_active: z.boolean().describe('Inactive rules route nothing.'),
     created_by_user_id: id().nullable(),
@@ -25,6 +35,13 @@ export const OrderApprovalRule = z
 export type OrderApprovalRule = z.infer<typeof OrderApprovalRule>;
 
 export const OrderApprovalRuleCreate = z.strictObject({
+  document_type: z
+    .enum(APPROVAL_DOCUMENT_TYPES)
+    .optional()
+    .describe(
+      'sales_order (default) or purchase_order. A purchase order rule takes vendor_id (or nothing: every purchase order) and no account_id or sales_channel_id.',
+    ),
+  vendor_id: id().nullable().optional().describe('Purchase order rules: a vendor of the entity; left out or null, the rule routes every purchase order.'),
   account_id: id()
     .nullable()
     .optional()
@@ -37,6 +54,7 @@ export const OrderApprovalRuleCreate = z.strictObject({
 export type OrderApprovalRuleCreate = z.infer<typeof OrderApprovalRuleCreate>;
 
 export const OrderApprovalRuleUpdate = z.strictObject({
+  vendor_id: id().nullable().optional().describe('Purchase order rules only.'),
   account_id: id().nullable().optional(),
   sales_channel_id: id().nullable().optional(),
   threshold_amount: decimalInput({ scale: 2, min: 0 }).optional(),

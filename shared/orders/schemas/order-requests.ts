@@ -1,7 +1,7 @@
 /** Request bodies of the order routes (and the adjustment answer); the Order object is in order.ts. */
 import { z } from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
-import { id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { DOCUMENT_TYPES, OrderAdjustment, UNIT_PRICE_SCALE } from './order';
 
 const quantity = () => decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true });
@@ -55,6 +55,12 @@ const headerFields = {
   po_number: optionalText(100),
   order_date: timestamp().optional(),
   due_date: timestamp().nullable().optional(),
+  expires_at: timestamp()
+    .nullable()
+    .optional()
+    .describe(
+      'Quotes only (400 parameter_invalid on other documents): when the quote lapses; past it the quote cannot be converted or confirmed. null: never.',
+    ),
   shipping_total: cents().optional(),
   tax_exempt: z.boolean().optional(),
   delivery_option: z.enum(['ship', 'pick_up', 'local_delivery']).nullable().optional(),
@@ -77,6 +83,9 @@ export const OrderCreate = z.strictObject({
   invoice_type: z.enum(['order', 'manual', 'proforma', 'correction']).optional().describe('Invoices only; defaults to manual.'),
   ...headerFields,
   lines: z.array(OrderLineCreate).max(500).optional(),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the document keeps it, imported_at is set, and source_platform defaults to the batch's external_source."),
 });
 export type OrderCreate = z.infer<typeof OrderCreate>;
 
@@ -115,3 +124,19 @@ export const OrderAdjustmentResult = OrderAdjustment.extend({
   discount_total: z.number(),
   fee_total: z.number(),
 }).meta({ id: 'OrderAdjustmentResult' });
+
+const creditAmount = () => decimalInput({ scale: 2, min: 0, exclusiveMin: true });
+
+export const CreditMemoApply = z.strictObject({
+  invoice_id: id().describe("An open (posted, not voided) invoice of the credit memo's customer account."),
+  amount: creditAmount().optional().describe("Default: as much as both allow (the credit left, at most the invoice's balance_due)."),
+});
+export type CreditMemoApply = z.infer<typeof CreditMemoApply>;
+
+export const CreditMemoRefund = z.strictObject({
+  bank_account_id: id().describe('The bank_account_id of the bank GL account the refund is paid from.'),
+  amount: creditAmount().optional().describe('Default: all the credit left.'),
+  refund_date: isoDate().optional().describe('Default: today (UTC); the entry is refused in a closed period.'),
+  reason: optionalText(500),
+});
+export type CreditMemoRefund = z.infer<typeof CreditMemoRefund>;

@@ -19,7 +19,7 @@ const LineEditability = z
     notes: editability({}),
   })
   .describe(
-    'What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received.',
+    'What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, po_pending_approval_edit_locked (a purchase order awaiting approval: every key is locked until it is approved or rejected), dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received.',
   );
 
 const LineAdjustment = z.object({
@@ -52,6 +52,9 @@ export const OrderLineItem = z
     quantity_fulfilled: z.number(),
     quantity_returned: z.number(),
     received_floor: z.number(),
+    billed_quantity: z
+      .number()
+      .describe('Purchase order lines: units on vendor bills that are not voided (three-way match: never above the units received). 0 on other documents.'),
     line_editability: LineEditability,
     sell_rate: z.number().describe('Price per unit (4 decimals).'),
     unit_price: z.number().describe('Same as sell_rate.'),
@@ -115,7 +118,7 @@ export const Order = z
     payment_status: z
       .enum(PAYMENT_STATUSES)
       .describe(
-        'Recomputed on every change of totals or payments: overpaid when amount_paid > order_total (whatever the refunds); with refunds, refunded once they gave the whole document back, else partially_refunded; else unpaid (nothing paid), paid (amount_paid = order_total) or partially_paid.',
+        'Recomputed on every change of totals or payments: voided when the document is voided, or when its payments were voided leaving nothing paid and no refunds; else overpaid when amount_paid > order_total (whatever the refunds); with refunds, refunded once they gave the whole document back, else partially_refunded; else unpaid (nothing paid), paid (amount_paid = order_total) or partially_paid.',
       ),
     fulfillment_status: z.enum(FULFILLMENT_STATUSES),
     account_id: id().describe('A customer account on sales documents, a vendor on purchase orders.'),
@@ -123,6 +126,20 @@ export const Order = z
     po_number: z.string().nullable(),
     order_date: timestamp(),
     due_date: timestamp().nullable(),
+    expires_at: timestamp()
+      .nullable()
+      .describe('Quotes: when the quote lapses (null: never). Past it, an open (draft or confirmed) quote is expired: it cannot be converted or confirmed.'),
+    is_expired: z
+      .boolean()
+      .describe(
+        'A quote past its expires_at, still draft or confirmed (a read-time rule: true from that instant, with no job to wait for). Always false on other documents.',
+      ),
+    is_archived: z
+      .boolean()
+      .describe(
+        'Archived (POST /v1/orders/{id}/archive): a closed document filed away, left out of lists unless archived=true or all is asked for, and read-only until unarchived.',
+      ),
+    archived_at: timestamp().nullable(),
     subtotal: z.number(),
     discount_total: z.number(),
     shipping_total: z.number(),
@@ -157,7 +174,9 @@ export const Order = z
     journal_entry_id: id().nullable().describe("A posted invoice's AR journal entry (reversed when the invoice is voided)."),
     hold_reason: z.string().nullable(),
     sales_channel_id: id().nullable().describe('The sales channel the order came through: an id the integrator assigns; approval rules can route by it.'),
-    approval_rule_id: id().nullable().describe('The order approval rule that held this sales order for approval when it was confirmed.'),
+    approval_rule_id: id()
+      .nullable()
+      .describe('The order approval rule that held this order for approval (a sales order when confirmed; a purchase order when submitted or confirmed).'),
     approver_user_id: id().nullable().describe("That rule's approver when the order was routed."),
     approval_requested_at: timestamp().nullable(),
     approved_by: id().nullable(),
@@ -171,8 +190,15 @@ export const Order = z
     amount_credited: z
       .number()
       .describe(
-        'Credit memos: on an invoice, the return credits applied to it (they lower balance_due, never amount_due); on a return, the part of its credit applied to its source invoice (the rest is customer credit, shown as a negative balance_due).',
+        'Credit memos: on an invoice, the return credits applied to it (they lower balance_due, never amount_due); on a return, the part of its credit applied to invoices: its source invoice when it posted, and others of the account with POST /v1/orders/{id}/apply-credit (the rest, less credit_refunded, is customer credit, shown as a negative balance_due).',
       ),
+    credit_refunded: z
+      .number()
+      .describe(
+        'Returns: the part of the credit memo paid back to the customer (POST /v1/orders/{id}/refund-credit); 0 on other documents. balance_due = −(order_total − amount_credited − credit_refunded) on a confirmed credit memo.',
+      ),
+    migration_batch_id: id().nullable().describe('The import batch the document was created in.'),
+    imported_at: timestamp().nullable().describe('When it was created in an import batch.'),
     sent_at: timestamp().nullable().describe('Purchase orders: when it was last sent to the vendor (POST /v1/orders/{id}/send).'),
     sent_to: z.string().nullable().describe('Purchase orders: the address it was last sent to.'),
     created_by_user_id: id().nullable(),

@@ -31,6 +31,8 @@ function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string
       metadata: z.record(z.string(), z.string()),
       external_source: z.string().nullable(),
       external_id: z.string().nullable(),
+      migration_batch_id: id().nullable().describe(`The import batch the ${object} was created in.`),
+      imported_at: timestamp().nullable().describe('When it was created in an import batch.'),
       created_at: timestamp(),
       updated_at: timestamp(),
     })
@@ -57,7 +59,13 @@ const editable = {
   external_id: optionalText(200),
 };
 
-export const PartyCreate = z.strictObject({ name: z.string().trim().min(1).max(200), ...editable });
+export const PartyCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  ...editable,
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
+});
 export type PartyCreate = z.infer<typeof PartyCreate>;
 export const PartyUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable });
 export type PartyUpdate = z.infer<typeof PartyUpdate>;

@@ -19,6 +19,15 @@ export const VendorBillLine = z
     unit_cost: z.number().nullable().describe('Item lines: cost per unit (4 decimals).'),
     amount: z.number().describe('Expense lines: as sent; item lines: quantity × unit_cost rounded to the cent.'),
     description: z.string().nullable(),
+    po_line_id: id()
+      .nullable()
+      .describe('Item lines billed from a purchase order: the purchase order line they bill (three-way match against its received units).'),
+    receipt_cost: z
+      .number()
+      .nullable()
+      .describe(
+        'Item lines from a purchase order, once the bill is posted: the received-not-billed amount the line cleared (the cost its receipts were booked at); amount − receipt_cost went to purchase_price_variance. Null before posting and on other lines.',
+      ),
     product: z.unknown().optional().describe('The product, with expand[]=lines.product.'),
     created_at: timestamp(),
     updated_at: timestamp(),
@@ -33,9 +42,7 @@ export const VendorBill = z
     livemode: livemode(),
     entity_id: id(),
     vendor_id: id(),
-    po_id: id()
-      .nullable()
-      .describe('The purchase order this bill was created from. Billing from a purchase order (three-way match) is not served yet, so it is null.'),
+    po_id: id().nullable().describe('The purchase order this bill bills (three-way match): its item lines name the purchase order lines in po_line_id.'),
     payment_term_id: id().nullable().describe('The payment terms due_date was computed from.'),
     bill_number: z.string().describe('Sequential per entity and gap-free (BILL-000001).'),
     vendor_invoice_number: z.string().nullable().describe("The vendor's own invoice number; unique per vendor among bills that are not voided."),
@@ -93,6 +100,11 @@ export const VendorBillLineCreate = z.strictObject({
   product_id: id().optional().describe('Item lines (required): a product of the entity.'),
   quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Item lines (required): greater than 0, 4 decimals.'),
   unit_cost: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).optional().describe('Item lines (required): at least 0, 4 decimals.'),
+  po_line_id: id()
+    .optional()
+    .describe(
+      "Item lines billed from a purchase order: a line of the bill's purchase order (or of the po_id sent). product_id defaults to the line's product, quantity to its received units not billed yet, unit_cost to its unit cost. The quantity may not exceed received − billed (422 bill_quantity_exceeds_received).",
+    ),
   description,
 });
 export type VendorBillLineCreate = z.infer<typeof VendorBillLineCreate>;
@@ -108,7 +120,16 @@ export const VendorBillLineUpdate = z.strictObject({
 export type VendorBillLineUpdate = z.infer<typeof VendorBillLineUpdate>;
 
 export const VendorBillCreate = z.strictObject({
-  vendor_id: id().describe('A vendor of the entity that is not archived.'),
+  vendor_id: id()
+    .optional()
+    .describe(
+      "A vendor of the entity that is not archived. Required unless po_id is sent (the purchase order's vendor, 422 purchase_order_vendor_mismatch if another).",
+    ),
+  po_id: id()
+    .optional()
+    .describe(
+      "Bill a purchase order (three-way match). Without lines, the bill takes one item line per purchase order line with received units not billed yet (quantity received − billed, unit_cost the line's); 422 purchase_order_nothing_to_bill when there are none. With lines, item lines name po_line_id.",
+    ),
   vendor_invoice_number: z
     .string()
     .trim()
@@ -119,7 +140,7 @@ export const VendorBillCreate = z.strictObject({
     .describe("The vendor's invoice number; 409 vendor_invoice_number_taken names the existing bill."),
   bill_date: isoDate().optional().describe('Defaults to today (UTC).'),
   due_date: isoDate().optional().describe('Defaults to bill_date + the net days of payment_term_id, else bill_date (due on receipt).'),
-  payment_term_id: id().nullable().optional().describe('Payment terms of the entity (net days); no route manages payment terms yet.'),
+  payment_term_id: id().nullable().optional().describe('Payment terms of the entity (net days; /v1/payment-terms).'),
   tax_total: money().optional().describe('Purchase tax billed; posted with the cost (cost_of_goods_sold). Defaults to 0.'),
   shipping_total: money().optional().describe('Freight billed; posted with the cost (cost_of_goods_sold). Defaults to 0.'),
   currency: z
@@ -129,7 +150,11 @@ export const VendorBillCreate = z.strictObject({
     .describe("ISO 4217 code; defaults to the vendor's currency."),
   notes: optionalText(5000),
   metadata: metadata().optional(),
-  lines: z.array(VendorBillLineCreate).max(200).optional().describe('Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines.'),
+  lines: z
+    .array(VendorBillLineCreate)
+    .max(200)
+    .optional()
+    .describe('Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines. With po_id and no lines, the lines come from the purchase order.'),
 });
 export type VendorBillCreate = z.infer<typeof VendorBillCreate>;
 

@@ -10,6 +10,13 @@ export const Event = z
     livemode: livemode(),
     type: z.string().describe('The event type, e.g. order.created (see the event catalog).'),
     api_version: z.string(),
+    payload_version: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "The version of this event type's payload (data.object), from the event catalog. It rises when the payload's shape or meaning changes (see the changelog); check it before relying on a field. A ping is at 1.",
+      ),
     created_at: timestamp(),
     entity_id: id(),
     data: z.object({

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { id, isoDate } from '../../shared/schemas/common';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listApPayments } from '../../shared/payables/ap-payments';
+import { ApPayment } from '../../shared/payables/schemas/ap-payment';
+
+export const route = defineRoute({
+  id: 'ap_payments.list',
+  method: 'GET',
+  path: '/v1/ap-payments',
+  tag: 'AP payments',
+  summary: 'List AP payments',
+  description:
+    'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, bill_id (payments applied to that bill), payment_date_gte and payment_date_lte (dates, inclusive).',
+  scopes: ['purchasing:read'],
+  query: z.object({
+    ...paginationQuery(100),
+    vendor_id: id().optional().describe("This vendor's payments."),
+    bill_id: id().optional().describe('Payments applied to this vendor bill.'),
+    payment_date_gte: isoDate().optional().describe('Paid on or after this date.'),
+    payment_date_lte: isoDate().optional().describe('Paid on or before this date.'),
+  }),
+  response: listEnvelope(ApPayment),
+  list: true,
+  handler: (ctx, { query }) =>
+    listApPayments(
+      ctx.db,
+      ctx.entityId,
+      { vendor_id: query.vendor_id, bill_id: query.bill_id, payment_date_gte: query.payment_date_gte, payment_date_lte: query.payment_date_lte },
+      query,
+    ),
+});
+
+export const handler = lambdaHandler(route);

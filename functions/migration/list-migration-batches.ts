@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute, requireOwnEntity } from '../../shared/http/route';
+import { listMigrationBatches } from '../../shared/migration/batches';
+import { MigrationBatch } from '../../shared/migration/schemas/batch';
+import { entityScopedParams } from '../../shared/schemas/common';
+import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+
+export const route = defineRoute({
+  id: 'migration.batches.list',
+  method: 'GET',
+  path: '/v1/entities/{entity_id}/migration/batches',
+  tag: 'Migration',
+  summary: 'List import batches',
+  description: 'Newest first, each with its counts.',
+  scopes: ['migration:read'],
+  params: entityScopedParams,
+  query: z.object({ ...paginationQuery(), status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') }),
+  response: listEnvelope(MigrationBatch),
+  list: true,
+  handler: (ctx, { params, query }) => {
+    requireOwnEntity(ctx, params.entity_id);
+    return listMigrationBatches(ctx.db, ctx.entityId, { status: query.status }, query);
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,30 @@
+import type { ExpandSpec } from '../../shared/http/expand';
+import { loadParties } from '../../shared/parties/parties';
+import { getBill } from '../../shared/payables/vendor-bills';
+import { applicationsOfCredits } from '../../shared/payables/vendor-credits';
+
+type Credit = Record<string, unknown> & { id: string; entity_id: string; vendor_id: string; source_type: string; source_id: string | null };
+
+/** What a vendor credit can expand (E16; data.-prefixed on the list). One query per kind per page, but source (one per credit that has one). */
+export const VENDOR_CREDIT_EXPAND: ExpandSpec = {
+  vendor: async ({ db }, parents) => {
+    const credits = parents as Credit[];
+    const vendors = await loadParties(db, 'vendor', [...new Set(credits.map((credit) => credit.vendor_id))]);
+    const byId = new Map(vendors.map((vendor) => [vendor.id, vendor]));
+    for (const credit of credits) credit.vendor = byId.get(credit.vendor_id) ?? null;
+  },
+  source: async ({ db }, parents) => {
+    for (const credit of parents as Credit[]) {
+      credit.source = credit.source_type === 'price_adjustment' && credit.source_id ? await getBill(db, credit.entity_id, credit.source_id) : null;
+    }
+  },
+  applications: async ({ db }, parents) => {
+    const credits = parents as Credit[];
+    const byCredit = await applicationsOfCredits(
+      db,
+      credits[0].entity_id,
+      credits.map((credit) => credit.id),
+    );
+    for (const credit of credits) credit.applications = byCredit.get(credit.id) ?? [];
+  },
+};

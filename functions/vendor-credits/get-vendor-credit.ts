@@ -1,0 +1,23 @@
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute } from '../../shared/http/route';
+import { idParams } from '../../shared/schemas/common';
+import { getCredit } from '../../shared/payables/vendor-credits';
+import { VendorCredit } from '../../shared/payables/schemas/vendor-credit';
+import { VENDOR_CREDIT_EXPAND } from './expand';
+
+export const route = defineRoute({
+  id: 'vendor_credits.get',
+  method: 'GET',
+  path: '/v1/vendor-credits/{id}',
+  tag: 'Vendor credits',
+  summary: 'Retrieve a vendor credit',
+  description:
+    'E16. The credit with amount and remaining_amount as 4-decimal strings. expand[]: vendor; source (the vendor bill of a price_adjustment credit; null for other sources, whose source_id is kept as sent); applications (the application events, oldest first: which bill, how much, on which date, by which AP payment, and whether that payment was voided since).',
+  scopes: ['purchasing:read'],
+  params: idParams,
+  response: VendorCredit,
+  expand: VENDOR_CREDIT_EXPAND,
+  handler: (ctx, { params }) => getCredit(ctx.db, ctx.entityId, params.id),
+});
+
+export const handler = lambdaHandler(route);

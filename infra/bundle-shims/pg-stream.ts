@@ -1,0 +1,16 @@
+/**
+ * Bundle stand-in for `pg/lib/stream.js`. pg picks its socket implementation when it loads: on a
+ * runtime without `navigator` (Node 20) it probes for Cloudflare Workers by constructing a
+ * `Response`, which makes Node load its whole fetch implementation (undici, 15–40 ms of a cold
+ * start) for nothing. Lambda functions always run on Node, so this is pg's Node.js branch alone.
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+
+export function getStream(): net.Socket {
+  return new net.Socket();
+}
+
+export function getSecureStream(options: tls.ConnectionOptions): tls.TLSSocket {
+  return tls.connect(options);
+}

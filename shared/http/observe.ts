@@ -1,0 +1,52 @@
+/**
+ * Around every route invocation (lambdaHandler in handler-stack.ts): the log context of the
+ * request (request id, route, entity and key ids from the authorizer, cold start) and its metrics
+ * (shared/metrics.ts): Requests and Latency by route, and Errors by code for every answer of 400
+ * or more. The code is read back from the error envelope the stack produced, so nothing inside the
+ * stack changes; only the code is read, never another field of the body.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { withLogContext } from '../log';
+import { METRIC_NAMES, putMetrics } from '../metrics';
+
+type RouteInvocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** True until the first invocation of this execution environment has started. */
+let coldStart = true;
+
+/** The error code of an error envelope; `unknown` when the body is not one. */
+function errorCodeOf(response: APIGatewayProxyResult): string {
+  try {
+    const code = (JSON.parse(response.body) as { code?: unknown }).code;
+    return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function observed(routeId: string, invoke: RouteInvocation): RouteInvocation {
+  return async (event, context) => {
+    const started = performance.now();
+    const authorizer = event.requestContext?.authorizer;
+    const logContext = {
+      request_id: event.requestContext?.requestId,
+      function_request_id: context?.awsRequestId,
+      route: routeId,
+      entity_id: typeof authorizer?.entityId === 'string' ? authorizer.entityId : undefined,
+      key_id: typeof authorizer?.keyId === 'string' ? authorizer.keyId : undefined,
+      cold_start: coldStart,
+    };
+    coldStart = false;
+    const response = await withLogContext(logContext, () => invoke(event, context));
+    const latency = Math.round((performance.now() - started) * 100) / 100;
+    putMetrics(
+      [
+        { name: METRIC_NAMES.requests, unit: 'Count', value: 1 },
+        { name: METRIC_NAMES.latency, unit: 'Milliseconds', value: latency },
+      ],
+      { route: routeId },
+    );
+    if (response.statusCode >= 400) putMetrics([{ name: METRIC_NAMES.errors, unit: 'Count', value: 1 }], { code: errorCodeOf(response) });
+    return response;
+  };
+}
