@@ -2336,6 +2336,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/{id}/vendor-returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return received goods of a purchase order to the vendor
+         * @description Returns received units of purchase order lines to the vendor (another entity's or mode's order, or a document that is not a purchase order, is 404; an archived one 409 order_archived). Each line takes at most its units received less what earlier vendor returns took: 422 vendor_return_exceeds_received naming lines[i].quantity, with details line_id, quantity_received, quantity_returned, quantity_requested and returnable. Drop-ship lines and products without stock are 400 on lines[i].line_id. The units leave lines[i].location_id (default location_id, then the purchase order's location) in a vendor_return inventory transaction drawing the FIFO layers (422 insufficient_stock when the location holds fewer). The purchase order's received quantities and status stay as they are (what was received stays received and billable). The return issues a vendor credit (source_type vendor_return, source_id the return's id) of quantity × the line's unit cost, which posts debit vendor_returns_receivable, credit vendor_credits; the return's own entry, dated returned_at (422 period_closed naming returned_at when that period is closed), debits cost_of_goods_sold the credit amount (applying the credit credits it back), credits inventory the FIFO cost and puts the difference on purchase_price_variance. Emits vendor_return.created, vendor_credit.created and the inventory events.
+         *
+         *     Requires scope: purchasing:write.
+         */
+        post: operations["orders.vendor_returns.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/{id}/void": {
         parameters: {
             query?: never;
@@ -3651,7 +3673,7 @@ export interface paths {
         };
         /**
          * Retrieve a vendor credit
-         * @description E16. The credit with amount and remaining_amount as 4-decimal strings. expand[]: vendor; source (the vendor bill of a price_adjustment credit; null for other sources, whose source_id is kept as sent); applications (the application events, oldest first: which bill, how much, on which date, by which AP payment, and whether that payment was voided since).
+         * @description E16. The credit with amount and remaining_amount as 4-decimal strings. expand[]: vendor; source (the vendor bill of a price_adjustment credit, the vendor return of a vendor_return credit issued by POST /v1/orders/{id}/vendor-returns; null for other sources, and for a source_id sent by hand that names no return); applications (the application events, oldest first: which bill, how much, on which date, by which AP payment, and whether that payment was voided since).
          *
          *     Requires scope: purchasing:read.
          */
@@ -3680,6 +3702,28 @@ export interface paths {
          *     Requires scope: purchasing:write.
          */
         post: operations["vendor_credits.void"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vendor-returns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a vendor return
+         * @description A return of received goods to the vendor (POST /v1/orders/{id}/vendor-returns): its lines with the units returned, the purchase order line's units received and returned so far, the credit per unit and the FIFO cost that left inventory; credit_amount, inventory_cost and purchase_price_variance in cents; the vendor credit it issued and its GL entry.
+         *
+         *     Requires scope: purchasing:read.
+         */
+        get: operations["vendor_returns.get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4899,7 +4943,7 @@ export interface components {
             /** Format: uuid */
             location_id: string;
             /** @enum {string} */
-            transaction_type: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce";
+            transaction_type: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce" | "vendor_return";
             /** @description Signed: positive into the location, negative out of it. */
             quantity: number;
             /** @description Inflows: the cost received at. Outflows: the FIFO cost drawn, averaged over the layers consumed. */
@@ -5816,6 +5860,88 @@ export interface components {
             /** @description Inventory cost restored, in cents: debit inventory, credit cost_of_goods_sold. */
             cost_total: number;
             journal_entry_id: string | null;
+        };
+        /**
+         * VendorReturn
+         * @description Received goods of a purchase order returned to the vendor, and the vendor credit they earned.
+         */
+        VendorReturn: {
+            /**
+             * Format: uuid
+             * @description The return: source_id of its vendor credit and of its GL entry, group_id of its inventory transactions.
+             */
+            id: string;
+            /** @constant */
+            object: "vendor_return";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Sequential per entity and gap-free (VR-000001). */
+            return_number: string;
+            /**
+             * Format: uuid
+             * @description The purchase order the goods were received on.
+             */
+            order_id: string;
+            order_number: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            returned_at: string;
+            lines: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description The purchase order line.
+                 */
+                line_id: string;
+                /** Format: uuid */
+                product_id: string;
+                /** Format: uuid */
+                location_id: string;
+                /** @description Units returned by this return. */
+                quantity: number;
+                /** @description The purchase order line's units received. */
+                quantity_received: number;
+                /** @description The line's units returned to the vendor so far, this return included. */
+                quantity_returned: number;
+                /** @description The purchase order line's unit cost: what the vendor credits per unit. */
+                unit_credit: number;
+                /** @description quantity × unit_credit, in cents. */
+                credit_amount: number;
+                /** @description The FIFO cost of the units that left (4 decimals). */
+                inventory_cost: number;
+                /**
+                 * Format: uuid
+                 * @description The vendor_return inventory transaction (negative quantity).
+                 */
+                inventory_transaction_id: string;
+            }[];
+            /** @description The vendor credit issued: Σ line credit_amount, in cents. */
+            credit_amount: number;
+            /** @description Credited to inventory: the FIFO cost of the units that left, in cents. */
+            inventory_cost: number;
+            /** @description credit_amount − inventory_cost: credited (positive) or debited (negative) to purchase_price_variance, in cents. */
+            purchase_price_variance: number;
+            /** @description The vendor credit (source_type vendor_return, source_id this return); null when the credit is 0. */
+            vendor_credit_id: string | null;
+            /** @description Debit cost_of_goods_sold the credit amount, credit inventory the FIFO cost, the difference to purchase_price_variance. */
+            journal_entry_id: string | null;
+            reason: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
         };
         /**
          * OrderApprovalRule
@@ -6767,7 +6893,7 @@ export interface components {
              * @description Precise machine-readable code; see x-error-catalog.
              * @enum {string}
              */
-            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
+            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "vendor_return_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
             /** @enum {string} */
             type: "validation_error" | "permission_error" | "not_found" | "conflict" | "rate_limit" | "internal" | "expand_error" | "not_implemented";
             /** @description One-sentence English explanation. */
@@ -18428,7 +18554,7 @@ export interface operations {
                 ending_before?: string;
                 product_id?: string;
                 location_id?: string;
-                transaction_type?: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce";
+                transaction_type?: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce" | "vendor_return";
                 reference_type?: string;
                 reference_id?: string;
                 /** @description The rows of one transfer or kit build. */
@@ -29053,6 +29179,201 @@ export interface operations {
                 };
             };
             /** @description Error codes: idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.vendor_returns.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        /**
+                         * Format: uuid
+                         * @description A line of the purchase order with units received.
+                         */
+                        line_id: string;
+                        /** @description Units returned now: at most the units received less those already returned. */
+                        quantity: number | string;
+                        /**
+                         * Format: uuid
+                         * @description Where the units leave from; default the return's location_id, else the purchase order's location.
+                         */
+                        location_id?: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description Default location of the lines; default the purchase order's location.
+                     */
+                    location_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the goods left; default now. Dates the inventory transactions, the GL entry and the credit (credit_date).
+                     */
+                    returned_at?: string;
+                    reason?: string | null;
+                    /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Return received goods of a purchase order to the vendor */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorReturn"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: order_archived, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: vendor_return_exceeds_received, insufficient_stock, party_archived, period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -43498,6 +43819,155 @@ export interface operations {
             };
             /** @description Error codes: period_closed, idempotency_key_reused. */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "vendor_returns.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The object id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a vendor return */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorReturn"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

@@ -36,6 +36,7 @@ import { PaymentTerm } from '../shared/payables/schemas/payment-term';
 import { WebhookEndpoint } from '../shared/webhooks/schemas/webhook-endpoint';
 import { VendorBill } from '../shared/payables/schemas/vendor-bill';
 import { VendorCredit } from '../shared/payables/schemas/vendor-credit';
+import { VendorReturn } from '../shared/payables/schemas/vendor-return';
 import { ApPayment } from '../shared/payables/schemas/ap-payment';
 import { DbSnapshot } from '../shared/migration/schemas/cutover';
 import { MigrationBatch } from '../shared/migration/schemas/batch';
@@ -225,6 +226,12 @@ export const EVENT_CATALOG = {
       'An archived document was brought back: listed and writable again, balance_due as its status and amounts give; previous_attributes holds is_archived and archived_at.',
     object: Order,
   },
+  'order.expired': {
+    version: 2,
+    description:
+      'A quote passed its expires_at while draft or confirmed: is_expired is true, and confirm and convert answer 422 quote_expired. Sent once per lapse by the hourly expiry job (within about an hour; is_expired reads true from the instant itself); a quote revived by moving expires_at later is announced again when it lapses again. Not sent for a quote already converted to a live sales order.',
+    object: Order,
+  },
   'order.converted': {
     version: 2,
     description: 'A quote became a sales order, or a sales order was invoiced; the object is the new document (converted_from_id names the source).',
@@ -390,6 +397,12 @@ export const EVENT_CATALOG = {
     version: 1,
     description: 'The expiry job forfeited the remaining balance of a vendor credit past expires_at (forfeited_amount).',
     object: VendorCredit,
+  },
+  'vendor_return.created': {
+    version: 1,
+    description:
+      'Received goods of a purchase order went back to the vendor: vendor_return inventory transactions at FIFO cost, a vendor credit (source_type vendor_return) issued, GL debit cost_of_goods_sold, credit inventory, the difference on purchase_price_variance.',
+    object: VendorReturn,
   },
   'ap_payment.created': {
     version: 1,

@@ -138,6 +138,8 @@ import * as createVendorCredit from './vendor-credits/create-vendor-credit';
 import * as listVendorCredits from './vendor-credits/list-vendor-credits';
 import * as getVendorCredit from './vendor-credits/get-vendor-credit';
 import * as voidVendorCredit from './vendor-credits/void-vendor-credit';
+import * as createVendorReturn from './orders/create-vendor-return';
+import * as getVendorReturn from './vendor-returns/get-vendor-return';
 import * as createApPayment from './ap-payments/create-ap-payment';
 import * as listApPayments from './ap-payments/list-ap-payments';
 import * as getApPayment from './ap-payments/get-ap-payment';
@@ -453,6 +455,8 @@ export const ROUTE_MODULES = {
   'vendor-credits/list-vendor-credits': listVendorCredits,
   'vendor-credits/get-vendor-credit': getVendorCredit,
   'vendor-credits/void-vendor-credit': voidVendorCredit,
+  'orders/create-vendor-return': createVendorReturn,
+  'vendor-returns/get-vendor-return': getVendorReturn,
   'ap-payments/create-ap-payment': createApPayment,
   'ap-payments/list-ap-payments': listApPayments,
   'ap-payments/get-ap-payment': getApPayment,

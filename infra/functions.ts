@@ -17,6 +17,7 @@ export const PLATFORM_BUNDLES = {
   outboxSweeper: 'platform/sweep-outbox',
   recurringJournalRunner: 'platform/run-recurring',
   vendorCreditExpiry: 'platform/expire-vendor-credits',
+  quoteExpiry: 'platform/expire-quotes',
   migrateDatabase: 'platform/migrate-database',
   cutoverSnapshotTask: 'platform/cutover-snapshot-task',
   /** The operator commands on AWS (`npm run cli -- --stage <stage> ...`); never routed by API Gateway. */
@@ -64,15 +65,10 @@ export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: un
       if (route.id === DOCS_SCRIPT_ROUTE_ID) entry.files = { [REDOC_SCRIPT_FILE]: readFileSync(redocScriptInPackage(), 'utf8') };
       return entry;
     }),
-    { name: PLATFORM_BUNDLES.authorizer, entry: `functions/${PLATFORM_BUNDLES.authorizer}.ts` },
-    { name: PLATFORM_BUNDLES.outboxSweeper, entry: `functions/${PLATFORM_BUNDLES.outboxSweeper}.ts` },
-    { name: PLATFORM_BUNDLES.recurringJournalRunner, entry: `functions/${PLATFORM_BUNDLES.recurringJournalRunner}.ts` },
-    { name: PLATFORM_BUNDLES.vendorCreditExpiry, entry: `functions/${PLATFORM_BUNDLES.vendorCreditExpiry}.ts` },
-    { name: PLATFORM_BUNDLES.admin, entry: `functions/${PLATFORM_BUNDLES.admin}.ts` },
-    { name: PLATFORM_BUNDLES.webhookDispatcher, entry: `functions/${PLATFORM_BUNDLES.webhookDispatcher}.ts` },
-    { name: PLATFORM_BUNDLES.webhookRetry, entry: `functions/${PLATFORM_BUNDLES.webhookRetry}.ts` },
-    { name: PLATFORM_BUNDLES.usageKeySync, entry: `functions/${PLATFORM_BUNDLES.usageKeySync}.ts` },
-    { name: PLATFORM_BUNDLES.cutoverSnapshotTask, entry: `functions/${PLATFORM_BUNDLES.cutoverSnapshotTask}.ts` },
+    // Every platform bundle from its own file; the migration function also ships the migrations.
+    ...Object.values(PLATFORM_BUNDLES)
+      .filter((name) => name !== PLATFORM_BUNDLES.migrateDatabase)
+      .map((name) => ({ name, entry: `functions/${name}.ts` })),
     {
       name: PLATFORM_BUNDLES.migrateDatabase,
       entry: `functions/${PLATFORM_BUNDLES.migrateDatabase}.ts`,

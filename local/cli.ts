@@ -6,6 +6,7 @@
  *   create-key    --entity acme [--user <email>] [--mode test|live] [--scopes all|...] [--name "Sync job"]
  *   run-recurring [--as-of 2026-12-01]
  *   expire-credits [--as-of 2026-12-01T00:00:00Z]
+ *   expire-quotes [--as-of 2026-12-01T00:00:00Z]
  *
  * An entity is two data sets under one code, live and test (create-entity makes both, with the
  * owner in both); --mode picks the one a key acts in, and create-user adds the user to both.
@@ -22,6 +23,8 @@ import { parseCommandLine } from './command-line';
 import { connectForCommand } from './connect';
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,30}$/;
+/** The scheduled jobs' commands: a run with failures exits 1. */
+const JOB_COMMANDS: ReadonlySet<string> = new Set(['run-recurring', 'expire-credits', 'expire-quotes']);
 
 /** Runs the command on a deployed stage through its admin function. */
 async function runOnStage(stage: string, command: string, options: Record<string, string | undefined>): Promise<unknown> {
@@ -61,7 +64,7 @@ async function main() {
     }
     console.log(JSON.stringify(result, null, 2));
     if (JSON.stringify(result).includes('"secret"')) console.error('\nThe secret is shown once; store it now. Only its hash is kept.');
-    if ((command === 'run-recurring' || command === 'expire-credits') && (result as { failures?: unknown[] }).failures?.length) process.exitCode = 1;
+    if (JOB_COMMANDS.has(command) && (result as { failures?: unknown[] }).failures?.length) process.exitCode = 1;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${ADMIN_USAGE}`);

@@ -243,6 +243,10 @@ export const ERROR_CATALOG = {
     'validation_error',
     'Three-way match: a purchase order line is billed at most what it received less what other bills already bill (see received_quantity, billed_quantity, requested_quantity).',
   ),
+  vendor_return_exceeds_received: entry(
+    'validation_error',
+    'A purchase order line returns to the vendor at most what it received less what earlier vendor returns took (see line_id, quantity_received, quantity_returned, quantity_requested, returnable).',
+  ),
   purchase_order_nothing_to_bill: entry(
     'validation_error',
     'No line of this purchase order has received units that are not on a bill yet; receive the goods first.',

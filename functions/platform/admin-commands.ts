@@ -14,6 +14,7 @@ import { ALL_SCOPES, isKnownScope } from '../../shared/auth/scopes';
 import { usageTiers } from '../../shared/auth/usage-identifier';
 import { todayUtc } from '../../shared/dates';
 import { runRecurringTemplates } from '../../shared/ledger/run-recurring';
+import { runQuoteExpiry } from '../../shared/orders/expire-quotes';
 import { runCreditExpiry } from '../../shared/payables/expire-credits';
 import { accountByCode, inEntity, insertApiKey, type Entity } from '../../shared/tenants/identity-store';
 import { addUser, provisionEntity } from '../../shared/tenants/provision-entity';
@@ -144,6 +145,15 @@ export const ADMIN_COMMANDS = {
       const asOf = new Date(options['as-of'] ?? Date.now());
       if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of takes an ISO 8601 date or timestamp');
       return runCreditExpiry(asOf);
+    },
+  },
+  'expire-quotes': {
+    usage: '[--as-of <ISO timestamp>]   (default: now; records order.expired for quotes past expires_at, as the hourly schedule does)',
+    options: ['as-of'],
+    async run(options) {
+      const asOf = new Date(options['as-of'] ?? Date.now());
+      if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of takes an ISO 8601 date or timestamp');
+      return runQuoteExpiry(asOf);
     },
   },
 } satisfies Record<string, AdminCommand>;

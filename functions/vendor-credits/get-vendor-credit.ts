@@ -12,7 +12,7 @@ export const route = defineRoute({
   tag: 'Vendor credits',
   summary: 'Retrieve a vendor credit',
   description:
-    'E16. The credit with amount and remaining_amount as 4-decimal strings. expand[]: vendor; source (the vendor bill of a price_adjustment credit; null for other sources, whose source_id is kept as sent); applications (the application events, oldest first: which bill, how much, on which date, by which AP payment, and whether that payment was voided since).',
+    'E16. The credit with amount and remaining_amount as 4-decimal strings. expand[]: vendor; source (the vendor bill of a price_adjustment credit, the vendor return of a vendor_return credit issued by POST /v1/orders/{id}/vendor-returns; null for other sources, and for a source_id sent by hand that names no return); applications (the application events, oldest first: which bill, how much, on which date, by which AP payment, and whether that payment was voided since).',
   scopes: ['purchasing:read'],
   params: idParams,
   response: VendorCredit,

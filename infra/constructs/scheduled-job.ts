@@ -1,15 +1,16 @@
 /**
  * A function run on an EventBridge schedule, inside the VPC like the API functions. Used for the
  * outbox sweeper (functions/platform/sweep-outbox.ts, every minute) and the recurring journal
- * entry runner (functions/platform/run-recurring.ts, daily) and the vendor credit expiry job
- * (functions/platform/expire-vendor-credits.ts, hourly).
+ * entry runner (functions/platform/run-recurring.ts, daily), the vendor credit expiry job
+ * (functions/platform/expire-vendor-credits.ts, hourly) and the quote expiry job
+ * (functions/platform/expire-quotes.ts, hourly).
  *
  * Every job gets a dead-letter queue, used twice: as the function's dead-letter queue for its
  * asynchronous invocations (a run that failed after its retries) and as the rule target's dead-letter queue (an
  * event EventBridge could not deliver). It registers itself with the stack's Observability, which
  * alarms on the queue's depth and on the function's errors and throttles.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -75,3 +76,11 @@ export class ScheduledJob extends Construct {
     registerScheduledJob(this, { name: id, function: this.function, deadLetterQueue: this.deadLetterQueue });
   }
 }
+
+/**
+ * A nested stack of the API stack for scheduled jobs (the quote expiry job, functions/platform/expire-quotes.ts):
+ * the API stack's own resources are mostly its REST API's resources and methods and sit close to
+ * CloudFormation's 500-resource limit, where a job's nine resources (function, role, policy, log
+ * group, queue, queue policy, rule, permission, invoke config) no longer fit.
+ */
+export class ScheduledJobsStack extends NestedStack {}

@@ -1,6 +1,7 @@
 /**
  * BizOps-<stage>-Api: the stateless half. The REST API and its methods, the authorizer, the
- * scheduled jobs (outbox sweeper, recurring journal entries, vendor credit expiry) and the migration step live here;
+ * scheduled jobs (outbox sweeper, recurring journal entries, vendor credit expiry; the quote expiry
+ * job in the ScheduledJobs nested stack) and the migration step live here;
  * route functions live in nested stacks of at most ROUTES_PER_NESTED_STACK routes each, so ~90
  * routes fit comfortably in CloudFormation's 500-resources-per-stack limit.
  */
@@ -21,7 +22,7 @@ import { type Observability, ObservabilityStack } from '../constructs/observabil
 import { ApiFirewall } from '../constructs/waf';
 import { DEFAULT_METRICS_NAMESPACE } from '../../shared/metrics';
 import { RouteFunctionsStack } from '../constructs/route-functions';
-import { ScheduledJob } from '../constructs/scheduled-job';
+import { ScheduledJob, ScheduledJobsStack } from '../constructs/scheduled-job';
 import { type WebhookDelivery, WebhooksStack } from '../constructs/webhooks';
 import { CUTOVER_SNAPSHOT_ROUTE_KEYS, type FunctionCodeSource, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES, PROCESSOR_ROUTE_KEYS } from '../functions';
 import { chunkRoutes, ROUTES_PER_NESTED_STACK, type RouteSpec } from '../routes';
@@ -45,6 +46,8 @@ export class ApiStack extends Stack {
   readonly observability: Observability;
   readonly admin: AdminFunction;
   readonly webhooks: WebhookDelivery;
+  /** Scheduled jobs in a nested stack (infra/constructs/scheduled-job.ts says why). */
+  readonly scheduledJobs: ScheduledJobsStack;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -196,7 +199,12 @@ export class ApiStack extends Stack {
       appSecret: data.database.appSecret,
       eventBus: data.eventBus,
     };
-    new ScheduledJob(this, 'OutboxSweeper', {
+    // The scheduled jobs live in a nested stack of their own: the API stack's REST resources and
+    // methods leave little room under CloudFormation's 500 resources per stack, and a job is nine.
+    this.scheduledJobs = new ScheduledJobsStack(this, 'ScheduledJobs', { description: `BizOps ${stage.name} scheduled jobs` });
+    // New code must not run before the schema it expects exists.
+    this.scheduledJobs.node.addDependency(this.migration.resource);
+    new ScheduledJob(this.scheduledJobs, 'OutboxSweeper', {
       ...jobDefaults,
       description: 'Publishes outbox events a request committed but did not publish (every minute)',
       schedule: events.Schedule.rate(Duration.minutes(1)),
@@ -204,8 +212,8 @@ export class ApiStack extends Stack {
       timeout: Duration.seconds(60),
       // A failed sweep is simply the next minute's work.
       retryAttempts: 0,
-    }).node.addDependency(this.migration.resource);
-    new ScheduledJob(this, 'RecurringJournalEntries', {
+    });
+    new ScheduledJob(this.scheduledJobs, 'RecurringJournalEntries', {
       ...jobDefaults,
       description: 'Posts the recurring journal entries due today (daily, 00:15 UTC)',
       // The run's as-of date is the schedule's UTC date, so retries post the same day's occurrences.
@@ -214,8 +222,8 @@ export class ApiStack extends Stack {
       timeout: Duration.minutes(15),
       // Re-running posts each occurrence once, so retrying a failed run is safe.
       retryAttempts: 2,
-    }).node.addDependency(this.migration.resource);
-    new ScheduledJob(this, 'VendorCreditExpiry', {
+    });
+    new ScheduledJob(this.scheduledJobs, 'VendorCreditExpiry', {
       ...jobDefaults,
       description: 'Forfeits the remaining balance of vendor credits past expires_at (hourly)',
       // The run expires what was due at the schedule's own time, so a retry does the same work.
@@ -224,7 +232,17 @@ export class ApiStack extends Stack {
       timeout: Duration.minutes(15),
       // Each credit is claimed and expired once, so retrying a failed run is safe.
       retryAttempts: 2,
-    }).node.addDependency(this.migration.resource);
+    });
+    new ScheduledJob(this.scheduledJobs, 'QuoteExpiry', {
+      ...jobDefaults,
+      description: 'Records order.expired once for each quote past expires_at (hourly)',
+      // The run announces what had lapsed at the schedule's own time, so a retry does the same work.
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      code: code.code(PLATFORM_BUNDLES.quoteExpiry),
+      timeout: Duration.minutes(15),
+      // Each quote is claimed and marked once, so retrying a failed run is safe.
+      retryAttempts: 2,
+    });
 
     // Per-key throttling: each API key's own gateway key in its tier's usage plan (shared/tenants/usage-keys.ts).
     const usageKeySync = new ScheduledJob(this, 'UsageKeySync', {

@@ -25,6 +25,7 @@ const PAYLOAD_VERSIONS: Readonly<Record<string, number>> = {
   // New after the change, so never at 1; at 2 like every event carrying an order.
   'order.archived': 2,
   'order.unarchived': 2,
+  'order.expired': 2,
   'order.converted': 2,
   'purchase_order.sent': 2,
   'return.created': 2,

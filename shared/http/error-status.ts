@@ -122,6 +122,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   vendor_credit_invalid_transition: 409,
   ap_payment_invalid_transition: 409,
   bill_quantity_exceeds_received: 422,
+  vendor_return_exceeds_received: 422,
   purchase_order_nothing_to_bill: 422,
   purchase_order_vendor_mismatch: 422,
   payment_term_in_use: 409,

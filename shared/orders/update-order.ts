@@ -49,9 +49,17 @@ export async function updateOrder(db: Db, entityId: string, orderId: string, pat
     changes[partyColumn] = patch.account_id;
   }
   if (patch.location_id) await checkLocation(db, entityId, patch.location_id, { lock: true });
-  if (!(await updateOrderColumns(db, entityId, orderId, changes, [partyColumn, ...HEADER_COLUMNS]))) return { order: before, previous: {} };
+  // A quote given another expires_at may lapse again: the expiry job announces that lapse anew.
+  const movesExpiry = patch.expires_at !== undefined && !sameInstant(patch.expires_at, before.expires_at);
+  if (movesExpiry) changes.expired_at = null;
+  const columns = [partyColumn, ...HEADER_COLUMNS, ...(movesExpiry ? ['expired_at'] : [])];
+  if (!(await updateOrderColumns(db, entityId, orderId, changes, columns))) return { order: before, previous: {} };
   const order = await recalculatedOrder(db, entityId, orderId);
   const { lines: _l, adjustments: _a, ...beforeHeader } = before;
   const { lines: _l2, adjustments: _a2, ...afterHeader } = order;
   return { order, previous: previousAttributes(beforeHeader, afterHeader) };
+}
+
+function sameInstant(a: string | null, b: string | null): boolean {
+  return a === null || b === null ? a === b : new Date(a).getTime() === new Date(b).getTime();
 }

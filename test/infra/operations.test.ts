@@ -223,17 +223,18 @@ describe('dashboard', () => {
 
 describe('dead-letter queues', () => {
   it('catch failed runs and undelivered schedules of every scheduled job', () => {
-    for (const stage of [sandbox, prod]) {
+    // The usage-key sync is in the API stack (it reads the usage plans); the other jobs in their nested stack.
+    for (const template of [sandbox.api, sandbox.scheduledJobs, prod.api, prod.scheduledJobs]) {
       const rules = resourcesOf<{ ScheduleExpression?: string; Targets: { Arn: unknown; DeadLetterConfig?: { Arn: unknown } }[] }>(
-        stage.api,
+        template,
         'AWS::Events::Rule',
       ).filter((rule) => rule.Properties.ScheduleExpression);
-      expect(rules.length).toBeGreaterThanOrEqual(2);
+      expect(rules.length).toBeGreaterThanOrEqual(1);
       for (const rule of rules) {
         const target = rule.Properties.Targets[0];
         expect(target.DeadLetterConfig, rule.Properties.ScheduleExpression).toBeDefined();
         const functionId = (target.Arn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-        const fn = (stage.api.toJSON() as { Resources: Record<string, { Properties: FunctionProps }> }).Resources[functionId];
+        const fn = (template.toJSON() as { Resources: Record<string, { Properties: FunctionProps }> }).Resources[functionId];
         // The function's own dead-letter queue is the queue the rule falls back to.
         expect(fn.Properties.DeadLetterConfig?.TargetArn, functionId).toEqual(target.DeadLetterConfig!.Arn);
       }
@@ -241,8 +242,11 @@ describe('dead-letter queues', () => {
   });
 
   it('are encrypted, TLS-only and keep messages 14 days', () => {
-    const queues = resourcesOf<{ SqsManagedSseEnabled: boolean; MessageRetentionPeriod: number }>(prod.api, 'AWS::SQS::Queue');
-    expect(queues.length).toBeGreaterThanOrEqual(2);
+    const queues = [prod.api, prod.scheduledJobs].flatMap((template) =>
+      resourcesOf<{ SqsManagedSseEnabled: boolean; MessageRetentionPeriod: number }>(template, 'AWS::SQS::Queue'),
+    );
+    // One per scheduled job: outbox sweeper, recurring entries, vendor credit and quote expiry, usage-key sync.
+    expect(queues.length).toBeGreaterThanOrEqual(5);
     for (const queue of queues) expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
   });
 

@@ -320,15 +320,34 @@ describe('stage', () => {
   });
 
   it('runs the outbox sweeper every minute and the recurring journal entries daily', () => {
-    sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
-    sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 0 * * ? *)' });
+    sandbox.scheduledJobs.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    sandbox.scheduledJobs.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 0 * * ? *)' });
   });
 
-  it('runs the vendor credit expiry job hourly', () => {
-    sandbox.api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
-    sandbox.api.hasResourceProperties('AWS::Lambda::Function', {
-      Description: 'Forfeits the remaining balance of vendor credits past expires_at (hourly)',
-    });
+  it('runs the vendor credit expiry job and the quote expiry job hourly, each with a dead-letter queue', () => {
+    for (const [template, description] of [
+      [sandbox.scheduledJobs, 'Forfeits the remaining balance of vendor credits past expires_at (hourly)'],
+      [sandbox.scheduledJobs, 'Records order.expired once for each quote past expires_at (hourly)'],
+    ] as const) {
+      const functions = Object.entries(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } }));
+      expect(functions, description).toHaveLength(1);
+      const [functionId, fn] = functions[0] as [string, { Properties: { DeadLetterConfig?: { TargetArn: { 'Fn::GetAtt': [string, string] } } } }];
+      const queueId = fn.Properties.DeadLetterConfig?.TargetArn['Fn::GetAtt'][0];
+      expect(queueId, description).toBeDefined();
+      expect(template.findResources('AWS::SQS::Queue')[queueId!], description).toBeDefined();
+      // The schedule's target is the function, with the same queue for events it could not deliver.
+      template.hasResourceProperties('AWS::Events::Rule', {
+        Description: description,
+        ScheduleExpression: 'rate(1 hour)',
+        Targets: [
+          Match.objectLike({
+            Arn: { 'Fn::GetAtt': [functionId, 'Arn'] },
+            DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+            RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 2 }),
+          }),
+        ],
+      });
+    }
   });
 });
 

@@ -34,6 +34,8 @@ export interface SynthesizedStage {
   routeStacks: Template[];
   /** The webhook delivery nested stack. */
   webhooks: Template;
+  /** The scheduled jobs nested stack (the quote expiry job). */
+  scheduledJobs: Template;
   /** cdk-nag's own report over the whole app (acknowledged findings excluded). */
   nag: PolicyValidationPluginReport;
   /** Resource count per stack path. */
@@ -66,6 +68,7 @@ export function synthStage(options: {
   const routeStacks = stacks.api.routeStacks.map((nested) => Template.fromStack(nested));
   const webhooksStack = Stack.of(stacks.api.webhooks);
   const webhooks = Template.fromStack(webhooksStack);
+  const scheduledJobs = Template.fromStack(stacks.api.scheduledJobs);
   const count = (template: Template) => Object.keys((template.toJSON() as { Resources?: Record<string, unknown> }).Resources ?? {}).length;
   const resourceCounts: Record<string, number> = {
     [stacks.account.node.path]: count(account),
@@ -76,6 +79,7 @@ export function synthStage(options: {
     resourceCounts[nested.node.path] = count(routeStacks[index]);
   });
   resourceCounts[webhooksStack.node.path] = count(webhooks);
+  resourceCounts[stacks.api.scheduledJobs.node.path] = count(scheduledJobs);
   return {
     stacks,
     account,
@@ -83,6 +87,7 @@ export function synthStage(options: {
     api,
     routeStacks,
     webhooks,
+    scheduledJobs,
     nag: checks.validateScope(app),
     resourceCounts,
     cleanup: () => rmSync(outdir, { recursive: true, force: true }),

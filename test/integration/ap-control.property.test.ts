@@ -15,10 +15,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../shared/ids';
 import { amount, sum } from '../../shared/money';
 import { runCreditExpiry } from '../../shared/payables/expire-credits';
-import { apWorld, type ApWorld } from '../support/ap-fixtures';
+import { apWorld, receivedPurchaseOrder, type ApWorld } from '../support/ap-fixtures';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();
@@ -91,15 +90,21 @@ async function run(w: ApWorld, state: State, step: Op): Promise<void> {
       state.bills.push(bill.id);
       return;
     }
-    case 'credit':
-    case 'return': {
+    case 'credit': {
       const body = {
         vendor_id: w.vendor.id,
         amount: money(step.cents),
-        ...(step.kind === 'return' ? { source_type: 'vendor_return', source_id: newId() } : {}),
-        ...(step.kind === 'credit' && step.expiring ? { expires_at: new Date(Date.now() + 3_600_000).toISOString() } : {}),
+        ...(step.expiring ? { expires_at: new Date(Date.now() + 3_600_000).toISOString() } : {}),
       };
       state.credits.push((await api.post(w.owner, '/v1/vendor-credits', body)).id);
+      return;
+    }
+    case 'return': {
+      // Received goods of a purchase order go back to the vendor: 2 units at cents/100, one returned.
+      const po = await receivedPurchaseOrder(api, w.owner, { vendorId: w.vendor.id, quantity: 2, unitCost: step.cents / 100 });
+      const returned = await api.post(w.owner, `/v1/orders/${po.id}/vendor-returns`, { lines: [{ line_id: po.lineId, quantity: 1 }] });
+      expect(returned.credit_amount).toBe(step.cents / 100);
+      state.credits.push(returned.vendor_credit_id!);
       return;
     }
     case 'price_adjustment': {
@@ -212,6 +217,7 @@ describe('AP control', () => {
           { kind: 'bill', cents: 123_456 },
           { kind: 'bill', cents: 50_000 },
           { kind: 'credit', cents: 20_000, expiring: false },
+          { kind: 'return', cents: 4_321 },
         ];
         for (const [index, step] of [...opening, ...generated].entries()) {
           await run(w, state, step);

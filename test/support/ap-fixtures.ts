@@ -74,6 +74,33 @@ async function seedPayment(api: TestApi, owner: TestEntity): Promise<Params> {
   return { id: payment.id };
 }
 
+/** A purchase order of 2 units at 3.00, confirmed and received in full at a location of its own. */
+export async function receivedPurchaseOrder(
+  api: TestApi,
+  owner: TestEntity,
+  options: { vendorId?: string; productId?: string; quantity?: number; unitCost?: number } = {},
+): Promise<{ id: string; lineId: string; locationId: string; productId: string; vendorId: string }> {
+  const location = await api.post(owner, '/v1/locations', { name: unique('Return dock') });
+  const vendorId = options.vendorId ?? (await api.post(owner, '/v1/vendors', { name: unique('Return vendor') })).id;
+  const productId =
+    options.productId ?? (await api.post(owner, '/v1/products', { sku: unique('RET').replace(/ /g, '-'), name: unique('Returnable'), cost: 3 })).id;
+  const quantity = options.quantity ?? 2;
+  const order = await api.post(owner, '/v1/orders', {
+    document_type: 'purchase_order',
+    account_id: vendorId,
+    location_id: location.id,
+    lines: [{ product_id: productId, quantity, sell_rate: options.unitCost ?? 3 }],
+  });
+  await api.post(owner, `/v1/orders/${order.id}/confirm`, undefined, 200);
+  await api.post(owner, `/v1/orders/${order.id}/receipts`, { lines: [{ line_id: order.lines[0].id, quantity }] });
+  return { id: order.id, lineId: order.lines[0].id, locationId: location.id, productId, vendorId };
+}
+
+async function seedVendorReturn(api: TestApi, owner: TestEntity): Promise<Params> {
+  const po = await receivedPurchaseOrder(api, owner);
+  return { id: (await api.post(owner, `/v1/orders/${po.id}/vendor-returns`, { lines: [{ line_id: po.lineId, quantity: 1 }] })).id };
+}
+
 const ownEntity = (_api: TestApi, owner: TestEntity) => Promise.resolve({ entity_id: owner.entity.id });
 
 export const AP_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Promise<Params>> = {
@@ -82,6 +109,8 @@ export const AP_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => Pro
   '/v1/ap-payments/{id}': seedPayment,
   '/v1/ap-payments/{id}/void': seedPayment,
   '/v1/entities/{entity_id}/reconciliation/ap-aging': ownEntity,
+  '/v1/orders/{id}/vendor-returns': async (api, owner) => ({ id: (await receivedPurchaseOrder(api, owner)).id }),
+  '/v1/vendor-returns/{id}': seedVendorReturn,
 };
 
 export const AP_SAMPLE_BODIES: Record<string, unknown> = {
@@ -93,4 +122,5 @@ export const AP_SAMPLE_BODIES: Record<string, unknown> = {
     method: 'check',
   },
   'ap_payments.void': { reason: 'Sample reason' },
+  'orders.vendor_returns.create': { lines: [{ line_id: '00000000-0000-4000-8000-000000000001', quantity: 1 }] },
 };

@@ -3,7 +3,7 @@ import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const TRANSACTION_TYPES = ['receive', 'adjust', 'transfer', 'sale_fulfillment', 'return', 'build_consume', 'build_produce'] as const;
+export const TRANSACTION_TYPES = ['receive', 'adjust', 'transfer', 'sale_fulfillment', 'return', 'build_consume', 'build_produce', 'vendor_return'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 /** Inventory costs keep 4 decimals (unit and total cost). */
 export const COST_SCALE = 4;
