@@ -1,21 +1,9 @@
 /**
- * The vendor credit expiry job, run by an EventBridge schedule (hourly).
- *
- * Credits whose expires_at is at or before the schedule's own time (the event's `time`) are
- * expired, so a delayed or retried invocation does the same work; `as_of` in the event (an ISO
- * timestamp) overrides it for a manual run. Running twice, or two at once, expires each credit once.
+ * The vendor credit expiry job, run by an EventBridge schedule (hourly): forfeits the remaining
+ * balance of credits past expires_at (shared/payables/expire-credits.ts). Scheduling and as_of:
+ * ./expiry-job.ts.
  */
-import type { Context, ScheduledEvent } from 'aws-lambda';
 import { runCreditExpiry } from '../../shared/payables/expire-credits';
+import { expiryJob } from './expiry-job';
 
-export async function handler(
-  event: Partial<ScheduledEvent> & { as_of?: string },
-  _context?: Context,
-): Promise<{ as_of: string; expired: number; failed: number }> {
-  const asOf = new Date(event?.as_of ?? event?.time ?? new Date().toISOString());
-  if (Number.isNaN(asOf.getTime())) throw new Error(`as_of must be an ISO 8601 timestamp, got ${event?.as_of}`);
-  const result = await runCreditExpiry(asOf);
-  const summary = { as_of: result.as_of, expired: result.expired.length, failed: result.failures.length };
-  console.log(JSON.stringify({ level: result.failures.length ? 'WARN' : 'INFO', message: 'vendor credit expiry run', ...summary, failures: result.failures }));
-  return summary;
-}
+export const handler = expiryJob('vendor credit expiry', runCreditExpiry);
