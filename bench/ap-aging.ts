@@ -33,7 +33,7 @@ import {
   option,
   printTable,
   round,
-  summarize,
+  timed,
   writeResults,
   type Summary,
 } from './lib';
@@ -53,17 +53,6 @@ const RUNS = Math.max(3, Math.min(option('runs', 20), 200));
 const BILLS = countOption('bills', 100_000);
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-
-async function timed(runs: number, work: () => Promise<unknown>): Promise<Summary> {
-  for (let i = 0; i < 3; i++) await work();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    await work();
-    samples.push(hrtimeMs(start));
-  }
-  return summarize(samples);
-}
 
 /** Vendors, bills, payments and applications, and the AP account's day balances, as the owner with triggers off. */
 async function generate(owner: pg.Client, entityId: string, today: string): Promise<void> {

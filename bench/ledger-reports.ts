@@ -20,7 +20,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
-import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, type Summary, option } from './lib';
+import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, timed, writeResults, type Summary, option } from './lib';
 import { connectBenchDatabase, getEvent, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
@@ -44,17 +44,6 @@ if (SIZES.some((size, i) => !Number.isInteger(size) || size <= 0 || size % 2 || 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 /** One ledger size: its counts, and the timings under each as-of date. */
 type Stage = Record<string, unknown> & { lines: number };
-
-async function timed(runs: number, work: () => Promise<unknown>): Promise<Summary> {
-  for (let i = 0; i < 3; i++) await work();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    await work();
-    samples.push(hrtimeMs(start));
-  }
-  return summarize(samples);
-}
 
 /** Adds entries [from, to) of two lines each, as the owner with triggers off, and rebuilds the day balances. */
 async function grow(owner: pg.Client, entityId: string, from: number, to: number): Promise<void> {

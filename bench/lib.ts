@@ -125,6 +125,18 @@ export async function dropDatabase(adminUrl: string, name = BENCH_DATABASE): Pro
 
 export const hrtimeMs = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
+/** `work` timed `runs` times after 3 warm-up calls. */
+export async function timed(runs: number, work: () => Promise<unknown>): Promise<Summary> {
+  for (let i = 0; i < 3; i++) await work();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await work();
+    samples.push(hrtimeMs(start));
+  }
+  return summarize(samples);
+}
+
 /** The value of `--name=value` on the command line, or `fallback`; a non-negative number or the run stops. */
 export function option(name: string, fallback: number): number {
   const arg = process.argv.find((value) => value.startsWith(`--${name}=`));
