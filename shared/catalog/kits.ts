@@ -115,7 +115,7 @@ export async function listComponents(db: Db, entityId: string, kitId: string, op
 export async function listKits(db: Db, entityId: string, filters: { is_active?: boolean; q?: string }, page: PageRequest): Promise<Page<Kit>> {
   const where = ['p.entity_id = $1', `p.product_type IN ('kit', 'bundle')`];
   const params: unknown[] = [entityId];
-  productFilterSql({ is_active: filters.is_active, q: filters.q }, where, params);
+  await productFilterSql(db, { is_active: filters.is_active, q: filters.q }, where, params);
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
   const ids = result.data.map((row) => row.id);
   const components = await componentsOf(db, entityId, ids);

@@ -241,7 +241,13 @@ export interface ProductFilters {
   external_id?: string;
 }
 
-export function productFilterSql(filters: ProductFilters, where: string[], params: unknown[], alias = 'p'): void {
+/**
+ * Up to this many ids of a search are found through the search indexes (product_search_ids); a
+ * term that matches more is common enough for the list's ordered scan to fill a page quickly.
+ */
+const SEARCH_ID_LIMIT = 1000;
+
+export async function productFilterSql(db: Db, filters: ProductFilters, where: string[], params: unknown[], alias = 'p'): Promise<void> {
   const add = (sql: (n: string) => string, value: unknown) => {
     params.push(value);
     where.push(sql(`$${params.length}`));
@@ -252,16 +258,25 @@ export function productFilterSql(filters: ProductFilters, where: string[], param
   if (filters.sku !== undefined) add((n) => `lower(${alias}.sku) = lower(${n})`, filters.sku);
   if (filters.external_id !== undefined) add((n) => `${alias}.external_id = ${n}`, filters.external_id);
   if (filters.q !== undefined) {
+    // SKU by prefix, name anywhere. Under row level security LIKE cannot reach an index (it is not
+    // leakproof), so the ids come from product_search_ids (migration 20261125090000) and the page
+    // is read by id; a term with many matches keeps the LIKE filter on the ordered scan.
     const escaped = likeEscape(filters.q);
-    params.push(`${escaped}%`, `%${escaped}%`);
-    where.push(`(lower(${alias}.sku) LIKE $${params.length - 1} OR lower(${alias}.name) LIKE $${params.length})`);
+    const prefix = `${escaped}%`;
+    const contains = `%${escaped}%`;
+    const { ids } = await db.one<{ ids: string[] }>('SELECT product_search_ids($1, $2, $3) AS ids', [prefix, contains, SEARCH_ID_LIMIT]);
+    if (ids.length < SEARCH_ID_LIMIT) add((n) => `${alias}.id = ANY(${n}::uuid[])`, ids);
+    else {
+      params.push(prefix, contains);
+      where.push(`(lower(${alias}.sku) LIKE $${params.length - 1} OR lower(${alias}.name) LIKE $${params.length})`);
+    }
   }
 }
 
 export async function listProducts(db: Db, entityId: string, filters: ProductFilters, page: PageRequest): Promise<Page<Product>> {
   const where = ['p.entity_id = $1'];
   const params: unknown[] = [entityId];
-  productFilterSql(filters, where, params);
+  await productFilterSql(db, filters, where, params);
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
   return { ...result, data: await withDemand(db, entityId, result.data) };
 }

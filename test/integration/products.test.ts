@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { unchecked } from '../support/client';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
@@ -66,6 +67,42 @@ describe('products', () => {
     expect(page1.body.has_more).toBe(true);
     const page2 = await api.request('GET', '/v1/products', { key: secret, query: { limit: '3', starting_after: page1.body.next_cursor! } });
     expect(page2.body.data.map((p) => p.sku)).toEqual(['AB-1']);
+  });
+
+  it('searches a term with more matches than the index lookup takes, page after page, and quotes every term', async () => {
+    const { secret, entity } = await api.newEntity();
+    // 1,200 matches: more than product_search_ids hands back (1,000), so the ordered scan filters.
+    const admin = new pg.Client({ connectionString: api.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(
+        `INSERT INTO products (id, entity_id, sku, name, product_type, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, 'BULK-' || lpad(i::text, 5, '0'), CASE WHEN i <= 1200 THEN 'Oak shelf ' ELSE 'Pine desk ' END || i, 'simple',
+                timestamptz '2026-01-01' + i * interval '1 second', timestamptz '2026-01-01' + i * interval '1 second'
+         FROM generate_series(1, 1300) AS i`,
+        [entity.id],
+      );
+    } finally {
+      await admin.end();
+    }
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.request('GET', '/v1/products', { key: secret, query: { q: 'oak', limit: '100', ...(cursor && { starting_after: cursor }) } });
+      expect(page.status).toBe(200);
+      names.push(...page.body.data.map((p) => p.name));
+      cursor = page.body.has_more ? page.body.next_cursor! : undefined;
+    } while (cursor);
+    expect(names).toHaveLength(1200);
+    expect(names[0]).toBe('Oak shelf 1200');
+    expect(names.at(-1)).toBe('Oak shelf 1');
+    const few = await api.request('GET', '/v1/products', { key: secret, query: { q: 'pine desk 130' } });
+    expect(few.body.data.map((p) => p.name)).toEqual(['Pine desk 1300']);
+    for (const q of [`o'brien`, `x%' OR true --`, `\\`, `_`]) {
+      const quoted = await api.request('GET', '/v1/products', { key: secret, query: { q } });
+      expect(quoted.status, q).toBe(200);
+      expect(quoted.body.data, q).toEqual([]);
+    }
   });
 
   it('refuses duplicates, foreign references and kit changes with precise codes, writing nothing', async () => {

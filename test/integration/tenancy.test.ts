@@ -118,6 +118,46 @@ describe('row level security', () => {
     }
   });
 
+  it("product search's definer function returns only the current entity's ids, and nothing without one", async () => {
+    const name = 'Searchable walnut chair';
+    const mine = await api.request('POST', '/v1/products', { key: a.secret, body: { sku: 'WAL-A', name } });
+    const theirs = await api.request('POST', '/v1/products', { key: b.secret, body: { sku: 'WAL-B', name } });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    const search = (entityId?: string) =>
+      withTransaction({ role: 'app_user', entityId }, (db) =>
+        db.one<{ ids: string[] }>(`SELECT product_search_ids('wal%', '%walnut%', 100) AS ids`).then((row) => row.ids),
+      );
+    expect(await search(a.entity.id)).toEqual([mine.body.id]);
+    expect(await search(b.entity.id)).toEqual([theirs.body.id]);
+    await client.query('BEGIN');
+    await client.query('SET LOCAL ROLE app_user');
+    const unset = await client.query<{ ids: string[] }>(`SELECT product_search_ids('wal%', '%walnut%', 100) AS ids`);
+    await client.query('ROLLBACK');
+    expect(unset.rows[0].ids).toEqual([]);
+  });
+
+  it("product search's role cannot log in or bypass the policies, and reads four columns of products only", async () => {
+    const role = await client.query(`SELECT rolsuper, rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = 'app_product_search'`);
+    expect(role.rows).toEqual([{ rolsuper: false, rolbypassrls: false, rolcanlogin: false }]);
+    const members = await client.query<{ member: boolean }>(`SELECT pg_has_role('app_user', 'app_product_search', 'MEMBER') AS member`);
+    expect(members.rows[0].member).toBe(false);
+    const columns = await client.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.column_privileges WHERE grantee = 'app_product_search' AND table_name = 'products' ORDER BY 1`,
+    );
+    expect(columns.rows.map((row) => row.column_name)).toEqual(['entity_id', 'id', 'name', 'sku']);
+    const tables = await client.query(`SELECT table_name FROM information_schema.table_privileges WHERE grantee = 'app_product_search'`);
+    expect(tables.rows).toEqual([]);
+    const executable = await client.query<{ proname: string }>(
+      `SELECT p.proname FROM pg_proc p WHERE p.proowner = (SELECT oid FROM pg_roles WHERE rolname = 'app_product_search')`,
+    );
+    expect(executable.rows.map((row) => row.proname)).toEqual(['product_search_ids']);
+    const callers = await client.query(
+      `SELECT has_function_privilege('app_worker', 'product_search_ids(text, text, int)', 'EXECUTE') AS worker,
+              has_function_privilege('app_authenticator', 'product_search_ids(text, text, int)', 'EXECUTE') AS authenticator`,
+    );
+    expect(callers.rows[0]).toEqual({ worker: false, authenticator: false });
+  });
+
   it('the authenticator role reads keys across entities but cannot read business data', async () => {
     await withTransaction({ role: 'app_authenticator' }, async (db) => {
       const keys = await db.query('SELECT id FROM api_keys WHERE entity_id = ANY($1)', [[a.entity.id, b.entity.id]]);
