@@ -78,7 +78,8 @@ module.exports = {
       name: 'routes-do-not-import-routes',
       comment: 'A route module imports capabilities and the platform, never another route folder (helpers of its own folder are fine).',
       severity: 'error',
-      from: { path: '^functions/([^/]+)/' },
+      // functions/routes/ is the route table split per capability, not a route folder.
+      from: { path: '^functions/([^/]+)/', pathNot: '^functions/routes/' },
       to: { path: '^functions/', pathNot: ['^functions/$1/', '^functions/routes\\.ts$'] },
     },
   ],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { id } from '../../shared/schemas/common';
-import { deleteBillLine, getBillLine } from '../../shared/payables/vendor-bills';
+import { deleteBillLine, getBillLine } from '../../shared/payables/vendor-bill-lines';
 import { VendorBill } from '../../shared/payables/schemas/vendor-bill';
 import { VENDOR_BILL_EXPAND } from './expand';
 

@@ -1,7 +1,8 @@
 /**
- * SQL for vendor bills and their lines, and the draft-stage use cases (create, update, line
- * changes). Every statement also filters by entity; totals are recomputed from the lines in the
- * same transaction as any change to them.
+ * SQL for vendor bills and their lines, and the draft-stage use cases create and update; the line
+ * checks, line inserts and the totals recalculation are exported for the line changes
+ * (vendor-bill-lines.ts). Every statement also filters by entity; totals are recomputed from the
+ * lines in the same transaction as any change to them.
  */
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
@@ -12,7 +13,7 @@ import { todayUtc } from '../dates';
 import { ApiError } from '../errors';
 import { previousAttributes } from '../events/outbox';
 import { newId } from '../ids';
-import { toJsonNumber, QUANTITY_SCALE, amount, toNullableJsonNumber } from '../money';
+import { toJsonNumber, QUANTITY_SCALE, toNullableJsonNumber } from '../money';
 import { requireProduct } from '../catalog/products';
 import { getParty } from '../parties/parties';
 import { allows, billTotals, dueDateFrom, itemLineAmount, type BillAction } from './bill-rules';
@@ -22,31 +23,22 @@ import {
   lockPurchaseOrder,
   matchRequestedLines,
   purchaseOrderOfLine,
-  rebillQuantity,
   requireSameVendor,
   type PoLineRequest,
 } from './bill-from-po';
-import type {
-  VendorBill,
-  VendorBillCreate,
-  VendorBillLine,
-  VendorBillLineCreate,
-  VendorBillLineUpdate,
-  VendorBillStatus,
-  VendorBillUpdate,
-} from './schemas/vendor-bill';
+import type { VendorBill, VendorBillCreate, VendorBillLine, VendorBillLineCreate, VendorBillStatus, VendorBillUpdate } from './schemas/vendor-bill';
 
 const COLUMNS = `b.id, 'vendor_bill' AS object, b.entity_id, b.vendor_id, b.po_id, b.payment_term_id, b.bill_number, b.vendor_invoice_number, b.status,
   to_char(b.bill_date, 'YYYY-MM-DD') AS bill_date, to_char(b.due_date, 'YYYY-MM-DD') AS due_date, b.subtotal, b.tax_total, b.shipping_total, b.bill_total,
   b.amount_paid, b.bill_total - b.amount_paid AS balance_due, b.currency, b.notes, b.metadata, b.created_by_user_id, b.submitted_by, b.submitted_at,
   b.approved_by, b.approved_at, b.rejected_by, b.rejected_at, b.rejection_reason, b.posted_by, b.posted_at, b.skip_permission_check,
   b.journal_entry_id, b.voided_by, b.voided_at, b.void_journal_entry_id, b.created_at, b.updated_at`;
-const LINE_COLUMNS = `l.id, 'vendor_bill_line' AS object, l.bill_id, l.line_type AS type, l.account_id, l.product_id, l.quantity, l.unit_cost, l.amount,
+export const LINE_COLUMNS = `l.id, 'vendor_bill_line' AS object, l.bill_id, l.line_type AS type, l.account_id, l.product_id, l.quantity, l.unit_cost, l.amount,
   l.description, l.po_line_id, l.receipt_cost, l.created_at, l.updated_at`;
 
 type Money = 'subtotal' | 'tax_total' | 'shipping_total' | 'bill_total' | 'amount_paid' | 'balance_due';
 export type BillRow = Omit<VendorBill, Money | 'livemode'> & Record<Money, string>;
-type LineRow = Omit<VendorBillLine, 'quantity' | 'unit_cost' | 'amount' | 'receipt_cost' | 'livemode'> & {
+export type LineRow = Omit<VendorBillLine, 'quantity' | 'unit_cost' | 'amount' | 'receipt_cost' | 'livemode'> & {
   bill_id: string;
   quantity: string | null;
   unit_cost: string | null;
@@ -55,7 +47,7 @@ type LineRow = Omit<VendorBillLine, 'quantity' | 'unit_cost' | 'amount' | 'recei
 };
 
 // livemode is stamped by the handler stack on every response object.
-type Wire<T> = Omit<T, 'livemode'>;
+export type Wire<T> = Omit<T, 'livemode'>;
 
 const toBill = (row: BillRow): Wire<VendorBill> => ({
   ...row,
@@ -67,7 +59,7 @@ const toBill = (row: BillRow): Wire<VendorBill> => ({
   balance_due: toJsonNumber(row.balance_due),
 });
 
-const toLine = ({ bill_id: _billId, ...row }: LineRow): Wire<VendorBillLine> => ({
+export const toLine = ({ bill_id: _billId, ...row }: LineRow): Wire<VendorBillLine> => ({
   ...row,
   quantity: toNullableJsonNumber(row.quantity, QUANTITY_SCALE),
   unit_cost: toNullableJsonNumber(row.unit_cost, QUANTITY_SCALE),
@@ -114,10 +106,10 @@ export function requireStatus(bill: { status: VendorBillStatus }, action: BillAc
   throw new ApiError('vendor_bill_invalid_transition', { param: 'id', hint, details: { current_status: bill.status } });
 }
 
-const NOT_EDITABLE = 'Only a draft or rejected bill changes; void a submitted or posted bill and enter a new one.';
+export const NOT_EDITABLE = 'Only a draft or rejected bill changes; void a submitted or posted bill and enter a new one.';
 
 /** An active GL account of the entity other than accounts payable (a bill credits AP itself). */
-async function checkExpenseAccount(db: Db, entityId: string, accountId: string, param: string): Promise<void> {
+export async function checkExpenseAccount(db: Db, entityId: string, accountId: string, param: string): Promise<void> {
   const account = await db.maybeOne<{ is_active: boolean; system_key: string | null }>(
     'SELECT is_active, system_key FROM gl_accounts WHERE entity_id = $1 AND id = $2',
     [entityId, accountId],
@@ -164,7 +156,7 @@ function billWriteError(error: unknown): never {
   throw error;
 }
 
-interface StoredLineInput {
+export interface StoredLineInput {
   type: 'expense' | 'item';
   account_id: string | null;
   product_id: string | null;
@@ -178,7 +170,7 @@ interface StoredLineInput {
 const FIELDS_OF = { expense: ['account_id', 'amount'], item: ['product_id', 'quantity', 'unit_cost'] } as const;
 
 /** 400 on a field of the other line type (parameter_invalid) or a missing field of this one (parameter_missing, with `required`). */
-function checkLineFields(type: 'expense' | 'item', line: Partial<Record<string, unknown>>, param: (field: string) => string, required: boolean): void {
+export function checkLineFields(type: 'expense' | 'item', line: Partial<Record<string, unknown>>, param: (field: string) => string, required: boolean): void {
   const other = type === 'expense' ? 'item' : 'expense';
   const foreign = FIELDS_OF[other].find((field) => line[field] !== undefined);
   if (foreign) {
@@ -192,7 +184,7 @@ function checkLineFields(type: 'expense' | 'item', line: Partial<Record<string, 
 }
 
 /** `prefix` names where the line sits in the request (lines[2]); '' when the body is the line. */
-async function checkedLine(db: Db, entityId: string, line: VendorBillLineCreate, prefix: string): Promise<StoredLineInput> {
+export async function checkedLine(db: Db, entityId: string, line: VendorBillLineCreate, prefix: string): Promise<StoredLineInput> {
   const param = (field: string) => (prefix ? `${prefix}.${field}` : field);
   checkLineFields(line.type, line, param, true);
   if (line.type === 'expense') {
@@ -222,7 +214,7 @@ async function checkedLine(db: Db, entityId: string, line: VendorBillLineCreate,
 }
 
 /** An item line that bills a purchase order line: 400 on an expense line that names one. */
-function poRequestOf(line: VendorBillLineCreate, prefix: string): PoLineRequest | null {
+export function poRequestOf(line: VendorBillLineCreate, prefix: string): PoLineRequest | null {
   if (line.po_line_id === undefined) return null;
   if (line.type !== 'item') {
     throw new ApiError('parameter_invalid', { param: `${prefix}po_line_id`, hint: 'Only item lines bill a purchase order line.' });
@@ -230,7 +222,7 @@ function poRequestOf(line: VendorBillLineCreate, prefix: string): PoLineRequest 
   return { ...line, po_line_id: line.po_line_id };
 }
 
-async function insertLines(db: Db, entityId: string, billId: string, lines: StoredLineInput[], firstSort: number): Promise<void> {
+export async function insertLines(db: Db, entityId: string, billId: string, lines: StoredLineInput[], firstSort: number): Promise<void> {
   if (lines.length === 0) return;
   await db.query(
     `INSERT INTO vendor_bill_lines (id, entity_id, bill_id, line_type, account_id, product_id, quantity, unit_cost, amount, description, sort_order, po_line_id)
@@ -242,7 +234,7 @@ async function insertLines(db: Db, entityId: string, billId: string, lines: Stor
 }
 
 /** Recomputes subtotal and bill_total from the lines. */
-async function recalculate(db: Db, entityId: string, billId: string): Promise<void> {
+export async function recalculate(db: Db, entityId: string, billId: string): Promise<void> {
   const bill = await db.one<{ tax_total: string; shipping_total: string }>(
     'SELECT tax_total, shipping_total FROM vendor_bills WHERE entity_id = $1 AND id = $2',
     [entityId, billId],
@@ -261,7 +253,7 @@ async function recalculate(db: Db, entityId: string, billId: string): Promise<vo
   ]);
 }
 
-const billedUnits = (lines: readonly StoredLineInput[]) =>
+export const billedUnits = (lines: readonly StoredLineInput[]) =>
   lines.flatMap((line) => (line.po_line_id ? [{ po_line_id: line.po_line_id, quantity: line.quantity! }] : []));
 
 export async function createBill(db: Db, actor: { entityId: string; userId: string }, input: VendorBillCreate): Promise<WireBill> {
@@ -373,87 +365,6 @@ export async function updateBill(db: Db, entityId: string, billId: string, patch
   if (patch.tax_total !== undefined || patch.shipping_total !== undefined) await recalculate(db, entityId, billId);
   const bill = await getBill(db, entityId, billId);
   return { bill, previous: previousAttributes(before, bill) };
-}
-
-export async function addBillLine(db: Db, entityId: string, billId: string, input: VendorBillLineCreate): Promise<WireBill> {
-  const bill = await getBillRow(db, entityId, billId, { lock: true });
-  requireStatus(bill, 'edit', NOT_EDITABLE);
-  const request = poRequestOf(input, '');
-  let line: StoredLineInput;
-  if (request) {
-    const poId = bill.po_id ?? (await purchaseOrderOfLine(db, entityId, request.po_line_id, 'po_line_id'));
-    const purchase = await lockPurchaseOrder(db, entityId, poId, 'po_line_id');
-    requireSameVendor(purchase.po, bill.vendor_id, 'po_line_id');
-    line = matchRequestedLines(purchase.lines, [{ index: 0, request, prefix: '' }]).get(0)!;
-    await addBilledQuantities(db, entityId, billedUnits([line]));
-    if (!bill.po_id) await db.query('UPDATE vendor_bills SET po_id = $3 WHERE entity_id = $1 AND id = $2', [entityId, billId, poId]);
-  } else {
-    line = await checkedLine(db, entityId, input, '');
-  }
-  const { next } = await db.one<{ next: number }>(
-    'SELECT coalesce(max(sort_order) + 1, 0)::int AS next FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2',
-    [entityId, billId],
-  );
-  await insertLines(db, entityId, billId, [line], next);
-  await recalculate(db, entityId, billId);
-  return getBillWithLines(db, entityId, billId);
-}
-
-async function getLineRow(db: Db, entityId: string, billId: string, lineId: string): Promise<LineRow> {
-  const row = await db.maybeOne<LineRow>(`SELECT ${LINE_COLUMNS} FROM vendor_bill_lines l WHERE l.entity_id = $1 AND l.bill_id = $2 AND l.id = $3`, [
-    entityId,
-    billId,
-    lineId,
-  ]);
-  if (!row) throw new ApiError('not_found', { param: 'line_id', hint: 'No such line on this vendor bill.' });
-  return row;
-}
-
-/** One line as the line routes see it (for If-Match); the bill row is locked first, as every line change does. */
-export async function getBillLine(db: Db, entityId: string, billId: string, lineId: string): Promise<Wire<VendorBillLine>> {
-  await getBillRow(db, entityId, billId, { lock: true });
-  return toLine(await getLineRow(db, entityId, billId, lineId));
-}
-
-export async function updateBillLine(db: Db, entityId: string, billId: string, lineId: string, patch: VendorBillLineUpdate): Promise<WireBill> {
-  const bill = await getBillRow(db, entityId, billId, { lock: true });
-  requireStatus(bill, 'edit', NOT_EDITABLE);
-  const line = await getLineRow(db, entityId, billId, lineId);
-  checkLineFields(line.type, patch, (field) => field, false);
-  const merged = {
-    account_id: patch.account_id ?? line.account_id,
-    amount: patch.amount ?? line.amount,
-    product_id: patch.product_id ?? line.product_id,
-    quantity: patch.quantity ?? line.quantity,
-    unit_cost: patch.unit_cost ?? line.unit_cost,
-    description: patch.description === undefined ? line.description : patch.description,
-  };
-  if (patch.account_id) await checkExpenseAccount(db, entityId, patch.account_id, 'account_id');
-  if (patch.product_id) await requireProduct(db, entityId, patch.product_id, { param: 'product_id' });
-  if (line.po_line_id && bill.po_id) {
-    if (patch.product_id && patch.product_id !== line.product_id) {
-      throw new ApiError('parameter_invalid', { param: 'product_id', hint: "This line bills a purchase order line: its product is that line's." });
-    }
-    if (patch.quantity !== undefined) await rebillQuantity(db, entityId, bill.po_id, line.po_line_id, line.quantity!, patch.quantity);
-  }
-  const stored = line.type === 'expense' ? merged.amount : itemLineAmount(merged.quantity!, merged.unit_cost!);
-  await db.query(
-    `UPDATE vendor_bill_lines SET account_id = $4, product_id = $5, quantity = $6, unit_cost = $7, amount = $8, description = $9, updated_at = now()
-      WHERE entity_id = $1 AND bill_id = $2 AND id = $3`,
-    [entityId, billId, lineId, merged.account_id, merged.product_id, merged.quantity, merged.unit_cost, amount(stored).toString(), merged.description ?? null],
-  );
-  await recalculate(db, entityId, billId);
-  return getBillWithLines(db, entityId, billId);
-}
-
-export async function deleteBillLine(db: Db, entityId: string, billId: string, lineId: string): Promise<WireBill> {
-  const bill = await getBillRow(db, entityId, billId, { lock: true });
-  requireStatus(bill, 'edit', NOT_EDITABLE);
-  const line = await getLineRow(db, entityId, billId, lineId);
-  if (line.po_line_id && bill.po_id) await rebillQuantity(db, entityId, bill.po_id, line.po_line_id, line.quantity!, '0');
-  await db.query('DELETE FROM vendor_bill_lines WHERE entity_id = $1 AND bill_id = $2 AND id = $3', [entityId, billId, lineId]);
-  await recalculate(db, entityId, billId);
-  return getBillWithLines(db, entityId, billId);
 }
 
 export interface BillFilters {
