@@ -35,7 +35,9 @@ export function writeResponse(
   const raw = Buffer.from(body, 'utf8');
   const encoding = raw.length >= MIN_COMPRESSION_SIZE ? negotiateEncoding(request.headers['accept-encoding']) : undefined;
   if (!encoding) {
-    response.writeHead(status, headers);
+    // With the length known up front the body goes out in one write, not as chunked encoding; a
+    // 204 or 304 has no body, and a length there would describe the representation it stands for.
+    response.writeHead(status, status === 204 || status === 304 ? headers : { ...headers, 'Content-Length': String(raw.length) });
     response.end(raw);
     return;
   }

@@ -5,12 +5,13 @@
  * The keys are Powertools Logger's (level, message, service, timestamp, cold_start,
  * function_request_id, xray_trace_id), so queries written for it work here.
  *
- * Each line carries the context of the request it belongs to (`withLogContext`): the API request
- * id, the route, the entity and key ids, whether this was the environment's cold start. Never a
- * request value: fields are what the caller passes, and errors are reduced to what names the
- * failure (below). POWERTOOLS_LOG_LEVEL / LOG_LEVEL set the threshold (default INFO).
+ * A request's lines carry its context through the logger made for it (`loggerFor`, passed down
+ * explicitly): the API request id, the route, the entity and key ids, whether this was the
+ * environment's cold start. Not AsyncLocalStorage: its promise hooks cost every promise of the
+ * process about a fifth of a request's CPU on Node 20 and 22 (docs/decisions.md). Never a request
+ * value: fields are what the caller passes, and errors are reduced to what names the failure
+ * (below). POWERTOOLS_LOG_LEVEL / LOG_LEVEL set the threshold (default INFO).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Console } from 'node:console';
 const LEVELS = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 } as const;
 type Level = keyof typeof LEVELS;
@@ -68,13 +69,6 @@ export interface LogContext {
   cold_start?: boolean;
 }
 
-const contexts = new AsyncLocalStorage<LogContext>();
-
-/** Runs `work` with `context` on every line it logs (concurrent requests of the local server keep theirs apart). */
-export function withLogContext<T>(context: LogContext, work: () => T): T {
-  return contexts.run({ ...contexts.getStore(), ...context }, work);
-}
-
 /**
  * On Lambda, a private console on the process streams: the runtime rewrites the global console
  * when its JSON log format is on, which would nest our line inside its own. Locally (and in
@@ -86,11 +80,10 @@ function output(): Pick<Console, 'log' | 'error'> {
   return (lambdaConsole ??= new Console({ stdout: process.stdout, stderr: process.stderr }));
 }
 
-function write(level: Level, message: string, fields: Record<string, unknown> = {}): void {
+function write(context: LogContext, level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (LEVELS[level] < threshold()) return;
   const line: Record<string, unknown> = { level, message, service: process.env.POWERTOOLS_SERVICE_NAME ?? 'bizops-api', timestamp: new Date().toISOString() };
-  const context = contexts.getStore();
-  if (context) for (const [key, value] of Object.entries(context)) if (value !== undefined) line[key] = value;
+  for (const [key, value] of Object.entries(context)) if (value !== undefined) line[key] = value;
   const traceId = process.env._X_AMZN_TRACE_ID;
   if (traceId) line.xray_trace_id = traceId.split(';')[0].replace('Root=', '');
   for (const [key, value] of Object.entries(fields)) line[key] = serialise(value);
@@ -98,9 +91,22 @@ function write(level: Level, message: string, fields: Record<string, unknown> = 
   (level === 'ERROR' || level === 'WARN' ? out.error : out.log)(JSON.stringify(line));
 }
 
-export const log = {
-  debug: (message: string, fields?: Record<string, unknown>) => write('DEBUG', message, fields),
-  info: (message: string, fields?: Record<string, unknown>) => write('INFO', message, fields),
-  warn: (message: string, fields?: Record<string, unknown>) => write('WARN', message, fields),
-  error: (message: string, fields?: Record<string, unknown>) => write('ERROR', message, fields),
-};
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A logger whose every line carries `context` (a request's, an invocation's). */
+export function loggerFor(context: LogContext): Logger {
+  return {
+    debug: (message, fields) => write(context, 'DEBUG', message, fields),
+    info: (message, fields) => write(context, 'INFO', message, fields),
+    warn: (message, fields) => write(context, 'WARN', message, fields),
+    error: (message, fields) => write(context, 'ERROR', message, fields),
+  };
+}
+
+/** Lines outside any request: start-up, scheduled jobs, the local server. */
+export const log = loggerFor({});

@@ -35,8 +35,11 @@ export const DEFAULT_METRICS_NAMESPACE = 'BizOps';
 type Sink = (record: Record<string, unknown>) => void;
 let sink: Sink | undefined;
 
+// Read once: neither changes while the process runs, and every request asks.
+const writesToStdout = process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || process.env.BIZOPS_METRICS === 'stdout';
+
 function enabled(): boolean {
-  return sink !== undefined || process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || process.env.BIZOPS_METRICS === 'stdout';
+  return sink !== undefined || writesToStdout;
 }
 
 /** The dimensions every record carries. */

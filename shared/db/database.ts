@@ -12,7 +12,7 @@
  */
 import pg from 'pg';
 import { ApiError } from '../errors';
-import { log } from '../log';
+import { log, type Logger } from '../log';
 import { UUID_PATTERN } from '../ids';
 
 // Keep money and dates exactly as stored: numeric stays a string (decimal arithmetic happens in
@@ -41,8 +41,8 @@ export interface TransactionScope {
    * cutover. Checked in the batch that opens the transaction: no round trip of its own.
    */
   refuseWhenFrozen?: boolean;
-  /** The request this transaction serves, for log lines (never request values). */
-  requestId?: string;
+  /** The logger of the request this transaction serves: its lines carry the request's context. */
+  log?: Logger;
 }
 
 /**
@@ -286,11 +286,11 @@ async function afterLostCommit<T>(scope: TransactionScope, xid: string | null, r
   // Without a transaction id the work wrote nothing the caller relies on: there was nothing to lose.
   const outcome = xid === null ? 'aborted' : await commitOutcome(xid);
   if (outcome === 'committed') {
-    log.warn('commit confirmed after its connection was lost', { requestId: scope.requestId, transactionId: xid });
+    (scope.log ?? log).warn('commit confirmed after its connection was lost', { transactionId: xid });
     return result;
   }
   if (outcome === 'aborted') throw databaseFailure(error, true);
-  log.error('commit outcome unknown', { requestId: scope.requestId, transactionId: xid });
+  (scope.log ?? log).error('commit outcome unknown', { transactionId: xid });
   throw new ApiError('service_unavailable', { hint: UNKNOWN_COMMIT_HINT, details: { commit_outcome: 'unknown' }, headers: RETRY_AFTER, cause: error });
 }
 
@@ -310,7 +310,7 @@ export async function withTransaction<T>(scope: TransactionScope, work: (db: Db)
   const onError = (error: Error) => {
     connection.lost ??= error;
     connection.reusable = false;
-    log.warn('database connection lost', { requestId: scope.requestId, code: (error as { code?: string }).code, reason: error.message });
+    (scope.log ?? log).warn('database connection lost', { code: (error as { code?: string }).code, reason: error.message });
   };
   client.on('error', onError);
   try {

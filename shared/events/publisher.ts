@@ -4,7 +4,7 @@
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { withTransaction } from '../db/database';
-import { log } from '../log';
+import { log, type Logger } from '../log';
 import type { EventEnvelope } from './outbox';
 
 /** The `source` of every domain event on the bus; the webhook dispatcher's rule matches on it. */
@@ -86,7 +86,7 @@ async function markPublished(ids: string[], scope: { role: 'app_user'; entityId:
  * Publishes what a request recorded, after its commit. A failure here loses nothing: the rows
  * stay unpublished and the sweeper sends them.
  */
-export async function publishCommitted(entityId: string, events: EventEnvelope[]): Promise<void> {
+export async function publishCommitted(entityId: string, events: EventEnvelope[], logger: Logger = log): Promise<void> {
   if (events.length === 0) return;
   try {
     await getPublisher().publish(events);
@@ -95,7 +95,7 @@ export async function publishCommitted(entityId: string, events: EventEnvelope[]
       { role: 'app_user', entityId },
     );
   } catch (error) {
-    log.warn('event publish deferred to the sweeper', { error });
+    logger.warn('event publish deferred to the sweeper', { error });
   }
 }
 

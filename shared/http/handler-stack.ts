@@ -8,7 +8,7 @@
  * `lambdaHandler(route)` is the Lambda entry point of a route (API Gateway REST proxy events);
  * the local gateway calls the very same function.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -19,7 +19,7 @@ import { createEventRecorder } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
-import { log } from '../log';
+import { log, type Logger } from '../log';
 import { observed } from './observe';
 import { findRawCredentials } from './raw-credentials';
 import { ApiError } from '../errors';
@@ -36,6 +36,8 @@ type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
 /** What the middlewares learn about a request, keyed by its event object. */
 interface RequestState {
   requestId: string;
+  /** The request's logger: its lines carry the request's context (shared/http/observe.ts). */
+  log: Logger;
   headers: Record<string, string>;
   caller?: Caller;
   idempotencyKey?: string;
@@ -63,7 +65,7 @@ export function responseValidationEnabled(env: NodeJS.ProcessEnv = process.env):
 const validateResponses = responseValidationEnabled();
 
 export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
 }
 
 /**
@@ -96,9 +98,9 @@ export function callerFromAuthorizer(authorizer: Record<string, unknown> | null 
 
 const requestContext = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
   before: (request: Request) => {
+    const state = stateOf(request.event);
     const headers = lowercaseHeaders(request.event.headers);
-    const state: RequestState = { requestId: request.event.requestContext?.requestId ?? `req_${newId()}`, headers, expand: [] };
-    states.set(request.event, state);
+    state.headers = headers;
     if (route.auth === 'none') return;
     state.caller = callerFromAuthorizer(request.event.requestContext?.authorizer);
     // Unreachable behind the authorizer; a misconfigured deployment must still fail closed.
@@ -229,7 +231,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
   // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
   const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
   const { body, events } = await withTransaction(
-    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, requestId: state.requestId },
+    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
     async (db) => {
       const recorder = createEventRecorder(db, {
         entityId: caller.entityId,
@@ -240,6 +242,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
       const ctx: RouteContext = {
         ...caller,
         requestId: state.requestId,
+        log: state.log,
         idempotencyKey: state.idempotencyKey,
         db,
         events: recorder,
@@ -262,7 +265,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
       return { body: stamped, events: recorder.recorded };
     },
   );
-  await publishCommitted(caller.entityId, events);
+  await publishCommitted(caller.entityId, events, state.log);
   for (const task of committed) await task();
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
@@ -319,11 +322,13 @@ function toApiError(error: unknown): ApiError {
 /** Last line of defence: every failure leaves as the envelope; nothing internal leaks. */
 const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
   onError: (request: Request) => {
-    const requestId = states.get(request.event)?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
+    const state = states.get(request.event);
+    const requestId = state?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
+    const requestLog = state?.log ?? log;
     const apiError = toApiError(request.error);
     // A 503 is a database fault the data layer already classified (and logged); not a defect.
-    if (apiError.code === 'service_unavailable') log.warn('database unavailable', { requestId, error: request.error });
-    else if (statusOf(apiError) >= 500) log.error('unhandled error', { requestId, error: request.error });
+    if (apiError.code === 'service_unavailable') requestLog.warn('database unavailable', { requestId, error: request.error });
+    else if (statusOf(apiError) >= 500) requestLog.error('unhandled error', { requestId, error: request.error });
     request.response = respond(statusOf(apiError), JSON.stringify(apiError.toEnvelope(requestId)), {
       'Request-Id': requestId,
       ...apiError.options.headers,
@@ -339,6 +344,10 @@ export function lambdaHandler(route: Route) {
     .use(jsonBody())
     .use(validateInput(route))
     .handler(core(route));
-  // Log context and metrics (request id, route, entity, key, cold start; requests, latency, errors by code).
-  return observed(route.id, (event, context) => stack(event, context));
+  // The request's logger (request id, route, entity, key, cold start) and its metrics (requests,
+  // latency, errors by code); the request's state starts here, holding that logger.
+  return observed(route.id, (event, context, requestLog) => {
+    states.set(event, { requestId: event.requestContext?.requestId ?? `req_${newId()}`, log: requestLog, headers: {}, expand: [] });
+    return stack(event, context);
+  });
 }

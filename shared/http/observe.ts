@@ -1,15 +1,17 @@
 /**
- * Around every route invocation (lambdaHandler in handler-stack.ts): the log context of the
- * request (request id, route, entity and key ids from the authorizer, cold start) and its metrics
+ * Around every route invocation (lambdaHandler in handler-stack.ts): the logger of the request,
+ * whose lines carry its context (request id, route, entity and key ids from the authorizer, cold
+ * start), handed to the invocation, and its metrics
  * (shared/metrics.ts): Requests and Latency by route, and Errors by code for every answer of 400
  * or more. The code is read back from the error envelope the stack produced, so nothing inside the
  * stack changes; only the code is read, never another field of the body.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { withLogContext } from '../log';
+import { loggerFor, type Logger } from '../log';
 import { METRIC_NAMES, putMetrics } from '../metrics';
 
 type RouteInvocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type ObservedInvocation = (event: APIGatewayProxyEvent, context: Context, requestLog: Logger) => Promise<APIGatewayProxyResult>;
 
 /** True until the first invocation of this execution environment has started. */
 let coldStart = true;
@@ -24,20 +26,20 @@ function errorCodeOf(response: APIGatewayProxyResult): string {
   }
 }
 
-export function observed(routeId: string, invoke: RouteInvocation): RouteInvocation {
+export function observed(routeId: string, invoke: ObservedInvocation): RouteInvocation {
   return async (event, context) => {
     const started = performance.now();
     const authorizer = event.requestContext?.authorizer;
-    const logContext = {
+    const requestLog = loggerFor({
       request_id: event.requestContext?.requestId,
       function_request_id: context?.awsRequestId,
       route: routeId,
       entity_id: typeof authorizer?.entityId === 'string' ? authorizer.entityId : undefined,
       key_id: typeof authorizer?.keyId === 'string' ? authorizer.keyId : undefined,
       cold_start: coldStart,
-    };
+    });
     coldStart = false;
-    const response = await withLogContext(logContext, () => invoke(event, context));
+    const response = await invoke(event, context, requestLog);
     const latency = Math.round((performance.now() - started) * 100) / 100;
     putMetrics(
       [

@@ -11,7 +11,7 @@ import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import { log } from '../log';
+import type { Logger } from '../log';
 import { appendCutoverLog, currentFreeze } from './cutover-freeze';
 import { SNAPSHOT_ENVS, type DbSnapshot, type SnapshotEnv, type SnapshotRequest } from './schemas/cutover';
 import { CUTOVER_SNAPSHOT_PREFIX } from './snapshot-state-machine';
@@ -25,6 +25,7 @@ export interface SnapshotRequestContext {
   mode: KeyMode;
   keyId: string;
   requestId: string;
+  log: Logger;
   afterCommit(task: () => Promise<void>): void;
 }
 
@@ -85,7 +86,7 @@ export async function startSnapshot(ctx: SnapshotRequestContext, request: Snapsh
       await snapshotRunner().start(execution);
     } catch (error) {
       // The 202 is sent already; the snapshot's status says what happened.
-      log.error('cutover snapshot workflow not started', { snapshotId: execution.snapshot_id, error });
+      ctx.log.error('cutover snapshot workflow not started', { snapshotId: execution.snapshot_id, error });
       await failSnapshot(execution, 'The snapshot workflow could not be started.');
     }
   });

@@ -63,6 +63,9 @@ describe('npm start', () => {
     const fetched = await api.GET('/v1/locations/{id}', { params: { path: { id: location.id } } });
     const etag = fetched.response.headers.get('etag')!;
     expect(etag).toMatch(/^".+"$/);
+    // Sent with its length in one piece, not chunked.
+    expect(fetched.response.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(fetched.response.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(fetched.data)));
     const unchanged = await api.GET('/v1/locations/{id}', { params: { path: { id: location.id }, header: { 'If-None-Match': etag } } });
     expect(unchanged.response.status).toBe(304);
     const updated = ok(

@@ -7,8 +7,10 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { lambdaHandler } from '../../shared/http/handler-stack';
 import { observed } from '../../shared/http/observe';
-import { log } from '../../shared/log';
+import { defineRoute } from '../../shared/http/route';
 import { captureMetrics } from '../../shared/metrics';
 import { setupTestApi } from '../support/harness';
 
@@ -52,8 +54,8 @@ describe('request logs', () => {
     } as unknown as APIGatewayProxyEvent;
     const context = { awsRequestId: 'lambda-invocation-1' } as Context;
     // A failure whose error quotes what the request sent, as pg and decimal.js messages do.
-    const failing = observed('locations.create', () => {
-      log.error('unhandled error', { error: new Error(`insert into locations failed for "${NAME}" (phone ${PHONE}, card ${CARD})`) });
+    const failing = observed('locations.create', (_event, _context, requestLog) => {
+      requestLog.error('unhandled error', { error: new Error(`insert into locations failed for "${NAME}" (phone ${PHONE}, card ${CARD})`) });
       return Promise.resolve({ statusCode: 500, body: JSON.stringify({ code: 'internal_error' }) });
     });
     let metrics: Record<string, unknown>[] = [];
@@ -108,5 +110,47 @@ describe('request logs', () => {
       ['service', 'stage'],
       ['service', 'stage', 'code'],
     ]);
+  });
+
+  it("reach the lines written inside the stack: the route's own, the data layer's and the error envelope's", async () => {
+    const { entity } = await api.newEntity();
+    const failing = defineRoute({
+      id: 'locations.get',
+      method: 'GET',
+      path: '/v1/logging-probe',
+      tag: 'Locations',
+      summary: 'A route that logs and then fails',
+      scopes: ['settings:read'],
+      response: z.object({}),
+      handler: (ctx) => {
+        ctx.log.warn('about to fail');
+        return Promise.reject(new Error('boom'));
+      },
+    });
+    const event = {
+      httpMethod: 'GET',
+      path: '/v1/logging-probe',
+      headers: {},
+      requestContext: {
+        requestId: 'req-logging-2',
+        authorizer: { entityId: entity.id, entityCode: entity.code, keyId: 'key-2', userId: 'user-2', mode: 'test', scopes: 'settings:read' },
+      },
+    } as unknown as APIGatewayProxyEvent;
+    let status = 0;
+    const lines = await linesDuring(async () => {
+      status = (await lambdaHandler(failing)(event, { awsRequestId: 'lambda-invocation-2' } as Context)).statusCode;
+    });
+    expect(status).toBe(500);
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(parsed.map((line) => line.message)).toEqual(['about to fail', 'unhandled error']);
+    for (const line of parsed) {
+      expect(line).toMatchObject({
+        request_id: 'req-logging-2',
+        function_request_id: 'lambda-invocation-2',
+        route: 'locations.get',
+        entity_id: entity.id,
+        key_id: 'key-2',
+      });
+    }
   });
 });
