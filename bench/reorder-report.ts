@@ -4,7 +4,10 @@
  * page, first or deep), and a walk of every page (100 rows each, cursor after cursor) against the
  * whole report in one call (target: the walk costs about one report, at most 1.5x).
  *
- *   npx tsx bench/reorder-report.ts [--products=50000] [--transactions=1000000] [--orders=20000] [--runs=10] [--walks=2] [--keep]
+ *   npx tsx bench/reorder-report.ts [--products=50000] [--transactions=1000000] [--orders=20000] [--runs=10] [--walks=2] [--keep] [--reuse]
+ *
+ * --keep leaves the database for EXPLAIN; --reuse runs on the database a --keep run left (migrated
+ * again, not reseeded) when it holds the same counts, and keeps it too.
  *
  * Seeds a dedicated database (bizops_bench_reorder, migrated with migrate(), dropped at the end) as
  * the postgres superuser with INSERT ... SELECT generate_series: products (a third with a preferred
@@ -16,8 +19,9 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import pg from 'pg';
+import { withDatabase } from '../shared/db/connection-url';
 import { createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, summarize, writeResults, countOption } from './lib';
-import { getEvent, migrateBenchDatabase, seed } from './seed';
+import { getEvent, migrateBenchDatabase, seed, type Seeded } from './seed';
 
 process.env.NODE_ENV = 'production';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -33,19 +37,46 @@ const WALK_TARGET_RATIO = 1.5;
 const WALKS = Math.min(countOption('walks', 2), 20);
 const DATABASE = 'bizops_bench_reorder';
 const DEADLINE = Date.now() + 9 * 60_000;
+const REUSE = process.argv.includes('--reuse');
 
-async function main() {
-  const adminUrl = databaseUrl();
-  const url = await createDatabase(adminUrl, DATABASE);
+/** The entity a --keep run seeded with these same counts, or undefined when there is none to reuse. */
+async function seededEarlier(url: string): Promise<Pick<Seeded, 'entityId' | 'locationId' | 'authorizer'> | undefined> {
+  const client = new pg.Client({ connectionString: url });
   try {
-    await migrateBenchDatabase(url);
-    const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
-    configureDatabase(() => new pg.Pool({ connectionString: url, max: 4 }));
-    const seeded = await seed('purchasing:read');
-    const entity = seeded.entityId;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const seedStart = process.hrtime.bigint();
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  try {
+    const found = await client.query<{ entity_id: string; code: string; key_id: string; user_id: string; location_id: string }>(
+      `SELECT e.id AS entity_id, e.code, k.id AS key_id, k.created_by_user_id AS user_id, l.id AS location_id
+         FROM entities e JOIN api_keys k ON k.entity_id = e.id JOIN locations l ON l.entity_id = e.id
+        WHERE (SELECT count(*) FROM products p WHERE p.entity_id = e.id) = $1
+          AND (SELECT count(*) FROM inventory_transactions t WHERE t.entity_id = e.id) = $2
+          AND (SELECT count(*) FROM orders o WHERE o.entity_id = e.id) = $3
+        ORDER BY k.created_at LIMIT 1`,
+      [PRODUCTS, TRANSACTIONS, ORDERS],
+    );
+    const row = found.rows[0];
+    if (!row) return undefined;
+    return {
+      entityId: row.entity_id,
+      locationId: row.location_id,
+      authorizer: { entityId: row.entity_id, entityCode: row.code, keyId: row.key_id, userId: row.user_id, mode: 'test', scopes: 'purchasing:read' },
+    };
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Products, vendors, transactions, balances and orders of the seeded entity, as the superuser. */
+async function seedReportData(url: string, seeded: Pick<Seeded, 'entityId' | 'locationId'>): Promise<void> {
+  const entity = seeded.entityId;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
     await admin.query(
       `INSERT INTO products (id, entity_id, sku, name, product_type, cost, reorder_point, created_at, updated_at)
        SELECT gen_random_uuid(), $1, 'SKU-' || lpad(i::text, 7, '0'), 'Product ' || i, 'simple', 2.5, i % 50, now() - interval '500 days', now()
@@ -98,8 +129,24 @@ async function main() {
     );
     // As autovacuum leaves a table of this size: statistics and the visibility map (index-only scans).
     await admin.query('VACUUM ANALYZE');
-    const seedMs = hrtimeMs(seedStart);
+  } finally {
     await admin.end();
+  }
+}
+
+async function main() {
+  const adminUrl = databaseUrl();
+  const earlier = REUSE ? await seededEarlier(withDatabase(adminUrl, DATABASE)) : undefined;
+  const url = earlier ? withDatabase(adminUrl, DATABASE) : await createDatabase(adminUrl, DATABASE);
+  try {
+    await migrateBenchDatabase(url);
+    const { configureDatabase, closeDatabase, withTransaction } = await import('../shared/db/database');
+    configureDatabase(() => new pg.Pool({ connectionString: url, max: 4 }));
+    const seeded = earlier ?? (await seed('purchasing:read'));
+    const entity = seeded.entityId;
+    const seedStart = process.hrtime.bigint();
+    if (!earlier) await seedReportData(url, seeded);
+    const seedMs = hrtimeMs(seedStart);
 
     const { reorderReport } = await import('../shared/inventory/reorder-report');
     const { handler } = await import('../functions/purchasing/get-reorder-report');
@@ -126,7 +173,7 @@ async function main() {
     // A deep page: the cursor halfway through the catalog in SKU order.
     const middle = (
       await withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
-        db.one<{ id: string }>('SELECT id FROM products WHERE entity_id = $1 ORDER BY lower(sku) LIMIT 1 OFFSET $2', [entity, Math.floor(PRODUCTS / 2)]),
+        db.one<{ id: string }>('SELECT id FROM products WHERE entity_id = $1 ORDER BY sku_key LIMIT 1 OFFSET $2', [entity, Math.floor(PRODUCTS / 2)]),
       )
     ).id;
     await viaHandler(middle);
@@ -215,8 +262,8 @@ async function main() {
     await closeDatabase();
     if (!pass) process.exitCode = 1;
   } finally {
-    // --keep leaves the seeded database for EXPLAIN (drop it with dropdb bizops_bench_reorder).
-    if (!process.argv.includes('--keep')) await dropDatabase(adminUrl, DATABASE);
+    // --keep (and --reuse) leave the seeded database for EXPLAIN (drop it with dropdb bizops_bench_reorder).
+    if (!process.argv.includes('--keep') && !REUSE) await dropDatabase(adminUrl, DATABASE);
   }
 }
 

@@ -255,7 +255,9 @@ export async function productFilterSql(db: Db, filters: ProductFilters, where: s
   if (filters.product_type !== undefined) add((n) => `${alias}.product_type = ${n}`, filters.product_type);
   if (filters.is_active !== undefined) add((n) => `${alias}.is_active = ${n}`, filters.is_active);
   if (filters.manufacturer_id !== undefined) add((n) => `${alias}.manufacturer_id = ${n}`, filters.manufacturer_id);
-  if (filters.sku !== undefined) add((n) => `lower(${alias}.sku) = lower(${n})`, filters.sku);
+  // sku_key is the stored lower(sku): equality on the column reaches products_sku_unique under row
+  // level security, where a condition on lower() itself cannot (lower() is not leakproof).
+  if (filters.sku !== undefined) add((n) => `${alias}.sku_key = lower(${n})`, filters.sku);
   if (filters.external_id !== undefined) add((n) => `${alias}.external_id = ${n}`, filters.external_id);
   if (filters.q !== undefined) {
     // SKU by prefix, name anywhere. Under row level security LIKE cannot reach an index (it is not

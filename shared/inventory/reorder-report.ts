@@ -1,6 +1,6 @@
 /**
- * The reorder report: stock, demand and the preferred vendor's terms of every stocked product in
- * one aggregate query; the suggestion arithmetic is the pure rule in reorder.ts.
+ * The reorder report: stock, demand and the preferred vendor's terms of a page of stocked products
+ * in one query; the suggestion arithmetic is the pure rule in reorder.ts.
  */
 import type { Db } from '../db/database';
 import { basisTransactionTypes, runRate, type DemandBasis } from '../catalog/demand';
@@ -49,11 +49,14 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
     locationParam = `$${params.length}`;
   }
   const atLocation = (alias: string) => (locationParam ? `AND ${alias}.location_id = ${locationParam}` : '');
-  // A page walks the products in SKU order (products_sku_unique) and computes each one's stock,
-  // demand and open quantities with index lookups of that product only (LATERAL): a page costs its
-  // own products, not the whole catalog, and reading every page costs about one report. Demand reads
-  // only the window's transactions (inventory_transactions_demand: entity, product, occurred_at);
-  // nothing is sorted or hashed in bulk, so it stays in memory at the default work_mem.
+  // A page walks the products in SKU order from its cursor (products_sku_unique on sku_key, the
+  // stored lower(sku): a condition on lower() itself could not enter the index ahead of the tenant
+  // policy, lower() not being leakproof, and every page would read from the first SKU) and computes
+  // each one's stock, demand and open quantities with index lookups of that product only (LATERAL):
+  // a page costs its own products, not the whole catalog, and reading every page costs about one
+  // report plus a request's fixed cost per page. Demand reads only the window's transactions
+  // (inventory_transactions_demand: entity, product, occurred_at, an index-only scan); nothing is
+  // sorted or hashed in bulk, so it stays in memory at the default work_mem.
   // The "needs stock" predicate is the domain rule's inequality (target_level > inventory position,
   // daily demand rounded half away from zero to 4 decimals, exactly as runRate does) in numeric
   // arithmetic; the numbers of each row are then computed by the domain rule itself.
@@ -67,9 +70,9 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
   if (!options.include_all) where.push(`(${needs})`);
   if (options.starting_after) {
     params.push(options.starting_after);
-    // lower(sku) is unique per entity (products_sku_unique): the cursor's SKU alone places the page.
+    // sku_key is unique per entity (products_sku_unique): the cursor's SKU alone places the page.
     // An unknown cursor selects nothing (NULL), and is told apart from a last page below.
-    where.push(`lower(p.sku) > (SELECT lower(c.sku) FROM products c WHERE c.entity_id = $1 AND c.id = $${params.length})`);
+    where.push(`p.sku_key > (SELECT c.sku_key FROM products c WHERE c.entity_id = $1 AND c.id = $${params.length})`);
   }
   params.push(options.limit + 1);
   const rows = await db.query<Row>(
@@ -94,7 +97,7 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
        ${openOrderQuantitiesSql({ perProduct: true, productColumn: 'p.id', locationId: locationParam })}
      ) o ON true
      WHERE ${where.join(' AND ')}
-     ORDER BY lower(p.sku)
+     ORDER BY p.sku_key
      LIMIT $${params.length}`,
     params,
   );
