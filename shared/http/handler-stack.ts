@@ -79,7 +79,10 @@ export function etagMatches(header: string, etag: string, comparison: 'weak' | '
 
 function lowercaseHeaders(headers: Event['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) out[name.toLowerCase()] = value;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && Object.hasOwn(headers, name)) out[name.toLowerCase()] = value;
+  }
   return out;
 }
 
@@ -186,8 +189,10 @@ const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxy
       const pathParameters = Object.assign(Object.create(null), request.event.pathParameters) as Record<string, string>;
       checkInputValue(pathParameters);
       const params = parseOrThrow(schemas.params ?? NO_PARAMS, pathParameters);
-      const collected = collectQuery(request.event, querySchema);
-      const query = parseOrThrow(querySchema, collected.query);
+      // No query string and no query schema (most single-resource routes): nothing to check or parse.
+      const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
+      const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema);
+      const query = noQuery ? collected.query : parseOrThrow(querySchema, collected.query);
       state.expand =
         route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
       let body: unknown = undefined;

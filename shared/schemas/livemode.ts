@@ -34,9 +34,11 @@ export function withLivemode<T>(value: T, live: boolean): T {
   if (!isPlainObject(value)) return value;
   const stamp = typeof value.object === 'string' && value.object !== 'list';
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (key === 'livemode' && stamp) continue;
-    out[key] = key === 'metadata' ? member : withLivemode(member, live);
+  // for...in over own keys and no call for a primitive member: this runs on every response.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || (key === 'livemode' && stamp)) continue;
+    const member = value[key];
+    out[key] = key === 'metadata' || typeof member !== 'object' || member === null ? member : withLivemode(member, live);
     if (key === 'object' && stamp) out.livemode = live;
   }
   return out as T;
