@@ -91,11 +91,12 @@ function write(context: LogContext, level: Level, message: string, fields: Recor
   (level === 'ERROR' || level === 'WARN' ? out.error : out.log)(JSON.stringify(line));
 }
 
+/** Each level is a plain function (bound to its context), so `log.warn` may be passed around. */
 export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+  debug: (message: string, fields?: Record<string, unknown>) => void;
+  info: (message: string, fields?: Record<string, unknown>) => void;
+  warn: (message: string, fields?: Record<string, unknown>) => void;
+  error: (message: string, fields?: Record<string, unknown>) => void;
 }
 
 /** A logger whose every line carries `context` (a request's, an invocation's). */
