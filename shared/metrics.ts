@@ -38,7 +38,8 @@ let sink: Sink | undefined;
 // Read once: neither changes while the process runs, and every request asks.
 const writesToStdout = process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || process.env.BIZOPS_METRICS === 'stdout';
 
-function enabled(): boolean {
+/** Whether records are written (or captured) now: callers skip building them when not. */
+export function metricsEnabled(): boolean {
   return sink !== undefined || writesToStdout;
 }
 
@@ -52,7 +53,7 @@ function baseDimensions(): Record<string, string> {
  * published as its own dimension set beside the stage-wide one.
  */
 export function putMetrics(values: readonly MetricValue[], extra: Record<string, string> = {}): void {
-  if (!enabled() || values.length === 0) return;
+  if (!metricsEnabled() || values.length === 0) return;
   const base = baseDimensions();
   const dimensionSets = [Object.keys(base)];
   if (Object.keys(extra).length) dimensionSets.push([...Object.keys(base), ...Object.keys(extra)]);

@@ -8,7 +8,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { loggerFor, type Logger } from '../log';
-import { METRIC_NAMES, putMetrics } from '../metrics';
+import { METRIC_NAMES, metricsEnabled, putMetrics } from '../metrics';
 
 type RouteInvocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type ObservedInvocation = (event: APIGatewayProxyEvent, context: Context, requestLog: Logger) => Promise<APIGatewayProxyResult>;
@@ -40,6 +40,7 @@ export function observed(routeId: string, invoke: ObservedInvocation): RouteInvo
     });
     coldStart = false;
     const response = await invoke(event, context, requestLog);
+    if (!metricsEnabled()) return response;
     const latency = Math.round((performance.now() - started) * 100) / 100;
     putMetrics(
       [
