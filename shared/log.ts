@@ -7,8 +7,8 @@
  *
  * A request's lines carry its context through the logger made for it (`loggerFor`, passed down
  * explicitly): the API request id, the route, the entity and key ids, whether this was the
- * environment's cold start. Not AsyncLocalStorage: its promise hooks cost every promise of the
- * process about a fifth of a request's CPU on Node 20 and 22 (docs/decisions.md). Never a request
+ * environment's cold start. Not AsyncLocalStorage: on Node 20 and 22 it runs on promise hooks that
+ * every promise of the process pays for, about a fifth of the handler stack's CPU (docs/decisions.md). Never a request
  * value: fields are what the caller passes, and errors are reduced to what names the failure
  * (below). POWERTOOLS_LOG_LEVEL / LOG_LEVEL set the threshold (default INFO).
  */
