@@ -7,5 +7,5 @@ export interface Caller {
   keyId: string;
   userId: string;
   mode: KeyMode;
-  scopes: string[];
+  scopes: readonly string[];
 }

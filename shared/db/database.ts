@@ -146,19 +146,54 @@ export async function closeDatabase(): Promise<void> {
   await current?.end();
 }
 
-function wrapClient(client: pg.ClientBase): Db {
-  const query = async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[];
-  return {
-    query,
-    async one<T>(sql: string, params?: unknown[]) {
-      const rows = await query<T>(sql, params);
-      if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
-      return rows[0];
-    },
-    async maybeOne<T>(sql: string, params?: unknown[]) {
-      return (await query<T>(sql, params))[0];
-    },
-  };
+/** The Db of one transaction: methods on a prototype, so a transaction allocates one small object for it. */
+class TransactionDb implements Db {
+  constructor(private readonly client: pg.ClientBase) {}
+
+  async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+    return (await this.client.query(sql, params)).rows as T[];
+  }
+
+  async one<T>(sql: string, params?: unknown[]): Promise<T> {
+    const rows = await this.query<T>(sql, params);
+    if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+    return rows[0];
+  }
+
+  async maybeOne<T>(sql: string, params?: unknown[]): Promise<T | undefined> {
+    return (await this.query<T>(sql, params))[0];
+  }
+}
+
+const ROLES: readonly DbRole[] = ['app_user', 'app_authenticator', 'app_worker'];
+
+/**
+ * The timeouts of every transaction, read from the environment on the first one: reading
+ * process.env costs about a microsecond a variable, and this runs for every request. A test that
+ * changes the variables calls reloadDatabaseTimeouts().
+ */
+let timeoutsInForce: DatabaseTimeouts | undefined;
+/** BEGIN, role and timeouts, by role (read-write, then read-only): the part of the opening batch every request of a kind shares. */
+const openings = [new Map<DbRole, string>(), new Map<DbRole, string>()] as const;
+
+export function reloadDatabaseTimeouts(): void {
+  timeoutsInForce = undefined;
+  for (const byRole of openings) byRole.clear();
+}
+
+function opening(role: DbRole, readOnly: boolean, timeouts: DatabaseTimeouts): string {
+  if (!ROLES.includes(role)) throw new Error(`unknown database role ${role}`);
+  const limits: [string, number][] = [
+    ['lock_timeout', timeouts.lockMs],
+    ['statement_timeout', timeouts.statementMs],
+    ['idle_in_transaction_session_timeout', timeouts.idleInTransactionMs],
+  ];
+  const settings = [`set_config('role', '${role}', true)`];
+  for (const [name, ms] of limits) {
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`${name} must be a positive whole number of milliseconds`);
+    settings.push(`set_config('${name}', '${ms}ms', true)`);
+  }
+  return `${readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}`;
 }
 
 /**
@@ -169,28 +204,22 @@ function wrapClient(client: pg.ClientBase): Db {
  * validated as a UUID and the timeouts as integers before they are inlined, so nothing a caller
  * sends reaches this text.
  */
-const ROLES: readonly DbRole[] = ['app_user', 'app_authenticator', 'app_worker'];
-
-export function beginStatement(scope: TransactionScope, timeouts: DatabaseTimeouts = databaseTimeouts()): string {
-  if (!ROLES.includes(scope.role)) throw new Error(`unknown database role ${scope.role}`);
+export function beginStatement(scope: TransactionScope, timeouts?: DatabaseTimeouts): string {
   if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
-  const limits: [string, number][] = [
-    ['lock_timeout', timeouts.lockMs],
-    ['statement_timeout', timeouts.statementMs],
-    ['idle_in_transaction_session_timeout', timeouts.idleInTransactionMs],
-  ];
-  const settings = [`set_config('role', '${scope.role}', true)`];
-  for (const [name, ms] of limits) {
-    if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`${name} must be a positive whole number of milliseconds`);
-    settings.push(`set_config('${name}', '${ms}ms', true)`);
+  const readOnly = scope.readOnly === true;
+  let start: string;
+  if (timeouts) start = opening(scope.role, readOnly, timeouts);
+  else {
+    const byRole = openings[readOnly ? 1 : 0];
+    const known = byRole.get(scope.role);
+    start = known ?? opening(scope.role, readOnly, (timeoutsInForce ??= databaseTimeouts()));
+    if (known === undefined) byRole.set(scope.role, start);
   }
-  if (scope.entityId !== undefined) {
-    if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
-    settings.push(`set_config('app.entity_id', '${scope.entityId}', true)`);
-  }
+  if (scope.entityId === undefined) return start;
+  if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
   // After the role and entity are set, so row level security confines the lookup (migrations/*_cutover.sql).
-  const freezeCheck = scope.refuseWhenFrozen && scope.entityId !== undefined ? '; SELECT assert_entity_writable()' : '';
-  return `${scope.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}${freezeCheck}`;
+  const freezeCheck = scope.refuseWhenFrozen ? '; SELECT assert_entity_writable()' : '';
+  return `${start}, set_config('app.entity_id', '${scope.entityId}', true)${freezeCheck}`;
 }
 
 const RETRY_AFTER = { 'Retry-After': '1' };
@@ -315,7 +344,7 @@ export async function withTransaction<T>(scope: TransactionScope, work: (db: Db)
   client.on('error', onError);
   try {
     await client.query(begin);
-    const result = await work(wrapClient(client));
+    const result = await work(new TransactionDb(client));
     // The transaction id (null when nothing was written) is what lets a lost COMMIT be resolved: one
     // round trip per write. The authenticator's only write is its best-effort last_used_at stamp.
     const resolvable = !scope.readOnly && scope.role !== 'app_authenticator';

@@ -86,6 +86,22 @@ function lowercaseHeaders(headers: Event['headers']): Record<string, string> {
   return out;
 }
 
+/**
+ * The scope list of each scopes string seen, split once: a key's scopes come with every request.
+ * Frozen, since requests share them; bounded, since each key can have its own string.
+ */
+const scopeLists = new Map<string, readonly string[]>();
+const MAX_SCOPE_LISTS = 1000;
+function scopeList(scopes: string): readonly string[] {
+  let list = scopeLists.get(scopes);
+  if (list === undefined) {
+    if (scopeLists.size >= MAX_SCOPE_LISTS) scopeLists.clear();
+    list = Object.freeze(scopes.split(' ').filter(Boolean));
+    scopeLists.set(scopes, list);
+  }
+  return list;
+}
+
 /** The authorizer's context, as API Gateway passes it (strings only). */
 export function callerFromAuthorizer(authorizer: Record<string, unknown> | null | undefined): Caller | undefined {
   if (!authorizer || typeof authorizer.entityId !== 'string') return undefined;
@@ -95,61 +111,52 @@ export function callerFromAuthorizer(authorizer: Record<string, unknown> | null 
     keyId: String(authorizer.keyId),
     userId: String(authorizer.userId),
     mode: authorizer.mode === 'live' ? 'live' : 'test',
-    scopes: (typeof authorizer.scopes === 'string' ? authorizer.scopes : '').split(' ').filter(Boolean),
+    scopes: scopeList(typeof authorizer.scopes === 'string' ? authorizer.scopes : ''),
   };
 }
 
-const requestContext = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  before: (request: Request) => {
-    const state = stateOf(request.event);
-    const headers = lowercaseHeaders(request.event.headers);
-    state.headers = headers;
-    if (route.auth === 'none') return;
-    state.caller = callerFromAuthorizer(request.event.requestContext?.authorizer);
-    // Unreachable behind the authorizer; a misconfigured deployment must still fail closed.
-    if (!state.caller) throw new ApiError('api_key_missing');
-    if (acceptsIdempotencyKey(route)) state.idempotencyKey = validateIdempotencyKey(headers['idempotency-key']);
-  },
-});
+function readRequestContext(route: Route, request: Request, state: RequestState): void {
+  const headers = lowercaseHeaders(request.event.headers);
+  state.headers = headers;
+  if (route.auth === 'none') return;
+  state.caller = callerFromAuthorizer(request.event.requestContext?.authorizer);
+  // Unreachable behind the authorizer; a misconfigured deployment must still fail closed.
+  if (!state.caller) throw new ApiError('api_key_missing');
+  if (acceptsIdempotencyKey(route)) state.idempotencyKey = validateIdempotencyKey(headers['idempotency-key']);
+}
 
-const scopeCheck = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  before: (request: Request) => {
-    if (route.auth === 'none') return;
-    const { caller } = stateOf(request.event);
-    if (route.scopeMatch === 'any') {
-      // Any one of the listed scopes suffices (E19: accounts:read or payments:read).
-      if (route.scopes.some((scope) => hasScope(caller!.scopes, scope))) return;
-      throw new ApiError('insufficient_scope', { required: route.scopes[0], hint: `This endpoint requires one of the scopes ${route.scopes.join(', ')}.` });
-    }
-    const missing = route.scopes.find((scope) => !hasScope(caller!.scopes, scope));
-    if (missing) {
-      throw new ApiError('insufficient_scope', { required: missing, hint: `This endpoint requires the ${missing} scope.` });
-    }
-  },
-});
+function checkScopes(route: Route, state: RequestState): void {
+  if (route.auth === 'none') return;
+  const { caller } = state;
+  if (route.scopeMatch === 'any') {
+    // Any one of the listed scopes suffices (E19: accounts:read or payments:read).
+    if (route.scopes.some((scope) => hasScope(caller!.scopes, scope))) return;
+    throw new ApiError('insufficient_scope', { required: route.scopes[0], hint: `This endpoint requires one of the scopes ${route.scopes.join(', ')}.` });
+  }
+  const missing = route.scopes.find((scope) => !hasScope(caller!.scopes, scope));
+  if (missing) {
+    throw new ApiError('insufficient_scope', { required: missing, hint: `This endpoint requires the ${missing} scope.` });
+  }
+}
 
 const parser = httpJsonBodyParser();
-const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
-  before: async (request: Request) => {
-    const state = stateOf(request.event);
-    const { body } = request.event;
-    if (body === null || body === undefined || body === '') return;
-    // The local gateway stops a large body while reading it; on AWS this is the first place to.
-    if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) throw new ApiError('request_too_large');
-    // The middy parser needs the content type under one of its two spellings.
-    request.event.headers = { ...request.event.headers, 'content-type': state.headers['content-type'] };
-    await parser.before!(request as never);
-    // Depth, NUL, unpaired surrogates and string length first: nothing below walks a hostile body.
-    checkInputValue(request.event.body);
-    const credentials = findRawCredentials(request.event.body);
-    if (credentials) {
-      // Dropped here, before validation messages, the idempotency record or any log line can see it.
-      request.event.body = null;
-      throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
-    }
-    state.rawBody = request.event.body;
-  },
-});
+/** Parses, checks and keeps a request's body (called only when it has one). */
+async function readJsonBody(request: Request, body: string, state: RequestState): Promise<void> {
+  // The local gateway stops a large body while reading it; on AWS this is the first place to.
+  if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) throw new ApiError('request_too_large');
+  // The middy parser needs the content type under one of its two spellings.
+  request.event.headers = { ...request.event.headers, 'content-type': state.headers['content-type'] };
+  await parser.before!(request as never);
+  // Depth, NUL, unpaired surrogates and string length first: nothing below walks a hostile body.
+  checkInputValue(request.event.body);
+  const credentials = findRawCredentials(request.event.body);
+  if (credentials) {
+    // Dropped here, before validation messages, the idempotency record or any log line can see it.
+    request.event.body = null;
+    throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
+  }
+  state.rawBody = request.event.body;
+}
 
 const NO_PARAMS = z.object({});
 
@@ -179,33 +186,48 @@ function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string
   return { query, expand };
 }
 
-const validateInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => {
+function inputValidator(route: Route): (request: Request, state: RequestState) => void {
   const schemas: RouteSchemas = route;
   // Built once per route: zod compiles a schema on first use, so a fresh .strict() per request costs.
   const querySchema = (schemas.query ?? NO_PARAMS).strict();
+  return (request, state) => {
+    const pathParameters = Object.assign(Object.create(null), request.event.pathParameters) as Record<string, string>;
+    checkInputValue(pathParameters);
+    const params = parseOrThrow(schemas.params ?? NO_PARAMS, pathParameters);
+    // No query string and no query schema (most single-resource routes): nothing to check or parse.
+    const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
+    const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema);
+    const query = noQuery ? collected.query : parseOrThrow(querySchema, collected.query);
+    state.expand =
+      route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
+    let body: unknown = undefined;
+    if (schemas.body || state.rawBody !== undefined) {
+      const raw = state.rawBody ?? {};
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+        throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
+      }
+      // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
+      const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
+      body = parseOrThrow(schemas.body ?? z.strictObject({}), rest);
+    }
+    state.input = { params, query, body };
+  };
+}
+
+/**
+ * Request context, scope check, JSON body and input validation, in that order, as one middleware:
+ * a request without a body passes them without an await between them.
+ */
+const requestInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => {
+  const validate = inputValidator(route);
   return {
     before: (request: Request) => {
       const state = stateOf(request.event);
-      const pathParameters = Object.assign(Object.create(null), request.event.pathParameters) as Record<string, string>;
-      checkInputValue(pathParameters);
-      const params = parseOrThrow(schemas.params ?? NO_PARAMS, pathParameters);
-      // No query string and no query schema (most single-resource routes): nothing to check or parse.
-      const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
-      const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema);
-      const query = noQuery ? collected.query : parseOrThrow(querySchema, collected.query);
-      state.expand =
-        route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
-      let body: unknown = undefined;
-      if (schemas.body || state.rawBody !== undefined) {
-        const raw = state.rawBody ?? {};
-        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-          throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
-        }
-        // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
-        const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-        body = parseOrThrow(schemas.body ?? z.strictObject({}), rest);
-      }
-      state.input = { params, query, body };
+      readRequestContext(route, request, state);
+      checkScopes(route, state);
+      const { body } = request.event;
+      if (body === null || body === undefined || body === '') return validate(request, state);
+      return readJsonBody(request, body, state).then(() => validate(request, state));
     },
   };
 };
@@ -244,8 +266,14 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
         requestId: state.requestId,
         idempotencyKey: state.idempotencyKey,
       });
+      // Spelled out rather than spread from the caller: this runs for every request.
       const ctx: RouteContext = {
-        ...caller,
+        entityId: caller.entityId,
+        entityCode: caller.entityCode,
+        keyId: caller.keyId,
+        userId: caller.userId,
+        mode: caller.mode,
+        scopes: caller.scopes,
         requestId: state.requestId,
         log: state.log,
         idempotencyKey: state.idempotencyKey,
@@ -270,7 +298,8 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
       return { body: stamped, events: recorder.recorded };
     },
   );
-  await publishCommitted(caller.entityId, events, state.log);
+  // Most requests (every read) record no event and schedule nothing: no call, no promise.
+  if (events.length) await publishCommitted(caller.entityId, events, state.log);
   for (const task of committed) await task();
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
@@ -344,10 +373,7 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
 export function lambdaHandler(route: Route) {
   const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
     .use(errorEnvelope())
-    .use(requestContext(route))
-    .use(scopeCheck(route))
-    .use(jsonBody())
-    .use(validateInput(route))
+    .use(requestInput(route))
     .handler(core(route));
   // The request's logger (request id, route, entity, key, cold start) and its metrics (requests,
   // latency, errors by code); the request's state starts here, holding that logger.

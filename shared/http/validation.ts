@@ -116,12 +116,25 @@ export function checkInputValue(value: unknown, prefix?: string): void {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], depth, parent: frame, key: i });
       continue;
     }
-    for (const key of Object.keys(current)) {
+    // Keys in order and all of them first (the first bad key is the one named), then the values.
+    const keys = Object.keys(current);
+    for (const key of keys) {
       const problem = textProblem(key);
       if (problem) throw invalidAt(pathOf({ value: undefined, depth, parent: frame, key }, prefix), `has a key that ${problem}`);
     }
-    const entries = Object.entries(current);
-    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], depth, parent: frame, key: entries[i][0] });
+    // String members are checked here, in order and without a frame of their own (most members of
+    // most bodies); objects and arrays are walked after them.
+    const record = current as Record<string, unknown>;
+    for (const key of keys) {
+      const member = record[key];
+      if (typeof member !== 'string') continue;
+      const problem = textProblem(member);
+      if (problem) throw invalidAt(pathOf({ value: member, depth, parent: frame, key }, prefix) || prefix, problem);
+    }
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const member = record[keys[i]];
+      if (typeof member === 'object' && member !== null) stack.push({ value: member, depth, parent: frame, key: keys[i] });
+    }
   }
 }
 

@@ -20,7 +20,7 @@ interface Actor {
   entityId: string;
   userId: string;
   keyId: string;
-  scopes: string[];
+  scopes: readonly string[];
   events: EventRecorder;
 }
 

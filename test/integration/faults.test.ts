@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { embeddedPool } from '../../local/embedded';
-import { closeDatabase, configureDatabase, createPool, withTransaction } from '../../shared/db/database';
+import { closeDatabase, configureDatabase, createPool, reloadDatabaseTimeouts, withTransaction } from '../../shared/db/database';
 import { ApiError } from '../../shared/errors';
 import { statusOf } from '../../shared/http/error-status';
 import { setupTestApi, type TestEntity } from '../support/harness';
@@ -26,11 +26,13 @@ const TEST_TIMEOUTS = {
 const LOCK_TIMEOUT_MS = Number(TEST_TIMEOUTS.DATABASE_LOCK_TIMEOUT_MS);
 const saved = Object.fromEntries(Object.keys(TEST_TIMEOUTS).map((name) => [name, process.env[name]]));
 Object.assign(process.env, TEST_TIMEOUTS);
+reloadDatabaseTimeouts();
 afterAll(() => {
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadDatabaseTimeouts();
 });
 
 const api = setupTestApi();
@@ -84,10 +86,12 @@ describe('timeouts', () => {
 /** Runs `work` with one timeout variable changed, read by the transactions it opens. */
 async function withTimeout<T>(name: keyof typeof TEST_TIMEOUTS, ms: number, work: () => Promise<T>): Promise<T> {
   process.env[name] = String(ms);
+  reloadDatabaseTimeouts();
   try {
     return await work();
   } finally {
     process.env[name] = TEST_TIMEOUTS[name];
+    reloadDatabaseTimeouts();
   }
 }
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors';
-import { beginStatement, databaseFailure, databaseTimeouts, DEFAULT_TIMEOUTS, isConnectionLost, type DatabaseTimeouts } from '../../shared/db/database';
+import {
+  beginStatement,
+  databaseFailure,
+  databaseTimeouts,
+  DEFAULT_TIMEOUTS,
+  isConnectionLost,
+  reloadDatabaseTimeouts,
+  type DatabaseTimeouts,
+} from '../../shared/db/database';
 import { statusOf } from '../../shared/http/error-status';
 
 const ENTITY = '3f1c2b9e-7a44-4d0e-9a43-0c4f1b8e2d11';
@@ -31,6 +39,30 @@ describe('beginStatement', () => {
     expect(statement).toContain(`set_config('lock_timeout', '${DEFAULT_TIMEOUTS.lockMs}ms', true)`);
     expect(statement).toContain(`set_config('statement_timeout', '${DEFAULT_TIMEOUTS.statementMs}ms', true)`);
     expect(statement).toContain(`set_config('idle_in_transaction_session_timeout', '${DEFAULT_TIMEOUTS.idleInTransactionMs}ms', true)`);
+  });
+
+  it('reads the timeouts from the environment once, and again after reloadDatabaseTimeouts()', () => {
+    const saved = process.env.DATABASE_LOCK_TIMEOUT_MS;
+    try {
+      reloadDatabaseTimeouts();
+      process.env.DATABASE_LOCK_TIMEOUT_MS = '2500';
+      expect(beginStatement({ role: 'app_user', entityId: ENTITY })).toContain("set_config('lock_timeout', '2500ms', true)");
+      process.env.DATABASE_LOCK_TIMEOUT_MS = '3500';
+      expect(beginStatement({ role: 'app_user', entityId: ENTITY })).toContain("set_config('lock_timeout', '2500ms', true)");
+      reloadDatabaseTimeouts();
+      expect(beginStatement({ role: 'app_user', entityId: ENTITY, readOnly: true })).toMatch(/^BEGIN READ ONLY; .*'3500ms'/);
+      expect(beginStatement({ role: 'app_user', entityId: ENTITY })).toMatch(/^BEGIN; .*'3500ms'/);
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_LOCK_TIMEOUT_MS;
+      else process.env.DATABASE_LOCK_TIMEOUT_MS = saved;
+      reloadDatabaseTimeouts();
+    }
+  });
+
+  it('adds the frozen-entity check after the entity pin when asked', () => {
+    expect(beginStatement({ role: 'app_user', entityId: ENTITY, refuseWhenFrozen: true }, TIMEOUTS)).toBe(
+      `BEGIN; SELECT set_config('role', 'app_user', true), ${LIMITS}, set_config('app.entity_id', '${ENTITY}', true); SELECT assert_entity_writable()`,
+    );
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses a timeout of %s rather than inlining it', (lockMs) => {
