@@ -32,15 +32,17 @@ export function writeResponse(
   headers: Record<string, string>,
   body: string,
 ): void {
-  const raw = Buffer.from(body, 'utf8');
-  const encoding = raw.length >= MIN_COMPRESSION_SIZE ? negotiateEncoding(request.headers['accept-encoding']) : undefined;
+  const length = Buffer.byteLength(body, 'utf8');
+  const encoding = length >= MIN_COMPRESSION_SIZE ? negotiateEncoding(request.headers['accept-encoding']) : undefined;
   if (!encoding) {
-    // With the length known up front the body goes out in one write, not as chunked encoding; a
-    // 204 or 304 has no body, and a length there would describe the representation it stands for.
-    response.writeHead(status, status === 204 || status === 304 ? headers : { ...headers, 'Content-Length': String(raw.length) });
-    response.end(raw);
+    // With the length known up front the body goes out in one write with the headers, not as
+    // chunked encoding; a 204 or 304 has no body, and a length there would describe the
+    // representation it stands for. The text as is: Node writes headers and text as one string.
+    response.writeHead(status, status === 204 || status === 304 ? headers : { ...headers, 'Content-Length': String(length) });
+    response.end(body);
     return;
   }
+  const raw = Buffer.from(body, 'utf8');
   const compressed =
     encoding === 'br'
       ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })

@@ -49,15 +49,16 @@ const MAX_HEADER_BYTES = 16 * 1024;
 
 /**
  * The path and query of a request target, split by hand: `new URL` would read `//host/x` as a host
- * and an absolute-form target as another origin.
+ * and an absolute-form target as another origin. The query stays text until there is one to parse.
  */
-function splitTarget(target: string): { pathname: string; searchParams: URLSearchParams } {
-  const withoutOrigin = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+function splitTarget(target: string): { pathname: string; query: string } {
+  // The usual origin-form target (`/v1/...`) needs no origin stripped.
+  const withoutOrigin = target.startsWith('/') ? target : target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
   const hash = withoutOrigin.indexOf('#');
   const local = hash < 0 ? withoutOrigin : withoutOrigin.slice(0, hash);
-  const query = local.indexOf('?');
-  const pathname = query < 0 ? local : local.slice(0, query);
-  return { pathname: pathname.startsWith('/') ? pathname : `/${pathname}`, searchParams: new URLSearchParams(query < 0 ? '' : local.slice(query + 1)) };
+  const question = local.indexOf('?');
+  const pathname = question < 0 ? local : local.slice(0, question);
+  return { pathname: pathname.startsWith('/') ? pathname : `/${pathname}`, query: question < 0 ? '' : local.slice(question + 1) };
 }
 
 /**
@@ -129,6 +130,16 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
   const cacheTtl = options.authorizerCacheTtlMs ?? 0;
   const maxKeys = options.maxCachedKeys ?? DEFAULT_MAX_KEYS;
   const authorizerCache = new LruCache<string, { result: APIGatewayAuthorizerResult; expires: number }>(maxKeys);
+  /** The event's requestContext.authorizer of each Allow result, built once per result (read-only to the stack). */
+  const eventContexts = new WeakMap<APIGatewayAuthorizerResult, Record<string, unknown>>();
+  const eventContextOf = (result: APIGatewayAuthorizerResult): Record<string, unknown> => {
+    let context = eventContexts.get(result);
+    if (!context) {
+      context = { ...result.context, principalId: result.principalId };
+      eventContexts.set(result, context);
+    }
+    return context;
+  };
   const limiter = new TokenBucketLimiter({ ...(options.rateLimit ?? { ratePerSecond: 50, burst: 100 }), maxKeys });
   const authFailures = new TokenBucketLimiter({ ...(options.authFailureLimit ?? { ratePerSecond: 1, burst: 20 }), maxKeys });
   const authorizer = options.authorizer ?? authorize;
@@ -142,7 +153,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
    * the key turns out valid: only failed authentications use up the address's budget, and once it
    * is spent the authorizer (and the database behind it) is not called at all.
    */
-  async function authenticateFrom(address: string, header: string | undefined, methodArn: string): Promise<Authentication> {
+  async function authenticateFrom(address: string, header: string | undefined, method: string, path: string): Promise<Authentication> {
     const cached = header === undefined ? undefined : authorizerCache.get(header);
     const fresh = cached && cached.expires > Date.now() ? cached.result : undefined;
     if (fresh && allows(fresh)) return { ok: true, result: fresh };
@@ -152,7 +163,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
     let result = fresh;
     try {
       if (!result) {
-        result = await authorizer({ headers: { Authorization: header }, methodArn });
+        result = await authorizer({ headers: { Authorization: header }, methodArn: `arn:aws:execute-api:local:000000000000:local/v1/${method}${path}` });
         if (cacheTtl > 0) authorizerCache.set(header, { result, expires: Date.now() + cacheTtl });
       }
     } finally {
@@ -191,19 +202,21 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
 
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth === 'api_key') {
-        const methodArn = `arn:aws:execute-api:local:000000000000:local/v1/${method}${url.pathname}`;
-        const authentication = await authenticateFrom(address, authorization, methodArn);
+        const authentication = await authenticateFrom(address, authorization, method, url.pathname);
         if (!authentication.ok) return send(authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
-        const { result } = authentication;
-        authorizer = { ...result.context, principalId: result.principalId };
+        authorizer = eventContextOf(authentication.result);
       }
 
       const body = await readBody(request, maxBody);
       // Prototype-less: a parameter named __proto__ or constructor is an ordinary (unknown) name.
       const multiQuery = Object.create(null) as Record<string, string[]>;
-      for (const [name, value] of url.searchParams) (multiQuery[name] ??= []).push(value);
+      if (url.query) for (const [name, value] of new URLSearchParams(url.query)) (multiQuery[name] ??= []).push(value);
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
+      const incoming = request.headers;
+      for (const name in incoming) {
+        const value = incoming[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
       const event = {
         resource: route.path,
         path: url.pathname,
@@ -225,7 +238,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
       } as unknown as Context;
       const result = await (found.route.handler as LambdaHandler)(event, context);
-      writeResponse(request, response, result.statusCode, { ...rateHeaders, ...(result.headers as Record<string, string>) }, result.body);
+      writeResponse(request, response, result.statusCode, Object.assign(rateHeaders, result.headers), result.body);
     } catch (error) {
       // An authorizer that could not reach the database ends here: its 503 keeps its Retry-After.
       if (error instanceof ApiError) return send(statusOf(error), JSON.stringify(error.toEnvelope(requestId)), error.options.headers);
