@@ -94,7 +94,17 @@ export function createGatewayServer(options: GatewayOptions): http.Server {
   return server;
 }
 
-type Authentication = { ok: true; result: APIGatewayAuthorizerResult } | { ok: false; status: number; code: ErrorCode; headers?: Record<string, string> };
+/**
+ * An authorizer result with the event's requestContext.authorizer it gives, built once when the
+ * authorizer answers and cached with it (the stack only reads it).
+ */
+interface Authorized {
+  result: APIGatewayAuthorizerResult;
+  eventContext: Record<string, unknown>;
+  expires: number;
+}
+
+type Authentication = { ok: true; eventContext: Record<string, unknown> } | { ok: false; status: number; code: ErrorCode; headers?: Record<string, string> };
 
 function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
@@ -129,17 +139,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
   setOpenApiSource(() => buildOpenApiDocument(options.routes.map((module) => module.route)));
   const cacheTtl = options.authorizerCacheTtlMs ?? 0;
   const maxKeys = options.maxCachedKeys ?? DEFAULT_MAX_KEYS;
-  const authorizerCache = new LruCache<string, { result: APIGatewayAuthorizerResult; expires: number }>(maxKeys);
-  /** The event's requestContext.authorizer of each Allow result, built once per result (read-only to the stack). */
-  const eventContexts = new WeakMap<APIGatewayAuthorizerResult, Record<string, unknown>>();
-  const eventContextOf = (result: APIGatewayAuthorizerResult): Record<string, unknown> => {
-    let context = eventContexts.get(result);
-    if (!context) {
-      context = { ...result.context, principalId: result.principalId };
-      eventContexts.set(result, context);
-    }
-    return context;
-  };
+  const authorizerCache = new LruCache<string, Authorized>(maxKeys);
   const limiter = new TokenBucketLimiter({ ...(options.rateLimit ?? { ratePerSecond: 50, burst: 100 }), maxKeys });
   const authFailures = new TokenBucketLimiter({ ...(options.authFailureLimit ?? { ratePerSecond: 1, burst: 20 }), maxKeys });
   const authorizer = options.authorizer ?? authorize;
@@ -155,22 +155,24 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
    */
   async function authenticateFrom(address: string, header: string | undefined, method: string, path: string): Promise<Authentication> {
     const cached = header === undefined ? undefined : authorizerCache.get(header);
-    const fresh = cached && cached.expires > Date.now() ? cached.result : undefined;
-    if (fresh && allows(fresh)) return { ok: true, result: fresh };
+    const fresh = cached && cached.expires > Date.now() ? cached : undefined;
+    if (fresh && allows(fresh.result)) return { ok: true, eventContext: fresh.eventContext };
     const failures = authFailures.take(address);
     if (!failures.allowed) return { ok: false, status: 429, code: 'rate_limit_exceeded', headers: rateLimitHeaders(failures) };
     if (header === undefined) return { ok: false, status: 401, code: 'api_key_missing' };
-    let result = fresh;
+    let authorized = fresh;
     try {
-      if (!result) {
-        result = await authorizer({ headers: { Authorization: header }, methodArn: `arn:aws:execute-api:local:000000000000:local/v1/${method}${path}` });
-        if (cacheTtl > 0) authorizerCache.set(header, { result, expires: Date.now() + cacheTtl });
+      if (!authorized) {
+        const result = await authorizer({ headers: { Authorization: header }, methodArn: `arn:aws:execute-api:local:000000000000:local/v1/${method}${path}` });
+        authorized = { result, eventContext: { ...result.context, principalId: result.principalId }, expires: Date.now() + cacheTtl };
+        if (cacheTtl > 0) authorizerCache.set(header, authorized);
       }
     } finally {
       // An authorizer that failed (database unreachable) is not a failed authentication.
-      if (!result || allows(result)) authFailures.refund(address);
+      if (!authorized || allows(authorized.result)) authFailures.refund(address);
     }
-    if (allows(result)) return { ok: true, result };
+    const { result } = authorized;
+    if (allows(result)) return { ok: true, eventContext: authorized.eventContext };
     const context = (result.context ?? {}) as Record<string, unknown>;
     const code = String(context.errorCode) as ErrorCode;
     if (!(code in ERROR_CATALOG)) return { ok: false, status: 401, code: 'api_key_invalid' };
@@ -204,7 +206,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       if (route.auth === 'api_key') {
         const authentication = await authenticateFrom(address, authorization, method, url.pathname);
         if (!authentication.ok) return send(authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
-        authorizer = eventContextOf(authentication.result);
+        authorizer = authentication.eventContext;
       }
 
       const body = await readBody(request, maxBody);

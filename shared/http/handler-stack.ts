@@ -298,8 +298,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
       return { body: stamped, events: recorder.recorded };
     },
   );
-  // Most requests (every read) record no event and schedule nothing: no call, no promise.
-  if (events.length) await publishCommitted(caller.entityId, events, state.log);
+  await publishCommitted(caller.entityId, events, state.log);
   for (const task of committed) await task();
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
