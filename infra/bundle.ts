@@ -94,7 +94,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
     external: ['@aws-sdk/*', 'pg-native'],
     alias: bundleAliases(root),
-    plugins: [zodNamespaceImports(root), pgNodeStreams(root)],
+    plugins: [zodNamespaceImports(root), pgNodeOnly(root), middyWithoutStreams(root)],
     logLevel: 'warning',
   });
 
@@ -118,7 +118,8 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
  * Packages replaced by small stand-ins in bundles (each shim says why it is safe):
  * node-pg-migrate's jiti and glob (JS/TS migrations and globbing; ours are SQL files), the
  * Powertools JMESPath interpreter (our idempotency expressions are field names) and pgpass (Lambda
- * always passes a password). pg's socket probe is replaced by a plugin (pgNodeStreams).
+ * always passes a password). pg's socket probe and native client, and the streams middy imports for
+ * response streaming, are replaced by plugins (pgNodeOnly, middyWithoutStreams).
  */
 function bundleAliases(root: string): Record<string, string> {
   const shim = (name: string) => resolve(root, 'infra/bundle-shims', name);
@@ -156,15 +157,29 @@ function zodNamespaceImports(root: string): Plugin {
 }
 
 /**
- * pg's `./stream` (required relatively, so an alias cannot reach it) replaced by its Node.js branch:
- * see infra/bundle-shims/pg-stream.ts.
+ * pg's `./stream` and `./native` (required relatively, so an alias cannot reach them) replaced by
+ * its Node.js socket branch and a native client that is not there: see
+ * infra/bundle-shims/pg-stream.ts and pg-native.ts.
  */
-function pgNodeStreams(root: string): Plugin {
+function pgNodeOnly(root: string): Plugin {
+  const shims: Record<string, string> = { './stream': 'pg-stream.ts', './native': 'pg-native.ts' };
   return {
-    name: 'pg-node-streams',
+    name: 'pg-node-only',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^\.\/stream$/ }, ({ resolveDir }) =>
-        /[/\\]node_modules[/\\]pg[/\\]lib$/.test(resolveDir) ? { path: resolve(root, 'infra/bundle-shims/pg-stream.ts') } : undefined,
+      pluginBuild.onResolve({ filter: /^\.\/(stream|native)$/ }, ({ path, resolveDir }) =>
+        /[/\\]node_modules[/\\]pg[/\\]lib$/.test(resolveDir) ? { path: resolve(root, 'infra/bundle-shims', shims[path]) } : undefined,
+      );
+    },
+  };
+}
+
+/** The streams @middy/core imports for response streaming, which no function uses: see infra/bundle-shims/middy-streams.ts. */
+function middyWithoutStreams(root: string): Plugin {
+  return {
+    name: 'middy-without-streams',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^node:stream(\/promises|\/web)?$/ }, ({ importer }) =>
+        /[/\\]node_modules[/\\]@middy[/\\]core[/\\]/.test(importer) ? { path: resolve(root, 'infra/bundle-shims/middy-streams.ts') } : undefined,
       );
     },
   };

@@ -3,6 +3,8 @@
  * for everything the code asks of them.
  */
 import { execFile } from 'node:child_process';
+import { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunctions } from '../../infra/bundle';
 import { search as shimSearch } from '../../infra/bundle-shims/jmespath';
 import pgpassShim from '../../infra/bundle-shims/pgpass';
+import * as middyStreams from '../../infra/bundle-shims/middy-streams';
+import { getSecureStream, getStream } from '../../infra/bundle-shims/pg-stream';
 import { startIdempotencyStore } from '../../local/embedded';
 import { repoRoot } from './synth';
 
@@ -42,6 +46,32 @@ describe('pgpass stand-in', () => {
     let answered: unknown = 'not called';
     pgpassShim({ host: 'h' }, (password) => (answered = password));
     expect(answered).toBeUndefined();
+  });
+});
+
+describe('pg socket stand-in', () => {
+  it('gives a plain socket, and a TLS socket loaded on demand', async () => {
+    expect(getStream()).toBeInstanceOf(Socket);
+    // Port 1 on loopback refuses at once: only the type of what pg would get is under test.
+    const secure = getSecureStream({ host: '127.0.0.1', port: 1 });
+    const failed = new Promise((resolve) => secure.once('error', resolve));
+    expect(secure).toBeInstanceOf(TLSSocket);
+    await failed;
+    secure.destroy();
+  });
+});
+
+describe('pg-native stand-in', () => {
+  it("fails as a missing module, which pg's lazy `native` getter answers with null", async () => {
+    await expect(import('../../infra/bundle-shims/pg-native')).rejects.toMatchObject({ code: 'MODULE_NOT_FOUND' });
+  });
+});
+
+describe('middy response-streaming stand-in', () => {
+  it('fails loudly if anything tries to stream', () => {
+    expect(() => middyStreams.Readable.from()).toThrow(/response streaming is not bundled/);
+    expect(() => middyStreams.pipeline()).toThrow(/response streaming is not bundled/);
+    expect(() => new middyStreams.ReadableStream()).toThrow(/response streaming is not bundled/);
   });
 });
 

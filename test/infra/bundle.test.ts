@@ -71,6 +71,16 @@ describe('bundleFunctions', () => {
     expect(mutating).toMatch(/import\("@aws-sdk\/client-dynamodb"\)/);
   });
 
+  it('loads neither TLS nor the response-streaming streams at module load, and ships no pg-native client', () => {
+    // Each is a static import hoisted to the top of every bundle: TLS is loaded by the first TLS
+    // connection, and nothing streams responses (infra/bundle-shims/pg-stream.ts, middy-streams.ts).
+    for (const [name, dir] of Object.entries(result.dirs)) {
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      expect(code, name).not.toMatch(/from\s*"node:(tls|stream|stream\/web|stream\/promises)"/);
+      expect(code, name).not.toMatch(/\("pg-native"\)/);
+    }
+  });
+
   it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', () => {
     const dir = result.dirs['openapi/get-openapi'];
     expect((JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string }).openapi).toBe('3.1.0');
