@@ -65,8 +65,8 @@ export const queryBoolean = () => z.enum(['true', 'false']).transform((value) =>
 /** `/v1/entities/{entity_id}/<resource>/{id}` */
 export const entityResourceParams = entityScopedParams.extend({ id: id().describe('The object id.') });
 
-/** A postal address and phone, as locations and parties carry them; null clears a field. */
-export const addressFields = {
+/** A postal address and phone, as locations and parties carry them; null clears a field. A function, so lazy schemas build it on first use. */
+export const addressFields = () => ({
   address1: optionalText(200),
   address2: optionalText(200),
   city: optionalText(100),
@@ -78,4 +78,4 @@ export const addressFields = {
     .nullable()
     .optional(),
   phone: optionalText(40),
-};
+});

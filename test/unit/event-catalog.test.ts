@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '../../events/catalog';
 import { payloadVersion } from '../../shared/events/payload-versions';
+import { z } from 'zod';
 import { Order } from '../../shared/orders/schemas/order';
+import { builtSchema } from '../../shared/schemas/lazy';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +41,9 @@ describe('event contracts', () => {
   });
 });
 
-/** The order schema, or an Order.extend({...}) (a schema with every field of the order). */
+/** The order schema, or an extension of it (a schema with every field of the order); either may be lazy. */
 function isOrderSchema(schema: unknown): boolean {
-  const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  return schema === Order || (shape !== undefined && Object.keys(Order.shape).every((key) => key in shape));
+  const built = schema instanceof z.ZodLazy ? (schema as z.ZodLazy<z.ZodType>)._zod.innerType : schema;
+  const shape = (built as { shape?: Record<string, unknown> }).shape;
+  return schema === Order || (shape !== undefined && Object.keys(builtSchema(Order).shape).every((key) => key in shape));
 }

@@ -39,15 +39,15 @@ function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string
     .meta({ id: schemaId });
 }
 
-export const Account = partyObject('account', 'Account');
+export const Account = z.lazy(() => partyObject('account', 'Account'));
 export type Account = z.infer<typeof Account>;
-export const Vendor = partyObject('vendor', 'Vendor');
+export const Vendor = z.lazy(() => partyObject('vendor', 'Vendor'));
 export type Vendor = z.infer<typeof Vendor>;
 
-const editable = {
+const editable = () => ({
   account_number: optionalText(50),
   email: z.email().max(254).nullable().optional(),
-  ...addressFields,
+  ...addressFields(),
   tax_exempt: z.boolean().optional(),
   currency: z
     .string()
@@ -57,16 +57,18 @@ const editable = {
   metadata: metadata().optional(),
   external_source: optionalText(100),
   external_id: optionalText(200),
-};
-
-export const PartyCreate = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  ...editable,
-  migration_batch_id: id()
-    .optional()
-    .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
 });
+
+export const PartyCreate = z.lazy(() =>
+  z.strictObject({
+    name: z.string().trim().min(1).max(200),
+    ...editable(),
+    migration_batch_id: id()
+      .optional()
+      .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
+  }),
+);
 export type PartyCreate = z.infer<typeof PartyCreate>;
-export const PartyUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable });
+export const PartyUpdate = z.lazy(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
 export type PartyUpdate = z.infer<typeof PartyUpdate>;
 export type Party = Account | Vendor;
