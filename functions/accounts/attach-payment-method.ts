@@ -1,6 +1,7 @@
 import { insertPaymentMethod, lockAccount } from '../../shared/payments/payment-methods';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { paymentProcessor } from '../../shared/payments/select-processor';
 import { idParams } from '../../shared/schemas/common';
@@ -43,4 +44,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

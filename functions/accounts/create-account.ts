@@ -1,6 +1,7 @@
 import { createParty } from '../../shared/parties/parties';
 import { asBatchRecord } from '../../shared/migration/batches';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Account, PartyCreate } from '../../shared/parties/schemas/party';
 
@@ -24,4 +25,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { findProcessorCustomer, lockAccount, saveProcessorCustomer } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { paymentProcessor } from '../../shared/payments/select-processor';
 import { idParams } from '../../shared/schemas/common';
@@ -40,4 +41,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

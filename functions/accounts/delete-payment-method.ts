@@ -1,5 +1,6 @@
 import { deactivatePaymentMethod, getPaymentMethod, lockAccount } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { paymentProcessor } from '../../shared/payments/select-processor';
 import { AccountPaymentMethod, paymentMethodParams } from '../../shared/payments/schemas/payment-method';
@@ -28,4 +29,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { getPaymentMethod, lockAccount, makeDefault } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { AccountPaymentMethod, PaymentMethodUpdate, paymentMethodParams } from '../../shared/payments/schemas/payment-method';
 
@@ -26,4 +27,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

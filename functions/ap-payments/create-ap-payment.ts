@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { createApPayment } from '../../shared/payables/ap-payments';
 import { ApPayment, ApPaymentCreate } from '../../shared/payables/schemas/ap-payment';
@@ -19,4 +20,4 @@ export const route = defineRoute({
   handler: (ctx, { body }) => createApPayment(ctx.db, ctx, body),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

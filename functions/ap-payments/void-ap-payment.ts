@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { voidApPayment } from '../../shared/payables/ap-payments';
@@ -20,4 +21,4 @@ export const route = defineRoute({
   handler: (ctx, { params, body }) => voidApPayment(ctx.db, ctx, params.id, body.reason),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -2,6 +2,7 @@ import { hasScope } from '../../shared/auth/scopes';
 import { getEntity, insertApiKey } from '../../shared/tenants/identity-store';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKeyCreate, ApiKeyWithSecret } from '../../shared/tenants/schemas/api-key';
 import { entityScopedParams } from '../../shared/schemas/common';
@@ -54,4 +55,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { rollApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKeyRoll, ApiKeyWithSecret } from '../../shared/tenants/schemas/api-key';
 import { entityResourceParams } from '../../shared/schemas/common';
@@ -27,4 +28,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

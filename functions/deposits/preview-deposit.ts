@@ -1,5 +1,6 @@
 import { previewDeposit } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { DepositPreview, DepositPreviewRequest } from '../../shared/payments/schemas/payment';
 
@@ -18,4 +19,4 @@ export const route = defineRoute({
   handler: (ctx, { body }) => previewDeposit(ctx.db, ctx.entityId, body.payment_ids),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

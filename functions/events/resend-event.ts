@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityResourceParams, id } from '../../shared/schemas/common';
 import { queueDelivery } from '../../shared/webhooks/delivery';
@@ -37,4 +38,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

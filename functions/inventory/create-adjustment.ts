@@ -1,5 +1,6 @@
 import { adjustStock } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { AdjustmentCreate, InventoryTransaction } from '../../shared/inventory/schemas/inventory';
 
@@ -19,4 +20,4 @@ export const route = defineRoute({
   handler: (ctx, { body }) => adjustStock(ctx.db, ctx.entityId, ctx.events, body),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

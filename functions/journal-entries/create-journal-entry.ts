@@ -1,5 +1,6 @@
 import { createDraftJournalEntry, MANUAL_SOURCE } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { postJournalEntry } from '../../shared/ledger/post-journal-entry';
 import { JournalEntry, JournalEntryCreate } from '../../shared/ledger/schemas/journal-entry';
@@ -28,4 +29,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { postDraftJournalEntry } from '../../shared/ledger/post-journal-entry';
 import { idParams } from '../../shared/schemas/common';
@@ -21,4 +22,4 @@ export const route = defineRoute({
   handler: (ctx, { params }) => postDraftJournalEntry(ctx.db, ctx, params.id),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { reverseJournalEntry } from '../../shared/ledger/post-journal-entry';
 import { idParams } from '../../shared/schemas/common';
@@ -23,4 +24,4 @@ export const route = defineRoute({
   handler: async (ctx, { params, body }) => (await reverseJournalEntry(ctx.db, ctx, params.id, body)).reversal,
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

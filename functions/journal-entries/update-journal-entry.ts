@@ -1,5 +1,6 @@
 import { getJournalEntry, updateDraftJournalEntry } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { JournalEntry, JournalEntryUpdate } from '../../shared/ledger/schemas/journal-entry';
@@ -27,4 +28,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

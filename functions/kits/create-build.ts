@@ -1,5 +1,6 @@
 import { buildKits } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { KitBuild, KitBuildCreate } from '../../shared/inventory/schemas/inventory';
@@ -21,4 +22,4 @@ export const route = defineRoute({
   handler: (ctx, { params, body }) => buildKits(ctx.db, ctx.entityId, ctx.events, params.id, body),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { getComponent, updateComponent } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { KitComponent, kitComponentParams, KitComponentUpdate } from '../../shared/catalog/schemas/kit';
 
@@ -23,4 +24,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createManufacturer } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Manufacturer, ManufacturerCreate } from '../../shared/catalog/schemas/manufacturer';
 
@@ -21,4 +22,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { DbSnapshot, SnapshotRequest } from '../../shared/migration/schemas/cutover';
 import { startSnapshot } from '../../shared/migration/start-snapshot';
@@ -30,4 +31,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

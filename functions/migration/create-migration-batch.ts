@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { createMigrationBatch } from '../../shared/migration/batches';
 import { MigrationBatch, MigrationBatchCreate } from '../../shared/migration/schemas/batch';
@@ -25,4 +26,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { freezeEntity } from '../../shared/migration/cutover-freeze';
 import { CutoverFreeze, FreezeRequest } from '../../shared/migration/schemas/cutover';
@@ -27,4 +28,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -2,6 +2,7 @@ import { confirmOrder } from '../../shared/orders/order-posting';
 import { getOrder } from '../../shared/orders/order-reads';
 import { applySalesOrderDeposit } from '../../shared/payments/deposit-application';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { Order } from '../../shared/orders/schemas/order';
@@ -43,4 +44,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

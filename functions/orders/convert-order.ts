@@ -1,5 +1,6 @@
 import { convertOrder } from '../../shared/orders/order-lifecycle';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { Order } from '../../shared/orders/schemas/order';
@@ -25,4 +26,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

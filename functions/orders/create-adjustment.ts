@@ -2,6 +2,7 @@ import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/orders/coupo
 import { createAdjustment } from '../../shared/orders/order-adjustments';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { OrderAdjustmentCreate, OrderAdjustmentResult, type ManualAdjustment } from '../../shared/orders/schemas/order-requests';
@@ -43,4 +44,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createOrder } from '../../shared/orders/create-order';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Order } from '../../shared/orders/schemas/order';
 import { OrderCreate } from '../../shared/orders/schemas/order-requests';
@@ -27,4 +28,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { createVendorReturn } from '../../shared/payables/vendor-returns';
@@ -21,4 +22,4 @@ export const route = defineRoute({
   handler: (ctx, { params, body }) => createVendorReturn(ctx.db, ctx, params.id, body),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

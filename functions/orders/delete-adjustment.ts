@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { id } from '../../shared/schemas/common';
 import { getAdjustment, removeAdjustment } from '../../shared/orders/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { adjustedTotals } from './adjustment-answer';
 import { livemode } from '../../shared/schemas/livemode';
@@ -44,4 +45,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

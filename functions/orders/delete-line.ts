@@ -1,6 +1,7 @@
 import { deleteLine } from '../../shared/orders/delete-line';
 import { getLine } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject } from '../../shared/schemas/common';
 import { itemParams } from './update-line';
@@ -26,4 +27,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

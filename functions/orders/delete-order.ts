@@ -4,6 +4,7 @@ import { deleteOrder } from '../../shared/orders/delete-order';
 import { getOrder } from '../../shared/orders/order-reads';
 import { findOrderIdByReference } from '../../shared/orders/order-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 
 const params = z.object({ id: z.string().trim().min(1).max(64).describe("The order's uuid or its order_number (e.g. SO-000042).") });
@@ -28,4 +29,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

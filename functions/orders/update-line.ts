@@ -3,6 +3,7 @@ import { id } from '../../shared/schemas/common';
 import { getLine } from '../../shared/orders/order-reads';
 import { updateLine } from '../../shared/orders/update-line';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { OrderLineItem } from '../../shared/orders/schemas/order';
 import { OrderLineUpdate } from '../../shared/orders/schemas/order-requests';
@@ -31,4 +32,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,6 +1,7 @@
 import { getOrder } from '../../shared/orders/order-reads';
 import { updateOrder } from '../../shared/orders/update-order';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { Order } from '../../shared/orders/schemas/order';
@@ -29,4 +30,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { createPaymentTerm } from '../../shared/payables/payment-terms';
 import { PaymentTerm, PaymentTermCreate } from '../../shared/payables/schemas/payment-term';
@@ -22,4 +23,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -3,6 +3,7 @@ import { id } from '../../shared/schemas/common';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { applyPayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Payment, PaymentApply } from '../../shared/payments/schemas/payment';
 
@@ -26,4 +27,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -3,6 +3,7 @@ import { id } from '../../shared/schemas/common';
 import { clearPayment } from '../../shared/payments/ach';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Payment } from '../../shared/payments/schemas/payment';
 import { PaymentClear } from '../../shared/payments/schemas/refund';
@@ -27,4 +28,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -3,6 +3,7 @@ import { id } from '../../shared/schemas/common';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { createRefund } from '../../shared/payments/refunds';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Refund, RefundCreate } from '../../shared/payments/schemas/refund';
 
@@ -28,4 +29,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,6 +1,7 @@
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { createMultiInvoicePayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { MultiInvoicePaymentCreate, MultiInvoicePaymentResult } from '../../shared/payments/schemas/payment';
 
@@ -40,4 +41,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

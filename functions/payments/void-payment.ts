@@ -3,6 +3,7 @@ import { id } from '../../shared/schemas/common';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { voidPayment } from '../../shared/payments/refunds';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Payment } from '../../shared/payments/schemas/payment';
 
@@ -25,4 +26,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { movePeriod } from '../../shared/ledger/accounting-periods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { AccountingPeriod } from '../../shared/ledger/schemas/accounting-period';
 import { idParams } from '../../shared/schemas/common';
@@ -23,4 +24,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createPeriod } from '../../shared/ledger/accounting-periods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { AccountingPeriod, AccountingPeriodCreate } from '../../shared/ledger/schemas/accounting-period';
 
@@ -22,4 +23,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createPricingLevel } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { PricingLevel, PricingLevelCreate } from '../../shared/catalog/schemas/pricing';
 
@@ -22,4 +23,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createProductVendor } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { ProductVendor, ProductVendorCreate } from '../../shared/catalog/schemas/product-vendor';
 import { idParams } from '../../shared/schemas/common';
@@ -24,4 +25,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createProduct } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Product, ProductCreate } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
@@ -26,4 +27,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reorderOptions } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { OptionReorder } from '../../shared/catalog/schemas/product-option';
 import { idParams } from '../../shared/schemas/common';
@@ -24,4 +25,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

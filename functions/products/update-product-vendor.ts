@@ -1,5 +1,6 @@
 import { getProductVendor, updateProductVendor } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { ProductVendor, ProductVendorUpdate, productVendorParams as pvParams } from '../../shared/catalog/schemas/product-vendor';
 
@@ -23,4 +24,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

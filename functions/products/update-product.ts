@@ -1,6 +1,7 @@
 import { getProduct, updateProduct } from '../../shared/catalog/products';
 import { refreshStockConditions } from '../../shared/inventory/stock-movements';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { Product, ProductUpdate } from '../../shared/catalog/schemas/product';
@@ -29,4 +30,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { createTemplate } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { RecurringJournalTemplate, RecurringJournalTemplateCreate } from '../../shared/ledger/schemas/recurring-journal-entry';
 
@@ -23,4 +24,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { attachTag } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { TagAttach, tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
@@ -23,4 +24,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

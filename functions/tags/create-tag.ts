@@ -1,5 +1,6 @@
 import { createTag } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { Tag, TagCreate } from '../../shared/catalog/schemas/tag';
 
@@ -22,4 +23,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,6 +1,7 @@
 import { id } from '../../shared/schemas/common';
 import { detachTag, tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
@@ -26,4 +27,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

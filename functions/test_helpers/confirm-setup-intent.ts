@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { paymentProcessor } from '../../shared/payments/select-processor';
 import { confirmSandboxSetupIntent, SANDBOX_TOKEN_NAMES } from '../../shared/payments/sandbox-processor';
@@ -61,4 +62,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

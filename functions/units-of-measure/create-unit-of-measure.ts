@@ -1,5 +1,6 @@
 import { createUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { UnitOfMeasure, UnitOfMeasureCreate } from '../../shared/catalog/schemas/unit-of-measure';
 
@@ -23,4 +24,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { createBill } from '../../shared/payables/vendor-bills';
 import { VendorBill, VendorBillCreate } from '../../shared/payables/schemas/vendor-bill';
@@ -33,4 +34,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

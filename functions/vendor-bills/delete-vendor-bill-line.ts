@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { id } from '../../shared/schemas/common';
 import { deleteBillLine, getBillLine } from '../../shared/payables/vendor-bill-lines';
@@ -27,4 +28,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { rejectBill } from '../../shared/payables/bill-lifecycle';
@@ -26,4 +27,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { createCredit } from '../../shared/payables/vendor-credits';
 import { VendorCredit, VendorCreditCreate } from '../../shared/payables/schemas/vendor-credit';
@@ -21,4 +22,4 @@ export const route = defineRoute({
   handler: (ctx, { body }) => createCredit(ctx.db, ctx, body),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { voidCredit } from '../../shared/payables/vendor-credits';
@@ -22,4 +23,4 @@ export const route = defineRoute({
   handler: (ctx, { params, body }) => voidCredit(ctx.db, ctx, params.id, body.reason),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

@@ -1,5 +1,6 @@
 import { getParty, updateParty } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/common';
 import { Vendor, PartyUpdate } from '../../shared/parties/schemas/party';
@@ -24,4 +25,4 @@ export const route = defineRoute({
   },
 });
 
-export const handler = lambdaHandler(route);
+export const handler = lambdaHandler(route, idempotency);

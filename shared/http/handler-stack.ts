@@ -20,12 +20,12 @@ import { withLivemode } from '../schemas/livemode';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log, type Logger } from '../log';
-import { observed } from './observe';
+import { observed, type RouteInvocation } from './observe';
 import { findRawCredentials } from './raw-credentials';
 import { ApiError } from '../errors';
 import { statusOf } from './error-status';
 import { applyExpand, parseExpand } from './expand';
-import { validateIdempotencyKey, type StoredResponse } from './idempotency';
+import { validateIdempotencyKey, type RunIdempotent, type StoredResponse } from './idempotency';
 import type { Caller } from '../auth/caller';
 import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput, type RouteSchemas } from './route';
 import { checkInputValue, isArraySchema, MAX_BODY_BYTES, parseOrThrow } from './validation';
@@ -303,7 +303,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
 
-function core(route: Route) {
+function core(route: Route, idempotency: RunIdempotent | undefined) {
   return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     let result: StoredResponse;
@@ -315,9 +315,8 @@ function core(route: Route) {
         : { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
     } else if (state.idempotencyKey !== undefined) {
       const { caller, input } = state;
-      // Loaded on first use: the DynamoDB client is a large share of a cold start, and reads never need it.
-      const { runIdempotent } = await import('./idempotency-store');
-      result = await runIdempotent(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, () =>
+      if (!idempotency) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
+      result = await idempotency(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, () =>
         execute(route, state),
       );
     } else {
@@ -369,11 +368,17 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
   },
 });
 
-export function lambdaHandler(route: Route) {
+/**
+ * The Lambda handler of a route. A route that writes is built with the idempotency layer
+ * (shared/http/idempotent.ts); a read is not, so its bundle carries none of it.
+ */
+export function lambdaHandler(route: Route & { method: 'GET' }): RouteInvocation;
+export function lambdaHandler(route: Route, idempotency: RunIdempotent): RouteInvocation;
+export function lambdaHandler(route: Route, idempotency?: RunIdempotent): RouteInvocation {
   const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
     .use(errorEnvelope())
     .use(requestInput(route))
-    .handler(core(route));
+    .handler(core(route, idempotency));
   // The request's logger (request id, route, entity, key, cold start) and its metrics (requests,
   // latency, errors by code); the request's state starts here, holding that logger.
   return observed(route.id, (event, context, requestLog) => {

@@ -6,6 +6,7 @@
  * never collide; the request's path, query and body are the payload fingerprint, so the same key
  * with different parameters is refused. Records live 24 hours.
  */
+import type { Context } from 'aws-lambda';
 import { ApiError } from '../errors';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -26,6 +27,12 @@ export interface IdempotentCall {
   /** path params, query and body: a replay must carry the same. */
   fingerprint: unknown;
 }
+
+/**
+ * Runs a request's work at most once per scope: the idempotency layer a mutating route's handler
+ * is built with (`lambdaHandler(route, idempotency)`, shared/http/idempotent.ts).
+ */
+export type RunIdempotent = (routeId: string, call: IdempotentCall, lambdaContext: Context, execute: () => Promise<StoredResponse>) => Promise<StoredResponse>;
 
 export function validateIdempotencyKey(key: string | undefined): string | undefined {
   if (key === undefined) return undefined;

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { loggerFor, type Logger } from '../log';
 import { METRIC_NAMES, metricsEnabled, putMetrics } from '../metrics';
 
-type RouteInvocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type RouteInvocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type ObservedInvocation = (event: APIGatewayProxyEvent, context: Context, requestLog: Logger) => Promise<APIGatewayProxyResult>;
 
 /** True until the first invocation of this execution environment has started. */

@@ -71,6 +71,15 @@ describe('bundleFunctions', () => {
     expect(mutating).toMatch(/import\("@aws-sdk\/client-dynamodb"\)/);
   });
 
+  it('ships the idempotency layer with writes only', () => {
+    // A message of shared/http/idempotency-store.ts: present exactly where the store is.
+    const marker = 'IDEMPOTENCY_TABLE_NAME is not set';
+    for (const route of routes) {
+      const code = readFileSync(join(result.dirs[route.key], 'index.mjs'), 'utf8');
+      expect(code.includes(marker), `${route.key} (${route.method})`).toBe(route.method !== 'GET');
+    }
+  });
+
   it('loads neither TLS nor the response-streaming streams at module load, and ships no pg-native client', () => {
     // Each is a static import hoisted to the top of every bundle: TLS is loaded by the first TLS
     // connection, and nothing streams responses (infra/bundle-shims/pg-stream.ts, middy-streams.ts).
