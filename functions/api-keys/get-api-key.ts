@@ -13,7 +13,7 @@ export const route = defineRoute({
   summary: 'Retrieve an API key',
   description: 'The secret is never returned after creation.',
   scopes: ['api_keys:read'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: ApiKey,
   expand: apiKeyExpand,
   handler: (ctx, { params }) => {

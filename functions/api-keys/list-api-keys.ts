@@ -15,7 +15,7 @@ export const route = defineRoute({
   summary: 'List API keys',
   description: 'Newest first; revoked and expired keys included unless filtered by status.',
   scopes: ['api_keys:read'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   query: z.object({
     ...paginationQuery(),
     mode: z.enum(['live', 'test']).optional(),

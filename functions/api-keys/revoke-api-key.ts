@@ -13,7 +13,7 @@ export const route = defineRoute({
   summary: 'Revoke an API key',
   description: 'The key stops working at once (on AWS, within the authorizer cache lifetime of 60 seconds). Revocation is final.',
   scopes: ['api_keys:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: ApiKey,
   errors: ['api_key_already_revoked'],
   handler: async (ctx, { params }) => {

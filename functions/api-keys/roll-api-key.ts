@@ -14,7 +14,7 @@ export const route = defineRoute({
   description:
     'Issues a replacement key (same name, mode, scopes and user; its secret is returned once) and makes the old key expire after expires_in_seconds (default: now).',
   scopes: ['api_keys:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   body: ApiKeyRoll,
   response: ApiKeyWithSecret,
   successStatus: 201,

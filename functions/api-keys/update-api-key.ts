@@ -13,7 +13,7 @@ export const route = defineRoute({
   summary: 'Update an API key',
   description: 'Only the name and metadata change; scopes are fixed at creation (create a new key for other scopes).',
   scopes: ['api_keys:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   body: ApiKeyUpdate,
   response: ApiKey,
   current: (ctx, input) => {

@@ -12,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve an event',
   description: 'An event of the last 90 days or more (the retention period); older events are a 404.',
   scopes: ['webhooks:read'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: Event,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

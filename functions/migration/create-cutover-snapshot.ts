@@ -20,7 +20,7 @@ export const route = defineRoute({
     'A snapshot covers the whole database cluster (db_instance_id), not only this entity: restore it only for the whole deployment.',
   ].join(' '),
   scopes: ['migration:admin', 'migration:write'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   body: SnapshotRequest,
   response: DbSnapshot,
   successStatus: 202,

@@ -18,7 +18,7 @@ export const route = defineRoute({
     'Recorded in the cutover log. Each mode of an entity (live, test) is frozen on its own.',
   ].join(' '),
   scopes: ['migration:admin'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   body: FreezeRequest,
   response: CutoverFreeze,
   errors: ['entity_already_frozen'],

@@ -12,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve an import batch',
   description: 'counts: the records of each resource type that carry the batch id now; removed_counts: what rollbacks removed.',
   scopes: ['migration:read'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: MigrationBatch,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

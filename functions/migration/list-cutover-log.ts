@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List the cutover log',
   description: 'Every freeze, unfreeze and snapshot request of the entity, newest first, with the key and request that made it.',
   scopes: ['migration:read'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   query: z.object(paginationQuery()),
   response: listEnvelope(CutoverLogEntry),
   list: true,

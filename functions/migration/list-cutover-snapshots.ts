@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List cutover snapshots',
   description: 'The cutover snapshots of the entity, newest first (cursor pagination on the object id).',
   scopes: ['migration:read'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   query: z.object(paginationQuery()),
   response: listEnvelope(DbSnapshot),
   list: true,

@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List import batches',
   description: 'Newest first, each with its counts.',
   scopes: ['migration:read'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   query: z.object({ ...paginationQuery(), status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') }),
   response: listEnvelope(MigrationBatch),
   list: true,

@@ -21,7 +21,7 @@ export const route = defineRoute({
     'Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.',
   ].join(' '),
   scopes: ['migration:write'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   body: RelinkRequest,
   response: RelinkResult,
   handler: (ctx, { params, body }) => {

@@ -12,7 +12,7 @@ export const route = defineRoute({
   summary: 'Delete a webhook endpoint',
   description: 'No event is delivered to it afterwards, retries included. The events stay in the events feed.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: deletedObject('webhook_endpoint'),
   current: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -14,7 +14,7 @@ export const route = defineRoute({
   description:
     'Stops deliveries to the endpoint (disabled_reason user) until enable is called; events meanwhile are not queued for it, and stay in the events feed to catch up from. Disabling a disabled endpoint changes nothing.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

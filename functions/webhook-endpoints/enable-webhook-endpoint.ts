@@ -14,7 +14,7 @@ export const route = defineRoute({
   description:
     'Resumes deliveries of events that happen from now on, whatever disabled the endpoint (a call, a 410 answer or three days of failures). Enabling an enabled endpoint changes nothing.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

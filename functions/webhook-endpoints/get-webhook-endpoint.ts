@@ -12,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve a webhook endpoint',
   description: 'The secret is never returned after creation (roll-secret issues a new one).',
   scopes: ['webhooks:read'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

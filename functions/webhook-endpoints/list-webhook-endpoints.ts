@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List webhook endpoints',
   description: 'Newest first, enabled and disabled alike. Secrets are never listed.',
   scopes: ['webhooks:read'],
-  params: entityScopedParams,
+  params: entityScopedParams(),
   query: z.object(paginationQuery()),
   response: listEnvelope(WebhookEndpoint),
   list: true,

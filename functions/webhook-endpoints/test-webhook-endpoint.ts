@@ -17,7 +17,7 @@ export const route = defineRoute({
   description:
     'Queues a `ping` event for this endpoint alone, signed and retried like any delivery, whatever its enabled_events. The ping is not an event of the feed. Returns the queued delivery (202); its attempts appear under deliveries.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   response: WebhookDelivery,
   successStatus: 202,
   handler: async (ctx, { params }) => {

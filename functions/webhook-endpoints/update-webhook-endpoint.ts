@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'Update a webhook endpoint',
   description: `Changes the url, enabled_events, description or metadata (metadata is replaced as a whole). ${URL_RULES} Use disable and enable to stop and resume deliveries.`,
   scopes: ['webhooks:write'],
-  params: entityResourceParams,
+  params: entityResourceParams(),
   body: WebhookEndpointUpdate,
   response: WebhookEndpoint,
   errors: [...URL_ERRORS],

@@ -158,7 +158,9 @@ async function readJsonBody(request: Request, body: string, state: RequestState)
   state.rawBody = request.event.body;
 }
 
-const NO_PARAMS = z.object({});
+let emptyObject: z.ZodObject | undefined;
+/** What a route without params or query is checked against; built on first use, like every schema (shared/schemas/lazy.ts). */
+const noFields = () => (emptyObject ??= z.object({}));
 
 /**
  * The query as one value per name (arrays for array members). A Map and a prototype-less object:
@@ -188,16 +190,18 @@ function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string
 
 function inputValidator(route: Route): (request: Request, state: RequestState) => void {
   const schemas: RouteSchemas = route;
-  // Built once per route: zod compiles a schema on first use, so a fresh .strict() per request costs.
-  const querySchema = (schemas.query ?? NO_PARAMS).strict();
+  // Built once per route, by its first request with a query: zod compiles a schema on first use,
+  // so a fresh .strict() per request costs, and most requests of a single-resource route have none.
+  let strictQuery: z.ZodObject | undefined;
+  const querySchema = () => (strictQuery ??= (schemas.query ?? noFields()).strict());
   return (request, state) => {
     const pathParameters = Object.assign(Object.create(null), request.event.pathParameters) as Record<string, string>;
     checkInputValue(pathParameters);
-    const params = parseOrThrow(schemas.params ?? NO_PARAMS, pathParameters);
+    const params = parseOrThrow(schemas.params ?? noFields(), pathParameters);
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
     const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
-    const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema);
-    const query = noQuery ? collected.query : parseOrThrow(querySchema, collected.query);
+    const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema());
+    const query = noQuery ? collected.query : parseOrThrow(querySchema(), collected.query);
     state.expand =
       route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
     let body: unknown = undefined;

@@ -51,11 +51,13 @@ export const optionalText = (max: number) => z.string().trim().max(max).nullable
 
 export const idParams = z.object({ id: id().describe('The object id.') });
 
-export const entityScopedParams = z.object({
-  entity_id: id().describe(
-    "The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.",
-  ),
-});
+/** `/v1/entities/{entity_id}/<resource>`. Functions, like the field groups below: only the routes that use them build them. */
+export const entityScopedParams = () =>
+  z.object({
+    entity_id: id().describe(
+      "The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.",
+    ),
+  });
 
 export const deletedObject = <T extends string>(object: T) => z.object({ id: id(), object: z.literal(object), livemode: livemode(), deleted: z.literal(true) });
 
@@ -63,7 +65,7 @@ export const deletedObject = <T extends string>(object: T) => z.object({ id: id(
 export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** `/v1/entities/{entity_id}/<resource>/{id}` */
-export const entityResourceParams = entityScopedParams.extend({ id: id().describe('The object id.') });
+export const entityResourceParams = () => entityScopedParams().extend({ id: id().describe('The object id.') });
 
 /** A postal address and phone, as locations and parties carry them; null clears a field. A function, so lazy schemas build it on first use. */
 export const addressFields = () => ({
