@@ -158,10 +158,13 @@ async function run(w: ApWorld, state: State, step: Op): Promise<void> {
       return;
     }
     case 'expire':
-      await runCreditExpiry(new Date(Date.now() + 7_200_000), { entityIds: [w.owner.entity.id] });
+      await runCreditExpiry(new Date(Date.now() + EXPIRY_RUN_AHEAD_MS), { entityIds: [w.owner.entity.id] });
       return;
   }
 }
+
+/** The expiry job runs this far ahead of now, past every expiring credit's expires_at (now + 1 h). */
+const EXPIRY_RUN_AHEAD_MS = 7_200_000;
 
 type Bill = { id: string; status: string; bill_total: number; amount_paid: number; balance_due: number };
 type Credit = {
@@ -177,7 +180,9 @@ type Credit = {
 async function checkInvariants(w: ApWorld, label: string): Promise<void> {
   const bills = await all<Bill>('/v1/vendor-bills', w);
   const credits = await all<Credit>('/v1/vendor-credits', w, { 'expand[]': ['data.applications'] });
-  const trial = await api.get(w.owner, `/v1/entities/${w.owner.entity.id}/reconciliation/trial-balance`);
+  // As of the expiry run's date: its forfeitures are dated then, which after 22:00 UTC is tomorrow.
+  const asOfDate = new Date(Date.now() + EXPIRY_RUN_AHEAD_MS).toISOString().slice(0, 10);
+  const trial = await api.get(w.owner, `/v1/entities/${w.owner.entity.id}/reconciliation/trial-balance`, { as_of_date: asOfDate });
   const aging = await api.get(w.owner, `/v1/entities/${w.owner.entity.id}/reconciliation/ap-aging`);
   const balanceOf = (key: string, side: 'debit' | 'credit') => {
     const row = trial.accounts.find((account) => account.account_id === w.system[key]);
