@@ -81,3 +81,13 @@ export const addressFields = () => ({
     .optional(),
   phone: optionalText(40),
 });
+
+/** The postal address as locations and parties return it (null where unset). */
+export const postalAddressOutput = () => ({
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  country: z.string().nullable().describe('ISO 3166-1 alpha-2 code.'),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressFields, id, metadata, timestamp } from '../../schemas/common';
+import { addressFields, id, metadata, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 export const Location = z.lazy(() =>
@@ -10,12 +10,7 @@ export const Location = z.lazy(() =>
       livemode: livemode(),
       entity_id: id(),
       name: z.string(),
-      address1: z.string().nullable(),
-      address2: z.string().nullable(),
-      city: z.string().nullable(),
-      state: z.string().nullable(),
-      postal_code: z.string().nullable(),
-      country: z.string().nullable().describe('ISO 3166-1 alpha-2 code.'),
+      ...postalAddressOutput(),
       phone: z.string().nullable(),
       is_active: z.boolean(),
       is_default: z.boolean().describe('The entity has exactly one default location once it has any; the first one created becomes it.'),

@@ -1,6 +1,6 @@
 /** Customer accounts and vendors: the parties sales and purchase documents point at. */
 import { z } from 'zod';
-import { addressFields, id, metadata, optionalText, timestamp } from '../../schemas/common';
+import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
@@ -17,12 +17,7 @@ function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string
         .describe(object === 'account' ? 'Your customer number; unique within the entity.' : 'Your account number with this vendor; unique within the entity.'),
       email: z.string().nullable(),
       phone: z.string().nullable(),
-      address1: z.string().nullable(),
-      address2: z.string().nullable(),
-      city: z.string().nullable(),
-      state: z.string().nullable(),
-      postal_code: z.string().nullable(),
-      country: z.string().nullable().describe('ISO 3166-1 alpha-2 code.'),
+      ...postalAddressOutput(),
       tax_exempt: z.boolean(),
       currency: z.string().describe('ISO 4217 code; defaults to USD.'),
       notes: z.string().nullable(),
