@@ -53,8 +53,9 @@ const EMBEDDED = !process.argv.includes('--no-embedded');
 /** Authorizer cache TTL on both sides; --uncached: a key lookup on every request on both sides. */
 const CACHE_TTL_SECONDS = process.argv.includes('--uncached') ? 0 : 60;
 const BUILD_DIR = join(RESULTS_DIR, 'build');
-/** --profile: the API process writes a CPU profile (node --cpu-prof) to bench/results/profiles/ when it stops. */
+/** --profile: the API and bare processes write CPU profiles (node --cpu-prof) to bench/results/profiles/<name>/ when they stop. */
 const PROFILE = process.argv.includes('--profile');
+const profileArgs = (name: string) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles', name)}`] : []);
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -272,13 +273,14 @@ async function onPostgres(adminUrl: string): Promise<Record<string, unknown>> {
       'local/server.ts',
       { ...env, DATABASE_URL: url, PORT: String(apiPort), DATA_DIR: dataDir, AUTHORIZER_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS) },
       /listening on/,
-      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles')}`] : [],
+      profileArgs('api'),
     );
     children.push(api.child);
     const bare = await startProcess(
       'bench/bare-server.ts',
       { ...env, DATABASE_URL: url, PORT: String(barePort), BARE_STATEMENTS: statementsFile, AUTH_CACHE_TTL_MS: String(CACHE_TTL_SECONDS * 1000) },
       /listening on/,
+      profileArgs('bare'),
     );
     children.push(bare.child);
 
