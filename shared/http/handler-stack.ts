@@ -33,7 +33,7 @@ import { checkInputValue, isArraySchema, MAX_BODY_BYTES, parseOrThrow } from './
 type Event = APIGatewayProxyEvent;
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
 
-/** What the middlewares learn about a request, keyed by its event object. */
+/** What the middlewares learn about a request; it travels on the request's event (below). */
 interface RequestState {
   requestId: string;
   /** The request's logger: its lines carry the request's context (shared/http/observe.ts). */
@@ -45,9 +45,17 @@ interface RequestState {
   input?: RouteInput<unknown, unknown, unknown>;
   expand: string[];
 }
-const states = new WeakMap<Event, RequestState>();
+/**
+ * The state rides on the event under a private symbol (JSON and Object.keys do not see it). Not a
+ * WeakMap keyed by the event: V8's scavenger keeps such an entry alive while the map lives in the
+ * old generation, so every request's state and all it references was promoted there (about a
+ * third of what each scavenge copied; docs/decisions.md, "A request's state travels on its event").
+ */
+const STATE = Symbol('request state');
+type EventWithState = Event & { [STATE]?: RequestState };
+const stateIfAny = (event: Event): RequestState | undefined => (event as EventWithState)[STATE];
 const stateOf = (event: Event): RequestState => {
-  const state = states.get(event);
+  const state = stateIfAny(event);
   if (!state) throw new Error('request state missing: middleware order is broken');
   return state;
 };
@@ -358,7 +366,7 @@ function toApiError(error: unknown): ApiError {
 /** Last line of defence: every failure leaves as the envelope; nothing internal leaks. */
 const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
   onError: (request: Request) => {
-    const state = states.get(request.event);
+    const state = stateIfAny(request.event);
     const requestId = state?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
     const requestLog = state?.log ?? log;
     const apiError = toApiError(request.error);
@@ -386,7 +394,7 @@ export function lambdaHandler(route: Route, idempotency?: RunIdempotent): RouteI
   // The request's logger (request id, route, entity, key, cold start) and its metrics (requests,
   // latency, errors by code); the request's state starts here, holding that logger.
   return observed(route.id, (event, context, requestLog) => {
-    states.set(event, { requestId: event.requestContext?.requestId ?? `req_${newId()}`, log: requestLog, headers: {}, expand: [] });
+    (event as EventWithState)[STATE] = { requestId: event.requestContext?.requestId ?? `req_${newId()}`, log: requestLog, headers: {}, expand: [] };
     return stack(event, context);
   });
 }
