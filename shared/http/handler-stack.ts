@@ -167,8 +167,11 @@ async function readJsonBody(request: Request, body: string, state: RequestState)
 }
 
 let emptyObject: z.ZodObject | undefined;
+let strictEmptyObject: z.ZodObject | undefined;
 /** What a route without params or query is checked against; built on first use, like every schema (shared/schemas/lazy.ts). */
 const noFields = () => (emptyObject ??= z.object({}));
+/** What a body sent to a route without a body schema is checked against: no member is known. */
+const noBodyFields = () => (strictEmptyObject ??= z.strictObject({}));
 
 /**
  * The query as one value per name (arrays for array members). A Map and a prototype-less object:
@@ -220,7 +223,7 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
       }
       // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
       const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-      body = parseOrThrow(schemas.body ?? z.strictObject({}), rest);
+      body = parseOrThrow(schemas.body ?? noBodyFields(), rest);
     }
     state.input = { params, query, body };
   };

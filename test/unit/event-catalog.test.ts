@@ -43,7 +43,7 @@ describe('event contracts', () => {
 
 /** The order schema, or an extension of it (a schema with every field of the order); either may be lazy. */
 function isOrderSchema(schema: unknown): boolean {
-  const built = schema instanceof z.ZodLazy ? (schema as z.ZodLazy<z.ZodType>)._zod.innerType : schema;
+  const built = schema instanceof z.ZodLazy ? builtSchema(schema as z.ZodLazy<z.ZodType>) : schema;
   const shape = (built as { shape?: Record<string, unknown> }).shape;
   return schema === Order || (shape !== undefined && Object.keys(builtSchema(Order).shape).every((key) => key in shape));
 }
