@@ -94,7 +94,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
     external: ['@aws-sdk/*', 'pg-native'],
     alias: bundleAliases(root),
-    plugins: [zodNamespaceImports(root), pgNodeOnly(root), middyWithoutStreams(root)],
+    plugins: [zodNamespaceImports(root), zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
     logLevel: 'warning',
   });
 
@@ -151,6 +151,39 @@ function zodNamespaceImports(root: string): Plugin {
         if (!path.startsWith(prefix) || path.includes('/node_modules/')) return undefined;
         const source = await readFile(path, 'utf8');
         return { contents: source.replace(NAMED_Z_IMPORT, "import * as z from 'zod';"), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * zod's JSON Schema converters (about 16 kB minified of every bundle, a third of a millisecond or
+ * more of every cold start): zod's classic schemas import them for `.toJSONSchema()` and Standard
+ * Schema's `jsonSchema` property, but no function converts a schema at run time; the OpenAPI
+ * document is generated when the app is synthesized and shipped beside its function as a file.
+ * Those two imports get stand-ins generated from the real modules' export lists (so a zod upgrade
+ * that adds an export still bundles) that throw when used: the `create…Method` factories, which
+ * zod calls while building a property, return a method that throws.
+ */
+function zodWithoutJsonSchema(): Plugin {
+  const NAMESPACE = 'zod-json-schema-stand-in';
+  const message = 'zod JSON Schema conversion is not bundled (infra/bundle.ts, zodWithoutJsonSchema)';
+  return {
+    name: 'zod-without-json-schema',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^\.\.\/core\/(json-schema-processors|to-json-schema)\.js$/ }, ({ path, importer }) =>
+        /[/\\]node_modules[/\\]zod[/\\]v4[/\\]classic[/\\]schemas\.js$/.test(importer)
+          ? { path: resolve(dirname(importer), path), namespace: NAMESPACE }
+          : undefined,
+      );
+      pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, async ({ path }) => {
+        const names = [...(await readFile(path, 'utf8')).matchAll(/^export (?:const|function) (\w+)/gm)].map((match) => match[1]);
+        const standIn = (name: string) => (/^create\w*Method$/.test(name) ? `() => unavailable` : 'unavailable');
+        const contents = [
+          `function unavailable() { throw new Error(${JSON.stringify(message)}); }`,
+          ...names.map((name) => `export const ${name} = ${standIn(name)};`),
+        ].join('\n');
+        return { contents, loader: 'js' };
       });
     },
   };

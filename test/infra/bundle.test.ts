@@ -90,6 +90,30 @@ describe('bundleFunctions', () => {
     }
   });
 
+  it("validates with zod but ships none of zod's JSON Schema code (the OpenAPI document is generated at synth)", () => {
+    for (const [name, dir] of Object.entries(result.dirs)) {
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8').includes('draft-2020-12'), name).toBe(false);
+    }
+    // A bundled read refuses a malformed id and an unknown query parameter before it touches the database.
+    const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
+      const authorizer = { entityId: '00000000-0000-4000-8000-000000000001', entityCode: 'E1', keyId: 'k', userId: 'u', mode: 'test', scopes: 'settings:read' };
+      const answers = [];
+      for (const [pathParameters, queryStringParameters] of [[{ id: 'not-an-id' }, null], [{ id: '00000000-0000-4000-8000-000000000002' }, { surprise: '1' }]]) {
+        const response = await handler({ httpMethod: 'GET', path: '/v1/locations/x', headers: {}, pathParameters, queryStringParameters, requestContext: { requestId: 'r', authorizer } }, { getRemainingTimeInMillis: () => 1000 });
+        const body = JSON.parse(response.body);
+        answers.push({ status: response.statusCode, code: body.code, param: body.param });
+      }
+      console.log(JSON.stringify(answers));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, result.dirs['locations/get-location']], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+    });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual([
+      { status: 400, code: 'parameter_invalid', param: 'id' },
+      { status: 400, code: 'parameter_unknown', param: 'surprise' },
+    ]);
+  });
+
   it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', () => {
     const dir = result.dirs['openapi/get-openapi'];
     expect((JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string }).openapi).toBe('3.1.0');
