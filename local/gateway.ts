@@ -119,9 +119,12 @@ function envelope(code: ErrorCode, requestId: string, hint?: string): string {
   return JSON.stringify(new ApiError(code, hint ? { hint } : {}).toEnvelope(requestId));
 }
 
+/** No length and no chunked encoding: HTTP/1.1 says there is no body (most GETs), so no stream to read. */
+function hasBody(request: http.IncomingMessage): boolean {
+  return request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+}
+
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string | null> {
-  // No length and no chunked encoding: HTTP/1.1 says there is no body (most GETs); no stream to read.
-  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return null;
   // A declared length over the limit is refused before a byte is read.
   if (Number(request.headers['content-length'] ?? 0) > limit) throw new ApiError('request_too_large');
   const chunks: Buffer[] = [];
@@ -147,16 +150,22 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
 
   const allows = (result: APIGatewayAuthorizerResult) => result.policyDocument.Statement[0].Effect === 'Allow';
 
+  /** The authorizer context of a cached, unexpired Allow for this Authorization value: such a request costs nothing more. */
+  function cachedAllow(header: string | undefined): Record<string, unknown> | undefined {
+    const cached = header === undefined ? undefined : authorizerCache.get(header);
+    return cached && cached.expires > Date.now() && allows(cached.result) ? cached.eventContext : undefined;
+  }
+
   /**
-   * Authenticates one request. A cached Allow costs nothing; anything else spends a token of the
-   * client address before the authorizer runs (so concurrent attempts count too), given back when
-   * the key turns out valid: only failed authentications use up the address's budget, and once it
-   * is spent the authorizer (and the database behind it) is not called at all.
+   * Authenticates a request that has no cached Allow. It spends a token of the client address
+   * before the authorizer runs (so concurrent attempts count too), given back when the key turns
+   * out valid: only failed authentications use up the address's budget, and once it is spent the
+   * authorizer (and the database behind it) is not called at all. A cached Deny is answered from
+   * the cache, after the token.
    */
   async function authenticateFrom(address: string, header: string | undefined, method: string, path: string): Promise<Authentication> {
     const cached = header === undefined ? undefined : authorizerCache.get(header);
     const fresh = cached && cached.expires > Date.now() ? cached : undefined;
-    if (fresh && allows(fresh.result)) return { ok: true, eventContext: fresh.eventContext };
     const failures = authFailures.take(address);
     if (!failures.allowed) return { ok: false, status: 429, code: 'rate_limit_exceeded', headers: rateLimitHeaders(failures) };
     if (header === undefined) return { ok: false, status: 401, code: 'api_key_missing' };
@@ -204,15 +213,23 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
 
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth === 'api_key') {
-        const authentication = await authenticateFrom(address, authorization, method, url.pathname);
-        if (!authentication.ok) return send(authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
-        authorizer = authentication.eventContext;
+        // A cached Allow (nearly every request of a client) is answered without an await.
+        authorizer = cachedAllow(authorization) ?? null;
+        if (!authorizer) {
+          const authentication = await authenticateFrom(address, authorization, method, url.pathname);
+          if (!authentication.ok) return send(authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
+          authorizer = authentication.eventContext;
+        }
       }
 
-      const body = await readBody(request, maxBody);
+      const body = hasBody(request) ? await readBody(request, maxBody) : null;
       // Prototype-less: a parameter named __proto__ or constructor is an ordinary (unknown) name.
-      const multiQuery = Object.create(null) as Record<string, string[]>;
-      if (url.query) for (const [name, value] of new URLSearchParams(url.query)) (multiQuery[name] ??= []).push(value);
+      let multiQuery: Record<string, string[]> | null = null;
+      if (url.query) {
+        multiQuery = Object.create(null) as Record<string, string[]>;
+        for (const [name, value] of new URLSearchParams(url.query)) (multiQuery[name] ??= []).push(value);
+        if (Object.keys(multiQuery).length === 0) multiQuery = null;
+      }
       const headers: Record<string, string> = {};
       const incoming = request.headers;
       for (const name in incoming) {
@@ -225,9 +242,9 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         httpMethod: method,
         headers,
         multiValueHeaders: {},
-        queryStringParameters: Object.keys(multiQuery).length ? Object.fromEntries(Object.entries(multiQuery).map(([k, v]) => [k, v[v.length - 1]])) : null,
-        multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
-        pathParameters: Object.keys(found.params).length ? found.params : null,
+        queryStringParameters: multiQuery && Object.fromEntries(Object.entries(multiQuery).map(([k, v]) => [k, v[v.length - 1]])),
+        multiValueQueryStringParameters: multiQuery,
+        pathParameters: found.params,
         stageVariables: null,
         body,
         isBase64Encoded: false,

@@ -16,7 +16,8 @@ interface CompiledRoute<T> {
 
 interface RouteMatch<T> {
   route: T;
-  params: Record<string, string>;
+  /** The path parameters; null for a route without placeholders. */
+  params: Record<string, string> | null;
 }
 
 export interface RouteTable<T> {
@@ -25,41 +26,43 @@ export interface RouteTable<T> {
 
 export function buildRouteTable<T extends { route: { method: string; path: string } }>(modules: readonly T[]): RouteTable<T> {
   const literal = new Map<string, T>();
-  const groups = new Map<string, CompiledRoute<T>[]>();
+  /** Method → segment count → the routes of that shape, most literal first. */
+  const groups = new Map<string, CompiledRoute<T>[][]>();
   for (const module of modules) {
     const segments = module.route.path.split('/').filter(Boolean);
     const placeholders = segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : undefined));
-    const key = `${module.route.method} ${segments.length}`;
     if (placeholders.every((name) => name === undefined)) {
       const path = `${module.route.method} /${segments.join('/')}`;
       if (!literal.has(path)) literal.set(path, module);
     }
-    const group = groups.get(key) ?? [];
-    group.push({ route: module, segments, placeholders });
-    groups.set(key, group);
+    let byCount = groups.get(module.route.method);
+    if (!byCount) groups.set(module.route.method, (byCount = []));
+    (byCount[segments.length] ??= []).push({ route: module, segments, placeholders });
   }
   const literalCount = (route: CompiledRoute<T>) => route.placeholders.filter((name) => name === undefined).length;
   // A stable sort: among equally literal routes, the declaration order decides, as before.
-  for (const group of groups.values()) group.sort((a, b) => literalCount(b) - literalCount(a));
+  for (const byCount of groups.values()) for (const group of byCount) group?.sort((a, b) => literalCount(b) - literalCount(a));
 
   return {
+    // Runs for every request: a path without empty segments (all but odd ones) is neither
+    // filtered nor joined again, and the group is found without building a key.
     match(method, path) {
-      const parts = path.split('/').filter(Boolean);
-      const exact = literal.get(`${method} /${parts.join('/')}`);
-      if (exact) return { route: exact, params: Object.create(null) as Record<string, string> };
-      for (const candidate of groups.get(`${method} ${parts.length}`) ?? []) {
-        let ok = true;
-        for (let index = 0; index < parts.length; index++) {
-          if (candidate.placeholders[index] === undefined && candidate.segments[index] !== parts[index]) {
-            ok = false;
-            break;
-          }
-        }
-        if (!ok) continue;
-        const params = Object.create(null) as Record<string, string>;
-        candidate.placeholders.forEach((name, index) => {
+      const clean = path.length > 1 && path.startsWith('/') && !path.endsWith('/') && !path.includes('//');
+      const parts = clean ? path.slice(1).split('/') : path.split('/').filter(Boolean);
+      const exact = literal.get(clean ? `${method} ${path}` : `${method} /${parts.join('/')}`);
+      if (exact) return { route: exact, params: null };
+      const group = groups.get(method)?.[parts.length];
+      if (!group) return undefined;
+      for (const candidate of group) {
+        let index = 0;
+        while (index < parts.length && (candidate.placeholders[index] !== undefined || candidate.segments[index] === parts[index])) index++;
+        if (index < parts.length) continue;
+        // The names are the route table's own placeholders, so a plain object is safe here.
+        const params: Record<string, string> = {};
+        for (index = 0; index < parts.length; index++) {
+          const name = candidate.placeholders[index];
           if (name !== undefined) params[name] = decodeSegment(parts[index], name);
-        });
+        }
         return { route: candidate.route, params };
       }
       return undefined;
