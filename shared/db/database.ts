@@ -276,7 +276,8 @@ export function databaseFailure(error: unknown, connectionLost = false): unknown
 }
 
 async function acquire(): Promise<pg.PoolClient> {
-  const current = await getPool();
+  // Once built, the pool is used as it is: no await (and no promise) per request for it.
+  const current = pool ?? (await getPool());
   try {
     return await current.connect();
   } catch (error) {

@@ -41,6 +41,15 @@ export interface RecorderOrigin {
 }
 
 /**
+ * The recorder of a read: a read runs in a READ ONLY transaction, where the outbox insert could
+ * only fail, so it records nothing and is shared by every read instead of built for each.
+ */
+export const READ_ONLY_RECORDER: EventRecorder = Object.freeze({
+  recorded: Object.freeze([]) as unknown as EventEnvelope[],
+  record: () => Promise.reject(new Error('a read-only request records no events')),
+});
+
+/**
  * Nested collections an event leaves out of its object, by the object's `object` name. An order
  * travels as a list entry shows it (header and totals, no lines or adjustments), as Stripe events
  * carry unexpanded objects: a 500-line order would exceed EventBridge's 256 KB entry limit, and

@@ -15,7 +15,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { z } from 'zod';
 import { hasScope } from '../auth/scopes';
 import { withTransaction } from '../db/database';
-import { createEventRecorder } from '../events/outbox';
+import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
@@ -275,12 +275,10 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
   const { body, events } = await withTransaction(
     { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
     async (db) => {
-      const recorder = createEventRecorder(db, {
-        entityId: caller.entityId,
-        mode: caller.mode,
-        requestId: state.requestId,
-        idempotencyKey: state.idempotencyKey,
-      });
+      const recorder =
+        route.method === 'GET'
+          ? READ_ONLY_RECORDER
+          : createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
       // Spelled out rather than spread from the caller: this runs for every request.
       const ctx: RouteContext = {
         entityId: caller.entityId,
@@ -313,7 +311,7 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
       return { body: stamped, events: recorder.recorded };
     },
   );
-  await publishCommitted(caller.entityId, events, state.log);
+  if (events.length) await publishCommitted(caller.entityId, events, state.log);
   for (const task of committed) await task();
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
