@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previousAttributes } from '../../shared/events/outbox';
+import { previousAttributes, READ_ONLY_RECORDER } from '../../shared/events/outbox';
 
 const base = {
   id: 'loc_1',
@@ -50,5 +50,13 @@ describe('previousAttributes', () => {
 
   it('treats numbers and numeric strings as different', () => {
     expect(previousAttributes({ amount: '10.00' }, { amount: 10 } as unknown as { amount: string })).toEqual({ amount: '10.00' });
+  });
+});
+
+describe('READ_ONLY_RECORDER', () => {
+  it('records nothing and keeps nothing: a read shares it', async () => {
+    await expect(READ_ONLY_RECORDER.record('location.created', base)).rejects.toThrow('a read-only request records no events');
+    expect(READ_ONLY_RECORDER.recorded).toEqual([]);
+    expect(Object.isFrozen(READ_ONLY_RECORDER.recorded)).toBe(true);
   });
 });

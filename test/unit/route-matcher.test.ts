@@ -32,6 +32,8 @@ describe('buildRouteTable', () => {
 
   it('matches literal paths whatever the slashes around them, and by method and segment count', () => {
     expect(table.match('GET', '/v1/products/')?.route.name).toBe('GET /v1/products');
+    expect(table.match('GET', '//v1//products')).toEqual({ route: expect.objectContaining({ name: 'GET /v1/products' }) as unknown, params: null });
+    expect(table.match('GET', '/v1//products/prod_9/')?.params).toEqual({ id: 'prod_9' });
     expect(table.match('POST', '/v1/products')).toBeUndefined();
     expect(table.match('GET', '/v1/products/a/b')).toBeUndefined();
     expect(table.match('GET', '/v2/products/a')).toBeUndefined();
