@@ -25,6 +25,7 @@ function negotiateEncoding(acceptEncoding: string | undefined): Encoding | undef
   return (['br', 'gzip'] as const).find((name) => quality(name) > 0);
 }
 
+/** Writes the response. `headers` is the caller's own object, made for this response: its length and encoding are added to it. */
 export function writeResponse(
   request: http.IncomingMessage,
   response: http.ServerResponse,
@@ -38,7 +39,8 @@ export function writeResponse(
     // With the length known up front the body goes out in one write with the headers, not as
     // chunked encoding; a 204 or 304 has no body, and a length there would describe the
     // representation it stands for. The text as is: Node writes headers and text as one string.
-    response.writeHead(status, status === 204 || status === 304 ? headers : { ...headers, 'Content-Length': String(length) });
+    if (status !== 204 && status !== 304) headers['Content-Length'] = String(length);
+    response.writeHead(status, headers);
     response.end(body);
     return;
   }
@@ -47,6 +49,7 @@ export function writeResponse(
     encoding === 'br'
       ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
       : gzipSync(raw);
-  response.writeHead(status, { ...headers, 'Content-Encoding': encoding, Vary: 'Accept-Encoding', 'Content-Length': String(compressed.length) });
+  Object.assign(headers, { 'Content-Encoding': encoding, Vary: 'Accept-Encoding', 'Content-Length': String(compressed.length) });
+  response.writeHead(status, headers);
   response.end(compressed);
 }

@@ -87,6 +87,23 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   );
 }
 
+/** What a handler learns of its invocation locally: API Gateway's 29 s integration timeout is its deadline. */
+class LocalContext {
+  private readonly deadline = Date.now() + 29_000;
+  constructor(
+    readonly functionName: string,
+    readonly awsRequestId: string,
+  ) {}
+  getRemainingTimeInMillis(): number {
+    return Math.max(0, this.deadline - Date.now());
+  }
+}
+
+/** A JSON answer the gateway gives itself (an error envelope), with the request id. */
+function sendJson(response: http.ServerResponse, requestId: string, status: number, body: string, headers?: Record<string, string>): void {
+  writeResponse(response.req, response, status, { 'Content-Type': 'application/json', 'Request-Id': requestId, ...headers }, body);
+}
+
 /** The local HTTP server: the gateway as its listener, with the header limit answered in the envelope. */
 export function createGatewayServer(options: GatewayOptions): http.Server {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, createGateway(options));
@@ -190,16 +207,13 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
 
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const requestId = randomUUID();
-    const send = (status: number, body: string, headers: Record<string, string> = {}) => {
-      writeResponse(request, response, status, { 'Content-Type': 'application/json', 'Request-Id': requestId, ...headers }, body);
-    };
     try {
       const target = request.url ?? '/';
-      if (Buffer.byteLength(target) > MAX_URL_BYTES) return send(414, envelope('uri_too_long', requestId));
+      if (Buffer.byteLength(target) > MAX_URL_BYTES) return sendJson(response, requestId, 414, envelope('uri_too_long', requestId));
       const url = splitTarget(target);
       const method = (request.method ?? 'GET').toUpperCase();
       const found = routes.match(method, url.pathname);
-      if (!found) return send(404, envelope('route_not_found', requestId));
+      if (!found) return sendJson(response, requestId, 404, envelope('route_not_found', requestId));
       const { route } = found.route;
       const authorization = request.headers.authorization;
       // The socket's address, never X-Forwarded-For: a client could claim any address in a header.
@@ -209,7 +223,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       // key over its limit costs no database work; per client address without a key.
       const limit = limiter.take(authorization === undefined ? `address ${address}` : `key ${authorization}`);
       const rateHeaders = rateLimitHeaders(limit);
-      if (!limit.allowed) return send(429, envelope('rate_limit_exceeded', requestId), rateHeaders);
+      if (!limit.allowed) return sendJson(response, requestId, 429, envelope('rate_limit_exceeded', requestId), rateHeaders);
 
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth === 'api_key') {
@@ -217,7 +231,8 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         authorizer = cachedAllow(authorization) ?? null;
         if (!authorizer) {
           const authentication = await authenticateFrom(address, authorization, method, url.pathname);
-          if (!authentication.ok) return send(authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
+          if (!authentication.ok)
+            return sendJson(response, requestId, authentication.status, envelope(authentication.code, requestId), authentication.headers ?? rateHeaders);
           authorizer = authentication.eventContext;
         }
       }
@@ -250,19 +265,14 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
         isBase64Encoded: false,
         requestContext: { requestId, authorizer, httpMethod: method, path: url.pathname, resourcePath: route.path, stage: 'local' },
       } as unknown as APIGatewayProxyEvent;
-      const deadline = Date.now() + 29_000;
-      const context = {
-        functionName: route.id,
-        awsRequestId: requestId,
-        getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-      } as unknown as Context;
+      const context = new LocalContext(route.id, requestId) as unknown as Context;
       const result = await (found.route.handler as LambdaHandler)(event, context);
       writeResponse(request, response, result.statusCode, Object.assign(rateHeaders, result.headers), result.body);
     } catch (error) {
       // An authorizer that could not reach the database ends here: its 503 keeps its Retry-After.
-      if (error instanceof ApiError) return send(statusOf(error), JSON.stringify(error.toEnvelope(requestId)), error.options.headers);
+      if (error instanceof ApiError) return sendJson(response, requestId, statusOf(error), JSON.stringify(error.toEnvelope(requestId)), error.options.headers);
       log.error('gateway failure', { requestId, error });
-      send(500, envelope('internal_error', requestId));
+      sendJson(response, requestId, 500, envelope('internal_error', requestId));
     }
   };
   // node:http ignores what a listener returns; handle() answers every failure itself.
