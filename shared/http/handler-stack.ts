@@ -166,6 +166,7 @@ async function readJsonBody(request: Request, body: string, state: RequestState)
   state.rawBody = request.event.body;
 }
 
+const NO_PATH_PARAMETERS: Readonly<Record<string, string>> = Object.freeze({});
 let emptyObject: z.ZodObject | undefined;
 let strictEmptyObject: z.ZodObject | undefined;
 /** What a route without params or query is checked against; built on first use, like every schema (shared/schemas/lazy.ts). */
@@ -206,7 +207,8 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
   let strictQuery: z.ZodObject | undefined;
   const querySchema = () => (strictQuery ??= (schemas.query ?? noFields()).strict());
   return (request, state) => {
-    const pathParameters = Object.assign(Object.create(null), request.event.pathParameters) as Record<string, string>;
+    // Their names are the route's placeholders; zod reads only the names its schema declares.
+    const pathParameters = request.event.pathParameters ?? NO_PATH_PARAMETERS;
     checkInputValue(pathParameters);
     const params = parseOrThrow(schemas.params ?? noFields(), pathParameters);
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
@@ -335,6 +337,7 @@ function core(route: Route, idempotency: RunIdempotent | undefined) {
     } else {
       result = await execute(route, state);
     }
+    // One headers object per response, completed in place (a 304 carries no Content-Type).
     const headers: Record<string, string> = { ...result.headers, 'Request-Id': state.requestId };
     if (result.replayed) {
       headers['Idempotent-Replayed'] = 'true';
@@ -347,7 +350,8 @@ function core(route: Route, idempotency: RunIdempotent | undefined) {
       const ifNoneMatch = state.headers['if-none-match'];
       if (ifNoneMatch && etagMatches(ifNoneMatch, etag)) return { statusCode: 304, headers, body: '' };
     }
-    return respond(result.statusCode, result.body, headers);
+    headers['Content-Type'] ??= 'application/json';
+    return { statusCode: result.statusCode, headers, body: result.body };
   };
 }
 
