@@ -7,9 +7,13 @@
  *                cached per Authorization value for the same TTL as the local gateway's authorizer cache
  *   the GET      BEGIN READ ONLY + set_config(role, entity), the SELECT, COMMIT, then JSON
  *
+ * It runs with the local server's V8 settings (local/v8-tuning.ts, its first import, as in
+ * local/server.ts), so the comparison measures the framework, not a difference in tuning.
+ *
  * Run by the benchmark in its own process:
  *   BARE_STATEMENTS=<file> DATABASE_URL=... PORT=... AUTH_CACHE_TTL_MS=... node --import tsx bench/bare-server.ts
  */
+import '../local/v8-tuning';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
