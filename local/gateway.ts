@@ -167,10 +167,16 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
 
   const allows = (result: APIGatewayAuthorizerResult) => result.policyDocument.Statement[0].Effect === 'Allow';
 
+  /** The cached, unexpired authorizer result for this Authorization value, if there is one. */
+  function freshlyAuthorized(header: string | undefined): Authorized | undefined {
+    const cached = header === undefined ? undefined : authorizerCache.get(header);
+    return cached && cached.expires > Date.now() ? cached : undefined;
+  }
+
   /** The authorizer context of a cached, unexpired Allow for this Authorization value: such a request costs nothing more. */
   function cachedAllow(header: string | undefined): Record<string, unknown> | undefined {
-    const cached = header === undefined ? undefined : authorizerCache.get(header);
-    return cached && cached.expires > Date.now() && allows(cached.result) ? cached.eventContext : undefined;
+    const fresh = freshlyAuthorized(header);
+    return fresh && allows(fresh.result) ? fresh.eventContext : undefined;
   }
 
   /**
@@ -181,8 +187,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
    * the cache, after the token.
    */
   async function authenticateFrom(address: string, header: string | undefined, method: string, path: string): Promise<Authentication> {
-    const cached = header === undefined ? undefined : authorizerCache.get(header);
-    const fresh = cached && cached.expires > Date.now() ? cached : undefined;
+    const fresh = freshlyAuthorized(header);
     const failures = authFailures.take(address);
     if (!failures.allowed) return { ok: false, status: 429, code: 'rate_limit_exceeded', headers: rateLimitHeaders(failures) };
     if (header === undefined) return { ok: false, status: 401, code: 'api_key_missing' };
