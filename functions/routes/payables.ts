@@ -26,6 +26,7 @@ import * as listVendorCredits from '../vendor-credits/list-vendor-credits';
 import * as getVendorCredit from '../vendor-credits/get-vendor-credit';
 import * as voidVendorCredit from '../vendor-credits/void-vendor-credit';
 import * as createVendorReturn from '../orders/create-vendor-return';
+import * as listVendorReturns from '../vendor-returns/list-vendor-returns';
 import * as getVendorReturn from '../vendor-returns/get-vendor-return';
 import * as createApPayment from '../ap-payments/create-ap-payment';
 import * as listApPayments from '../ap-payments/list-ap-payments';
@@ -56,6 +57,7 @@ export const PAYABLE_ROUTES = {
   'vendor-credits/get-vendor-credit': getVendorCredit,
   'vendor-credits/void-vendor-credit': voidVendorCredit,
   'orders/create-vendor-return': createVendorReturn,
+  'vendor-returns/list-vendor-returns': listVendorReturns,
   'vendor-returns/get-vendor-return': getVendorReturn,
   'ap-payments/create-ap-payment': createApPayment,
   'ap-payments/list-ap-payments': listApPayments,

@@ -20,3 +20,19 @@ export const lockEntityResource = (resource: string) => `SELECT pg_advisory_xact
 
 /** Lower-cases a search term and escapes LIKE's wildcards, for `lower(col) LIKE '%' || $n || '%'`. */
 export const likeEscape = (value: string) => value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The WHERE conditions of a list in one entity: `alias.entity_id = $1`, then one condition per
+ * filter the caller gave (`add` skips an undefined value; every `?` in its SQL is that value's
+ * placeholder).
+ */
+export function entityFilters(alias: string, entityId: string) {
+  const where = [`${alias}.entity_id = $1`];
+  const params: unknown[] = [entityId];
+  const add = (sql: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    where.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  return { where, params, add };
+}

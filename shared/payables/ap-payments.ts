@@ -8,6 +8,7 @@
 import type { Db } from '../db/database';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { formatNumber, nextNumber } from '../db/sequences';
+import { entityFilters } from '../db/sql';
 import { todayUtc } from '../dates';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
@@ -385,13 +386,7 @@ export interface ApPaymentFilters {
 }
 
 export async function listApPayments(db: Db, entityId: string, filters: ApPaymentFilters, page: PageRequest): Promise<Page<WirePayment>> {
-  const where = ['p.entity_id = $1'];
-  const params: unknown[] = [entityId];
-  const add = (sql: string, value: string | undefined) => {
-    if (value === undefined) return;
-    params.push(value);
-    where.push(sql.replaceAll('?', `$${params.length}`));
-  };
+  const { where, params, add } = entityFilters('p', entityId);
   add('p.vendor_id = ?', filters.vendor_id);
   add('EXISTS (SELECT 1 FROM ap_payment_applications a WHERE a.entity_id = p.entity_id AND a.payment_id = p.id AND a.bill_id = ?)', filters.bill_id);
   add('p.payment_date >= ?', filters.payment_date_gte);

@@ -8,7 +8,7 @@ import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { formatNumber, nextNumber } from '../db/sequences';
-import { updateSet } from '../db/sql';
+import { entityFilters, updateSet } from '../db/sql';
 import { todayUtc } from '../dates';
 import { ApiError } from '../errors';
 import { previousAttributes } from '../events/outbox';
@@ -376,13 +376,7 @@ export interface BillFilters {
 }
 
 export async function listBills(db: Db, entityId: string, filters: BillFilters, page: PageRequest): Promise<Page<WireBill>> {
-  const where = ['b.entity_id = $1'];
-  const params: unknown[] = [entityId];
-  const add = (sql: string, value: unknown) => {
-    if (value === undefined) return;
-    params.push(value);
-    where.push(sql.replace('?', `$${params.length}`));
-  };
+  const { where, params, add } = entityFilters('b', entityId);
   add('b.vendor_id = ?', filters.vendor_id);
   add('b.status = ?', filters.status);
   // At the precision the API prints timestamps (milliseconds), so a bill's own created_at bounds include it.

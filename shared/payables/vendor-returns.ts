@@ -19,6 +19,8 @@
  * So vendor_returns_receivable and vendor_credits keep equalling Σ remaining_amount.
  */
 import type { Db } from '../db/database';
+import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { entityFilters } from '../db/sql';
 import { formatNumber, nextNumber } from '../db/sequences';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
@@ -319,6 +321,27 @@ export async function loadVendorReturns(db: Db, entityId: string, ids: string[])
       created_at: header.created_at.toISOString(),
     };
   });
+}
+
+export interface VendorReturnFilters {
+  vendor_id?: string;
+  order_id?: string;
+  created_gte?: string;
+  created_lte?: string;
+}
+
+/** Newest first, cursor-paginated: the page's ids from one keyset query, then the returns with their lines. */
+export async function listVendorReturns(db: Db, entityId: string, filters: VendorReturnFilters, page: PageRequest): Promise<Page<WireReturn>> {
+  const { where, params, add } = entityFilters('r', entityId);
+  add('r.vendor_id = ?', filters.vendor_id);
+  add('r.order_id = ?', filters.order_id);
+  // At the precision the API prints timestamps (milliseconds), so a return's own created_at bounds include it.
+  add(`date_trunc('milliseconds', r.created_at) >= ?`, filters.created_gte);
+  add(`date_trunc('milliseconds', r.created_at) <= ?`, filters.created_lte);
+  const result = await keysetPage<{ id: string }>(db, { table: 'vendor_returns', alias: 'r', select: 'r.id', where, params }, page);
+  const ids = result.data.map((row) => row.id);
+  const returns = new Map((await loadVendorReturns(db, entityId, ids)).map((found) => [found.id, found]));
+  return { ...result, data: result.data.flatMap((row) => returns.get(row.id) ?? []) };
 }
 
 export async function getVendorReturn(db: Db, entityId: string, returnId: string, param = 'id'): Promise<WireReturn> {

@@ -1,7 +1,8 @@
 /**
  * Vendor returns (issue 17, "Vendor credits": "issued ... from a vendor return (return received
  * goods to the vendor from a purchase order: stock leaves at its FIFO cost, the credit references
- * the return)"): POST /v1/orders/{id}/vendor-returns and GET /v1/vendor-returns/{id}.
+ * the return)"): POST /v1/orders/{id}/vendor-returns, GET /v1/vendor-returns/{id} and the list,
+ * GET /v1/vendor-returns.
  */
 import { describe, expect, it } from 'vitest';
 import { amount, sum } from '../../shared/money';
@@ -196,5 +197,79 @@ describe('vendor returns (POST /v1/orders/{id}/vendor-returns)', () => {
     await ties('2');
     // Inventory holds what was not returned: 1 unit at 5.00.
     expect(amount(await glBalance(w.owner, 'inventory')).toString()).toBe('5');
+  });
+});
+
+describe('vendor returns list (GET /v1/vendor-returns)', () => {
+  const ids = (page: { data: { id: string }[] }) => page.data.map((returned) => returned.id);
+
+  it('lists newest first, each return as GET gives it, by vendor, purchase order and creation time, a page at a time', async () => {
+    const w = await apWorld(api);
+    const otherVendor = await api.post(w.owner, '/v1/vendors', { name: `Other supplier ${Date.now().toString(36)}` });
+    const first = await receivedPurchaseOrder(api, w.owner, { vendorId: w.vendor.id, quantity: 3 });
+    const second = await receivedPurchaseOrder(api, w.owner, { vendorId: otherVendor.id, quantity: 2 });
+    const a = await api.post(w.owner, `/v1/orders/${first.id}/vendor-returns`, { lines: [{ line_id: first.lineId, quantity: 1 }] });
+    const b = await api.post(w.owner, `/v1/orders/${second.id}/vendor-returns`, { lines: [{ line_id: second.lineId, quantity: 2 }] });
+    const c = await api.post(w.owner, `/v1/orders/${first.id}/vendor-returns`, { lines: [{ line_id: first.lineId, quantity: 1 }] });
+
+    const all = await api.get(w.owner, '/v1/vendor-returns');
+    expect(all).toMatchObject({ object: 'list', url: '/v1/vendor-returns', has_more: false, next_cursor: null });
+    expect(ids(all)).toEqual([c.id, b.id, a.id]);
+    // Each return reads as it does alone: the line's units returned so far include later returns.
+    expect(all.data[2]).toEqual(await api.get(w.owner, `/v1/vendor-returns/${a.id}`));
+    expect(all.data[2].lines[0]).toMatchObject({ quantity: 1, quantity_received: 3, quantity_returned: 2 });
+    expect(all.data[1]).toMatchObject({ vendor_id: otherVendor.id, order_id: second.id, credit_amount: b.credit_amount });
+
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { vendor_id: w.vendor.id }))).toEqual([c.id, a.id]);
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { order_id: second.id }))).toEqual([b.id]);
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { vendor_id: otherVendor.id, order_id: first.id }))).toEqual([]);
+    // Inclusive bounds at the precision the API prints.
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { created_gte: b.created_at }))).toEqual([c.id, b.id]);
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { created_lte: b.created_at }))).toEqual([b.id, a.id]);
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { created_gte: b.created_at, created_lte: b.created_at }))).toEqual([b.id]);
+
+    const page = await api.get(w.owner, '/v1/vendor-returns', { limit: '2' });
+    expect(ids(page)).toEqual([c.id, b.id]);
+    expect(page).toMatchObject({ has_more: true, next_cursor: b.id });
+    const next = await api.get(w.owner, '/v1/vendor-returns', { limit: '2', starting_after: b.id });
+    expect(ids(next)).toEqual([a.id]);
+    expect(next).toMatchObject({ has_more: false, next_cursor: null });
+    expect(ids(await api.get(w.owner, '/v1/vendor-returns', { limit: '2', ending_before: a.id }))).toEqual([c.id, b.id]);
+  });
+
+  it("lists only the key's entity and mode: the other mode and another entity see none, and cannot page from their ids", async () => {
+    const { live, test } = await api.newEntityPair();
+    const stranger = await api.newEntity();
+    const po = await receivedPurchaseOrder(api, live);
+    const returned = await api.post(live, `/v1/orders/${po.id}/vendor-returns`, { lines: [{ line_id: po.lineId, quantity: 1 }] });
+    expect(ids(await api.get(live, '/v1/vendor-returns'))).toEqual([returned.id]);
+    for (const owner of [test, stranger]) {
+      expect(ids(await api.get(owner, '/v1/vendor-returns'))).toEqual([]);
+      expect(ids(await api.get(owner, '/v1/vendor-returns', { vendor_id: po.vendorId, order_id: po.id }))).toEqual([]);
+      const cursor = await api.raw('GET', '/v1/vendor-returns', { key: owner.secret, query: { starting_after: returned.id } });
+      expect(cursor.status).toBe(400);
+      expect(cursor.error).toMatchObject({ code: 'parameter_invalid', param: 'starting_after' });
+    }
+  });
+
+  it('refuses malformed filters, an unknown parameter and a limit over 100 with a 400 naming the parameter, and a key without purchasing:read', async () => {
+    const w = await apWorld(api);
+    for (const [query, param] of [
+      [{ vendor_id: 'not-a-uuid' }, 'vendor_id'],
+      [{ order_id: '42' }, 'order_id'],
+      [{ created_gte: 'yesterday' }, 'created_gte'],
+      [{ created_lte: '2026-13-40T00:00:00Z' }, 'created_lte'],
+      [{ limit: '101' }, 'limit'],
+      [{ status: 'open' }, 'status'],
+    ] as const) {
+      const response = await api.raw('GET', '/v1/vendor-returns', { key: w.owner.secret, query });
+      expect(response.status, JSON.stringify(query)).toBe(400);
+      expect(response.error).toMatchObject({ param });
+      expect(['parameter_invalid', 'parameter_unknown']).toContain(response.error.code);
+    }
+    const ordersOnly = await api.newEntity({ scopes: ['orders:read'] });
+    const forbidden = await api.raw('GET', '/v1/vendor-returns', { key: ordersOnly.secret });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.error).toMatchObject({ code: 'insufficient_scope', required: 'purchasing:read' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lockEntityResource, updateSet } from '../../shared/db/sql';
+import { entityFilters, lockEntityResource, updateSet } from '../../shared/db/sql';
 
 const COLUMNS = ['name', 'city', 'is_active'] as const;
 
@@ -45,5 +45,17 @@ describe('updateSet', () => {
 describe('lockEntityResource', () => {
   it('takes a transaction advisory lock keyed by entity and resource', () => {
     expect(lockEntityResource('locations')).toBe("SELECT pg_advisory_xact_lock(hashtextextended(current_entity_id()::text || ':locations', 0))");
+  });
+});
+
+describe('entityFilters', () => {
+  it('starts with the entity as $1 and numbers each given filter after it, every ? of one filter its placeholder', () => {
+    const { where, params, add } = entityFilters('r', 'entity');
+    add('r.vendor_id = ?', 'vendor');
+    add('r.order_id = ?', undefined);
+    add('(r.a = ? OR r.b = ?)', 'both');
+    add('r.is_open = ?', false);
+    expect(where).toEqual(['r.entity_id = $1', 'r.vendor_id = $2', '(r.a = $3 OR r.b = $3)', 'r.is_open = $4']);
+    expect(params).toEqual(['entity', 'vendor', 'both', false]);
   });
 });
