@@ -28,7 +28,8 @@ function errorCodeOf(response: APIGatewayProxyResult): string {
 
 export function observed(routeId: string, invoke: ObservedInvocation): RouteInvocation {
   return async (event, context) => {
-    const started = performance.now();
+    // process.hrtime, not performance.now(): the global `performance` loads perf_hooks on first use (about 1 ms of a cold start).
+    const started = process.hrtime.bigint();
     const authorizer = event.requestContext?.authorizer;
     const requestLog = loggerFor({
       request_id: event.requestContext?.requestId,
@@ -41,7 +42,7 @@ export function observed(routeId: string, invoke: ObservedInvocation): RouteInvo
     coldStart = false;
     const response = await invoke(event, context, requestLog);
     if (!metricsEnabled()) return response;
-    const latency = Math.round((performance.now() - started) * 100) / 100;
+    const latency = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100;
     putMetrics(
       [
         { name: METRIC_NAMES.requests, unit: 'Count', value: 1 },
