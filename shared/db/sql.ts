@@ -23,16 +23,16 @@ export const likeEscape = (value: string) => value.toLowerCase().replace(/[\\%_]
 
 /**
  * The WHERE conditions of a list in one entity: `alias.entity_id = $1`, then one condition per
- * filter the caller gave (`add` skips an undefined value; every `?` in its SQL is that value's
- * placeholder).
+ * filter the caller gave. `add` skips an undefined value; otherwise it binds the value as the next
+ * parameter and passes its placeholder (`$n`) to `condition`.
  */
 export function entityFilters(alias: string, entityId: string) {
   const where = [`${alias}.entity_id = $1`];
   const params: unknown[] = [entityId];
-  const add = (sql: string, value: unknown) => {
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
     if (value === undefined) return;
     params.push(value);
-    where.push(sql.replaceAll('?', `$${params.length}`));
+    where.push(condition(`$${params.length}`));
   };
   return { where, params, add };
 }

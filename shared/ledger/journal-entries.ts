@@ -8,6 +8,7 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { entityFilters } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { newId } from '../ids';
 import { amount, toJsonNumber, type AmountLike } from '../money';
@@ -110,17 +111,12 @@ export interface JournalEntryFilters {
 }
 
 export async function listJournalEntries(db: Db, entityId: string, filters: JournalEntryFilters, page: PageRequest): Promise<Page<JournalEntry>> {
-  const where = ['e.entity_id = $1'];
-  const params: unknown[] = [entityId];
-  const add = (condition: (placeholder: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(condition(`$${params.length}`));
-  };
-  if (filters.status) add((p) => `e.status = ${p}`, filters.status);
-  if (filters.entry_date_gte) add((p) => `e.entry_date >= ${p}::date`, filters.entry_date_gte);
-  if (filters.entry_date_lte) add((p) => `e.entry_date <= ${p}::date`, filters.entry_date_lte);
-  if (filters.source_type) add((p) => `e.source_type = ${p}`, filters.source_type);
-  if (filters.source_id) add((p) => `e.source_id = ${p}::uuid`, filters.source_id);
+  const { where, params, add } = entityFilters('e', entityId);
+  add((n) => `e.status = ${n}`, filters.status);
+  add((n) => `e.entry_date >= ${n}::date`, filters.entry_date_gte);
+  add((n) => `e.entry_date <= ${n}::date`, filters.entry_date_lte);
+  add((n) => `e.source_type = ${n}`, filters.source_type);
+  add((n) => `e.source_id = ${n}::uuid`, filters.source_id);
   if (filters.account_id) {
     params.push(filters.account_id, JSON.stringify([{ account_id: filters.account_id }]));
     where.push(

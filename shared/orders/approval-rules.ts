@@ -4,7 +4,7 @@
  * threshold and an approver (an active user of the entity). Every statement also filters by entity.
  */
 import type { Db } from '../db/database';
-import { updateSet } from '../db/sql';
+import { entityFilters, updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
@@ -148,18 +148,12 @@ export interface ApprovalRuleFilters {
 }
 
 export async function listApprovalRules(db: Db, entityId: string, filters: ApprovalRuleFilters, page: PageRequest): Promise<Page<OrderApprovalRule>> {
-  const where = ['r.entity_id = $1'];
-  const params: unknown[] = [entityId];
-  const add = (column: string, value: unknown) => {
-    if (value === undefined) return;
-    params.push(value);
-    where.push(`r.${column} = $${params.length}`);
-  };
-  add('document_type', filters.document_type);
-  add('vendor_id', filters.vendor_id);
-  add('account_id', filters.account_id);
-  add('sales_channel_id', filters.sales_channel_id);
-  add('is_active', filters.is_active);
+  const { where, params, add } = entityFilters('r', entityId);
+  add((n) => `r.document_type = ${n}`, filters.document_type);
+  add((n) => `r.vendor_id = ${n}`, filters.vendor_id);
+  add((n) => `r.account_id = ${n}`, filters.account_id);
+  add((n) => `r.sales_channel_id = ${n}`, filters.sales_channel_id);
+  add((n) => `r.is_active = ${n}`, filters.is_active);
   const result = await keysetPage<RuleRow>(db, { table: 'order_approval_rules', alias: 'r', select: COLUMNS, where, params }, page);
   return { ...result, data: result.data.map(toRule) };
 }

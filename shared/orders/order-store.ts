@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { formatNumber, nextNumber } from '../db/sequences';
-import { updateSet } from '../db/sql';
+import { entityFilters, updateSet } from '../db/sql';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
 import type { Order } from './schemas/order';
@@ -155,13 +155,8 @@ export interface OrderFilters {
 }
 
 export async function orderRowsPage(db: Db, entityId: string, filters: OrderFilters, page: PageRequest): Promise<Page<OrderRow & { id: string }>> {
-  const where = ['o.entity_id = $1', 'o.deleted_at IS NULL'];
-  const params: unknown[] = [entityId];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    if (value === undefined) return;
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
+  const { where, params, add } = entityFilters('o', entityId);
+  where.push('o.deleted_at IS NULL');
   add((n) => `o.document_type = ${n}`, filters.document_type);
   add((n) => `o.order_status = ${n}`, filters.order_status);
   add((n) => `o.payment_status = ${n}`, filters.payment_status);

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
-import { likeEscape, updateSet } from '../db/sql';
+import { entityFilters, likeEscape, updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
@@ -121,16 +121,11 @@ export interface PartyFilters {
 }
 
 export async function listParties(db: Db, kind: PartyKind, entityId: string, filters: PartyFilters, page: PageRequest): Promise<Page<Party>> {
-  const where = ['x.entity_id = $1'];
-  const params: unknown[] = [entityId];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
-  if (filters.is_archived !== undefined) add((n) => `x.is_archived = ${n}`, filters.is_archived);
-  if (filters.email !== undefined) add((n) => `lower(x.email) = lower(${n})`, filters.email);
-  if (filters.account_number !== undefined) add((n) => `lower(x.account_number) = lower(${n})`, filters.account_number);
-  if (filters.external_id !== undefined) add((n) => `x.external_id = ${n}`, filters.external_id);
+  const { where, params, add } = entityFilters('x', entityId);
+  add((n) => `x.is_archived = ${n}`, filters.is_archived);
+  add((n) => `lower(x.email) = lower(${n})`, filters.email);
+  add((n) => `lower(x.account_number) = lower(${n})`, filters.account_number);
+  add((n) => `x.external_id = ${n}`, filters.external_id);
   if (filters.q !== undefined) add((n) => `lower(x.name) LIKE ${n}`, `%${likeEscape(filters.q)}%`);
   const { table } = TABLES[kind];
   return keysetPage<Party>(db, { table, alias: 'x', select: columns(kind), where, params }, page);

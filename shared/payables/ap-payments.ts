@@ -387,10 +387,10 @@ export interface ApPaymentFilters {
 
 export async function listApPayments(db: Db, entityId: string, filters: ApPaymentFilters, page: PageRequest): Promise<Page<WirePayment>> {
   const { where, params, add } = entityFilters('p', entityId);
-  add('p.vendor_id = ?', filters.vendor_id);
-  add('EXISTS (SELECT 1 FROM ap_payment_applications a WHERE a.entity_id = p.entity_id AND a.payment_id = p.id AND a.bill_id = ?)', filters.bill_id);
-  add('p.payment_date >= ?', filters.payment_date_gte);
-  add('p.payment_date <= ?', filters.payment_date_lte);
+  add((n) => `p.vendor_id = ${n}`, filters.vendor_id);
+  add((n) => `EXISTS (SELECT 1 FROM ap_payment_applications a WHERE a.entity_id = p.entity_id AND a.payment_id = p.id AND a.bill_id = ${n})`, filters.bill_id);
+  add((n) => `p.payment_date >= ${n}`, filters.payment_date_gte);
+  add((n) => `p.payment_date <= ${n}`, filters.payment_date_lte);
   const result = await keysetPage<PaymentRow>(db, { table: 'ap_payments', alias: 'p', select: COLUMNS, where, params }, page);
   const applications = await applicationsOf(
     db,

@@ -377,12 +377,12 @@ export interface BillFilters {
 
 export async function listBills(db: Db, entityId: string, filters: BillFilters, page: PageRequest): Promise<Page<WireBill>> {
   const { where, params, add } = entityFilters('b', entityId);
-  add('b.vendor_id = ?', filters.vendor_id);
-  add('b.status = ?', filters.status);
+  add((n) => `b.vendor_id = ${n}`, filters.vendor_id);
+  add((n) => `b.status = ${n}`, filters.status);
   // At the precision the API prints timestamps (milliseconds), so a bill's own created_at bounds include it.
-  add(`date_trunc('milliseconds', b.created_at) >= ?`, filters.created_gte);
-  add(`date_trunc('milliseconds', b.created_at) <= ?`, filters.created_lte);
-  add('b.due_date <= ?', filters.due_date_lte);
+  add((n) => `date_trunc('milliseconds', b.created_at) >= ${n}`, filters.created_gte);
+  add((n) => `date_trunc('milliseconds', b.created_at) <= ${n}`, filters.created_lte);
+  add((n) => `b.due_date <= ${n}`, filters.due_date_lte);
   const result = await keysetPage<BillRow>(db, { table: 'vendor_bills', alias: 'b', select: COLUMNS, where, params }, page);
   return { ...result, data: result.data.map(toBill) };
 }

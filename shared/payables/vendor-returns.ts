@@ -333,11 +333,11 @@ export interface VendorReturnFilters {
 /** Newest first, cursor-paginated: the page's ids from one keyset query, then the returns with their lines. */
 export async function listVendorReturns(db: Db, entityId: string, filters: VendorReturnFilters, page: PageRequest): Promise<Page<WireReturn>> {
   const { where, params, add } = entityFilters('r', entityId);
-  add('r.vendor_id = ?', filters.vendor_id);
-  add('r.order_id = ?', filters.order_id);
+  add((n) => `r.vendor_id = ${n}`, filters.vendor_id);
+  add((n) => `r.order_id = ${n}`, filters.order_id);
   // At the precision the API prints timestamps (milliseconds), so a return's own created_at bounds include it.
-  add(`date_trunc('milliseconds', r.created_at) >= ?`, filters.created_gte);
-  add(`date_trunc('milliseconds', r.created_at) <= ?`, filters.created_lte);
+  add((n) => `date_trunc('milliseconds', r.created_at) >= ${n}`, filters.created_gte);
+  add((n) => `date_trunc('milliseconds', r.created_at) <= ${n}`, filters.created_lte);
   const result = await keysetPage<{ id: string }>(db, { table: 'vendor_returns', alias: 'r', select: 'r.id', where, params }, page);
   const ids = result.data.map((row) => row.id);
   const returns = new Map((await loadVendorReturns(db, entityId, ids)).map((found) => [found.id, found]));

@@ -8,6 +8,7 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
+import { entityFilters } from '../db/sql';
 import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount, sum, toJsonNumber } from '../money';
@@ -113,15 +114,10 @@ export interface DepositFilters {
 
 /** Newest first (keyset on created_at, id); filters on the bank account and a deposit_date range. */
 export async function listDeposits(db: Db, entityId: string, filters: DepositFilters, page: PageRequest): Promise<Page<Deposit>> {
-  const params: unknown[] = [entityId];
-  const where = ['d.entity_id = $1'];
-  const add = (sql: (n: number) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(params.length));
-  };
-  if (filters.bank_account_id) add((n) => `d.bank_account_id = $${n}`, filters.bank_account_id);
-  if (filters.deposit_date_gte) add((n) => `d.deposit_date >= $${n}`, filters.deposit_date_gte);
-  if (filters.deposit_date_lte) add((n) => `d.deposit_date <= $${n}`, filters.deposit_date_lte);
+  const { where, params, add } = entityFilters('d', entityId);
+  add((n) => `d.bank_account_id = ${n}`, filters.bank_account_id);
+  add((n) => `d.deposit_date >= ${n}`, filters.deposit_date_gte);
+  add((n) => `d.deposit_date <= ${n}`, filters.deposit_date_lte);
   const rows = await keysetPage<DepositRow>(db, { table: 'deposits', alias: 'd', select: DEPOSIT_COLUMNS, where, params }, page);
   const lines = await linesOf(
     db,

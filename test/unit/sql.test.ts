@@ -49,13 +49,14 @@ describe('lockEntityResource', () => {
 });
 
 describe('entityFilters', () => {
-  it('starts with the entity as $1 and numbers each given filter after it, every ? of one filter its placeholder', () => {
+  it('starts with the entity as $1 and binds each given filter as the next parameter, skipping undefined ones', () => {
     const { where, params, add } = entityFilters('r', 'entity');
-    add('r.vendor_id = ?', 'vendor');
-    add('r.order_id = ?', undefined);
-    add('(r.a = ? OR r.b = ?)', 'both');
-    add('r.is_open = ?', false);
-    expect(where).toEqual(['r.entity_id = $1', 'r.vendor_id = $2', '(r.a = $3 OR r.b = $3)', 'r.is_open = $4']);
-    expect(params).toEqual(['entity', 'vendor', 'both', false]);
+    add((n) => `r.vendor_id = ${n}`, 'vendor');
+    add((n) => `r.order_id = ${n}`, undefined);
+    add((n) => `(r.a = ${n} OR r.b = ${n})`, 'both');
+    add((n) => `r.is_open = ${n}`, false);
+    add((n) => `r.note IS NOT DISTINCT FROM ${n}`, null);
+    expect(where).toEqual(['r.entity_id = $1', 'r.vendor_id = $2', '(r.a = $3 OR r.b = $3)', 'r.is_open = $4', 'r.note IS NOT DISTINCT FROM $5']);
+    expect(params).toEqual(['entity', 'vendor', 'both', false, null]);
   });
 });
