@@ -1,9 +1,10 @@
 /**
  * The functions as they are deployed: the minified bundles of infra/bundle.ts, with its stand-ins
- * (pg's socket probe and native client, pgpass, zod's JSON Schema code, middy's streams), run in a
- * fresh Node process on the real database, the authorizer's answer passed to the routes as API
- * Gateway passes it. Every other test runs the sources; this one holds what ships to them: the
- * bundles must answer exactly what the sources answer through the local gateway.
+ * (pg's socket probe and native client, pgpass, zod's JSON Schema code, middy's streams), each
+ * invocation in a fresh Node process (a cold start) on the real database, the authorizer's answer
+ * passed to the routes as API Gateway passes it. Every other test runs the sources; this one holds
+ * what ships to them: the bundles must answer exactly what the sources answer through the local
+ * gateway.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,66 +16,51 @@ import { routeSpecs } from '../../infra/routes';
 import { ROUTE_MODULES, ROUTES } from '../../functions/routes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { setupTestApi, type TestEntity } from '../support/harness';
+import { salesWorld } from '../support/worlds';
 
 const api = setupTestApi();
 const repoRoot = join(import.meta.dirname, '../..');
-const BUNDLES = ['authorizer/authorizer', 'locations/create-location', 'locations/get-location', 'locations/list-locations'] as const;
+const BUNDLES = [
+  'authorizer/authorizer',
+  'locations/create-location',
+  'locations/get-location',
+  'locations/list-locations',
+  'locations/update-location',
+  'locations/delete-location',
+  'orders/create-order',
+] as const;
+type BundleName = (typeof BUNDLES)[number];
 
 interface Answer {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
 }
-interface BundledRun {
-  policy: { effect: string; context: Record<string, string> };
-  created: Answer;
-  replayed: Answer;
-  refused: Answer;
-  read: Answer;
-  listed: Answer;
+interface Policy {
+  policyDocument: { Statement: { Effect: string }[] };
+  context: Record<string, string>;
 }
 
-/**
- * In one fresh process: the authorizer on the key, then as its caller an idempotent create, the
- * same request again, a create with a field of the wrong type, a read of the created location
- * and the list's first page of one.
- */
+/** One invocation in a fresh process: imports the bundle, calls its handler with the event, prints the result. */
 const CHILD = `
-const [dirsJson, secret, body] = process.argv.slice(1);
-const dirs = JSON.parse(dirsJson);
-const load = async (name) => (await import(dirs[name] + '/index.mjs')).handler;
-const context = { functionName: 'bundled', awsRequestId: 'bundled', getRemainingTimeInMillis: () => 29000 };
-const authorizer = await load('authorizer/authorizer');
-const answer = await authorizer({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:000000000000:api/prod/POST/v1/locations', headers: { Authorization: 'Bearer ' + secret } });
-const caller = answer.context;
-const event = (method, path, resource, extra = {}) => ({
-  httpMethod: method, path, resource, headers: {}, pathParameters: null, queryStringParameters: null,
-  multiValueQueryStringParameters: null, body: null, isBase64Encoded: false,
-  requestContext: { requestId: 'req_bundled_' + method + path, authorizer: caller }, ...extra,
-});
-const create = await load('locations/create-location');
-const post = (requestBody) => create(event('POST', '/v1/locations', '/v1/locations', {
-  headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'bundled-' + requestBody.length }, body: requestBody,
-}), context);
-const created = await post(body);
-const replayed = await post(body);
-const refused = await post(JSON.stringify({ ...JSON.parse(body), city: 42 }));
-const id = JSON.parse(created.body).id;
-const read = await (await load('locations/get-location'))(event('GET', '/v1/locations/' + id, '/v1/locations/{id}', { pathParameters: { id } }), context);
-const listed = await (await load('locations/list-locations'))(event('GET', '/v1/locations', '/v1/locations', { queryStringParameters: { limit: '1' }, multiValueQueryStringParameters: { limit: ['1'] } }), context);
-console.log(JSON.stringify({ policy: { effect: answer.policyDocument.Statement[0].Effect, context: caller }, created, replayed, refused, read, listed }));
+const [dir, event] = process.argv.slice(1);
+const { handler } = await import(dir + '/index.mjs');
+const result = await handler(JSON.parse(event), { functionName: 'bundled', awsRequestId: 'bundled', getRemainingTimeInMillis: () => 29000 });
+console.log(JSON.stringify(result));
 process.exit(0);
 `;
 
-function runBundles(dirs: Record<string, string>, owner: TestEntity, body: string): Promise<BundledRun> {
+let dirs: Record<string, string>;
+
+function invoke<T = Answer>(bundle: BundleName, event: object): Promise<T> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--input-type=module', '-e', CHILD, JSON.stringify(dirs), owner.secret, body],
+      ['--input-type=module', '-e', CHILD, dirs[bundle], JSON.stringify(event)],
       {
         cwd: repoRoot,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 30_000,
         // What the Lambda runtime gives: production, this file's database, the idempotency store the harness started.
         env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: api.databaseUrl, POWERTOOLS_LOG_LEVEL: 'ERROR', NODE_OPTIONS: '' },
       },
@@ -83,21 +69,53 @@ function runBundles(dirs: Record<string, string>, owner: TestEntity, body: strin
         if (error)
           reject(
             new Error(
-              `bundled functions failed (${error.code ?? error.signal}):\n${stderr
+              `${bundle} failed (${error.code ?? error.signal}):\n${stderr
                 .split('\n')
                 .map((line) => line.slice(-300))
                 .join('\n')}`,
             ),
           );
-        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as BundledRun);
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as T);
       },
     );
   });
 }
 
+/** The API Gateway REST proxy event of a request, as the authorizer's caller. */
+function requestEvent(
+  caller: Record<string, string>,
+  method: string,
+  resource: string,
+  options: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const path = resource.replace(/\{(\w+)\}/g, (_, name: string) => options.params![name]);
+  return {
+    httpMethod: method,
+    resource,
+    path,
+    headers: { ...(options.body !== undefined && { 'Content-Type': 'application/json' }), ...options.headers },
+    pathParameters: options.params ?? null,
+    queryStringParameters: options.query ?? null,
+    multiValueQueryStringParameters: options.query ? Object.fromEntries(Object.entries(options.query).map(([name, value]) => [name, [value]])) : null,
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+    isBase64Encoded: false,
+    requestContext: { requestId: `req_bundled_${method}_${path}`, authorizer: caller },
+  };
+}
+
+async function authorized(owner: TestEntity): Promise<Record<string, string>> {
+  const policy = await invoke<Policy>('authorizer/authorizer', {
+    type: 'REQUEST',
+    methodArn: 'arn:aws:execute-api:eu-west-1:000000000000:api/prod/GET/v1/locations',
+    headers: { Authorization: `Bearer ${owner.secret}` },
+  });
+  expect(policy.policyDocument.Statement[0].Effect).toBe('Allow');
+  expect(policy.context).toMatchObject({ entityId: owner.entity.id, keyId: owner.key.id, mode: 'test' });
+  return policy.context;
+}
+
 describe('the deployed bundles on the real database', () => {
   let workDir: string;
-  let dirs: Record<string, string>;
 
   beforeAll(async () => {
     // Inside the repository, so the bundles resolve the AWS SDK (external, provided by the Lambda runtime) from node_modules.
@@ -113,28 +131,73 @@ describe('the deployed bundles on the real database', () => {
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('authorize, create once under an Idempotency-Key, refuse a bad field, and read and list as the sources do', async () => {
+  it('authorize, create once under an Idempotency-Key, refuse a bad field, read, list, update under If-Match and delete, as the sources do', async () => {
     const owner = await api.newEntity();
-    const body = JSON.stringify({ name: 'Bundled warehouse', address1: '1 Harbour Road', city: 'Rotterdam', postal_code: '3011', country: 'NL' });
-    const run = await runBundles(dirs, owner, body);
+    const caller = await authorized(owner);
+    const body = { name: 'Bundled warehouse', address1: '1 Harbour Road', city: 'Rotterdam', postal_code: '3011', country: 'NL' };
+    const create = (sent: object, key: string) =>
+      invoke('locations/create-location', requestEvent(caller, 'POST', '/v1/locations', { body: sent, headers: { 'Idempotency-Key': key } }));
 
-    expect(run.policy).toMatchObject({ effect: 'Allow', context: { entityId: owner.entity.id, keyId: owner.key.id, mode: 'test' } });
-
-    expect(run.created.statusCode, run.created.body).toBe(201);
-    const created = JSON.parse(run.created.body) as { id: string };
-    expect(created).toMatchObject({ object: 'location', name: 'Bundled warehouse', city: 'Rotterdam', livemode: false });
-    expect(run.replayed).toMatchObject({ statusCode: 201, body: run.created.body, headers: { 'Idempotent-Replayed': 'true' } });
-    expect(run.refused.statusCode).toBe(400);
-    expect(JSON.parse(run.refused.body)).toMatchObject({ code: 'parameter_invalid', param: 'city' });
+    const created = await create(body, 'bundled-create');
+    expect(created.statusCode, created.body).toBe(201);
+    const location = JSON.parse(created.body) as { id: string };
+    expect(location).toMatchObject({ object: 'location', name: 'Bundled warehouse', city: 'Rotterdam', livemode: false });
+    expect(await create(body, 'bundled-create')).toMatchObject({ statusCode: 201, body: created.body, headers: { 'Idempotent-Replayed': 'true' } });
+    const refused = await create({ ...body, city: 42 }, 'bundled-refused');
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'parameter_invalid', param: 'city' });
     // One location: the replay and the refusal wrote nothing.
-    expect(await owner.sql((db) => db.query('SELECT id FROM locations WHERE entity_id = $1', [owner.entity.id]))).toEqual([{ id: created.id }]);
+    expect(await owner.sql((db) => db.query('SELECT id FROM locations WHERE entity_id = $1', [owner.entity.id]))).toEqual([{ id: location.id }]);
 
     // The sources, through the local gateway, answer the same bytes and the same ETag.
-    const source = await api.raw('GET', `/v1/locations/${created.id}`, { key: owner.secret });
-    expect(run.read.statusCode).toBe(200);
-    expect(run.read.body).toBe(source.text);
-    expect(run.read.headers.ETag).toBe(source.headers.get('etag'));
-    expect(run.listed.statusCode).toBe(200);
-    expect(JSON.parse(run.listed.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1' }));
+    const read = await invoke('locations/get-location', requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: location.id } }));
+    const source = await api.raw('GET', `/v1/locations/${location.id}`, { key: owner.secret });
+    expect(read.statusCode).toBe(200);
+    expect(read.body).toBe(source.text);
+    expect(read.headers.ETag).toBe(source.headers.get('etag'));
+    const listed = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1' } }));
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.parse(listed.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1' }));
+
+    const update = (etag: string) =>
+      invoke(
+        'locations/update-location',
+        requestEvent(caller, 'PATCH', '/v1/locations/{id}', { params: { id: location.id }, headers: { 'If-Match': etag }, body: { city: 'Delft' } }),
+      );
+    const updated = await update(read.headers.ETag);
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(JSON.parse(updated.body)).toEqual(await api.get(owner, `/v1/locations/${location.id}`));
+    const stale = await update(read.headers.ETag);
+    expect(stale.statusCode).toBe(412);
+    expect(JSON.parse(stale.body)).toMatchObject({ code: 'precondition_failed', param: 'If-Match' });
+
+    const deleted = await invoke('locations/delete-location', requestEvent(caller, 'DELETE', '/v1/locations/{id}', { params: { id: location.id } }));
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(JSON.parse(deleted.body)).toMatchObject({ id: location.id, deleted: true });
+    expect((await api.raw('GET', `/v1/locations/${location.id}`, { key: owner.secret })).status).toBe(404);
+  });
+
+  it('create a sales order with its totals, number and event, as the sources then read it', async () => {
+    const world = await salesWorld(api);
+    const caller = await authorized(world.owner);
+    const created = await invoke(
+      'orders/create-order',
+      requestEvent(caller, 'POST', '/v1/orders', {
+        body: { document_type: 'sales_order', account_id: world.account.id, lines: [{ product_id: world.widget.id, quantity: 3, unit_price: '19.99' }] },
+      }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const order = JSON.parse(created.body) as { id: string; order_number: string };
+    expect(order).toMatchObject({ object: 'order', order_status: 'draft', subtotal: 59.97, order_total: 59.97 });
+    expect(order.order_number).toMatch(/\d$/);
+    expect(JSON.parse(created.body)).toEqual(await api.get(world.owner, `/v1/orders/${order.id}`));
+    // The event was recorded in the order's transaction and published after it (the bundle's own in-process bus).
+    const events = await world.owner.sql((db) =>
+      db.query<{ type: string; published: boolean }>(
+        `SELECT type, published_at IS NOT NULL AS published FROM event_outbox WHERE payload::text LIKE $1 ORDER BY created_at, id`,
+        [`%${order.id}%`],
+      ),
+    );
+    expect(events).toEqual([{ type: 'order.created', published: true }]);
   });
 });
