@@ -7,9 +7,9 @@
  * function's code, so every function still ships only what it imports.
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { build, type Plugin } from 'esbuild';
+import { build, transform, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
   /** Output folder name, relative to outdir (may contain `/`), e.g. `locations/create-location`. */
@@ -33,11 +33,14 @@ export interface BundleOptions {
   sizesFile?: string;
 }
 
+/** zod's members, beside `index.mjs` in every function that uses zod (zodOnFirstUse). */
+const ZOD_FILE = 'zod.cjs';
+
 export interface BundleResult {
   outdir: string;
   /** name → absolute folder holding index.mjs (and any copied files). */
   dirs: Record<string, string>;
-  /** name → size of index.mjs in bytes. */
+  /** name → bytes of the function's code: index.mjs, and zod.cjs when it uses zod. */
   sizes: Record<string, number>;
   durationMs: number;
 }
@@ -72,7 +75,8 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
 
-  await build({
+  const zodMembers = new Set<string>();
+  const bundled = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(entries.map((entry) => [`${entry.name}/index`, resolve(root, entry.entry)])),
     outdir,
@@ -94,9 +98,17 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
     external: ['@aws-sdk/*', 'pg-native'],
     alias: bundleAliases(root),
-    plugins: [zodNamespaceImports(root), zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
+    plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
+    metafile: true,
     logLevel: 'warning',
   });
+  const zodFile = await buildZodFile(root, zodMembers, options.minify ?? true);
+  const zodShim = relative(root, resolve(root, 'infra/bundle-shims/zod-on-first-use.ts')).split(sep).join('/');
+  const usesZod = new Set(
+    Object.entries(bundled.metafile.outputs)
+      .filter(([, output]) => zodShim in output.inputs)
+      .map(([file]) => dirname(resolve(root, file))),
+  );
 
   const dirs: Record<string, string> = {};
   const sizes: Record<string, number> = {};
@@ -104,8 +116,9 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     const dir = join(outdir, entry.name);
     for (const { from, to } of entry.copyDirs ?? []) copyDirectory(resolve(root, from), join(dir, to));
     for (const [name, content] of Object.entries(entry.files ?? {})) writeFileSync(join(dir, name), content);
+    if (usesZod.has(dir)) writeFileSync(join(dir, ZOD_FILE), zodFile);
     dirs[entry.name] = dir;
-    sizes[entry.name] = statSync(join(dir, 'index.mjs')).size;
+    sizes[entry.name] = statSync(join(dir, 'index.mjs')).size + (usesZod.has(dir) ? Buffer.byteLength(zodFile) : 0);
   }
   if (options.sizesFile) {
     mkdirSync(dirname(options.sizesFile), { recursive: true });
@@ -133,27 +146,55 @@ function bundleAliases(root: string): Record<string, string> {
 }
 
 /**
- * `import { z } from 'zod'` binds zod's namespace object as a plain value, which esbuild cannot
- * tree-shake: every schema type, all 40-odd locales and the JSON Schema converters ship (about
- * 450 KB minified). `import * as z from 'zod'` (what the zod 4 docs recommend) is the same
- * namespace but lets esbuild keep only the members a module uses (about 85 KB). This rewrites the
- * first form to the second in our own sources while bundling; with every source already on the
- * second form it changes nothing.
+ * zod in its own file, loaded on first use. Our sources' `import { z } from 'zod'` becomes the
+ * namespace of infra/bundle-shims/zod-on-first-use.ts, which loads `zod.cjs` (written beside
+ * `index.mjs`) when a member is first read. Compiling zod's code and evaluating its module was
+ * most of a cold read's start, and a read by id uses no zod (shared/schemas/lazy.ts says how
+ * schemas wait for their first use). `zod.cjs` holds only the zod members our sources name
+ * (`z.object`, `z.iso`, ...), collected while the functions are bundled: the whole namespace,
+ * with its 40-odd locales, is about 450 kB minified; what we use is about 80 kB.
  */
-function zodNamespaceImports(root: string): Plugin {
+function zodOnFirstUse(root: string, members: Set<string>): Plugin {
   const NAMED_Z_IMPORT = /^import\s*\{\s*z\s*\}\s*from\s*(['"])zod\1;?[ \t]*$/gm;
+  const MEMBER = /\bz\.([A-Za-z_$][\w$]*)/g;
   const prefix = `${root}/`;
+  const shim = JSON.stringify(resolve(root, 'infra/bundle-shims/zod-on-first-use.ts'));
   return {
-    name: 'zod-namespace-imports',
+    name: 'zod-on-first-use',
     setup(pluginBuild) {
       pluginBuild.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
         // Only our sources; dependencies load as esbuild would load them anyway.
         if (!path.startsWith(prefix) || path.includes('/node_modules/')) return undefined;
         const source = await readFile(path, 'utf8');
-        return { contents: source.replace(NAMED_Z_IMPORT, "import * as z from 'zod';"), loader: 'ts' };
+        if (!source.match(NAMED_Z_IMPORT)) return undefined;
+        // Members read at run time: the transpiled code, so names used only in types (`z.infer`, `z.core.$ZodIssue`) do not count.
+        const { code } = await transform(source, { loader: 'ts' });
+        for (const match of code.matchAll(MEMBER)) members.add(match[1]);
+        return { contents: source.replace(NAMED_Z_IMPORT, `import { z } from ${shim};`), loader: 'ts' };
       });
     },
   };
+}
+
+/** Builds `zod.cjs`: the members named, tree-shaken. */
+async function buildZodFile(root: string, members: Set<string>, minify: boolean): Promise<string> {
+  const exported = new Set(Object.keys(await import('zod')));
+  const names = [...members].filter((name) => exported.has(name)).sort();
+  const result = await build({
+    absWorkingDir: root,
+    stdin: { contents: `export { ${names.join(', ')} } from 'zod';`, resolveDir: root, loader: 'js' },
+    bundle: true,
+    write: false,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    minify,
+    legalComments: 'none',
+    plugins: [zodWithoutJsonSchema()],
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].text;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPaymentMethods } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope } from '../../shared/schemas/list';
@@ -15,7 +16,7 @@ export const route = defineRoute({
   scopes: ['accounts:read', 'payments:read'],
   scopeMatch: 'any',
   query: PaymentMethodListQuery,
-  response: listEnvelope(AccountPaymentMethod),
+  response: onFirstUse(() => listEnvelope(AccountPaymentMethod)),
   list: true,
   handler: (ctx, { query }) =>
     listPaymentMethods(

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listParties } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,15 +15,17 @@ export const route = defineRoute({
   summary: 'List accounts',
   description: 'Newest first; archived accounts included unless is_archived=false. Filters combine with AND.',
   scopes: ['accounts:read'],
-  query: z.object({
-    ...paginationQuery(),
-    is_archived: queryBoolean().optional().describe('Only archived (true) or only current (false) accounts.'),
-    email: z.string().min(1).max(254).optional().describe('Exact email, case-insensitive.'),
-    account_number: z.string().min(1).max(50).optional().describe('Exact account_number, case-insensitive.'),
-    external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
-    q: z.string().trim().min(1).max(100).optional().describe('Name contains this text (case-insensitive).'),
-  }),
-  response: listEnvelope(Account),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      is_archived: queryBoolean().optional().describe('Only archived (true) or only current (false) accounts.'),
+      email: z.string().min(1).max(254).optional().describe('Exact email, case-insensitive.'),
+      account_number: z.string().min(1).max(50).optional().describe('Exact account_number, case-insensitive.'),
+      external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
+      q: z.string().trim().min(1).max(100).optional().describe('Name contains this text (case-insensitive).'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(Account)),
   list: true,
   handler: async (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

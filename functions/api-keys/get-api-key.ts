@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { getApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'Retrieve an API key',
   description: 'The secret is never returned after creation.',
   scopes: ['api_keys:read'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: ApiKey,
   expand: apiKeyExpand,
   handler: (ctx, { params }) => {

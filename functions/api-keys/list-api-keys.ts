@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listApiKeys } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -15,13 +16,15 @@ export const route = defineRoute({
   summary: 'List API keys',
   description: 'Newest first; revoked and expired keys included unless filtered by status.',
   scopes: ['api_keys:read'],
-  params: entityScopedParams(),
-  query: z.object({
-    ...paginationQuery(),
-    mode: z.enum(['live', 'test']).optional(),
-    status: z.enum(['active', 'expired', 'revoked']).optional(),
-  }),
-  response: listEnvelope(ApiKey),
+  params: onFirstUse(() => entityScopedParams()),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      mode: z.enum(['live', 'test']).optional(),
+      status: z.enum(['active', 'expired', 'revoked']).optional(),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(ApiKey)),
   list: true,
   expand: apiKeyExpand,
   handler: (ctx, { params, query }) => {

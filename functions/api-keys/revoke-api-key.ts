@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { revokeApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'Revoke an API key',
   description: 'The key stops working at once (on AWS, within the authorizer cache lifetime of 60 seconds). Revocation is final.',
   scopes: ['api_keys:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: ApiKey,
   errors: ['api_key_already_revoked'],
   handler: async (ctx, { params }) => {

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { rollApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'Issues a replacement key (same name, mode, scopes and user; its secret is returned once) and makes the old key expire after expires_in_seconds (default: now).',
   scopes: ['api_keys:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   body: ApiKeyRoll,
   response: ApiKeyWithSecret,
   successStatus: 201,

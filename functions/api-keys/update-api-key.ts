@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { getApiKey, updateApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'Update an API key',
   description: 'Only the name and metadata change; scopes are fixed at creation (create a new key for other scopes).',
   scopes: ['api_keys:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   body: ApiKeyUpdate,
   response: ApiKey,
   current: (ctx, input) => {

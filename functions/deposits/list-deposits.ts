@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -16,13 +17,15 @@ export const route = defineRoute({
   description:
     'Newest first, keyset-paginated. Filters: bank_account_id (the bank_account_id of the bank GL account), deposit_date_gte and deposit_date_lte (inclusive dates). Each deposit carries its lines; expand[]=data.payments adds the payments. Scope accounting:read, like E3.',
   scopes: ['accounting:read'],
-  query: z.object({
-    ...paginationQuery(),
-    bank_account_id: id().optional().describe('Only deposits to this bank account.'),
-    deposit_date_gte: isoDate().optional().describe('Only deposits dated on or after this date.'),
-    deposit_date_lte: isoDate().optional().describe('Only deposits dated on or before this date.'),
-  }),
-  response: listEnvelope(Deposit),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      bank_account_id: id().optional().describe('Only deposits to this bank account.'),
+      deposit_date_gte: isoDate().optional().describe('Only deposits dated on or after this date.'),
+      deposit_date_lte: isoDate().optional().describe('Only deposits dated on or before this date.'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(Deposit)),
   list: true,
   expand: DEPOSIT_EXPAND,
   handler: (ctx, { query }) => {

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { definePublicRoute } from '../../shared/http/route';
@@ -11,7 +12,7 @@ export const route = definePublicRoute({
   summary: 'The script that renders the reference page',
   description: "Redoc's standalone bundle, as the redoc npm package ships it.",
   contentType: 'text/javascript; charset=utf-8',
-  response: z.string(),
+  response: onFirstUse(() => z.string()),
   handler: () => loadRedocScript(),
 });
 

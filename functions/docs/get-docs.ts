@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { definePublicRoute } from '../../shared/http/route';
@@ -64,7 +65,7 @@ export const route = definePublicRoute({
   summary: 'The reference page of this API',
   description: 'This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.',
   contentType: 'text/html; charset=utf-8',
-  response: z.string(),
+  response: onFirstUse(() => z.string()),
   handler: () => Promise.resolve(PAGE),
 });
 

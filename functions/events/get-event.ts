@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityResourceParams } from '../../shared/schemas/common';
@@ -12,7 +13,7 @@ export const route = defineRoute({
   summary: 'Retrieve an event',
   description: 'An event of the last 90 days or more (the retention period); older events are a 404.',
   scopes: ['webhooks:read'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: Event,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -18,8 +19,8 @@ export const route = defineRoute({
   description:
     'Queues one more delivery of this event to the endpoint named, whether or not it subscribes to the type (the endpoint must be enabled). It is signed and retried like any delivery and carries the same webhook-id, so a receiver that already processed the event can recognise it. Returns the queued delivery (202).',
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
-  body: z.strictObject({ endpoint_id: id().describe('The webhook endpoint to send the event to.') }),
+  params: onFirstUse(() => entityResourceParams()),
+  body: onFirstUse(() => z.strictObject({ endpoint_id: id().describe('The webhook endpoint to send the event to.') })),
   response: WebhookDelivery,
   successStatus: 202,
   errors: ['webhook_endpoint_disabled'],

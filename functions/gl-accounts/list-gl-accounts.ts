@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,14 +15,16 @@ export const route = defineRoute({
   summary: 'List GL accounts',
   description: 'The chart of accounts, newest first.',
   scopes: ['accounting:read'],
-  query: z.object({
-    ...paginationQuery(),
-    type: z.enum(GL_ACCOUNT_TYPES).optional(),
-    subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
-    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) accounts.'),
-    is_bank: queryBoolean().optional().describe('Only bank accounts (true) or only other accounts (false).'),
-  }),
-  response: listEnvelope(GlAccount),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      type: z.enum(GL_ACCOUNT_TYPES).optional(),
+      subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
+      is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) accounts.'),
+      is_bank: queryBoolean().optional().describe('Only bank accounts (true) or only other accounts (false).'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(GlAccount)),
   list: true,
   handler: (ctx, { query }) =>
     listGlAccounts(ctx.db, ctx.entityId, { type: query.type, subtype: query.subtype, is_active: query.is_active, is_bank: query.is_bank }, query),

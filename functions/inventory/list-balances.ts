@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { id } from '../../shared/schemas/common';
 import { listBalances } from '../../shared/inventory/inventory-balances';
@@ -14,13 +15,15 @@ export const route = defineRoute({
   summary: 'List inventory balances',
   description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
   scopes: ['products:read'],
-  query: z.object({
-    ...paginationQuery(),
-    product_id: id().optional(),
-    location_id: id().optional(),
-    stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
-  }),
-  response: listEnvelope(InventoryBalance),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      product_id: id().optional(),
+      location_id: id().optional(),
+      stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(InventoryBalance)),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

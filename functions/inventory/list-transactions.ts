@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { id } from '../../shared/schemas/common';
 import { listTransactions } from '../../shared/inventory/inventory-transactions';
@@ -14,16 +15,18 @@ export const route = defineRoute({
   summary: 'List inventory transactions',
   description: 'Newest first. Transactions are immutable; filters combine with AND.',
   scopes: ['products:read'],
-  query: z.object({
-    ...paginationQuery(),
-    product_id: id().optional(),
-    location_id: id().optional(),
-    transaction_type: z.enum(TRANSACTION_TYPES).optional(),
-    reference_type: z.string().min(1).max(40).optional(),
-    reference_id: id().optional(),
-    group_id: id().optional().describe('The rows of one transfer or kit build.'),
-  }),
-  response: listEnvelope(InventoryTransaction),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      product_id: id().optional(),
+      location_id: id().optional(),
+      transaction_type: z.enum(TRANSACTION_TYPES).optional(),
+      reference_type: z.string().min(1).max(40).optional(),
+      reference_id: id().optional(),
+      group_id: id().optional().describe('The rows of one transfer or kit build.'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(InventoryTransaction)),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { kitAvailability } from '../../shared/inventory/kit-availability';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description: 'buildable_quantity = min over components of floor(available / quantity_per_kit), at one location or summed over all.',
   scopes: ['products:read'],
   params: idParams,
-  query: z.object({ location_id: id().optional().describe('Count stock at this location only.') }),
+  query: onFirstUse(() => z.object({ location_id: id().optional().describe('Count stock at this location only.') })),
   response: KitAvailability,
   handler: (ctx, { params, query }) => kitAvailability(ctx.db, ctx.entityId, params.id, query.location_id),
 });

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listLocations } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,8 +15,10 @@ export const route = defineRoute({
   summary: 'List locations',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) locations.') }),
-  response: listEnvelope(Location),
+  query: onFirstUse(() =>
+    z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) locations.') }),
+  ),
+  response: onFirstUse(() => listEnvelope(Location)),
   list: true,
   handler: (ctx, { query }) => listLocations(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
 });

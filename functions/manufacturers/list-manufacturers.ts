@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listManufacturers } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -13,8 +14,8 @@ export const route = defineRoute({
   summary: 'List manufacturers',
   description: 'Newest first.',
   scopes: ['manufacturers:read'],
-  query: z.object({ ...paginationQuery(), name: z.string().min(1).max(200).optional().describe('Exact name, case-insensitive.') }),
-  response: listEnvelope(Manufacturer),
+  query: onFirstUse(() => z.object({ ...paginationQuery(), name: z.string().min(1).max(200).optional().describe('Exact name, case-insensitive.') })),
+  response: onFirstUse(() => listEnvelope(Manufacturer)),
   list: true,
   handler: (ctx, { query }) => listManufacturers(ctx.db, ctx.entityId, { name: query.name }, query),
 });

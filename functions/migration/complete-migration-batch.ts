@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'The load is done: the batch takes no more records (a create naming it is a 409 migration_batch_closed). Completing a completed batch changes nothing; a rolled-back batch cannot be completed (409 migration_batch_closed). A completed batch can still be rolled back.',
   scopes: ['migration:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: MigrationBatch,
   errors: ['migration_batch_closed'],
   handler: async (ctx, { params }) => {

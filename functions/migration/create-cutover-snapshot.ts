@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -20,7 +21,7 @@ export const route = defineRoute({
     'A snapshot covers the whole database cluster (db_instance_id), not only this entity: restore it only for the whole deployment.',
   ].join(' '),
   scopes: ['migration:admin', 'migration:write'],
-  params: entityScopedParams(),
+  params: onFirstUse(() => entityScopedParams()),
   body: SnapshotRequest,
   response: DbSnapshot,
   successStatus: 202,

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -18,7 +19,7 @@ export const route = defineRoute({
     'Recorded in the cutover log. Each mode of an entity (live, test) is frozen on its own.',
   ].join(' '),
   scopes: ['migration:admin'],
-  params: entityScopedParams(),
+  params: onFirstUse(() => entityScopedParams()),
   body: FreezeRequest,
   response: CutoverFreeze,
   errors: ['entity_already_frozen'],

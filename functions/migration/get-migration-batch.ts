@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { getMigrationBatch } from '../../shared/migration/batches';
@@ -12,7 +13,7 @@ export const route = defineRoute({
   summary: 'Retrieve an import batch',
   description: 'counts: the records of each resource type that carry the batch id now; removed_counts: what rollbacks removed.',
   scopes: ['migration:read'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: MigrationBatch,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,9 +15,9 @@ export const route = defineRoute({
   summary: 'List the cutover log',
   description: 'Every freeze, unfreeze and snapshot request of the entity, newest first, with the key and request that made it.',
   scopes: ['migration:read'],
-  params: entityScopedParams(),
-  query: z.object(paginationQuery()),
-  response: listEnvelope(CutoverLogEntry),
+  params: onFirstUse(() => entityScopedParams()),
+  query: onFirstUse(() => z.object(paginationQuery())),
+  response: onFirstUse(() => listEnvelope(CutoverLogEntry)),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

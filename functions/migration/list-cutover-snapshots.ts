@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,9 +15,9 @@ export const route = defineRoute({
   summary: 'List cutover snapshots',
   description: 'The cutover snapshots of the entity, newest first (cursor pagination on the object id).',
   scopes: ['migration:read'],
-  params: entityScopedParams(),
-  query: z.object(paginationQuery()),
-  response: listEnvelope(DbSnapshot),
+  params: onFirstUse(() => entityScopedParams()),
+  query: onFirstUse(() => z.object(paginationQuery())),
+  response: onFirstUse(() => listEnvelope(DbSnapshot)),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

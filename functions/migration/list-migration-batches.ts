@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,9 +15,11 @@ export const route = defineRoute({
   summary: 'List import batches',
   description: 'Newest first, each with its counts.',
   scopes: ['migration:read'],
-  params: entityScopedParams(),
-  query: z.object({ ...paginationQuery(), status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') }),
-  response: listEnvelope(MigrationBatch),
+  params: onFirstUse(() => entityScopedParams()),
+  query: onFirstUse(() =>
+    z.object({ ...paginationQuery(), status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') }),
+  ),
+  response: onFirstUse(() => listEnvelope(MigrationBatch)),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

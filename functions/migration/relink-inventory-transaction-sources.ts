@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -21,7 +22,7 @@ export const route = defineRoute({
     'Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.',
   ].join(' '),
   scopes: ['migration:write'],
-  params: entityScopedParams(),
+  params: onFirstUse(() => entityScopedParams()),
   body: RelinkRequest,
   response: RelinkResult,
   handler: (ctx, { params, body }) => {

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'Lifts the freeze: writes of every key with the right scope are accepted again, and the freeze token stops being valid. A snapshot already started runs on. 409 entity_not_frozen when the entity is not frozen. Recorded in the cutover log.',
   scopes: ['migration:admin'],
-  params: entityScopedParams(),
+  params: onFirstUse(() => entityScopedParams()),
   response: CutoverFreeze,
   errors: ['entity_not_frozen'],
   handler: (ctx, { params }) => {

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { deploymentServers, loadOpenApiDocument } from '../../shared/http/openapi-source';
@@ -11,7 +12,7 @@ export const route = definePublicRoute({
   summary: 'The OpenAPI 3.1 document of this API',
   description:
     'Generated from the route table. `servers` names the deployment that serves it. Compressed when Accept-Encoding allows it (gzip on every deployment), with an ETag for If-None-Match.',
-  response: z.record(z.string(), z.unknown()),
+  response: onFirstUse(() => z.record(z.string(), z.unknown())),
   handler: async () => ({ ...(await loadOpenApiDocument()), servers: deploymentServers() }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { id } from '../../shared/schemas/common';
 import { deleteOrder } from '../../shared/orders/delete-order';
 import { getOrder } from '../../shared/orders/order-reads';
@@ -7,7 +8,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 
-const params = z.object({ id: z.string().trim().min(1).max(64).describe("The order's uuid or its order_number (e.g. SO-000042).") });
+const params = onFirstUse(() => z.object({ id: z.string().trim().min(1).max(64).describe("The order's uuid or its order_number (e.g. SO-000042).") }));
 
 export const route = defineRoute({
   id: 'orders.delete',
@@ -19,7 +20,7 @@ export const route = defineRoute({
     'E17. Soft delete: the order disappears from reads and lists; its number stays taken. Only a draft, or a quote, without payments can be deleted; anything else is 409 order_not_deletable (cancel it instead). Response {deleted: true, id}.',
   scopes: ['orders:write'],
   params,
-  response: z.object({ deleted: z.literal(true), id: id() }),
+  response: onFirstUse(() => z.object({ deleted: z.literal(true), id: id() })),
   errors: ['order_not_deletable'],
   current: async (ctx, { params }) => getOrder(ctx.db, ctx.entityId, await findOrderIdByReference(ctx.db, ctx.entityId, params.id), { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { id } from '../../shared/schemas/common';
 import { getLine } from '../../shared/orders/order-reads';
 import { updateLine } from '../../shared/orders/update-line';
@@ -8,7 +9,7 @@ import { defineRoute } from '../../shared/http/route';
 import { OrderLineItem } from '../../shared/orders/schemas/order';
 import { OrderLineUpdate } from '../../shared/orders/schemas/order-requests';
 
-export const itemParams = z.object({ id: id().describe('The order id.'), item_id: id().describe('The line item id.') });
+export const itemParams = onFirstUse(() => z.object({ id: id().describe('The order id.'), item_id: id().describe('The line item id.') }));
 
 export const route = defineRoute({
   id: 'orders.items.update',

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -13,8 +14,8 @@ export const route = defineRoute({
   summary: 'List payment terms',
   description: 'Newest first, cursor-paginated.',
   scopes: ['purchasing:read'],
-  query: z.object({ ...paginationQuery() }),
-  response: listEnvelope(PaymentTerm),
+  query: onFirstUse(() => z.object({ ...paginationQuery() })),
+  response: onFirstUse(() => listEnvelope(PaymentTerm)),
   list: true,
   handler: (ctx, { query }) => listPaymentTerms(ctx.db, ctx.entityId, query),
 });

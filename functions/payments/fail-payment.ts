@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { id } from '../../shared/schemas/common';
 import { failPayment } from '../../shared/payments/ach';
@@ -17,7 +18,7 @@ export const route = defineRoute({
   description:
     'The ACH debit of a pending payment was returned (failure_reason, e.g. an R01 return code). Nothing had posted, so nothing is reversed: the documents it was to pay return to the order_status they had before awaiting_ach_clearance, unpaid by it, and the payment becomes failed (no unapplied credit). A payment that is not pending is 409 payment_not_pending with current_status. Response 200: the payment.',
   scopes: ['payments:write'],
-  params: z.object({ payment_id: id().describe('The payment id.') }),
+  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
   body: PaymentFail,
   response: Payment,
   errors: ['payment_not_pending'],

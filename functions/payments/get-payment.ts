@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { getPayment } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'Retrieve a payment',
   description: 'The payment with its applications. The path parameter is named payment_id, as in E8 (one name per path segment).',
   scopes: ['payments:read'],
-  params: z.object({ payment_id: id().describe('The payment id.') }),
+  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
   response: Payment,
   handler: (ctx, { params }) => getPayment(ctx.db, ctx.entityId, params.payment_id, 'payment_id'),
 });

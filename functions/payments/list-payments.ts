@@ -1,9 +1,10 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listPayments } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { Payment, PaymentListQuery } from '../../shared/payments/schemas/payment';
+import { Payment, paymentListFilters } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
   id: 'payments.list',
@@ -13,8 +14,8 @@ export const route = defineRoute({
   summary: 'List payments',
   description: 'Newest first. Filters: account_id, status (pending, undeposited, deposited, voided, failed).',
   scopes: ['payments:read'],
-  query: z.object({ ...paginationQuery(), ...PaymentListQuery }),
-  response: listEnvelope(Payment),
+  query: onFirstUse(() => z.object({ ...paginationQuery(), ...paymentListFilters() })),
+  response: onFirstUse(() => listEnvelope(Payment)),
   list: true,
   handler: (ctx, { query }) => listPayments(ctx.db, ctx.entityId, { account_id: query.account_id, status: query.status }, query),
 });

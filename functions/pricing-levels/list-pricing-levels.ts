@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listPricingLevels } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,8 +15,8 @@ export const route = defineRoute({
   summary: 'List pricing levels',
   description: 'Newest first.',
   scopes: ['products:read'],
-  query: z.object({ ...paginationQuery(), is_active: queryBoolean().optional() }),
-  response: listEnvelope(PricingLevel),
+  query: onFirstUse(() => z.object({ ...paginationQuery(), is_active: queryBoolean().optional() })),
+  response: onFirstUse(() => listEnvelope(PricingLevel)),
   list: true,
   handler: (ctx, { query }) => listPricingLevels(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
 });

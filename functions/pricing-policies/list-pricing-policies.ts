@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listPricingPolicies } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,15 +15,17 @@ export const route = defineRoute({
   summary: 'List pricing policies',
   description: 'Newest first; filters combine with AND.',
   scopes: ['products:read'],
-  query: z.object({
-    ...paginationQuery(),
-    product_id: id().optional(),
-    pricing_level_id: id().optional(),
-    account_id: id().optional(),
-    is_active: queryBoolean().optional(),
-    migration_batch_id: id().optional().describe('The policies of one migration batch.'),
-  }),
-  response: listEnvelope(PricingPolicy),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(),
+      product_id: id().optional(),
+      pricing_level_id: id().optional(),
+      account_id: id().optional(),
+      is_active: queryBoolean().optional(),
+      migration_batch_id: id().optional().describe('The policies of one migration batch.'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(PricingPolicy)),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteOption, getOption } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { deletedObject, id } from '../../shared/schemas/common';
 
-const params = z.object({ id: id().describe('The product id.'), option_id: id().describe('The option id.') });
+const params = onFirstUse(() => z.object({ id: id().describe('The product id.'), option_id: id().describe('The option id.') }));
 
 export const route = defineRoute({
   id: 'products.options.delete',
@@ -15,7 +16,7 @@ export const route = defineRoute({
   summary: 'Delete a product option',
   scopes: ['products:write'],
   params,
-  response: deletedObject('product_option'),
+  response: onFirstUse(() => deletedObject('product_option')),
   current: (ctx, { params }) => getOption(ctx.db, ctx.entityId, params.id, params.option_id, { lock: true }),
   handler: async (ctx, { params }) => {
     const option = await deleteOption(ctx.db, ctx.entityId, params.id, params.option_id);

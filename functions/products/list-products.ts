@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { listProducts } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
@@ -7,15 +8,17 @@ import { id, queryBoolean } from '../../shared/schemas/common';
 import { Product, PRODUCT_TYPES } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
 
-export const ProductListQuery = z.object({
-  ...paginationQuery(),
-  product_type: z.enum(PRODUCT_TYPES).optional().describe('Only products of this type.'),
-  is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) products.'),
-  manufacturer_id: id().optional().describe('Only products of this manufacturer.'),
-  sku: z.string().min(1).max(100).optional().describe('Exact SKU, case-insensitive.'),
-  q: z.string().trim().min(1).max(100).optional().describe('Search: SKU starting with, or name containing, this text (case-insensitive).'),
-  external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
-});
+export const ProductListQuery = onFirstUse(() =>
+  z.object({
+    ...paginationQuery(),
+    product_type: z.enum(PRODUCT_TYPES).optional().describe('Only products of this type.'),
+    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) products.'),
+    manufacturer_id: id().optional().describe('Only products of this manufacturer.'),
+    sku: z.string().min(1).max(100).optional().describe('Exact SKU, case-insensitive.'),
+    q: z.string().trim().min(1).max(100).optional().describe('Search: SKU starting with, or name containing, this text (case-insensitive).'),
+    external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
+  }),
+);
 
 export const route = defineRoute({
   id: 'products.list',
@@ -27,7 +30,7 @@ export const route = defineRoute({
     "Newest first. Filters combine with AND. demand_avg_per_day is the sum of the product's location balances' demand_avg_per_day (GET /v1/inventory/balances): fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1); each physical decrement counts once, for the product it drew. The demand of a page is loaded in one query.",
   scopes: ['products:read'],
   query: ProductListQuery,
-  response: listEnvelope(Product),
+  response: onFirstUse(() => listEnvelope(Product)),
   list: true,
   expand: PRODUCT_EXPAND,
   handler: (ctx, { query }) => {

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { reorderOptions } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -17,7 +18,7 @@ export const route = defineRoute({
   scopes: ['products:write'],
   params: idParams,
   body: OptionReorder,
-  response: z.object({ reordered: z.number().int() }),
+  response: onFirstUse(() => z.object({ reordered: z.number().int() })),
   handler: async (ctx, { params, body }) => {
     const result = await reorderOptions(ctx.db, ctx.entityId, params.id, body.order);
     await ctx.events.record('product_option.reordered', { product_id: params.id, order: body.order });

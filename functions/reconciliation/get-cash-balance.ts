@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { todayUtc } from '../../shared/dates';
 import { cashBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'The GL-derived balance of each bank account (debits minus credits posted on or before as_of_date, default today in UTC), and their total. Inactive bank accounts appear while they hold a balance.',
   scopes: ['migration:read'],
-  params: entityScopedParams(),
+  params: onFirstUse(() => entityScopedParams()),
   query: asOfQuery,
   response: CashBalance,
   handler: (ctx, { params, query }) => {

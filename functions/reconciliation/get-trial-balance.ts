@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { todayUtc } from '../../shared/dates';
 import { trialBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     "Every account's balance on as_of_date (default today in UTC) in the debit or credit column; total_debits equals total_credits. Balance sheet accounts carry everything to date; revenue and expense accounts carry the fiscal year's activity (from fiscal_year_start, taken from the accounting periods, else January 1), with earlier years' profit or loss in retained earnings, as QuickBooks reports it. Same scope as the other reconciliation reports.",
   scopes: ['migration:read'],
-  params: entityScopedParams(),
+  params: onFirstUse(() => entityScopedParams()),
   query: asOfQuery,
   response: TrialBalance,
   handler: (ctx, { params, query }) => {

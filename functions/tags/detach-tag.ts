@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { id } from '../../shared/schemas/common';
 import { detachTag, tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -5,7 +6,7 @@ import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
 
-const params = tagResourceParams.extend({ tagId: id().describe('The tag to detach.') });
+const params = onFirstUse(() => tagResourceParams.extend({ tagId: id().describe('The tag to detach.') }));
 
 export const route = defineRoute({
   id: 'tags.resource.detach',

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listTags } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -13,8 +14,8 @@ export const route = defineRoute({
   summary: 'List tags',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: z.object({ ...paginationQuery(), name: z.string().min(1).max(100).optional().describe('Exact name, case-insensitive.') }),
-  response: listEnvelope(Tag),
+  query: onFirstUse(() => z.object({ ...paginationQuery(), name: z.string().min(1).max(100).optional().describe('Exact name, case-insensitive.') })),
+  response: onFirstUse(() => listEnvelope(Tag)),
   list: true,
   handler: (ctx, { query }) => listTags(ctx.db, ctx.entityId, { name: query.name }, query),
 });

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listTaxRates } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,8 +15,8 @@ export const route = defineRoute({
   summary: 'List tax rates',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rates.') }),
-  response: listEnvelope(TaxRate),
+  query: onFirstUse(() => z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rates.') })),
+  response: onFirstUse(() => listEnvelope(TaxRate)),
   list: true,
   handler: (ctx, { query }) => listTaxRates(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
 });

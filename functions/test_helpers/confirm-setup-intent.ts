@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../shared/schemas/lazy';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -7,7 +8,7 @@ import { paymentProcessor } from '../../shared/payments/select-processor';
 import { confirmSandboxSetupIntent, SANDBOX_TOKEN_NAMES } from '../../shared/payments/sandbox-processor';
 import { livemode } from '../../shared/schemas/livemode';
 
-const TestSetupIntentConfirm = z.lazy(() =>
+const TestSetupIntentConfirm = lazySchema(() =>
   z.strictObject({
     payment_method: z
       .enum(SANDBOX_TOKEN_NAMES)
@@ -17,7 +18,7 @@ const TestSetupIntentConfirm = z.lazy(() =>
   }),
 );
 
-const TestSetupIntent = z.lazy(() =>
+const TestSetupIntent = lazySchema(() =>
   z
     .object({
       object: z.literal('setup_intent'),
@@ -39,7 +40,9 @@ export const route = defineRoute({
   description:
     "Test mode only (as Stripe's test helpers): does what the processor's client library does when a customer submits the payment form, with a Stripe test token in place of the numbers, so an integrator can finish E12 → confirm → POST /v1/accounts/{id}/payment-methods/attach with curl on the sandbox stage. Live keys get 403 test_mode_required. Works with the sandbox processor only: where the stage uses Stripe, confirm with Stripe.js in Stripe's test mode (this route answers 404). Unknown setup intents (or another entity's) are 404 on setup_intent_id; a token of the other method type is 400 on payment_method; an intent already confirmed is 409 setup_intent_unexpected_state. Nothing is saved on the account until attach.",
   scopes: ['payments:write'],
-  params: z.object({ setup_intent_id: z.string().min(1).max(255).describe('The setup_intent_id from POST /v1/accounts/{id}/payment-methods.') }),
+  params: onFirstUse(() =>
+    z.object({ setup_intent_id: z.string().min(1).max(255).describe('The setup_intent_id from POST /v1/accounts/{id}/payment-methods.') }),
+  ),
   body: TestSetupIntentConfirm,
   response: TestSetupIntent,
   errors: ['test_mode_required', 'setup_intent_unexpected_state'],

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listUnitsOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -13,8 +14,8 @@ export const route = defineRoute({
   summary: 'List units of measure',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: z.object({ ...paginationQuery(), uom_type: z.string().min(1).max(40).optional().describe('Only units of this type.') }),
-  response: listEnvelope(UnitOfMeasure),
+  query: onFirstUse(() => z.object({ ...paginationQuery(), uom_type: z.string().min(1).max(40).optional().describe('Only units of this type.') })),
+  response: onFirstUse(() => listEnvelope(UnitOfMeasure)),
   list: true,
   handler: (ctx, { query }) => listUnitsOfMeasure(ctx.db, ctx.entityId, { uom_type: query.uom_type }, query),
 });

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +17,7 @@ export const route = defineRoute({
   description:
     'Draft or rejected bills only (409 vendor_bill_invalid_transition). A line billing a purchase order line gives its units back to that line (billed_quantity). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.',
   scopes: ['purchasing:write'],
-  params: z.object({ id: id().describe('The bill id.'), line_id: id().describe('The line id.') }),
+  params: onFirstUse(() => z.object({ id: id().describe('The bill id.'), line_id: id().describe('The line id.') })),
   response: VendorBill,
   expand: VENDOR_BILL_EXPAND,
   errors: ['vendor_bill_invalid_transition'],

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -16,19 +17,21 @@ export const route = defineRoute({
   description:
     "E22. Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status (void is accepted for voided, as the spec's filter list words it), created_gte and created_lte (timestamps, inclusive), due_date_lte (a date: today's date lists the bills due or overdue). expand[] takes the data. prefix.",
   scopes: ['purchasing:read'],
-  query: z.object({
-    ...paginationQuery(100),
-    vendor_id: id().optional().describe("This vendor's bills."),
-    status: z
-      .enum([...VENDOR_BILL_STATUSES, 'void'])
-      .transform((value) => (value === 'void' ? 'voided' : value))
-      .optional()
-      .describe('Bills in this status; void is the same as voided.'),
-    created_gte: timestamp().optional().describe('Created at or after this instant.'),
-    created_lte: timestamp().optional().describe('Created at or before this instant.'),
-    due_date_lte: isoDate().optional().describe('Due on or before this date.'),
-  }),
-  response: listEnvelope(VendorBill),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(100),
+      vendor_id: id().optional().describe("This vendor's bills."),
+      status: z
+        .enum([...VENDOR_BILL_STATUSES, 'void'])
+        .transform((value) => (value === 'void' ? 'voided' : value))
+        .optional()
+        .describe('Bills in this status; void is the same as voided.'),
+      created_gte: timestamp().optional().describe('Created at or after this instant.'),
+      created_lte: timestamp().optional().describe('Created at or before this instant.'),
+      due_date_lte: isoDate().optional().describe('Due on or before this date.'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(VendorBill)),
   list: true,
   expand: VENDOR_BILL_EXPAND,
   handler: (ctx, { query }) =>

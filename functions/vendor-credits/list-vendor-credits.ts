@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -15,12 +16,14 @@ export const route = defineRoute({
   summary: 'List vendor credits',
   description: 'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status. expand[] takes the data. prefix.',
   scopes: ['purchasing:read'],
-  query: z.object({
-    ...paginationQuery(100),
-    vendor_id: id().optional().describe("This vendor's credits."),
-    status: z.enum(VENDOR_CREDIT_STATUSES).optional().describe('Credits in this status.'),
-  }),
-  response: listEnvelope(VendorCredit),
+  query: onFirstUse(() =>
+    z.object({
+      ...paginationQuery(100),
+      vendor_id: id().optional().describe("This vendor's credits."),
+      status: z.enum(VENDOR_CREDIT_STATUSES).optional().describe('Credits in this status.'),
+    }),
+  ),
+  response: onFirstUse(() => listEnvelope(VendorCredit)),
   list: true,
   expand: VENDOR_CREDIT_EXPAND,
   handler: (ctx, { query }) => listCredits(ctx.db, ctx.entityId, { vendor_id: query.vendor_id, status: query.status }, query),

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -12,8 +13,8 @@ export const route = defineRoute({
   summary: 'Delete a webhook endpoint',
   description: 'No event is delivered to it afterwards, retries included. The events stay in the events feed.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
-  response: deletedObject('webhook_endpoint'),
+  params: onFirstUse(() => entityResourceParams()),
+  response: onFirstUse(() => deletedObject('webhook_endpoint')),
   current: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);
     return getWebhookEndpoint(ctx.db, ctx.entityId, params.id, { lock: true });

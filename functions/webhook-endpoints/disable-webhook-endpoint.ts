@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'Stops deliveries to the endpoint (disabled_reason user) until enable is called; events meanwhile are not queued for it, and stay in the events feed to catch up from. Disabling a disabled endpoint changes nothing.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'Resumes deliveries of events that happen from now on, whatever disabled the endpoint (a call, a 410 answer or three days of failures). Enabling an enabled endpoint changes nothing.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

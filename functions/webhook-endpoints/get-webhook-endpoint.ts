@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityResourceParams } from '../../shared/schemas/common';
@@ -12,7 +13,7 @@ export const route = defineRoute({
   summary: 'Retrieve a webhook endpoint',
   description: 'The secret is never returned after creation (roll-secret issues a new one).',
   scopes: ['webhooks:read'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,9 +15,9 @@ export const route = defineRoute({
   summary: 'List webhook endpoints',
   description: 'Newest first, enabled and disabled alike. Secrets are never listed.',
   scopes: ['webhooks:read'],
-  params: entityScopedParams(),
-  query: z.object(paginationQuery()),
-  response: listEnvelope(WebhookEndpoint),
+  params: onFirstUse(() => entityScopedParams()),
+  query: onFirstUse(() => z.object(paginationQuery())),
+  response: onFirstUse(() => listEnvelope(WebhookEndpoint)),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   description:
     'Issues a new signing secret, returned once in this response. The previous secret stays valid for 24 hours (previous_secret_expires_at): meanwhile every delivery carries a signature with each secret in its webhook-signature header, so a receiver can switch secrets without missing a delivery. Rolling again within the 24 hours retires the older of the two at once.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: WebhookEndpointWithSecret,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

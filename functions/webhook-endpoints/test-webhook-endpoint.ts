@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -17,7 +18,7 @@ export const route = defineRoute({
   description:
     'Queues a `ping` event for this endpoint alone, signed and retried like any delivery, whatever its enabled_events. The ping is not an event of the feed. Returns the queued delivery (202); its attempts appear under deliveries.',
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   response: WebhookDelivery,
   successStatus: 202,
   handler: async (ctx, { params }) => {

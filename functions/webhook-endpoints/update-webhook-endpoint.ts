@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   summary: 'Update a webhook endpoint',
   description: `Changes the url, enabled_events, description or metadata (metadata is replaced as a whole). ${URL_RULES} Use disable and enable to stop and resume deliveries.`,
   scopes: ['webhooks:write'],
-  params: entityResourceParams(),
+  params: onFirstUse(() => entityResourceParams()),
   body: WebhookEndpointUpdate,
   response: WebhookEndpoint,
   errors: [...URL_ERRORS],

@@ -17,6 +17,7 @@ import { hasScope } from '../auth/scopes';
 import { withTransaction } from '../db/database';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
+import { idParams, readIdParams } from '../schemas/common';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log, type Logger } from '../log';
@@ -210,7 +211,8 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
     // Their names are the route's placeholders; zod reads only the names its schema declares.
     const pathParameters = request.event.pathParameters ?? NO_PATH_PARAMETERS;
     checkInputValue(pathParameters);
-    const params = parseOrThrow(schemas.params ?? noFields(), pathParameters);
+    // A read by id checks its id without zod: its first request then loads no zod at all.
+    const params = (schemas.params === idParams && readIdParams(pathParameters)) || parseOrThrow(schemas.params ?? noFields(), pathParameters);
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
     const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
     const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema());

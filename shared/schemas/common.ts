@@ -1,6 +1,7 @@
 /** Field schemas every resource shares. */
 import { z } from 'zod';
 import { livemode } from './livemode';
+import { onFirstUse } from './lazy';
 
 /**
  * An object id: a UUID in any case, lower-cased, so an id compares equal to the stored one
@@ -49,7 +50,20 @@ export const metadata = () =>
 /** Optional trimmed text with a length cap; null clears the field on update. */
 export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
-export const idParams = z.object({ id: id().describe('The object id.') });
+export const idParams = onFirstUse(() => z.object({ id: id().describe('The object id.') }));
+
+// zod's UUID pattern, which `id()` applies: RFC 9562 versions 1 to 8 with their variant, the nil and the max UUID.
+const ID_PATTERN =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
+/**
+ * What `idParams` parses a valid path into, without building it: a read by id then starts without
+ * loading zod (shared/schemas/lazy.ts). Undefined when `id()` would refuse the id, so the caller
+ * parses with the schema and gets its error. A property test holds the two to the same answers.
+ */
+export function readIdParams(pathParameters: Record<string, string | undefined>): { id: string } | undefined {
+  const value = pathParameters.id;
+  return typeof value === 'string' && ID_PATTERN.test(value) ? { id: value.toLowerCase() } : undefined;
+}
 
 /** `/v1/entities/{entity_id}/<resource>`. Functions, like the field groups below: only the routes that use them build them. */
 export const entityScopedParams = () =>

@@ -59,7 +59,7 @@ describe('bundleFunctions', () => {
     expect(routeBundle).not.toMatch(/sourceMappingURL/);
     const migrate = readFileSync(join(result.dirs[PLATFORM_BUNDLES.migrateDatabase], 'index.mjs'), 'utf8');
     expect(migrate).toMatch(/from\s*"@aws-sdk\/client-secrets-manager"/);
-    expect(readdirSync(result.dirs['locations/create-location'])).toEqual(['index.mjs']);
+    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['index.mjs', 'zod.cjs']);
   });
 
   it('loads the DynamoDB client in no function at module load: only idempotent requests import() it', () => {
@@ -92,7 +92,9 @@ describe('bundleFunctions', () => {
 
   it("validates with zod but ships none of zod's JSON Schema code (the OpenAPI document is generated at synth)", () => {
     for (const [name, dir] of Object.entries(result.dirs)) {
-      expect(readFileSync(join(dir, 'index.mjs'), 'utf8').includes('draft-2020-12'), name).toBe(false);
+      for (const file of readdirSync(dir).filter((file) => /\.(mjs|cjs)$/.test(file))) {
+        expect(readFileSync(join(dir, file), 'utf8').includes('draft-2020-12'), `${name}/${file}`).toBe(false);
+      }
     }
     // A bundled read refuses a malformed id and an unknown query parameter before it touches the database.
     const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
@@ -112,6 +114,16 @@ describe('bundleFunctions', () => {
       { status: 400, code: 'parameter_invalid', param: 'id' },
       { status: 400, code: 'parameter_unknown', param: 'surprise' },
     ]);
+  });
+
+  it('ships zod in its own file beside every function that validates: the members the sources use, not the whole namespace', () => {
+    const zodFile = readFileSync(join(result.dirs['locations/get-location'], 'zod.cjs'), 'utf8');
+    for (const route of routes) expect(readFileSync(join(result.dirs[route.key], 'zod.cjs'), 'utf8') === zodFile, route.key).toBe(true);
+    expect(existsSync(join(result.dirs['authorizer/authorizer'], 'zod.cjs'))).toBe(false);
+    expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).not.toMatch(/\$ZodObject/);
+    // The locales and the JSON Schema converters are what a whole namespace would add (about 450 kB).
+    expect(zodFile.length).toBeLessThan(120_000);
+    expect(zodFile).not.toMatch(/Nombre|Zeichenkette/);
   });
 
   it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', () => {
@@ -151,14 +163,17 @@ describe('bundleFunctions', () => {
     expect(JSON.parse(readFileSync(join(workDir, 'bundle-sizes.json'), 'utf8'))).toEqual(result.sizes);
   });
 
-  it('produces ES modules that load and export handler', () => {
+  it('produces ES modules that load and export handler, and load no zod: no module builds a schema at load (shared/schemas/lazy.ts)', () => {
     const script = `
+      import { createRequire } from 'node:module';
+      const loaded = createRequire(import.meta.url).cache;
       const dirs = JSON.parse(process.argv[1]);
       const failures = [];
       for (const [name, dir] of Object.entries(dirs)) {
         try {
           const mod = await import(dir + '/index.mjs');
           if (typeof mod.handler !== 'function') failures.push(name + ': no handler export');
+          if (loaded[dir + '/zod.cjs']) failures.push(name + ': loads zod at import');
         } catch (error) {
           failures.push(name + ': ' + error.message);
         }

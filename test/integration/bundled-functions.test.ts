@@ -41,14 +41,23 @@ interface Policy {
   context: Record<string, string>;
 }
 
-/** One invocation in a fresh process: imports the bundle, calls its handler with the event, prints the result. */
+/**
+ * One invocation in a fresh process: imports the bundle, calls its handler with the event, prints
+ * the result and whether the bundle's zod.cjs was loaded at import and by the end (zod is loaded on
+ * first use: infra/bundle.ts).
+ */
 const CHILD = `
+import { createRequire } from 'node:module';
 const [dir, event] = process.argv.slice(1);
+const zodLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.endsWith('/zod.cjs'));
 const { handler } = await import(dir + '/index.mjs');
+const zodAtImport = zodLoaded();
 const result = await handler(JSON.parse(event), { functionName: 'bundled', awsRequestId: 'bundled', getRemainingTimeInMillis: () => 29000 });
-console.log(JSON.stringify(result));
+console.log(JSON.stringify({ result, zodAtImport, zodAtEnd: zodLoaded() }));
 process.exit(0);
 `;
+/** Whether each bundle had loaded zod, at import and by the end of its invocation, in invocation order. */
+const zodLoads: { bundle: BundleName; zodAtImport: boolean; zodAtEnd: boolean }[] = [];
 
 let dirs: Record<string, string>;
 
@@ -75,7 +84,11 @@ function invoke<T = Answer>(bundle: BundleName, event: object): Promise<T> {
                 .join('\n')}`,
             ),
           );
-        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as T);
+        else {
+          const { result, zodAtImport, zodAtEnd } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { result: T; zodAtImport: boolean; zodAtEnd: boolean };
+          zodLoads.push({ bundle, zodAtImport, zodAtEnd });
+          resolve(result);
+        }
       },
     );
   });
@@ -110,6 +123,7 @@ async function authorized(owner: TestEntity): Promise<Record<string, string>> {
     headers: { Authorization: `Bearer ${owner.secret}` },
   });
   expect(policy.policyDocument.Statement[0].Effect).toBe('Allow');
+  expect(zodLoads.at(-1)).toEqual({ bundle: 'authorizer/authorizer', zodAtImport: false, zodAtEnd: false });
   expect(policy.context).toMatchObject({ entityId: owner.entity.id, keyId: owner.key.id, mode: 'test' });
   return policy.context;
 }
@@ -140,6 +154,7 @@ describe('the deployed bundles on the real database', () => {
 
     const created = await create(body, 'bundled-create');
     expect(created.statusCode, created.body).toBe(201);
+    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/create-location', zodAtImport: false, zodAtEnd: true }); // the body is parsed with zod
     const location = JSON.parse(created.body) as { id: string };
     expect(location).toMatchObject({ object: 'location', name: 'Bundled warehouse', city: 'Rotterdam', livemode: false });
     expect(await create(body, 'bundled-create')).toMatchObject({ statusCode: 201, body: created.body, headers: { 'Idempotent-Replayed': 'true' } });
@@ -149,12 +164,21 @@ describe('the deployed bundles on the real database', () => {
     // One location: the replay and the refusal wrote nothing.
     expect(await owner.sql((db) => db.query('SELECT id FROM locations WHERE entity_id = $1', [owner.entity.id]))).toEqual([{ id: location.id }]);
 
-    // The sources, through the local gateway, answer the same bytes and the same ETag.
-    const read = await invoke('locations/get-location', requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: location.id } }));
+    // The sources, through the local gateway, answer the same bytes and the same ETag; a read by id loads no zod.
+    zodLoads.length = 0;
+    const read = await invoke('locations/get-location', requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: location.id.toUpperCase() } }));
+    expect(zodLoads).toEqual([{ bundle: 'locations/get-location', zodAtImport: false, zodAtEnd: false }]);
     const source = await api.raw('GET', `/v1/locations/${location.id}`, { key: owner.secret });
     expect(read.statusCode).toBe(200);
     expect(read.body).toBe(source.text);
     expect(read.headers.ETag).toBe(source.headers.get('etag'));
+    // An id zod would refuse: the route then loads zod, and answers its error, as the sources do.
+    const badId = await invoke('locations/get-location', requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: `${location.id}0` } }));
+    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/get-location', zodAtImport: false, zodAtEnd: true });
+    const badIdSource = await api.raw('GET', `/v1/locations/${location.id}0`, { key: owner.secret });
+    expect(badId.statusCode).toBe(400);
+    expect(JSON.parse(badId.body)).toEqual({ ...badIdSource.error, request_id: expect.any(String) });
+    expect(JSON.parse(badId.body)).toMatchObject({ code: 'parameter_invalid', param: 'id' });
     const listed = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1' } }));
     expect(listed.statusCode).toBe(200);
     expect(JSON.parse(listed.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1' }));

@@ -26,3 +26,51 @@ describe('resource schemas', () => {
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['Location', 'Order', 'VendorBill', 'Kit']));
   });
 });
+
+describe('schemas built on first use', () => {
+  it('are the schema itself once built: instanceof, parsing, cloning and JSON Schema references', async () => {
+    const { lazySchema, onFirstUse } = await import('../../shared/schemas/lazy');
+    let builds = 0;
+    const Part = lazySchema(() => (builds++, z.object({ sku: z.string() }).meta({ id: 'FirstUsePart' })));
+    const Query = onFirstUse(() => (builds++, z.object({ limit: z.coerce.number().int().max(100).optional() })));
+    expect(builds).toBe(0);
+    expect(Part).toBeInstanceOf(z.ZodLazy);
+    expect(Query).toBeInstanceOf(z.ZodObject);
+    expect(Object.keys(Query.shape)).toEqual(['limit']);
+    expect(Query.strict().safeParse({ limit: '7', extra: 1 }).success).toBe(false);
+    expect(Query.parse({ limit: '7' })).toEqual({ limit: 7 });
+    const Parts = z.object({ parts: z.array(Part), first: Part.optional() });
+    expect(Parts.parse({ parts: [{ sku: 'A' }] })).toEqual({ parts: [{ sku: 'A' }] });
+    expect(Parts.safeParse({ parts: [{ sku: 1 }] }).error?.issues[0].path).toEqual(['parts', 0, 'sku']);
+    const json = z.toJSONSchema(Parts) as { properties: Record<string, unknown>; $defs: Record<string, unknown> };
+    expect(json.properties.first).toEqual({ $ref: '#/$defs/FirstUsePart' });
+    expect(Object.keys(json.$defs)).toEqual(['FirstUsePart']);
+    expect(builds).toBe(2);
+  });
+});
+
+describe('readIdParams', () => {
+  it('answers what idParams answers, without zod: the lower-cased id for every id it accepts, undefined for every other value', async () => {
+    const fc = await import('fast-check');
+    const { idParams, readIdParams } = await import('../../shared/schemas/common');
+    const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG-'), minLength: length, maxLength: length });
+    const uuidLike = fc
+      .tuple(hex(8), hex(4), hex(4), hex(4), hex(12), fc.constantFrom('', ' ', '\n', '0', '}'))
+      .map(([a, b, c, d, e, tail]) => `${a}-${b}-${c}-${d}-${e}${tail}`);
+    const candidates = fc.oneof(
+      fc.uuid(),
+      fc.uuid().map((value) => value.toUpperCase()),
+      uuidLike,
+      fc.constantFrom('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '', 'SO-000042'),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(candidates, (value) => {
+        const parsed = idParams.safeParse({ id: value });
+        expect(readIdParams({ id: value })).toEqual(parsed.success ? parsed.data : undefined);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(readIdParams({})).toBeUndefined();
+  });
+});

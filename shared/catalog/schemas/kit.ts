@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { builtSchema } from '../../schemas/lazy';
+import { builtSchema, lazySchema, onFirstUse } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE, Product } from './product';
 import { livemode } from '../../schemas/livemode';
 
-export const KitComponent = z.lazy(() =>
+export const KitComponent = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -27,7 +27,7 @@ export const KitComponent = z.lazy(() =>
 );
 export type KitComponent = z.infer<typeof KitComponent>;
 
-export const Kit = z.lazy(() =>
+export const Kit = lazySchema(() =>
   builtSchema(Product)
     .extend({
       product_name: z.string().describe('The kit name as sent on create (equal to name).'),
@@ -43,7 +43,7 @@ export const KIT_COMPONENT_LIMIT = 200;
 const quantityPerKit = () => decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true });
 const componentSequence = () => z.number().int().min(0).max(100_000);
 
-export const KitComponentInput = z.lazy(() =>
+export const KitComponentInput = lazySchema(() =>
   z.strictObject({
     component_product_id: id(),
     quantity_per_kit: quantityPerKit(),
@@ -56,7 +56,7 @@ export const KitComponentInput = z.lazy(() =>
 );
 export type KitComponentInput = z.infer<typeof KitComponentInput>;
 
-export const KitComponentUpdate = z.lazy(() =>
+export const KitComponentUpdate = lazySchema(() =>
   z.strictObject({
     quantity_per_kit: quantityPerKit().optional().describe('Greater than 0, up to 4 decimals.'),
     sequence: componentSequence().optional(),
@@ -66,12 +66,14 @@ export const KitComponentUpdate = z.lazy(() =>
 );
 export type KitComponentUpdate = z.infer<typeof KitComponentUpdate>;
 
-export const kitComponentParams = z.object({
-  id: id().describe('The kit product id.'),
-  component_id: id().describe('The id of the kit_component row (not of the component product).'),
-});
+export const kitComponentParams = onFirstUse(() =>
+  z.object({
+    id: id().describe('The kit product id.'),
+    component_id: id().describe('The id of the kit_component row (not of the component product).'),
+  }),
+);
 
-export const KitCreate = z.lazy(() =>
+export const KitCreate = lazySchema(() =>
   z.strictObject({
     sku: z.string().trim().min(1).max(100),
     product_name: z.string().trim().min(1).max(300),
@@ -97,7 +99,7 @@ export const KitCreate = z.lazy(() =>
 );
 export type KitCreate = z.infer<typeof KitCreate>;
 
-export const ComponentList = z.lazy(() =>
+export const ComponentList = lazySchema(() =>
   z.object({
     object: z.literal('list'),
     data: z.array(KitComponent),
@@ -106,7 +108,7 @@ export const ComponentList = z.lazy(() =>
   }),
 );
 
-export const KitAvailability = z.lazy(() =>
+export const KitAvailability = lazySchema(() =>
   z
     .object({
       object: z.literal('kit_availability'),

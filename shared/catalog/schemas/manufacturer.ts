@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const Manufacturer = z.lazy(() =>
+export const Manufacturer = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -30,7 +31,7 @@ const editable = () => ({
   metadata: metadata().optional(),
 });
 
-export const ManufacturerCreate = z.lazy(() =>
+export const ManufacturerCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
     ...editable(),
@@ -38,10 +39,10 @@ export const ManufacturerCreate = z.lazy(() =>
 );
 export type ManufacturerCreate = z.infer<typeof ManufacturerCreate>;
 
-export const ManufacturerUpdate = z.lazy(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
+export const ManufacturerUpdate = lazySchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
 export type ManufacturerUpdate = z.infer<typeof ManufacturerUpdate>;
 
-export const DeletedManufacturer = z.lazy(() =>
+export const DeletedManufacturer = lazySchema(() =>
   z.object({
     data: z.object({ id: id(), object: z.literal('manufacturer'), livemode: livemode(), name: z.string(), deleted: z.literal(true) }),
   }),

@@ -3,12 +3,13 @@
  * account or a quantity tier).
  */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE } from './product';
 import { livemode } from '../../schemas/livemode';
 
-export const PricingLevel = z.lazy(() =>
+export const PricingLevel = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -26,7 +27,7 @@ export const PricingLevel = z.lazy(() =>
 );
 export type PricingLevel = z.infer<typeof PricingLevel>;
 
-export const PricingLevelCreate = z.lazy(() =>
+export const PricingLevelCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive), e.g. Wholesale.'),
     description: optionalText(1000),
@@ -36,7 +37,7 @@ export const PricingLevelCreate = z.lazy(() =>
 );
 export type PricingLevelCreate = z.infer<typeof PricingLevelCreate>;
 
-export const PricingPolicy = z.lazy(() =>
+export const PricingPolicy = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -68,7 +69,7 @@ export const PricingPolicy = z.lazy(() =>
 );
 export type PricingPolicy = z.infer<typeof PricingPolicy>;
 
-export const PricingPolicyCreate = z.lazy(() =>
+export const PricingPolicyCreate = lazySchema(() =>
   z.strictObject({
     product_id: id(),
     pricing_level_id: id().nullable().optional(),

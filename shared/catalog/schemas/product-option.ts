@@ -1,9 +1,10 @@
 /** Product options: a product's named choices (e.g. Size: S, M, L) in display order. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const ProductOption = z.lazy(() =>
+export const ProductOption = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -22,7 +23,7 @@ export const ProductOption = z.lazy(() =>
 );
 export type ProductOption = z.infer<typeof ProductOption>;
 
-export const ProductOptionCreate = z.lazy(() =>
+export const ProductOptionCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100),
     values: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
@@ -31,7 +32,7 @@ export const ProductOptionCreate = z.lazy(() =>
 );
 export type ProductOptionCreate = z.infer<typeof ProductOptionCreate>;
 
-export const OptionReorder = z.lazy(() =>
+export const OptionReorder = lazySchema(() =>
   z.strictObject({
     order: z.array(id()).min(1).max(500).describe('Option ids of this product; each gets its 1-based position as sequence. Options not listed keep theirs.'),
   }),

@@ -1,11 +1,12 @@
 /** Product-vendor relationships: who supplies a product and on what terms. */
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE } from './product';
 import { livemode } from '../../schemas/livemode';
 
-export const ProductVendor = z.lazy(() =>
+export const ProductVendor = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -39,9 +40,11 @@ const vendorTerms = () => ({
   metadata: metadata().optional(),
 });
 
-export const ProductVendorCreate = z.lazy(() => z.strictObject({ vendor_id: id(), ...vendorTerms() }));
+export const ProductVendorCreate = lazySchema(() => z.strictObject({ vendor_id: id(), ...vendorTerms() }));
 export type ProductVendorCreate = z.infer<typeof ProductVendorCreate>;
-export const ProductVendorUpdate = z.lazy(() => z.strictObject(vendorTerms()));
+export const ProductVendorUpdate = lazySchema(() => z.strictObject(vendorTerms()));
 export type ProductVendorUpdate = z.infer<typeof ProductVendorUpdate>;
 
-export const productVendorParams = z.object({ id: id().describe('The product id.'), pvid: id().describe('The product-vendor relationship id.') });
+export const productVendorParams = onFirstUse(() =>
+  z.object({ id: id().describe('The product id.'), pvid: id().describe('The product-vendor relationship id.') }),
+);

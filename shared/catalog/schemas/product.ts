@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { Manufacturer } from './manufacturer';
@@ -9,7 +10,7 @@ import { REORDER_POINT_MODES } from '../demand-reorder-point';
 export const PRODUCT_TYPES = ['simple', 'kit', 'bundle', 'service'] as const;
 export const PRICE_SCALE = 4;
 
-export const Product = z.lazy(() =>
+export const Product = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -75,7 +76,7 @@ const editable = () => ({
   external_id: optionalText(200),
 });
 
-export const ProductCreate = z.lazy(() =>
+export const ProductCreate = lazySchema(() =>
   z.strictObject({
     sku: z.string().trim().min(1).max(100),
     name: z.string().trim().min(1).max(300),
@@ -91,7 +92,7 @@ export const ProductCreate = z.lazy(() =>
 );
 export type ProductCreate = z.infer<typeof ProductCreate>;
 
-export const ProductUpdate = z.lazy(() =>
+export const ProductUpdate = lazySchema(() =>
   z.strictObject({
     sku: z.string().trim().min(1).max(100).optional(),
     name: z.string().trim().min(1).max(300).optional(),

@@ -1,12 +1,13 @@
 /** Tags and the resources they attach to. */
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 const TAG_RESOURCE_TYPES = ['account', 'product', 'vendor', 'order', 'invoice', 'return', 'purchase_order', 'vendor_bill', 'contact', 'package'] as const;
 export type TagResourceType = (typeof TAG_RESOURCE_TYPES)[number];
 
-export const Tag = z.lazy(() =>
+export const Tag = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -23,7 +24,7 @@ export const Tag = z.lazy(() =>
 );
 export type Tag = z.infer<typeof Tag>;
 
-export const TagCreate = z.lazy(() =>
+export const TagCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
     color: z
@@ -36,15 +37,17 @@ export const TagCreate = z.lazy(() =>
 );
 export type TagCreate = z.infer<typeof TagCreate>;
 
-export const TagAttach = z.lazy(() => z.strictObject({ tag_id: id() }));
+export const TagAttach = lazySchema(() => z.strictObject({ tag_id: id() }));
 
-export const TagList = z.lazy(() => z.object({ data: z.array(Tag) }));
+export const TagList = lazySchema(() => z.object({ data: z.array(Tag) }));
 
-export const tagResourceParams = z.object({
-  resourceType: z
-    .enum(TAG_RESOURCE_TYPES)
-    .describe(
-      'account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).',
-    ),
-  resourceId: id(),
-});
+export const tagResourceParams = onFirstUse(() =>
+  z.object({
+    resourceType: z
+      .enum(TAG_RESOURCE_TYPES)
+      .describe(
+        'account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).',
+      ),
+    resourceId: id(),
+  }),
+);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 export const UOM_FACTOR_SCALE = 8;
 
-export const UnitOfMeasure = z.lazy(() =>
+export const UnitOfMeasure = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -25,7 +26,7 @@ export const UnitOfMeasure = z.lazy(() =>
 );
 export type UnitOfMeasure = z.infer<typeof UnitOfMeasure>;
 
-export const UnitOfMeasureCreate = z.lazy(() =>
+export const UnitOfMeasureCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100),
     abbreviation: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
@@ -41,7 +42,7 @@ export const UnitOfMeasureCreate = z.lazy(() =>
 );
 export type UnitOfMeasureCreate = z.infer<typeof UnitOfMeasureCreate>;
 
-export const UnitOfMeasureUpdate = z.lazy(() =>
+export const UnitOfMeasureUpdate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100).optional(),
     abbreviation: z.string().trim().min(1).max(20).optional(),

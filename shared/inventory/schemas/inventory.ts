@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -8,7 +9,7 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 /** Inventory costs keep 4 decimals (unit and total cost). */
 export const COST_SCALE = 4;
 
-export const InventoryTransaction = z.lazy(() =>
+export const InventoryTransaction = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -36,7 +37,7 @@ export const InventoryTransaction = z.lazy(() =>
 );
 export type InventoryTransaction = z.infer<typeof InventoryTransaction>;
 
-export const InventoryBalance = z.lazy(() =>
+export const InventoryBalance = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -92,7 +93,7 @@ const occurredAt = () =>
     .optional()
     .describe('When the movement happened (migrated history); defaults to now. FIFO layers are ordered by it.');
 
-export const ReceiptCreate = z.lazy(() =>
+export const ReceiptCreate = lazySchema(() =>
   z.strictObject({
     product_id: id(),
     location_id: id(),
@@ -111,7 +112,7 @@ export const ReceiptCreate = z.lazy(() =>
 );
 export type ReceiptCreate = z.infer<typeof ReceiptCreate>;
 
-export const AdjustmentCreate = z.lazy(() =>
+export const AdjustmentCreate = lazySchema(() =>
   z.strictObject({
     product_id: id(),
     location_id: id(),
@@ -131,7 +132,7 @@ export const AdjustmentCreate = z.lazy(() =>
 );
 export type AdjustmentCreate = z.infer<typeof AdjustmentCreate>;
 
-export const TransferCreate = z.lazy(() =>
+export const TransferCreate = lazySchema(() =>
   z.strictObject({
     product_id: id(),
     from_location_id: id(),
@@ -142,7 +143,7 @@ export const TransferCreate = z.lazy(() =>
 );
 export type TransferCreate = z.infer<typeof TransferCreate>;
 
-export const InventoryTransfer = z.lazy(() =>
+export const InventoryTransfer = lazySchema(() =>
   z
     .object({
       id: id().describe('The group_id of the two transactions.'),
@@ -158,7 +159,7 @@ export const InventoryTransfer = z.lazy(() =>
     .meta({ id: 'InventoryTransfer' }),
 );
 
-export const KitBuildCreate = z.lazy(() =>
+export const KitBuildCreate = lazySchema(() =>
   z.strictObject({
     location_id: id().describe('Where components are drawn from and the kits are put.'),
     quantity: positiveQuantity().describe('Kits to build.'),
@@ -167,7 +168,7 @@ export const KitBuildCreate = z.lazy(() =>
 );
 export type KitBuildCreate = z.infer<typeof KitBuildCreate>;
 
-export const KitBuild = z.lazy(() =>
+export const KitBuild = lazySchema(() =>
   z
     .object({
       id: id().describe('The group_id of the build transactions.'),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { addressFields, id, metadata, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const Location = z.lazy(() =>
+export const Location = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -22,7 +23,7 @@ export const Location = z.lazy(() =>
 );
 export type Location = z.infer<typeof Location>;
 
-export const LocationCreate = z.lazy(() =>
+export const LocationCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
     ...addressFields(),
@@ -36,7 +37,7 @@ export const LocationCreate = z.lazy(() =>
 );
 export type LocationCreate = z.infer<typeof LocationCreate>;
 
-export const LocationUpdate = z.lazy(() =>
+export const LocationUpdate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(200).optional(),
     ...addressFields(),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { PERIOD_STATUSES } from '../period-status';
 import { id, isoDate, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const AccountingPeriod = z.lazy(() =>
+export const AccountingPeriod = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -31,7 +32,7 @@ export const AccountingPeriod = z.lazy(() =>
 );
 export type AccountingPeriod = z.infer<typeof AccountingPeriod>;
 
-export const AccountingPeriodCreate = z.lazy(() =>
+export const AccountingPeriodCreate = lazySchema(() =>
   z
     .strictObject({
       period_name: z.string().trim().min(1).max(100),
@@ -43,7 +44,7 @@ export const AccountingPeriodCreate = z.lazy(() =>
 );
 export type AccountingPeriodCreate = z.infer<typeof AccountingPeriodCreate>;
 
-export const FiscalYearCreate = z.lazy(() =>
+export const FiscalYearCreate = lazySchema(() =>
   z.strictObject({
     fiscal_year: z.number().int().min(1900).max(9999).describe('Named by the calendar year it ends in.'),
     start_month: z.number().int().min(1).max(12).optional().describe('First month of the fiscal year, 1 (January, the default) to 12.'),
@@ -51,10 +52,10 @@ export const FiscalYearCreate = z.lazy(() =>
 );
 export type FiscalYearCreate = z.infer<typeof FiscalYearCreate>;
 
-export const PeriodReopen = z.lazy(() =>
+export const PeriodReopen = lazySchema(() =>
   z.strictObject({
     reason: z.string().trim().min(1).max(1000).describe('Why the period is reopened; kept in reopen_reason.'),
   }),
 );
 
-export const periodList = z.lazy(() => z.object({ data: z.array(AccountingPeriod) }));
+export const periodList = lazySchema(() => z.object({ data: z.array(AccountingPeriod) }));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -38,7 +39,7 @@ const SYSTEM_ACCOUNT_KEYS = [
 ] as const;
 export type SystemAccountKey = (typeof SYSTEM_ACCOUNT_KEYS)[number];
 
-export const GlAccount = z.lazy(() =>
+export const GlAccount = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -68,7 +69,7 @@ export type GlAccount = z.infer<typeof GlAccount>;
 
 const subtype = () => z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]);
 
-export const GlAccountCreate = z.lazy(() =>
+export const GlAccountCreate = lazySchema(() =>
   z.strictObject({
     code: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
     name: z.string().trim().min(1).max(200),
@@ -85,7 +86,7 @@ export const GlAccountCreate = z.lazy(() =>
 );
 export type GlAccountCreate = z.infer<typeof GlAccountCreate>;
 
-export const GlAccountUpdate = z.lazy(() =>
+export const GlAccountUpdate = lazySchema(() =>
   z.strictObject({
     code: z.string().trim().min(1).max(20).optional(),
     name: z.string().trim().min(1).max(200).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { amount, decimalInput } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { GlAccount } from './gl-account';
@@ -7,7 +8,7 @@ import { livemode } from '../../schemas/livemode';
 export const JOURNAL_ENTRY_STATUSES = ['draft', 'posted', 'reversed'] as const;
 export type JournalEntryStatus = (typeof JOURNAL_ENTRY_STATUSES)[number];
 
-export const JournalLine = z.lazy(() =>
+export const JournalLine = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -22,7 +23,7 @@ export const JournalLine = z.lazy(() =>
 );
 export type JournalLine = z.infer<typeof JournalLine>;
 
-export const JournalEntry = z.lazy(() =>
+export const JournalEntry = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -57,7 +58,7 @@ export type JournalEntry = z.infer<typeof JournalEntry>;
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** One line of a request: an account and exactly one positive side. */
-export const JournalLineInput = z.lazy(() =>
+export const JournalLineInput = lazySchema(() =>
   z
     .strictObject({
       account_id: id(),
@@ -84,7 +85,7 @@ export type JournalLineInput = z.infer<typeof JournalLineInput>;
 
 const lines = () => z.array(JournalLineInput).min(1).max(500);
 
-export const JournalEntryCreate = z.lazy(() =>
+export const JournalEntryCreate = lazySchema(() =>
   z.strictObject({
     entry_date: isoDate(),
     memo: optionalText(1000),
@@ -95,7 +96,7 @@ export const JournalEntryCreate = z.lazy(() =>
 );
 export type JournalEntryCreate = z.infer<typeof JournalEntryCreate>;
 
-export const JournalEntryUpdate = z.lazy(() =>
+export const JournalEntryUpdate = lazySchema(() =>
   z.strictObject({
     entry_date: isoDate().optional(),
     memo: optionalText(1000),
@@ -105,7 +106,7 @@ export const JournalEntryUpdate = z.lazy(() =>
 );
 export type JournalEntryUpdate = z.infer<typeof JournalEntryUpdate>;
 
-export const JournalEntryReverse = z.lazy(() =>
+export const JournalEntryReverse = lazySchema(() =>
   z.strictObject({
     reversal_date: isoDate().optional().describe("Date of the reversing entry; defaults to the original's entry_date. Never before it."),
     memo: optionalText(1000).describe('Defaults to "Reversal of JE-…".'),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { GL_ACCOUNT_TYPES } from './gl-account';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const CashBalance = z.lazy(() =>
+export const CashBalance = lazySchema(() =>
   z
     .object({
       object: z.literal('cash_balance'),
@@ -22,7 +23,7 @@ export const CashBalance = z.lazy(() =>
 );
 export type CashBalance = z.infer<typeof CashBalance>;
 
-export const TrialBalance = z.lazy(() =>
+export const TrialBalance = lazySchema(() =>
   z
     .object({
       object: z.literal('trial_balance'),
@@ -46,6 +47,8 @@ export const TrialBalance = z.lazy(() =>
 );
 export type TrialBalance = z.infer<typeof TrialBalance>;
 
-export const asOfQuery = z.object({
-  as_of_date: isoDate().optional().describe('Balances include postings dated on or before this date; defaults to today (UTC).'),
-});
+export const asOfQuery = onFirstUse(() =>
+  z.object({
+    as_of_date: isoDate().optional().describe('Balances include postings dated on or before this date; defaults to today (UTC).'),
+  }),
+);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { FREQUENCIES } from '../recurrence';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { JournalLineInput } from './journal-entry';
 import { livemode } from '../../schemas/livemode';
 
-const TemplateLine = z.lazy(() =>
+const TemplateLine = lazySchema(() =>
   z
     .object({
       account_id: id(),
@@ -15,7 +16,7 @@ const TemplateLine = z.lazy(() =>
     .meta({ id: 'RecurringJournalTemplateLine' }),
 );
 
-export const RecurringJournalTemplate = z.lazy(() =>
+export const RecurringJournalTemplate = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -48,7 +49,7 @@ export type RecurringJournalTemplate = z.infer<typeof RecurringJournalTemplate>;
 
 const templateLines = () => z.array(JournalLineInput).min(2).max(100).describe('2 to 100 lines whose debits equal their credits.');
 
-export const RecurringJournalTemplateCreate = z.lazy(() =>
+export const RecurringJournalTemplateCreate = lazySchema(() =>
   z
     .strictObject({
       name: z.string().trim().min(1).max(200),
@@ -66,7 +67,7 @@ export const RecurringJournalTemplateCreate = z.lazy(() =>
 );
 export type RecurringJournalTemplateCreate = z.infer<typeof RecurringJournalTemplateCreate>;
 
-export const RecurringJournalTemplateUpdate = z.lazy(() =>
+export const RecurringJournalTemplateUpdate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(200).optional(),
     description: optionalText(1000),
@@ -89,7 +90,7 @@ export const RECURRING_PAGE_SIZE_DEFAULT = 25;
 /** Page numbers are bounded: page x page_size may not pass this many templates. */
 export const RECURRING_PAGE_WINDOW = 10_000;
 
-export const RecurringTemplatePage = z.lazy(() =>
+export const RecurringTemplatePage = lazySchema(() =>
   z.object({
     data: z.array(RecurringJournalTemplate),
     page: z.number().int().describe('The page returned, from 1.'),

@@ -1,5 +1,6 @@
 /** Import batches: a migration team's unit of loading, counting and rolling back migrated records. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -22,7 +23,7 @@ const countsObject = (what: string) =>
     },
   );
 
-export const MigrationBatch = z.lazy(() =>
+export const MigrationBatch = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -51,7 +52,7 @@ export const MigrationBatch = z.lazy(() =>
 );
 export type MigrationBatch = z.infer<typeof MigrationBatch>;
 
-export const MigrationBatchCreate = z.lazy(() =>
+export const MigrationBatchCreate = lazySchema(() =>
   z.strictObject({
     external_source: z.string().trim().min(1).max(100).describe('The source system, e.g. quickbooks.'),
     description: optionalText(1000),
@@ -63,7 +64,7 @@ export type MigrationBatchCreate = z.infer<typeof MigrationBatchCreate>;
 const ROLLBACK_REASONS = ['order_not_draft', 'inventory_movements', 'ledger_postings', 'payments', 'referenced'] as const;
 export type RollbackReason = (typeof ROLLBACK_REASONS)[number];
 
-export const MigrationBatchRollback = z.lazy(() =>
+export const MigrationBatchRollback = lazySchema(() =>
   z
     .object({
       object: z.literal('migration_batch_rollback'),

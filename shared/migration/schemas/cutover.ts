@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const CutoverFreeze = z.lazy(() =>
+export const CutoverFreeze = lazySchema(() =>
   z
     .object({
       object: z.literal('cutover_freeze'),
@@ -17,13 +18,13 @@ export const CutoverFreeze = z.lazy(() =>
 );
 export type CutoverFreeze = z.infer<typeof CutoverFreeze>;
 
-export const FreezeRequest = z.lazy(() =>
+export const FreezeRequest = lazySchema(() =>
   z.strictObject({
     description: z.string().trim().max(1000).optional().describe('Why the entity is frozen, for the cutover log.'),
   }),
 );
 
-export const CutoverLogEntry = z.lazy(() =>
+export const CutoverLogEntry = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -44,7 +45,7 @@ const SNAPSHOT_STATUSES = ['creating', 'available', 'failed'] as const;
 export const SNAPSHOT_ENVS = ['dev', 'staging', 'prod'] as const;
 export type SnapshotEnv = (typeof SNAPSHOT_ENVS)[number];
 
-export const DbSnapshot = z.lazy(() =>
+export const DbSnapshot = lazySchema(() =>
   z
     .object({
       id: id().describe('The object id (pagination cursors use it).'),
@@ -68,7 +69,7 @@ export const DbSnapshot = z.lazy(() =>
 );
 export type DbSnapshot = z.infer<typeof DbSnapshot>;
 
-export const SnapshotRequest = z.lazy(() =>
+export const SnapshotRequest = lazySchema(() =>
   z.strictObject({
     freeze_token: id().describe("The entity's current freeze token (from POST .../migration/cutover/freeze)."),
     description: z.string().trim().min(1).max(1000),
@@ -76,11 +77,13 @@ export const SnapshotRequest = z.lazy(() =>
 );
 export type SnapshotRequest = z.infer<typeof SnapshotRequest>;
 
-export const snapshotParams = z.object({
-  entity_id: id().describe("The entity of the API key (for a test key, the entity's test-mode id)."),
-  snapshot_id: z
-    .string()
-    .max(255)
-    .regex(/^[a-z][a-z0-9-]*$/)
-    .describe('The snapshot identifier (snapshot_id of the db_snapshot).'),
-});
+export const snapshotParams = onFirstUse(() =>
+  z.object({
+    entity_id: id().describe("The entity of the API key (for a test key, the entity's test-mode id)."),
+    snapshot_id: z
+      .string()
+      .max(255)
+      .regex(/^[a-z][a-z0-9-]*$/)
+      .describe('The snapshot identifier (snapshot_id of the db_snapshot).'),
+  }),
+);

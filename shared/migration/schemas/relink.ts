@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 /** The most items one relink request takes: 10,000 (the body limit of 1 MiB holds them with external ids of up to ~30 characters). */
 const MAX_RELINK_ITEMS = 10_000;
 
-const RelinkItem = z.lazy(() =>
+const RelinkItem = lazySchema(() =>
   z.strictObject({
     external_id: z.string().trim().min(1).max(200).describe('The source-system transaction id: the transaction_id the migrated inventory transactions carry.'),
     source_id: id().describe('The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to.'),
   }),
 );
 
-export const RelinkRequest = z.lazy(() =>
+export const RelinkRequest = lazySchema(() =>
   z.strictObject({
     items: z
       .array(RelinkItem)
@@ -23,7 +24,7 @@ export const RelinkRequest = z.lazy(() =>
 );
 export type RelinkRequest = z.infer<typeof RelinkRequest>;
 
-export const RelinkItemResult = z.lazy(() =>
+export const RelinkItemResult = lazySchema(() =>
   z
     .object({
       external_id: z.string(),
@@ -41,7 +42,7 @@ export const RelinkItemResult = z.lazy(() =>
 );
 export type RelinkItemResult = z.infer<typeof RelinkItemResult>;
 
-export const RelinkResult = z.lazy(() =>
+export const RelinkResult = lazySchema(() =>
   z
     .object({
       object: z.literal('migration_itx_source_relink_result'),

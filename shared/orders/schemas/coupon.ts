@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -11,7 +12,7 @@ const code = () =>
     .describe('Unique within the entity, case-insensitive (SAVE10 and save10 are the same coupon).');
 const limit = () => z.number().int().min(1).max(1_000_000_000);
 
-export const Coupon = z.lazy(() =>
+export const Coupon = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -47,7 +48,7 @@ const window = () => ({
   metadata: metadata().optional(),
 });
 
-export const CouponCreate = z.lazy(() =>
+export const CouponCreate = lazySchema(() =>
   z.strictObject({
     code: code(),
     name: z.string().trim().min(1).max(200).optional().describe('Display label; defaults to the code. It labels the adjustment on documents.'),
@@ -58,7 +59,7 @@ export const CouponCreate = z.lazy(() =>
 );
 export type CouponCreate = z.infer<typeof CouponCreate>;
 
-export const CouponUpdate = z.lazy(() =>
+export const CouponUpdate = lazySchema(() =>
   z.strictObject({
     code: code().optional(),
     name: z.string().trim().min(1).max(200).optional(),
@@ -69,7 +70,7 @@ export const CouponUpdate = z.lazy(() =>
 );
 export type CouponUpdate = z.infer<typeof CouponUpdate>;
 
-export const ApplyCoupon = z.lazy(() =>
+export const ApplyCoupon = lazySchema(() =>
   z.strictObject({
     code: z.string().trim().min(1).max(50).describe('The coupon code (case-insensitive).'),
     notes: z.string().trim().max(2000).nullable().optional(),

@@ -1,12 +1,13 @@
 /** Order approval rules (E9, sales and purchase orders) and the approve / reject request bodies. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 export const APPROVAL_DOCUMENT_TYPES = ['sales_order', 'purchase_order'] as const;
 
-export const OrderApprovalRule = z.lazy(() =>
+export const OrderApprovalRule = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -38,7 +39,7 @@ export const OrderApprovalRule = z.lazy(() =>
 );
 export type OrderApprovalRule = z.infer<typeof OrderApprovalRule>;
 
-export const OrderApprovalRuleCreate = z.lazy(() =>
+export const OrderApprovalRuleCreate = lazySchema(() =>
   z.strictObject({
     document_type: z
       .enum(APPROVAL_DOCUMENT_TYPES)
@@ -59,7 +60,7 @@ export const OrderApprovalRuleCreate = z.lazy(() =>
 );
 export type OrderApprovalRuleCreate = z.infer<typeof OrderApprovalRuleCreate>;
 
-export const OrderApprovalRuleUpdate = z.lazy(() =>
+export const OrderApprovalRuleUpdate = lazySchema(() =>
   z.strictObject({
     vendor_id: id().nullable().optional().describe('Purchase order rules only.'),
     account_id: id().nullable().optional(),
@@ -71,7 +72,7 @@ export const OrderApprovalRuleUpdate = z.lazy(() =>
 );
 export type OrderApprovalRuleUpdate = z.infer<typeof OrderApprovalRuleUpdate>;
 
-export const OrderRejection = z.lazy(() =>
+export const OrderRejection = lazySchema(() =>
   z.strictObject({
     reason: z.string().trim().min(1).max(1000).describe('Why the order is rejected; kept as rejection_reason.'),
   }),

@@ -1,10 +1,11 @@
 /** Request bodies of the order lifecycle routes (hold, fulfillments). */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const OrderHold = z.lazy(() =>
+export const OrderHold = lazySchema(() =>
   z.strictObject({
     hold_type: z.string().trim().min(1).max(50).describe('Why the order is held, as a short key: credit, fraud_review, customer_request, ...'),
     reason: optionalText(1000).describe('Free text kept as hold_reason.'),
@@ -12,7 +13,7 @@ export const OrderHold = z.lazy(() =>
 );
 export type OrderHold = z.infer<typeof OrderHold>;
 
-export const OrderFulfillmentCreate = z.lazy(() =>
+export const OrderFulfillmentCreate = lazySchema(() =>
   z.strictObject({
     lines: z
       .array(
@@ -28,7 +29,7 @@ export const OrderFulfillmentCreate = z.lazy(() =>
 );
 export type OrderFulfillmentCreate = z.infer<typeof OrderFulfillmentCreate>;
 
-export const OrderFulfillment = z.lazy(() =>
+export const OrderFulfillment = lazySchema(() =>
   z
     .object({
       id: id().describe('group_id of its inventory transactions.'),

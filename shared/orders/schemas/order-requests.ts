@@ -1,6 +1,6 @@
 /** Request bodies of the order routes (and the adjustment answer); the Order object is in order.ts. */
 import { z } from 'zod';
-import { builtSchema } from '../../schemas/lazy';
+import { builtSchema, lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { DOCUMENT_TYPES, OrderAdjustment, UNIT_PRICE_SCALE } from './order';
@@ -32,10 +32,10 @@ const lineFields = () => ({
     .describe('Purchase order lines only (400 elsewhere): the unit the vendor sells in; quantity stays in stock units.'),
 });
 
-export const OrderLineCreate = z.lazy(() => z.strictObject({ product_id: id(), ...lineFields() }));
+export const OrderLineCreate = lazySchema(() => z.strictObject({ product_id: id(), ...lineFields() }));
 export type OrderLineCreate = z.infer<typeof OrderLineCreate>;
 
-export const OrderLineUpdate = z.lazy(() =>
+export const OrderLineUpdate = lazySchema(() =>
   z.strictObject({
     quantity: quantity().optional(),
     sell_rate: unitPrice().optional(),
@@ -80,7 +80,7 @@ const headerFields = () => ({
     .describe('The sales channel the order came through (an id your integration assigns); order approval rules can route by it.'),
 });
 
-export const OrderCreate = z.lazy(() =>
+export const OrderCreate = lazySchema(() =>
   z.strictObject({
     document_type: z.enum(DOCUMENT_TYPES),
     account_id: id().describe('A customer account for quotes, sales orders, invoices and returns; a vendor for purchase orders.'),
@@ -94,7 +94,7 @@ export const OrderCreate = z.lazy(() =>
 );
 export type OrderCreate = z.infer<typeof OrderCreate>;
 
-export const OrderUpdate = z.lazy(() =>
+export const OrderUpdate = lazySchema(() =>
   z.strictObject({
     account_id: id().optional(),
     ...headerFields(),
@@ -102,7 +102,7 @@ export const OrderUpdate = z.lazy(() =>
 );
 export type OrderUpdate = z.infer<typeof OrderUpdate>;
 
-export const OrderAdjustmentCreate = z.lazy(() =>
+export const OrderAdjustmentCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(200).optional().describe('Display label. Required unless coupon_code is sent.'),
     effect_type: z.enum(['discount', 'fee']).optional().describe('Required unless coupon_code is sent.'),
@@ -128,7 +128,7 @@ export type OrderAdjustmentCreate = z.infer<typeof OrderAdjustmentCreate>;
 export type ManualAdjustment = Required<Pick<OrderAdjustmentCreate, 'name' | 'effect_type' | 'discount_type' | 'value'>> &
   Pick<OrderAdjustmentCreate, 'notes' | 'created_by_user_id'>;
 
-export const OrderAdjustmentResult = z.lazy(() =>
+export const OrderAdjustmentResult = lazySchema(() =>
   builtSchema(OrderAdjustment)
     .extend({
       order_total: z.number().describe('The order total after this adjustment.'),
@@ -140,7 +140,7 @@ export const OrderAdjustmentResult = z.lazy(() =>
 
 const creditAmount = () => decimalInput({ scale: 2, min: 0, exclusiveMin: true });
 
-export const CreditMemoApply = z.lazy(() =>
+export const CreditMemoApply = lazySchema(() =>
   z.strictObject({
     invoice_id: id().describe("An open (posted, not voided) invoice of the credit memo's customer account."),
     amount: creditAmount().optional().describe("Default: as much as both allow (the credit left, at most the invoice's balance_due)."),
@@ -148,7 +148,7 @@ export const CreditMemoApply = z.lazy(() =>
 );
 export type CreditMemoApply = z.infer<typeof CreditMemoApply>;
 
-export const CreditMemoRefund = z.lazy(() =>
+export const CreditMemoRefund = lazySchema(() =>
   z.strictObject({
     bank_account_id: id().describe('The bank_account_id of the bank GL account the refund is paid from.'),
     amount: creditAmount().optional().describe('Default: all the credit left.'),

@@ -1,10 +1,11 @@
 /** Request and response bodies of the return routes (create a return from a source, receive it). */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const OrderReturnCreate = z.lazy(() =>
+export const OrderReturnCreate = lazySchema(() =>
   z.strictObject({
     lines: z
       .array(
@@ -23,7 +24,7 @@ export const OrderReturnCreate = z.lazy(() =>
 );
 export type OrderReturnCreate = z.infer<typeof OrderReturnCreate>;
 
-export const OrderReturnReceiptCreate = z.lazy(() =>
+export const OrderReturnReceiptCreate = lazySchema(() =>
   z.strictObject({
     lines: z
       .array(
@@ -41,7 +42,7 @@ export const OrderReturnReceiptCreate = z.lazy(() =>
 );
 export type OrderReturnReceiptCreate = z.infer<typeof OrderReturnReceiptCreate>;
 
-export const OrderReturnReceipt = z.lazy(() =>
+export const OrderReturnReceipt = lazySchema(() =>
   z
     .object({
       id: id().describe('group_id of its inventory transactions.'),

@@ -1,5 +1,6 @@
 /** Sales and purchase documents: one order resource, its line items and order-level adjustments. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -11,7 +12,7 @@ export const UNIT_PRICE_SCALE = 4;
 
 const editability = <T extends z.ZodRawShape>(extra: T) => z.object({ allowed: z.boolean(), reason: z.string().nullable(), ...extra });
 
-const LineEditability = z.lazy(() =>
+const LineEditability = lazySchema(() =>
   z
     .object({
       qty: editability({ floor: z.number().describe('The quantity cannot go below this (fulfilled, returned or received).') }),
@@ -24,7 +25,7 @@ const LineEditability = z.lazy(() =>
     ),
 );
 
-const LineAdjustment = z.lazy(() =>
+const LineAdjustment = lazySchema(() =>
   z.object({
     id: id(),
     source_type: z.string().describe('order_adjustment for an order-level discount.'),
@@ -38,7 +39,7 @@ const LineAdjustment = z.lazy(() =>
   }),
 );
 
-export const OrderLineItem = z.lazy(() =>
+export const OrderLineItem = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -89,7 +90,7 @@ export const OrderLineItem = z.lazy(() =>
 );
 export type OrderLineItem = z.infer<typeof OrderLineItem>;
 
-export const OrderAdjustment = z.lazy(() =>
+export const OrderAdjustment = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -114,7 +115,7 @@ export const OrderAdjustment = z.lazy(() =>
 );
 export type OrderAdjustment = z.infer<typeof OrderAdjustment>;
 
-export const Order = z.lazy(() =>
+export const Order = lazySchema(() =>
   z
     .object({
       id: id(),

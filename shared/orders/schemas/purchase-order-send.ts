@@ -1,8 +1,9 @@
 /** The body of POST /v1/orders/{id}/send. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { optionalText } from '../../schemas/common';
 
-export const PurchaseOrderSend = z.lazy(() =>
+export const PurchaseOrderSend = lazySchema(() =>
   z.strictObject({
     email: z.email().max(320).optional().describe("Where the purchase order goes; default the vendor's email."),
     message: optionalText(2000).describe('A note for the vendor, carried in the purchase_order.sent event.'),

@@ -1,11 +1,12 @@
 /** Purchase order receipts: the request body and the receipt object (the send body is in purchase-order-send.ts). */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { COST_SCALE } from '../../inventory/schemas/inventory';
 import { id, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const PurchaseReceiptCreate = z.lazy(() =>
+export const PurchaseReceiptCreate = lazySchema(() =>
   z.strictObject({
     lines: z
       .array(
@@ -29,7 +30,7 @@ export const PurchaseReceiptCreate = z.lazy(() =>
 );
 export type PurchaseReceiptCreate = z.infer<typeof PurchaseReceiptCreate>;
 
-export const PurchaseReceipt = z.lazy(() =>
+export const PurchaseReceipt = lazySchema(() =>
   z
     .object({
       id: id().describe('The receipt: group_id of its inventory transactions, metadata.receipt_id of its GL entry.'),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const TaxRate = z.lazy(() =>
+export const TaxRate = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -22,7 +23,7 @@ export const TaxRate = z.lazy(() =>
 );
 export type TaxRate = z.infer<typeof TaxRate>;
 
-export const TaxRateCreate = z.lazy(() =>
+export const TaxRateCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
     rate: decimalInput({ scale: 4, min: 0, max: 100 }).describe('A percentage, 0 to 100, up to 4 decimals.'),
@@ -33,7 +34,7 @@ export const TaxRateCreate = z.lazy(() =>
 );
 export type TaxRateCreate = z.infer<typeof TaxRateCreate>;
 
-export const TaxRateUpdate = z.lazy(() =>
+export const TaxRateUpdate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(100).optional(),
     rate: decimalInput({ scale: 4, min: 0, max: 100 })

@@ -1,5 +1,6 @@
 /** Customer accounts and vendors: the parties sales and purchase documents point at. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -34,9 +35,9 @@ function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string
     .meta({ id: schemaId });
 }
 
-export const Account = z.lazy(() => partyObject('account', 'Account'));
+export const Account = lazySchema(() => partyObject('account', 'Account'));
 export type Account = z.infer<typeof Account>;
-export const Vendor = z.lazy(() => partyObject('vendor', 'Vendor'));
+export const Vendor = lazySchema(() => partyObject('vendor', 'Vendor'));
 export type Vendor = z.infer<typeof Vendor>;
 
 const editable = () => ({
@@ -54,7 +55,7 @@ const editable = () => ({
   external_id: optionalText(200),
 });
 
-export const PartyCreate = z.lazy(() =>
+export const PartyCreate = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1).max(200),
     ...editable(),
@@ -64,6 +65,6 @@ export const PartyCreate = z.lazy(() =>
   }),
 );
 export type PartyCreate = z.infer<typeof PartyCreate>;
-export const PartyUpdate = z.lazy(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
+export const PartyUpdate = lazySchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
 export type PartyUpdate = z.infer<typeof PartyUpdate>;
 export type Party = Account | Vendor;

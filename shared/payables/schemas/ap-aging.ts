@@ -1,5 +1,6 @@
 /** AP aging (E23): open vendor bill balances per vendor in buckets by due date, as of a date. */
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -12,17 +13,17 @@ const bucketMembers = () => ({
   total: z.number().describe('The sum of the five buckets.'),
 });
 
-const ApAgingVendor = z.lazy(() =>
+const ApAgingVendor = lazySchema(() =>
   z
     .object({ id: id().describe('The vendor.'), name: z.string(), ...bucketMembers() })
     .meta({ id: 'ApAgingVendor', description: "One vendor's open bill balances as of the date, in buckets by due date." }),
 );
 
-const ApAgingTotals = z.lazy(() =>
+const ApAgingTotals = lazySchema(() =>
   z.object(bucketMembers()).meta({ id: 'ApAgingTotals', description: 'The buckets summed over every vendor; total is the grand total.' }),
 );
 
-export const ApAging = z.lazy(() =>
+export const ApAging = lazySchema(() =>
   z
     .object({
       object: z.literal('ap_aging'),
@@ -42,8 +43,10 @@ export const ApAging = z.lazy(() =>
 );
 export type ApAging = z.infer<typeof ApAging>;
 
-export const ApAgingQuery = z.object({
-  as_of_date: isoDate()
-    .optional()
-    .describe('The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then.'),
-});
+export const ApAgingQuery = onFirstUse(() =>
+  z.object({
+    as_of_date: isoDate()
+      .optional()
+      .describe('The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then.'),
+  }),
+);

@@ -1,12 +1,13 @@
 /** AP payments (POST /v1/ap-payments): paying vendor bills with cash and vendor credits. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, MONEY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 const AP_PAYMENT_METHODS = ['check', 'ach', 'wire', 'card'] as const;
 
-const ApPaymentApplication = z.lazy(() =>
+const ApPaymentApplication = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -21,7 +22,7 @@ const ApPaymentApplication = z.lazy(() =>
     .meta({ id: 'ApPaymentApplication', description: 'One amount an AP payment put on one bill, in cash or from one vendor credit.' }),
 );
 
-export const ApPayment = z.lazy(() =>
+export const ApPayment = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -57,7 +58,7 @@ export const ApPayment = z.lazy(() =>
 );
 export type ApPayment = z.infer<typeof ApPayment>;
 
-export const ApPaymentCreate = z.lazy(() =>
+export const ApPaymentCreate = lazySchema(() =>
   z.strictObject({
     bills: z
       .array(
@@ -86,7 +87,7 @@ export const ApPaymentCreate = z.lazy(() =>
 );
 export type ApPaymentCreate = z.infer<typeof ApPaymentCreate>;
 
-export const ApPaymentVoid = z.lazy(() =>
+export const ApPaymentVoid = lazySchema(() =>
   z.strictObject({
     reason: optionalText(1000).describe('Why the payment is voided; kept as void_reason.'),
   }),

@@ -1,9 +1,10 @@
 /** Payment terms: the net days a vendor bill's due_date is computed from (bill_date + net_days). */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const PaymentTerm = z.lazy(() =>
+export const PaymentTerm = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -25,7 +26,7 @@ export type PaymentTerm = z.infer<typeof PaymentTerm>;
 const name = () => z.string().trim().min(1).max(100);
 const netDays = () => z.number().int().min(0).max(3650);
 
-export const PaymentTermCreate = z.lazy(() =>
+export const PaymentTermCreate = lazySchema(() =>
   z.strictObject({
     name: name().describe('1 to 100 characters, such as Net 30.'),
     net_days: netDays().describe('0 to 3650: the due date is the bill date plus this many days.'),
@@ -33,7 +34,7 @@ export const PaymentTermCreate = z.lazy(() =>
 );
 export type PaymentTermCreate = z.infer<typeof PaymentTermCreate>;
 
-export const PaymentTermUpdate = z.lazy(() =>
+export const PaymentTermUpdate = lazySchema(() =>
   z.strictObject({
     name: name().optional(),
     net_days: netDays().optional().describe('Applies to bills whose due date is computed from now on; bills keep the due_date they have.'),

@@ -1,5 +1,6 @@
 /** Vendor bills (accounts payable invoices, E13, E21, E22): the resource, its lines and the request bodies. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, MONEY_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -7,7 +8,7 @@ import { livemode } from '../../schemas/livemode';
 export const VENDOR_BILL_STATUSES = ['draft', 'pending_approval', 'approved', 'rejected', 'open', 'partially_paid', 'paid', 'voided'] as const;
 export type VendorBillStatus = (typeof VENDOR_BILL_STATUSES)[number];
 
-export const VendorBillLine = z.lazy(() =>
+export const VendorBillLine = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -37,7 +38,7 @@ export const VendorBillLine = z.lazy(() =>
 );
 export type VendorBillLine = z.infer<typeof VendorBillLine>;
 
-export const VendorBill = z.lazy(() =>
+export const VendorBill = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -97,7 +98,7 @@ export type VendorBill = z.infer<typeof VendorBill>;
 const description = () => optionalText(1000).describe('Free text shown on the line.');
 const money = () => decimalInput({ scale: MONEY_SCALE, min: 0 });
 
-export const VendorBillLineCreate = z.lazy(() =>
+export const VendorBillLineCreate = lazySchema(() =>
   z.strictObject({
     type: z.enum(['expense', 'item']).describe('expense: send account_id and amount; item: send product_id, quantity and unit_cost.'),
     account_id: id().optional().describe('Expense lines (required): an active GL account of the entity, not accounts payable.'),
@@ -115,7 +116,7 @@ export const VendorBillLineCreate = z.lazy(() =>
 );
 export type VendorBillLineCreate = z.infer<typeof VendorBillLineCreate>;
 
-export const VendorBillLineUpdate = z.lazy(() =>
+export const VendorBillLineUpdate = lazySchema(() =>
   z.strictObject({
     account_id: id().optional().describe('Expense lines only.'),
     amount: money().optional().describe('Expense lines only.'),
@@ -127,7 +128,7 @@ export const VendorBillLineUpdate = z.lazy(() =>
 );
 export type VendorBillLineUpdate = z.infer<typeof VendorBillLineUpdate>;
 
-export const VendorBillCreate = z.lazy(() =>
+export const VendorBillCreate = lazySchema(() =>
   z.strictObject({
     vendor_id: id()
       .optional()
@@ -168,7 +169,7 @@ export const VendorBillCreate = z.lazy(() =>
 );
 export type VendorBillCreate = z.infer<typeof VendorBillCreate>;
 
-export const VendorBillUpdate = z.lazy(() =>
+export const VendorBillUpdate = lazySchema(() =>
   z.strictObject({
     vendor_id: id().optional(),
     vendor_invoice_number: z.string().trim().min(1).max(100).nullable().optional(),
@@ -187,13 +188,13 @@ export const VendorBillUpdate = z.lazy(() =>
 );
 export type VendorBillUpdate = z.infer<typeof VendorBillUpdate>;
 
-export const VendorBillRejection = z.lazy(() =>
+export const VendorBillRejection = lazySchema(() =>
   z.strictObject({
     reason: z.string().trim().min(1).max(1000).describe('Why the bill is rejected; kept as rejection_reason.'),
   }),
 );
 
-export const VendorBillPosting = z.lazy(() =>
+export const VendorBillPosting = lazySchema(() =>
   z.strictObject({
     skip_permission_check: z
       .boolean()

@@ -1,5 +1,6 @@
 /** Vendor credits (E16): the resource, its application events and the request bodies. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, MONEY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -9,7 +10,7 @@ export type VendorCreditStatus = (typeof VENDOR_CREDIT_STATUSES)[number];
 
 const fourDecimals = () => z.string().regex(/^-?\d+\.\d{4}$/);
 
-export const VendorCreditApplication = z.lazy(() =>
+export const VendorCreditApplication = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -29,7 +30,7 @@ export const VendorCreditApplication = z.lazy(() =>
 );
 export type VendorCreditApplication = z.infer<typeof VendorCreditApplication>;
 
-export const VendorCredit = z.lazy(() =>
+export const VendorCredit = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -74,7 +75,7 @@ export const VendorCredit = z.lazy(() =>
 );
 export type VendorCredit = z.infer<typeof VendorCredit>;
 
-export const VendorCreditCreate = z.lazy(() =>
+export const VendorCreditCreate = lazySchema(() =>
   z.strictObject({
     vendor_id: id().describe('A vendor of the entity that is not archived.'),
     amount: decimalInput({ scale: MONEY_SCALE, min: 0, exclusiveMin: true }).describe(
@@ -96,7 +97,7 @@ export const VendorCreditCreate = z.lazy(() =>
 );
 export type VendorCreditCreate = z.infer<typeof VendorCreditCreate>;
 
-export const VendorCreditVoid = z.lazy(() =>
+export const VendorCreditVoid = lazySchema(() =>
   z.strictObject({
     reason: optionalText(1000).describe('Why the credit is voided; kept as void_reason.'),
   }),

@@ -1,10 +1,11 @@
 /** Vendor returns: received goods of a purchase order going back to the vendor, for a vendor credit. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const VendorReturnCreate = z.lazy(() =>
+export const VendorReturnCreate = lazySchema(() =>
   z.strictObject({
     lines: z
       .array(
@@ -29,7 +30,7 @@ export const VendorReturnCreate = z.lazy(() =>
 );
 export type VendorReturnCreate = z.infer<typeof VendorReturnCreate>;
 
-export const VendorReturn = z.lazy(() =>
+export const VendorReturn = lazySchema(() =>
   z
     .object({
       id: id().describe('The return: source_id of its vendor credit and of its GL entry, group_id of its inventory transactions.'),

@@ -1,10 +1,11 @@
 /** Account payment methods (E12, E19): tokens and display details only, never numbers. */
 import { z } from 'zod';
+import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { id, queryBoolean, timestamp } from '../../schemas/common';
 import { paginationQuery } from '../../schemas/list';
 import { livemode } from '../../schemas/livemode';
 
-export const AccountPaymentMethod = z.lazy(() =>
+export const AccountPaymentMethod = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -32,7 +33,7 @@ export const AccountPaymentMethod = z.lazy(() =>
 );
 export type AccountPaymentMethod = z.infer<typeof AccountPaymentMethod>;
 
-export const SetupIntentResponse = z.lazy(() =>
+export const SetupIntentResponse = lazySchema(() =>
   z
     .object({
       object: z.literal('setup_intent'),
@@ -45,13 +46,13 @@ export const SetupIntentResponse = z.lazy(() =>
     .meta({ id: 'SetupIntent' }),
 );
 
-export const SetupIntentCreate = z.lazy(() =>
+export const SetupIntentCreate = lazySchema(() =>
   z.strictObject({
     type: z.enum(['card', 'us_bank_account']).describe('card, or us_bank_account for an ACH debit account.'),
   }),
 );
 
-export const PaymentMethodAttach = z.lazy(() =>
+export const PaymentMethodAttach = lazySchema(() =>
   z.strictObject({
     setup_intent_id: z.string().min(1).max(255).describe('The setup intent from POST /v1/accounts/{id}/payment-methods, confirmed by the client.'),
     is_default: z
@@ -62,21 +63,25 @@ export const PaymentMethodAttach = z.lazy(() =>
 );
 export type PaymentMethodAttach = z.infer<typeof PaymentMethodAttach>;
 
-export const PaymentMethodUpdate = z.lazy(() =>
+export const PaymentMethodUpdate = lazySchema(() =>
   z.strictObject({
     is_default: z.literal(true).describe("Only true: make this the account's default; the previous default is demoted in the same transaction."),
   }),
 );
 
-export const paymentMethodParams = z.object({
-  id: id().describe('The account id.'),
-  payment_method_id: id().describe('The account payment method id.'),
-});
+export const paymentMethodParams = onFirstUse(() =>
+  z.object({
+    id: id().describe('The account id.'),
+    payment_method_id: id().describe('The account payment method id.'),
+  }),
+);
 
-export const PaymentMethodListQuery = z.object({
-  ...paginationQuery(500),
-  account_id: id().optional().describe('Only the methods of this account.'),
-  type: z.enum(['card', 'ach']).optional(),
-  is_default: queryBoolean().optional().describe('Only default (true) or non-default (false) methods.'),
-  is_active: queryBoolean().optional().describe('Only active (true) or removed (false) methods; omit for both.'),
-});
+export const PaymentMethodListQuery = onFirstUse(() =>
+  z.object({
+    ...paginationQuery(500),
+    account_id: id().optional().describe('Only the methods of this account.'),
+    type: z.enum(['card', 'ach']).optional(),
+    is_default: queryBoolean().optional().describe('Only default (true) or non-default (false) methods.'),
+    is_active: queryBoolean().optional().describe('Only active (true) or removed (false) methods; omit for both.'),
+  }),
+);

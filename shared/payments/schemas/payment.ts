@@ -1,5 +1,6 @@
 /** Customer payments, their applications to documents, and bank deposits of undeposited receipts. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -7,7 +8,7 @@ import { livemode } from '../../schemas/livemode';
 const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
 const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
 
-export const PaymentApplication = z.lazy(() =>
+export const PaymentApplication = lazySchema(() =>
   z.object({
     id: id(),
     order_id: id(),
@@ -16,7 +17,7 @@ export const PaymentApplication = z.lazy(() =>
 );
 export type PaymentApplication = z.infer<typeof PaymentApplication>;
 
-export const Payment = z.lazy(() =>
+export const Payment = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -66,7 +67,7 @@ const receiptFields = () => ({
   notes: optionalText(2000),
 });
 
-export const OrderPaymentCreate = z.lazy(() =>
+export const OrderPaymentCreate = lazySchema(() =>
   z.strictObject({
     amount: money().describe('At most what the document accepts (its balance_due); more is 422 order_not_payable.'),
     ...receiptFields(),
@@ -74,10 +75,10 @@ export const OrderPaymentCreate = z.lazy(() =>
 );
 export type OrderPaymentCreate = z.infer<typeof OrderPaymentCreate>;
 
-export const ApplicationInput = z.lazy(() => z.strictObject({ order_id: id(), amount_applied: money() }));
+export const ApplicationInput = lazySchema(() => z.strictObject({ order_id: id(), amount_applied: money() }));
 export type ApplicationInput = z.infer<typeof ApplicationInput>;
 
-export const MultiInvoicePaymentCreate = z.lazy(() =>
+export const MultiInvoicePaymentCreate = lazySchema(() =>
   z.strictObject({
     account_id: id(),
     amount: money(),
@@ -92,7 +93,7 @@ export const MultiInvoicePaymentCreate = z.lazy(() =>
 );
 export type MultiInvoicePaymentCreate = z.infer<typeof MultiInvoicePaymentCreate>;
 
-export const MultiInvoicePaymentResult = z.lazy(() =>
+export const MultiInvoicePaymentResult = lazySchema(() =>
   z
     .object({
       data: z.object({
@@ -110,7 +111,7 @@ export const MultiInvoicePaymentResult = z.lazy(() =>
     .meta({ id: 'MultiInvoicePaymentResult' }),
 );
 
-export const PaymentApply = z.lazy(() =>
+export const PaymentApply = lazySchema(() =>
   z.strictObject({
     applications: z.array(ApplicationInput).min(1).max(500),
     account_id: id().optional().describe("When given, must be the payment's account."),
@@ -118,12 +119,13 @@ export const PaymentApply = z.lazy(() =>
 );
 export type PaymentApply = z.infer<typeof PaymentApply>;
 
-export const PaymentListQuery = {
+/** The filters of the payment list (fields, for the route's query object). */
+export const paymentListFilters = () => ({
   account_id: id().optional(),
   status: z.enum(PAYMENT_STATUSES).optional(),
-};
+});
 
-export const Deposit = z.lazy(() =>
+export const Deposit = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -152,10 +154,10 @@ export type Deposit = z.infer<typeof Deposit>;
 
 const paymentIds = () => z.array(id()).min(1).max(500);
 
-export const DepositPreviewRequest = z.lazy(() => z.strictObject({ payment_ids: paymentIds() }));
-export const DepositPreview = z.lazy(() => z.object({ total_amount: z.number(), line_count: z.number().int() }).meta({ id: 'DepositPreview' }));
+export const DepositPreviewRequest = lazySchema(() => z.strictObject({ payment_ids: paymentIds() }));
+export const DepositPreview = lazySchema(() => z.object({ total_amount: z.number(), line_count: z.number().int() }).meta({ id: 'DepositPreview' }));
 
-export const DepositCreate = z.lazy(() =>
+export const DepositCreate = lazySchema(() =>
   z.strictObject({
     bank_account_id: id().describe('The bank_account_id of a bank GL account.'),
     deposit_date: isoDate(),

@@ -1,10 +1,11 @@
 /** Refunds of customer payments, and the bodies of the payment void, clear and fail operations. */
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-const RefundLine = z.lazy(() =>
+const RefundLine = lazySchema(() =>
   z.object({
     id: id(),
     order_id: id().nullable().describe("The document the refund took back from; null for the payment's unapplied customer credit."),
@@ -13,7 +14,7 @@ const RefundLine = z.lazy(() =>
   }),
 );
 
-export const Refund = z.lazy(() =>
+export const Refund = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -35,7 +36,7 @@ export const Refund = z.lazy(() =>
 );
 export type Refund = z.infer<typeof Refund>;
 
-export const RefundCreate = z.lazy(() =>
+export const RefundCreate = lazySchema(() =>
   z.strictObject({
     amount: decimalInput({ scale: 2, min: 0, exclusiveMin: true })
       .optional()
@@ -46,14 +47,14 @@ export const RefundCreate = z.lazy(() =>
 );
 export type RefundCreate = z.infer<typeof RefundCreate>;
 
-export const PaymentClear = z.lazy(() =>
+export const PaymentClear = lazySchema(() =>
   z.strictObject({
     cleared_date: isoDate().optional().describe('The date the ACH funds settled and the receipt posts; defaults to today (UTC); not before payment_date.'),
   }),
 );
 export type PaymentClear = z.infer<typeof PaymentClear>;
 
-export const PaymentFail = z.lazy(() =>
+export const PaymentFail = lazySchema(() =>
   z.strictObject({
     failure_reason: optionalText(500).describe('The ACH return reason (for example R01 insufficient funds).'),
   }),

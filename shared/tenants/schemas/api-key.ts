@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { builtSchema } from '../../schemas/lazy';
+import { builtSchema, lazySchema } from '../../schemas/lazy';
 import { ALL_SCOPES } from '../../auth/scopes';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const User = z.lazy(() =>
+export const User = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -22,7 +22,7 @@ export const User = z.lazy(() =>
 );
 export type User = z.infer<typeof User>;
 
-export const ApiKey = z.lazy(() =>
+export const ApiKey = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -48,7 +48,7 @@ export const ApiKey = z.lazy(() =>
 );
 export type ApiKey = z.infer<typeof ApiKey>;
 
-export const ApiKeyWithSecret = z.lazy(() =>
+export const ApiKeyWithSecret = lazySchema(() =>
   builtSchema(ApiKey)
     .extend({
       secret: z.string().describe('The full key. Shown once, in this response only; only its hash is stored.'),
@@ -63,7 +63,7 @@ const scopeList = () =>
     .max(ALL_SCOPES.length)
     .refine((scopes) => new Set(scopes).size === scopes.length, { message: 'scopes must not repeat' });
 
-export const ApiKeyCreate = z.lazy(() =>
+export const ApiKeyCreate = lazySchema(() =>
   z.strictObject({
     name: optionalText(100),
     mode: z
@@ -77,10 +77,10 @@ export const ApiKeyCreate = z.lazy(() =>
 );
 export type ApiKeyCreate = z.infer<typeof ApiKeyCreate>;
 
-export const ApiKeyUpdate = z.lazy(() => z.strictObject({ name: optionalText(100), metadata: metadata().optional() }));
+export const ApiKeyUpdate = lazySchema(() => z.strictObject({ name: optionalText(100), metadata: metadata().optional() }));
 export type ApiKeyUpdate = z.infer<typeof ApiKeyUpdate>;
 
-export const ApiKeyRoll = z.lazy(() =>
+export const ApiKeyRoll = lazySchema(() =>
   z.strictObject({
     expires_in_seconds: z
       .number()

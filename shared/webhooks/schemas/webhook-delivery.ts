@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const WebhookDelivery = z.lazy(() =>
+export const WebhookDelivery = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -23,7 +24,7 @@ export const WebhookDelivery = z.lazy(() =>
 );
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const WebhookDeliveryAttempt = z.lazy(() =>
+export const WebhookDeliveryAttempt = lazySchema(() =>
   z
     .object({
       id: id(),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { builtSchema } from '../../schemas/lazy';
+import { builtSchema, lazySchema } from '../../schemas/lazy';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const WebhookEndpoint = z.lazy(() =>
+export const WebhookEndpoint = lazySchema(() =>
   z
     .object({
       id: id(),
@@ -31,7 +31,7 @@ export const WebhookEndpoint = z.lazy(() =>
 );
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
-export const WebhookEndpointWithSecret = z.lazy(() =>
+export const WebhookEndpointWithSecret = lazySchema(() =>
   builtSchema(WebhookEndpoint)
     .extend({
       secret: z
@@ -45,7 +45,7 @@ export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecret
 const enabledEvents = () =>
   z.array(z.string().min(1).max(100)).min(1).max(200).describe('Event types (such as order.created) or ["*"] for all; an unknown type is refused.');
 
-export const WebhookEndpointCreate = z.lazy(() =>
+export const WebhookEndpointCreate = lazySchema(() =>
   z.strictObject({
     url: z.string().min(1).max(2048),
     enabled_events: enabledEvents(),
@@ -55,7 +55,7 @@ export const WebhookEndpointCreate = z.lazy(() =>
 );
 export type WebhookEndpointCreate = z.infer<typeof WebhookEndpointCreate>;
 
-export const WebhookEndpointUpdate = z.lazy(() =>
+export const WebhookEndpointUpdate = lazySchema(() =>
   z.strictObject({
     url: z.string().min(1).max(2048).optional(),
     enabled_events: enabledEvents().optional(),

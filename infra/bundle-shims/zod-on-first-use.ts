@@ -1,0 +1,14 @@
+/**
+ * What our sources' `import { z } from 'zod'` becomes in a function bundle: zod's namespace, read
+ * from `zod.cjs` beside the bundle's `index.mjs` on the first use of any member. Compiling and
+ * evaluating zod was most of a cold read's start; a read by id and a read whose response is not
+ * validated never use it (infra/bundle.ts, zodOnFirstUse). CommonJS because `require()` loads it
+ * synchronously, where a schema is first built.
+ */
+import { createRequire } from 'node:module';
+import type * as Zod from 'zod';
+
+let zod: typeof Zod | undefined;
+const load = (): typeof Zod => (zod ??= createRequire(import.meta.url)('./zod.cjs') as typeof Zod);
+
+export const z = new Proxy({} as typeof Zod, { get: (_, name): unknown => Reflect.get(load(), name) });
