@@ -8,7 +8,8 @@
  *   2. Cold start: a fresh `node` process per sample imports one bundle and calls its handler once
  *      (timed with process.hrtime inside the child, see bench/cold-start-child.mjs). Variants, run
  *      interleaved: the empty handler, GET /v1/openapi.json (no database), GET /v1/locations/{id}
- *      (its first invocation opens the database connection), POST /v1/locations without and with an
+ *      (its first invocation opens the database connection; it uses no zod), GET /v1/locations?limit=10
+ *      (its query is parsed with zod, loaded on that first request), POST /v1/locations without and with an
  *      Idempotency-Key (the latter loads the DynamoDB client and writes to a local dynalite store)
  *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
  *      each child had loaded by the end (GET routes must load no DynamoDB client).
@@ -168,6 +169,17 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
           authorizer: seeded.authorizer,
           requestId: 'cold',
         }),
+        needsDatabase: true,
+      },
+      {
+        name: 'list-locations',
+        label: 'GET /v1/locations?limit=10 (query parsed)',
+        bundle: 'locations/list-locations',
+        event: {
+          ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),
+          queryStringParameters: { limit: '10' },
+          multiValueQueryStringParameters: { limit: ['10'] },
+        },
         needsDatabase: true,
       },
       {
