@@ -4,7 +4,8 @@
  * NodejsFunction starts one esbuild process per function (about 19 s for 40 functions here); one
  * build() call with an entryPoints map does the same work in well under a second. Each entry
  * lands in its own folder (`<outdir>/<name>/index.mjs`) that lambda.Code.fromAsset() zips as the
- * function's code, so every function still ships only what it imports.
+ * function's code, so every function still ships only what it imports; zod, built by a second
+ * small pass, is the one file shared by every function that validates (zodOnFirstUse).
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
