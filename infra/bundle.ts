@@ -8,7 +8,7 @@
  * small pass, is the one file shared by every function that validates (zodOnFirstUse).
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build, transform, type Plugin } from 'esbuild';
 
@@ -34,8 +34,10 @@ export interface BundleOptions {
   sizesFile?: string;
 }
 
-/** zod's members, beside `index.mjs` in every function that uses zod (zodOnFirstUse). */
+/** zod's members, beside `index.mjs` in every function that uses zod (zodOnFirstUse); the shim loads it by this name. */
 const ZOD_FILE = 'zod.cjs';
+/** What our sources' `import { z } from 'zod'` becomes in a bundle, relative to the repository root. */
+const ZOD_SHIM = 'infra/bundle-shims/zod-on-first-use.ts';
 
 export interface BundleResult {
   outdir: string;
@@ -104,10 +106,10 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     logLevel: 'warning',
   });
   const zodFile = await buildZodFile(root, zodMembers, options.minify ?? true);
-  const zodShim = relative(root, resolve(root, 'infra/bundle-shims/zod-on-first-use.ts')).split(sep).join('/');
+  // The metafile names inputs relative to the root, with forward slashes.
   const usesZod = new Set(
     Object.entries(bundled.metafile.outputs)
-      .filter(([, output]) => zodShim in output.inputs)
+      .filter(([, output]) => ZOD_SHIM in output.inputs)
       .map(([file]) => dirname(resolve(root, file))),
   );
 
@@ -159,7 +161,7 @@ function zodOnFirstUse(root: string, members: Set<string>): Plugin {
   const NAMED_Z_IMPORT = /^import\s*\{\s*z\s*\}\s*from\s*(['"])zod\1;?[ \t]*$/gm;
   const MEMBER = /\bz\.([A-Za-z_$][\w$]*)/g;
   const prefix = `${root}/`;
-  const shim = JSON.stringify(resolve(root, 'infra/bundle-shims/zod-on-first-use.ts'));
+  const shim = JSON.stringify(resolve(root, ZOD_SHIM));
   return {
     name: 'zod-on-first-use',
     setup(pluginBuild) {

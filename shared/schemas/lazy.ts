@@ -11,10 +11,10 @@
  * - Path and query schemas, which the handler stack and the OpenAPI document read field by field:
  *   `onFirstUse(() => z.object(...))`.
  *
- * Both hand out a stand-in that builds the schema on its first property access and forwards
- * every operation to it from then on, so it is the schema for every caller (its methods, its
- * fields, `instanceof`). Nothing at module level may call zod in a route's module graph: the
- * bundle test imports every function bundle and fails if one loads zod at import.
+ * Both return an object that becomes the schema on its first operation (see onFirstUse), so it
+ * is the schema for every caller: its methods, its fields, `instanceof`, zod's own references.
+ * Nothing at module level may call zod in a route's module graph: the bundle test imports every
+ * function bundle and fails if one loads zod at import.
  */
 import { z } from 'zod';
 
