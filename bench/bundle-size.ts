@@ -9,7 +9,8 @@
  *      (timed with process.hrtime inside the child, see bench/cold-start-child.mjs). Variants, run
  *      interleaved: the empty handler, GET /v1/openapi.json (no database), GET /v1/locations/{id}
  *      (its first invocation opens the database connection; it uses no zod), GET /v1/locations?limit=10
- *      (its query is parsed with zod, loaded on that first request), POST /v1/locations without and with an
+ *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a filter:
+ *      the query is parsed with zod, loaded on that first request), POST /v1/locations without and with an
  *      Idempotency-Key (the latter loads the DynamoDB client and writes to a local dynalite store)
  *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
  *      each child had loaded by the end (GET routes must load no DynamoDB client).
@@ -173,12 +174,23 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       },
       {
         name: 'list-locations',
-        label: 'GET /v1/locations?limit=10 (query parsed)',
+        label: 'GET /v1/locations?limit=10 (a page, no filter)',
         bundle: 'locations/list-locations',
         event: {
           ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),
           queryStringParameters: { limit: '10' },
           multiValueQueryStringParameters: { limit: ['10'] },
+        },
+        needsDatabase: true,
+      },
+      {
+        name: 'list-locations-filtered',
+        label: 'GET /v1/locations?is_active=true (zod)',
+        bundle: 'locations/list-locations',
+        event: {
+          ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),
+          queryStringParameters: { limit: '10', is_active: 'true' },
+          multiValueQueryStringParameters: { limit: ['10'], is_active: ['true'] },
         },
         needsDatabase: true,
       },

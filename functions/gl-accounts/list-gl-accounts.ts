@@ -2,7 +2,7 @@ import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { ALL_GL_ACCOUNT_SUBTYPES, GL_ACCOUNT_TYPES, GlAccount, type GlAccountSubtype } from '../../shared/ledger/schemas/gl-account';
@@ -15,15 +15,12 @@ export const route = defineRoute({
   summary: 'List GL accounts',
   description: 'The chart of accounts, newest first.',
   scopes: ['accounting:read'],
-  query: onFirstUse(() =>
-    z.object({
-      ...paginationQuery(),
-      type: z.enum(GL_ACCOUNT_TYPES).optional(),
-      subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
-      is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) accounts.'),
-      is_bank: queryBoolean().optional().describe('Only bank accounts (true) or only other accounts (false).'),
-    }),
-  ),
+  query: listQuery(() => ({
+    type: z.enum(GL_ACCOUNT_TYPES).optional(),
+    subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
+    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) accounts.'),
+    is_bank: queryBoolean().optional().describe('Only bank accounts (true) or only other accounts (false).'),
+  })),
   response: onFirstUse(() => listEnvelope(GlAccount)),
   list: true,
   handler: (ctx, { query }) =>

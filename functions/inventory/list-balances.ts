@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { id } from '../../shared/schemas/common';
 import { listBalances } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryBalance } from '../../shared/inventory/schemas/inventory';
 
@@ -15,14 +15,11 @@ export const route = defineRoute({
   summary: 'List inventory balances',
   description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
   scopes: ['products:read'],
-  query: onFirstUse(() =>
-    z.object({
-      ...paginationQuery(),
-      product_id: id().optional(),
-      location_id: id().optional(),
-      stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
-    }),
-  ),
+  query: listQuery(() => ({
+    product_id: id().optional(),
+    location_id: id().optional(),
+    stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
+  })),
   response: onFirstUse(() => listEnvelope(InventoryBalance)),
   list: true,
   handler: (ctx, { query }) => {

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listLocations } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { Location } from '../../shared/inventory/schemas/location';
@@ -15,9 +14,7 @@ export const route = defineRoute({
   summary: 'List locations',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: onFirstUse(() =>
-    z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) locations.') }),
-  ),
+  query: listQuery(() => ({ is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) locations.') })),
   response: onFirstUse(() => listEnvelope(Location)),
   list: true,
   handler: (ctx, { query }) => listLocations(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

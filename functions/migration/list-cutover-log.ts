@@ -1,11 +1,10 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listCutoverLog } from '../../shared/migration/cutover-freeze';
 import { CutoverLogEntry } from '../../shared/migration/schemas/cutover';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 
 export const route = defineRoute({
   id: 'migration.cutover_log_list',
@@ -16,7 +15,7 @@ export const route = defineRoute({
   description: 'Every freeze, unfreeze and snapshot request of the entity, newest first, with the key and request that made it.',
   scopes: ['migration:read'],
   params: onFirstUse(() => entityScopedParams()),
-  query: onFirstUse(() => z.object(paginationQuery())),
+  query: listQuery(),
   response: onFirstUse(() => listEnvelope(CutoverLogEntry)),
   list: true,
   handler: (ctx, { params, query }) => {

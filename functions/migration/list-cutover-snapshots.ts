@@ -1,11 +1,10 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { DbSnapshot } from '../../shared/migration/schemas/cutover';
 import { listSnapshots } from '../../shared/migration/snapshots';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 
 export const route = defineRoute({
   id: 'migration.cutover_snapshot_list',
@@ -16,7 +15,7 @@ export const route = defineRoute({
   description: 'The cutover snapshots of the entity, newest first (cursor pagination on the object id).',
   scopes: ['migration:read'],
   params: onFirstUse(() => entityScopedParams()),
-  query: onFirstUse(() => z.object(paginationQuery())),
+  query: listQuery(),
   response: onFirstUse(() => listEnvelope(DbSnapshot)),
   list: true,
   handler: (ctx, { params, query }) => {

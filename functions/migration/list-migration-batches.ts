@@ -5,7 +5,7 @@ import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listMigrationBatches } from '../../shared/migration/batches';
 import { MigrationBatch } from '../../shared/migration/schemas/batch';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 
 export const route = defineRoute({
   id: 'migration.batches.list',
@@ -16,9 +16,7 @@ export const route = defineRoute({
   description: 'Newest first, each with its counts.',
   scopes: ['migration:read'],
   params: onFirstUse(() => entityScopedParams()),
-  query: onFirstUse(() =>
-    z.object({ ...paginationQuery(), status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') }),
-  ),
+  query: listQuery(() => ({ status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') })),
   response: onFirstUse(() => listEnvelope(MigrationBatch)),
   list: true,
   handler: (ctx, { params, query }) => {

@@ -2,7 +2,7 @@ import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { id, queryBoolean, timestamp } from '../../shared/schemas/common';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
@@ -17,9 +17,8 @@ export const route = defineRoute({
   description:
     'document_type is required: one resource holds quotes, sales orders, invoices, returns and purchase orders, and a list always shows one kind. Newest first; deleted orders are left out, archived ones unless archived=true or all. Lines and adjustments come with expand[]=data.lines and expand[]=data.adjustments, the account with expand[]=data.account.',
   scopes: ['orders:read'],
-  query: onFirstUse(() =>
-    z.object({
-      ...paginationQuery(),
+  query: listQuery(
+    () => ({
       document_type: z.enum(DOCUMENT_TYPES).describe('Required: the kind of document to list.'),
       order_status: z.enum(ORDER_STATUSES).optional(),
       payment_status: z.enum(PAYMENT_STATUSES).optional(),
@@ -36,6 +35,7 @@ export const route = defineRoute({
         .describe('Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.'),
       expired: queryBoolean().optional().describe('true: only quotes past their expires_at (still draft or confirmed); false: every document but those.'),
     }),
+    { requiresFilter: true },
   ),
   response: onFirstUse(() => listEnvelope(Order)),
   list: true,

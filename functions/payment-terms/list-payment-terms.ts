@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listPaymentTerms } from '../../shared/payables/payment-terms';
 import { PaymentTerm } from '../../shared/payables/schemas/payment-term';
 
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List payment terms',
   description: 'Newest first, cursor-paginated.',
   scopes: ['purchasing:read'],
-  query: onFirstUse(() => z.object({ ...paginationQuery() })),
+  query: listQuery(),
   response: onFirstUse(() => listEnvelope(PaymentTerm)),
   list: true,
   handler: (ctx, { query }) => listPaymentTerms(ctx.db, ctx.entityId, query),

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listPayments } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Payment, paymentListFilters } from '../../shared/payments/schemas/payment';
 
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List payments',
   description: 'Newest first. Filters: account_id, status (pending, undeposited, deposited, voided, failed).',
   scopes: ['payments:read'],
-  query: onFirstUse(() => z.object({ ...paginationQuery(), ...paymentListFilters() })),
+  query: listQuery(paymentListFilters),
   response: onFirstUse(() => listEnvelope(Payment)),
   list: true,
   handler: (ctx, { query }) => listPayments(ctx.db, ctx.entityId, { account_id: query.account_id, status: query.status }, query),

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listPricingLevels } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingLevel } from '../../shared/catalog/schemas/pricing';
 import { queryBoolean } from '../../shared/schemas/common';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   summary: 'List pricing levels',
   description: 'Newest first.',
   scopes: ['products:read'],
-  query: onFirstUse(() => z.object({ ...paginationQuery(), is_active: queryBoolean().optional() })),
+  query: listQuery(() => ({ is_active: queryBoolean().optional() })),
   response: onFirstUse(() => listEnvelope(PricingLevel)),
   list: true,
   handler: (ctx, { query }) => listPricingLevels(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listPricingPolicies } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
 import { id, queryBoolean } from '../../shared/schemas/common';
@@ -15,16 +14,13 @@ export const route = defineRoute({
   summary: 'List pricing policies',
   description: 'Newest first; filters combine with AND.',
   scopes: ['products:read'],
-  query: onFirstUse(() =>
-    z.object({
-      ...paginationQuery(),
-      product_id: id().optional(),
-      pricing_level_id: id().optional(),
-      account_id: id().optional(),
-      is_active: queryBoolean().optional(),
-      migration_batch_id: id().optional().describe('The policies of one migration batch.'),
-    }),
-  ),
+  query: listQuery(() => ({
+    product_id: id().optional(),
+    pricing_level_id: id().optional(),
+    account_id: id().optional(),
+    is_active: queryBoolean().optional(),
+    migration_batch_id: id().optional().describe('The policies of one migration batch.'),
+  })),
   response: onFirstUse(() => listEnvelope(PricingPolicy)),
   list: true,
   handler: (ctx, { query }) => {

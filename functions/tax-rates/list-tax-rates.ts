@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listTaxRates } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { queryBoolean } from '../../shared/schemas/common';
 import { TaxRate } from '../../shared/orders/schemas/tax-rate';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   summary: 'List tax rates',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: onFirstUse(() => z.object({ ...paginationQuery(), is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rates.') })),
+  query: listQuery(() => ({ is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rates.') })),
   response: onFirstUse(() => listEnvelope(TaxRate)),
   list: true,
   handler: (ctx, { query }) => listTaxRates(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { id } from '../../shared/schemas/common';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listCredits } from '../../shared/payables/vendor-credits';
 import { VENDOR_CREDIT_STATUSES, VendorCredit } from '../../shared/payables/schemas/vendor-credit';
 import { VENDOR_CREDIT_EXPAND } from './expand';
@@ -16,13 +16,10 @@ export const route = defineRoute({
   summary: 'List vendor credits',
   description: 'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status. expand[] takes the data. prefix.',
   scopes: ['purchasing:read'],
-  query: onFirstUse(() =>
-    z.object({
-      ...paginationQuery(100),
-      vendor_id: id().optional().describe("This vendor's credits."),
-      status: z.enum(VENDOR_CREDIT_STATUSES).optional().describe('Credits in this status.'),
-    }),
-  ),
+  query: listQuery(() => ({
+    vendor_id: id().optional().describe("This vendor's credits."),
+    status: z.enum(VENDOR_CREDIT_STATUSES).optional().describe('Credits in this status.'),
+  })),
   response: onFirstUse(() => listEnvelope(VendorCredit)),
   list: true,
   expand: VENDOR_CREDIT_EXPAND,

@@ -1,9 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listWebhookEndpoints } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpoint } from '../../shared/webhooks/schemas/webhook-endpoint';
 
@@ -16,7 +15,7 @@ export const route = defineRoute({
   description: 'Newest first, enabled and disabled alike. Secrets are never listed.',
   scopes: ['webhooks:read'],
   params: onFirstUse(() => entityScopedParams()),
-  query: onFirstUse(() => z.object(paginationQuery())),
+  query: listQuery(),
   response: onFirstUse(() => listEnvelope(WebhookEndpoint)),
   list: true,
   handler: (ctx, { params, query }) => {

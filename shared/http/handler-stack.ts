@@ -18,6 +18,7 @@ import { withTransaction } from '../db/database';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { idParams, readIdParams } from '../schemas/common';
+import { readPagingQuery } from '../schemas/list';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log, type Logger } from '../log';
@@ -212,11 +213,15 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
     const pathParameters = request.event.pathParameters ?? NO_PATH_PARAMETERS;
     checkInputValue(pathParameters);
     // A read by id checks its id without zod: its first request then loads no zod at all.
-    const params = (schemas.params === idParams && readIdParams(pathParameters)) || parseOrThrow(schemas.params ?? noFields(), pathParameters);
+    // A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
+    const params = !schemas.params ? {} : (schemas.params === idParams && readIdParams(pathParameters)) || parseOrThrow(schemas.params, pathParameters);
+    const { queryStringParameters, multiValueQueryStringParameters } = request.event;
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
-    const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
-    const collected = noQuery ? { query: {}, expand: [] } : collectQuery(request.event, querySchema());
-    const query = noQuery ? collected.query : parseOrThrow(querySchema(), collected.query);
+    // A list asked for a page and nothing else is read without zod, as a read's id is.
+    const noQuery = !schemas.query && !queryStringParameters && !multiValueQueryStringParameters;
+    const paging = noQuery ? undefined : readPagingQuery(schemas.query, queryStringParameters, multiValueQueryStringParameters);
+    const collected = noQuery || paging ? { query: {}, expand: [] } : collectQuery(request.event, querySchema());
+    const query = paging ?? (noQuery ? collected.query : parseOrThrow(querySchema(), collected.query));
     state.expand =
       route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
     let body: unknown = undefined;

@@ -61,9 +61,12 @@ const ID_PATTERN =
  * parses with the schema and gets its error. A property test holds the two to the same answers.
  */
 export function readIdParams(pathParameters: Record<string, string | undefined>): { id: string } | undefined {
-  const value = pathParameters.id;
-  return typeof value === 'string' && ID_PATTERN.test(value) ? { id: value.toLowerCase() } : undefined;
+  const value = readId(pathParameters.id);
+  return value === undefined ? undefined : { id: value };
 }
+
+/** What `id()` parses a value into, without zod: the lower-cased id, or undefined when `id()` would refuse it. */
+export const readId = (value: unknown): string | undefined => (typeof value === 'string' && ID_PATTERN.test(value) ? value.toLowerCase() : undefined);
 
 /** `/v1/entities/{entity_id}/<resource>`. Functions, like the field groups below: only the routes that use them build them. */
 export const entityScopedParams = () =>

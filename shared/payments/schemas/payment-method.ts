@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { id, queryBoolean, timestamp } from '../../schemas/common';
-import { paginationQuery } from '../../schemas/list';
+import { listQuery } from '../../schemas/list';
 import { livemode } from '../../schemas/livemode';
 
 export const AccountPaymentMethod = lazySchema(() =>
@@ -76,12 +76,12 @@ export const paymentMethodParams = onFirstUse(() =>
   }),
 );
 
-export const PaymentMethodListQuery = onFirstUse(() =>
-  z.object({
-    ...paginationQuery(500),
+export const PaymentMethodListQuery = listQuery(
+  () => ({
     account_id: id().optional().describe('Only the methods of this account.'),
     type: z.enum(['card', 'ach']).optional(),
     is_default: queryBoolean().optional().describe('Only default (true) or non-default (false) methods.'),
     is_active: queryBoolean().optional().describe('Only active (true) or removed (false) methods; omit for both.'),
   }),
+  { maxLimit: 500 },
 );

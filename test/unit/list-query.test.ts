@@ -1,0 +1,91 @@
+/**
+ * A list's query of paging parameters alone is read without zod (readPagingQuery,
+ * shared/schemas/list.ts). For every list route, whatever it reads must be exactly what the
+ * route's schema parses the same query string into, as the handler stack checks it (strict).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../functions/routes';
+import { DEFAULT_PAGE_LIMIT, listQuery, readPagingQuery } from '../../shared/schemas/list';
+import type { Route } from '../../shared/http/route';
+import type { z } from 'zod';
+
+type Single = Record<string, string | undefined>;
+type Multi = Record<string, string[] | undefined>;
+
+const readsPagingAlone = (route: Route) => readPagingQuery(route.query, {}, undefined) !== undefined;
+const pagingRoutes = ROUTES.filter(readsPagingAlone);
+
+/** The query as the handler stack collects it: the multi-value map, then single values for the names it lacks. */
+function collected(single: Single, multi: Multi | undefined): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const [name, values] of Object.entries(multi ?? {})) if (values) query[name] = values.length === 1 ? values[0] : values;
+  for (const [name, value] of Object.entries(single)) if (value !== undefined && !(multi && multi[name])) query[name] = value;
+  return query;
+}
+
+const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG-'), minLength: length, maxLength: length });
+const value = fc.oneof(
+  fc.integer({ min: 0, max: 600 }).map(String),
+  fc.constantFrom('0', '007', ' 5', '5 ', '1e1', '2.5', '0x10', '', '-1', '10000', 'true'),
+  fc.uuid(),
+  fc.uuid().map((id) => id.toUpperCase()),
+  fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((parts) => parts.join('-')),
+  fc.string(),
+);
+const name = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('limit', 'starting_after', 'ending_before') },
+  { weight: 1, arbitrary: fc.constantFrom('limit[]', 'expand', 'is_active', 'status', 'LIMIT', 'constructor') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+);
+const single = fc.dictionary(name, fc.option(value, { nil: undefined }), { maxKeys: 3 });
+const multi = fc.option(fc.dictionary(name, fc.option(fc.array(value, { maxLength: 2 }), { nil: undefined }), { maxKeys: 3 }), { nil: undefined });
+
+describe('readPagingQuery', () => {
+  it('is used by most list routes, and only by list routes', () => {
+    expect(pagingRoutes.length).toBeGreaterThanOrEqual(30);
+    for (const route of pagingRoutes) expect((route as { list?: boolean }).list, route.id).toBe(true);
+  });
+
+  it('reads, for every list route, exactly what the route schema parses, and nothing it would refuse', () => {
+    let reads = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...pagingRoutes), single, multi, (route, singleValues, multiValues) => {
+        const read = readPagingQuery(route.query, singleValues, multiValues);
+        if (read === undefined) return;
+        reads++;
+        const parsed = (route.query as z.ZodObject).strict().safeParse(collected(singleValues, multiValues));
+        expect(parsed.success, route.id).toBe(true);
+        expect(read).toStrictEqual(parsed.data);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(reads).toBeGreaterThan(2_000); // the generated queries reach the reader, not only its refusals
+  });
+
+  it('reads the paging parameters every list takes, without a filter', () => {
+    const cursor = 'C0FFEE00-0000-4000-8000-000000000001';
+    for (const route of pagingRoutes) {
+      expect(readPagingQuery(route.query, undefined, undefined), route.id).toEqual({ limit: DEFAULT_PAGE_LIMIT });
+      expect(readPagingQuery(route.query, { limit: '10', starting_after: cursor }, undefined)).toEqual({ limit: 10, starting_after: cursor.toLowerCase() });
+      expect(readPagingQuery(route.query, { limit: '9' }, { ending_before: [cursor], limit: ['7'] })).toEqual({
+        limit: 7,
+        ending_before: cursor.toLowerCase(),
+      });
+      expect(readPagingQuery(route.query, { limit: '10', is_active: 'true' }, undefined)).toBeUndefined();
+      expect(readPagingQuery(route.query, { limit: '0' }, undefined)).toBeUndefined();
+      expect(readPagingQuery(route.query, undefined, { limit: ['5', '6'] })).toBeUndefined();
+    }
+  });
+
+  it('honours the largest page size of the list; a list that requires a filter or a schema that is no list query is never read', () => {
+    const payments = listQuery(undefined, { maxLimit: 500 });
+    expect(readPagingQuery(payments, { limit: '500' }, undefined)).toEqual({ limit: 500 });
+    expect(readPagingQuery(payments, { limit: '501' }, undefined)).toBeUndefined();
+    expect(readPagingQuery(listQuery(), { limit: '101' }, undefined)).toBeUndefined();
+    expect(readPagingQuery(listQuery(undefined, { requiresFilter: true }), { limit: '10' }, undefined)).toBeUndefined();
+    expect(readPagingQuery(undefined, {}, undefined)).toBeUndefined();
+    const orders = ROUTES.find((route) => route.id === 'orders.list')!;
+    expect(readsPagingAlone(orders)).toBe(false);
+  });
+});
