@@ -100,6 +100,8 @@ export function configureDatabase(factory: () => pg.Pool | Promise<pg.Pool>): vo
   pending = undefined;
 }
 
+const ignoreConnectionError = (): void => {};
+
 async function getPool(): Promise<pg.Pool> {
   if (pool) return pool;
   if (!pending) {
@@ -108,6 +110,11 @@ async function getPool(): Promise<pg.Pool> {
       // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
       // pool; without a listener Node treats it as an unhandled error and kills the process.
       created.on('error', (error) => log.warn('idle database connection lost', { error }));
+      // The pool listens to its idle clients only, and a holder (withTransaction) from when it has
+      // the client. In between, and while a dropped client is being removed, a connection the
+      // server terminates reports on the client itself: this listener keeps that from ending the
+      // process. Whoever holds the client still sees the error on its own listener or query.
+      created.on('connect', (client) => client.on('error', ignoreConnectionError));
       return (pool = created);
     });
   }

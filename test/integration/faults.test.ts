@@ -239,12 +239,16 @@ describe.skipIf(!onPostgres)('backends terminated under a write load (PostgreSQL
       }
     };
 
-    const stop = new Promise<void>((resolve) =>
-      setTimeout(() => {
-        running = false;
-        resolve();
-      }, 7000),
-    );
+    // At least 7 s of kills, and then until every kind of write has been acknowledged at least once
+    // (a slow machine gets few through between two kill rounds), up to 45 s.
+    const stop = (async () => {
+      const started = Date.now();
+      const everyKindAcknowledged = () => Object.values(acknowledged).every((ids) => ids.length > 0);
+      while (Date.now() - started < 7000 || (!everyKindAcknowledged() && Date.now() - started < 45_000)) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      running = false;
+    })();
     try {
       await Promise.all([stop, killer(), ...Array.from({ length: 8 }, (_, i) => worker(i))]);
     } finally {
@@ -324,7 +328,7 @@ describe.skipIf(!onPostgres)('backends terminated under a write load (PostgreSQL
     expect([order.id, order.order_total]).toEqual([acknowledged.orders[0], 145]);
     const after = await operations[0]();
     expect(after.status, after.text).toBe(201);
-  });
+  }, 90_000);
 });
 
 describe.skipIf(!onPostgres)('a row lock held by another session (PostgreSQL only: PGlite runs one transaction at a time)', () => {
