@@ -223,6 +223,8 @@ describe.skipIf(!onPostgres)('backends terminated under a write load (PostgreSQL
 
     let killRounds = 0;
     let killedBackends = 0;
+    const started = Date.now();
+    const elapsed = () => Date.now() - started;
     const killer = async () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       while (running) {
@@ -235,16 +237,16 @@ describe.skipIf(!onPostgres)('backends terminated under a write load (PostgreSQL
           killRounds++;
           killedBackends += rows[0].killed;
         }
-        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 150));
+        // After the first 7 s, further apart: a slow machine then gets a write of each kind through.
+        await new Promise((resolve) => setTimeout(resolve, (elapsed() < 7000 ? 150 : 600) * (1 + Math.random())));
       }
     };
 
     // At least 7 s of kills, and then until every kind of write has been acknowledged at least once
     // (a slow machine gets few through between two kill rounds), up to 45 s.
     const stop = (async () => {
-      const started = Date.now();
       const everyKindAcknowledged = () => Object.values(acknowledged).every((ids) => ids.length > 0);
-      while (Date.now() - started < 7000 || (!everyKindAcknowledged() && Date.now() - started < 45_000)) {
+      while (elapsed() < 7000 || (!everyKindAcknowledged() && elapsed() < 45_000)) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       running = false;
