@@ -185,7 +185,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       },
       {
         name: 'list-locations-filtered',
-        label: 'GET /v1/locations?is_active=true (zod)',
+        label: 'GET /v1/locations?limit=10&is_active=true (zod)',
         bundle: 'locations/list-locations',
         event: {
           ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),

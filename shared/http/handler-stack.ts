@@ -177,13 +177,21 @@ const noFields = () => (emptyObject ??= z.object({}));
 const noBodyFields = () => (strictEmptyObject ??= z.strictObject({}));
 
 /**
- * The query as one value per name (arrays for array members). A Map and a prototype-less object:
- * a parameter named `__proto__`, `constructor` or `hasOwnProperty` is an ordinary unknown parameter.
+ * The query string as names and their values: the multi-value map, and the single-value map for
+ * the names it lacks. A Map: a parameter named `__proto__` or `constructor` is an ordinary name.
  */
-function collectQuery(event: Event, schema: z.ZodObject): { query: Record<string, unknown>; expand: string[] } {
+export function queryValues(event: Pick<Event, 'queryStringParameters' | 'multiValueQueryStringParameters'>): Map<string, string[]> {
   const multi = new Map<string, string[]>();
   for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) multi.set(name, values);
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !multi.has(name)) multi.set(name, [value]);
+  return multi;
+}
+
+/**
+ * The query as one value per name (arrays for array members), as a prototype-less object: a
+ * parameter named `__proto__`, `constructor` or `hasOwnProperty` is an ordinary unknown parameter.
+ */
+function collectQuery(multi: Map<string, string[]>, schema: z.ZodObject): { query: Record<string, unknown>; expand: string[] } {
   const query = Object.create(null) as Record<string, unknown>;
   const expand: string[] = [];
   // Names and values checked once, as one object of own properties (fromEntries defines even `__proto__`).
@@ -215,13 +223,13 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
     // A read by id checks its id without zod: its first request then loads no zod at all.
     // A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
     const params = !schemas.params ? {} : (schemas.params === idParams && readIdParams(pathParameters)) || parseOrThrow(schemas.params, pathParameters);
-    const { queryStringParameters, multiValueQueryStringParameters } = request.event;
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
     // A list asked for a page and nothing else is read without zod, as a read's id is.
-    const noQuery = !schemas.query && !queryStringParameters && !multiValueQueryStringParameters;
-    const paging = noQuery ? undefined : readPagingQuery(schemas.query, queryStringParameters, multiValueQueryStringParameters);
-    const collected = noQuery || paging ? { query: {}, expand: [] } : collectQuery(request.event, querySchema());
-    const query = paging ?? (noQuery ? collected.query : parseOrThrow(querySchema(), collected.query));
+    const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
+    const values = noQuery ? undefined : queryValues(request.event);
+    const paging = values && readPagingQuery(schemas.query, values);
+    const collected = !values || paging ? { query: {}, expand: [] } : collectQuery(values, querySchema());
+    const query = paging ?? (values ? parseOrThrow(querySchema(), collected.query) : collected.query);
     state.expand =
       route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
     let body: unknown = undefined;

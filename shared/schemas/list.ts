@@ -46,14 +46,10 @@ const LIMIT_PATTERN = /^[1-9][0-9]{0,3}$/;
  * What a list query (listQuery) parses a query string of paging parameters alone into, read
  * without building the schema. Undefined for every other query string: a filter, `expand`, a
  * repeated or bracketed name, a value the schema would have to coerce or refuse; the caller then
- * parses it with the schema and gets the schema's answer. Names and values as the handler stack
- * collects them: the multi-value map first, the single-value map for the names it lacks.
+ * parses it with the schema and gets the schema's answer. `values` are the query's names and
+ * values as the handler stack collects them (queryValues).
  */
-export function readPagingQuery(
-  schema: unknown,
-  single: Readonly<Record<string, string | undefined>> | null | undefined,
-  multi: Readonly<Record<string, string[] | undefined>> | null | undefined,
-): PagingQuery | undefined {
+export function readPagingQuery(schema: unknown, values: ReadonlyMap<string, readonly string[]>): PagingQuery | undefined {
   const maxLimit = typeof schema === 'object' && schema !== null ? pagingAlone.get(schema) : undefined;
   if (maxLimit === undefined) return undefined;
   const query: PagingQuery = { limit: DEFAULT_PAGE_LIMIT };
@@ -69,13 +65,7 @@ export function readPagingQuery(
     query[name] = cursor;
     return true;
   };
-  for (const [name, values] of Object.entries(multi ?? {})) {
-    if (values && (values.length !== 1 || !read(name, values[0]))) return undefined;
-  }
-  for (const [name, value] of Object.entries(single ?? {})) {
-    if (value === undefined || (multi && Object.hasOwn(multi, name) && multi[name])) continue;
-    if (!read(name, value)) return undefined;
-  }
+  for (const [name, given] of values) if (given.length !== 1 || !read(name, given[0])) return undefined;
   return query;
 }
 

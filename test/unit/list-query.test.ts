@@ -7,22 +7,20 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
 import { DEFAULT_PAGE_LIMIT, listQuery, readPagingQuery } from '../../shared/schemas/list';
+import { queryValues } from '../../shared/http/handler-stack';
 import type { Route } from '../../shared/http/route';
 import type { z } from 'zod';
 
 type Single = Record<string, string | undefined>;
 type Multi = Record<string, string[] | undefined>;
 
-const readsPagingAlone = (route: Route) => readPagingQuery(route.query, {}, undefined) !== undefined;
-const pagingRoutes = ROUTES.filter(readsPagingAlone);
+/** The query string's names and values as the handler stack collects them, then read as a page. */
+const valuesOf = (single: Single | undefined, multi: Multi | undefined) =>
+  queryValues({ queryStringParameters: single ?? null, multiValueQueryStringParameters: multi ?? null });
+const readPage = (schema: unknown, single: Single | undefined, multi: Multi | undefined) => readPagingQuery(schema, valuesOf(single, multi));
 
-/** The query as the handler stack collects it: the multi-value map, then single values for the names it lacks. */
-function collected(single: Single, multi: Multi | undefined): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
-  for (const [name, values] of Object.entries(multi ?? {})) if (values) query[name] = values.length === 1 ? values[0] : values;
-  for (const [name, value] of Object.entries(single)) if (value !== undefined && !(multi && multi[name])) query[name] = value;
-  return query;
-}
+const readsPagingAlone = (route: Route) => readPage(route.query, {}, undefined) !== undefined;
+const pagingRoutes = ROUTES.filter(readsPagingAlone);
 
 const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG-'), minLength: length, maxLength: length });
 const value = fc.oneof(
@@ -51,10 +49,12 @@ describe('readPagingQuery', () => {
     let reads = 0;
     fc.assert(
       fc.property(fc.constantFrom(...pagingRoutes), single, multi, (route, singleValues, multiValues) => {
-        const read = readPagingQuery(route.query, singleValues, multiValues);
+        const values = valuesOf(singleValues, multiValues);
+        const read = readPagingQuery(route.query, values);
         if (read === undefined) return;
         reads++;
-        const parsed = (route.query as z.ZodObject).strict().safeParse(collected(singleValues, multiValues));
+        // What the reader accepts has one value per name, which is what the handler stack then parses.
+        const parsed = (route.query as z.ZodObject).strict().safeParse(Object.fromEntries([...values].map(([name, [first]]) => [name, first])));
         expect(parsed.success, route.id).toBe(true);
         expect(read).toStrictEqual(parsed.data);
       }),
@@ -66,25 +66,25 @@ describe('readPagingQuery', () => {
   it('reads the paging parameters every list takes, without a filter', () => {
     const cursor = 'C0FFEE00-0000-4000-8000-000000000001';
     for (const route of pagingRoutes) {
-      expect(readPagingQuery(route.query, undefined, undefined), route.id).toEqual({ limit: DEFAULT_PAGE_LIMIT });
-      expect(readPagingQuery(route.query, { limit: '10', starting_after: cursor }, undefined)).toEqual({ limit: 10, starting_after: cursor.toLowerCase() });
-      expect(readPagingQuery(route.query, { limit: '9' }, { ending_before: [cursor], limit: ['7'] })).toEqual({
+      expect(readPage(route.query, undefined, undefined), route.id).toEqual({ limit: DEFAULT_PAGE_LIMIT });
+      expect(readPage(route.query, { limit: '10', starting_after: cursor }, undefined)).toEqual({ limit: 10, starting_after: cursor.toLowerCase() });
+      expect(readPage(route.query, { limit: '9' }, { ending_before: [cursor], limit: ['7'] })).toEqual({
         limit: 7,
         ending_before: cursor.toLowerCase(),
       });
-      expect(readPagingQuery(route.query, { limit: '10', is_active: 'true' }, undefined)).toBeUndefined();
-      expect(readPagingQuery(route.query, { limit: '0' }, undefined)).toBeUndefined();
-      expect(readPagingQuery(route.query, undefined, { limit: ['5', '6'] })).toBeUndefined();
+      expect(readPage(route.query, { limit: '10', is_active: 'true' }, undefined)).toBeUndefined();
+      expect(readPage(route.query, { limit: '0' }, undefined)).toBeUndefined();
+      expect(readPage(route.query, undefined, { limit: ['5', '6'] })).toBeUndefined();
     }
   });
 
   it('honours the largest page size of the list; a list that requires a filter or a schema that is no list query is never read', () => {
     const payments = listQuery(undefined, { maxLimit: 500 });
-    expect(readPagingQuery(payments, { limit: '500' }, undefined)).toEqual({ limit: 500 });
-    expect(readPagingQuery(payments, { limit: '501' }, undefined)).toBeUndefined();
-    expect(readPagingQuery(listQuery(), { limit: '101' }, undefined)).toBeUndefined();
-    expect(readPagingQuery(listQuery(undefined, { requiresFilter: true }), { limit: '10' }, undefined)).toBeUndefined();
-    expect(readPagingQuery(undefined, {}, undefined)).toBeUndefined();
+    expect(readPage(payments, { limit: '500' }, undefined)).toEqual({ limit: 500 });
+    expect(readPage(payments, { limit: '501' }, undefined)).toBeUndefined();
+    expect(readPage(listQuery(), { limit: '101' }, undefined)).toBeUndefined();
+    expect(readPage(listQuery(undefined, { requiresFilter: true }), { limit: '10' }, undefined)).toBeUndefined();
+    expect(readPage(undefined, {}, undefined)).toBeUndefined();
     const orders = ROUTES.find((route) => route.id === 'orders.list')!;
     expect(readsPagingAlone(orders)).toBe(false);
   });
