@@ -1,7 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { deploymentServers, loadOpenApiDocument } from '../../shared/http/openapi-source';
+import { loadOpenApiText } from '../../shared/http/openapi-source';
 import { definePublicRoute } from '../../shared/http/route';
 
 export const route = definePublicRoute({
@@ -12,8 +12,9 @@ export const route = definePublicRoute({
   summary: 'The OpenAPI 3.1 document of this API',
   description:
     'Generated from the route table. `servers` names the deployment that serves it. Compressed when Accept-Encoding allows it (gzip on every deployment), with an ETag for If-None-Match.',
+  contentType: 'application/json',
   response: onFirstUse(() => z.record(z.string(), z.unknown())),
-  handler: async () => ({ ...(await loadOpenApiDocument()), servers: deploymentServers() }),
+  handler: loadOpenApiText,
 });
 
 export const handler = lambdaHandler(route);

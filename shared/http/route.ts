@@ -116,14 +116,15 @@ export interface PublicRoute<
   R extends z.ZodType = z.ZodType,
   M extends HttpMethod = HttpMethod,
   Path extends string = string,
+  C extends string | undefined = string | undefined,
 > extends RouteCommon<P, Q, undefined, R, M, Path> {
   auth: 'none';
   /**
-   * The media type of a body that is not JSON (the reference page, its script): the handler then
-   * returns the body as text and the stack sends it as is.
+   * The media type of a body the handler returns as text (the reference page, its script, the
+   * OpenAPI document already serialised): the stack sends it as is. `response` still describes it.
    */
-  contentType?: string;
-  handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<z.input<R>>;
+  contentType?: C;
+  handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<C extends string ? string : z.input<R>>;
 }
 
 /**
@@ -160,7 +161,8 @@ export function definePublicRoute<
   R extends z.ZodType = z.ZodType,
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
->(route: Omit<PublicRoute<P, Q, R, M, Path>, 'auth'>): PublicRoute<P, Q, R, M, Path> {
+  const C extends string | undefined = undefined,
+>(route: Omit<PublicRoute<P, Q, R, M, Path, C>, 'auth'>): PublicRoute<P, Q, R, M, Path, C> {
   return { ...route, auth: 'none' };
 }
 

@@ -126,17 +126,23 @@ describe('bundleFunctions', () => {
     expect(zodFile).not.toMatch(/Nombre|Zeichenkette/);
   });
 
-  it('ships the generated OpenAPI document beside the OpenAPI function, which serves it', () => {
+  it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
     const dir = result.dirs['openapi/get-openapi'];
-    expect((JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string }).openapi).toBe('3.1.0');
+    const shipped = JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string };
+    expect(shipped.openapi).toBe('3.1.0');
     const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
       const response = await handler({ httpMethod: 'GET', path: '/v1/openapi.json', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
-      console.log(JSON.stringify({ status: response.statusCode, openapi: JSON.parse(response.body).openapi }));`;
+      console.log(JSON.stringify({ status: response.statusCode, type: response.headers['Content-Type'], body: response.body }));`;
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
       encoding: 'utf8',
-      env: { ...process.env, NODE_ENV: 'production' },
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NODE_ENV: 'production', STAGE_NAME: 'sandbox', PUBLIC_BASE_URL: 'https://api.example.com/sandbox' },
     });
-    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 200, openapi: '3.1.0' });
+    const served = JSON.parse(output.trim().split('\n').at(-1)!) as { status: number; type: string; body: string };
+    expect({ status: served.status, type: served.type }).toEqual({ status: 200, type: 'application/json' });
+    // Byte for byte what replacing the member in the parsed document would give.
+    const servers = [{ url: 'https://api.example.com/sandbox', description: 'Sandbox: test keys and test data only.' }];
+    expect(served.body === JSON.stringify({ ...shipped, servers })).toBe(true);
   });
 
   it("ships Redoc's bundle as a file beside the docs script function (not in its code), which serves it", () => {
