@@ -18,6 +18,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { acceptedKeyModes, authenticate } from '../../shared/auth/authenticate';
 import { usageIdentifierOf } from '../../shared/auth/usage-identifier';
+import { connectDuringInit } from '../../shared/db/database';
 import { ERROR_CATALOG } from '../../shared/errors';
 
 function stageWildcard(methodArn: string): string {
@@ -54,4 +55,5 @@ async function authorize(event: Pick<APIGatewayRequestAuthorizerEvent, 'headers'
   };
 }
 
+connectDuringInit();
 export const handler = authorize;

@@ -67,6 +67,8 @@ export class ApiStack extends Stack {
       // One connection per execution environment: Lambda runs one request at a time, and RDS
       // Proxy does the pooling across environments.
       DATABASE_POOL_MAX: '1',
+      // The route functions and the authorizer open that connection while they initialise (shared/db/database.ts).
+      DATABASE_CONNECT_DURING_INIT: 'true',
       IDEMPOTENCY_TABLE_NAME: data.idempotencyTable.tableName,
       EVENT_BUS_NAME: data.eventBus.eventBusName,
       ACCEPTED_KEY_MODES: acceptedKeyModesEnv(stage),

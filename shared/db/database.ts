@@ -98,6 +98,7 @@ export function configureDatabase(factory: () => pg.Pool | Promise<pg.Pool>): vo
   poolFactory = factory;
   pool = undefined;
   pending = undefined;
+  initConnection = undefined;
 }
 
 const ignoreConnectionError = (): void => {};
@@ -106,19 +107,49 @@ async function getPool(): Promise<pg.Pool> {
   if (pool) return pool;
   if (!pending) {
     const factory = poolFactory ?? defaultPoolFactory;
-    pending = Promise.resolve(factory()).then((created) => {
-      // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
-      // pool; without a listener Node treats it as an unhandled error and kills the process.
-      created.on('error', (error) => log.warn('idle database connection lost', { error }));
-      // The pool listens to its idle clients only, and a holder (withTransaction) from when it has
-      // the client. In between, and while a dropped client is being removed, a connection the
-      // server terminates reports on the client itself: this listener keeps that from ending the
-      // process. Whoever holds the client still sees the error on its own listener or query.
-      created.on('connect', (client) => client.on('error', ignoreConnectionError));
-      return (pool = created);
-    });
+    pending = Promise.resolve(factory()).then(
+      (created) => {
+        // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
+        // pool; without a listener Node treats it as an unhandled error and kills the process.
+        created.on('error', (error) => log.warn('idle database connection lost', { error }));
+        // The pool listens to its idle clients only, and a holder (withTransaction) from when it has
+        // the client. In between, and while a dropped client is being removed, a connection the
+        // server terminates reports on the client itself: this listener keeps that from ending the
+        // process. Whoever holds the client still sees the error on its own listener or query.
+        created.on('connect', (client) => client.on('error', ignoreConnectionError));
+        return (pool = created);
+      },
+      (error: unknown) => {
+        // A failure to build it (the secret could not be read) is not kept: the next request tries again.
+        pending = undefined;
+        log.error('database pool could not be built', { error });
+        throw error;
+      },
+    );
   }
   return pending;
+}
+
+/** The first connection, being opened while the function initialises (connectDuringInit). */
+let initConnection: Promise<void> | undefined;
+
+/**
+ * Opens the first connection while a Lambda function initialises, when DATABASE_CONNECT_DURING_INIT
+ * is `true` (the infrastructure sets it wherever the database is configured; the route functions and
+ * the authorizer call this at load, the scheduled jobs are invoked at once and gain nothing): reading the
+ * secret and the TCP, TLS and backend start-up then overlap the runtime's own start instead of
+ * following the first event, and a pre-initialised environment has them done before any request.
+ * The connection goes back to the pool idle; the first transaction waits for it rather than opening
+ * a second. A failure is only logged: the first transaction connects as it always would.
+ */
+export function connectDuringInit(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.DATABASE_CONNECT_DURING_INIT !== 'true' || pool || pending || initConnection) return;
+  initConnection = getPool()
+    .then((created) => created.connect())
+    .then(
+      (client) => client.release(),
+      (error: unknown) => log.warn('the database connection opened during init failed; the first request opens its own', { error }),
+    );
 }
 
 /**
@@ -150,6 +181,7 @@ export async function closeDatabase(): Promise<void> {
   const current = pool;
   pool = undefined;
   pending = undefined;
+  initConnection = undefined;
   await current?.end();
 }
 
@@ -283,8 +315,20 @@ export function databaseFailure(error: unknown, connectionLost = false): unknown
 }
 
 async function acquire(): Promise<pg.PoolClient> {
-  // Once built, the pool is used as it is: no await (and no promise) per request for it.
-  const current = pool ?? (await getPool());
+  if (initConnection) {
+    const opened = initConnection;
+    initConnection = undefined;
+    await opened;
+  }
+  let current = pool;
+  if (!current) {
+    try {
+      current = await getPool();
+    } catch (error) {
+      // Nothing was sent to the database: like a connection that could not be opened, a retry may succeed.
+      throw databaseFailure(error, true);
+    }
+  }
   try {
     return await current.connect();
   } catch (error) {

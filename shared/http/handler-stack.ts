@@ -14,7 +14,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { z } from 'zod';
 import { hasScope } from '../auth/scopes';
-import { withTransaction } from '../db/database';
+import { connectDuringInit, withTransaction } from '../db/database';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { idParams, readIdParams } from '../schemas/common';
@@ -411,6 +411,7 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
 export function lambdaHandler(route: Route & { method: 'GET' }): RouteInvocation;
 export function lambdaHandler(route: Route, idempotency: RunIdempotent): RouteInvocation;
 export function lambdaHandler(route: Route, idempotency?: RunIdempotent): RouteInvocation {
+  if (route.auth === 'api_key') connectDuringInit();
   const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
     .use(errorEnvelope())
     .use(requestInput(route))

@@ -90,6 +90,10 @@ describe('authorizer', () => {
     expect(authorizerFunctionProps(sandbox).Environment.Variables.ACCEPTED_KEY_MODES).toBe('test');
     expect(authorizerFunctionProps(prod).Environment.Variables.ACCEPTED_KEY_MODES).toBe('live,test');
   });
+
+  it('opens its database connection while it initialises', () => {
+    expect(authorizerFunctionProps(prod).Environment.Variables.DATABASE_CONNECT_DURING_INIT).toBe('true');
+  });
 });
 
 describe('API methods', () => {
@@ -154,6 +158,7 @@ describe('route functions', () => {
         [
           ...cutover,
           'ACCEPTED_KEY_MODES',
+          'DATABASE_CONNECT_DURING_INIT',
           'DATABASE_POOL_MAX',
           'DB_HOST',
           'DB_NAME',
@@ -175,6 +180,7 @@ describe('route functions', () => {
         DB_PORT: '5432',
         DB_NAME: 'bizops',
         DATABASE_POOL_MAX: '1',
+        DATABASE_CONNECT_DURING_INIT: 'true',
         ACCEPTED_KEY_MODES: 'live,test',
         POWERTOOLS_SERVICE_NAME: 'bizops-api',
         POWERTOOLS_METRICS_NAMESPACE: 'BizOps',

@@ -7,6 +7,7 @@
  * gateway.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +55,29 @@ const { handler } = await import(dir + '/index.mjs');
 const zodAtImport = zodLoaded();
 const result = await handler(JSON.parse(event), { functionName: 'bundled', awsRequestId: 'bundled', getRemainingTimeInMillis: () => 29000 });
 console.log(JSON.stringify({ result, zodAtImport, zodAtEnd: zodLoaded() }));
+process.exit(0);
+`;
+/**
+ * A cold start watched from the database: the connections the bundle holds (named by PGAPPNAME) once
+ * it has loaded and before its first event (waiting up to a second for one to appear, unless the
+ * event comes 'at-once'), then after it.
+ */
+const CONNECTIONS_CHILD = `
+import pg from 'pg';
+const [dir, event, when] = process.argv.slice(1);
+const probe = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'bundled-probe' });
+await probe.connect();
+const held = async () =>
+  Number((await probe.query('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [process.env.PGAPPNAME])).rows[0].n);
+const { handler } = await import(dir + '/index.mjs');
+const deadline = when === 'at-once' ? 0 : Date.now() + 1000;
+let beforeEvent = await held();
+while (beforeEvent === 0 && Date.now() < deadline) {
+  await new Promise((resolve) => setTimeout(resolve, 25));
+  beforeEvent = await held();
+}
+const result = await handler(JSON.parse(event), { functionName: 'bundled', awsRequestId: 'bundled', getRemainingTimeInMillis: () => 29000 });
+console.log(JSON.stringify({ statusCode: result.statusCode, effect: result.policyDocument?.Statement[0].Effect, beforeEvent, afterEvent: await held() }));
 process.exit(0);
 `;
 /** Whether each bundle had loaded zod, at import and by the end of its invocation, in invocation order. */
@@ -209,6 +233,43 @@ describe('the deployed bundles on the real database', () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(JSON.parse(deleted.body)).toMatchObject({ id: location.id, deleted: true });
     expect((await api.raw('GET', `/v1/locations/${location.id}`, { key: owner.secret })).status).toBe(404);
+  });
+
+  it('open their database connection while they load when the infrastructure asks, and the first event uses that one', async () => {
+    const owner = await api.newEntity();
+    const caller = await authorized(owner);
+    const location = await api.post(owner, '/v1/locations', { name: 'Early', address1: '2 Quay', city: 'Ghent', postal_code: '9000', country: 'BE' });
+    const coldStart = (bundle: BundleName, event: object, connectDuringInit: boolean, when: 'once-connected' | 'at-once' = 'once-connected') =>
+      new Promise<{ statusCode?: number; effect?: string; beforeEvent: number; afterEvent: number }>((resolve, reject) => {
+        const env = {
+          ...process.env,
+          NODE_ENV: 'production',
+          DATABASE_URL: api.databaseUrl,
+          POWERTOOLS_LOG_LEVEL: 'ERROR',
+          NODE_OPTIONS: '',
+          PGAPPNAME: `bundled-${randomUUID()}`,
+          DATABASE_CONNECT_DURING_INIT: String(connectDuringInit),
+        };
+        execFile(
+          process.execPath,
+          ['--input-type=module', '-e', CONNECTIONS_CHILD, dirs[bundle], JSON.stringify(event), when],
+          { cwd: repoRoot, encoding: 'utf8', timeout: 30_000, env },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`${bundle}: ${stderr.slice(-2000)}`)) : resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as never),
+        );
+      });
+    const read = requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: location.id } });
+    // One connection before the event, and still one after it: the request used it rather than opening a second (the pool allows ten).
+    expect(await coldStart('locations/get-location', read, true)).toEqual({ statusCode: 200, beforeEvent: 1, afterEvent: 1 });
+    expect(await coldStart('locations/get-location', read, false)).toEqual({ statusCode: 200, beforeEvent: 0, afterEvent: 1 });
+    // An event that arrives while that connection is still being opened waits for it.
+    expect((await coldStart('locations/get-location', read, true, 'at-once')).afterEvent).toBe(1);
+    const authorize = {
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:eu-west-1:000000000000:api/prod/GET/v1/locations',
+      headers: { Authorization: `Bearer ${owner.secret}` },
+    };
+    expect(await coldStart('authorizer/authorizer', authorize, true)).toEqual({ effect: 'Allow', beforeEvent: 1, afterEvent: 1 });
   });
 
   it('create a sales order with its totals, number and event, as the sources then read it', async () => {

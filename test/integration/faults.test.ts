@@ -426,4 +426,23 @@ describe('a database that cannot be reached', () => {
     const list = await api.get(owner, '/v1/accounts');
     expect(list.data).toEqual([]);
   });
+
+  it('answers a 503 when the pool cannot be built (its secret unreadable), and builds it on the next request', async () => {
+    const owner = await api.newEntity();
+    await closeDatabase();
+    let attempts = 0;
+    const serving = () => (database.mode === 'embedded' ? embeddedPool(api.databaseUrl) : createPool({ connectionString: api.databaseUrl, max: 10 }));
+    configureDatabase(() => {
+      attempts += 1;
+      return attempts === 1 ? Promise.reject(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' })) : serving();
+    });
+    try {
+      expectUnavailable(await api.raw('GET', '/v1/accounts', { key: owner.secret }));
+      expect((await api.get(owner, '/v1/accounts')).data).toEqual([]);
+      expect(attempts).toBe(2);
+    } finally {
+      await closeDatabase();
+      configureDatabase(serving);
+    }
+  });
 });
