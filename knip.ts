@@ -35,6 +35,8 @@ const config: KnipConfig = {
   // Never imported: its standalone bundle is served as a file, resolved by path in
   // functions/docs/redoc-script.ts and copied beside the docs function by infra/functions.ts.
   ignoreDependencies: ['redoc'],
+  // util-linux's, on the machine: bench/framework-overhead.ts --pin sets CPU affinity with it, and says so when it is missing.
+  ignoreBinaries: ['taskset'],
 };
 
 export default config;

@@ -18,11 +18,18 @@
  * All variants run in one process, interleaved round by round (the order rotates), after a
  * warm-up, against a fresh database `bizops_bench` that is dropped at the end.
  *
- *   npx tsx bench/framework-overhead.ts [--n=3000] [--warmup=500] [--http-n=1000] [--max-seconds=180] [--no-http]
+ *   npx tsx bench/framework-overhead.ts [--n=3000] [--warmup=500] [--http-n=1000] [--max-seconds=180] [--no-http] [--pin]
+ *
+ * --pin (Linux, two CPUs or more, permission to set other processes' affinity, `taskset`; else it says so and goes on unpinned):
+ * before the timed rounds, this process goes to CPU 0 and the three PostgreSQL backends the
+ * variants use to CPU 1. Unpinned, each backend lands where the scheduler puts it, the same for
+ * the whole run, and whether it shares a core with this process moves a variant's round trip by
+ * 10–20%: the ratio then varied 1.07–1.32 between runs on 2 vCPUs, against 1.10–1.12 pinned.
  *
  * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres); only the
  * database name is replaced.
  */
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -52,6 +59,7 @@ const WARMUP = Math.min(option('warmup', 500), 10_000);
 const HTTP_N = process.argv.includes('--no-http') ? 0 : Math.min(option('http-n', 1000), 100_000);
 const MAX_SECONDS = option('max-seconds', 180);
 const TARGET_RATIO = 1.2;
+const PIN = process.argv.includes('--pin');
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -218,8 +226,10 @@ async function main(): Promise<void> {
       on: () => undefined,
       off: () => undefined,
     };
+    let stackPool: pg.Pool | undefined;
     configureDatabase(() => {
       const pool = new pg.Pool({ connectionString: url, max: poolMax });
+      stackPool = pool;
       pool.on('connect', (client) => counter.watch(client));
       const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
       (pool as unknown as { connect: () => Promise<unknown> }).connect = () => (canned ? Promise.resolve(cannedClient) : connect());
@@ -308,6 +318,25 @@ async function main(): Promise<void> {
       }
     };
     await cpuRun();
+
+    let pinned = false;
+    if (PIN) {
+      // Every variant's backend on one core and this process on the other, the same for all of them.
+      const stackClient = (await stackPool!.connect()) as pg.PoolClient & { processID: number };
+      stackClient.release();
+      const poolClient = (await rawPool.connect()) as pg.PoolClient & { processID: number };
+      poolClient.release();
+      const backends = [(raw as unknown as { processID: number }).processID, poolClient.processID, stackClient.processID];
+      try {
+        execFileSync('taskset', ['-pc', '0', String(process.pid)], { stdio: 'pipe' });
+        for (const pid of backends) execFileSync('taskset', ['-pc', '1', String(pid)], { stdio: 'pipe' });
+        pinned = true;
+        console.log(`pinned: this process to CPU 0, backends ${backends.join(', ')} to CPU 1`);
+      } catch (error) {
+        // Another machine (no taskset, one CPU, a server run by another user): the figures are then unpinned ones.
+        console.log(`NOT pinned (${(error as Error).message.split('\n')[0]}): the ratio varies with where the scheduler puts each backend`);
+      }
+    }
 
     const direct = await interleaved(
       [
@@ -410,7 +439,7 @@ async function main(): Promise<void> {
 
     const file = writeResults('framework-overhead', {
       unit: 'ms',
-      settings: { n: N, warmup: WARMUP, httpN: HTTP_N, maxSeconds: MAX_SECONDS, nodeEnv: process.env.NODE_ENV, poolMax },
+      settings: { n: N, warmup: WARMUP, httpN: HTTP_N, maxSeconds: MAX_SECONDS, nodeEnv: process.env.NODE_ENV, poolMax, pinned },
       target: { ratioP50Max: TARGET_RATIO, verdict },
       roundTrips: {
         get: { clientQueries: statements.length, readyForQuery: stackTrips.readyForQuery, statements: statements.map((s) => s.text.replace(/\s+/g, ' ')) },

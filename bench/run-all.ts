@@ -22,7 +22,7 @@ const only = commandLine.values.only;
 const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 
 const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
-  { name: 'framework-overhead', args: [], quickArgs: ['--n=500', '--warmup=200', '--http-n=200'] },
+  { name: 'framework-overhead', args: ['--pin'], quickArgs: ['--n=500', '--warmup=200', '--http-n=200', '--pin'] },
   { name: 'bundle-size', args: [], quickArgs: ['--samples=5'] },
   { name: 'order-latency', args: [], quickArgs: ['--runs=10', '--warmup=3'] },
   { name: 'held-lock', args: [], quickArgs: ['--rounds=1', '--gets=40'] },
