@@ -135,12 +135,12 @@ let initConnection: Promise<void> | undefined;
 
 /**
  * Opens the first connection while a Lambda function initialises, when DATABASE_CONNECT_DURING_INIT
- * is `true` (the infrastructure sets it wherever the database is configured; the route functions and
- * the authorizer call this at load, the scheduled jobs are invoked at once and gain nothing): reading the
- * secret and the TCP, TLS and backend start-up then overlap the runtime's own start instead of
- * following the first event, and a pre-initialised environment has them done before any request.
- * The connection goes back to the pool idle; the first transaction waits for it rather than opening
- * a second. A failure is only logged: the first transaction connects as it always would.
+ * is `true` (the infrastructure sets it wherever the database is configured; the route functions
+ * and the authorizer call this at load, the scheduled jobs are invoked at once and gain nothing).
+ * Reading the secret, TCP, TLS and the backend's start are then under way before the first event,
+ * and done in an environment initialised ahead of its first request. The connection goes back to
+ * the pool idle; the first transaction waits for it rather than opening a second. A failure is
+ * only logged: the first transaction connects as it always would.
  */
 export function connectDuringInit(env: NodeJS.ProcessEnv = process.env): void {
   if (env.DATABASE_CONNECT_DURING_INIT !== 'true' || pool || pending || initConnection) return;
@@ -320,6 +320,7 @@ async function acquire(): Promise<pg.PoolClient> {
     initConnection = undefined;
     await opened;
   }
+  // Once built, the pool is used as it is: no await (and no promise) per request for it.
   let current = pool;
   if (!current) {
     try {
