@@ -11,8 +11,9 @@
  *      (the bundle opens its database connection while it loads, as DATABASE_CONNECT_DURING_INIT asks,
  *      and its first invocation waits for it; it uses no zod), the same with the event 250 ms after
  *      the load (an environment initialised ahead of its first request), GET /v1/locations?limit=10
- *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a filter:
- *      the query is parsed with zod, loaded on that first request), POST /v1/locations without and with an
+ *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a flag, read
+ *      without zod too), GET /v1/products?limit=10&q=bolt (a filter: the query is parsed with zod, loaded
+ *      on that first request), POST /v1/locations without and with an
  *      Idempotency-Key (the latter loads the DynamoDB client and writes to a local dynalite store)
  *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
  *      each child had loaded by the end (GET routes must load no DynamoDB client).
@@ -153,6 +154,13 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       body: JSON.stringify({ name: 'Cold start warehouse {{unique}}', address1: '1 Harbour Road', city: 'Rotterdam', postal_code: '3011', country: 'NL' }),
     });
 
+    const readLocation = getEvent({
+      resource: '/v1/locations/{id}',
+      path: `/v1/locations/${seeded.locationId}`,
+      pathParameters: { id: seeded.locationId },
+      authorizer: seeded.authorizer,
+      requestId: 'cold',
+    });
     const variants: Variant[] = [
       {
         name: 'empty',
@@ -172,26 +180,14 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         name: 'get-location',
         label: 'GET /v1/locations/{id} (connects to PostgreSQL)',
         bundle: 'locations/get-location',
-        event: getEvent({
-          resource: '/v1/locations/{id}',
-          path: `/v1/locations/${seeded.locationId}`,
-          pathParameters: { id: seeded.locationId },
-          authorizer: seeded.authorizer,
-          requestId: 'cold',
-        }),
+        event: readLocation,
         needsDatabase: true,
       },
       {
         name: 'get-location-preinitialised',
         label: 'GET /v1/locations/{id}, event 250 ms after init',
         bundle: 'locations/get-location',
-        event: getEvent({
-          resource: '/v1/locations/{id}',
-          path: `/v1/locations/${seeded.locationId}`,
-          pathParameters: { id: seeded.locationId },
-          authorizer: seeded.authorizer,
-          requestId: 'cold',
-        }),
+        event: readLocation,
         needsDatabase: true,
         eventDelayMs: 250,
       },
@@ -208,12 +204,23 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       },
       {
         name: 'list-locations-filtered',
-        label: 'GET /v1/locations?limit=10&is_active=true (zod)',
+        label: 'GET /v1/locations?limit=10&is_active=true (a flag)',
         bundle: 'locations/list-locations',
         event: {
           ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),
           queryStringParameters: { limit: '10', is_active: 'true' },
           multiValueQueryStringParameters: { limit: ['10'], is_active: ['true'] },
+        },
+        needsDatabase: true,
+      },
+      {
+        name: 'list-products-search',
+        label: 'GET /v1/products?limit=10&q=bolt (zod)',
+        bundle: 'products/list-products',
+        event: {
+          ...getEvent({ resource: '/v1/products', path: '/v1/products', authorizer: { ...seeded.authorizer, scopes: 'products:read' }, requestId: 'cold' }),
+          queryStringParameters: { limit: '10', q: 'bolt' },
+          multiValueQueryStringParameters: { limit: ['10'], q: ['bolt'] },
         },
         needsDatabase: true,
       },

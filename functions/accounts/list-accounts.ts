@@ -4,7 +4,6 @@ import { listParties } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { queryBoolean } from '../../shared/schemas/common';
 import { Account } from '../../shared/parties/schemas/party';
 
 export const route = defineRoute({
@@ -15,13 +14,15 @@ export const route = defineRoute({
   summary: 'List accounts',
   description: 'Newest first; archived accounts included unless is_archived=false. Filters combine with AND.',
   scopes: ['accounts:read'],
-  query: listQuery(() => ({
-    is_archived: queryBoolean().optional().describe('Only archived (true) or only current (false) accounts.'),
-    email: z.string().min(1).max(254).optional().describe('Exact email, case-insensitive.'),
-    account_number: z.string().min(1).max(50).optional().describe('Exact account_number, case-insensitive.'),
-    external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
-    q: z.string().trim().min(1).max(100).optional().describe('Name contains this text (case-insensitive).'),
-  })),
+  query: listQuery(
+    () => ({
+      email: z.string().min(1).max(254).optional().describe('Exact email, case-insensitive.'),
+      account_number: z.string().min(1).max(50).optional().describe('Exact account_number, case-insensitive.'),
+      external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
+      q: z.string().trim().min(1).max(100).optional().describe('Name contains this text (case-insensitive).'),
+    }),
+    { flags: { is_archived: 'Only archived (true) or only current (false) accounts.' } },
+  ),
   response: onFirstUse(() => listEnvelope(Account)),
   list: true,
   handler: async (ctx, { query }) => {

@@ -4,7 +4,6 @@ import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { queryBoolean } from '../../shared/schemas/common';
 import { ALL_GL_ACCOUNT_SUBTYPES, GL_ACCOUNT_TYPES, GlAccount, type GlAccountSubtype } from '../../shared/ledger/schemas/gl-account';
 
 export const route = defineRoute({
@@ -15,12 +14,13 @@ export const route = defineRoute({
   summary: 'List GL accounts',
   description: 'The chart of accounts, newest first.',
   scopes: ['accounting:read'],
-  query: listQuery(() => ({
-    type: z.enum(GL_ACCOUNT_TYPES).optional(),
-    subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
-    is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) accounts.'),
-    is_bank: queryBoolean().optional().describe('Only bank accounts (true) or only other accounts (false).'),
-  })),
+  query: listQuery(
+    () => ({
+      type: z.enum(GL_ACCOUNT_TYPES).optional(),
+      subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
+    }),
+    { flags: { is_active: 'Only active (true) or inactive (false) accounts.', is_bank: 'Only bank accounts (true) or only other accounts (false).' } },
+  ),
   response: onFirstUse(() => listEnvelope(GlAccount)),
   list: true,
   handler: (ctx, { query }) =>

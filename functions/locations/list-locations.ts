@@ -3,7 +3,6 @@ import { listLocations } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { queryBoolean } from '../../shared/schemas/common';
 import { Location } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List locations',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery(() => ({ is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) locations.') })),
+  query: listQuery(undefined, { flags: { is_active: 'Only active (true) or inactive (false) locations.' } }),
   response: onFirstUse(() => listEnvelope(Location)),
   list: true,
   handler: (ctx, { query }) => listLocations(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

@@ -4,7 +4,7 @@ import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id, queryBoolean, timestamp } from '../../shared/schemas/common';
+import { id, timestamp } from '../../shared/schemas/common';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 
@@ -33,9 +33,8 @@ export const route = defineRoute({
         .enum(['false', 'true', 'all'])
         .optional()
         .describe('Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.'),
-      expired: queryBoolean().optional().describe('true: only quotes past their expires_at (still draft or confirmed); false: every document but those.'),
     }),
-    { requiresFilter: true },
+    { requiresFilter: true, flags: { expired: 'true: only quotes past their expires_at (still draft or confirmed); false: every document but those.' } },
   ),
   response: onFirstUse(() => listEnvelope(Order)),
   list: true,

@@ -4,7 +4,6 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingLevel } from '../../shared/catalog/schemas/pricing';
-import { queryBoolean } from '../../shared/schemas/common';
 
 export const route = defineRoute({
   id: 'pricing_levels.list',
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List pricing levels',
   description: 'Newest first.',
   scopes: ['products:read'],
-  query: listQuery(() => ({ is_active: queryBoolean().optional() })),
+  query: listQuery(undefined, { flags: { is_active: 'Only active (true) or inactive (false) pricing levels.' } }),
   response: onFirstUse(() => listEnvelope(PricingLevel)),
   list: true,
   handler: (ctx, { query }) => listPricingLevels(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

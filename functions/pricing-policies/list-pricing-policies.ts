@@ -4,7 +4,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
-import { id, queryBoolean } from '../../shared/schemas/common';
+import { id } from '../../shared/schemas/common';
 
 export const route = defineRoute({
   id: 'pricing_policies.list',
@@ -14,13 +14,15 @@ export const route = defineRoute({
   summary: 'List pricing policies',
   description: 'Newest first; filters combine with AND.',
   scopes: ['products:read'],
-  query: listQuery(() => ({
-    product_id: id().optional(),
-    pricing_level_id: id().optional(),
-    account_id: id().optional(),
-    is_active: queryBoolean().optional(),
-    migration_batch_id: id().optional().describe('The policies of one migration batch.'),
-  })),
+  query: listQuery(
+    () => ({
+      product_id: id().optional(),
+      pricing_level_id: id().optional(),
+      account_id: id().optional(),
+      migration_batch_id: id().optional().describe('The policies of one migration batch.'),
+    }),
+    { flags: { is_active: 'Only active (true) or inactive (false) policies.' } },
+  ),
   response: onFirstUse(() => listEnvelope(PricingPolicy)),
   list: true,
   handler: (ctx, { query }) => {

@@ -4,18 +4,20 @@ import { listProducts } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id, queryBoolean } from '../../shared/schemas/common';
+import { id } from '../../shared/schemas/common';
 import { Product, PRODUCT_TYPES } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
 
-export const ProductListQuery = listQuery(() => ({
-  product_type: z.enum(PRODUCT_TYPES).optional().describe('Only products of this type.'),
-  is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) products.'),
-  manufacturer_id: id().optional().describe('Only products of this manufacturer.'),
-  sku: z.string().min(1).max(100).optional().describe('Exact SKU, case-insensitive.'),
-  q: z.string().trim().min(1).max(100).optional().describe('Search: SKU starting with, or name containing, this text (case-insensitive).'),
-  external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
-}));
+export const ProductListQuery = listQuery(
+  () => ({
+    product_type: z.enum(PRODUCT_TYPES).optional().describe('Only products of this type.'),
+    manufacturer_id: id().optional().describe('Only products of this manufacturer.'),
+    sku: z.string().min(1).max(100).optional().describe('Exact SKU, case-insensitive.'),
+    q: z.string().trim().min(1).max(100).optional().describe('Search: SKU starting with, or name containing, this text (case-insensitive).'),
+    external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
+  }),
+  { flags: { is_active: 'Only active (true) or inactive (false) products.' } },
+);
 
 export const route = defineRoute({
   id: 'products.list',

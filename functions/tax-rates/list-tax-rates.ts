@@ -3,7 +3,6 @@ import { listTaxRates } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { queryBoolean } from '../../shared/schemas/common';
 import { TaxRate } from '../../shared/orders/schemas/tax-rate';
 
 export const route = defineRoute({
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List tax rates',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery(() => ({ is_active: queryBoolean().optional().describe('Only active (true) or inactive (false) rates.') })),
+  query: listQuery(undefined, { flags: { is_active: 'Only active (true) or inactive (false) rates.' } }),
   response: onFirstUse(() => listEnvelope(TaxRate)),
   list: true,
   handler: (ctx, { query }) => listTaxRates(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

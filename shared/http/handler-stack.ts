@@ -18,7 +18,7 @@ import { connectDuringInit, withTransaction } from '../db/database';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { idParams, readIdParams } from '../schemas/common';
-import { readPagingQuery } from '../schemas/list';
+import { readListQuery } from '../schemas/list';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log, type Logger } from '../log';
@@ -227,7 +227,7 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
     // A list asked for a page and nothing else is read without zod, as a read's id is.
     const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
     const values = noQuery ? undefined : queryValues(request.event);
-    const paging = values && readPagingQuery(schemas.query, values);
+    const paging = values && readListQuery(schemas.query, values);
     const collected = !values || paging ? { query: {}, expand: [] } : collectQuery(values, querySchema());
     const query = paging ?? (values ? parseOrThrow(querySchema(), collected.query) : collected.query);
     state.expand =

@@ -3,7 +3,7 @@
  * the first thing that loads zod. A function bundle imports whole schema modules, and each
  * bundle carries zod in its own file, loaded on first use (infra/bundle.ts, zodOnFirstUse): a
  * read by id checks its path id without zod (readIdParams, shared/schemas/common.ts), a list its
- * paging parameters (readPagingQuery, shared/schemas/list.ts), and production never validates
+ * paging parameters (readListQuery, shared/schemas/list.ts), and production never validates
  * responses, so a cold read neither compiles nor runs zod (docs/decisions.md, "zod is loaded on
  * first use").
  *

@@ -203,15 +203,23 @@ describe('the deployed bundles on the real database', () => {
     expect(badId.statusCode).toBe(400);
     expect(JSON.parse(badId.body)).toEqual({ ...badIdSource.error, request_id: expect.any(String) });
     expect(JSON.parse(badId.body)).toMatchObject({ code: 'parameter_invalid', param: 'id' });
-    // A page and nothing else: read without zod. With a filter, the query is parsed with zod.
+    // A page and nothing else, or with a flag: read without zod. A flag's value zod would refuse loads it, to refuse it as the sources do.
     const listed = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1' } }));
     expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: false });
     expect(listed.statusCode).toBe(200);
     expect(JSON.parse(listed.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1' }));
-    const filtered = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1', is_active: 'true' } }));
+    const flagged = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1', is_active: 'true' } }));
+    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: false });
+    expect(flagged.statusCode).toBe(200);
+    expect(JSON.parse(flagged.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1', is_active: 'true' }));
+    const badFlag = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { is_active: 'yes' } }));
     expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: true });
-    expect(filtered.statusCode).toBe(200);
-    expect(JSON.parse(filtered.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1', is_active: 'true' }));
+    expect(badFlag.statusCode).toBe(400);
+    expect(JSON.parse(badFlag.body)).toEqual({
+      ...(await api.raw('GET', '/v1/locations?is_active=yes', { key: owner.secret })).error,
+      request_id: expect.any(String),
+    });
+    expect(JSON.parse(badFlag.body)).toMatchObject({ code: 'parameter_invalid', param: 'is_active' });
     const badLimit = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '101' } }));
     expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: true });
     expect(badLimit.statusCode).toBe(400);

@@ -1,12 +1,12 @@
 /**
- * A list's query of paging parameters alone is read without zod (readPagingQuery,
+ * A list's query of paging parameters and flags alone is read without zod (readListQuery,
  * shared/schemas/list.ts). For every list route, whatever it reads must be exactly what the
  * route's schema parses the same query string into, as the handler stack checks it (strict).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
-import { DEFAULT_PAGE_LIMIT, listQuery, readPagingQuery } from '../../shared/schemas/list';
+import { DEFAULT_PAGE_LIMIT, listQuery, readListQuery } from '../../shared/schemas/list';
 import { queryValues } from '../../shared/http/handler-stack';
 import type { Route } from '../../shared/http/route';
 import type { z } from 'zod';
@@ -17,7 +17,7 @@ type Multi = Record<string, string[] | undefined>;
 /** The query string's names and values as the handler stack collects them, then read as a page. */
 const valuesOf = (single: Single | undefined, multi: Multi | undefined) =>
   queryValues({ queryStringParameters: single ?? null, multiValueQueryStringParameters: multi ?? null });
-const readPage = (schema: unknown, single: Single | undefined, multi: Multi | undefined) => readPagingQuery(schema, valuesOf(single, multi));
+const readPage = (schema: unknown, single: Single | undefined, multi: Multi | undefined) => readListQuery(schema, valuesOf(single, multi));
 
 const readsPagingAlone = (route: Route) => readPage(route.query, {}, undefined) !== undefined;
 const pagingRoutes = ROUTES.filter(readsPagingAlone);
@@ -25,7 +25,7 @@ const pagingRoutes = ROUTES.filter(readsPagingAlone);
 const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG-'), minLength: length, maxLength: length });
 const value = fc.oneof(
   fc.integer({ min: 0, max: 600 }).map(String),
-  fc.constantFrom('0', '007', ' 5', '5 ', '1e1', '2.5', '0x10', '', '-1', '10000', 'true'),
+  fc.constantFrom('0', '007', ' 5', '5 ', '1e1', '2.5', '0x10', '', '-1', '10000', 'true', 'false', 'TRUE', '1', 'true '),
   fc.uuid(),
   fc.uuid().map((id) => id.toUpperCase()),
   fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((parts) => parts.join('-')),
@@ -33,13 +33,14 @@ const value = fc.oneof(
 );
 const name = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('limit', 'starting_after', 'ending_before') },
-  { weight: 1, arbitrary: fc.constantFrom('limit[]', 'expand', 'is_active', 'status', 'LIMIT', 'constructor') },
+  { weight: 2, arbitrary: fc.constantFrom('is_active', 'is_archived', 'is_bank', 'is_default', 'expired') },
+  { weight: 1, arbitrary: fc.constantFrom('limit[]', 'expand', 'status', 'LIMIT', 'constructor', '__proto__') },
   { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
 );
 const single = fc.dictionary(name, fc.option(value, { nil: undefined }), { maxKeys: 3 });
 const multi = fc.option(fc.dictionary(name, fc.option(fc.array(value, { maxLength: 2 }), { nil: undefined }), { maxKeys: 3 }), { nil: undefined });
 
-describe('readPagingQuery', () => {
+describe('readListQuery', () => {
   it('is used by most list routes, and only by list routes', () => {
     expect(pagingRoutes.length).toBeGreaterThanOrEqual(30);
     for (const route of pagingRoutes) expect((route as { list?: boolean }).list, route.id).toBe(true);
@@ -50,7 +51,7 @@ describe('readPagingQuery', () => {
     fc.assert(
       fc.property(fc.constantFrom(...pagingRoutes), single, multi, (route, singleValues, multiValues) => {
         const values = valuesOf(singleValues, multiValues);
-        const read = readPagingQuery(route.query, values);
+        const read = readListQuery(route.query, values);
         if (read === undefined) return;
         reads++;
         // What the reader accepts has one value per name, which is what the handler stack then parses.
@@ -72,10 +73,25 @@ describe('readPagingQuery', () => {
         limit: 7,
         ending_before: cursor.toLowerCase(),
       });
-      expect(readPage(route.query, { limit: '10', is_active: 'true' }, undefined)).toBeUndefined();
+      expect(readPage(route.query, { limit: '10', status: 'open' }, undefined)).toBeUndefined();
       expect(readPage(route.query, { limit: '0' }, undefined)).toBeUndefined();
       expect(readPage(route.query, undefined, { limit: ['5', '6'] })).toBeUndefined();
     }
+  });
+
+  it("reads a list's flags, true or false and nothing else, and no other list's", () => {
+    const locations = ROUTES.find((route) => route.id === 'locations.list')!;
+    expect(readPage(locations.query, { limit: '10', is_active: 'true' }, undefined)).toEqual({ limit: 10, is_active: true });
+    expect(readPage(locations.query, { is_active: 'false' }, undefined)).toEqual({ limit: DEFAULT_PAGE_LIMIT, is_active: false });
+    for (const refused of ['TRUE', '1', 'yes', '', 'true ']) expect(readPage(locations.query, { is_active: refused }, undefined), refused).toBeUndefined();
+    expect(readPage(locations.query, { is_archived: 'true' }, undefined)).toBeUndefined();
+    const methods = ROUTES.find((route) => route.id === 'account_payment_methods.list')!;
+    expect(readPage(methods.query, { is_default: 'true', is_active: 'false' }, undefined)).toEqual({
+      limit: DEFAULT_PAGE_LIMIT,
+      is_default: true,
+      is_active: false,
+    });
+    expect(readPage(methods.query, { is_default: 'true', type: 'card' }, undefined)).toBeUndefined();
   });
 
   it('honours the largest page size of the list; a list that requires a filter or a schema that is no list query is never read', () => {

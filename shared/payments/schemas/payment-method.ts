@@ -1,7 +1,7 @@
 /** Account payment methods (E12, E19): tokens and display details only, never numbers. */
 import { z } from 'zod';
 import { lazySchema, onFirstUse } from '../../schemas/lazy';
-import { id, queryBoolean, timestamp } from '../../schemas/common';
+import { id, timestamp } from '../../schemas/common';
 import { listQuery } from '../../schemas/list';
 import { livemode } from '../../schemas/livemode';
 
@@ -80,8 +80,9 @@ export const PaymentMethodListQuery = listQuery(
   () => ({
     account_id: id().optional().describe('Only the methods of this account.'),
     type: z.enum(['card', 'ach']).optional(),
-    is_default: queryBoolean().optional().describe('Only default (true) or non-default (false) methods.'),
-    is_active: queryBoolean().optional().describe('Only active (true) or removed (false) methods; omit for both.'),
   }),
-  { maxLimit: 500 },
+  {
+    maxLimit: 500,
+    flags: { is_default: 'Only default (true) or non-default (false) methods.', is_active: 'Only active (true) or removed (false) methods; omit for both.' },
+  },
 );
