@@ -11,9 +11,10 @@
  *      (the bundle opens its database connection while it loads, as DATABASE_CONNECT_DURING_INIT asks,
  *      and its first invocation waits for it; it uses no zod), the same with the event 250 ms after
  *      the load (an environment initialised ahead of its first request), GET /v1/locations?limit=10
- *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a flag, read
- *      without zod too), GET /v1/products?limit=10&q=bolt (a filter: the query is parsed with zod, loaded
- *      on that first request), POST /v1/locations without and with an
+ *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a flag) and
+ *      GET /v1/products?limit=10&q=bolt (a text filter), read without zod too,
+ *      GET /v1/journal-entries?limit=10&entry_date_gte=2026-01-01 (a date: the query is parsed with zod,
+ *      loaded on that first request), POST /v1/locations without and with an
  *      Idempotency-Key (the latter loads the DynamoDB client and writes to a local dynalite store)
  *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
  *      each child had loaded by the end (GET routes must load no DynamoDB client).
@@ -161,6 +162,12 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       authorizer: seeded.authorizer,
       requestId: 'cold',
     });
+    /** A list request with a query, each name given once, by a key with these scopes. */
+    const listEvent = (path: string, scopes: string, query: Record<string, string>) => ({
+      ...getEvent({ resource: path, path, authorizer: { ...seeded.authorizer, scopes }, requestId: 'cold' }),
+      queryStringParameters: query,
+      multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
+    });
     const variants: Variant[] = [
       {
         name: 'empty',
@@ -195,33 +202,28 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         name: 'list-locations',
         label: 'GET /v1/locations?limit=10 (a page, no filter)',
         bundle: 'locations/list-locations',
-        event: {
-          ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),
-          queryStringParameters: { limit: '10' },
-          multiValueQueryStringParameters: { limit: ['10'] },
-        },
+        event: listEvent('/v1/locations', 'settings:read', { limit: '10' }),
         needsDatabase: true,
       },
       {
         name: 'list-locations-filtered',
         label: 'GET /v1/locations?limit=10&is_active=true (a flag)',
         bundle: 'locations/list-locations',
-        event: {
-          ...getEvent({ resource: '/v1/locations', path: '/v1/locations', authorizer: seeded.authorizer, requestId: 'cold' }),
-          queryStringParameters: { limit: '10', is_active: 'true' },
-          multiValueQueryStringParameters: { limit: ['10'], is_active: ['true'] },
-        },
+        event: listEvent('/v1/locations', 'settings:read', { limit: '10', is_active: 'true' }),
         needsDatabase: true,
       },
       {
         name: 'list-products-search',
-        label: 'GET /v1/products?limit=10&q=bolt (zod)',
+        label: 'GET /v1/products?limit=10&q=bolt (text filter)',
         bundle: 'products/list-products',
-        event: {
-          ...getEvent({ resource: '/v1/products', path: '/v1/products', authorizer: { ...seeded.authorizer, scopes: 'products:read' }, requestId: 'cold' }),
-          queryStringParameters: { limit: '10', q: 'bolt' },
-          multiValueQueryStringParameters: { limit: ['10'], q: ['bolt'] },
-        },
+        event: listEvent('/v1/products', 'products:read', { limit: '10', q: 'bolt' }),
+        needsDatabase: true,
+      },
+      {
+        name: 'list-journal-entries-dated',
+        label: 'GET /v1/journal-entries?entry_date_gte= (zod)',
+        bundle: 'journal-entries/list-journal-entries',
+        event: listEvent('/v1/journal-entries', 'accounting:read', { limit: '10', entry_date_gte: '2026-01-01' }),
         needsDatabase: true,
       },
       {

@@ -7241,6 +7241,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description An object id from a previous page: return the objects before it (newer). */
                 ending_before?: string;
+                /** @description Only archived (true) or only current (false) accounts. */
+                is_archived?: "true" | "false";
                 /** @description Exact email, case-insensitive. */
                 email?: string;
                 /** @description Exact account_number, case-insensitive. */
@@ -7249,8 +7251,6 @@ export interface operations {
                 external_id?: string;
                 /** @description Name contains this text (case-insensitive). */
                 q?: string;
-                /** @description Only archived (true) or only current (false) accounts. */
-                is_archived?: "true" | "false";
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -9826,10 +9826,10 @@ export interface operations {
                 starting_after?: string;
                 /** @description An object id from a previous page: return the objects before it (newer). */
                 ending_before?: string;
-                /** @description The coupon with this code (case-insensitive). */
-                code?: string;
                 /** @description Only active (true) or inactive (false) coupons. */
                 is_active?: "true" | "false";
+                /** @description The coupon with this code (case-insensitive). */
+                code?: string;
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -20305,10 +20305,10 @@ export interface operations {
                 starting_after?: string;
                 /** @description An object id from a previous page: return the objects before it (newer). */
                 ending_before?: string;
-                /** @description SKU starting with, or name containing, this text (case-insensitive). */
-                q?: string;
                 /** @description Only active (true) or inactive (false) kits. */
                 is_active?: "true" | "false";
+                /** @description SKU starting with, or name containing, this text (case-insensitive). */
+                q?: string;
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -34315,10 +34315,10 @@ export interface operations {
                 product_id?: string;
                 pricing_level_id?: string;
                 account_id?: string;
-                /** @description The policies of one migration batch. */
-                migration_batch_id?: string;
                 /** @description Only active (true) or inactive (false) policies. */
                 is_active?: "true" | "false";
+                /** @description The policies of one migration batch. */
+                migration_batch_id?: string;
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -34823,6 +34823,8 @@ export interface operations {
                 ending_before?: string;
                 /** @description Only products of this type. */
                 product_type?: "simple" | "kit" | "bundle" | "service";
+                /** @description Only active (true) or inactive (false) products. */
+                is_active?: "true" | "false";
                 /** @description Only products of this manufacturer. */
                 manufacturer_id?: string;
                 /** @description Exact SKU, case-insensitive. */
@@ -34831,8 +34833,6 @@ export interface operations {
                 q?: string;
                 /** @description Exact external_id of a migrated row. */
                 external_id?: string;
-                /** @description Only active (true) or inactive (false) products. */
-                is_active?: "true" | "false";
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("data.manufacturer" | "data.uom")[];
             };
@@ -44225,6 +44225,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description An object id from a previous page: return the objects before it (newer). */
                 ending_before?: string;
+                /** @description Only archived (true) or only current (false) vendors. */
+                is_archived?: "true" | "false";
                 /** @description Exact email, case-insensitive. */
                 email?: string;
                 /** @description Exact account_number, case-insensitive. */
@@ -44233,8 +44235,6 @@ export interface operations {
                 external_id?: string;
                 /** @description Name contains this text (case-insensitive). */
                 q?: string;
-                /** @description Only archived (true) or only current (false) vendors. */
-                is_archived?: "true" | "false";
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */

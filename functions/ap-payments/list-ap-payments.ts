@@ -1,8 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { id, isoDate } from '../../shared/schemas/common';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { isoDate } from '../../shared/schemas/common';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listApPayments } from '../../shared/payables/ap-payments';
 import { ApPayment } from '../../shared/payables/schemas/ap-payment';
 
@@ -15,12 +15,12 @@ export const route = defineRoute({
   description:
     'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, bill_id (payments applied to that bill), payment_date_gte and payment_date_lte (dates, inclusive).',
   scopes: ['purchasing:read'],
-  query: listQuery(() => ({
-    vendor_id: id().optional().describe("This vendor's payments."),
-    bill_id: id().optional().describe('Payments applied to this vendor bill.'),
-    payment_date_gte: isoDate().optional().describe('Paid on or after this date.'),
-    payment_date_lte: isoDate().optional().describe('Paid on or before this date.'),
-  })),
+  query: listQuery({
+    vendor_id: filter.id("This vendor's payments."),
+    bill_id: filter.id('Payments applied to this vendor bill.'),
+    payment_date_gte: () => isoDate().optional().describe('Paid on or after this date.'),
+    payment_date_lte: () => isoDate().optional().describe('Paid on or before this date.'),
+  }),
   response: onFirstUse(() => listEnvelope(ApPayment)),
   list: true,
   handler: (ctx, { query }) =>

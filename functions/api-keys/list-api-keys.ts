@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listApiKeys } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKey } from '../../shared/tenants/schemas/api-key';
 import { entityScopedParams } from '../../shared/schemas/common';
@@ -17,7 +16,7 @@ export const route = defineRoute({
   description: 'Newest first; revoked and expired keys included unless filtered by status.',
   scopes: ['api_keys:read'],
   params: onFirstUse(() => entityScopedParams()),
-  query: listQuery(() => ({ mode: z.enum(['live', 'test']).optional(), status: z.enum(['active', 'expired', 'revoked']).optional() })),
+  query: listQuery({ mode: filter.oneOf(['live', 'test']), status: filter.oneOf(['active', 'expired', 'revoked']) }),
   response: onFirstUse(() => listEnvelope(ApiKey)),
   list: true,
   expand: apiKeyExpand,

@@ -1,9 +1,9 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id, isoDate } from '../../shared/schemas/common';
+import { isoDate } from '../../shared/schemas/common';
 import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
 
@@ -16,11 +16,11 @@ export const route = defineRoute({
   description:
     'Newest first, keyset-paginated. Filters: bank_account_id (the bank_account_id of the bank GL account), deposit_date_gte and deposit_date_lte (inclusive dates). Each deposit carries its lines; expand[]=data.payments adds the payments. Scope accounting:read, like E3.',
   scopes: ['accounting:read'],
-  query: listQuery(() => ({
-    bank_account_id: id().optional().describe('Only deposits to this bank account.'),
-    deposit_date_gte: isoDate().optional().describe('Only deposits dated on or after this date.'),
-    deposit_date_lte: isoDate().optional().describe('Only deposits dated on or before this date.'),
-  })),
+  query: listQuery({
+    bank_account_id: filter.id('Only deposits to this bank account.'),
+    deposit_date_gte: () => isoDate().optional().describe('Only deposits dated on or after this date.'),
+    deposit_date_lte: () => isoDate().optional().describe('Only deposits dated on or before this date.'),
+  }),
   response: onFirstUse(() => listEnvelope(Deposit)),
   list: true,
   expand: DEPOSIT_EXPAND,

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { ALL_GL_ACCOUNT_SUBTYPES, GL_ACCOUNT_TYPES, GlAccount, type GlAccountSubtype } from '../../shared/ledger/schemas/gl-account';
 
@@ -14,13 +13,12 @@ export const route = defineRoute({
   summary: 'List GL accounts',
   description: 'The chart of accounts, newest first.',
   scopes: ['accounting:read'],
-  query: listQuery(
-    () => ({
-      type: z.enum(GL_ACCOUNT_TYPES).optional(),
-      subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]).optional(),
-    }),
-    { flags: { is_active: 'Only active (true) or inactive (false) accounts.', is_bank: 'Only bank accounts (true) or only other accounts (false).' } },
-  ),
+  query: listQuery({
+    type: filter.oneOf(GL_ACCOUNT_TYPES),
+    subtype: filter.oneOf(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]),
+    is_active: filter.flag('Only active (true) or inactive (false) accounts.'),
+    is_bank: filter.flag('Only bank accounts (true) or only other accounts (false).'),
+  }),
   response: onFirstUse(() => listEnvelope(GlAccount)),
   list: true,
   handler: (ctx, { query }) =>

@@ -1,9 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
 import { listBalances } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryBalance } from '../../shared/inventory/schemas/inventory';
 
@@ -15,11 +13,7 @@ export const route = defineRoute({
   summary: 'List inventory balances',
   description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
   scopes: ['products:read'],
-  query: listQuery(() => ({
-    product_id: id().optional(),
-    location_id: id().optional(),
-    stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).optional(),
-  })),
+  query: listQuery({ product_id: filter.id(), location_id: filter.id(), stock_status: filter.oneOf(['in_stock', 'low_stock', 'out_of_stock']) }),
   response: onFirstUse(() => listEnvelope(InventoryBalance)),
   list: true,
   handler: (ctx, { query }) => {

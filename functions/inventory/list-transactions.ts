@@ -1,9 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
 import { listTransactions } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryTransaction, TRANSACTION_TYPES } from '../../shared/inventory/schemas/inventory';
 
@@ -15,14 +13,14 @@ export const route = defineRoute({
   summary: 'List inventory transactions',
   description: 'Newest first. Transactions are immutable; filters combine with AND.',
   scopes: ['products:read'],
-  query: listQuery(() => ({
-    product_id: id().optional(),
-    location_id: id().optional(),
-    transaction_type: z.enum(TRANSACTION_TYPES).optional(),
-    reference_type: z.string().min(1).max(40).optional(),
-    reference_id: id().optional(),
-    group_id: id().optional().describe('The rows of one transfer or kit build.'),
-  })),
+  query: listQuery({
+    product_id: filter.id(),
+    location_id: filter.id(),
+    transaction_type: filter.oneOf(TRANSACTION_TYPES),
+    reference_type: filter.text({ min: 1, max: 40 }),
+    reference_id: filter.id(),
+    group_id: filter.id('The rows of one transfer or kit build.'),
+  }),
   response: onFirstUse(() => listEnvelope(InventoryTransaction)),
   list: true,
   handler: (ctx, { query }) => {

@@ -1,10 +1,9 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listJournalEntries } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id, isoDate } from '../../shared/schemas/common';
+import { isoDate } from '../../shared/schemas/common';
 import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
@@ -16,14 +15,14 @@ export const route = defineRoute({
   summary: 'List journal entries',
   description: 'Newest first (by creation). Lines are embedded; expand[]=data.lines.account adds each line’s account.',
   scopes: ['accounting:read'],
-  query: listQuery(() => ({
-    status: z.enum(JOURNAL_ENTRY_STATUSES).optional(),
-    entry_date_gte: isoDate().optional().describe('Only entries dated on or after this date.'),
-    entry_date_lte: isoDate().optional().describe('Only entries dated on or before this date.'),
-    source_type: z.string().max(64).optional().describe('Only entries from this source (manual, recurring_journal_template, invoice, ...).'),
-    source_id: id().optional().describe('Only entries of this source document or template (a document’s posting and its reversal).'),
-    account_id: id().optional().describe('Only entries with a line on this GL account.'),
-  })),
+  query: listQuery({
+    status: filter.oneOf(JOURNAL_ENTRY_STATUSES),
+    entry_date_gte: () => isoDate().optional().describe('Only entries dated on or after this date.'),
+    entry_date_lte: () => isoDate().optional().describe('Only entries dated on or before this date.'),
+    source_type: filter.text({ max: 64 }, 'Only entries from this source (manual, recurring_journal_template, invoice, ...).'),
+    source_id: filter.id('Only entries of this source document or template (a document’s posting and its reversal).'),
+    account_id: filter.id('Only entries with a line on this GL account.'),
+  }),
   response: onFirstUse(() => listEnvelope(JournalEntry)),
   list: true,
   expand: journalEntryExpand,

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listKits } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Kit } from '../../shared/catalog/schemas/kit';
 
@@ -15,12 +14,10 @@ export const route = defineRoute({
   description:
     "Products of type kit or bundle (a bundle's components are sold with it; it is never built) with their components, newest first. demand_avg_per_day is each kit's own demand (kits sold from stock; the build_consume draws of its components count on the components), summed over its location balances with the balance rule (last 365 days, over the days since each balance's first movement, at most 365 and at least 1). Components and demand of a page are loaded in one query each.",
   scopes: ['products:read'],
-  query: listQuery(
-    () => ({
-      q: z.string().trim().min(1).max(100).optional().describe('SKU starting with, or name containing, this text (case-insensitive).'),
-    }),
-    { flags: { is_active: 'Only active (true) or inactive (false) kits.' } },
-  ),
+  query: listQuery({
+    is_active: filter.flag('Only active (true) or inactive (false) kits.'),
+    q: filter.text({ min: 1, max: 100, trim: true }, 'SKU starting with, or name containing, this text (case-insensitive).'),
+  }),
   response: onFirstUse(() => listEnvelope(Kit)),
   list: true,
   handler: (ctx, { query }) => {

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listManufacturers } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Manufacturer } from '../../shared/catalog/schemas/manufacturer';
 
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List manufacturers',
   description: 'Newest first.',
   scopes: ['manufacturers:read'],
-  query: listQuery(() => ({ name: z.string().min(1).max(200).optional().describe('Exact name, case-insensitive.') })),
+  query: listQuery({ name: filter.text({ min: 1, max: 200 }, 'Exact name, case-insensitive.') }),
   response: onFirstUse(() => listEnvelope(Manufacturer)),
   list: true,
   handler: (ctx, { query }) => listManufacturers(ctx.db, ctx.entityId, { name: query.name }, query),

@@ -1,11 +1,10 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listMigrationBatches } from '../../shared/migration/batches';
 import { MigrationBatch } from '../../shared/migration/schemas/batch';
 import { entityScopedParams } from '../../shared/schemas/common';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 
 export const route = defineRoute({
   id: 'migration.batches.list',
@@ -16,7 +15,7 @@ export const route = defineRoute({
   description: 'Newest first, each with its counts.',
   scopes: ['migration:read'],
   params: onFirstUse(() => entityScopedParams()),
-  query: listQuery(() => ({ status: z.enum(['open', 'completed', 'rolled_back']).optional().describe('Only batches in this status.') })),
+  query: listQuery({ status: filter.oneOf(['open', 'completed', 'rolled_back'], 'Only batches in this status.') }),
   response: onFirstUse(() => listEnvelope(MigrationBatch)),
   list: true,
   handler: (ctx, { params, query }) => {

@@ -1,10 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listApprovalRules } from '../../shared/orders/approval-rules';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id } from '../../shared/schemas/common';
 import { APPROVAL_DOCUMENT_TYPES, OrderApprovalRule } from '../../shared/orders/schemas/order-approval';
 
 export const route = defineRoute({
@@ -16,15 +14,13 @@ export const route = defineRoute({
   description:
     'Newest first. Filters: document_type (sales_order or purchase_order), account_id, sales_channel_id, vendor_id (rules naming exactly that value), is_active.',
   scopes: ['settings:read'],
-  query: listQuery(
-    () => ({
-      document_type: z.enum(APPROVAL_DOCUMENT_TYPES).optional().describe('Sales order or purchase order rules.'),
-      vendor_id: id().optional().describe('Purchase order rules of this vendor.'),
-      account_id: id().optional().describe('Rules of this customer account.'),
-      sales_channel_id: id().optional().describe('Rules of this sales channel.'),
-    }),
-    { flags: { is_active: 'Only active (true) or inactive (false) rules.' } },
-  ),
+  query: listQuery({
+    document_type: filter.oneOf(APPROVAL_DOCUMENT_TYPES, 'Sales order or purchase order rules.'),
+    vendor_id: filter.id('Purchase order rules of this vendor.'),
+    account_id: filter.id('Rules of this customer account.'),
+    sales_channel_id: filter.id('Rules of this sales channel.'),
+    is_active: filter.flag('Only active (true) or inactive (false) rules.'),
+  }),
   response: onFirstUse(() => listEnvelope(OrderApprovalRule)),
   list: true,
   handler: (ctx, { query }) =>

@@ -1,10 +1,9 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPricingPolicies } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
-import { id } from '../../shared/schemas/common';
 
 export const route = defineRoute({
   id: 'pricing_policies.list',
@@ -14,15 +13,13 @@ export const route = defineRoute({
   summary: 'List pricing policies',
   description: 'Newest first; filters combine with AND.',
   scopes: ['products:read'],
-  query: listQuery(
-    () => ({
-      product_id: id().optional(),
-      pricing_level_id: id().optional(),
-      account_id: id().optional(),
-      migration_batch_id: id().optional().describe('The policies of one migration batch.'),
-    }),
-    { flags: { is_active: 'Only active (true) or inactive (false) policies.' } },
-  ),
+  query: listQuery({
+    product_id: filter.id(),
+    pricing_level_id: filter.id(),
+    account_id: filter.id(),
+    is_active: filter.flag('Only active (true) or inactive (false) policies.'),
+    migration_batch_id: filter.id('The policies of one migration batch.'),
+  }),
   response: onFirstUse(() => listEnvelope(PricingPolicy)),
   list: true,
   handler: (ctx, { query }) => {

@@ -1,23 +1,19 @@
-import { z } from 'zod';
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listProducts } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { id } from '../../shared/schemas/common';
 import { Product, PRODUCT_TYPES } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
 
-export const ProductListQuery = listQuery(
-  () => ({
-    product_type: z.enum(PRODUCT_TYPES).optional().describe('Only products of this type.'),
-    manufacturer_id: id().optional().describe('Only products of this manufacturer.'),
-    sku: z.string().min(1).max(100).optional().describe('Exact SKU, case-insensitive.'),
-    q: z.string().trim().min(1).max(100).optional().describe('Search: SKU starting with, or name containing, this text (case-insensitive).'),
-    external_id: z.string().min(1).max(200).optional().describe('Exact external_id of a migrated row.'),
-  }),
-  { flags: { is_active: 'Only active (true) or inactive (false) products.' } },
-);
+export const ProductListQuery = listQuery({
+  product_type: filter.oneOf(PRODUCT_TYPES, 'Only products of this type.'),
+  is_active: filter.flag('Only active (true) or inactive (false) products.'),
+  manufacturer_id: filter.id('Only products of this manufacturer.'),
+  sku: filter.text({ min: 1, max: 100 }, 'Exact SKU, case-insensitive.'),
+  q: filter.text({ min: 1, max: 100, trim: true }, 'Search: SKU starting with, or name containing, this text (case-insensitive).'),
+  external_id: filter.text({ min: 1, max: 200 }, 'Exact external_id of a migrated row.'),
+});
 
 export const route = defineRoute({
   id: 'products.list',

@@ -1,8 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listTags } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
 import { Tag } from '../../shared/catalog/schemas/tag';
 
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'List tags',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery(() => ({ name: z.string().min(1).max(100).optional().describe('Exact name, case-insensitive.') })),
+  query: listQuery({ name: filter.text({ min: 1, max: 100 }, 'Exact name, case-insensitive.') }),
   response: onFirstUse(() => listEnvelope(Tag)),
   list: true,
   handler: (ctx, { query }) => listTags(ctx.db, ctx.entityId, { name: query.name }, query),

@@ -1,8 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { id, timestamp } from '../../shared/schemas/common';
-import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { timestamp } from '../../shared/schemas/common';
+import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listVendorReturns } from '../../shared/payables/vendor-returns';
 import { VendorReturn } from '../../shared/payables/schemas/vendor-return';
 
@@ -15,12 +15,12 @@ export const route = defineRoute({
   description:
     'Newest first, cursor-paginated (limit at most 100), each return with its lines as GET /v1/vendor-returns/{id} gives it. Filters: vendor_id, order_id (the purchase order the goods came from), created_gte and created_lte (timestamps, inclusive). A return is not voided: void its vendor credit to withdraw the claim.',
   scopes: ['purchasing:read'],
-  query: listQuery(() => ({
-    vendor_id: id().optional().describe("This vendor's returns."),
-    order_id: id().optional().describe('Returns of goods received on this purchase order.'),
-    created_gte: timestamp().optional().describe('Created at or after this instant.'),
-    created_lte: timestamp().optional().describe('Created at or before this instant.'),
-  })),
+  query: listQuery({
+    vendor_id: filter.id("This vendor's returns."),
+    order_id: filter.id('Returns of goods received on this purchase order.'),
+    created_gte: () => timestamp().optional().describe('Created at or after this instant.'),
+    created_lte: () => timestamp().optional().describe('Created at or before this instant.'),
+  }),
   response: onFirstUse(() => listEnvelope(VendorReturn)),
   list: true,
   handler: (ctx, { query }) =>

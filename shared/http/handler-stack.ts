@@ -194,8 +194,6 @@ export function queryValues(event: Pick<Event, 'queryStringParameters' | 'multiV
 function collectQuery(multi: Map<string, string[]>, schema: z.ZodObject): { query: Record<string, unknown>; expand: string[] } {
   const query = Object.create(null) as Record<string, unknown>;
   const expand: string[] = [];
-  // Names and values checked once, as one object of own properties (fromEntries defines even `__proto__`).
-  checkInputValue(Object.fromEntries([...multi].map(([name, values]) => [name, values.length === 1 ? values[0] : values])));
   for (const [rawName, values] of multi) {
     const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
     if (name === 'expand') {
@@ -224,12 +222,15 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
     // A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
     const params = !schemas.params ? {} : (schemas.params === idParams && readIdParams(pathParameters)) || parseOrThrow(schemas.params, pathParameters);
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
-    // A list asked for a page and nothing else is read without zod, as a read's id is.
+    // A list asked for a page, with plain filters (filter.*) or none, is read without zod, as a read's id is.
     const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
     const values = noQuery ? undefined : queryValues(request.event);
-    const paging = values && readListQuery(schemas.query, values);
-    const collected = !values || paging ? { query: {}, expand: [] } : collectQuery(values, querySchema());
-    const query = paging ?? (values ? parseOrThrow(querySchema(), collected.query) : collected.query);
+    // Names and values checked once, whichever way they are read, as one object of own properties
+    // (fromEntries defines even `__proto__`): no NUL, no lone surrogate, nothing over the length limit.
+    if (values) checkInputValue(Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0] : given])));
+    const plainQuery = values && readListQuery(schemas.query, values);
+    const collected = !values || plainQuery ? { query: {}, expand: [] } : collectQuery(values, querySchema());
+    const query = plainQuery ?? (values ? parseOrThrow(querySchema(), collected.query) : collected.query);
     state.expand =
       route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
     let body: unknown = undefined;

@@ -13,42 +13,93 @@ export function paginationQuery(maxLimit = 100) {
   };
 }
 
-/** A list's yes-or-no filter: `true` or `false` on the wire, a boolean to the handler, no default. */
-const flag = (description: string) => queryBoolean().optional().describe(description);
-type FlagShape<G extends Record<string, string>> = { [K in keyof G]: ReturnType<typeof flag> };
+/**
+ * A list's filters, each declared once: the kinds below (an id, one of a set of values, a piece of
+ * text, a yes-or-no flag) are built into their schema by listQuery and read without zod by
+ * readListQuery; any other filter (a date, a timestamp, a list of values) is a function that
+ * builds its schema, and a query that uses it is parsed with zod. Every filter is optional and has
+ * no default. An absent description leaves the parameter undescribed.
+ */
+export const filter = {
+  /** An object id: any case in, lower case out (id()). */
+  id: (description?: string) => ({ kind: 'id' as const, description }),
+  /** Exactly one of `values`. */
+  oneOf: <const T extends readonly [string, ...string[]]>(values: T, description?: string) => ({ kind: 'oneOf' as const, values, description }),
+  /** Text of `min` to `max` characters (UTF-16 units, as zod counts), trimmed first when `trim`. */
+  text: (limits: { min?: number; max: number; trim?: boolean }, description?: string) => ({ kind: 'text' as const, ...limits, description }),
+  /** Yes or no: `true` or `false` on the wire, a boolean to the handler. */
+  flag: (description: string) => ({ kind: 'flag' as const, description }),
+};
 
-/** What a list query (listQuery) reads without zod: its largest page size and its flags. */
+type PlainFilter = ReturnType<(typeof filter)[keyof typeof filter]>;
+type Filter = PlainFilter | (() => z.ZodType);
+
+const oneOfSchema = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
+const flagSchema = () => queryBoolean().optional();
+const idSchema = () => id().optional();
+
+/** The schema each filter becomes, so a handler's query is typed as it was with hand-written zod. */
+type FilterSchema<E> = E extends { kind: 'id' }
+  ? ReturnType<typeof idSchema>
+  : E extends { kind: 'oneOf'; values: infer T extends readonly [string, ...string[]] }
+    ? ReturnType<typeof oneOfSchema<T>>
+    : E extends { kind: 'text' }
+      ? z.ZodOptional<z.ZodString>
+      : E extends { kind: 'flag' }
+        ? ReturnType<typeof flagSchema>
+        : E extends () => infer S
+          ? S
+          : never;
+type FiltersShape<F extends Record<string, Filter>> = { [K in keyof F]: FilterSchema<F[K]> };
+
+function filterSchema(declared: Filter): z.ZodType {
+  if (typeof declared === 'function') return declared();
+  let schema: z.ZodType;
+  if (declared.kind === 'id') schema = idSchema();
+  else if (declared.kind === 'oneOf') schema = oneOfSchema(declared.values);
+  else if (declared.kind === 'flag') schema = flagSchema();
+  else {
+    let text = z.string();
+    if (declared.trim) text = text.trim();
+    if (declared.min !== undefined) text = text.min(declared.min);
+    schema = text.max(declared.max).optional();
+  }
+  return declared.description === undefined ? schema : schema.describe(declared.description);
+}
+
+/** What a list query (listQuery) reads without zod: its largest page size and its plain filters. */
 interface PlainQuery {
   maxLimit: number;
-  flags: ReadonlySet<string>;
+  filters: ReadonlyMap<string, PlainFilter>;
 }
-/** The list query schemas whose paging parameters and flags alone make a whole query. */
+/** The list query schemas whose paging parameters and plain filters alone make a whole query. */
 const plainQueries = new WeakMap<object, PlainQuery>();
 
 /**
- * A list route's query: the paging parameters, the route's filters and its flags (yes-or-no
- * filters: name → description), built on first use. Filters and flags are optional and have no
- * default, so a query of paging parameters and flags alone is complete and is read without zod
- * (readListQuery): a list's first request, like a read's, then loads none. A list whose query needs
- * a filter (orders need their document_type) says so with `requiresFilter`, and every query it
- * gets is parsed with the schema. A property test holds readListQuery to the schema's answers for
- * every list route.
+ * A list route's query: the paging parameters and the route's filters (filter.*), built on first
+ * use. Filters are optional and have no default, so a query of paging parameters and plain filters
+ * alone is complete and is read without zod (readListQuery): a list's first request, like a
+ * read's, then loads none. A list whose query needs a filter (orders need their document_type)
+ * says so with `requiresFilter`, and every query it gets is parsed with the schema. A property
+ * test holds readListQuery to the schema's answers for every list route.
  */
-export function listQuery<F extends z.ZodRawShape = Record<never, never>, const G extends Record<string, string> = Record<never, never>>(
-  filters?: () => F,
-  options: { maxLimit?: number; requiresFilter?: boolean; flags?: G } = {},
-): z.ZodObject<ReturnType<typeof paginationQuery> & F & FlagShape<G>> {
+export function listQuery<const F extends Record<string, Filter> = Record<never, never>>(
+  filters?: F,
+  options: { maxLimit?: number; requiresFilter?: boolean } = {},
+): z.ZodObject<ReturnType<typeof paginationQuery> & FiltersShape<F>> {
   const maxLimit = options.maxLimit ?? 100;
-  const flags = Object.entries(options.flags ?? {});
+  const declared = Object.entries(filters ?? {});
   const schema = onFirstUse(
     () =>
       z.object({
         ...paginationQuery(maxLimit),
-        ...filters?.(),
-        ...Object.fromEntries(flags.map(([name, description]) => [name, flag(description)])),
-      }) as z.ZodObject<ReturnType<typeof paginationQuery> & F & FlagShape<G>>,
+        ...Object.fromEntries(declared.map(([name, entry]) => [name, filterSchema(entry)])),
+      }) as z.ZodObject<ReturnType<typeof paginationQuery> & FiltersShape<F>>,
   );
-  if (!options.requiresFilter) plainQueries.set(schema, { maxLimit, flags: new Set(flags.map(([name]) => name)) });
+  if (!options.requiresFilter) {
+    const plain = declared.filter((entry): entry is [string, PlainFilter] => typeof entry[1] !== 'function');
+    plainQueries.set(schema, { maxLimit, filters: new Map(plain) });
+  }
   return schema;
 }
 
@@ -60,12 +111,28 @@ export interface PagingQuery {
 
 const LIMIT_PATTERN = /^[1-9][0-9]{0,3}$/;
 
+/** What a plain filter's schema parses `value` into, or undefined where it would refuse it (or is not sure to accept it). */
+function readFilter(declared: PlainFilter, value: string): string | boolean | undefined {
+  switch (declared.kind) {
+    case 'id':
+      return readId(value);
+    case 'oneOf':
+      return declared.values.includes(value) ? value : undefined;
+    case 'flag':
+      return value === 'true' ? true : value === 'false' ? false : undefined;
+    case 'text': {
+      const text = declared.trim ? value.trim() : value;
+      return text.length >= (declared.min ?? 0) && text.length <= declared.max ? text : undefined;
+    }
+  }
+}
+
 /**
- * What a list query (listQuery) parses a query string of paging parameters and flags alone into,
- * read without building the schema. Undefined for every other query string: a filter, `expand`, a
- * repeated or bracketed name, a value the schema would have to coerce or refuse; the caller then
- * parses it with the schema and gets the schema's answer. `values` are the query's names and
- * values as the handler stack collects them (queryValues).
+ * What a list query (listQuery) parses a query string of paging parameters and plain filters alone
+ * into, read without building the schema. Undefined for every other query string: another filter,
+ * `expand`, a repeated or bracketed name, a value the schema would have to coerce or refuse; the
+ * caller then parses it with the schema and gets the schema's answer. `values` are the query's
+ * names and values as the handler stack collects them (queryValues).
  */
 export function readListQuery(schema: unknown, values: ReadonlyMap<string, readonly string[]>): (PagingQuery & Record<string, unknown>) | undefined {
   const plain = typeof schema === 'object' && schema !== null ? plainQueries.get(schema) : undefined;
@@ -77,15 +144,10 @@ export function readListQuery(schema: unknown, values: ReadonlyMap<string, reado
       query.limit = Number(value);
       return true;
     }
-    if (plain.flags.has(name)) {
-      if (value !== 'true' && value !== 'false') return false;
-      query[name] = value === 'true';
-      return true;
-    }
-    if (name !== 'starting_after' && name !== 'ending_before') return false;
-    const cursor = readId(value);
-    if (cursor === undefined) return false;
-    query[name] = cursor;
+    const declared = plain.filters.get(name);
+    const read = declared ? readFilter(declared, value) : name === 'starting_after' || name === 'ending_before' ? readId(value) : undefined;
+    if (read === undefined) return false;
+    query[name] = read;
     return true;
   };
   for (const [name, given] of values) if (given.length !== 1 || !read(name, given[0])) return undefined;

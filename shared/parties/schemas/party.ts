@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
 import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
+import { filter } from '../../schemas/list';
 
 function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
   return z
@@ -68,3 +69,12 @@ export type PartyCreate = z.infer<typeof PartyCreate>;
 export const PartyUpdate = lazySchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
 export type PartyUpdate = z.infer<typeof PartyUpdate>;
 export type Party = Account | Vendor;
+
+/** The filters of the account and vendor lists, which take the same ones. */
+export const partyListFilters = (parties: 'accounts' | 'vendors') => ({
+  is_archived: filter.flag(`Only archived (true) or only current (false) ${parties}.`),
+  email: filter.text({ min: 1, max: 254 }, 'Exact email, case-insensitive.'),
+  account_number: filter.text({ min: 1, max: 50 }, 'Exact account_number, case-insensitive.'),
+  external_id: filter.text({ min: 1, max: 200 }, 'Exact external_id of a migrated row.'),
+  q: filter.text({ min: 1, max: 100, trim: true }, 'Name contains this text (case-insensitive).'),
+});

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lazySchema, onFirstUse } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
-import { listQuery } from '../../schemas/list';
+import { filter, listQuery } from '../../schemas/list';
 import { livemode } from '../../schemas/livemode';
 
 export const AccountPaymentMethod = lazySchema(() =>
@@ -77,12 +77,11 @@ export const paymentMethodParams = onFirstUse(() =>
 );
 
 export const PaymentMethodListQuery = listQuery(
-  () => ({
-    account_id: id().optional().describe('Only the methods of this account.'),
-    type: z.enum(['card', 'ach']).optional(),
-  }),
   {
-    maxLimit: 500,
-    flags: { is_default: 'Only default (true) or non-default (false) methods.', is_active: 'Only active (true) or removed (false) methods; omit for both.' },
+    account_id: filter.id('Only the methods of this account.'),
+    type: filter.oneOf(['card', 'ach']),
+    is_default: filter.flag('Only default (true) or non-default (false) methods.'),
+    is_active: filter.flag('Only active (true) or removed (false) methods; omit for both.'),
   },
+  { maxLimit: 500 },
 );

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { listQuery } from '../../schemas/list';
+import { filter, listQuery } from '../../schemas/list';
 
 export const Event = lazySchema(() =>
   z
@@ -44,11 +44,11 @@ export type Event = z.infer<typeof Event>;
  */
 const eventType = () => z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be an event type such as order.created');
 
-export const EventListQuery = listQuery(() => ({
-  type: eventType().optional().describe('Only events of this type.'),
-  types: z.array(eventType()).min(1).max(20).optional().describe('Only events of these types (types[]=a&types[]=b); not together with type.'),
-  'created[gte]': timestamp().optional().describe('Only events created at or after this time.'),
-  'created[lte]': timestamp().optional().describe('Only events created at or before this time.'),
-  object_id: id().optional().describe('Only events about this object (data.object.id).'),
-}));
+export const EventListQuery = listQuery({
+  type: () => eventType().optional().describe('Only events of this type.'),
+  types: () => z.array(eventType()).min(1).max(20).optional().describe('Only events of these types (types[]=a&types[]=b); not together with type.'),
+  'created[gte]': () => timestamp().optional().describe('Only events created at or after this time.'),
+  'created[lte]': () => timestamp().optional().describe('Only events created at or before this time.'),
+  object_id: filter.id('Only events about this object (data.object.id).'),
+});
 export type EventListQuery = z.infer<typeof EventListQuery>;
