@@ -11,10 +11,10 @@
  *      (the bundle opens its database connection while it loads, as DATABASE_CONNECT_DURING_INIT asks,
  *      and its first invocation waits for it; it uses no zod), the same with the event 250 ms after
  *      the load (an environment initialised ahead of its first request), GET /v1/locations?limit=10
- *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a flag) and
- *      GET /v1/products?limit=10&q=bolt (a text filter), read without zod too,
- *      GET /v1/journal-entries?limit=10&entry_date_gte=2026-01-01 (a date: the query is parsed with zod,
- *      loaded on that first request), POST /v1/locations without and with an
+ *      (a page and no filter: read without zod), GET /v1/locations?limit=10&is_active=true (a flag),
+ *      GET /v1/products?limit=10&q=bolt (a text filter) and GET /v1/journal-entries?…&entry_date_gte=
+ *      (a date), read without zod too, GET /v1/orders?document_type=sales_order (a list whose query is
+ *      always parsed with zod, loaded on that first request), POST /v1/locations without and with an
  *      Idempotency-Key (the latter loads the DynamoDB client and writes to a local dynalite store)
  *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
  *      each child had loaded by the end (GET routes must load no DynamoDB client).
@@ -221,9 +221,16 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       },
       {
         name: 'list-journal-entries-dated',
-        label: 'GET /v1/journal-entries?entry_date_gte= (zod)',
+        label: 'GET /v1/journal-entries?entry_date_gte= (a date)',
         bundle: 'journal-entries/list-journal-entries',
         event: listEvent('/v1/journal-entries', 'accounting:read', { limit: '10', entry_date_gte: '2026-01-01' }),
+        needsDatabase: true,
+      },
+      {
+        name: 'list-orders',
+        label: 'GET /v1/orders?document_type=sales_order (zod)',
+        bundle: 'orders/list-orders',
+        event: listEvent('/v1/orders', 'orders:read', { limit: '10', document_type: 'sales_order' }),
         needsDatabase: true,
       },
       {

@@ -1,7 +1,6 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { isoDate } from '../../shared/schemas/common';
 import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listApPayments } from '../../shared/payables/ap-payments';
 import { ApPayment } from '../../shared/payables/schemas/ap-payment';
@@ -18,8 +17,8 @@ export const route = defineRoute({
   query: listQuery({
     vendor_id: filter.id("This vendor's payments."),
     bill_id: filter.id('Payments applied to this vendor bill.'),
-    payment_date_gte: () => isoDate().optional().describe('Paid on or after this date.'),
-    payment_date_lte: () => isoDate().optional().describe('Paid on or before this date.'),
+    payment_date_gte: filter.date('Paid on or after this date.'),
+    payment_date_lte: filter.date('Paid on or before this date.'),
   }),
   response: onFirstUse(() => listEnvelope(ApPayment)),
   list: true,

@@ -3,7 +3,6 @@ import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { isoDate } from '../../shared/schemas/common';
 import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
 
@@ -18,8 +17,8 @@ export const route = defineRoute({
   scopes: ['accounting:read'],
   query: listQuery({
     bank_account_id: filter.id('Only deposits to this bank account.'),
-    deposit_date_gte: () => isoDate().optional().describe('Only deposits dated on or after this date.'),
-    deposit_date_lte: () => isoDate().optional().describe('Only deposits dated on or before this date.'),
+    deposit_date_gte: filter.date('Only deposits dated on or after this date.'),
+    deposit_date_lte: filter.date('Only deposits dated on or before this date.'),
   }),
   response: onFirstUse(() => listEnvelope(Deposit)),
   list: true,

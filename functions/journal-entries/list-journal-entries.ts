@@ -3,7 +3,6 @@ import { listJournalEntries } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { isoDate } from '../../shared/schemas/common';
 import { JOURNAL_ENTRY_STATUSES, JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 
@@ -17,8 +16,8 @@ export const route = defineRoute({
   scopes: ['accounting:read'],
   query: listQuery({
     status: filter.oneOf(JOURNAL_ENTRY_STATUSES),
-    entry_date_gte: () => isoDate().optional().describe('Only entries dated on or after this date.'),
-    entry_date_lte: () => isoDate().optional().describe('Only entries dated on or before this date.'),
+    entry_date_gte: filter.date('Only entries dated on or after this date.'),
+    entry_date_lte: filter.date('Only entries dated on or before this date.'),
     source_type: filter.text({ max: 64 }, 'Only entries from this source (manual, recurring_journal_template, invoice, ...).'),
     source_id: filter.id('Only entries of this source document or template (a document’s posting and its reversal).'),
     account_id: filter.id('Only entries with a line on this GL account.'),

@@ -4,7 +4,6 @@ import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { defineRoute } from '../../shared/http/route';
-import { timestamp } from '../../shared/schemas/common';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 
@@ -25,10 +24,10 @@ export const route = defineRoute({
       account_id: filter.id('Only documents of this account (vendor, for purchase orders).'),
       external_order_id: filter.text({ max: 200 }),
       sales_channel_id: filter.id('Only documents that came through this sales channel.'),
-      created_gte: () => timestamp().optional().describe('Only documents created at or after this time.'),
-      created_lte: () => timestamp().optional().describe('Only documents created at or before this time.'),
-      order_date_gte: () => timestamp().optional().describe('Only documents with order_date at or after this time.'),
-      order_date_lte: () => timestamp().optional().describe('Only documents with order_date at or before this time.'),
+      created_gte: filter.timestamp('Only documents created at or after this time.'),
+      created_lte: filter.timestamp('Only documents created at or before this time.'),
+      order_date_gte: filter.timestamp('Only documents with order_date at or after this time.'),
+      order_date_lte: filter.timestamp('Only documents with order_date at or before this time.'),
       archived: filter.oneOf(
         ['false', 'true', 'all'],
         'Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.',

@@ -2,7 +2,6 @@ import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { isoDate, timestamp } from '../../shared/schemas/common';
 import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listBills } from '../../shared/payables/vendor-bills';
 import { VENDOR_BILL_STATUSES, VendorBill } from '../../shared/payables/schemas/vendor-bill';
@@ -25,9 +24,9 @@ export const route = defineRoute({
         .transform((value) => (value === 'void' ? 'voided' : value))
         .optional()
         .describe('Bills in this status; void is the same as voided.'),
-    created_gte: () => timestamp().optional().describe('Created at or after this instant.'),
-    created_lte: () => timestamp().optional().describe('Created at or before this instant.'),
-    due_date_lte: () => isoDate().optional().describe('Due on or before this date.'),
+    created_gte: filter.timestamp('Created at or after this instant.'),
+    created_lte: filter.timestamp('Created at or before this instant.'),
+    due_date_lte: filter.date('Due on or before this date.'),
   }),
   response: onFirstUse(() => listEnvelope(VendorBill)),
   list: true,

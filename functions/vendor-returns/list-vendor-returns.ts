@@ -1,7 +1,6 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { timestamp } from '../../shared/schemas/common';
 import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listVendorReturns } from '../../shared/payables/vendor-returns';
 import { VendorReturn } from '../../shared/payables/schemas/vendor-return';
@@ -18,8 +17,8 @@ export const route = defineRoute({
   query: listQuery({
     vendor_id: filter.id("This vendor's returns."),
     order_id: filter.id('Returns of goods received on this purchase order.'),
-    created_gte: () => timestamp().optional().describe('Created at or after this instant.'),
-    created_lte: () => timestamp().optional().describe('Created at or before this instant.'),
+    created_gte: filter.timestamp('Created at or after this instant.'),
+    created_lte: filter.timestamp('Created at or before this instant.'),
   }),
   response: onFirstUse(() => listEnvelope(VendorReturn)),
   list: true,

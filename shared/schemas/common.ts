@@ -65,6 +65,20 @@ export function readIdParams(pathParameters: Record<string, string | undefined>)
   return value === undefined ? undefined : { id: value };
 }
 
+// zod's ISO 8601 patterns, which `isoDate()` and `timestamp()` apply: a calendar date (leap years
+// included), and a date-time with seconds, an optional fraction and Z or a ±hh:mm offset.
+const DATE_SOURCE =
+  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))';
+export const DATE_PATTERN = new RegExp(`^${DATE_SOURCE}$`);
+export const TIMESTAMP_PATTERN = new RegExp(`^${DATE_SOURCE}T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$`);
+
+/** What `isoDate()` parses a value into, without zod: the value, or undefined when it would refuse it. */
+export const readIsoDate = (value: string): string | undefined => (DATE_PATTERN.test(value) && !value.startsWith('0000') ? value : undefined);
+
+/** What `timestamp()` parses a value into, without zod: the value, or undefined when it would refuse it. */
+export const readTimestamp = (value: string): string | undefined =>
+  TIMESTAMP_PATTERN.test(value) && realOffset(value) && inYearRange(value) ? value : undefined;
+
 /** What `id()` parses a value into, without zod: the lower-cased id, or undefined when `id()` would refuse it. */
 export const readId = (value: unknown): string | undefined => (typeof value === 'string' && ID_PATTERN.test(value) ? value.toLowerCase() : undefined);
 

@@ -1,6 +1,6 @@
 /** The list conventions on the wire: the paging query parameters, a list's query and the list envelope. */
 import { z } from 'zod';
-import { id, queryBoolean, readId } from './common';
+import { id, isoDate, queryBoolean, readId, readIsoDate, readTimestamp, timestamp } from './common';
 import { onFirstUse } from './lazy';
 
 export const DEFAULT_PAGE_LIMIT = 25;
@@ -15,10 +15,10 @@ export function paginationQuery(maxLimit = 100) {
 
 /**
  * A list's filters, each declared once: the kinds below (an id, one of a set of values, a piece of
- * text, a yes-or-no flag) are built into their schema by listQuery and read without zod by
- * readListQuery; any other filter (a date, a timestamp, a list of values) is a function that
- * builds its schema, and a query that uses it is parsed with zod. Every filter is optional and has
- * no default. An absent description leaves the parameter undescribed.
+ * text, a yes-or-no flag, a date, a date-time) are built into their schema by listQuery and read
+ * without zod by readListQuery; any other filter (a list of values, a required one) is a function
+ * that builds its schema, and a query that uses it is parsed with zod. Every filter is optional and
+ * has no default. An absent description leaves the parameter undescribed.
  */
 export const filter = {
   /** An object id: any case in, lower case out (id()). */
@@ -29,6 +29,10 @@ export const filter = {
   text: (limits: { min?: number; max: number; trim?: boolean }, description?: string) => ({ kind: 'text' as const, ...limits, description }),
   /** Yes or no: `true` or `false` on the wire, a boolean to the handler. */
   flag: (description: string) => ({ kind: 'flag' as const, description }),
+  /** A calendar date, YYYY-MM-DD (isoDate()). */
+  date: (description?: string) => ({ kind: 'date' as const, description }),
+  /** An ISO 8601 date-time with Z or an offset (timestamp()). */
+  timestamp: (description?: string) => ({ kind: 'timestamp' as const, description }),
 };
 
 type PlainFilter = ReturnType<(typeof filter)[keyof typeof filter]>;
@@ -37,6 +41,8 @@ type Filter = PlainFilter | (() => z.ZodType);
 const oneOfSchema = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
 const flagSchema = () => queryBoolean().optional();
 const idSchema = () => id().optional();
+const dateSchema = () => isoDate().optional();
+const timestampSchema = () => timestamp().optional();
 
 /** The schema each filter becomes, so a handler's query is typed as it was with hand-written zod. */
 type FilterSchema<E> = E extends { kind: 'id' }
@@ -47,9 +53,13 @@ type FilterSchema<E> = E extends { kind: 'id' }
       ? z.ZodOptional<z.ZodString>
       : E extends { kind: 'flag' }
         ? ReturnType<typeof flagSchema>
-        : E extends () => infer S
-          ? S
-          : never;
+        : E extends { kind: 'date' }
+          ? ReturnType<typeof dateSchema>
+          : E extends { kind: 'timestamp' }
+            ? ReturnType<typeof timestampSchema>
+            : E extends () => infer S
+              ? S
+              : never;
 type FiltersShape<F extends Record<string, Filter>> = { [K in keyof F]: FilterSchema<F[K]> };
 
 function filterSchema(declared: Filter): z.ZodType {
@@ -58,6 +68,8 @@ function filterSchema(declared: Filter): z.ZodType {
   if (declared.kind === 'id') schema = idSchema();
   else if (declared.kind === 'oneOf') schema = oneOfSchema(declared.values);
   else if (declared.kind === 'flag') schema = flagSchema();
+  else if (declared.kind === 'date') schema = dateSchema();
+  else if (declared.kind === 'timestamp') schema = timestampSchema();
   else {
     let text = z.string();
     if (declared.trim) text = text.trim();
@@ -120,6 +132,10 @@ function readFilter(declared: PlainFilter, value: string): string | boolean | un
       return declared.values.includes(value) ? value : undefined;
     case 'flag':
       return value === 'true' ? true : value === 'false' ? false : undefined;
+    case 'date':
+      return readIsoDate(value);
+    case 'timestamp':
+      return readTimestamp(value);
     case 'text': {
       const text = declared.trim ? value.trim() : value;
       return text.length >= (declared.min ?? 0) && text.length <= declared.max ? text : undefined;

@@ -9,6 +9,8 @@ import { ROUTES } from '../../functions/routes';
 import { DEFAULT_PAGE_LIMIT, listQuery, readListQuery } from '../../shared/schemas/list';
 import { queryValues } from '../../shared/http/handler-stack';
 import { checkInputValue } from '../../shared/http/validation';
+import { DATE_PATTERN, TIMESTAMP_PATTERN } from '../../shared/schemas/common';
+import { regexes } from 'zod/v4/core';
 import type { Route } from '../../shared/http/route';
 import type { z } from 'zod';
 
@@ -27,6 +29,33 @@ const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789
 const anyValue = fc.oneof(
   fc.integer({ min: 0, max: 600 }).map(String),
   fc.constantFrom('0', '007', ' 5', '5 ', '1e1', '2.5', '0x10', '', ' ', '-1', '10000', 'true', 'false', 'TRUE', '1', 'true '),
+  // Dates and date-times on and around what isoDate() and timestamp() accept.
+  fc.constantFrom(
+    '2026-02-29',
+    '2024-02-29',
+    '2100-02-29',
+    '2000-02-29',
+    '0000-01-01',
+    '0001-01-01',
+    '9999-12-31',
+    '2026-1-01',
+    '2026-01-01T00:00:00Z',
+    '2026-01-01T00:00:00.123456789+14:00',
+    '2026-01-01T00:00:00+14:01',
+    '2026-01-01T00:00:00-12:00',
+    '2026-01-01T00:00:00-12:30',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T00:00Z',
+    '2026-01-01T00:00:00',
+    '2026-01-01t00:00:00z',
+    '2026-01-01T00:00:00+0100',
+    '9999-12-31T23:59:59Z',
+    '9999-12-31T23:59:58.999Z',
+    '0001-01-01T00:00:00+01:00',
+    '0001-01-01T00:00:00-01:00',
+  ),
+  fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((date) => date.toISOString()),
+  fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)),
   // What no request may carry: NUL, a lone surrogate, more than 10,000 characters (here mostly space, which trimming would hide).
   fc.constantFrom('bolt\u0000', '\uD800bolt', 'bolt\uDC00', `${' '.repeat(10_001)}bolt`),
   fc.uuid(),
@@ -55,7 +84,7 @@ function enumValues(route: Route): string[] {
 function queryOf(route: Route) {
   const shape = (route.query as z.ZodObject).shape as Record<string, z.ZodType>;
   const id = 'C0FFEE00-0000-4000-8000-000000000001';
-  const pool = ['true', 'false', 'bolt', ' bolt ', 'B-1', '10', id, id.toLowerCase(), '2026-01-01', '2026-01-01T00:00:00Z', ...enumValues(route)];
+  const pool = ['true', 'false', 'bolt', ' bolt ', 'B-1', '10', id, id.toLowerCase(), '2024-02-29', '2026-01-01T00:00:00.5+02:00', ...enumValues(route)];
   const other = fc.constantFrom('limit[]', 'expand', 'LIMIT', 'constructor', '__proto__', 'is_active');
   const entry = fc.oneof(
     ...Object.entries(shape).map(([name, schema]) => {
@@ -121,7 +150,7 @@ describe('readListQuery', () => {
     }
   });
 
-  it("reads a list's plain filters (ids, values, text, flags) as their schema would, and leaves the others to it", () => {
+  it("reads a list's plain filters (ids, values, text, flags, dates, date-times) as their schema would, and leaves the others to it", () => {
     const route = (id: string): unknown => ROUTES.find((candidate) => candidate.id === id)!.query;
     const locations = route('locations.list');
     expect(readPage(locations, { limit: '10', is_active: 'true' }, undefined)).toEqual({ limit: 10, is_active: true });
@@ -140,8 +169,23 @@ describe('readListQuery', () => {
     const products = route('products.list');
     expect(readPage(products, { q: '  bolt ', sku: 'B-1' }, undefined)).toEqual({ limit: DEFAULT_PAGE_LIMIT, q: 'bolt', sku: 'B-1' });
     for (const refused of [{ q: '   ' }, { q: 'x'.repeat(101) }, { sku: '' }]) expect(readPage(products, refused, undefined)).toBeUndefined();
-    // A date is no plain filter: the schema reads it.
-    expect(readPage(route('journal_entries.list'), { entry_date_gte: '2026-01-01' }, undefined)).toBeUndefined();
+    const entries = route('journal_entries.list');
+    expect(readPage(entries, { entry_date_gte: '2024-02-29' }, undefined)).toEqual({ limit: DEFAULT_PAGE_LIMIT, entry_date_gte: '2024-02-29' });
+    for (const refused of ['2026-02-29', '0000-01-01', '2026-1-01']) expect(readPage(entries, { entry_date_gte: refused }, undefined), refused).toBeUndefined();
+    const bills = route('vendor_bills.list');
+    expect(readPage(bills, { created_gte: '2026-01-01T00:00:00.5+02:00' }, undefined)).toEqual({
+      limit: DEFAULT_PAGE_LIMIT,
+      created_gte: '2026-01-01T00:00:00.5+02:00',
+    });
+    for (const refused of ['2026-01-01T00:00:00+14:01', '2026-01-01T00:00:00', '9999-12-31T23:59:59Z'])
+      expect(readPage(bills, { created_gte: refused }, undefined), refused).toBeUndefined();
+    // A list of values is no plain filter: the schema reads it.
+    expect(readPage(route('events.list'), { types: 'order.created' }, undefined)).toBeUndefined();
+  });
+
+  it("reads dates and date-times with zod's own patterns", () => {
+    expect(DATE_PATTERN.source).toBe(regexes.date.source);
+    expect(TIMESTAMP_PATTERN.source).toBe(regexes.datetime({ offset: true }).source);
   });
 
   it('honours the largest page size of the list; a list that requires a filter or a schema that is no list query is never read', () => {

@@ -47,8 +47,8 @@ const eventType = () => z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be an event
 export const EventListQuery = listQuery({
   type: () => eventType().optional().describe('Only events of this type.'),
   types: () => z.array(eventType()).min(1).max(20).optional().describe('Only events of these types (types[]=a&types[]=b); not together with type.'),
-  'created[gte]': () => timestamp().optional().describe('Only events created at or after this time.'),
-  'created[lte]': () => timestamp().optional().describe('Only events created at or before this time.'),
+  'created[gte]': filter.timestamp('Only events created at or after this time.'),
+  'created[lte]': filter.timestamp('Only events created at or before this time.'),
   object_id: filter.id('Only events about this object (data.object.id).'),
 });
 export type EventListQuery = z.infer<typeof EventListQuery>;
