@@ -162,11 +162,17 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       authorizer: seeded.authorizer,
       requestId: 'cold',
     });
-    /** A list request with a query, each name given once, by a key with these scopes. */
-    const listEvent = (path: string, scopes: string, query: Record<string, string>) => ({
-      ...getEvent({ resource: path, path, authorizer: { ...seeded.authorizer, scopes }, requestId: 'cold' }),
-      queryStringParameters: query,
-      multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
+    /** A list request with a query, each name given once, by a key with these scopes, to the list's bundle. */
+    const listVariant = (name: string, label: string, bundle: string, path: string, scopes: string, query: Record<string, string>): Variant => ({
+      name,
+      label,
+      bundle,
+      event: {
+        ...getEvent({ resource: path, path, authorizer: { ...seeded.authorizer, scopes }, requestId: 'cold' }),
+        queryStringParameters: query,
+        multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([key, value]) => [key, [value]])),
+      },
+      needsDatabase: true,
     });
     const variants: Variant[] = [
       {
@@ -198,41 +204,33 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         needsDatabase: true,
         eventDelayMs: 250,
       },
-      {
-        name: 'list-locations',
-        label: 'GET /v1/locations?limit=10 (a page, no filter)',
-        bundle: 'locations/list-locations',
-        event: listEvent('/v1/locations', 'settings:read', { limit: '10' }),
-        needsDatabase: true,
-      },
-      {
-        name: 'list-locations-filtered',
-        label: 'GET /v1/locations?limit=10&is_active=true (a flag)',
-        bundle: 'locations/list-locations',
-        event: listEvent('/v1/locations', 'settings:read', { limit: '10', is_active: 'true' }),
-        needsDatabase: true,
-      },
-      {
-        name: 'list-products-search',
-        label: 'GET /v1/products?limit=10&q=bolt (text filter)',
-        bundle: 'products/list-products',
-        event: listEvent('/v1/products', 'products:read', { limit: '10', q: 'bolt' }),
-        needsDatabase: true,
-      },
-      {
-        name: 'list-journal-entries-dated',
-        label: 'GET /v1/journal-entries?entry_date_gte= (a date)',
-        bundle: 'journal-entries/list-journal-entries',
-        event: listEvent('/v1/journal-entries', 'accounting:read', { limit: '10', entry_date_gte: '2026-01-01' }),
-        needsDatabase: true,
-      },
-      {
-        name: 'list-orders',
-        label: 'GET /v1/orders?document_type=sales_order (zod)',
-        bundle: 'orders/list-orders',
-        event: listEvent('/v1/orders', 'orders:read', { limit: '10', document_type: 'sales_order' }),
-        needsDatabase: true,
-      },
+      listVariant('list-locations', 'GET /v1/locations?limit=10 (a page, no filter)', 'locations/list-locations', '/v1/locations', 'settings:read', {
+        limit: '10',
+      }),
+      listVariant(
+        'list-locations-filtered',
+        'GET /v1/locations?limit=10&is_active=true (a flag)',
+        'locations/list-locations',
+        '/v1/locations',
+        'settings:read',
+        { limit: '10', is_active: 'true' },
+      ),
+      listVariant('list-products-search', 'GET /v1/products?limit=10&q=bolt (text filter)', 'products/list-products', '/v1/products', 'products:read', {
+        limit: '10',
+        q: 'bolt',
+      }),
+      listVariant(
+        'list-journal-entries-dated',
+        'GET /v1/journal-entries?entry_date_gte= (a date)',
+        'journal-entries/list-journal-entries',
+        '/v1/journal-entries',
+        'accounting:read',
+        { limit: '10', entry_date_gte: '2026-01-01' },
+      ),
+      listVariant('list-orders', 'GET /v1/orders?document_type=sales_order (zod)', 'orders/list-orders', '/v1/orders', 'orders:read', {
+        limit: '10',
+        document_type: 'sales_order',
+      }),
       {
         name: 'create-location',
         label: 'POST /v1/locations (connects, commits)',
