@@ -79,7 +79,7 @@ function filterSchema(declared: Filter): z.ZodType {
   return declared.description === undefined ? schema : schema.describe(declared.description);
 }
 
-/** What a list query (listQuery) reads without zod: its largest page size and its plain filters. */
+/** What a list query (listQuery) reads without zod: its largest page size, and its cursors and plain filters. */
 interface PlainQuery {
   maxLimit: number;
   filters: ReadonlyMap<string, PlainFilter>;
@@ -110,7 +110,8 @@ export function listQuery<const F extends Record<string, Filter> = Record<never,
   );
   if (!options.requiresFilter) {
     const plain = declared.filter((entry): entry is [string, PlainFilter] => typeof entry[1] !== 'function');
-    plainQueries.set(schema, { maxLimit, filters: new Map(plain) });
+    // The cursors are ids, read like any id filter.
+    plainQueries.set(schema, { maxLimit, filters: new Map([['starting_after', filter.id()], ['ending_before', filter.id()], ...plain]) });
   }
   return schema;
 }
@@ -161,9 +162,9 @@ export function readListQuery(schema: unknown, values: ReadonlyMap<string, reado
       return true;
     }
     const declared = plain.filters.get(name);
-    const read = declared ? readFilter(declared, value) : name === 'starting_after' || name === 'ending_before' ? readId(value) : undefined;
-    if (read === undefined) return false;
-    query[name] = read;
+    const parsed = declared && readFilter(declared, value);
+    if (parsed === undefined) return false;
+    query[name] = parsed;
     return true;
   };
   for (const [name, given] of values) if (given.length !== 1 || !read(name, given[0])) return undefined;
