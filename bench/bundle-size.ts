@@ -162,18 +162,22 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       authorizer: seeded.authorizer,
       requestId: 'cold',
     });
-    /** A list request with a query, each name given once, by a key with these scopes, to the list's bundle. */
-    const listVariant = (name: string, label: string, bundle: string, path: string, scopes: string, query: Record<string, string>): Variant => ({
-      name,
-      label,
-      bundle,
-      event: {
-        ...getEvent({ resource: path, path, authorizer: { ...seeded.authorizer, scopes }, requestId: 'cold' }),
-        queryStringParameters: query,
-        multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([key, value]) => [key, [value]])),
-      },
-      needsDatabase: true,
-    });
+    /** A GET with a query, each name given once, by a key with these scopes, to the route's bundle; `{entity_id}` in the resource is the seeded entity. */
+    const readVariant = (name: string, label: string, bundle: string, resource: string, scopes: string, query: Record<string, string>): Variant => {
+      const pathParameters = resource.includes('{entity_id}') ? { entity_id: seeded.entityId } : undefined;
+      const path = resource.replace('{entity_id}', seeded.entityId);
+      return {
+        name,
+        label,
+        bundle,
+        event: {
+          ...getEvent({ resource, path, pathParameters, authorizer: { ...seeded.authorizer, scopes }, requestId: 'cold' }),
+          queryStringParameters: query,
+          multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([key, value]) => [key, [value]])),
+        },
+        needsDatabase: true,
+      };
+    };
     const variants: Variant[] = [
       {
         name: 'empty',
@@ -204,10 +208,10 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         needsDatabase: true,
         eventDelayMs: 250,
       },
-      listVariant('list-locations', 'GET /v1/locations?limit=10 (a page, no filter)', 'locations/list-locations', '/v1/locations', 'settings:read', {
+      readVariant('list-locations', 'GET /v1/locations?limit=10 (a page, no filter)', 'locations/list-locations', '/v1/locations', 'settings:read', {
         limit: '10',
       }),
-      listVariant(
+      readVariant(
         'list-locations-filtered',
         'GET /v1/locations?limit=10&is_active=true (a flag)',
         'locations/list-locations',
@@ -215,11 +219,11 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         'settings:read',
         { limit: '10', is_active: 'true' },
       ),
-      listVariant('list-products-search', 'GET /v1/products?limit=10&q=bolt (text filter)', 'products/list-products', '/v1/products', 'products:read', {
+      readVariant('list-products-search', 'GET /v1/products?limit=10&q=bolt (text filter)', 'products/list-products', '/v1/products', 'products:read', {
         limit: '10',
         q: 'bolt',
       }),
-      listVariant(
+      readVariant(
         'list-journal-entries-dated',
         'GET /v1/journal-entries?entry_date_gte= (a date)',
         'journal-entries/list-journal-entries',
@@ -227,10 +231,46 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         'accounting:read',
         { limit: '10', entry_date_gte: '2026-01-01' },
       ),
-      listVariant('list-orders', 'GET /v1/orders?document_type=sales_order (zod)', 'orders/list-orders', '/v1/orders', 'orders:read', {
-        limit: '10',
-        document_type: 'sales_order',
-      }),
+      readVariant(
+        'list-orders',
+        'GET /v1/orders?document_type=sales_order&expand[]=data.lines (required, expand)',
+        'orders/list-orders',
+        '/v1/orders',
+        'orders:read',
+        {
+          limit: '10',
+          document_type: 'sales_order',
+          'expand[]': 'data.lines',
+        },
+      ),
+      readVariant(
+        'list-events-types',
+        'GET /v1/entities/{entity_id}/events?types[]= (a list of values)',
+        'events/list-events',
+        '/v1/entities/{entity_id}/events',
+        'webhooks:read',
+        {
+          'types[]': 'order.created',
+        },
+      ),
+      readVariant(
+        'reorder-report',
+        'GET /v1/purchasing/reorder-report (defaults, a whole number)',
+        'purchasing/get-reorder-report',
+        '/v1/purchasing/reorder-report',
+        'purchasing:read',
+        {
+          demand_window: '30',
+        },
+      ),
+      readVariant(
+        'trial-balance',
+        'GET /v1/entities/{entity_id}/reconciliation/trial-balance?as_of_date= (entity path, a date)',
+        'reconciliation/get-trial-balance',
+        '/v1/entities/{entity_id}/reconciliation/trial-balance',
+        'migration:read',
+        { as_of_date: '2026-01-31' },
+      ),
       {
         name: 'create-location',
         label: 'POST /v1/locations (connects, commits)',

@@ -4,7 +4,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { paymentProcessor } from '../../shared/payments/select-processor';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { AccountPaymentMethod, PaymentMethodAttach } from '../../shared/payments/schemas/payment-method';
 
 export const route = defineRoute({

@@ -1,6 +1,6 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { getApPayment } from '../../shared/payables/ap-payments';
 import { ApPayment } from '../../shared/payables/schemas/ap-payment';
 

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { listApPayments } from '../../shared/payables/ap-payments';
 import { ApPayment } from '../../shared/payables/schemas/ap-payment';
 
@@ -15,10 +16,10 @@ export const route = defineRoute({
     'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, bill_id (payments applied to that bill), payment_date_gte and payment_date_lte (dates, inclusive).',
   scopes: ['purchasing:read'],
   query: listQuery({
-    vendor_id: filter.id("This vendor's payments."),
-    bill_id: filter.id('Payments applied to this vendor bill.'),
-    payment_date_gte: filter.date('Paid on or after this date.'),
-    payment_date_lte: filter.date('Paid on or before this date.'),
+    vendor_id: param.id("This vendor's payments."),
+    bill_id: param.id('Payments applied to this vendor bill.'),
+    payment_date_gte: param.date('Paid on or after this date.'),
+    payment_date_lte: param.date('Paid on or before this date.'),
   }),
   response: onFirstUse(() => listEnvelope(ApPayment)),
   list: true,

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { hasScope } from '../../shared/auth/scopes';
 import { getEntity, insertApiKey } from '../../shared/tenants/identity-store';
 import { ApiError } from '../../shared/errors';
@@ -6,7 +5,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKeyCreate, ApiKeyWithSecret } from '../../shared/tenants/schemas/api-key';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { apiKeyExpand } from './expand';
 
 export const route = defineRoute({
@@ -18,7 +17,7 @@ export const route = defineRoute({
   description:
     "The secret is returned once, in this response. The new key acts for the same user as the calling key, and may hold only scopes the calling key holds. A key creates keys of its own mode only: live and test data are apart, and so are their keys (a test key's entity is the account's test-mode entity). The operator's `create-key --mode` issues the first key of either mode.",
   scopes: ['api_keys:write'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   body: ApiKeyCreate,
   response: ApiKeyWithSecret,
   successStatus: 201,

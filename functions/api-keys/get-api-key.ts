@@ -1,9 +1,8 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { getApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKey } from '../../shared/tenants/schemas/api-key';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { apiKeyExpand } from './expand';
 
 export const route = defineRoute({
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'Retrieve an API key',
   description: 'The secret is never returned after creation.',
   scopes: ['api_keys:read'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: ApiKey,
   expand: apiKeyExpand,
   handler: (ctx, { params }) => {

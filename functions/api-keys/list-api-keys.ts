@@ -1,10 +1,10 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listApiKeys } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param, entityScopedParams } from '../../shared/schemas/parameters';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKey } from '../../shared/tenants/schemas/api-key';
-import { entityScopedParams } from '../../shared/schemas/common';
 import { apiKeyExpand } from './expand';
 
 export const route = defineRoute({
@@ -15,8 +15,8 @@ export const route = defineRoute({
   summary: 'List API keys',
   description: 'Newest first; revoked and expired keys included unless filtered by status.',
   scopes: ['api_keys:read'],
-  params: onFirstUse(() => entityScopedParams()),
-  query: listQuery({ mode: filter.oneOf(['live', 'test']), status: filter.oneOf(['active', 'expired', 'revoked']) }),
+  params: entityScopedParams,
+  query: listQuery({ mode: param.oneOf(['live', 'test']), status: param.oneOf(['active', 'expired', 'revoked']) }),
   response: onFirstUse(() => listEnvelope(ApiKey)),
   list: true,
   expand: apiKeyExpand,

@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { revokeApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKey } from '../../shared/tenants/schemas/api-key';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'api_keys.revoke',
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'Revoke an API key',
   description: 'The key stops working at once (on AWS, within the authorizer cache lifetime of 60 seconds). Revocation is final.',
   scopes: ['api_keys:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: ApiKey,
   errors: ['api_key_already_revoked'],
   handler: async (ctx, { params }) => {

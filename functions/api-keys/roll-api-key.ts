@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { rollApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKeyRoll, ApiKeyWithSecret } from '../../shared/tenants/schemas/api-key';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'api_keys.roll',
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     'Issues a replacement key (same name, mode, scopes and user; its secret is returned once) and makes the old key expire after expires_in_seconds (default: now).',
   scopes: ['api_keys:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   body: ApiKeyRoll,
   response: ApiKeyWithSecret,
   successStatus: 201,

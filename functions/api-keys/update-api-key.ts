@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { getApiKey, updateApiKey } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { ApiKey, ApiKeyUpdate } from '../../shared/tenants/schemas/api-key';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'api_keys.update',
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'Update an API key',
   description: 'Only the name and metadata change; scopes are fixed at creation (create a new key for other scopes).',
   scopes: ['api_keys:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   body: ApiKeyUpdate,
   response: ApiKey,
   current: (ctx, input) => {

@@ -1,7 +1,7 @@
 import { getCoupon } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Coupon } from '../../shared/orders/schemas/coupon';
 
 export const route = defineRoute({

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listCoupons } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { Coupon } from '../../shared/orders/schemas/coupon';
 
@@ -14,8 +15,8 @@ export const route = defineRoute({
   description: 'Newest first.',
   scopes: ['settings:read'],
   query: listQuery({
-    is_active: filter.flag('Only active (true) or inactive (false) coupons.'),
-    code: filter.text({ min: 1, max: 50, trim: true }, 'The coupon with this code (case-insensitive).'),
+    is_active: param.flag('Only active (true) or inactive (false) coupons.'),
+    code: param.text({ min: 1, max: 50, trim: true }, 'The coupon with this code (case-insensitive).'),
   }),
   response: onFirstUse(() => listEnvelope(Coupon)),
   list: true,

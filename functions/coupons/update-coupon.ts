@@ -2,7 +2,7 @@ import { getCoupon, updateCoupon } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Coupon, CouponUpdate } from '../../shared/orders/schemas/coupon';
 
 export const route = defineRoute({

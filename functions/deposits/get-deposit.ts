@@ -1,7 +1,7 @@
 import { getDeposit } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
 

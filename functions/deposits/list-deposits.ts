@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { Deposit } from '../../shared/payments/schemas/payment';
 import { DEPOSIT_EXPAND } from './expand';
@@ -16,9 +17,9 @@ export const route = defineRoute({
     'Newest first, keyset-paginated. Filters: bank_account_id (the bank_account_id of the bank GL account), deposit_date_gte and deposit_date_lte (inclusive dates). Each deposit carries its lines; expand[]=data.payments adds the payments. Scope accounting:read, like E3.',
   scopes: ['accounting:read'],
   query: listQuery({
-    bank_account_id: filter.id('Only deposits to this bank account.'),
-    deposit_date_gte: filter.date('Only deposits dated on or after this date.'),
-    deposit_date_lte: filter.date('Only deposits dated on or before this date.'),
+    bank_account_id: param.id('Only deposits to this bank account.'),
+    deposit_date_gte: param.date('Only deposits dated on or after this date.'),
+    deposit_date_lte: param.date('Only deposits dated on or before this date.'),
   }),
   response: onFirstUse(() => listEnvelope(Deposit)),
   list: true,

@@ -1,7 +1,6 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { getEvent } from '../../shared/webhooks/event-store';
 import { Event } from '../../shared/webhooks/schemas/event';
 
@@ -13,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve an event',
   description: 'An event of the last 90 days or more (the retention period); older events are a 404.',
   scopes: ['webhooks:read'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: Event,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -3,7 +3,7 @@ import { isEventType } from '../../events/catalog';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { listEnvelope } from '../../shared/schemas/list';
 import { listEvents } from '../../shared/webhooks/event-store';
 import { Event, EventListQuery } from '../../shared/webhooks/schemas/event';
@@ -34,7 +34,7 @@ export const route = defineRoute({
   description:
     "Every event of the key's entity and mode, newest first, kept for at least 90 days (the operator may configure longer): an integrator that was offline can catch up by walking the feed with starting_after (older) or ending_before (newer) alone, and de-duplicate on the event id. The events are the ones webhooks deliver, byte for byte the same object. Ordering is by created_at then id; an event whose transaction committed late can carry a created_at older than events already listed, so a consumer that polls for new events should re-read a short window (say a minute) before its newest seen event rather than rely on ending_before alone.",
   scopes: ['webhooks:read'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   query: EventListQuery,
   response: onFirstUse(() => listEnvelope(Event)),
   list: true,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams, id } from '../../shared/schemas/common';
+import { id } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { queueDelivery } from '../../shared/webhooks/delivery';
 import { getWebhookEndpoint } from '../../shared/webhooks/endpoint-store';
 import { getEvent } from '../../shared/webhooks/event-store';
@@ -19,7 +20,7 @@ export const route = defineRoute({
   description:
     'Queues one more delivery of this event to the endpoint named, whether or not it subscribes to the type (the endpoint must be enabled). It is signed and retried like any delivery and carries the same webhook-id, so a receiver that already processed the event can recognise it. Returns the queued delivery (202).',
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   body: onFirstUse(() => z.strictObject({ endpoint_id: id().describe('The webhook endpoint to send the event to.') })),
   response: WebhookDelivery,
   successStatus: 202,

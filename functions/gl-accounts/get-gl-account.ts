@@ -1,7 +1,7 @@
 import { getGlAccount } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { GlAccount } from '../../shared/ledger/schemas/gl-account';
 
 export const route = defineRoute({

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { ALL_GL_ACCOUNT_SUBTYPES, GL_ACCOUNT_TYPES, GlAccount, type GlAccountSubtype } from '../../shared/ledger/schemas/gl-account';
 
@@ -14,10 +15,10 @@ export const route = defineRoute({
   description: 'The chart of accounts, newest first.',
   scopes: ['accounting:read'],
   query: listQuery({
-    type: filter.oneOf(GL_ACCOUNT_TYPES),
-    subtype: filter.oneOf(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]),
-    is_active: filter.flag('Only active (true) or inactive (false) accounts.'),
-    is_bank: filter.flag('Only bank accounts (true) or only other accounts (false).'),
+    type: param.oneOf(GL_ACCOUNT_TYPES),
+    subtype: param.oneOf(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]),
+    is_active: param.flag('Only active (true) or inactive (false) accounts.'),
+    is_bank: param.flag('Only bank accounts (true) or only other accounts (false).'),
   }),
   response: onFirstUse(() => listEnvelope(GlAccount)),
   list: true,

@@ -2,7 +2,7 @@ import { getGlAccount, updateGlAccount } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { GlAccount, GlAccountUpdate } from '../../shared/ledger/schemas/gl-account';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
 import { getBalance } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { InventoryBalance } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
 import { getTransaction } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { InventoryTransaction } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({

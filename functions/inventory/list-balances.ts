@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listBalances } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryBalance } from '../../shared/inventory/schemas/inventory';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List inventory balances',
   description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
   scopes: ['products:read'],
-  query: listQuery({ product_id: filter.id(), location_id: filter.id(), stock_status: filter.oneOf(['in_stock', 'low_stock', 'out_of_stock']) }),
+  query: listQuery({ product_id: param.id(), location_id: param.id(), stock_status: param.oneOf(['in_stock', 'low_stock', 'out_of_stock']) }),
   response: onFirstUse(() => listEnvelope(InventoryBalance)),
   list: true,
   handler: (ctx, { query }) => {

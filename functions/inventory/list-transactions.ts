@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listTransactions } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { InventoryTransaction, TRANSACTION_TYPES } from '../../shared/inventory/schemas/inventory';
 
@@ -14,12 +15,12 @@ export const route = defineRoute({
   description: 'Newest first. Transactions are immutable; filters combine with AND.',
   scopes: ['products:read'],
   query: listQuery({
-    product_id: filter.id(),
-    location_id: filter.id(),
-    transaction_type: filter.oneOf(TRANSACTION_TYPES),
-    reference_type: filter.text({ min: 1, max: 40 }),
-    reference_id: filter.id(),
-    group_id: filter.id('The rows of one transfer or kit build.'),
+    product_id: param.id(),
+    location_id: param.id(),
+    transaction_type: param.oneOf(TRANSACTION_TYPES),
+    reference_type: param.text({ min: 1, max: 40 }),
+    reference_id: param.id(),
+    group_id: param.id('The rows of one transfer or kit build.'),
   }),
   response: onFirstUse(() => listEnvelope(InventoryTransaction)),
   list: true,

@@ -1,7 +1,7 @@
 import { getJournalEntry } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 

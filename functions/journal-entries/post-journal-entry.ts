@@ -2,7 +2,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 import { postDraftJournalEntry } from '../../shared/ledger/post-journal-entry';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { JournalEntry } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 

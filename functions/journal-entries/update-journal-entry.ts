@@ -2,7 +2,7 @@ import { getJournalEntry, updateDraftJournalEntry } from '../../shared/ledger/jo
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { JournalEntry, JournalEntryUpdate } from '../../shared/ledger/schemas/journal-entry';
 import { journalEntryExpand } from './expand';
 

@@ -2,7 +2,7 @@ import { buildKits } from '../../shared/inventory/stock-operations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { KitBuild, KitBuildCreate } from '../../shared/inventory/schemas/inventory';
 
 export const route = defineRoute({

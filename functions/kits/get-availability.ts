@@ -1,9 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import { param, queryParams, idParams } from '../../shared/schemas/parameters';
 import { kitAvailability } from '../../shared/inventory/kit-availability';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { id, idParams } from '../../shared/schemas/common';
 import { KitAvailability } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({
@@ -15,7 +13,7 @@ export const route = defineRoute({
   description: 'buildable_quantity = min over components of floor(available / quantity_per_kit), at one location or summed over all.',
   scopes: ['products:read'],
   params: idParams,
-  query: onFirstUse(() => z.object({ location_id: id().optional().describe('Count stock at this location only.') })),
+  query: queryParams({ location_id: param.id('Count stock at this location only.') }),
   response: KitAvailability,
   handler: (ctx, { params, query }) => kitAvailability(ctx.db, ctx.entityId, params.id, query.location_id),
 });

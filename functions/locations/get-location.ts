@@ -1,7 +1,7 @@
 import { getLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Location } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listLocations } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { Location } from '../../shared/inventory/schemas/location';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List locations',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery({ is_active: filter.flag('Only active (true) or inactive (false) locations.') }),
+  query: listQuery({ is_active: param.flag('Only active (true) or inactive (false) locations.') }),
   response: onFirstUse(() => listEnvelope(Location)),
   list: true,
   handler: (ctx, { query }) => listLocations(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

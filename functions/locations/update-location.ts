@@ -2,7 +2,7 @@ import { getLocation, updateLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Location, LocationUpdate } from '../../shared/inventory/schemas/location';
 
 export const route = defineRoute({

@@ -2,7 +2,7 @@ import { deleteManufacturer, getManufacturer } from '../../shared/catalog/manufa
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { DeletedManufacturer } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
 import { getManufacturer } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Manufacturer } from '../../shared/catalog/schemas/manufacturer';
 
 export const route = defineRoute({

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listManufacturers } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { Manufacturer } from '../../shared/catalog/schemas/manufacturer';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List manufacturers',
   description: 'Newest first.',
   scopes: ['manufacturers:read'],
-  query: listQuery({ name: filter.text({ min: 1, max: 200 }, 'Exact name, case-insensitive.') }),
+  query: listQuery({ name: param.text({ min: 1, max: 200 }, 'Exact name, case-insensitive.') }),
   response: onFirstUse(() => listEnvelope(Manufacturer)),
   list: true,
   handler: (ctx, { query }) => listManufacturers(ctx.db, ctx.entityId, { name: query.name }, query),

@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { completeMigrationBatch } from '../../shared/migration/batches';
 import { MigrationBatch } from '../../shared/migration/schemas/batch';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.batches.complete',
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     'The load is done: the batch takes no more records (a create naming it is a 409 migration_batch_closed). Completing a completed batch changes nothing; a rolled-back batch cannot be completed (409 migration_batch_closed). A completed batch can still be rolled back.',
   scopes: ['migration:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: MigrationBatch,
   errors: ['migration_batch_closed'],
   handler: async (ctx, { params }) => {

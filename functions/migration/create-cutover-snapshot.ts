@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { DbSnapshot, SnapshotRequest } from '../../shared/migration/schemas/cutover';
 import { startSnapshot } from '../../shared/migration/start-snapshot';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.cutover_snapshot_create',
@@ -21,7 +20,7 @@ export const route = defineRoute({
     'A snapshot covers the whole database cluster (db_instance_id), not only this entity: restore it only for the whole deployment.',
   ].join(' '),
   scopes: ['migration:admin', 'migration:write'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   body: SnapshotRequest,
   response: DbSnapshot,
   successStatus: 202,

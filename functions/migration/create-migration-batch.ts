@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { createMigrationBatch } from '../../shared/migration/batches';
 import { MigrationBatch, MigrationBatchCreate } from '../../shared/migration/schemas/batch';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.batches.create',
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     "Opens a batch (status open) for one load from a source system. Products, customer accounts, vendors, pricing policies and orders created with its id as migration_batch_id keep it and get imported_at; those without external_source (source_platform on orders) take the batch's. A batch of another entity or of the other mode is a 404 on migration_batch_id. GET the batch for what each resource type received; roll it back to remove what nothing references yet.",
   scopes: ['migration:write'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   body: MigrationBatchCreate,
   response: MigrationBatch,
   successStatus: 201,

@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { freezeEntity } from '../../shared/migration/cutover-freeze';
 import { CutoverFreeze, FreezeRequest } from '../../shared/migration/schemas/cutover';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.cutover_freeze',
@@ -19,7 +18,7 @@ export const route = defineRoute({
     'Recorded in the cutover log. Each mode of an entity (live, test) is frozen on its own.',
   ].join(' '),
   scopes: ['migration:admin'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   body: FreezeRequest,
   response: CutoverFreeze,
   errors: ['entity_already_frozen'],

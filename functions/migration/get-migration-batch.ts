@@ -1,9 +1,8 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { getMigrationBatch } from '../../shared/migration/batches';
 import { MigrationBatch } from '../../shared/migration/schemas/batch';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.batches.get',
@@ -13,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve an import batch',
   description: 'counts: the records of each resource type that carry the batch id now; removed_counts: what rollbacks removed.',
   scopes: ['migration:read'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: MigrationBatch,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -3,7 +3,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listCutoverLog } from '../../shared/migration/cutover-freeze';
 import { CutoverLogEntry } from '../../shared/migration/schemas/cutover';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 
 export const route = defineRoute({
@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List the cutover log',
   description: 'Every freeze, unfreeze and snapshot request of the entity, newest first, with the key and request that made it.',
   scopes: ['migration:read'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   query: listQuery(),
   response: onFirstUse(() => listEnvelope(CutoverLogEntry)),
   list: true,

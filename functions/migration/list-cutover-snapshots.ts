@@ -3,7 +3,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { DbSnapshot } from '../../shared/migration/schemas/cutover';
 import { listSnapshots } from '../../shared/migration/snapshots';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 
 export const route = defineRoute({
@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List cutover snapshots',
   description: 'The cutover snapshots of the entity, newest first (cursor pagination on the object id).',
   scopes: ['migration:read'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   query: listQuery(),
   response: onFirstUse(() => listEnvelope(DbSnapshot)),
   list: true,

@@ -3,8 +3,8 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listMigrationBatches } from '../../shared/migration/batches';
 import { MigrationBatch } from '../../shared/migration/schemas/batch';
-import { entityScopedParams } from '../../shared/schemas/common';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param, entityScopedParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.batches.list',
@@ -14,8 +14,8 @@ export const route = defineRoute({
   summary: 'List import batches',
   description: 'Newest first, each with its counts.',
   scopes: ['migration:read'],
-  params: onFirstUse(() => entityScopedParams()),
-  query: listQuery({ status: filter.oneOf(['open', 'completed', 'rolled_back'], 'Only batches in this status.') }),
+  params: entityScopedParams,
+  query: listQuery({ status: param.oneOf(['open', 'completed', 'rolled_back'], 'Only batches in this status.') }),
   response: onFirstUse(() => listEnvelope(MigrationBatch)),
   list: true,
   handler: (ctx, { params, query }) => {

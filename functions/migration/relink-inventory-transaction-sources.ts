@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { relinkSources } from '../../shared/migration/relink-sources';
 import { RelinkRequest, RelinkResult } from '../../shared/migration/schemas/relink';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.relink_inventory_transaction_sources',
@@ -22,7 +21,7 @@ export const route = defineRoute({
     'Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.',
   ].join(' '),
   scopes: ['migration:write'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   body: RelinkRequest,
   response: RelinkResult,
   handler: (ctx, { params, body }) => {

@@ -1,10 +1,9 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { unfreezeEntity } from '../../shared/migration/cutover-freeze';
 import { CutoverFreeze } from '../../shared/migration/schemas/cutover';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'migration.cutover_unfreeze',
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     'Lifts the freeze: writes of every key with the right scope are accepted again, and the freeze token stops being valid. A snapshot already started runs on. 409 entity_not_frozen when the entity is not frozen. Recorded in the cutover log.',
   scopes: ['migration:admin'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   response: CutoverFreeze,
   errors: ['entity_not_frozen'],
   handler: (ctx, { params }) => {

@@ -2,7 +2,7 @@ import { applyCoupon, COUPON_REDEMPTION_ERRORS } from '../../shared/orders/coupo
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { ApplyCoupon } from '../../shared/orders/schemas/coupon';
 import { answerNewAdjustment } from './adjustment-answer';
 import { OrderAdjustmentResult } from '../../shared/orders/schemas/order-requests';

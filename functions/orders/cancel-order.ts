@@ -2,7 +2,7 @@ import { cancelOrder } from '../../shared/orders/order-lifecycle';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Order } from '../../shared/orders/schemas/order';
 
 export const route = defineRoute({

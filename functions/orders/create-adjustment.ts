@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { OrderAdjustmentCreate, OrderAdjustmentResult, type ManualAdjustment } from '../../shared/orders/schemas/order-requests';
 import { answerNewAdjustment } from './adjustment-answer';
 

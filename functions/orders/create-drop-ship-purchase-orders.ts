@@ -4,7 +4,7 @@ import { createDropShipPurchaseOrders } from '../../shared/orders/drop-ship';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Order } from '../../shared/orders/schemas/order';
 
 export const route = defineRoute({

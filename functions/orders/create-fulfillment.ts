@@ -2,7 +2,7 @@ import { fulfillOrder } from '../../shared/orders/order-fulfillment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { OrderFulfillment, OrderFulfillmentCreate } from '../../shared/orders/schemas/order-lifecycle';
 
 export const route = defineRoute({

@@ -3,7 +3,7 @@ import { createOrderPayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { OrderPaymentCreate, Payment } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({

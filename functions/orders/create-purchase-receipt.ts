@@ -2,7 +2,7 @@ import { receivePurchaseOrder } from '../../shared/orders/purchase-receipts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { PurchaseReceipt, PurchaseReceiptCreate } from '../../shared/orders/schemas/purchase-orders';
 
 export const route = defineRoute({

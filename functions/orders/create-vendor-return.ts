@@ -1,7 +1,7 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { createVendorReturn } from '../../shared/payables/vendor-returns';
 import { VendorReturn, VendorReturnCreate } from '../../shared/payables/schemas/vendor-return';
 

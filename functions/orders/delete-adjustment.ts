@@ -1,3 +1,4 @@
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { z } from 'zod';
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { id } from '../../shared/schemas/common';
@@ -8,7 +9,7 @@ import { defineRoute } from '../../shared/http/route';
 import { adjustedTotals } from './adjustment-answer';
 import { livemode } from '../../shared/schemas/livemode';
 
-const params = onFirstUse(() => z.object({ id: id().describe('The order id.'), adjustment_id: id().describe('The adjustment id.') }));
+const params = pathParams({ id: param.id('The order id.'), adjustment_id: param.id('The adjustment id.') });
 
 export const route = defineRoute({
   id: 'orders.adjustments.delete',

@@ -1,3 +1,4 @@
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { z } from 'zod';
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { id } from '../../shared/schemas/common';
@@ -8,7 +9,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
 
-const params = onFirstUse(() => z.object({ id: z.string().trim().min(1).max(64).describe("The order's uuid or its order_number (e.g. SO-000042).") }));
+const params = pathParams({ id: param.text({ trim: true, min: 1, max: 64 }, "The order's uuid or its order_number (e.g. SO-000042).") });
 
 export const route = defineRoute({
   id: 'orders.delete',

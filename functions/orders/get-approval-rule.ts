@@ -1,7 +1,7 @@
 import { getApprovalRule } from '../../shared/orders/approval-rules';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { OrderApprovalRule } from '../../shared/orders/schemas/order-approval';
 
 export const route = defineRoute({

@@ -1,7 +1,7 @@
 import { getOrder } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Order } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
 

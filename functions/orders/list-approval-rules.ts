@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listApprovalRules } from '../../shared/orders/approval-rules';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { APPROVAL_DOCUMENT_TYPES, OrderApprovalRule } from '../../shared/orders/schemas/order-approval';
 
@@ -15,11 +16,11 @@ export const route = defineRoute({
     'Newest first. Filters: document_type (sales_order or purchase_order), account_id, sales_channel_id, vendor_id (rules naming exactly that value), is_active.',
   scopes: ['settings:read'],
   query: listQuery({
-    document_type: filter.oneOf(APPROVAL_DOCUMENT_TYPES, 'Sales order or purchase order rules.'),
-    vendor_id: filter.id('Purchase order rules of this vendor.'),
-    account_id: filter.id('Rules of this customer account.'),
-    sales_channel_id: filter.id('Rules of this sales channel.'),
-    is_active: filter.flag('Only active (true) or inactive (false) rules.'),
+    document_type: param.oneOf(APPROVAL_DOCUMENT_TYPES, 'Sales order or purchase order rules.'),
+    vendor_id: param.id('Purchase order rules of this vendor.'),
+    account_id: param.id('Rules of this customer account.'),
+    sales_channel_id: param.id('Rules of this sales channel.'),
+    is_active: param.flag('Only active (true) or inactive (false) rules.'),
   }),
   response: onFirstUse(() => listEnvelope(OrderApprovalRule)),
   list: true,

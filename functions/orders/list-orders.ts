@@ -1,8 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { DOCUMENT_TYPES, Order, ORDER_STATUSES, PAYMENT_STATUSES } from '../../shared/orders/schemas/order';
 import { ORDER_EXPAND } from './expand';
@@ -16,26 +16,23 @@ export const route = defineRoute({
   description:
     'document_type is required: one resource holds quotes, sales orders, invoices, returns and purchase orders, and a list always shows one kind. Newest first; deleted orders are left out, archived ones unless archived=true or all. Lines and adjustments come with expand[]=data.lines and expand[]=data.adjustments, the account with expand[]=data.account.',
   scopes: ['orders:read'],
-  query: listQuery(
-    {
-      document_type: () => z.enum(DOCUMENT_TYPES).describe('Required: the kind of document to list.'),
-      order_status: filter.oneOf(ORDER_STATUSES),
-      payment_status: filter.oneOf(PAYMENT_STATUSES),
-      account_id: filter.id('Only documents of this account (vendor, for purchase orders).'),
-      external_order_id: filter.text({ max: 200 }),
-      sales_channel_id: filter.id('Only documents that came through this sales channel.'),
-      created_gte: filter.timestamp('Only documents created at or after this time.'),
-      created_lte: filter.timestamp('Only documents created at or before this time.'),
-      order_date_gte: filter.timestamp('Only documents with order_date at or after this time.'),
-      order_date_lte: filter.timestamp('Only documents with order_date at or before this time.'),
-      archived: filter.oneOf(
-        ['false', 'true', 'all'],
-        'Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.',
-      ),
-      expired: filter.flag('true: only quotes past their expires_at (still draft or confirmed); false: every document but those.'),
-    },
-    { requiresFilter: true },
-  ),
+  query: listQuery({
+    document_type: param.oneOf(DOCUMENT_TYPES, 'Required: the kind of document to list.', { required: true }),
+    order_status: param.oneOf(ORDER_STATUSES),
+    payment_status: param.oneOf(PAYMENT_STATUSES),
+    account_id: param.id('Only documents of this account (vendor, for purchase orders).'),
+    external_order_id: param.text({ max: 200 }),
+    sales_channel_id: param.id('Only documents that came through this sales channel.'),
+    created_gte: param.timestamp('Only documents created at or after this time.'),
+    created_lte: param.timestamp('Only documents created at or before this time.'),
+    order_date_gte: param.timestamp('Only documents with order_date at or after this time.'),
+    order_date_lte: param.timestamp('Only documents with order_date at or before this time.'),
+    archived: param.oneOf(
+      ['false', 'true', 'all'],
+      'Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.',
+    ),
+    expired: param.flag('true: only quotes past their expires_at (still draft or confirmed); false: every document but those.'),
+  }),
   response: onFirstUse(() => listEnvelope(Order)),
   list: true,
   expand: ORDER_EXPAND,

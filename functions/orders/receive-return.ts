@@ -2,7 +2,7 @@ import { receiveReturn } from '../../shared/orders/order-return-receipts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { OrderReturnReceipt, OrderReturnReceiptCreate } from '../../shared/orders/schemas/order-returns';
 
 export const route = defineRoute({

@@ -2,7 +2,7 @@ import { getApprovalRule, updateApprovalRule } from '../../shared/orders/approva
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { OrderApprovalRule, OrderApprovalRuleUpdate } from '../../shared/orders/schemas/order-approval';
 
 export const route = defineRoute({

@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { id } from '../../shared/schemas/common';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { getLine } from '../../shared/orders/order-reads';
 import { updateLine } from '../../shared/orders/update-line';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -9,7 +7,7 @@ import { defineRoute } from '../../shared/http/route';
 import { OrderLineItem } from '../../shared/orders/schemas/order';
 import { OrderLineUpdate } from '../../shared/orders/schemas/order-requests';
 
-export const itemParams = onFirstUse(() => z.object({ id: id().describe('The order id.'), item_id: id().describe('The line item id.') }));
+export const itemParams = pathParams({ id: param.id('The order id.'), item_id: param.id('The line item id.') });
 
 export const route = defineRoute({
   id: 'orders.items.update',

@@ -2,7 +2,8 @@ import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { deletedObject, idParams } from '../../shared/schemas/common';
+import { deletedObject } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { deletePaymentTerm, getPaymentTerm } from '../../shared/payables/payment-terms';
 
 export const route = defineRoute({

@@ -1,6 +1,6 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { getPaymentTerm } from '../../shared/payables/payment-terms';
 import { PaymentTerm } from '../../shared/payables/schemas/payment-term';
 

@@ -1,6 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { applyPayment } from '../../shared/payments/record-payment';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -17,7 +15,7 @@ export const route = defineRoute({
   description:
     "E8. The payment must have no order_id and no applications (409 payment_already_applied otherwise); account_id, when given, must be the payment's (400). Each application follows E6's rules (404, or 422 order_not_payable for a non-invoice or another customer's invoice, naming applications[i].order_id; 422 order_not_payable on applications[i].amount_applied beyond the invoice's balance_due); together they may not exceed the payment's unapplied_amount (400 on applications, with unapplied_amount). The applied total moves from customer deposits to receivables: debit customer_credits, credit accounts_receivable (source_type payment_application, dated today). The payment row is locked, so concurrent applications of one payment never apply more than it holds. No GL posting: the receipt already credited accounts receivable. Response 200: the payment with its applications.",
   scopes: ['payments:write'],
-  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
+  params: pathParams({ payment_id: param.id('The payment id.') }),
   body: PaymentApply,
   response: Payment,
   errors: ['order_not_payable', 'payment_already_applied'],

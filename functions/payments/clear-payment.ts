@@ -1,6 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { clearPayment } from '../../shared/payments/ach';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -18,7 +16,7 @@ export const route = defineRoute({
   description:
     "An ACH payment is received with status pending (like Stripe's processing): nothing posts, and the documents it pays wait in order_status awaiting_ach_clearance, accepting no other payment and no lifecycle operation. Clearing it posts the receipt (debit undeposited_funds, credit accounts_receivable for invoices and customer_credits for sales orders or an unapplied remainder, dated cleared_date, default today, not before payment_date), pays its documents (amount_paid, payment_status, balance_due) and returns each to the order_status it had. The payment becomes undeposited and can be deposited. A payment that is not pending is 409 payment_not_pending with current_status. Response 200: the payment.",
   scopes: ['payments:write'],
-  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
+  params: pathParams({ payment_id: param.id('The payment id.') }),
   body: PaymentClear,
   response: Payment,
   errors: ['payment_not_pending', 'period_closed', 'gl_account_inactive'],

@@ -1,6 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { createRefund } from '../../shared/payments/refunds';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -17,7 +15,7 @@ export const route = defineRoute({
   description:
     "Gives money of a cleared payment back to the customer (Stripe-style: a refund belongs to its payment). amount defaults to everything not yet refunded; more than amount − amount_refunded is 422 refund_exceeds_refundable on amount (with refundable_amount). A pending ACH payment is 409 payment_pending_clearance; a voided or failed one 409 payment_voided. The refund splits: first the payment's unapplied customer credit, then its applications newest first; on each document customer credit first (a sales order's prepayment, an invoice's overpayment: debit accounts receivable, amount_paid falls, balance_due rises), the rest of an invoice is an allowance that reduces the sale (debit sales_revenue and, pro rata to the invoice's tax, sales_tax_payable; amount_paid and balance_due unchanged). Cash is credited where the money is: undeposited_funds, or the bank account of the payment's deposit. The documents' payment_status becomes partially_refunded, or refunded once refunds give back the whole document (an invoice: refunds reach order_total and nothing is due, so its balance_due stays 0). refund_date defaults to today and is not before the payment (or its deposit). The payment row is locked, so concurrent refunds never exceed it. Response 201: the refund with its lines.",
   scopes: ['payments:write'],
-  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
+  params: pathParams({ payment_id: param.id('The payment id.') }),
   body: RefundCreate,
   response: Refund,
   successStatus: 201,

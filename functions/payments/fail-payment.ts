@@ -1,6 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { failPayment } from '../../shared/payments/ach';
 import { recordPaymentEvents } from '../../shared/payments/payment-context';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -18,7 +16,7 @@ export const route = defineRoute({
   description:
     'The ACH debit of a pending payment was returned (failure_reason, e.g. an R01 return code). Nothing had posted, so nothing is reversed: the documents it was to pay return to the order_status they had before awaiting_ach_clearance, unpaid by it, and the payment becomes failed (no unapplied credit). A payment that is not pending is 409 payment_not_pending with current_status. Response 200: the payment.',
   scopes: ['payments:write'],
-  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
+  params: pathParams({ payment_id: param.id('The payment id.') }),
   body: PaymentFail,
   response: Payment,
   errors: ['payment_not_pending'],

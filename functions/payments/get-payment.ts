@@ -1,9 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { getPayment } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { z } from 'zod';
-import { id } from '../../shared/schemas/common';
 import { Payment } from '../../shared/payments/schemas/payment';
 
 export const route = defineRoute({
@@ -14,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve a payment',
   description: 'The payment with its applications. The path parameter is named payment_id, as in E8 (one name per path segment).',
   scopes: ['payments:read'],
-  params: onFirstUse(() => z.object({ payment_id: id().describe('The payment id.') })),
+  params: pathParams({ payment_id: param.id('The payment id.') }),
   response: Payment,
   handler: (ctx, { params }) => getPayment(ctx.db, ctx.entityId, params.payment_id, 'payment_id'),
 });

@@ -2,7 +2,7 @@ import { getPeriod } from '../../shared/ledger/accounting-periods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { AccountingPeriod } from '../../shared/ledger/schemas/accounting-period';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'periods.get',

@@ -1,5 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import { param, queryParams } from '../../shared/schemas/parameters';
 import { listPeriods } from '../../shared/ledger/accounting-periods';
 import { PERIOD_STATUSES } from '../../shared/ledger/period-status';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -14,12 +13,10 @@ export const route = defineRoute({
   summary: 'List accounting periods (E26)',
   description: 'Every matching period in date order (an entity has a dozen a year, so the list is not paged).',
   scopes: ['accounting:read'],
-  query: onFirstUse(() =>
-    z.object({
-      status: z.enum(PERIOD_STATUSES).optional(),
-      fiscal_year: z.coerce.number().int().min(1900).max(9999).optional().describe('Only the periods of this fiscal year.'),
-    }),
-  ),
+  query: queryParams({
+    status: param.oneOf(PERIOD_STATUSES),
+    fiscal_year: param.int({ min: 1900, max: 9999 }, 'Only the periods of this fiscal year.'),
+  }),
   response: periodList,
   handler: async (ctx, { query }) => ({ data: await listPeriods(ctx.db, ctx.entityId, query) }),
 });

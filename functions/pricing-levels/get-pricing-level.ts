@@ -2,7 +2,7 @@ import { getPricingLevel } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { PricingLevel } from '../../shared/catalog/schemas/pricing';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'pricing_levels.get',

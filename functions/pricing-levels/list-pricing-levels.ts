@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPricingLevels } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { PricingLevel } from '../../shared/catalog/schemas/pricing';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List pricing levels',
   description: 'Newest first.',
   scopes: ['products:read'],
-  query: listQuery({ is_active: filter.flag('Only active (true) or inactive (false) pricing levels.') }),
+  query: listQuery({ is_active: param.flag('Only active (true) or inactive (false) pricing levels.') }),
   response: onFirstUse(() => listEnvelope(PricingLevel)),
   list: true,
   handler: (ctx, { query }) => listPricingLevels(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

@@ -4,7 +4,7 @@ import { getPricingPolicy } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'pricing_policies.get',

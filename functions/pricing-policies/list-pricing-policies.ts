@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPricingPolicies } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { PricingPolicy } from '../../shared/catalog/schemas/pricing';
 
@@ -14,11 +15,11 @@ export const route = defineRoute({
   description: 'Newest first; filters combine with AND.',
   scopes: ['products:read'],
   query: listQuery({
-    product_id: filter.id(),
-    pricing_level_id: filter.id(),
-    account_id: filter.id(),
-    is_active: filter.flag('Only active (true) or inactive (false) policies.'),
-    migration_batch_id: filter.id('The policies of one migration batch.'),
+    product_id: param.id(),
+    pricing_level_id: param.id(),
+    account_id: param.id(),
+    is_active: param.flag('Only active (true) or inactive (false) policies.'),
+    migration_batch_id: param.id('The policies of one migration batch.'),
   }),
   response: onFirstUse(() => listEnvelope(PricingPolicy)),
   list: true,

@@ -1,12 +1,12 @@
-import { z } from 'zod';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteOption, getOption } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { deletedObject, id } from '../../shared/schemas/common';
+import { deletedObject } from '../../shared/schemas/common';
 
-const params = onFirstUse(() => z.object({ id: id().describe('The product id.'), option_id: id().describe('The option id.') }));
+const params = pathParams({ id: param.id('The product id.'), option_id: param.id('The option id.') });
 
 export const route = defineRoute({
   id: 'products.options.delete',

@@ -1,7 +1,7 @@
 import { getProduct } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Product } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
 

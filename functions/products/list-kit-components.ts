@@ -1,7 +1,7 @@
 import { listComponents } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { ComponentList } from '../../shared/catalog/schemas/kit';
 
 export const route = defineRoute({

@@ -4,7 +4,7 @@ import { listOptions } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { ProductOption } from '../../shared/catalog/schemas/product-option';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'products.options.list',

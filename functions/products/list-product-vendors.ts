@@ -4,7 +4,7 @@ import { listProductVendors } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { ProductVendor } from '../../shared/catalog/schemas/product-vendor';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'products.vendors.list',

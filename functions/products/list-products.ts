@@ -1,18 +1,19 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listProducts } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { Product, PRODUCT_TYPES } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
 
 export const ProductListQuery = listQuery({
-  product_type: filter.oneOf(PRODUCT_TYPES, 'Only products of this type.'),
-  is_active: filter.flag('Only active (true) or inactive (false) products.'),
-  manufacturer_id: filter.id('Only products of this manufacturer.'),
-  sku: filter.text({ min: 1, max: 100 }, 'Exact SKU, case-insensitive.'),
-  q: filter.text({ min: 1, max: 100, trim: true }, 'Search: SKU starting with, or name containing, this text (case-insensitive).'),
-  external_id: filter.text({ min: 1, max: 200 }, 'Exact external_id of a migrated row.'),
+  product_type: param.oneOf(PRODUCT_TYPES, 'Only products of this type.'),
+  is_active: param.flag('Only active (true) or inactive (false) products.'),
+  manufacturer_id: param.id('Only products of this manufacturer.'),
+  sku: param.text({ min: 1, max: 100 }, 'Exact SKU, case-insensitive.'),
+  q: param.text({ min: 1, max: 100, trim: true }, 'Search: SKU starting with, or name containing, this text (case-insensitive).'),
+  external_id: param.text({ min: 1, max: 200 }, 'Exact external_id of a migrated row.'),
 });
 
 export const route = defineRoute({

@@ -3,7 +3,7 @@ import { refreshStockConditions } from '../../shared/inventory/stock-movements';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Product, ProductUpdate } from '../../shared/catalog/schemas/product';
 import { PRODUCT_EXPAND } from './expand';
 

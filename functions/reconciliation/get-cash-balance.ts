@@ -1,9 +1,8 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { todayUtc } from '../../shared/dates';
 import { cashBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { asOfQuery, CashBalance } from '../../shared/ledger/schemas/ledger-report';
 
 export const route = defineRoute({
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     'The GL-derived balance of each bank account (debits minus credits posted on or before as_of_date, default today in UTC), and their total. Inactive bank accounts appear while they hold a balance.',
   scopes: ['migration:read'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   query: asOfQuery,
   response: CashBalance,
   handler: (ctx, { params, query }) => {

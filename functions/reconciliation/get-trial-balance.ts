@@ -1,9 +1,8 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { todayUtc } from '../../shared/dates';
 import { trialBalance } from '../../shared/ledger/ledger-reports';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { asOfQuery, TrialBalance } from '../../shared/ledger/schemas/ledger-report';
 
 export const route = defineRoute({
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     "Every account's balance on as_of_date (default today in UTC) in the debit or credit column; total_debits equals total_credits. Balance sheet accounts carry everything to date; revenue and expense accounts carry the fiscal year's activity (from fiscal_year_start, taken from the accounting periods, else January 1), with earlier years' profit or loss in retained earnings, as QuickBooks reports it. Same scope as the other reconciliation reports.",
   scopes: ['migration:read'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   query: asOfQuery,
   response: TrialBalance,
   handler: (ctx, { params, query }) => {

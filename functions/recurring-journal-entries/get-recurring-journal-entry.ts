@@ -1,7 +1,7 @@
 import { getTemplate } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { RecurringJournalTemplate } from '../../shared/ledger/schemas/recurring-journal-entry';
 
 export const route = defineRoute({

@@ -2,7 +2,7 @@ import { getTemplate, updateTemplate } from '../../shared/ledger/recurring-journ
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { RecurringJournalTemplate, RecurringJournalTemplateUpdate } from '../../shared/ledger/schemas/recurring-journal-entry';
 
 export const route = defineRoute({

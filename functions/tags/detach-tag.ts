@@ -1,12 +1,11 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { id } from '../../shared/schemas/common';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { detachTag, tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { tagResourceParams, TagList } from '../../shared/catalog/schemas/tag';
+import { tagResourceFields, TagList } from '../../shared/catalog/schemas/tag';
 
-const params = onFirstUse(() => tagResourceParams.extend({ tagId: id().describe('The tag to detach.') }));
+const params = pathParams({ ...tagResourceFields, tagId: param.id('The tag to detach.') });
 
 export const route = defineRoute({
   id: 'tags.resource.detach',

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listTags } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { Tag } from '../../shared/catalog/schemas/tag';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List tags',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery({ name: filter.text({ min: 1, max: 100 }, 'Exact name, case-insensitive.') }),
+  query: listQuery({ name: param.text({ min: 1, max: 100 }, 'Exact name, case-insensitive.') }),
   response: onFirstUse(() => listEnvelope(Tag)),
   list: true,
   handler: (ctx, { query }) => listTags(ctx.db, ctx.entityId, { name: query.name }, query),

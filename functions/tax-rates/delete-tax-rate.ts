@@ -3,7 +3,8 @@ import { deleteTaxRate, getTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { deletedObject, idParams } from '../../shared/schemas/common';
+import { deletedObject } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'tax_rates.delete',

@@ -1,7 +1,7 @@
 import { getTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { TaxRate } from '../../shared/orders/schemas/tax-rate';
 
 export const route = defineRoute({

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listTaxRates } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { TaxRate } from '../../shared/orders/schemas/tax-rate';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List tax rates',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery({ is_active: filter.flag('Only active (true) or inactive (false) rates.') }),
+  query: listQuery({ is_active: param.flag('Only active (true) or inactive (false) rates.') }),
   response: onFirstUse(() => listEnvelope(TaxRate)),
   list: true,
   handler: (ctx, { query }) => listTaxRates(ctx.db, ctx.entityId, { is_active: query.is_active }, query),

@@ -2,7 +2,7 @@ import { getTaxRate, updateTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { TaxRate, TaxRateUpdate } from '../../shared/orders/schemas/tax-rate';
 
 export const route = defineRoute({

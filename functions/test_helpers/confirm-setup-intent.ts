@@ -1,5 +1,6 @@
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../shared/schemas/lazy';
+import { lazySchema } from '../../shared/schemas/lazy';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -40,9 +41,7 @@ export const route = defineRoute({
   description:
     "Test mode only (as Stripe's test helpers): does what the processor's client library does when a customer submits the payment form, with a Stripe test token in place of the numbers, so an integrator can finish E12 → confirm → POST /v1/accounts/{id}/payment-methods/attach with curl on the sandbox stage. Live keys get 403 test_mode_required. Works with the sandbox processor only: where the stage uses Stripe, confirm with Stripe.js in Stripe's test mode (this route answers 404). Unknown setup intents (or another entity's) are 404 on setup_intent_id; a token of the other method type is 400 on payment_method; an intent already confirmed is 409 setup_intent_unexpected_state. Nothing is saved on the account until attach.",
   scopes: ['payments:write'],
-  params: onFirstUse(() =>
-    z.object({ setup_intent_id: z.string().min(1).max(255).describe('The setup_intent_id from POST /v1/accounts/{id}/payment-methods.') }),
-  ),
+  params: pathParams({ setup_intent_id: param.text({ min: 1, max: 255 }, 'The setup_intent_id from POST /v1/accounts/{id}/payment-methods.') }),
   body: TestSetupIntentConfirm,
   response: TestSetupIntent,
   errors: ['test_mode_required', 'setup_intent_unexpected_state'],

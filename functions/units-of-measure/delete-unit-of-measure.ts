@@ -3,7 +3,8 @@ import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/catalog/unit
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { deletedObject, idParams } from '../../shared/schemas/common';
+import { deletedObject } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 
 export const route = defineRoute({
   id: 'units_of_measure.delete',

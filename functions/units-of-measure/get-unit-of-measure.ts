@@ -1,7 +1,7 @@
 import { getUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { UnitOfMeasure } from '../../shared/catalog/schemas/unit-of-measure';
 
 export const route = defineRoute({

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { listUnitsOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { defineRoute } from '../../shared/http/route';
 import { UnitOfMeasure } from '../../shared/catalog/schemas/unit-of-measure';
 
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'List units of measure',
   description: 'Newest first.',
   scopes: ['settings:read'],
-  query: listQuery({ uom_type: filter.text({ min: 1, max: 40 }, 'Only units of this type.') }),
+  query: listQuery({ uom_type: param.text({ min: 1, max: 40 }, 'Only units of this type.') }),
   response: onFirstUse(() => listEnvelope(UnitOfMeasure)),
   list: true,
   handler: (ctx, { query }) => listUnitsOfMeasure(ctx.db, ctx.entityId, { uom_type: query.uom_type }, query),

@@ -2,7 +2,7 @@ import { getUnitOfMeasure, updateUnitOfMeasure } from '../../shared/catalog/unit
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { UnitOfMeasure, UnitOfMeasureUpdate } from '../../shared/catalog/schemas/unit-of-measure';
 
 export const route = defineRoute({

@@ -1,9 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { id } from '../../shared/schemas/common';
 import { deleteBillLine, getBillLine } from '../../shared/payables/vendor-bill-lines';
 import { VendorBill } from '../../shared/payables/schemas/vendor-bill';
 import { VENDOR_BILL_EXPAND } from './expand';
@@ -17,7 +15,7 @@ export const route = defineRoute({
   description:
     'Draft or rejected bills only (409 vendor_bill_invalid_transition). A line billing a purchase order line gives its units back to that line (billed_quantity). Returns the bill with its remaining lines and recalculated totals. Emits vendor_bill.updated.',
   scopes: ['purchasing:write'],
-  params: onFirstUse(() => z.object({ id: id().describe('The bill id.'), line_id: id().describe('The line id.') })),
+  params: pathParams({ id: param.id('The bill id.'), line_id: param.id('The line id.') }),
   response: VendorBill,
   expand: VENDOR_BILL_EXPAND,
   errors: ['vendor_bill_invalid_transition'],

@@ -1,6 +1,6 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { getBill } from '../../shared/payables/vendor-bills';
 import { VendorBill } from '../../shared/payables/schemas/vendor-bill';
 import { VENDOR_BILL_EXPAND } from './expand';

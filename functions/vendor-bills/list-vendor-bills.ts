@@ -1,8 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { listBills } from '../../shared/payables/vendor-bills';
 import { VENDOR_BILL_STATUSES, VendorBill } from '../../shared/payables/schemas/vendor-bill';
 import { VENDOR_BILL_EXPAND } from './expand';
@@ -17,16 +17,11 @@ export const route = defineRoute({
     "E22. Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status (void is accepted for voided, as the spec's filter list words it), created_gte and created_lte (timestamps, inclusive), due_date_lte (a date: today's date lists the bills due or overdue). expand[] takes the data. prefix.",
   scopes: ['purchasing:read'],
   query: listQuery({
-    vendor_id: filter.id("This vendor's bills."),
-    status: () =>
-      z
-        .enum([...VENDOR_BILL_STATUSES, 'void'])
-        .transform((value) => (value === 'void' ? 'voided' : value))
-        .optional()
-        .describe('Bills in this status; void is the same as voided.'),
-    created_gte: filter.timestamp('Created at or after this instant.'),
-    created_lte: filter.timestamp('Created at or before this instant.'),
-    due_date_lte: filter.date('Due on or before this date.'),
+    vendor_id: param.id("This vendor's bills."),
+    status: param.oneOf(VENDOR_BILL_STATUSES, 'Bills in this status; void is the same as voided.', { aliases: { void: 'voided' } }),
+    created_gte: param.timestamp('Created at or after this instant.'),
+    created_lte: param.timestamp('Created at or before this instant.'),
+    due_date_lte: param.date('Due on or before this date.'),
   }),
   response: onFirstUse(() => listEnvelope(VendorBill)),
   list: true,

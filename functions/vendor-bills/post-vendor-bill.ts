@@ -1,7 +1,7 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { postBill } from '../../shared/payables/bill-lifecycle';
 import { VendorBill, VendorBillPosting } from '../../shared/payables/schemas/vendor-bill';
 import { VENDOR_BILL_EXPAND } from './expand';

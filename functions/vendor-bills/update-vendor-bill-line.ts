@@ -1,9 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import { param, pathParams } from '../../shared/schemas/parameters';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { id } from '../../shared/schemas/common';
 import { updateBillLine, getBillLine } from '../../shared/payables/vendor-bill-lines';
 import { VendorBill, VendorBillLineUpdate } from '../../shared/payables/schemas/vendor-bill';
 import { VENDOR_BILL_EXPAND } from './expand';
@@ -17,7 +15,7 @@ export const route = defineRoute({
   description:
     "Send only the fields to change, of the line's own type (account_id and amount on expense lines; product_id, quantity and unit_cost on item lines; 400 parameter_invalid naming a field of the other type). A line billing a purchase order line keeps that line's product, and a new quantity is matched against its received units less the other bills' (422 bill_quantity_exceeds_received). Draft or rejected bills only (409 vendor_bill_invalid_transition). Returns the bill with its lines. Emits vendor_bill.updated.",
   scopes: ['purchasing:write'],
-  params: onFirstUse(() => z.object({ id: id().describe('The bill id.'), line_id: id().describe('The line id.') })),
+  params: pathParams({ id: param.id('The bill id.'), line_id: param.id('The line id.') }),
   body: VendorBillLineUpdate,
   response: VendorBill,
   expand: VENDOR_BILL_EXPAND,

@@ -1,6 +1,6 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { getCredit } from '../../shared/payables/vendor-credits';
 import { VendorCredit } from '../../shared/payables/schemas/vendor-credit';
 import { VENDOR_CREDIT_EXPAND } from './expand';

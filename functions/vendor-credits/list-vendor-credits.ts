@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { listCredits } from '../../shared/payables/vendor-credits';
 import { VENDOR_CREDIT_STATUSES, VendorCredit } from '../../shared/payables/schemas/vendor-credit';
 import { VENDOR_CREDIT_EXPAND } from './expand';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   summary: 'List vendor credits',
   description: 'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status. expand[] takes the data. prefix.',
   scopes: ['purchasing:read'],
-  query: listQuery({ vendor_id: filter.id("This vendor's credits."), status: filter.oneOf(VENDOR_CREDIT_STATUSES, 'Credits in this status.') }),
+  query: listQuery({ vendor_id: param.id("This vendor's credits."), status: param.oneOf(VENDOR_CREDIT_STATUSES, 'Credits in this status.') }),
   response: onFirstUse(() => listEnvelope(VendorCredit)),
   list: true,
   expand: VENDOR_CREDIT_EXPAND,

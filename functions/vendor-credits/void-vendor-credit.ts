@@ -1,7 +1,7 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { voidCredit } from '../../shared/payables/vendor-credits';
 import { VendorCredit, VendorCreditVoid } from '../../shared/payables/schemas/vendor-credit';
 import { VENDOR_CREDIT_EXPAND } from './expand';

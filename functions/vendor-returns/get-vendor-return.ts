@@ -1,6 +1,6 @@
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { getVendorReturn } from '../../shared/payables/vendor-returns';
 import { VendorReturn } from '../../shared/payables/schemas/vendor-return';
 

@@ -1,7 +1,8 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { filter, listEnvelope, listQuery } from '../../shared/schemas/list';
+import { listEnvelope, listQuery } from '../../shared/schemas/list';
+import { param } from '../../shared/schemas/parameters';
 import { listVendorReturns } from '../../shared/payables/vendor-returns';
 import { VendorReturn } from '../../shared/payables/schemas/vendor-return';
 
@@ -15,10 +16,10 @@ export const route = defineRoute({
     'Newest first, cursor-paginated (limit at most 100), each return with its lines as GET /v1/vendor-returns/{id} gives it. Filters: vendor_id, order_id (the purchase order the goods came from), created_gte and created_lte (timestamps, inclusive). A return is not voided: void its vendor credit to withdraw the claim.',
   scopes: ['purchasing:read'],
   query: listQuery({
-    vendor_id: filter.id("This vendor's returns."),
-    order_id: filter.id('Returns of goods received on this purchase order.'),
-    created_gte: filter.timestamp('Created at or after this instant.'),
-    created_lte: filter.timestamp('Created at or before this instant.'),
+    vendor_id: param.id("This vendor's returns."),
+    order_id: param.id('Returns of goods received on this purchase order.'),
+    created_gte: param.timestamp('Created at or after this instant.'),
+    created_lte: param.timestamp('Created at or before this instant.'),
   }),
   response: onFirstUse(() => listEnvelope(VendorReturn)),
   list: true,

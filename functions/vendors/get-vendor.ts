@@ -1,7 +1,7 @@
 import { getParty } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
-import { idParams } from '../../shared/schemas/common';
+import { idParams } from '../../shared/schemas/parameters';
 import { Vendor } from '../../shared/parties/schemas/party';
 
 export const route = defineRoute({

@@ -1,8 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { insertWebhookEndpoint } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpointCreate, WebhookEndpointWithSecret } from '../../shared/webhooks/schemas/webhook-endpoint';
 import { checkEnabledEvents, checkUrl, URL_ERRORS, URL_RULES } from './endpoint-input';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   summary: 'Create a webhook endpoint',
   description: `Events of the enabled types are POSTed to the url, signed the Standard Webhooks way (webhook-id, webhook-timestamp and webhook-signature headers) with the endpoint's secret, which is returned once, in this response. Delivery is at least once and ordering is not guaranteed: a retried event can arrive after later ones, so order by the event's created_at, de-duplicate on its id (the webhook-id header), and catch up on what an endpoint missed through the events feed. ${URL_RULES} Each mode has its own endpoints: a test key's endpoint receives test-mode events only.`,
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   body: WebhookEndpointCreate,
   response: WebhookEndpointWithSecret,
   successStatus: 201,

@@ -2,7 +2,8 @@ import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { deletedObject, entityResourceParams } from '../../shared/schemas/common';
+import { deletedObject } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { deleteWebhookEndpoint, getWebhookEndpoint } from '../../shared/webhooks/endpoint-store';
 
 export const route = defineRoute({
@@ -13,7 +14,7 @@ export const route = defineRoute({
   summary: 'Delete a webhook endpoint',
   description: 'No event is delivered to it afterwards, retries included. The events stay in the events feed.',
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: onFirstUse(() => deletedObject('webhook_endpoint')),
   current: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

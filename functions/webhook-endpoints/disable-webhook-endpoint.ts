@@ -1,8 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { setWebhookEndpointStatus } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpoint } from '../../shared/webhooks/schemas/webhook-endpoint';
 
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     'Stops deliveries to the endpoint (disabled_reason user) until enable is called; events meanwhile are not queued for it, and stay in the events feed to catch up from. Disabling a disabled endpoint changes nothing.',
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,7 +1,6 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { getWebhookEndpoint } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpoint } from '../../shared/webhooks/schemas/webhook-endpoint';
 
@@ -13,7 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve a webhook endpoint',
   description: 'The secret is never returned after creation (roll-secret issues a new one).',
   scopes: ['webhooks:read'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: WebhookEndpoint,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

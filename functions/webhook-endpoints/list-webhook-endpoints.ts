@@ -1,7 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityScopedParams } from '../../shared/schemas/common';
+import { entityScopedParams } from '../../shared/schemas/parameters';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { listWebhookEndpoints } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpoint } from '../../shared/webhooks/schemas/webhook-endpoint';
@@ -14,7 +14,7 @@ export const route = defineRoute({
   summary: 'List webhook endpoints',
   description: 'Newest first, enabled and disabled alike. Secrets are never listed.',
   scopes: ['webhooks:read'],
-  params: onFirstUse(() => entityScopedParams()),
+  params: entityScopedParams,
   query: listQuery(),
   response: onFirstUse(() => listEnvelope(WebhookEndpoint)),
   list: true,

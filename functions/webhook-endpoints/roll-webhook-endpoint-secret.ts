@@ -1,8 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { rollWebhookEndpointSecret } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpointWithSecret } from '../../shared/webhooks/schemas/webhook-endpoint';
 
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description:
     'Issues a new signing secret, returned once in this response. The previous secret stays valid for 24 hours (previous_secret_expires_at): meanwhile every delivery carries a signature with each secret in its webhook-signature header, so a receiver can switch secrets without missing a delivery. Rolling again within the 24 hours retires the older of the two at once.',
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: WebhookEndpointWithSecret,
   handler: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,8 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { queueDelivery } from '../../shared/webhooks/delivery';
 import { getWebhookEndpoint } from '../../shared/webhooks/endpoint-store';
 import { WebhookDelivery } from '../../shared/webhooks/schemas/webhook-delivery';
@@ -18,7 +17,7 @@ export const route = defineRoute({
   description:
     'Queues a `ping` event for this endpoint alone, signed and retried like any delivery, whatever its enabled_events. The ping is not an event of the feed. Returns the queued delivery (202); its attempts appear under deliveries.',
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   response: WebhookDelivery,
   successStatus: 202,
   handler: async (ctx, { params }) => {

@@ -1,8 +1,7 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
-import { entityResourceParams } from '../../shared/schemas/common';
+import { entityResourceParams } from '../../shared/schemas/parameters';
 import { getWebhookEndpoint, updateWebhookEndpoint } from '../../shared/webhooks/endpoint-store';
 import { WebhookEndpoint, WebhookEndpointUpdate } from '../../shared/webhooks/schemas/webhook-endpoint';
 import { checkEnabledEvents, checkUrl, URL_ERRORS, URL_RULES } from './endpoint-input';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   summary: 'Update a webhook endpoint',
   description: `Changes the url, enabled_events, description or metadata (metadata is replaced as a whole). ${URL_RULES} Use disable and enable to stop and resume deliveries.`,
   scopes: ['webhooks:write'],
-  params: onFirstUse(() => entityResourceParams()),
+  params: entityResourceParams,
   body: WebhookEndpointUpdate,
   response: WebhookEndpoint,
   errors: [...URL_ERRORS],

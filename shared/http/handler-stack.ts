@@ -17,8 +17,7 @@ import { hasScope } from '../auth/scopes';
 import { connectDuringInit, withTransaction } from '../db/database';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
-import { idParams, readIdParams } from '../schemas/common';
-import { readListQuery } from '../schemas/list';
+import { readPath, readQuery } from '../schemas/parameters';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log, type Logger } from '../log';
@@ -187,25 +186,31 @@ export function queryValues(event: Pick<Event, 'queryStringParameters' | 'multiV
   return multi;
 }
 
+/** The query string's `expand` values (`expand` and `expand[]`) apart from its other parameters. */
+function separateExpand(values: ReadonlyMap<string, string[]>): { expand: string[]; parameters: Map<string, string[]> } {
+  const expand: string[] = [];
+  const parameters = new Map<string, string[]>();
+  for (const [name, given] of values) {
+    if (name === 'expand' || name === 'expand[]') expand.push(...given);
+    else parameters.set(name, given);
+  }
+  return { expand, parameters };
+}
+
 /**
  * The query as one value per name (arrays for array members), as a prototype-less object: a
  * parameter named `__proto__`, `constructor` or `hasOwnProperty` is an ordinary unknown parameter.
  */
-function collectQuery(multi: Map<string, string[]>, schema: z.ZodObject): { query: Record<string, unknown>; expand: string[] } {
+export function collectQuery(values: ReadonlyMap<string, string[]>, schema: z.ZodObject): Record<string, unknown> {
   const query = Object.create(null) as Record<string, unknown>;
-  const expand: string[] = [];
-  for (const [rawName, values] of multi) {
-    const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
-    if (name === 'expand') {
-      expand.push(...values);
-      continue;
-    }
+  for (const [givenName, given] of values) {
+    const name = givenName.endsWith('[]') ? givenName.slice(0, -2) : givenName;
     const member = Object.hasOwn(schema.shape, name) ? (schema.shape[name] as z.ZodType) : undefined;
-    if (member && isArraySchema(member)) query[name] = [...((query[name] as string[] | undefined) ?? []), ...values];
-    else if (values.length > 1 || Object.hasOwn(query, name)) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
-    else query[name] = values[0];
+    if (member && isArraySchema(member)) query[name] = [...((query[name] as string[] | undefined) ?? []), ...given];
+    else if (given.length > 1 || Object.hasOwn(query, name)) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
+    else query[name] = given[0];
   }
-  return { query, expand };
+  return query;
 }
 
 function inputValidator(route: Route): (request: Request, state: RequestState) => void {
@@ -218,21 +223,23 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
     // Their names are the route's placeholders; zod reads only the names its schema declares.
     const pathParameters = request.event.pathParameters ?? NO_PATH_PARAMETERS;
     checkInputValue(pathParameters);
-    // A read by id checks its id without zod: its first request then loads no zod at all.
-    // A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
-    const params = !schemas.params ? {} : (schemas.params === idParams && readIdParams(pathParameters)) || parseOrThrow(schemas.params, pathParameters);
+    // Declared path parameters (pathParams) are read without zod: a read's first request then loads
+    // no zod at all. A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
+    const params = !schemas.params ? {} : (readPath(schemas.params, pathParameters) ?? parseOrThrow(schemas.params, pathParameters));
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
-    // A list asked for a page, with plain filters (filter.*) or none, is read without zod, as a read's id is.
     const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
     const values = noQuery ? undefined : queryValues(request.event);
     // Names and values checked once, whichever way they are read, as one object of own properties
     // (fromEntries defines even `__proto__`): no NUL, no lone surrogate, nothing over the length limit.
     if (values) checkInputValue(Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0] : given])));
-    const plainQuery = values && readListQuery(schemas.query, values);
-    const collected = !values || plainQuery ? { query: {}, expand: [] } : collectQuery(values, querySchema());
-    const query = plainQuery ?? (values ? parseOrThrow(querySchema(), collected.query) : collected.query);
-    state.expand =
-      route.auth === 'api_key' ? parseExpand(collected.expand, route.expand, route.list === true) : parseExpand(collected.expand, undefined, false);
+    const { expand, parameters } = values ? separateExpand(values) : { expand: [], parameters: undefined };
+    // A query of declared parameters (param.*) is read without zod, as a read's id is; anything
+    // else is parsed with the schema, which gives the error.
+    const query = !parameters
+      ? {}
+      : ((schemas.query ? readQuery(schemas.query, parameters) : parameters.size === 0 ? {} : undefined) ??
+        parseOrThrow(querySchema(), collectQuery(parameters, querySchema())));
+    state.expand = route.auth === 'api_key' ? parseExpand(expand, route.expand, route.list === true) : parseExpand(expand, undefined, false);
     let body: unknown = undefined;
     if (schemas.body || state.rawBody !== undefined) {
       const raw = state.rawBody ?? {};

@@ -1,7 +1,6 @@
 /** Field schemas every resource shares. */
 import { z } from 'zod';
 import { livemode } from './livemode';
-import { onFirstUse } from './lazy';
 
 /**
  * An object id: a UUID in any case, lower-cased, so an id compares equal to the stored one
@@ -50,21 +49,9 @@ export const metadata = () =>
 /** Optional trimmed text with a length cap; null clears the field on update. */
 export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
-export const idParams = onFirstUse(() => z.object({ id: id().describe('The object id.') }));
-
 // zod's UUID pattern, which `id()` applies: RFC 9562 versions 1 to 8 with their variant, the nil and the max UUID.
 const ID_PATTERN =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-/**
- * What `idParams` parses a valid path into, without building it: a read by id then starts without
- * loading zod (shared/schemas/lazy.ts). Undefined when `id()` would refuse the id, so the caller
- * parses with the schema and gets its error. A property test holds the two to the same answers.
- */
-export function readIdParams(pathParameters: Record<string, string | undefined>): { id: string } | undefined {
-  const value = readId(pathParameters.id);
-  return value === undefined ? undefined : { id: value };
-}
-
 // zod's ISO 8601 patterns, which `isoDate()` and `timestamp()` apply: a calendar date (leap years
 // included), and a date-time with seconds, an optional fraction and Z or a ±hh:mm offset.
 const DATE_SOURCE =
@@ -82,21 +69,10 @@ export const readTimestamp = (value: string): string | undefined =>
 /** What `id()` parses a value into, without zod: the lower-cased id, or undefined when `id()` would refuse it. */
 export const readId = (value: unknown): string | undefined => (typeof value === 'string' && ID_PATTERN.test(value) ? value.toLowerCase() : undefined);
 
-/** `/v1/entities/{entity_id}/<resource>`. Functions, like the field groups below: only the routes that use them build them. */
-export const entityScopedParams = () =>
-  z.object({
-    entity_id: id().describe(
-      "The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.",
-    ),
-  });
-
 export const deletedObject = <T extends string>(object: T) => z.object({ id: id(), object: z.literal(object), livemode: livemode(), deleted: z.literal(true) });
 
 /** A boolean query parameter: exactly `true` or `false`. */
 export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
-
-/** `/v1/entities/{entity_id}/<resource>/{id}` */
-export const entityResourceParams = () => entityScopedParams().extend({ id: id().describe('The object id.') });
 
 /** A postal address and phone, as locations and parties carry them; null clears a field. A function, so lazy schemas build it on first use. */
 export const addressFields = () => ({

@@ -2,15 +2,14 @@
  * Schemas are built when they are first used, not when their modules load, and building one is
  * the first thing that loads zod. A function bundle imports whole schema modules, and each
  * bundle carries zod in its own file, loaded on first use (infra/bundle.ts, zodOnFirstUse): a
- * read by id checks its path id without zod (readIdParams, shared/schemas/common.ts), a list its
- * paging parameters (readListQuery, shared/schemas/list.ts), and production never validates
- * responses, so a cold read neither compiles nor runs zod (docs/decisions.md, "zod is loaded on
- * first use").
+ * request's path and query parameters are declared once and read without zod
+ * (shared/schemas/parameters.ts), and production never validates responses, so a cold read
+ * neither compiles nor runs zod (docs/decisions.md, "zod is loaded on first use").
  *
  * - Resource schemas (bodies, responses, event objects): `lazySchema(() => z.object(...))`, a
  *   `z.lazy` built on first use.
- * - Path and query schemas, which the handler stack and the OpenAPI document read field by field:
- *   `onFirstUse(() => z.object(...))`; a list's query is `listQuery(...)`, built the same way.
+ * - Path and query schemas: `pathParams({...})`, `queryParams({...})` and `listQuery({...})`
+ *   (shared/schemas/parameters.ts, shared/schemas/list.ts), built with onFirstUse.
  *
  * Both return an object that becomes the schema on its first operation (see onFirstUse), so it
  * is the schema for every caller: its methods, its fields, `instanceof`, zod's own references.

@@ -29,6 +29,9 @@ const BUNDLES = [
   'locations/update-location',
   'locations/delete-location',
   'orders/create-order',
+  'orders/get-order',
+  'orders/list-orders',
+  'reconciliation/get-trial-balance',
 ] as const;
 type BundleName = (typeof BUNDLES)[number];
 
@@ -302,5 +305,35 @@ describe('the deployed bundles on the real database', () => {
       ),
     );
     expect(events).toEqual([{ type: 'order.created', published: true }]);
+
+    // Reads with declared query parameters (a required one, defaults, a date) and expand load no zod, and answer what the sources do.
+    zodLoads.length = 0;
+    const reads: [BundleName, string, Record<string, string>, Record<string, string>?][] = [
+      ['orders/list-orders', '/v1/orders', { document_type: 'sales_order', limit: '5', 'expand[]': 'data.lines' }],
+      ['orders/get-order', '/v1/orders/{id}', { 'expand[]': 'lines' }, { id: order.id }],
+      [
+        'reconciliation/get-trial-balance',
+        '/v1/entities/{entity_id}/reconciliation/trial-balance',
+        { as_of_date: '2026-01-31' },
+        { entity_id: world.owner.entity.id },
+      ],
+    ];
+    for (const [bundle, resource, query, params] of reads) {
+      const answer = await invoke(bundle, requestEvent(caller, 'GET', resource, { query, params }));
+      expect(answer.statusCode, answer.body).toBe(200);
+      const path = resource.replace(/\{(\w+)\}/g, (_, name: string) => params![name]);
+      const source = await api.raw('GET', `${path}?${new URLSearchParams(query).toString()}`, { key: world.owner.secret });
+      expect(answer.body, bundle).toBe(source.text);
+    }
+    expect(zodLoads).toEqual(reads.map(([bundle]) => ({ bundle, zodAtImport: false, zodAtEnd: false })));
+    // Without the required document_type, the list loads zod and refuses as the sources do.
+    const missing = await invoke('orders/list-orders', requestEvent(caller, 'GET', '/v1/orders', { query: { limit: '5' } }));
+    expect(zodLoads.at(-1)).toEqual({ bundle: 'orders/list-orders', zodAtImport: false, zodAtEnd: true });
+    expect(missing.statusCode).toBe(400);
+    expect(JSON.parse(missing.body)).toEqual({
+      ...(await api.raw('GET', '/v1/orders?limit=5', { key: world.owner.secret })).error,
+      request_id: expect.any(String),
+    });
+    expect(JSON.parse(missing.body)).toMatchObject({ code: 'parameter_missing', param: 'document_type' });
   });
 });

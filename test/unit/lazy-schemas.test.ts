@@ -48,29 +48,3 @@ describe('schemas built on first use', () => {
     expect(builds).toBe(2);
   });
 });
-
-describe('readIdParams', () => {
-  it('answers what idParams answers, without zod: the lower-cased id for every id it accepts, undefined for every other value', async () => {
-    const fc = await import('fast-check');
-    const { idParams, readIdParams } = await import('../../shared/schemas/common');
-    const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG-'), minLength: length, maxLength: length });
-    const uuidLike = fc
-      .tuple(hex(8), hex(4), hex(4), hex(4), hex(12), fc.constantFrom('', ' ', '\n', '0', '}'))
-      .map(([a, b, c, d, e, tail]) => `${a}-${b}-${c}-${d}-${e}${tail}`);
-    const candidates = fc.oneof(
-      fc.uuid(),
-      fc.uuid().map((value) => value.toUpperCase()),
-      uuidLike,
-      fc.constantFrom('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '', 'SO-000042'),
-      fc.string(),
-    );
-    fc.assert(
-      fc.property(candidates, (value) => {
-        const parsed = idParams.safeParse({ id: value });
-        expect(readIdParams({ id: value })).toEqual(parsed.success ? parsed.data : undefined);
-      }),
-      { numRuns: 5000 },
-    );
-    expect(readIdParams({})).toBeUndefined();
-  });
-});

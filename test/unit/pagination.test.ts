@@ -3,7 +3,7 @@ import { statusOf } from '../../shared/http/error-status';
 import type { Db } from '../../shared/db/database';
 import { ApiError } from '../../shared/errors';
 import { keysetPage, type KeysetQuery } from '../../shared/db/keyset';
-import { DEFAULT_PAGE_LIMIT, listEnvelope, paginationQuery } from '../../shared/schemas/list';
+import { DEFAULT_PAGE_LIMIT, listEnvelope, listQuery } from '../../shared/schemas/list';
 import { z } from 'zod';
 
 interface Row {
@@ -193,8 +193,8 @@ describe('keysetPage', () => {
   });
 });
 
-describe('paginationQuery', () => {
-  const schema = z.object(paginationQuery(50));
+describe('listQuery', () => {
+  const schema = listQuery(undefined, { maxLimit: 50 });
 
   it('defaults the limit and coerces it from a query string', () => {
     expect(schema.parse({})).toEqual({ limit: DEFAULT_PAGE_LIMIT });

@@ -1,5 +1,6 @@
+import { param, pathParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { builtSchema, lazySchema, onFirstUse } from '../../schemas/lazy';
+import { builtSchema, lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE, Product } from './product';
@@ -66,12 +67,10 @@ export const KitComponentUpdate = lazySchema(() =>
 );
 export type KitComponentUpdate = z.infer<typeof KitComponentUpdate>;
 
-export const kitComponentParams = onFirstUse(() =>
-  z.object({
-    id: id().describe('The kit product id.'),
-    component_id: id().describe('The id of the kit_component row (not of the component product).'),
-  }),
-);
+export const kitComponentParams = pathParams({
+  id: param.id('The kit product id.'),
+  component_id: param.id('The id of the kit_component row (not of the component product).'),
+});
 
 export const KitCreate = lazySchema(() =>
   z.strictObject({

@@ -1,6 +1,7 @@
 /** Product-vendor relationships: who supplies a product and on what terms. */
+import { param, pathParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { PRICE_SCALE } from './product';
@@ -45,6 +46,4 @@ export type ProductVendorCreate = z.infer<typeof ProductVendorCreate>;
 export const ProductVendorUpdate = lazySchema(() => z.strictObject(vendorTerms()));
 export type ProductVendorUpdate = z.infer<typeof ProductVendorUpdate>;
 
-export const productVendorParams = onFirstUse(() =>
-  z.object({ id: id().describe('The product id.'), pvid: id().describe('The product-vendor relationship id.') }),
-);
+export const productVendorParams = pathParams({ id: param.id('The product id.'), pvid: param.id('The product-vendor relationship id.') });

@@ -1,6 +1,7 @@
 /** Tags and the resources they attach to. */
+import { param, pathParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -41,13 +42,12 @@ export const TagAttach = lazySchema(() => z.strictObject({ tag_id: id() }));
 
 export const TagList = lazySchema(() => z.object({ data: z.array(Tag) }));
 
-export const tagResourceParams = onFirstUse(() =>
-  z.object({
-    resourceType: z
-      .enum(TAG_RESOURCE_TYPES)
-      .describe(
-        'account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).',
-      ),
-    resourceId: id(),
-  }),
-);
+/** The path parameters naming the tagged resource. */
+export const tagResourceFields = {
+  resourceType: param.oneOf(
+    TAG_RESOURCE_TYPES,
+    'account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).',
+  ),
+  resourceId: param.id(),
+};
+export const tagResourceParams = pathParams(tagResourceFields);

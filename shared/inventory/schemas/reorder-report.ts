@@ -1,25 +1,23 @@
+import { param, queryParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { DEMAND_BASES } from '../../catalog/demand';
-import { id, queryBoolean, timestamp } from '../../schemas/common';
+import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const ReorderReportQuery = onFirstUse(() =>
-  z.object({
-    demand_window: z.coerce.number().int().min(1).max(365).default(90).describe('Days of history daily_demand averages over (1 to 365, default 90).'),
-    demand_basis: z
-      .enum(DEMAND_BASES)
-      .default('sales_and_builds')
-      .describe(
-        'Which decrements count as demand: sales (fulfilled sales), builds (build_consume draws), sales_and_builds (both; default), consumption (both plus negative adjustments). Each physical decrement counts once.',
-      ),
-    location_id: id().optional().describe('Stock and demand of this location only; default the whole entity.'),
-    vendor_id: id().optional().describe('Only products whose preferred vendor is this vendor.'),
-    include_all: queryBoolean().optional().describe('Also list products that need nothing (net_suggested_qty 0).'),
-    limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Rows per page, 1 to 1000.'),
-    starting_after: id().optional().describe('A product_id from the previous page.'),
-  }),
-);
+export const ReorderReportQuery = queryParams({
+  demand_window: param.int({ min: 1, max: 365 }, 'Days of history daily_demand averages over (1 to 365, default 90).', { default: 90 }),
+  demand_basis: param.oneOf(
+    DEMAND_BASES,
+    'Which decrements count as demand: sales (fulfilled sales), builds (build_consume draws), sales_and_builds (both; default), consumption (both plus negative adjustments). Each physical decrement counts once.',
+    { default: 'sales_and_builds' },
+  ),
+  location_id: param.id('Stock and demand of this location only; default the whole entity.'),
+  vendor_id: param.id('Only products whose preferred vendor is this vendor.'),
+  include_all: param.flag('Also list products that need nothing (net_suggested_qty 0).'),
+  limit: param.int({ min: 1, max: 1000 }, 'Rows per page, 1 to 1000.', { default: 100 }),
+  starting_after: param.id('A product_id from the previous page.'),
+});
 
 export const ReorderRow = lazySchema(() =>
   z

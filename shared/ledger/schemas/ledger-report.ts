@@ -1,5 +1,6 @@
+import { param, queryParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { GL_ACCOUNT_TYPES } from './gl-account';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -47,8 +48,6 @@ export const TrialBalance = lazySchema(() =>
 );
 export type TrialBalance = z.infer<typeof TrialBalance>;
 
-export const asOfQuery = onFirstUse(() =>
-  z.object({
-    as_of_date: isoDate().optional().describe('Balances include postings dated on or before this date; defaults to today (UTC).'),
-  }),
-);
+export const asOfQuery = queryParams({
+  as_of_date: param.date('Balances include postings dated on or before this date; defaults to today (UTC).'),
+});

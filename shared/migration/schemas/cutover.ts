@@ -1,5 +1,6 @@
+import { param, pathParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -77,13 +78,7 @@ export const SnapshotRequest = lazySchema(() =>
 );
 export type SnapshotRequest = z.infer<typeof SnapshotRequest>;
 
-export const snapshotParams = onFirstUse(() =>
-  z.object({
-    entity_id: id().describe("The entity of the API key (for a test key, the entity's test-mode id)."),
-    snapshot_id: z
-      .string()
-      .max(255)
-      .regex(/^[a-z][a-z0-9-]*$/)
-      .describe('The snapshot identifier (snapshot_id of the db_snapshot).'),
-  }),
-);
+export const snapshotParams = pathParams({
+  entity_id: param.id("The entity of the API key (for a test key, the entity's test-mode id)."),
+  snapshot_id: param.text({ max: 255, pattern: { regex: /^[a-z][a-z0-9-]*$/ } }, 'The snapshot identifier (snapshot_id of the db_snapshot).'),
+});

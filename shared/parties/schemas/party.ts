@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
 import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { filter } from '../../schemas/list';
+import { param } from '../../schemas/parameters';
 
 function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
   return z
@@ -72,9 +72,9 @@ export type Party = Account | Vendor;
 
 /** The filters of the account and vendor lists, which take the same ones. */
 export const partyListFilters = (parties: 'accounts' | 'vendors') => ({
-  is_archived: filter.flag(`Only archived (true) or only current (false) ${parties}.`),
-  email: filter.text({ min: 1, max: 254 }, 'Exact email, case-insensitive.'),
-  account_number: filter.text({ min: 1, max: 50 }, 'Exact account_number, case-insensitive.'),
-  external_id: filter.text({ min: 1, max: 200 }, 'Exact external_id of a migrated row.'),
-  q: filter.text({ min: 1, max: 100, trim: true }, 'Name contains this text (case-insensitive).'),
+  is_archived: param.flag(`Only archived (true) or only current (false) ${parties}.`),
+  email: param.text({ min: 1, max: 254 }, 'Exact email, case-insensitive.'),
+  account_number: param.text({ min: 1, max: 50 }, 'Exact account_number, case-insensitive.'),
+  external_id: param.text({ min: 1, max: 200 }, 'Exact external_id of a migrated row.'),
+  q: param.text({ min: 1, max: 100, trim: true }, 'Name contains this text (case-insensitive).'),
 });

@@ -1,6 +1,7 @@
 /** AP aging (E23): open vendor bill balances per vendor in buckets by due date, as of a date. */
+import { param, queryParams } from '../../schemas/parameters';
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -43,10 +44,8 @@ export const ApAging = lazySchema(() =>
 );
 export type ApAging = z.infer<typeof ApAging>;
 
-export const ApAgingQuery = onFirstUse(() =>
-  z.object({
-    as_of_date: isoDate()
-      .optional()
-      .describe('The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then.'),
-  }),
-);
+export const ApAgingQuery = queryParams({
+  as_of_date: param.date(
+    'The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then.',
+  ),
+});

@@ -1,8 +1,9 @@
 /** Account payment methods (E12, E19): tokens and display details only, never numbers. */
 import { z } from 'zod';
-import { lazySchema, onFirstUse } from '../../schemas/lazy';
+import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
-import { filter, listQuery } from '../../schemas/list';
+import { listQuery } from '../../schemas/list';
+import { param, pathParams } from '../../schemas/parameters';
 import { livemode } from '../../schemas/livemode';
 
 export const AccountPaymentMethod = lazySchema(() =>
@@ -69,19 +70,14 @@ export const PaymentMethodUpdate = lazySchema(() =>
   }),
 );
 
-export const paymentMethodParams = onFirstUse(() =>
-  z.object({
-    id: id().describe('The account id.'),
-    payment_method_id: id().describe('The account payment method id.'),
-  }),
-);
+export const paymentMethodParams = pathParams({ id: param.id('The account id.'), payment_method_id: param.id('The account payment method id.') });
 
 export const PaymentMethodListQuery = listQuery(
   {
-    account_id: filter.id('Only the methods of this account.'),
-    type: filter.oneOf(['card', 'ach']),
-    is_default: filter.flag('Only default (true) or non-default (false) methods.'),
-    is_active: filter.flag('Only active (true) or removed (false) methods; omit for both.'),
+    account_id: param.id('Only the methods of this account.'),
+    type: param.oneOf(['card', 'ach']),
+    is_default: param.flag('Only default (true) or non-default (false) methods.'),
+    is_active: param.flag('Only active (true) or removed (false) methods; omit for both.'),
   },
   { maxLimit: 500 },
 );

@@ -4,7 +4,7 @@ import { lazySchema } from '../../schemas/lazy';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { filter } from '../../schemas/list';
+import { param } from '../../schemas/parameters';
 
 const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
 const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
@@ -121,7 +121,7 @@ export const PaymentApply = lazySchema(() =>
 export type PaymentApply = z.infer<typeof PaymentApply>;
 
 /** The filters of the payment list (fields, for the route's query object). */
-export const paymentListFilters = { account_id: filter.id(), status: filter.oneOf(PAYMENT_STATUSES) };
+export const paymentListFilters = { account_id: param.id(), status: param.oneOf(PAYMENT_STATUSES) };
 
 export const Deposit = lazySchema(() =>
   z

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { filter, listQuery } from '../../schemas/list';
+import { listQuery } from '../../schemas/list';
+import { param } from '../../schemas/parameters';
 
 export const Event = lazySchema(() =>
   z
@@ -42,13 +43,14 @@ export type Event = z.infer<typeof Event>;
  * Types are checked against the catalog in the route (the catalog lives outside the platform),
  * so this schema only bounds their shape.
  */
-const eventType = () => z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'must be an event type such as order.created');
+const eventType = (description?: string) =>
+  param.text({ pattern: { regex: /^[a-z_]+\.[a-z_]+$/, message: 'must be an event type such as order.created' } }, description);
 
 export const EventListQuery = listQuery({
-  type: () => eventType().optional().describe('Only events of this type.'),
-  types: () => z.array(eventType()).min(1).max(20).optional().describe('Only events of these types (types[]=a&types[]=b); not together with type.'),
-  'created[gte]': filter.timestamp('Only events created at or after this time.'),
-  'created[lte]': filter.timestamp('Only events created at or before this time.'),
-  object_id: filter.id('Only events about this object (data.object.id).'),
+  type: eventType('Only events of this type.'),
+  types: param.list(eventType(), { min: 1, max: 20 }, 'Only events of these types (types[]=a&types[]=b); not together with type.'),
+  'created[gte]': param.timestamp('Only events created at or after this time.'),
+  'created[lte]': param.timestamp('Only events created at or before this time.'),
+  object_id: param.id('Only events about this object (data.object.id).'),
 });
 export type EventListQuery = z.infer<typeof EventListQuery>;
