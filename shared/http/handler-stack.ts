@@ -345,7 +345,17 @@ async function execute(route: Route & { auth: 'api_key' }, state: RequestState):
   return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
 }
 
+/** Bodies this large whose ETag is kept for the next response of the route: the OpenAPI document's 1.7 MB is the same string on every request. */
+const REMEMBERED_ETAG_BYTES = 64 * 1024;
+
 function core(route: Route, idempotency: RunIdempotent | undefined) {
+  let remembered: { body: string; etag: string } | undefined;
+  const responseEtag = (body: string): string => {
+    if (remembered?.body === body) return remembered.etag;
+    const etag = etagOf(body);
+    if (body.length >= REMEMBERED_ETAG_BYTES) remembered = { body, etag };
+    return etag;
+  };
   return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     let result: StoredResponse;
@@ -371,7 +381,7 @@ function core(route: Route, idempotency: RunIdempotent | undefined) {
       if (route.auth === 'api_key' && route.replayBody) result = { ...result, body: route.replayBody(result.body) };
     }
     if (route.method === 'GET') {
-      const etag = etagOf(result.body);
+      const etag = responseEtag(result.body);
       headers.ETag = etag;
       headers['Cache-Control'] = 'private, no-cache';
       const ifNoneMatch = state.headers['if-none-match'];

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { callerFromAuthorizer, etagMatches, etagOf } from '../../shared/http/handler-stack';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { callerFromAuthorizer, etagMatches, etagOf, lambdaHandler } from '../../shared/http/handler-stack';
+import { definePublicRoute } from '../../shared/http/route';
+import { onFirstUse } from '../../shared/schemas/lazy';
 
 describe('etagOf', () => {
   it('is a quoted, 32-character base64url digest of the body', () => {
@@ -99,5 +103,34 @@ describe('callerFromAuthorizer', () => {
   it('returns undefined for a null or absent authorizer', () => {
     expect(callerFromAuthorizer(null)).toBeUndefined();
     expect(callerFromAuthorizer(undefined)).toBeUndefined();
+  });
+});
+
+describe('the ETag of a large GET body', () => {
+  it('is remembered while the body stays the same, and computed again when it changes', async () => {
+    let body = JSON.stringify({ text: 'a'.repeat(100_000) });
+    const route = definePublicRoute({
+      id: 'test.large_document',
+      method: 'GET',
+      path: '/v1/large-document',
+      tag: 'Platform',
+      summary: 'A large document',
+      description: 'A large document.',
+      contentType: 'application/json',
+      response: onFirstUse(() => z.record(z.string(), z.unknown())),
+      handler: () => Promise.resolve(body),
+    });
+    const handler = lambdaHandler(route);
+    const get = async () => {
+      const event = { httpMethod: 'GET', resource: '/v1/large-document', path: '/v1/large-document', headers: {}, requestContext: { requestId: 'req-large' } };
+      return (await handler(event as unknown as APIGatewayProxyEvent, { awsRequestId: 'large' } as Context)).headers!.ETag;
+    };
+    const first = await get();
+    expect(first).toBe(etagOf(body));
+    expect(await get()).toBe(first);
+    // A body of the same length with one character changed is a new body, with its own tag.
+    body = JSON.stringify({ text: `${'a'.repeat(99_999)}b` });
+    expect(await get()).toBe(etagOf(body));
+    expect(await get()).not.toBe(first);
   });
 });
