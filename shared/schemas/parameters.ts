@@ -155,12 +155,7 @@ function valueSchema(declared: Param): z.ZodType {
 
 function paramSchema(declared: Param): z.ZodType {
   const value = valueSchema(declared);
-  const presence =
-    'required' in declared && declared.required
-      ? value
-      : 'default' in declared && declared.default !== undefined
-        ? value.default(declared.default)
-        : value.optional();
+  const presence = declared.required ? value : 'default' in declared && declared.default !== undefined ? value.default(declared.default) : value.optional();
   return declared.description === undefined ? presence : presence.describe(declared.description);
 }
 
