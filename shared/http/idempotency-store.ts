@@ -1,14 +1,14 @@
 /**
  * The idempotency store: Powertools idempotency on DynamoDB. Imported lazily by the handler stack,
- * only when a request carries an Idempotency-Key; the DynamoDB client itself is loaded by the
- * persistence layer on its first call (lazy-dynamodb-persistence.ts), so no route bundle imports
- * the SDK at its top.
+ * only when a request carries an Idempotency-Key; the records go to DynamoDB through
+ * dynamodb-persistence.ts, which calls DynamoDB without the AWS SDK's client.
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../errors';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
-import { LazyDynamoDBPersistenceLayer } from './lazy-dynamodb-persistence';
+import { lambdaConnection, type DynamoDBConnection } from './dynamodb-items';
+import { DynamoDBPersistence } from './dynamodb-persistence';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
 
@@ -19,21 +19,15 @@ interface RouteExecutor {
 
 const executors = new Map<string, RouteExecutor>();
 
-function persistenceStore(): LazyDynamoDBPersistenceLayer {
+function persistenceStore(): DynamoDBPersistence {
   const tableName = process.env.IDEMPOTENCY_TABLE_NAME;
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  return new LazyDynamoDBPersistenceLayer({
-    tableName,
-    // Local runs point at the embedded DynamoDB-API store; AWS uses the default endpoint.
-    ...(endpoint && {
-      clientConfig: {
-        endpoint,
-        region: process.env.AWS_REGION ?? 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      },
-    }),
-  });
+  // Local runs point at the embedded DynamoDB-API store; AWS uses the region's endpoint and the role.
+  const local: DynamoDBConnection | undefined = endpoint
+    ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : undefined;
+  return new DynamoDBPersistence(tableName, () => local ?? lambdaConnection());
 }
 
 /**

@@ -1,0 +1,221 @@
+/**
+ * The DynamoDB item calls of the idempotency store (shared/http/dynamodb-items.ts): the signature
+ * is the AWS SDK's own signer's, byte for byte; the calls reach a DynamoDB-API store and carry its
+ * errors; throttling, 5xx and dropped connections are retried, nothing else is.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignatureV4 } from '@smithy/signature-v4';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIdempotencyStore } from '../../local/embedded';
+import { amzDate, callDynamoDB, DynamoDBError, lambdaConnection, signedHeaders, type DynamoDBConnection } from '../../shared/http/dynamodb-items';
+
+const bytes = (data: string | ArrayBuffer | ArrayBufferView) =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+
+/** The SDK's hash for its signer: node:crypto's SHA-256, keyed (HMAC) when given a secret. */
+class Sha256 {
+  private readonly hash;
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView) {
+    this.hash.update(bytes(data));
+  }
+  digest() {
+    return Promise.resolve(new Uint8Array(this.hash.digest()));
+  }
+}
+
+describe('signedHeaders', () => {
+  it('signs as the AWS SDK signer does, for any endpoint, region, credentials, instant and body', async () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 200 });
+    const secret = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/'), minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('https://dynamodb.eu-west-1.amazonaws.com', 'http://127.0.0.1:8000', 'https://example.test:4443'),
+        fc.constantFrom('eu-west-1', 'us-east-1', 'ap-southeast-2', 'local'),
+        fc.record({ accessKeyId: fc.stringMatching(/^[A-Z0-9]{16,20}$/), secretAccessKey: secret, sessionToken: fc.option(secret, { nil: undefined }) }),
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }),
+        fc.constantFrom('GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'),
+        text.map((value) => JSON.stringify({ TableName: 't', Key: { id: { S: value } } })),
+        async (endpoint, region, credentials, at, operation, body) => {
+          const url = new URL(endpoint);
+          const headers = {
+            'content-type': 'application/x-amz-json-1.0',
+            'content-length': String(Buffer.byteLength(body)),
+            'x-amz-target': `DynamoDB_20120810.${operation}`,
+          };
+          const ours = signedHeaders(url, headers, body, { region, credentials }, at);
+          const signer = new SignatureV4({ service: 'dynamodb', region, credentials, sha256: Sha256, applyChecksum: false });
+          const sdk = await signer.sign(
+            {
+              method: 'POST',
+              protocol: url.protocol,
+              hostname: url.hostname,
+              port: url.port ? Number(url.port) : undefined,
+              path: '/',
+              query: {},
+              headers: { ...headers, host: url.host },
+              body,
+            },
+            { signingDate: at },
+          );
+          expect(ours.authorization).toBe(sdk.headers.authorization);
+          expect(ours['x-amz-date']).toBe(sdk.headers['x-amz-date']);
+          expect(ours['x-amz-security-token']).toBe(sdk.headers['x-amz-security-token']);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('dates a request in the X-Amz-Date form, and scopes it to that UTC day', () => {
+    const at = new Date('2026-11-29T23:59:58.123Z');
+    expect(amzDate(at)).toBe('20261129T235958Z');
+    const headers = signedHeaders(
+      new URL('https://dynamodb.eu-west-1.amazonaws.com'),
+      {},
+      '{}',
+      { region: 'eu-west-1', credentials: { accessKeyId: 'AKID', secretAccessKey: 's' } },
+      at,
+    );
+    expect(headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKID\/20261129\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=host;x-amz-date, Signature=[0-9a-f]{64}$/,
+    );
+  });
+});
+
+describe('lambdaConnection', () => {
+  it("uses the function's region and role credentials, and the China partition's domain there", () => {
+    const env = { AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' };
+    expect(lambdaConnection(env)).toEqual({
+      endpoint: 'https://dynamodb.eu-central-1.amazonaws.com',
+      region: 'eu-central-1',
+      credentials: { accessKeyId: 'ASIA1', secretAccessKey: 'secret', sessionToken: 'token' },
+    });
+    expect(lambdaConnection({ ...env, AWS_REGION: 'cn-north-1' }).endpoint).toBe('https://dynamodb.cn-north-1.amazonaws.com.cn');
+    expect(() => lambdaConnection({ AWS_REGION: 'eu-central-1' })).toThrow(/AWS_ACCESS_KEY_ID/);
+  });
+});
+
+describe('callDynamoDB against a DynamoDB-API store', () => {
+  let store: Awaited<ReturnType<typeof startIdempotencyStore>>;
+  let connection: DynamoDBConnection;
+  beforeAll(async () => {
+    store = await startIdempotencyStore();
+    connection = { endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  });
+  afterAll(() => store.close());
+
+  it('puts, reads, updates and deletes an item', async () => {
+    const Key = { id: { S: `items-test-${Date.now()}` } };
+    const TableName = store.tableName;
+    await callDynamoDB(connection, 'PutItem', { TableName, Item: { ...Key, status: { S: 'INPROGRESS' }, expiration: { N: '1700000000' } } });
+    expect(await callDynamoDB(connection, 'GetItem', { TableName, Key, ConsistentRead: true })).toEqual({
+      Item: { ...Key, status: { S: 'INPROGRESS' }, expiration: { N: '1700000000' } },
+    });
+    await callDynamoDB(connection, 'UpdateItem', {
+      TableName,
+      Key,
+      UpdateExpression: 'SET #status = :status, #data = :data',
+      ExpressionAttributeNames: { '#status': 'status', '#data': 'data' },
+      ExpressionAttributeValues: { ':status': { S: 'COMPLETED' }, ':data': { M: { statusCode: { N: '201' }, body: { S: '{"ünïcødé":"✓"}' } } } },
+    });
+    const { Item } = await callDynamoDB<{ Item: Record<string, unknown> }>(connection, 'GetItem', { TableName, Key, ConsistentRead: true });
+    expect(Item.status).toEqual({ S: 'COMPLETED' });
+    expect(Item.data).toEqual({ M: { statusCode: { N: '201' }, body: { S: '{"ünïcødé":"✓"}' } } });
+    await callDynamoDB(connection, 'DeleteItem', { TableName, Key });
+    expect(await callDynamoDB(connection, 'GetItem', { TableName, Key, ConsistentRead: true })).toEqual({});
+  });
+
+  it('carries a failed condition as a DynamoDBError named for the exception, without retrying it', async () => {
+    const Key = { id: { S: `items-condition-${Date.now()}` } };
+    const put = () => callDynamoDB(connection, 'PutItem', { TableName: store.tableName, Item: Key, ConditionExpression: 'attribute_not_exists(id)' });
+    await put();
+    const error = await put().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DynamoDBError);
+    expect(error).toMatchObject({ type: 'ConditionalCheckFailedException', name: 'ConditionalCheckFailedException', statusCode: 400 });
+  });
+
+  it('refuses a request signed with another secret, where AWS would check it', async () => {
+    // dynalite does not check signatures; a validation error shows the call's shape is what DynamoDB reads.
+    const error = await callDynamoDB(connection, 'GetItem', { TableName: store.tableName }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ type: 'ValidationException', statusCode: 400 });
+  });
+});
+
+describe('callDynamoDB retries', () => {
+  let server: Server;
+  let connection: DynamoDBConnection;
+  /** What the fake store answers, one entry per attempt; the requests it received. */
+  let answers: Array<(response: ServerResponse) => void>;
+  const received: Array<{ target?: string; authorization?: string; body: string }> = [];
+  beforeAll(async () => {
+    server = createServer((request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({
+          target: request.headers['x-amz-target'] as string,
+          authorization: request.headers.authorization,
+          body: Buffer.concat(chunks).toString(),
+        });
+        (answers.shift() ?? ok({}))(response);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    connection = {
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'AKID', secretAccessKey: 'secret' },
+    };
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const ok = (body: object) => (response: ServerResponse) =>
+    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(body));
+  const fail = (status: number, type: string) => (response: ServerResponse) =>
+    response
+      .writeHead(status, { 'content-type': 'application/x-amz-json-1.0' })
+      .end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${type}`, message: type }));
+  const drop = () => (response: ServerResponse) => response.socket?.destroy();
+  const call = async (...script: Array<(response: ServerResponse) => void>) => {
+    answers = script;
+    received.length = 0;
+    return callDynamoDB(connection, 'GetItem', { TableName: 't', Key: { id: { S: 'k' } } }).then(
+      (value) => ({ value, attempts: received.length }),
+      (error: unknown) => ({ error, attempts: received.length }),
+    );
+  };
+
+  it('sends one signed POST with the operation as its target', async () => {
+    expect(await call(ok({ Item: { id: { S: 'k' } } }))).toEqual({ value: { Item: { id: { S: 'k' } } }, attempts: 1 });
+    expect(received[0]).toMatchObject({ target: 'DynamoDB_20120810.GetItem', body: '{"TableName":"t","Key":{"id":{"S":"k"}}}' });
+    expect(received[0].authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKID\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=content-length;content-type;host;x-amz-date;x-amz-target, Signature=/,
+    );
+  });
+
+  it('retries throttling, 5xx and a dropped connection, up to three attempts', async () => {
+    expect(await call(fail(400, 'ProvisionedThroughputExceededException'), fail(500, 'InternalServerError'), ok({}))).toEqual({ value: {}, attempts: 3 });
+    expect(await call(drop(), ok({ Item: {} }))).toEqual({ value: { Item: {} }, attempts: 2 });
+    const exhausted = await call(fail(503, 'ServiceUnavailable'), fail(400, 'ThrottlingException'), fail(503, 'ServiceUnavailable'), ok({}));
+    expect(exhausted).toMatchObject({ error: { type: 'ServiceUnavailable', statusCode: 503 }, attempts: 3 });
+  });
+
+  it('does not retry what another attempt would not change', async () => {
+    expect(await call(fail(400, 'ValidationException'), ok({}))).toMatchObject({ error: { type: 'ValidationException' }, attempts: 1 });
+    expect(await call(fail(400, 'ConditionalCheckFailedException'), ok({}))).toMatchObject({ error: { type: 'ConditionalCheckFailedException' }, attempts: 1 });
+    const notJson = await call((response) => response.writeHead(403).end('<html>denied</html>'), ok({}));
+    expect(notJson).toMatchObject({ error: { type: 'HttpError403', statusCode: 403 }, attempts: 1 });
+  });
+});
