@@ -386,7 +386,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     return {
       samples: SAMPLES,
       timedOut,
-      getRoutesLoadDynamoDb: getRoutesLoadDynamo,
+      routesLoadDynamoDbClient: loadsClient,
       medians: rows,
       raw: Object.fromEntries(
         Object.entries(samples).map(([name, list]) => [
