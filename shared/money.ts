@@ -18,6 +18,8 @@ export type AmountLike = Amount | string | number;
 
 export const MONEY_SCALE = 2;
 export const QUANTITY_SCALE = 4;
+/** Prices and costs per unit (list, sell and vendor prices, unit costs and rates). */
+export const PRICE_SCALE = 4;
 
 /** A decimal from a database string, a JSON number (through its shortest decimal text) or a decimal. */
 export function amount(value: AmountLike): Amount {

@@ -7,9 +7,8 @@ import { isUniqueViolation } from '../db/database';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
-import { amount, QUANTITY_SCALE, round, toJsonNumber, toNullableJsonNumber } from '../money';
+import { amount, PRICE_SCALE, QUANTITY_SCALE, round, toJsonNumber, toNullableJsonNumber } from '../money';
 import type { PricingLevel, PricingLevelCreate, PricingPolicy, PricingPolicyCreate } from './schemas/pricing';
-import { PRICE_SCALE } from './schemas/product';
 
 const LEVEL_COLUMNS = `l.id, 'pricing_level' AS object, l.entity_id, l.name, l.description, l.is_active, l.metadata, l.created_at, l.updated_at`;
 

@@ -5,9 +5,8 @@ import { updateSet } from '../db/sql';
 import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import { QUANTITY_SCALE, toJsonNumber, toNullableJsonNumber } from '../money';
+import { PRICE_SCALE, QUANTITY_SCALE, toJsonNumber, toNullableJsonNumber } from '../money';
 import type { ProductVendor, ProductVendorCreate, ProductVendorUpdate } from './schemas/product-vendor';
-import { PRICE_SCALE } from './schemas/product';
 import { requireProduct } from './products';
 
 const PV_COLUMNS = `pv.id, 'product_vendor' AS object, pv.entity_id, pv.product_id, pv.vendor_id, v.name AS vendor_name, pv.vendor_sku, pv.vendor_cost,

@@ -6,8 +6,8 @@ import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
-import { QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike, toNullableJsonNumber } from '../money';
-import { PRICE_SCALE, type Product, type ProductCreate, type ProductUpdate } from './schemas/product';
+import { PRICE_SCALE, QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike, toNullableJsonNumber } from '../money';
+import { type Product, type ProductCreate, type ProductUpdate } from './schemas/product';
 import { productDemand } from './product-demand';
 import { syncDemandReorderPoint } from './demand-reorder-point';
 

@@ -1,7 +1,6 @@
 /** Rows to wire shapes: numeric text becomes JSON numbers at the schema's scale, timestamps ISO strings. */
-import { QUANTITY_SCALE, toJsonNumber, toNullableJsonNumber } from '../money';
+import { PRICE_SCALE, QUANTITY_SCALE, toJsonNumber, toNullableJsonNumber } from '../money';
 import type { Order, OrderAdjustment, OrderLineItem } from './schemas/order';
-import { UNIT_PRICE_SCALE } from './schemas/order';
 import { amountDue } from './totals';
 import { lineEditability, type LockState } from './order-editability';
 import type { LineAdjustmentRow, LineRow } from './order-line-store';
@@ -45,24 +44,24 @@ export function toLine(order: LockState, row: LineRow, shares: LineAdjustmentRow
     received_floor: toJsonNumber(row.received_floor, QUANTITY_SCALE),
     billed_quantity: toJsonNumber(row.billed_quantity, QUANTITY_SCALE),
     line_editability: lineEditability(order, row),
-    sell_rate: toJsonNumber(row.sell_rate, UNIT_PRICE_SCALE),
-    unit_price: toJsonNumber(row.sell_rate, UNIT_PRICE_SCALE),
-    list_price: toJsonNumber(row.list_price, UNIT_PRICE_SCALE),
-    pricing_rule_adjustment: toJsonNumber(row.pricing_rule_adjustment, UNIT_PRICE_SCALE),
+    sell_rate: toJsonNumber(row.sell_rate, PRICE_SCALE),
+    unit_price: toJsonNumber(row.sell_rate, PRICE_SCALE),
+    list_price: toJsonNumber(row.list_price, PRICE_SCALE),
+    pricing_rule_adjustment: toJsonNumber(row.pricing_rule_adjustment, PRICE_SCALE),
     coupon_adjustment: toJsonNumber(row.coupon_adjustment),
     discount_amount: toJsonNumber(row.discount_amount),
     discount_percent: toNullableJsonNumber(row.discount_percent, 4),
     line_subtotal: toJsonNumber(row.line_subtotal),
     tax_amount: toJsonNumber(row.tax_amount),
     line_total: toJsonNumber(row.line_total),
-    unit_cost: toNullableJsonNumber(row.unit_cost, UNIT_PRICE_SCALE),
+    unit_cost: toNullableJsonNumber(row.unit_cost, PRICE_SCALE),
     weight: toNullableJsonNumber(row.weight, QUANTITY_SCALE),
     adjustments: shares.map((share) => ({
       id: share.id,
       source_type: share.source_type,
       source_id: share.source_id,
       source_label: share.source_label,
-      per_unit_amount: toJsonNumber(share.per_unit_amount, UNIT_PRICE_SCALE),
+      per_unit_amount: toJsonNumber(share.per_unit_amount, PRICE_SCALE),
       quantity: toJsonNumber(share.quantity, QUANTITY_SCALE),
       line_amount: toJsonNumber(share.line_amount),
       proration_ratio: toJsonNumber(share.proration_ratio, 10),

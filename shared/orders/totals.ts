@@ -24,9 +24,8 @@
  * Rounding: half away from zero to cents, once per line amount; order totals are sums of rounded
  * line amounts, so every total ties to its lines to the cent.
  */
-import { amount, type Amount, type AmountLike, MONEY_SCALE, round, sum, ZERO } from '../money';
+import { amount, type Amount, type AmountLike, MONEY_SCALE, PRICE_SCALE, round, sum, ZERO } from '../money';
 
-const UNIT_PRICE_SCALE = 4;
 const HUNDRED = amount(100);
 const CENT = amount('0.01');
 
@@ -201,7 +200,7 @@ export function computeTotals(input: OrderInput): OrderTotals {
         source_label: adjustment.name,
         line_amount: share,
         proration_ratio: left.isZero() ? ZERO : remaining[index].dividedBy(left).toDecimalPlaces(10),
-        per_unit_amount: round(share.dividedBy(input.lines[index].quantity), UNIT_PRICE_SCALE),
+        per_unit_amount: round(share.dividedBy(input.lines[index].quantity), PRICE_SCALE),
       });
       if (coupon) line.coupon_adjustment = line.coupon_adjustment.plus(share);
       else line.order_discount = line.order_discount.plus(share);

@@ -1,9 +1,9 @@
 import { param, pathParams } from '../../schemas/parameters';
 import { z } from 'zod';
 import { builtSchema, lazySchema } from '../../schemas/lazy';
-import { decimalInput, QUANTITY_SCALE } from '../../money';
+import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
-import { PRICE_SCALE, Product } from './product';
+import { Product } from './product';
 import { livemode } from '../../schemas/livemode';
 
 export const KitComponent = lazySchema(() =>

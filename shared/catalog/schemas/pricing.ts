@@ -4,9 +4,8 @@
  */
 import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
-import { decimalInput, QUANTITY_SCALE } from '../../money';
+import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
-import { PRICE_SCALE } from './product';
 import { livemode } from '../../schemas/livemode';
 
 export const PricingLevel = lazySchema(() =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
-import { decimalInput, QUANTITY_SCALE } from '../../money';
+import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { Manufacturer } from './manufacturer';
 import { UnitOfMeasure } from './unit-of-measure';
@@ -8,7 +8,6 @@ import { livemode } from '../../schemas/livemode';
 import { REORDER_POINT_MODES } from '../demand-reorder-point';
 
 export const PRODUCT_TYPES = ['simple', 'kit', 'bundle', 'service'] as const;
-export const PRICE_SCALE = 4;
 
 export const Product = lazySchema(() =>
   z

@@ -1,12 +1,12 @@
 /** Request bodies of the order routes (and the adjustment answer); the Order object is in order.ts. */
 import { z } from 'zod';
 import { builtSchema, lazySchema } from '../../schemas/lazy';
-import { decimalInput, QUANTITY_SCALE } from '../../money';
+import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
-import { DOCUMENT_TYPES, OrderAdjustment, UNIT_PRICE_SCALE } from './order';
+import { DOCUMENT_TYPES, OrderAdjustment } from './order';
 
 const quantity = () => decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true });
-const unitPrice = () => decimalInput({ scale: UNIT_PRICE_SCALE, min: 0 });
+const unitPrice = () => decimalInput({ scale: PRICE_SCALE, min: 0 });
 const cents = () => decimalInput({ scale: 2, min: 0 });
 const percent = () => decimalInput({ scale: 4, min: 0, max: 100 });
 

@@ -8,7 +8,6 @@ export const DOCUMENT_TYPES = ['quote', 'sales_order', 'invoice', 'return', 'pur
 export const ORDER_STATUSES = ['draft', 'confirmed', 'partially_fulfilled', 'fulfilled', 'cancelled', 'voided', 'awaiting_ach_clearance', 'on_hold'] as const;
 export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'overpaid', 'refunded', 'partially_refunded', 'voided'] as const;
 const FULFILLMENT_STATUSES = ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const;
-export const UNIT_PRICE_SCALE = 4;
 
 const editability = <T extends z.ZodRawShape>(extra: T) => z.object({ allowed: z.boolean(), reason: z.string().nullable(), ...extra });
 
