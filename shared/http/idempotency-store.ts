@@ -6,8 +6,9 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../errors';
+import { log } from '../log';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
-import { lambdaConnection, type DynamoDBConnection } from './dynamodb-items';
+import { DynamoDBError, lambdaConnection, type DynamoDBConnection } from './dynamodb-items';
 import { DynamoDBPersistence } from './dynamodb-persistence';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
@@ -61,14 +62,49 @@ export async function runIdempotent(
   }
   // Remaining time bounds how long an in-flight record blocks a retry after a crash.
   executor.config.registerLambdaContext(lambdaContext);
+  let outcome: { response: StoredResponse } | { error: unknown } | undefined;
+  const executeOnce = async () => {
+    try {
+      const response = await execute();
+      outcome = { response };
+      return response;
+    } catch (error) {
+      outcome = { error };
+      throw error;
+    }
+  };
   try {
-    return await executor.run({ ...call, execute });
+    return await executor.run({ ...call, execute: executeOnce });
   } catch (error) {
     const name = (error as Error)?.name;
     if (name === 'IdempotencyAlreadyInProgressError') {
       throw new ApiError('idempotency_key_in_use', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
     }
     if (name === 'IdempotencyValidationError') throw new ApiError('idempotency_key_reused', { param: 'Idempotency-Key' });
-    throw error;
+    if (!isStoreFault(error)) throw error;
+    // The store failed after the work ran: the work's own answer is the truth (its writes are committed,
+    // or its error wrote nothing). Only the record is missing or left in progress until it expires.
+    if (outcome) {
+      log.error('idempotency record not saved after the request ran', { routeId, error });
+      if ('response' in outcome) return outcome.response;
+      throw outcome.error;
+    }
+    // Before the work ran: nothing was changed, and a retry under the same key is safe.
+    throw new ApiError('service_unavailable', {
+      hint: 'The idempotency store could not be reached, so the request was not run; retry with the same Idempotency-Key after the delay in Retry-After.',
+      headers: { 'Retry-After': '1' },
+      cause: error,
+    });
   }
+}
+
+/** A failure of the store itself (after its retries), not of the request or of this code. */
+function isStoreFault(error: unknown): boolean {
+  const name = (error as Error)?.name;
+  return (
+    name === 'IdempotencyPersistenceLayerError' ||
+    name === 'IdempotencyInconsistentStateError' ||
+    error instanceof DynamoDBError ||
+    typeof (error as NodeJS.ErrnoException)?.syscall === 'string'
+  );
 }

@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
@@ -97,5 +99,98 @@ describe('Idempotency-Key', () => {
     expect(again.text).toBe(first.text);
     const without = await api.request('DELETE', `/v1/locations/${location.id}`, { key: secret });
     expect(without.status).toBe(404);
+  });
+
+  describe('when the idempotency store fails (after the three attempts of each call)', () => {
+    /**
+     * Stands between the API and the store: forwards every call but the operations named in
+     * `failing`, which it answers with a 500 as DynamoDB does when it cannot serve a call.
+     */
+    async function storeWith(failing: string[]): Promise<{ endpoint: string; close: () => Promise<void> }> {
+      const store = new URL(process.env.DYNAMODB_ENDPOINT as string);
+      const server: Server = createServer((incoming, outgoing) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const operation = String(incoming.headers['x-amz-target']).split('.').pop() as string;
+          if (failing.includes(operation)) {
+            outgoing.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+            outgoing.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Internal server error' }));
+            return;
+          }
+          const forwarded = httpRequest(store, { method: 'POST', path: '/', headers: incoming.headers }, (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 500, answer.headers);
+            answer.pipe(outgoing);
+          });
+          forwarded.end(Buffer.concat(chunks));
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return {
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+      };
+    }
+
+    async function withStore<T>(endpoint: string, work: () => Promise<T>): Promise<T> {
+      const real = process.env.DYNAMODB_ENDPOINT;
+      process.env.DYNAMODB_ENDPOINT = endpoint;
+      try {
+        return await work();
+      } finally {
+        process.env.DYNAMODB_ENDPOINT = real;
+      }
+    }
+
+    it('answers 503 with Retry-After and runs nothing when the record cannot be saved; the same key then runs once', async () => {
+      const { secret, entity } = await api.newEntity();
+      const before = await tenantRowCounts(entity.id);
+      const headers = { 'Idempotency-Key': 'store-down-before' };
+      const failing = await storeWith(['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem']);
+      const refused = await withStore(failing.endpoint, () => api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Dock 7' } }));
+      await failing.close();
+      expect(refused.status).toBe(503);
+      expect(refused.error).toMatchObject({ error: 'service_unavailable', code: 'service_unavailable', type: 'internal' });
+      expect(refused.error.hint).toMatch(/idempotency store/);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await tenantRowCounts(entity.id)).toEqual(before);
+      expect(api.published.filter((e) => e.entity_id === entity.id && e.type === 'location.created')).toHaveLength(0);
+
+      const retried = await api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Dock 7' } });
+      const replayed = await api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Dock 7' } });
+      expect(retried.status).toBe(201);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(replayed.body.id).toBe(retried.body.id);
+      expect((await tenantRowCounts(entity.id)).locations).toBe(before.locations + 1);
+    });
+
+    it("answers with the work's own result when the store fails after it ran, and keeps the key in progress", async () => {
+      const { secret, entity } = await api.newEntity();
+      const before = await tenantRowCounts(entity.id);
+      const headers = { 'Idempotency-Key': 'store-down-after' };
+      const failing = await storeWith(['UpdateItem']);
+      const created = await withStore(failing.endpoint, () => api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Dock 8' } }));
+      await failing.close();
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ object: 'location', name: 'Dock 8' });
+      expect((await tenantRowCounts(entity.id)).locations).toBe(before.locations + 1);
+      // The record was left in progress: the same key is told to wait rather than run twice.
+      const retried = await api.request('POST', '/v1/locations', { key: secret, headers, body: { name: 'Dock 8' } });
+      expect(retried.status).toBe(409);
+      expect(retried.error.code).toBe('idempotency_key_in_use');
+      expect((await tenantRowCounts(entity.id)).locations).toBe(before.locations + 1);
+    });
+
+    it("passes the work's own error on when the store cannot release the key after it", async () => {
+      const { secret } = await api.newEntity();
+      await api.request('POST', '/v1/locations', { key: secret, body: { name: 'Taken twice' } });
+      const failing = await storeWith(['DeleteItem']);
+      const conflict = await withStore(failing.endpoint, () =>
+        api.request('POST', '/v1/locations', { key: secret, headers: { 'Idempotency-Key': 'store-down-error' }, body: { name: 'Taken twice' } }),
+      );
+      await failing.close();
+      expect(conflict.status).toBe(409);
+      expect(conflict.error.code).toBe('location_name_taken');
+    });
   });
 });
