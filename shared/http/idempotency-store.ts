@@ -76,6 +76,8 @@ export async function runIdempotent(
   try {
     return await executor.run({ ...call, execute: executeOnce });
   } catch (error) {
+    // The request's own failure, passed on by Powertools once it released the key.
+    if (outcome && 'error' in outcome && outcome.error === error) throw error;
     const name = (error as Error)?.name;
     if (name === 'IdempotencyAlreadyInProgressError') {
       throw new ApiError('idempotency_key_in_use', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });

@@ -1,6 +1,9 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import type { Context } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { runIdempotent } from '../../shared/http/idempotency-store';
+import { log } from '../../shared/log';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -191,6 +194,20 @@ describe('Idempotency-Key', () => {
       await failing.close();
       expect(conflict.status).toBe(409);
       expect(conflict.error.code).toBe('location_name_taken');
+    });
+
+    it("passes a request's own network error on untouched when the store is well", async () => {
+      // An error that looks like a store fault (it has a syscall) but came from the work itself.
+      const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
+      const logged = vi.spyOn(log, 'error');
+      const context = { getRemainingTimeInMillis: () => 29_000 } as Context;
+      try {
+        const call = { scope: `own-error-${Date.now()}`, fingerprint: {} };
+        await expect(runIdempotent('locations.create', call, context, () => Promise.reject(reset))).rejects.toBe(reset);
+        expect(logged).not.toHaveBeenCalled();
+      } finally {
+        logged.mockRestore();
+      }
     });
   });
 });
