@@ -30,14 +30,14 @@ const KEY_ATTR = 'id';
 export class DynamoDBPersistence extends BasePersistenceLayer {
   constructor(
     private readonly tableName: string,
-    /** Where and as whom: a local DynamoDB-API store, or the Lambda's region and role (resolved on first use). */
-    private readonly connection: () => DynamoDBConnection,
+    /** Where and as whom: a local DynamoDB-API store, or the Lambda's region and role. */
+    private readonly connection: DynamoDBConnection,
   ) {
     super();
   }
 
   private call<Output>(operation: ItemOperation, input: object): Promise<Output> {
-    return callDynamoDB<Output>(this.connection(), operation, { TableName: this.tableName, ...input });
+    return callDynamoDB<Output>(this.connection, operation, { TableName: this.tableName, ...input });
   }
 
   private key(idempotencyKey: string): Item {

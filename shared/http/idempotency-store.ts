@@ -25,10 +25,10 @@ function persistenceStore(): DynamoDBPersistence {
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   // Local runs point at the embedded DynamoDB-API store; AWS uses the region's endpoint and the role.
-  const local: DynamoDBConnection | undefined = endpoint
+  const connection: DynamoDBConnection = endpoint
     ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : undefined;
-  return new DynamoDBPersistence(tableName, () => local ?? lambdaConnection());
+    : lambdaConnection();
+  return new DynamoDBPersistence(tableName, connection);
 }
 
 /**
