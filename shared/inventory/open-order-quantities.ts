@@ -33,12 +33,16 @@ export function openOrderQuantitiesSql(options: { productIds?: string; productCo
       : '';
   const location = options.locationId ? `AND coalesce(o.location_id, dl.id) = ${options.locationId}::uuid` : '';
   const locationColumn = options.perProduct ? `${options.locationId ? `${options.locationId}::uuid` : 'NULL::uuid'}` : 'coalesce(o.location_id, dl.id)';
+  // The default location matters only to a location column or filter: without either, the join is
+  // left out (a page of the reorder report plans it with one relation less).
+  const defaultLocation =
+    options.perProduct && !options.locationId ? '' : 'LEFT JOIN locations dl ON o.location_id IS NULL AND dl.entity_id = o.entity_id AND dl.is_default';
   return `SELECT l.product_id, ${locationColumn} AS location_id,
       coalesce(sum(l.quantity - l.quantity_fulfilled) FILTER (WHERE o.document_type <> 'purchase_order'), 0) AS committed,
       coalesce(sum(l.quantity - l.quantity_fulfilled) FILTER (WHERE o.document_type = 'purchase_order'), 0) AS on_order
     FROM orders o
     JOIN order_lines l ON l.entity_id = o.entity_id AND l.order_id = o.id
-    LEFT JOIN locations dl ON o.location_id IS NULL AND dl.entity_id = o.entity_id AND dl.is_default
+    ${defaultLocation}
     LEFT JOIN order_lines kp ON kp.entity_id = l.entity_id AND kp.id = l.kit_parent_line_id
     WHERE o.entity_id = $1 AND o.deleted_at IS NULL AND o.order_status IN (${OPEN_ORDER_STATUSES.map((s) => `'${s}'`).join(', ')})
       AND (o.document_type IN ('sales_order', 'purchase_order') OR (o.document_type = 'invoice' AND o.converted_from_id IS NULL))
