@@ -8,10 +8,10 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { adminFunctionName } from '../../functions/platform/admin-commands';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+import type { DatabaseLogin } from './database';
 
 export interface AdminFunctionProps {
   stageName: string;
@@ -20,7 +20,7 @@ export interface AdminFunctionProps {
   logging: FunctionLogging;
   environment: Record<string, string>;
   /** The database login, and the bus run-recurring publishes its journal entries' events to. */
-  appSecret: secretsmanager.ISecret;
+  databaseLogin: DatabaseLogin;
   eventBus: events.IEventBus;
 }
 
@@ -30,7 +30,7 @@ export class AdminFunction extends Construct {
   constructor(scope: Construct, id: string, props: AdminFunctionProps) {
     super(scope, id);
     const role = functionRole(this, 'Role', 'Operator commands (npm run cli -- --stage)');
-    props.appSecret.grantRead(role);
+    props.databaseLogin.grantConnect(role);
     props.eventBus.grantPutEventsTo(role);
     this.function = new AppFunction(this, 'Admin', {
       functionName: adminFunctionName(props.stageName),

@@ -13,11 +13,11 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { CUTOVER_SNAPSHOT_PREFIX, cutoverSnapshotDefinition, TASK_FUNCTION_PLACEHOLDER } from '../../shared/migration/snapshot-state-machine';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+import type { DatabaseLogin } from './database';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
 
 export interface CutoverSnapshotProps {
@@ -25,7 +25,7 @@ export interface CutoverSnapshotProps {
   network: FunctionNetwork;
   logging: FunctionLogging;
   environment: Record<string, string>;
-  appSecret: secretsmanager.ISecret;
+  databaseLogin: DatabaseLogin;
   eventBus: events.IEventBus;
   /** The Aurora cluster identifier (a plain string): the one cluster snapshots may be taken of. */
   clusterIdentifier: string;
@@ -40,7 +40,7 @@ export class CutoverSnapshotWorkflow extends Construct {
     const stack = Stack.of(this);
 
     const taskRole = functionRole(this, 'TaskRole', 'Cutover snapshot task function');
-    props.appSecret.grantRead(taskRole);
+    props.databaseLogin.grantConnect(taskRole);
     props.eventBus.grantPutEventsTo(taskRole);
     this.taskFunction = new AppFunction(this, 'Task', {
       code: props.code,

@@ -9,9 +9,10 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Removal } from '../config/stages';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
@@ -21,6 +22,8 @@ const APP_USERNAME = 'bizops_app';
 const ADMIN_USERNAME = 'bizops_admin';
 /** RDS Proxy for PostgreSQL always listens on 5432; the cluster keeps the same port. */
 export const DATABASE_PORT = 5432;
+/** The characters generated database passwords leave out: the CDK's default for database secrets. */
+const DATABASE_PASSWORD_EXCLUDED_CHARACTERS = ' %+~`#$&*()|[]{}:;<>?!\'/@"\\';
 
 export interface DatabaseProps {
   /** Used in the cluster and proxy identifiers, e.g. `bizops-prod`. */
@@ -40,11 +43,23 @@ export interface DatabaseProps {
   logRemoval: Removal;
 }
 
+/**
+ * The application's login through the proxy: functions connect as `username` with an IAM token
+ * (shared/db/rds-auth-token.ts) and never read its password, which only the proxy and the
+ * migration step hold.
+ */
+export interface DatabaseLogin {
+  readonly username: string;
+  /** Lets a role's functions log in as `username` through the proxy (rds-db:connect). */
+  grantConnect(grantee: iam.IGrantable): iam.Grant;
+}
+
 export class Database extends Construct {
   readonly cluster: rds.DatabaseCluster;
   readonly proxy: rds.DatabaseProxy;
   readonly adminSecret: secretsmanager.ISecret;
   readonly appSecret: rds.DatabaseSecret;
+  readonly appLogin: DatabaseLogin;
   readonly proxySecurityGroup: ec2.SecurityGroup;
   readonly clusterSecurityGroup: ec2.SecurityGroup;
 
@@ -123,11 +138,19 @@ export class Database extends Construct {
     });
     // Adds host, port and engine to the secret so it fully describes the connection.
     this.appSecret.attach(this.cluster);
-    acknowledge(
-      this.appSecret,
-      'AwsSolutions-SMG4',
-      'Not rotated automatically: every function reads this password once per cold start (shared/db/database.ts), so a rotation would make warm functions fail to open new proxy connections until they recycle. Rotating needs a reload-on-auth-failure path in the data layer first; the password is changed by replacing the secret, and the migration step resets the role to match.',
-    );
+    // Rotated like the admin login: only the proxy (which reads the new version when it next logs in)
+    // and the migration step (which reads it on every run) hold this password; functions log in with IAM.
+    new secretsmanager.SecretRotation(this, 'AppSecretRotation', {
+      application: secretsmanager.SecretRotationApplication.POSTGRES_ROTATION_SINGLE_USER,
+      secret: this.appSecret,
+      target: this.cluster,
+      vpc,
+      vpcSubnets: subnets,
+      endpoint: props.secretsManagerEndpoint,
+      automaticallyAfter: Duration.days(30),
+      // What the generated secret left out (the CDK's default for database secrets): rotated passwords stay alike.
+      excludeCharacters: DATABASE_PASSWORD_EXCLUDED_CHARACTERS,
+    });
 
     this.proxy = new rds.DatabaseProxy(this, 'Proxy', {
       dbProxyName: props.identifier,
@@ -137,10 +160,13 @@ export class Database extends Construct {
       vpcSubnets: subnets,
       securityGroups: [this.proxySecurityGroup],
       requireTLS: true,
-      clientPasswordAuthType: rds.ClientPasswordAuthType.POSTGRES_SCRAM_SHA_256,
+      // Clients log in with IAM tokens; the proxy logs in to Aurora with the secrets above.
+      iamAuth: true,
       // Lambda environments come and go; do not hold their idle client connections for the default 30 min.
       idleClientTimeout: Duration.minutes(10),
     });
+    const proxy = this.proxy;
+    this.appLogin = { username: APP_USERNAME, grantConnect: (grantee) => proxy.grantConnect(grantee, APP_USERNAME) };
     this.cluster.connections.allowDefaultPortFrom(this.proxySecurityGroup, 'RDS Proxy to Aurora');
 
     if (!props.deletionProtection) {

@@ -16,6 +16,7 @@ import type { Construct } from 'constructs';
 import type { FunctionCodeSource } from '../functions';
 import { constructIdOf, type RouteSpec } from '../routes';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+import type { DatabaseLogin } from './database';
 import type { CutoverSnapshotWorkflow } from './cutover-snapshot';
 
 export interface RouteFunctionsProps extends NestedStackProps {
@@ -28,7 +29,7 @@ export interface RouteFunctionsProps extends NestedStackProps {
   logging: FunctionLogging;
   environment: Record<string, string>;
   access: {
-    appSecret: secretsmanager.ISecret;
+    databaseLogin: DatabaseLogin;
     idempotencyTable: dynamodb.ITable;
     eventBus: events.IEventBus;
     /** The Stripe keys, when the stage's payment processor is Stripe. */
@@ -56,7 +57,7 @@ export class RouteFunctionsStack extends NestedStack {
     super(scope, id, props);
 
     const role = functionRole(this, 'RouteRole', `Route functions of ${this.node.path}`);
-    props.access.appSecret.grantRead(role);
+    props.access.databaseLogin.grantConnect(role);
     props.access.idempotencyTable.grant(role, ...IDEMPOTENCY_ACTIONS);
     props.access.eventBus.grantPutEventsTo(role);
     props.access.stripeSecret?.grantRead(role);

@@ -14,10 +14,10 @@ import { Duration, NestedStack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+import type { DatabaseLogin } from './database';
 import { registerScheduledJob } from './observability';
 
 /** Long enough for an operator to look at a failed run after a weekend (SQS allows at most 14 days). */
@@ -34,7 +34,7 @@ export interface ScheduledJobProps {
   /** Attempts after a failed run (Lambda's asynchronous retries); 0 when the next run makes up for it. */
   retryAttempts: number;
   /** What the job reads and publishes: the database login and the event bus. */
-  appSecret: secretsmanager.ISecret;
+  databaseLogin: DatabaseLogin;
   eventBus: events.IEventBus;
 }
 
@@ -46,7 +46,7 @@ export class ScheduledJob extends Construct {
   constructor(scope: Construct, id: string, props: ScheduledJobProps) {
     super(scope, id);
     const role = functionRole(this, 'Role', props.description);
-    props.appSecret.grantRead(role);
+    props.databaseLogin.grantConnect(role);
     props.eventBus.grantPutEventsTo(role);
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {

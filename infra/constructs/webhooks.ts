@@ -21,11 +21,11 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../../shared/events/publisher';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from './app-function';
+import type { DatabaseLogin } from './database';
 import { acknowledge } from './conventions';
 import { ScheduledJob } from './scheduled-job';
 
@@ -39,7 +39,7 @@ export interface WebhookDeliveryProps {
   /** The runtime environment of the shared code, STAGE_NAME included (the URL rules are stricter on prod). */
   environment: Record<string, string>;
   /** The database login; the functions read nothing else. */
-  appSecret: secretsmanager.ISecret;
+  databaseLogin: DatabaseLogin;
 }
 
 /** One attempt's HTTP timeout is 15 s; a dispatcher invocation sends one event to its endpoints concurrently. */
@@ -68,7 +68,7 @@ export class WebhookDelivery extends Construct {
     );
 
     const role = functionRole(this, 'DispatcherRole', 'Webhook dispatcher');
-    props.appSecret.grantRead(role);
+    props.databaseLogin.grantConnect(role);
     // An endpoint answering 410 is disabled with a webhook_endpoint.disabled event, published after commit.
     props.eventBus.grantPutEventsTo(role);
     this.dispatcher = new AppFunction(this, 'Dispatcher', {
@@ -110,7 +110,7 @@ export class WebhookDelivery extends Construct {
       timeout: RETRY_TIMEOUT,
       // A failed run is the next minute's work: its deliveries stay due, or come back when their lease runs out.
       retryAttempts: 0,
-      appSecret: props.appSecret,
+      databaseLogin: props.databaseLogin,
       eventBus: props.eventBus,
     });
   }

@@ -60,7 +60,7 @@ export class ApiStack extends Stack {
     // What shared/db, shared/http/idempotency, shared/events and shared/auth read at runtime.
     const runtimeEnvironment: Record<string, string> = {
       NODE_ENV: 'production',
-      DB_SECRET_ARN: data.database.appSecret.secretArn,
+      DB_USER: data.database.appLogin.username,
       DB_HOST: data.database.proxyEndpoint,
       DB_PORT: String(data.database.port),
       DB_NAME: data.database.name,
@@ -102,7 +102,7 @@ export class ApiStack extends Stack {
 
     // The authorizer reads keys (as app_authenticator) but never the idempotency table or the bus.
     const authorizerRole = functionRole(this, 'AuthorizerRole', 'API key authorizer');
-    data.database.appSecret.grantRead(authorizerRole);
+    data.database.appLogin.grantConnect(authorizerRole);
     const authorizer = new AppFunction(this, 'Authorizer', {
       code: code.code(PLATFORM_BUNDLES.authorizer),
       description: 'API Gateway REQUEST authorizer: API key to entity and scopes',
@@ -163,7 +163,7 @@ export class ApiStack extends Stack {
       network,
       logging,
       environment: runtimeEnvironment,
-      appSecret: data.database.appSecret,
+      databaseLogin: data.database.appLogin,
       eventBus: data.eventBus,
       clusterIdentifier: data.database.identifier,
     });
@@ -184,7 +184,7 @@ export class ApiStack extends Stack {
         egressRouteKeys: PROCESSOR_ROUTE_KEYS,
         logging,
         environment: { ...routeEnvironment, ...publicEnvironment },
-        access: { appSecret: data.database.appSecret, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus, stripeSecret },
+        access: { databaseLogin: data.database.appLogin, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus, stripeSecret },
         api: { restApiId: this.api.restApi.restApiId, stageName: this.api.stageName },
         cutoverSnapshot,
       });
@@ -198,7 +198,7 @@ export class ApiStack extends Stack {
       network,
       logging,
       environment: runtimeEnvironment,
-      appSecret: data.database.appSecret,
+      databaseLogin: data.database.appLogin,
       eventBus: data.eventBus,
     };
     // The scheduled jobs live in a nested stack of their own: the API stack's REST resources and
@@ -273,7 +273,7 @@ export class ApiStack extends Stack {
       network,
       logging,
       environment: { ...runtimeEnvironment, ...usageTierEnvironment },
-      appSecret: data.database.appSecret,
+      databaseLogin: data.database.appLogin,
       eventBus: data.eventBus,
     });
     this.admin.node.addDependency(this.migration.resource);
@@ -287,7 +287,7 @@ export class ApiStack extends Stack {
       network: egressNetwork,
       logging,
       environment: { ...runtimeEnvironment, STAGE_NAME: stage.name },
-      appSecret: data.database.appSecret,
+      databaseLogin: data.database.appLogin,
     }).delivery;
     this.webhooks.node.addDependency(this.migration.resource);
     // The dispatcher is invoked by the bus, not a schedule: watched like a job (errors, throttles, its dead-letter queue).

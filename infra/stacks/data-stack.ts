@@ -10,7 +10,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config/stages';
-import { DATABASE_NAME, DATABASE_PORT, Database } from '../constructs/database';
+import { DATABASE_NAME, DATABASE_PORT, Database, type DatabaseLogin } from '../constructs/database';
 import { DomainEventBus } from '../constructs/event-bus';
 import { IdempotencyStore } from '../constructs/idempotency-store';
 import { Network } from '../constructs/network';
@@ -37,7 +37,10 @@ export interface DataResources {
     port: number;
     name: string;
     adminSecret: secretsmanager.ISecret;
+    /** The migration step's: it sets the application role's password from this secret. */
     appSecret: secretsmanager.ISecret;
+    /** How every other function logs in: through the proxy, with IAM. */
+    appLogin: DatabaseLogin;
   };
   idempotencyTable: dynamodb.ITable;
   eventBus: events.IEventBus;
@@ -109,6 +112,7 @@ export class DataStack extends Stack {
         name: DATABASE_NAME,
         adminSecret: database.adminSecret,
         appSecret: database.appSecret,
+        appLogin: database.appLogin,
       },
       idempotencyTable: idempotency.table,
       eventBus: bus.bus,

@@ -14,6 +14,8 @@ import pg from 'pg';
 import { ApiError } from '../errors';
 import { log, type Logger } from '../log';
 import { UUID_PATTERN } from '../ids';
+import { lambdaSigningContext } from '../aws-signing';
+import { rdsAuthToken } from './rds-auth-token';
 
 // Keep money and dates exactly as stored: numeric stays a string (decimal arithmetic happens in
 // shared/money), a date stays 'YYYY-MM-DD' instead of becoming a local-midnight Date.
@@ -107,7 +109,8 @@ async function getPool(): Promise<pg.Pool> {
   if (pool) return pool;
   if (!pending) {
     const factory = poolFactory ?? defaultPoolFactory;
-    pending = Promise.resolve(factory()).then(
+    // A factory that throws rejects like one that fails later: the caller sees one kind of failure.
+    pending = new Promise<pg.Pool>((resolve) => resolve(factory())).then(
       (created) => {
         // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
         // pool; without a listener Node treats it as an unhandled error and kills the process.
@@ -120,7 +123,7 @@ async function getPool(): Promise<pg.Pool> {
         return (pool = created);
       },
       (error: unknown) => {
-        // A failure to build it (the secret could not be read) is not kept: the next request tries again.
+        // A failure to build it (its configuration is missing) is not kept: the next request tries again.
         pending = undefined;
         log.error('database pool could not be built', { error });
         throw error;
@@ -137,7 +140,7 @@ let initConnection: Promise<void> | undefined;
  * Opens the first connection while a Lambda function initialises, when DATABASE_CONNECT_DURING_INIT
  * is `true` (the infrastructure sets it wherever the database is configured; the route functions
  * and the authorizer call this at load, the scheduled jobs are invoked at once and gain nothing).
- * Reading the secret, TCP, TLS and the backend's start are then under way before the first event,
+ * TCP, TLS, the proxy's login and the backend's start are then under way before the first event,
  * and done in an environment initialised ahead of its first request. The connection goes back to
  * the pool idle; the first transaction waits for it rather than opening a second. A failure is
  * only logged: the first transaction connects as it always would.
@@ -153,28 +156,36 @@ export function connectDuringInit(env: NodeJS.ProcessEnv = process.env): void {
 }
 
 /**
- * DATABASE_URL wins (local, tests, CI). On AWS the function gets the RDS Proxy endpoint and the
- * ARN of the application user's secret; the secret is read once per cold start.
+ * DATABASE_URL wins (local, tests, CI). On AWS the function logs in to RDS Proxy as DB_USER with
+ * IAM authentication: the password is a token signed locally with the function role's credentials
+ * (shared/db/rds-auth-token.ts), made afresh for every connection the pool opens. No secret is read
+ * and no AWS call is made before the first connection; the proxy holds the database password.
  */
-async function defaultPoolFactory(): Promise<pg.Pool> {
-  const max = Number(process.env.DATABASE_POOL_MAX ?? 10);
-  const connectionString = process.env.DATABASE_URL;
-  if (connectionString) return createPool({ connectionString, max });
-  const secretArn = process.env.DB_SECRET_ARN;
-  if (!secretArn) throw new Error('set DATABASE_URL, or DB_SECRET_ARN and DB_HOST');
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn }));
-  const { username, password, dbname } = JSON.parse(secret.SecretString ?? '{}') as Record<string, string>;
-  return createPool({
-    host: process.env.DB_HOST,
-    port: Number(process.env.DB_PORT ?? 5432),
-    database: process.env.DB_NAME ?? dbname ?? 'bizops',
+function defaultPoolFactory(): pg.Pool {
+  return createPool(poolConfigFromEnvironment(process.env));
+}
+
+/** The pool's configuration from the environment: DATABASE_URL, or the proxy login (DB_HOST, DB_USER). */
+export function poolConfigFromEnvironment(env: NodeJS.ProcessEnv): pg.PoolConfig {
+  const max = Number(env.DATABASE_POOL_MAX ?? 10);
+  if (env.DATABASE_URL) return { connectionString: env.DATABASE_URL, max };
+  const { DB_HOST: hostname, DB_USER: username } = env;
+  if (!hostname || !username) throw new Error('set DATABASE_URL, or DB_HOST and DB_USER (an IAM login through RDS Proxy)');
+  const port = Number(env.DB_PORT ?? 5432);
+  // Checked now, so a function without its role's credentials fails at its first connection with this message.
+  lambdaSigningContext(env);
+  return {
+    host: hostname,
+    port,
+    database: env.DB_NAME ?? 'bizops',
     user: username,
-    password,
+    // Read at each connection: the runtime's credentials are the role's for the environment's life.
+    password: () => rdsAuthToken({ hostname, port, username }, lambdaSigningContext(env)),
+    // The proxy requires TLS, and an IAM token must never travel in the clear.
     ssl: { rejectUnauthorized: true },
     max,
     idleTimeoutMillis: 60_000,
-  });
+  };
 }
 
 export async function closeDatabase(): Promise<void> {

@@ -9,20 +9,12 @@
  * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the regional endpoint, kept-alive connections, and
  * three attempts with jittered backoff on throttling, 5xx and network errors.
  */
-import { createHash, createHmac } from 'node:crypto';
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
+import { lambdaSigningContext, signedHeaders, type AwsSigningContext } from '../aws-signing';
 
-interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
-
-export interface DynamoDBConnection {
+export interface DynamoDBConnection extends AwsSigningContext {
   /** https://dynamodb.<region>.amazonaws.com on AWS; a local DynamoDB-API store's address otherwise. */
   endpoint: string;
-  region: string;
-  credentials: AwsCredentials;
 }
 
 export type ItemOperation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
@@ -43,55 +35,9 @@ export class DynamoDBError extends Error {
 
 /** The connection a Lambda function has: its region and its role's credentials, from the environment. */
 export function lambdaConnection(env: NodeJS.ProcessEnv = process.env): DynamoDBConnection {
-  const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env;
-  if (!region || !accessKeyId || !secretAccessKey) {
-    throw new Error('AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set (the Lambda runtime sets them)');
-  }
-  const domain = region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
-  return {
-    endpoint: `https://dynamodb.${region}.${domain}`,
-    region,
-    credentials: { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN && { sessionToken: env.AWS_SESSION_TOKEN }) },
-  };
-}
-
-const sha256Hex = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
-const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
-
-/** `20261129T182148Z`: the X-Amz-Date form of an instant. */
-export const amzDate = (at: Date) =>
-  at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-
-/**
- * Signature Version 4 for a POST of `body` to the root path of `url` (DynamoDB's only path).
- * Returns the headers to send: the given ones, Host, X-Amz-Date, X-Amz-Security-Token when the
- * credentials carry a session token, and Authorization. Every header given is signed.
- */
-export function signedHeaders(
-  url: URL,
-  headers: Record<string, string>,
-  body: string,
-  { region, credentials }: Pick<DynamoDBConnection, 'region' | 'credentials'>,
-  at: Date,
-  service = 'dynamodb',
-): Record<string, string> {
-  const date = amzDate(at);
-  const all: Record<string, string> = { ...headers, host: url.host, 'x-amz-date': date };
-  if (credentials.sessionToken) all['x-amz-security-token'] = credentials.sessionToken;
-  const names = Object.keys(all)
-    .map((name) => name.toLowerCase())
-    .sort();
-  const lowered = Object.fromEntries(Object.entries(all).map(([name, value]) => [name.toLowerCase(), value.trim().replace(/\s+/g, ' ')]));
-  const signed = names.join(';');
-  const canonicalRequest = ['POST', '/', '', ...names.map((name) => `${name}:${lowered[name]}`), '', signed, sha256Hex(body)].join('\n');
-  const scope = `${date.slice(0, 8)}/${region}/${service}/aws4_request`;
-  const stringToSign = ['AWS4-HMAC-SHA256', date, scope, sha256Hex(canonicalRequest)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, date.slice(0, 8)), region), service), 'aws4_request');
-  const signature = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
-  return { ...all, authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${signature}` };
+  const context = lambdaSigningContext(env);
+  const domain = context.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+  return { endpoint: `https://dynamodb.${context.region}.${domain}`, ...context };
 }
 
 const MAX_ATTEMPTS = 3;
@@ -171,6 +117,7 @@ export async function callDynamoDB<Output = Record<string, unknown>>(connection:
       body,
       connection,
       new Date(),
+      'dynamodb',
     );
     try {
       const { statusCode, text } = await send(url, { method: 'POST', path: '/', headers, agent: channel.agent }, body, channel);

@@ -75,6 +75,21 @@ describe('bundleFunctions', () => {
     expect(mutating).toContain('DynamoDB_20120810.');
   });
 
+  it('reads the database password in no function but the migration step: the others log in with IAM tokens', () => {
+    // The Secrets Manager client's evaluation and first call are the same kind of cold-start cost as the DynamoDB client's.
+    const readers = Object.entries(result.dirs)
+      .filter(([, dir]) => readFileSync(join(dir, 'index.mjs'), 'utf8').includes('@aws-sdk/client-secrets-manager'))
+      .map(([name]) => name);
+    expect(readers).toContain(PLATFORM_BUNDLES.migrateDatabase);
+    // Besides the migration step, only the routes that charge cards (the Stripe key, on first use).
+    for (const name of readers.filter((name) => name !== PLATFORM_BUNDLES.migrateDatabase)) {
+      expect(readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8'), name).toContain('STRIPE_SECRET_ARN');
+    }
+    const route = readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8');
+    expect(route).toContain('Action:"connect"');
+    expect(route).toContain('rds-db');
+  });
+
   it('ships the idempotency layer with writes only', () => {
     // A message of shared/http/idempotency-store.ts: present exactly where the store is.
     const marker = 'IDEMPOTENCY_TABLE_NAME is not set';

@@ -12,7 +12,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auroraMaxConnections, Observability } from '../../infra/constructs/observability';
 import { ScheduledJob } from '../../infra/constructs/scheduled-job';
@@ -103,7 +103,8 @@ describe('admin function', () => {
       JSON.stringify(policy.Properties.Roles).includes('AdminRole'),
     );
     const actions = policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement.flatMap((statement) => [statement.Action].flat())).sort();
-    expect(actions).toContain('secretsmanager:GetSecretValue');
+    expect(actions).toContain('rds-db:connect');
+    expect(actions.filter((action) => String(action).startsWith('secretsmanager:'))).toEqual([]);
     expect(actions).toContain('events:PutEvents');
     expect(actions.filter((action) => String(action).startsWith('dynamodb:'))).toEqual([]);
   });
@@ -264,7 +265,7 @@ describe('dead-letter queues', () => {
         environment: {},
         timeout: Duration.minutes(1),
         retryAttempts: 0,
-        appSecret: new secretsmanager.Secret(stack, `${id}Secret`),
+        databaseLogin: { username: 'probe', grantConnect: (grantee) => iam.Grant.drop(grantee, 'connect as probe') },
         eventBus: new events.EventBus(stack, `${id}Bus`),
       });
     job('Before');

@@ -163,7 +163,7 @@ describe('route functions', () => {
           'DB_HOST',
           'DB_NAME',
           'DB_PORT',
-          'DB_SECRET_ARN',
+          'DB_USER',
           'EVENT_BUS_NAME',
           'IDEMPOTENCY_TABLE_NAME',
           'NODE_ENV',
@@ -193,6 +193,29 @@ describe('route functions', () => {
       expect(joined).toContain('".execute-api."');
       expect(joined).toMatch(/"\/prod"\]\]\}$/);
     }
+  });
+
+  it('log in to the proxy as bizops_app with IAM, and only the migration step reads the database secrets', () => {
+    type PolicyProps = { Roles: unknown[]; PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } };
+    const templates = [sandbox.api, ...sandbox.routeStacks, sandbox.webhooks, sandbox.scheduledJobs];
+    const statements = templates.flatMap((template) =>
+      resourcesOf<PolicyProps>(template, 'AWS::IAM::Policy').flatMap((policy) =>
+        policy.Properties.PolicyDocument.Statement.map((statement) => ({ roles: JSON.stringify(policy.Properties.Roles), statement })),
+      ),
+    );
+    const granting = (action: string) => statements.filter(({ statement }) => [statement.Action].flat().includes(action));
+    const connects = granting('rds-db:connect');
+    // Every route stack's role, the authorizer, the admin function, the jobs, the webhook functions and the snapshot task.
+    expect(connects.length).toBeGreaterThanOrEqual(sandbox.routeStacks.length + 5);
+    for (const { statement } of connects) {
+      const resource = JSON.stringify(statement.Resource);
+      expect(resource).toContain(':dbuser:');
+      expect(resource).toMatch(/\/bizops_app"/);
+    }
+    const secretReaders = granting('secretsmanager:GetSecretValue').map(({ roles }) => roles);
+    expect(secretReaders.length).toBeGreaterThan(0);
+    for (const roles of secretReaders) expect(roles).toMatch(/Migration/);
+    for (const fn of routeFunctions(sandbox)) expect(fn.Environment.Variables).not.toHaveProperty('DB_SECRET_ARN');
   });
 
   it('share one security group and one role per nested stack', () => {
@@ -374,11 +397,16 @@ describe('data stack', () => {
       EngineFamily: 'POSTGRESQL',
       Auth: Match.arrayWith([Match.objectLike({ AuthScheme: 'SECRETS' })]),
     });
-    const proxy = resourcesOf<{ Auth: unknown[] }>(sandbox.data, 'AWS::RDS::DBProxy')[0];
+    const proxy = resourcesOf<{ Auth: { IAMAuth: string }[] }>(sandbox.data, 'AWS::RDS::DBProxy')[0];
     expect(proxy.Properties.Auth).toHaveLength(2);
+    // Clients log in with IAM tokens only; the secrets are the proxy's own way into Aurora.
+    expect(proxy.Properties.Auth.map((auth) => auth.IAMAuth)).toEqual(['REQUIRED', 'REQUIRED']);
     sandbox.data.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ SecretStringTemplate: Match.stringLikeRegexp('"username":"bizops_app"') }),
     });
+    // Both logins rotate every 30 days: no function holds either password.
+    const rotations = resourcesOf<{ RotationRules: { ScheduleExpression: string } }>(sandbox.data, 'AWS::SecretsManager::RotationSchedule');
+    expect(rotations.map((rotation) => rotation.Properties.RotationRules.ScheduleExpression)).toEqual(['rate(30 days)', 'rate(30 days)']);
   });
 
   it('runs Aurora PostgreSQL 16 Serverless v2, encrypted, IAM auth, logs exported', () => {

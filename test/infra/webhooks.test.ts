@@ -142,10 +142,10 @@ describe('least privilege', () => {
       const statements = statementsOfRole(sandbox, fn.Role['Fn::GetAtt'][0]);
       const actions = actionsOf(statements);
       expect(actions.filter((action) => !action.startsWith('ec2:') && !action.startsWith('xray:')).sort(), String(description)).toEqual(
-        expect.arrayContaining(['events:PutEvents', 'logs:CreateLogStream', 'logs:PutLogEvents', 'secretsmanager:GetSecretValue']),
+        expect.arrayContaining(['events:PutEvents', 'logs:CreateLogStream', 'logs:PutLogEvents', 'rds-db:connect']),
       );
       const allowed =
-        /^(ec2:(Create|Describe|Delete|Assign|Unassign)\w+|xray:Put\w+|events:PutEvents|logs:(CreateLogStream|PutLogEvents)|secretsmanager:(GetSecretValue|DescribeSecret)|sqs:(SendMessage|GetQueueAttributes|GetQueueUrl))$/;
+        /^(ec2:(Create|Describe|Delete|Assign|Unassign)\w+|xray:Put\w+|events:PutEvents|logs:(CreateLogStream|PutLogEvents)|rds-db:connect|sqs:(SendMessage|GetQueueAttributes|GetQueueUrl))$/;
       for (const action of actions) expect(action, String(description)).toMatch(allowed);
       expect(
         actions.some((action) => action.startsWith('dynamodb:')),
