@@ -24,6 +24,7 @@ const CHILD_TIMEOUT_MS = 20 * 60 * 1000;
 const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
   { name: 'framework-overhead', args: ['--pin'], quickArgs: ['--n=500', '--warmup=200', '--http-n=200', '--pin'] },
   { name: 'bundle-size', args: [], quickArgs: ['--samples=5'] },
+  { name: 'database-login', args: [], quickArgs: ['--samples=5'] },
   { name: 'order-latency', args: [], quickArgs: ['--runs=10', '--warmup=3'] },
   { name: 'held-lock', args: [], quickArgs: ['--rounds=1', '--gets=40'] },
   { name: 'relink', args: [], quickArgs: ['--native=10000', '--runs=2'] },
