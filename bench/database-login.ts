@@ -15,11 +15,10 @@
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleFunctions } from '../infra/bundle';
 import { parseCommandLine } from '../local/command-line';
-import { BENCH_DIR, REPO_DIR, RESULTS_DIR, median, printTable, summarize, writeResults } from './lib';
+import { BENCH_DIR, REPO_DIR, RESULTS_DIR, bundleProbes, median, printTable, summarize, writeResults } from './lib';
 
 const { values } = parseCommandLine('usage: npx tsx bench/database-login.ts [--samples=N]', { options: ['samples'] });
 const SAMPLES = Math.min(Number(values.samples ?? 25), 200);
@@ -61,13 +60,7 @@ const server = createServer(secretsManager);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const { dirs } = await bundleFunctions(
-  VARIANTS.map((variant) => ({ name: variant.name, entry: variant.entry })),
-  { root: REPO_DIR, outdir: join(OUT_DIR, 'bundles') },
-);
-mkdirSync(OUT_DIR, { recursive: true });
-const eventFile = join(OUT_DIR, 'event.json');
-writeFileSync(eventFile, '{}');
+const { dirs, eventFile } = await bundleProbes(VARIANTS, OUT_DIR);
 
 // What the Lambda runtime gives a function: its region and role credentials; then the data layer's settings.
 const env: NodeJS.ProcessEnv = {

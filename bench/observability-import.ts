@@ -7,11 +7,10 @@
  *   npx tsx bench/observability-import.ts [--samples=25]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleFunctions } from '../infra/bundle';
 import { parseCommandLine } from '../local/command-line';
-import { BENCH_DIR, REPO_DIR, RESULTS_DIR, median, printTable, summarize, writeResults } from './lib';
+import { BENCH_DIR, REPO_DIR, RESULTS_DIR, bundleProbes, median, printTable, summarize, writeResults } from './lib';
 
 const { values } = parseCommandLine('usage: npx tsx bench/observability-import.ts [--samples=N]', { options: ['samples'] });
 const SAMPLES = Math.min(Number(values.samples ?? 25), 200);
@@ -24,13 +23,7 @@ const VARIANTS = [
   { name: 'own-log-and-emf', entry: 'bench/fixtures/own-observability.ts' },
 ];
 
-const { dirs } = await bundleFunctions(
-  VARIANTS.map((variant) => ({ name: variant.name, entry: variant.entry })),
-  { root: REPO_DIR, outdir: join(OUT_DIR, 'bundles') },
-);
-mkdirSync(OUT_DIR, { recursive: true });
-const eventFile = join(OUT_DIR, 'event.json');
-writeFileSync(eventFile, '{}');
+const { dirs, eventFile } = await bundleProbes(VARIANTS, OUT_DIR);
 
 const samples = new Map<string, number[]>(VARIANTS.map((variant) => [variant.name, []]));
 for (let round = 0; round < SAMPLES; round++) {
