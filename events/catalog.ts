@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { builtSchema, lazySchema, onFirstUse } from '../shared/schemas/lazy';
+import type { EventType } from './types';
 import { ApiKey } from '../shared/tenants/schemas/api-key';
 import { Location } from '../shared/inventory/schemas/location';
 import { Manufacturer } from '../shared/catalog/schemas/manufacturer';
@@ -423,11 +424,4 @@ export const EVENT_CATALOG = {
       'An import batch was rolled back: removed_counts holds what rollbacks removed, counts what the batch still holds (records something references; the rollback response lists them with reasons). No per-record deleted events are sent.',
     object: MigrationBatch,
   },
-} as const satisfies Record<string, EventContract>;
-
-export type EventType = keyof typeof EVENT_CATALOG;
-
-/** Whether `name` is an event type of the catalog: the events feed filters and webhook subscriptions accept only these. */
-export function isEventType(name: string): name is EventType {
-  return Object.hasOwn(EVENT_CATALOG, name);
-}
+} as const satisfies Record<EventType, EventContract>;

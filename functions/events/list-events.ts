@@ -1,5 +1,5 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
-import { isEventType } from '../../events/catalog';
+import { isEventType } from '../../events/types';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';

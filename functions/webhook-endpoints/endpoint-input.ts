@@ -1,4 +1,4 @@
-import { isEventType } from '../../events/catalog';
+import { isEventType } from '../../events/types';
 import { ApiError } from '../../shared/errors';
 import { checkEndpointUrl, urlPolicy } from '../../shared/webhooks/url-policy';
 

@@ -5,7 +5,7 @@
  * from live readers like any other record, and `livemode` says which mode it is. Publishing happens after commit
  * (right away by the request, and by the sweeper for anything a crash left behind).
  */
-import type { EventType } from '../../events/catalog';
+import type { EventType } from '../../events/types';
 import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import { newId } from '../ids';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '../../events/catalog';
+import { EVENT_TYPES, isEventType } from '../../events/types';
 import { payloadVersion } from '../../shared/events/payload-versions';
 import { z } from 'zod';
 import { Order } from '../../shared/orders/schemas/order';
@@ -15,6 +16,13 @@ describe('event contracts', () => {
       const source = readFileSync(`${dir}${key}.ts`, 'utf8');
       for (const [, type] of source.matchAll(/events\.record\('([\w.]+)'/g)) expect(Object.keys(EVENT_CATALOG), `${key}: ${type}`).toContain(type);
     }
+  });
+
+  it('names the same types as the plain list the events feed and webhook subscriptions check against', () => {
+    expect([...EVENT_TYPES].sort()).toEqual(Object.keys(EVENT_CATALOG).sort());
+    expect(isEventType('order.created')).toBe(true);
+    expect(isEventType('order.created ')).toBe(false);
+    expect(isEventType('toString')).toBe(false);
   });
 
   it('types are resource.action in lower case with a positive version', () => {
