@@ -23,9 +23,11 @@
  *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler]
  *
  * --pooler: the children connect through a transaction-pooling PgBouncer (bench/pooler.ts), as
- * functions reach Aurora through RDS Proxy: each child opens a new client connection, but runs on a
- * backend kept open between children, whose catalog caches the earlier children filled. Without it
- * every child starts a brand-new backend, the worst case (the proxy opening a new connection).
+ * functions reach Aurora through RDS Proxy: each child opens a new client connection, with TLS
+ * verified against a CA it trusts, but runs on a backend kept open between children, whose catalog
+ * caches the earlier children filled. Without it every child starts a brand-new backend with no
+ * TLS, the worst case on the database's side (the proxy opening a new connection) and not
+ * production's on the client's.
  *
  * Bundles are written to bench/results/build/bundles (git-ignored) so the children resolve the external
  * @aws-sdk/* packages from the repository's node_modules, as the Lambda runtime provides them.
@@ -46,6 +48,7 @@ import {
   databaseUrl,
   dropDatabase,
   hrtimeMs,
+  lambdaEnvironment,
   median,
   option,
   printTable,
@@ -312,19 +315,17 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     mkdirSync(EVENT_DIR, { recursive: true });
     for (const variant of variants) writeFileSync(join(EVENT_DIR, `${variant.name}.json`), JSON.stringify(variant.event));
 
-    // What the Lambda runtime would give: production, no loader hooks from this process.
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
+    // What the Lambda runtime would give, and the variables the infrastructure sets; nothing else of this machine's.
+    const env = lambdaEnvironment({
+      // Through the pooler: TLS, the certificate verified against its CA (bench/pooler.ts), as functions verify RDS Proxy's.
       DATABASE_URL: pooler?.url ?? url,
       // As the infrastructure sets it: the database routes and the authorizer connect while they load.
       DATABASE_CONNECT_DURING_INIT: 'true',
       AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1',
       IDEMPOTENCY_TABLE_NAME: store.tableName,
       DYNAMODB_ENDPOINT: store.endpoint,
-    };
-    delete env.NODE_OPTIONS;
-    env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    });
 
     for (const variant of variants) await runChild(variant, env); // warm the file system cache, check each works
     const samples: Record<string, (ChildResult & { wallMs: number })[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
@@ -365,7 +366,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       };
     });
     printTable(
-      `cold start: fresh node process per sample, medians in ms (${SAMPLES} samples each, interleaved, ${POOLER ? 'database through PgBouncer' : 'database direct'}${timedOut ? ', STOPPED AT TIME LIMIT' : ''})`,
+      `cold start: fresh node process per sample, medians in ms (${SAMPLES} samples each, interleaved, ${POOLER ? 'database through PgBouncer with TLS' : 'database direct, no TLS'}${timedOut ? ', STOPPED AT TIME LIMIT' : ''})`,
       ['bundle', 'n', '@aws-sdk', 'import (all)', 'first invoke', 'import+invoke', 'p95', 'ratio', 'process start→done', 'ratio (whole)', 'spawn wall'],
       rows.map((r) => [
         r.label,
@@ -392,7 +393,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     console.log(
       '\nimport+invoke: from before import() to the handler returning, inside the child; process start→done adds node start-up;\n' +
         '@aws-sdk: the part of import spent loading the external @aws-sdk/* clients the bundle imports statically\n' +
-        'ratio: route / empty handler. The database routes include opening the pg connection (local, no TLS).',
+        `ratio: route / empty handler. The database routes include opening the pg connection (${POOLER ? 'through PgBouncer, TLS verified' : 'direct, no TLS'}).`,
     );
     return {
       samples: SAMPLES,

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandLine } from '../local/command-line';
-import { BENCH_DIR, REPO_DIR, RESULTS_DIR, bundleProbes, median, printTable, summarize, writeResults } from './lib';
+import { BENCH_DIR, REPO_DIR, RESULTS_DIR, bundleProbes, lambdaEnvironment, median, printTable, summarize, writeResults } from './lib';
 
 const { values } = parseCommandLine('usage: npx tsx bench/database-login.ts [--samples=N]', { options: ['samples'] });
 const SAMPLES = Math.min(Number(values.samples ?? 25), 200);
@@ -62,10 +62,8 @@ const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const { dirs, eventFile } = await bundleProbes(VARIANTS, OUT_DIR);
 
-// What the Lambda runtime gives a function: its region and role credentials; then the data layer's settings.
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NODE_ENV: 'production',
+// What the Lambda runtime gives a function (its region and role credentials), then the data layer's settings.
+const env = lambdaEnvironment({
   AWS_REGION: 'eu-west-1',
   AWS_ACCESS_KEY_ID: 'ASIABENCHEXAMPLE0000',
   AWS_SECRET_ACCESS_KEY: 'bench/secret/access/key/example/0000000',
@@ -75,8 +73,7 @@ const env: NodeJS.ProcessEnv = {
   DB_HOST: 'bizops-prod.proxy-c1x2y3z4.eu-west-1.rds.amazonaws.com',
   DB_PORT: '5432',
   DB_USER: 'bizops_app',
-};
-delete env.NODE_OPTIONS;
+});
 
 interface ChildResult {
   totalMs: number;

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandLine } from '../local/command-line';
-import { BENCH_DIR, REPO_DIR, RESULTS_DIR, bundleProbes, median, printTable, summarize, writeResults } from './lib';
+import { BENCH_DIR, REPO_DIR, RESULTS_DIR, bundleProbes, lambdaEnvironment, median, printTable, summarize, writeResults } from './lib';
 
 const { values } = parseCommandLine('usage: npx tsx bench/observability-import.ts [--samples=N]', { options: ['samples'] });
 const SAMPLES = Math.min(Number(values.samples ?? 25), 200);
@@ -31,7 +31,7 @@ for (let round = 0; round < SAMPLES; round++) {
     const child = spawnSync(process.execPath, [join(BENCH_DIR, 'cold-start-child.mjs'), join(dirs[variant.name], 'index.mjs'), eventFile], {
       cwd: REPO_DIR,
       encoding: 'utf8',
-      env: { ...process.env, NODE_ENV: 'production', POWERTOOLS_METRICS_DISABLED: 'false' },
+      env: lambdaEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' }),
     });
     const line = child.stdout.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
     if (!line) throw new Error(`${variant.name} failed:\n${child.stdout}\n${child.stderr}`);

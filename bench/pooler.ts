@@ -2,12 +2,15 @@
  * A transaction-pooling PgBouncer in front of the benchmark database, standing in for RDS Proxy:
  * each client (a cold-start child) gets a new connection to the pooler, but its transactions run
  * on a server connection the pooler keeps open between clients, so a backend that has served a
- * statement before serves it again with its catalog caches filled. PgBouncer must be installed
- * (Debian: `apt-get install pgbouncer`); it is started in a temporary directory and stopped by
- * the returned function. Started as root, it runs as `postgres` (PgBouncer refuses root).
+ * statement before serves it again with its catalog caches filled. Clients must use TLS, as RDS
+ * Proxy requires: the pooler presents a self-signed certificate for 127.0.0.1 made here, which the
+ * returned URL names as the CA to verify against (a client's first TLS connection builds Node's
+ * certificate store all the same, about 20 ms, as a function's first connection to the proxy does). PgBouncer and openssl must be installed (Debian: `apt-get install
+ * pgbouncer`); it is started in a temporary directory and stopped by the returned function.
+ * Started as root, it runs as `postgres` (PgBouncer refuses root).
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +35,30 @@ export async function startPooler(directUrl: string, database: string): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'bench-pooler-'));
   chmodSync(dir, 0o777);
   const port = await freePort();
+  const [key, certificate] = [join(dir, 'key.pem'), join(dir, 'certificate.pem')];
+  // Self-signed: the certificate is its own CA. Readable by the user PgBouncer runs as; the directory is thrown away.
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      certificate,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  chmodSync(key, 0o644);
   const config = join(dir, 'pgbouncer.ini');
   writeFileSync(join(dir, 'users.txt'), `"${user}" ""\n`);
   writeFileSync(
@@ -44,6 +71,9 @@ export async function startPooler(directUrl: string, database: string): Promise<
       `listen_port = ${port}`,
       'unix_socket_dir =',
       'auth_type = trust',
+      'client_tls_sslmode = require',
+      `client_tls_key_file = ${key}`,
+      `client_tls_cert_file = ${certificate}`,
       `auth_file = ${join(dir, 'users.txt')}`,
       'pool_mode = transaction',
       // One server connection: the children run one at a time, so each meets the same warm backend.
@@ -57,14 +87,15 @@ export async function startPooler(directUrl: string, database: string): Promise<
   );
   const asRoot = process.getuid?.() === 0;
   const child = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), config], { stdio: 'ignore' });
-  const url = `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${database}`;
+  // verify-full: the certificate must chain to a trusted CA and name 127.0.0.1, as the data layer checks the proxy's.
+  const url = `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${database}?sslmode=verify-full&sslrootcert=${encodeURIComponent(certificate)}`;
   const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
     rmSync(dir, { recursive: true, force: true });
   };
   for (let attempt = 0; ; attempt++) {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ host: '127.0.0.1', port, user, database, ssl: { ca: readFileSync(certificate, 'utf8') } });
     try {
       await client.connect();
       await client.query('SELECT 1');
