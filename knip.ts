@@ -19,9 +19,9 @@ const config: KnipConfig = {
     // Stand-ins esbuild swaps in by alias (infra/bundle.ts: bundleAliases).
     'infra/bundle-shims/*.ts!',
     // Benchmarks: each script runs on its own (bench/run-all.ts spawns them, bundle-size spawns
-    // cold-start-child.mjs and bundles the empty handler); lib.ts and seed.ts are their helpers.
+    // cold-start-child.mjs and bundles the empty handler); lib.ts, seed.ts and pooler.ts are their helpers.
     'bench/*.{ts,mjs}',
-    '!bench/{lib,seed}.ts',
+    '!bench/{lib,seed,pooler}.ts',
     'bench/fixtures/*.ts',
     // Bundled by test/infra/bundle-shims.test.ts by path. Test files, test/support/global-setup.ts
     // and vitest.config.ts come from knip's vitest plugin.
@@ -35,8 +35,9 @@ const config: KnipConfig = {
   // Never imported: its standalone bundle is served as a file, resolved by path in
   // functions/docs/redoc-script.ts and copied beside the docs function by infra/functions.ts.
   ignoreDependencies: ['redoc'],
-  // util-linux's, on the machine: bench/framework-overhead.ts --pin sets CPU affinity with it, and says so when it is missing.
-  ignoreBinaries: ['taskset'],
+  // The machine's: bench/framework-overhead.ts --pin sets CPU affinity with util-linux's taskset (and
+  // says so when it is missing); bench/pooler.ts makes the pooler's TLS certificate with openssl.
+  ignoreBinaries: ['taskset', 'openssl'],
 };
 
 export default config;
