@@ -14,8 +14,7 @@ import pg from 'pg';
 import { ApiError } from '../errors';
 import { log, type Logger } from '../log';
 import { UUID_PATTERN } from '../ids';
-import { lambdaSigningContext } from '../aws-signing';
-import { rdsAuthToken } from './rds-auth-token';
+import { poolConfigFromEnvironment } from './pool-config';
 
 // Keep money and dates exactly as stored: numeric stays a string (decimal arithmetic happens in
 // shared/money), a date stays 'YYYY-MM-DD' instead of becoming a local-midnight Date.
@@ -156,36 +155,11 @@ export function connectDuringInit(env: NodeJS.ProcessEnv = process.env): void {
 }
 
 /**
- * DATABASE_URL wins (local, tests, CI). On AWS the function logs in to RDS Proxy as DB_USER with
- * IAM authentication: the password is a token signed locally with the function role's credentials
- * (shared/db/rds-auth-token.ts), made afresh for every connection the pool opens. No secret is read
- * and no AWS call is made before the first connection; the proxy holds the database password.
+ * DATABASE_URL wins (local, tests, CI); on AWS the function logs in to RDS Proxy with IAM
+ * (pool-config.ts).
  */
 function defaultPoolFactory(): pg.Pool {
   return createPool(poolConfigFromEnvironment(process.env));
-}
-
-/** The pool's configuration from the environment: DATABASE_URL, or the proxy login (DB_HOST, DB_USER). */
-export function poolConfigFromEnvironment(env: NodeJS.ProcessEnv): pg.PoolConfig {
-  const max = Number(env.DATABASE_POOL_MAX ?? 10);
-  if (env.DATABASE_URL) return { connectionString: env.DATABASE_URL, max };
-  const { DB_HOST: hostname, DB_USER: username } = env;
-  if (!hostname || !username) throw new Error('set DATABASE_URL, or DB_HOST and DB_USER (an IAM login through RDS Proxy)');
-  const port = Number(env.DB_PORT ?? 5432);
-  // Checked now, so a function without its role's credentials fails at its first connection with this message.
-  lambdaSigningContext(env);
-  return {
-    host: hostname,
-    port,
-    database: env.DB_NAME ?? 'bizops',
-    user: username,
-    // Read at each connection: the runtime's credentials are the role's for the environment's life.
-    password: () => rdsAuthToken({ hostname, port, username }, lambdaSigningContext(env)),
-    // The proxy requires TLS, and an IAM token must never travel in the clear.
-    ssl: { rejectUnauthorized: true },
-    max,
-    idleTimeoutMillis: 60_000,
-  };
 }
 
 export async function closeDatabase(): Promise<void> {

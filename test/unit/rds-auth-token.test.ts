@@ -1,12 +1,12 @@
 /**
  * The RDS Proxy login (shared/db/rds-auth-token.ts, and the pool configuration of
- * shared/db/database.ts that uses it): the token is the one the AWS SDK's RDS signer makes, string
+ * shared/db/pool-config.ts that uses it): the token is the one the AWS SDK's RDS signer makes, string
  * for string, and the pool on AWS logs in with it over verified TLS.
  */
 import { Signer } from '@aws-sdk/rds-signer';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { poolConfigFromEnvironment } from '../../shared/db/database';
+import { poolConfigFromEnvironment } from '../../shared/db/pool-config';
 import { rdsAuthToken } from '../../shared/db/rds-auth-token';
 
 const secretText = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/='), minLength: 1, maxLength: 40 });
