@@ -22,7 +22,7 @@ const APP_USERNAME = 'bizops_app';
 const ADMIN_USERNAME = 'bizops_admin';
 /** RDS Proxy for PostgreSQL always listens on 5432; the cluster keeps the same port. */
 export const DATABASE_PORT = 5432;
-/** The characters generated database passwords leave out: the CDK's default for database secrets. */
+/** The characters the app password leaves out, generated or rotated (the CDK's default for database secrets). */
 const DATABASE_PASSWORD_EXCLUDED_CHARACTERS = ' %+~`#$&*()|[]{}:;<>?!\'/@"\\';
 
 export interface DatabaseProps {
@@ -135,6 +135,7 @@ export class Database extends Construct {
     this.appSecret = new rds.DatabaseSecret(this, 'AppSecret', {
       username: APP_USERNAME,
       dbname: DATABASE_NAME,
+      excludeCharacters: DATABASE_PASSWORD_EXCLUDED_CHARACTERS,
     });
     // Adds host, port and engine to the secret so it fully describes the connection.
     this.appSecret.attach(this.cluster);
@@ -148,7 +149,7 @@ export class Database extends Construct {
       vpcSubnets: subnets,
       endpoint: props.secretsManagerEndpoint,
       automaticallyAfter: Duration.days(30),
-      // What the generated secret left out (the CDK's default for database secrets): rotated passwords stay alike.
+      // Rotated passwords leave out what the generated one did.
       excludeCharacters: DATABASE_PASSWORD_EXCLUDED_CHARACTERS,
     });
 
