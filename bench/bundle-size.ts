@@ -71,6 +71,7 @@ const BUNDLE_DIR = join(OUT_DIR, 'bundles');
 const EVENT_DIR = join(OUT_DIR, 'events');
 const CHILD = join(BENCH_DIR, 'cold-start-child.mjs');
 const EMPTY = 'bench/empty-handler';
+const BARE_PG = 'bench/bare-pg-handler';
 const CHILD_TIMEOUT_MS = 30_000;
 
 interface ChildResult {
@@ -80,6 +81,8 @@ interface ChildResult {
   totalMs: number;
   sinceProcessStartMs: number;
   bootMs: number;
+  /** Loading what the Lambda runtime has loaded before it imports a handler (node:http, node:net, node:util). */
+  runtimeMs: number;
   statusCode: number;
   effect?: string;
   awsSdkLoaded: string[];
@@ -102,7 +105,11 @@ async function entries(): Promise<BundleEntry[]> {
   const { ROUTE_MODULES, ROUTES } = await import('../functions/routes');
   const { buildOpenApiDocument } = await import('../shared/http/openapi');
   // As infra/app.ts does: the OpenAPI route gets the generated document beside its code.
-  return [...bundleEntries(routeSpecs(ROUTE_MODULES), buildOpenApiDocument(ROUTES)), { name: EMPTY, entry: 'bench/fixtures/empty-handler.ts' }];
+  return [
+    ...bundleEntries(routeSpecs(ROUTE_MODULES), buildOpenApiDocument(ROUTES)),
+    { name: EMPTY, entry: 'bench/fixtures/empty-handler.ts' },
+    { name: BARE_PG, entry: 'bench/fixtures/bare-pg-handler.ts' },
+  ];
 }
 
 /** The packages a bundle imports statically but does not contain (the @aws-sdk/* clients). */
@@ -216,6 +223,13 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         needsDatabase: true,
       },
       {
+        name: 'bare-pg-read',
+        label: 'floor: pg alone, the statements of GET /v1/locations/{id}',
+        bundle: BARE_PG,
+        event: readLocation,
+        needsDatabase: true,
+      },
+      {
         name: 'get-location-preinitialised',
         label: 'GET /v1/locations/{id}, event 250 ms after init',
         bundle: 'locations/get-location',
@@ -294,6 +308,13 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         needsDatabase: true,
       },
       {
+        name: 'bare-pg-write',
+        label: 'floor: pg alone, the statements of POST /v1/locations',
+        bundle: BARE_PG,
+        event: createLocation(false),
+        needsDatabase: true,
+      },
+      {
         name: 'create-location-idempotent',
         label: 'POST /v1/locations + Idempotency-Key (DynamoDB)',
         bundle: 'locations/create-location',
@@ -353,6 +374,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         bundle: variant.bundle,
         n: samples[variant.name].length,
         externals: staticExternals(join(BUNDLE_DIR, variant.bundle, 'index.mjs')),
+        runtimeMs: stat(variant.name, 'runtimeMs'),
         externalsMs: stat(variant.name, 'externalsMs'),
         importMs: stat(variant.name, 'importMs'),
         invokeMs: stat(variant.name, 'invokeMs'),
@@ -367,10 +389,24 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     });
     printTable(
       `cold start: fresh node process per sample, medians in ms (${SAMPLES} samples each, interleaved, ${POOLER ? 'database through PgBouncer with TLS' : 'database direct, no TLS'}${timedOut ? ', STOPPED AT TIME LIMIT' : ''})`,
-      ['bundle', 'n', '@aws-sdk', 'import (all)', 'first invoke', 'import+invoke', 'p95', 'ratio', 'process start→done', 'ratio (whole)', 'spawn wall'],
+      [
+        'bundle',
+        'n',
+        'runtime',
+        '@aws-sdk',
+        'import (all)',
+        'first invoke',
+        'import+invoke',
+        'p95',
+        'ratio',
+        'process start→done',
+        'ratio (whole)',
+        'spawn wall',
+      ],
       rows.map((r) => [
         r.label,
         r.n,
+        r.runtimeMs,
         r.externalsMs,
         r.importMs,
         r.invokeMs,
@@ -387,11 +423,21 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       ['bundle', 'static imports', 'loaded'],
       rows.map((r) => [r.label, r.externals.join(' ') || '-', r.awsSdkLoaded.join(' ') || '-']),
     );
-    // Idempotency records go through shared/http/dynamodb-items.ts; only the attribute codec (util-dynamodb) loads.
-    const loadsClient = rows.some((r) => r.awsSdkLoaded.some((name) => /client-dynamodb|lib-dynamodb/.test(name)));
-    console.log(`no route loads the DynamoDB client: ${loadsClient ? 'FAIL' : 'PASS'}`);
+    // What the handler stack adds to a database route's cold start: the route against pg alone sending the same statements.
+    const overFloor = (route: string, floor: string) => {
+      const floorMs = rows.find((r) => r.name === floor)?.sinceProcessStartMs;
+      const routeMs = rows.find((r) => r.name === route)?.sinceProcessStartMs;
+      return floorMs && routeMs ? `${round(routeMs / floorMs, 2)}× (${round(routeMs - floorMs, 1)} ms)` : 'n/a';
+    };
     console.log(
-      '\nimport+invoke: from before import() to the handler returning, inside the child; process start→done adds node start-up;\n' +
+      `whole process over the floor (pg alone): GET /v1/locations/{id} ${overFloor('get-location', 'bare-pg-read')}, POST /v1/locations ${overFloor('create-location', 'bare-pg-write')}`,
+    );
+    // Idempotency records go through shared/http/dynamodb-items.ts and dynamodb-attributes.ts: no DynamoDB package loads.
+    const loadsClient = rows.some((r) => r.awsSdkLoaded.some((name) => /-dynamodb$/.test(name)));
+    console.log(`no route loads a DynamoDB package: ${loadsClient ? 'FAIL' : 'PASS'}`);
+    console.log(
+      '\nruntime: loading what the Lambda Node.js runtime has loaded before it imports a handler (node:http, node:net, node:util), in every child;\n' +
+        'import+invoke: from before import() to the handler returning, inside the child; process start→done adds node start-up and runtime;\n' +
         '@aws-sdk: the part of import spent loading the external @aws-sdk/* clients the bundle imports statically\n' +
         `ratio: route / empty handler. The database routes include opening the pg connection (${POOLER ? 'through PgBouncer, TLS verified' : 'direct, no TLS'}).`,
     );
@@ -438,7 +484,7 @@ async function main(): Promise<void> {
       return { name: entry.name, bytes, gzipBytes, withinTarget: bytes < SIZE_LIMIT_BYTES };
     })
     .sort((a, b) => b.bytes - a.bytes);
-  const functions = sizes.filter((size) => size.name !== EMPTY);
+  const functions = sizes.filter((size) => size.name !== EMPTY && size.name !== BARE_PG);
   const over = functions.filter((size) => !size.withinTarget);
   printTable(
     `bundle sizes: ${functions.length} functions, minified ESM, @aws-sdk/* external (one esbuild pass, ${bundled.durationMs} ms)`,
