@@ -3,10 +3,8 @@
  * attributes, conditions and consistent reads; the table in infra/constructs/idempotency-store.ts),
  * through the four item calls of dynamodb-items.ts instead of `@aws-sdk/client-dynamodb`, whose
  * evaluation and first call took about 100 ms of the cold start of every write that carried an
- * Idempotency-Key. `@aws-sdk/util-dynamodb` (the attribute value codec, about 5 ms) loads with the
- * first record.
+ * Idempotency-Key, and with the attribute codec of dynamodb-attributes.ts.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { IdempotencyRecordStatusValue } from '@aws-lambda-powertools/idempotency/types';
 import {
   IdempotencyItemAlreadyExistsError,
@@ -15,14 +13,8 @@ import {
   PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS,
 } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { fromItem, toItem, type Item } from './dynamodb-attributes';
 import { callDynamoDB, DynamoDBError, type DynamoDBConnection, type ItemOperation } from './dynamodb-items';
-
-type Codec = typeof import('@aws-sdk/util-dynamodb');
-type Item = Record<string, AttributeValue>;
-
-let codec: Promise<Codec> | undefined;
-/** Loaded once per process, when the first idempotent request needs it. */
-const loadCodec = () => (codec ??= import('@aws-sdk/util-dynamodb'));
 
 const { statusAttr, expiryAttr, inProgressExpiryAttr, dataAttr, validationKeyAttr } = PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS;
 const KEY_ATTR = 'id';
@@ -44,8 +36,8 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
     return { [KEY_ATTR]: { S: idempotencyKey } };
   }
 
-  private recordOf({ unmarshall }: Codec, item: Item): IdempotencyRecord {
-    const value = unmarshall(item);
+  private recordOf(item: Item): IdempotencyRecord {
+    const value = fromItem(item);
     return new IdempotencyRecord({
       idempotencyKey: value[KEY_ATTR] as string,
       status: value[statusAttr] as IdempotencyRecordStatusValue,
@@ -61,16 +53,15 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
   }
 
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    const [result, loaded] = await Promise.all([this.call<{ Item?: Item }>('GetItem', { Key: this.key(idempotencyKey), ConsistentRead: true }), loadCodec()]);
+    const result = await this.call<{ Item?: Item }>('GetItem', { Key: this.key(idempotencyKey), ConsistentRead: true });
     if (!result.Item) throw new IdempotencyItemNotFoundError();
-    return this.recordOf(loaded, result.Item);
+    return this.recordOf(result.Item);
   }
 
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const loaded = await loadCodec();
     const item: Item = {
       ...this.key(record.idempotencyKey),
-      ...loaded.marshall({ [expiryAttr]: record.expiryTimestamp, [statusAttr]: record.getStatus() }),
+      ...toItem({ [expiryAttr]: record.expiryTimestamp, [statusAttr]: record.getStatus() }),
     };
     if (record.inProgressExpiryTimestamp !== undefined) item[inProgressExpiryAttr] = { N: record.inProgressExpiryTimestamp.toString() };
     if (this.isPayloadValidationEnabled() && record.payloadHash !== undefined) item[validationKeyAttr] = { S: record.payloadHash };
@@ -80,7 +71,7 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
       await this.call('PutItem', {
         Item: item,
         ExpressionAttributeNames: { '#id': KEY_ATTR, '#expiry': expiryAttr, '#in_progress_expiry': inProgressExpiryAttr, '#status': statusAttr },
-        ExpressionAttributeValues: loaded.marshall({ ':now': now / 1000, ':now_in_millis': now, ':inprogress': IdempotencyRecordStatus.INPROGRESS }),
+        ExpressionAttributeValues: toItem({ ':now': now / 1000, ':now_in_millis': now, ':inprogress': IdempotencyRecordStatus.INPROGRESS }),
         ConditionExpression:
           'attribute_not_exists(#id) OR #expiry < :now OR (#status = :inprogress AND attribute_exists(#in_progress_expiry) AND #in_progress_expiry < :now_in_millis)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -90,7 +81,7 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
         const existing = error.body.Item as Item | undefined;
         throw new IdempotencyItemAlreadyExistsError(
           `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
-          existing && this.recordOf(loaded, existing),
+          existing && this.recordOf(existing),
         );
       }
       throw error;
@@ -98,7 +89,6 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
   }
 
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    const loaded = await loadCodec();
     const fields = ['#expiry = :expiry', '#status = :status'];
     const names: Record<string, string> = { '#expiry': expiryAttr, '#status': statusAttr };
     const values: Record<string, unknown> = { ':expiry': record.expiryTimestamp, ':status': record.getStatus() };
@@ -116,7 +106,7 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
       Key: this.key(record.idempotencyKey),
       UpdateExpression: `SET ${fields.join(', ')}`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: loaded.marshall(values),
+      ExpressionAttributeValues: toItem(values),
     });
   }
 }
