@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { fromItem, toAttribute, toItem } from '../../shared/http/dynamodb-attributes';
 
 // JSON values whose numbers DynamoDB and util-dynamodb keep exactly: finite, within the safe integers.
-// Names are any text but `__proto__`, which util-dynamodb assigns (setting the prototype); the codec keeps it (tested below).
-const name = fc.string({ minLength: 1 }).filter((text) => text !== '__proto__');
+// Names are any text but two that util-dynamodb misreads: it assigns `__proto__` (setting the
+// prototype) and takes an object with its own `constructor` field for a class instance. The codec
+// keeps both as fields (tested below).
+const name = fc.string({ minLength: 1 }).filter((text) => text !== '__proto__' && text !== 'constructor');
 const safeNumber = fc.oneof(
   fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
   fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e15, max: 1e15 }),
@@ -63,10 +65,10 @@ describe('the idempotency records’ attribute codec', () => {
     expect(toItem(input)).toEqual({ status: { S: 'INPROGRESS' }, nested: { M: { kept: { N: '1' } } } });
   });
 
-  it('keeps a field named __proto__ as a field', () => {
-    const input = JSON.parse('{"__proto__": {"polluted": true}, "plain": 1}') as Record<string, unknown>;
+  it('keeps fields named __proto__ and constructor as fields', () => {
+    const input = JSON.parse('{"__proto__": {"polluted": true}, "constructor": "x", "plain": 1}') as Record<string, unknown>;
     const item = toItem(input);
-    expect(Object.keys(item)).toEqual(['__proto__', 'plain']);
+    expect(Object.keys(item)).toEqual(['__proto__', 'constructor', 'plain']);
     expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
     const read = fromItem(item);
     expect(Object.hasOwn(read, '__proto__')).toBe(true);
