@@ -16,9 +16,11 @@
  *      (a date), read without zod too, GET /v1/orders?document_type=sales_order&expand[]= (a required
  *      filter and expand), the events list with types[] (a list of values), the reorder report and the
  *      trial balance (report parameters, an entity path), POST /v1/locations without and with an
- *      Idempotency-Key (the latter writes to a local dynalite store through shared/http/dynamodb-items.ts)
- *      and the authorizer. Reports medians, the ratio route / empty, and which @aws-sdk/* packages
- *      each child had loaded by the end (no route may load the DynamoDB client).
+ *      Idempotency-Key (the latter writes to a local dynalite store through shared/aws-json.ts)
+ *      and the authorizer. Writes publish their event after the commit as on AWS, to a local
+ *      stand-in for EventBridge's PutEvents (bench/eventbridge.ts). Reports medians, the ratio
+ *      route / empty, and which @aws-sdk/* packages each child had loaded by the end (no route may
+ *      load a DynamoDB or EventBridge package).
  *
  *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler]
  *
@@ -58,6 +60,7 @@ import {
   summarize,
   writeResults,
 } from './lib';
+import { startEventBridgeStandIn } from './eventbridge';
 import { startPooler } from './pooler';
 import { getEvent, migrateBenchDatabase, seed } from './seed';
 
@@ -157,6 +160,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
   const url = await createDatabase(adminUrl);
   console.log(`\ndatabase ${BENCH_DATABASE} created`);
   let closeStore: (() => Promise<void>) | undefined;
+  let closeEventBridge: (() => Promise<void>) | undefined;
   let stopPooler: (() => Promise<void>) | undefined;
   try {
     await migrateBenchDatabase(url);
@@ -167,6 +171,9 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     const { startIdempotencyStore } = await import('../local/embedded');
     const store = await startIdempotencyStore();
     closeStore = () => store.close();
+    // Writes publish their events after the commit, as on AWS, to a local PutEvents.
+    const eventBridge = await startEventBridgeStandIn();
+    closeEventBridge = eventBridge.close;
     // --pooler: the children reach the database through PgBouncer, as functions reach Aurora through RDS Proxy.
     const pooler = POOLER ? await startPooler(url, BENCH_DATABASE) : undefined;
     stopPooler = pooler?.stop;
@@ -345,6 +352,8 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1',
       IDEMPOTENCY_TABLE_NAME: store.tableName,
       DYNAMODB_ENDPOINT: store.endpoint,
+      EVENT_BUS_NAME: 'bizops-bench',
+      EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     });
 
@@ -362,6 +371,10 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         samples[variant.name].push(await runChild(variant, env));
       }
     }
+    // Each route write (its warm-up run included) published one event; a publish that failed would
+    // have been left to the sweeper silently, and the write measured without it.
+    const writes = ['create-location', 'create-location-idempotent'].reduce((sum, name) => sum + 1 + samples[name].length, 0);
+    if (eventBridge.entries() !== writes) throw new Error(`${eventBridge.entries()} events reached the PutEvents stand-in for ${writes} writes`);
 
     const stat = (name: string, key: keyof ChildResult | 'wallMs') => median(samples[name].map((sample) => sample[key] as number));
     const empty = { total: stat('empty', 'totalMs'), sinceStart: stat('empty', 'sinceProcessStartMs') };
@@ -432,9 +445,9 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     console.log(
       `whole process over the floor (pg alone): GET /v1/locations/{id} ${overFloor('get-location', 'bare-pg-read')}, POST /v1/locations ${overFloor('create-location', 'bare-pg-write')}`,
     );
-    // Idempotency records go through shared/http/dynamodb-items.ts and dynamodb-attributes.ts: no DynamoDB package loads.
-    const loadsClient = rows.some((r) => r.awsSdkLoaded.some((name) => /-dynamodb$/.test(name)));
-    console.log(`no route loads a DynamoDB package: ${loadsClient ? 'FAIL' : 'PASS'}`);
+    // Idempotency records and events go through shared/aws-json.ts: no DynamoDB or EventBridge package loads.
+    const loadsClient = rows.some((r) => r.awsSdkLoaded.some((name) => /-dynamodb$|client-eventbridge$/.test(name)));
+    console.log(`no route loads a DynamoDB or EventBridge package: ${loadsClient ? 'FAIL' : 'PASS'}`);
     console.log(
       '\nruntime: loading what the Lambda Node.js runtime has loaded before it imports a handler (node:http, node:net, node:util), in every child;\n' +
         'import+invoke: from before import() to the handler returning, inside the child; process start→done adds node start-up and runtime;\n' +
@@ -462,6 +475,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     };
   } finally {
     await closeStore?.();
+    await closeEventBridge?.();
     await stopPooler?.();
     await dropDatabase(adminUrl);
     console.log(`database ${BENCH_DATABASE} dropped`);

@@ -1,7 +1,7 @@
 /**
- * Signature Version 4 with `node:crypto`, for the two AWS calls a cold function makes on its way
- * to its first answer: the idempotency store's DynamoDB items (signed headers,
- * shared/http/dynamodb-items.ts) and the database login token for RDS Proxy (a presigned URL,
+ * Signature Version 4 with `node:crypto`, for the AWS calls a cold function makes on its way to
+ * its first answer: DynamoDB's idempotency records and EventBridge's PutEvents (signed headers,
+ * shared/aws-json.ts) and the database login token for RDS Proxy (a presigned URL,
  * shared/db/rds-auth-token.ts). The SDK's signer comes with its configuration and credential
  * chain, tens of milliseconds to evaluate; these few functions load in well under one.
  */
@@ -69,7 +69,7 @@ function sign({ method, headers, query, payloadHash }: CanonicalRequest, { regio
 }
 
 /**
- * The headers of a signed POST of `body` to the root path of `url` (DynamoDB's only path): the
+ * The headers of a signed POST of `body` to the root path of `url` (the JSON protocol's only path): the
  * given ones, Host, X-Amz-Date, X-Amz-Security-Token when the credentials carry a session token,
  * and Authorization. Every header given is signed.
  */

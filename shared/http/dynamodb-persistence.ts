@@ -1,9 +1,10 @@
 /**
  * The idempotency records on DynamoDB: what Powertools' DynamoDB persistence layer does (same
  * attributes, conditions and consistent reads; the table in infra/constructs/idempotency-store.ts),
- * through the four item calls of dynamodb-items.ts instead of `@aws-sdk/client-dynamodb`, whose
- * evaluation and first call took about 100 ms of the cold start of every write that carried an
- * Idempotency-Key, and with the attribute codec of dynamodb-attributes.ts.
+ * through four item calls of DynamoDB's JSON protocol (GetItem, PutItem, UpdateItem, DeleteItem;
+ * shared/aws-json.ts) instead of `@aws-sdk/client-dynamodb`, whose evaluation and first call took
+ * about 100 ms of the cold start of every write that carried an Idempotency-Key, and with the
+ * attribute codec of dynamodb-attributes.ts.
  */
 import type { IdempotencyRecordStatusValue } from '@aws-lambda-powertools/idempotency/types';
 import {
@@ -13,23 +14,26 @@ import {
   PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS,
 } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { AwsServiceError, callAwsJson, type AwsConnection, type AwsJsonService } from '../aws-json';
 import { fromItem, toItem, type Item } from './dynamodb-attributes';
-import { callDynamoDB, DynamoDBError, type DynamoDBConnection, type ItemOperation } from './dynamodb-items';
 
 const { statusAttr, expiryAttr, inProgressExpiryAttr, dataAttr, validationKeyAttr } = PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS;
 const KEY_ATTR = 'id';
+
+export const DYNAMODB: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', protocol: '1.0' };
+type ItemOperation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 export class DynamoDBPersistence extends BasePersistenceLayer {
   constructor(
     private readonly tableName: string,
     /** Where and as whom: a local DynamoDB-API store, or the Lambda's region and role. */
-    private readonly connection: DynamoDBConnection,
+    private readonly connection: AwsConnection,
   ) {
     super();
   }
 
   private call<Output>(operation: ItemOperation, input: object): Promise<Output> {
-    return callDynamoDB<Output>(this.connection, operation, { TableName: this.tableName, ...input });
+    return callAwsJson<Output>(this.connection, DYNAMODB, operation, { TableName: this.tableName, ...input });
   }
 
   private key(idempotencyKey: string): Item {
@@ -77,7 +81,7 @@ export class DynamoDBPersistence extends BasePersistenceLayer {
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       });
     } catch (error) {
-      if (error instanceof DynamoDBError && error.type === 'ConditionalCheckFailedException') {
+      if (error instanceof AwsServiceError && error.type === 'ConditionalCheckFailedException') {
         const existing = error.body.Item as Item | undefined;
         throw new IdempotencyItemAlreadyExistsError(
           `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,

@@ -1,15 +1,15 @@
 /**
  * The idempotency store: Powertools idempotency on DynamoDB. Imported lazily by the handler stack,
  * only when a request carries an Idempotency-Key; the records go to DynamoDB through
- * dynamodb-persistence.ts, which calls DynamoDB without the AWS SDK's client.
+ * dynamodb-persistence.ts, which calls DynamoDB without the AWS SDK's client (shared/aws-json.ts).
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
+import { AwsServiceError, lambdaConnection, type AwsConnection } from '../aws-json';
 import { ApiError } from '../errors';
 import { log } from '../log';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
-import { DynamoDBError, lambdaConnection, type DynamoDBConnection } from './dynamodb-items';
-import { DynamoDBPersistence } from './dynamodb-persistence';
+import { DYNAMODB, DynamoDBPersistence } from './dynamodb-persistence';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
 
@@ -25,9 +25,9 @@ function persistenceStore(): DynamoDBPersistence {
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   // Local runs point at the embedded DynamoDB-API store; AWS uses the region's endpoint and the role.
-  const connection: DynamoDBConnection = endpoint
+  const connection: AwsConnection = endpoint
     ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : lambdaConnection();
+    : lambdaConnection(DYNAMODB);
   return new DynamoDBPersistence(tableName, connection);
 }
 
@@ -106,7 +106,7 @@ function isStoreFault(error: unknown): boolean {
   return (
     name === 'IdempotencyPersistenceLayerError' ||
     name === 'IdempotencyInconsistentStateError' ||
-    error instanceof DynamoDBError ||
+    error instanceof AwsServiceError ||
     typeof (error as NodeJS.ErrnoException)?.syscall === 'string'
   );
 }

@@ -62,15 +62,17 @@ describe('bundleFunctions', () => {
     expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['index.mjs', 'zod.cjs']);
   });
 
-  it('loads no DynamoDB package in any function: idempotency records go through dynamodb-items.ts and dynamodb-attributes.ts', () => {
+  it('loads no DynamoDB or EventBridge package in any function: records and events go through shared/aws-json.ts', () => {
     // A static import of an external package is hoisted to the top of the bundle and runs on every cold start;
-    // the client's evaluation and first call cost about 100 ms even when import()ed on first use, the codec's import 7–11 ms.
+    // a client's evaluation and first call cost about 100 ms even when import()ed on first use, the codec's import 7–11 ms.
     for (const [name, dir] of Object.entries(result.dirs)) {
       const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
       expect(code, name).not.toMatch(/"@aws-sdk\/(client|lib|util)-dynamodb"/);
+      expect(code, name).not.toMatch(/"@aws-sdk\/client-eventbridge"/);
     }
     const mutating = readFileSync(join(result.dirs['locations/create-location'], 'index.mjs'), 'utf8');
-    expect(mutating).toContain('DynamoDB_20120810.');
+    expect(mutating).toContain('DynamoDB_20120810');
+    expect(mutating).toContain('AWSEvents');
   });
 
   it('reads the database password in no function but the migration step: the others log in with IAM tokens', () => {

@@ -1,31 +1,41 @@
 /**
- * The four item calls of DynamoDB's JSON protocol that the idempotency store makes (GetItem,
- * PutItem, UpdateItem, DeleteItem): one POST each, signed with Signature Version 4.
+ * Calls to AWS services over their JSON protocol: one signed POST per call (Signature Version 4,
+ * aws-signing.ts). The two services a function calls on its way to its first answer go through
+ * here: DynamoDB for the idempotency records (shared/http/dynamodb-persistence.ts) and EventBridge
+ * for the events a write publishes after its commit (shared/events/publisher.ts).
  *
- * Not `@aws-sdk/client-dynamodb`: evaluating the SDK client and resolving its configuration on the
- * first call took about 100 ms of the cold start of every write that carried an Idempotency-Key,
- * for four calls on one table. This module loads in about a millisecond. It does what the SDK
- * does for these calls: credentials from the Lambda environment (AWS_ACCESS_KEY_ID,
- * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the regional endpoint, kept-alive connections, and
- * three attempts with jittered backoff on throttling, 5xx and network errors.
+ * Not the SDK's clients: evaluating one and resolving its configuration on the first call took
+ * about 100 ms of the cold start of every write (the DynamoDB client when the request carried an
+ * Idempotency-Key, the EventBridge client always), for one or two operations each. This module
+ * loads in about a millisecond. It does what the SDK does for these calls: credentials from the
+ * Lambda environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the regional
+ * endpoint, kept-alive connections, and three attempts with jittered backoff on throttling, 5xx
+ * and network errors.
  */
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
-import { lambdaSigningContext, signedHeaders, type AwsSigningContext } from '../aws-signing';
+import { lambdaSigningContext, signedHeaders, type AwsSigningContext } from './aws-signing';
 
-export interface DynamoDBConnection extends AwsSigningContext {
-  /** https://dynamodb.<region>.amazonaws.com on AWS; a local DynamoDB-API store's address otherwise. */
+/** A service's JSON protocol: the name requests are signed for, and what X-Amz-Target and Content-Type carry. */
+export interface AwsJsonService {
+  /** The endpoint's first label and the signing name: `dynamodb`, `events`. */
+  name: string;
+  /** `DynamoDB_20120810`, `AWSEvents`: the target is `<prefix>.<operation>`. */
+  targetPrefix: string;
+  protocol: '1.0' | '1.1';
+}
+
+export interface AwsConnection extends AwsSigningContext {
+  /** https://<service>.<region>.amazonaws.com on AWS; a local stand-in's address otherwise. */
   endpoint: string;
 }
 
-export type ItemOperation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
-
-/** An error DynamoDB answered with: `type` is the exception's name (ConditionalCheckFailedException, ...). */
-export class DynamoDBError extends Error {
+/** An error the service answered with: `type` is the exception's name (ConditionalCheckFailedException, ...). */
+export class AwsServiceError extends Error {
   constructor(
     readonly type: string,
     message: string,
     readonly statusCode: number,
-    /** The whole error body: a failed condition check carries `Item` when ReturnValuesOnConditionCheckFailure asks. */
+    /** The whole error body: DynamoDB's failed condition check carries `Item` when ReturnValuesOnConditionCheckFailure asks. */
     readonly body: Record<string, unknown>,
   ) {
     super(message);
@@ -33,17 +43,17 @@ export class DynamoDBError extends Error {
   }
 }
 
-/** The connection a Lambda function has: its region and its role's credentials, from the environment. */
-export function lambdaConnection(env: NodeJS.ProcessEnv = process.env): DynamoDBConnection {
+/** The connection a Lambda function has to `service`: its region's endpoint and its role's credentials, from the environment. */
+export function lambdaConnection(service: AwsJsonService, env: NodeJS.ProcessEnv = process.env): AwsConnection {
   const context = lambdaSigningContext(env);
   const domain = context.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
-  return { endpoint: `https://dynamodb.${context.region}.${domain}`, ...context };
+  return { endpoint: `https://${service.name}.${context.region}.${domain}`, ...context };
 }
 
 const MAX_ATTEMPTS = 3;
 const ATTEMPT_TIMEOUT_MS = 5_000;
 const BACKOFF_BASE_MS = 100;
-/** Answers worth another attempt besides any 5xx (the SDK's throttling list for DynamoDB). */
+/** Answers worth another attempt besides any 5xx (the SDK's throttling list). */
 const RETRYABLE_TYPES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TransactionInProgressException']);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
 
@@ -53,7 +63,7 @@ interface Transport {
 }
 const transports = new Map<string, Promise<Transport>>();
 
-/** node:http or node:https, loaded when first needed (a write without an Idempotency-Key needs neither). */
+/** node:http or node:https, loaded when first needed (a read calls no AWS service). */
 function transport(protocol: string): Promise<Transport> {
   let loaded = transports.get(protocol);
   if (!loaded) {
@@ -74,7 +84,7 @@ function send(url: URL, options: RequestOptions, body: string, { request }: Tran
       response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       response.on('error', reject);
     });
-    call.setTimeout(ATTEMPT_TIMEOUT_MS, () => call.destroy(Object.assign(new Error('DynamoDB request timed out'), { code: 'ETIMEDOUT' })));
+    call.setTimeout(ATTEMPT_TIMEOUT_MS, () => call.destroy(Object.assign(new Error('AWS request timed out'), { code: 'ETIMEDOUT' })));
     call.on('error', reject);
     call.end(body);
   });
@@ -82,7 +92,7 @@ function send(url: URL, options: RequestOptions, body: string, { request }: Tran
 
 const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-function errorOf(statusCode: number, text: string): DynamoDBError {
+function errorOf(statusCode: number, text: string): AwsServiceError {
   let body: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(text);
@@ -92,17 +102,22 @@ function errorOf(statusCode: number, text: string): DynamoDBError {
   }
   // `com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException` names the exception after '#'.
   const type = (stringOf(body.__type) ?? `HttpError${statusCode}`).split('#').pop() as string;
-  const message = stringOf(body.message) ?? stringOf(body.Message) ?? `DynamoDB answered ${statusCode}`;
-  return new DynamoDBError(type, message, statusCode, body);
+  const message = stringOf(body.message) ?? stringOf(body.Message) ?? `the service answered ${statusCode}`;
+  return new AwsServiceError(type, message, statusCode, body);
 }
 
 const isRetryable = (error: unknown) =>
-  error instanceof DynamoDBError
+  error instanceof AwsServiceError
     ? error.statusCode >= 500 || RETRYABLE_TYPES.has(error.type)
     : RETRYABLE_NETWORK_CODES.has((error as NodeJS.ErrnoException)?.code ?? '');
 
-/** Calls `operation` with `input` (the operation's JSON request) and returns its JSON response. */
-export async function callDynamoDB<Output = Record<string, unknown>>(connection: DynamoDBConnection, operation: ItemOperation, input: object): Promise<Output> {
+/** Calls `operation` of `service` with `input` (the operation's JSON request) and returns its JSON response. */
+export async function callAwsJson<Output = Record<string, unknown>>(
+  connection: AwsConnection,
+  service: AwsJsonService,
+  operation: string,
+  input: object,
+): Promise<Output> {
   const url = new URL(connection.endpoint);
   const body = JSON.stringify(input);
   const channel = await transport(url.protocol);
@@ -110,14 +125,14 @@ export async function callDynamoDB<Output = Record<string, unknown>>(connection:
     const headers = signedHeaders(
       url,
       {
-        'content-type': 'application/x-amz-json-1.0',
+        'content-type': `application/x-amz-json-${service.protocol}`,
         'content-length': String(Buffer.byteLength(body)),
-        'x-amz-target': `DynamoDB_20120810.${operation}`,
+        'x-amz-target': `${service.targetPrefix}.${operation}`,
       },
       body,
       connection,
       new Date(),
-      'dynamodb',
+      service.name,
     );
     try {
       const { statusCode, text } = await send(url, { method: 'POST', path: '/', headers, agent: channel.agent }, body, channel);

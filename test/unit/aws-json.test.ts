@@ -1,30 +1,36 @@
 /**
- * The DynamoDB item calls of the idempotency store (shared/http/dynamodb-items.ts): the calls reach
- * a DynamoDB-API store and carry its errors; throttling, 5xx and dropped connections are retried,
- * nothing else is. Their signature is tested in aws-signing.test.ts.
+ * AWS calls over the JSON protocol (shared/aws-json.ts), as the idempotency store makes them: the
+ * calls reach a DynamoDB-API store and carry its errors; throttling, 5xx and dropped connections
+ * are retried, nothing else is. Their signature is tested in aws-signing.test.ts; EventBridge's
+ * PutEvents in event-publisher.test.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdempotencyStore } from '../../local/embedded';
-import { callDynamoDB, DynamoDBError, lambdaConnection, type DynamoDBConnection } from '../../shared/http/dynamodb-items';
+import { AwsServiceError, callAwsJson, lambdaConnection, type AwsConnection } from '../../shared/aws-json';
+import { DYNAMODB } from '../../shared/http/dynamodb-persistence';
+
+const callDynamoDB = <Output = Record<string, unknown>>(connection: AwsConnection, operation: string, input: object) =>
+  callAwsJson<Output>(connection, DYNAMODB, operation, input);
 
 describe('lambdaConnection', () => {
   it("uses the function's region and role credentials, and the China partition's domain there", () => {
     const env = { AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' };
-    expect(lambdaConnection(env)).toEqual({
+    expect(lambdaConnection(DYNAMODB, env)).toEqual({
       endpoint: 'https://dynamodb.eu-central-1.amazonaws.com',
       region: 'eu-central-1',
       credentials: { accessKeyId: 'ASIA1', secretAccessKey: 'secret', sessionToken: 'token' },
     });
-    expect(lambdaConnection({ ...env, AWS_REGION: 'cn-north-1' }).endpoint).toBe('https://dynamodb.cn-north-1.amazonaws.com.cn');
-    expect(() => lambdaConnection({ AWS_REGION: 'eu-central-1' })).toThrow(/AWS_ACCESS_KEY_ID/);
+    expect(lambdaConnection({ name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1' }, env).endpoint).toBe('https://events.eu-central-1.amazonaws.com');
+    expect(lambdaConnection(DYNAMODB, { ...env, AWS_REGION: 'cn-north-1' }).endpoint).toBe('https://dynamodb.cn-north-1.amazonaws.com.cn');
+    expect(() => lambdaConnection(DYNAMODB, { AWS_REGION: 'eu-central-1' })).toThrow(/AWS_ACCESS_KEY_ID/);
   });
 });
 
 describe('callDynamoDB against a DynamoDB-API store', () => {
   let store: Awaited<ReturnType<typeof startIdempotencyStore>>;
-  let connection: DynamoDBConnection;
+  let connection: AwsConnection;
   beforeAll(async () => {
     store = await startIdempotencyStore();
     connection = { endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
@@ -52,7 +58,7 @@ describe('callDynamoDB against a DynamoDB-API store', () => {
     expect(await callDynamoDB(connection, 'GetItem', { TableName, Key, ConsistentRead: true })).toEqual({});
   });
 
-  it('carries a failed condition as a DynamoDBError named for the exception, without retrying it', async () => {
+  it('carries a failed condition as an AwsServiceError named for the exception, without retrying it', async () => {
     const Key = { id: { S: `items-condition-${Date.now()}` } };
     const put = () => callDynamoDB(connection, 'PutItem', { TableName: store.tableName, Item: Key, ConditionExpression: 'attribute_not_exists(id)' });
     await put();
@@ -60,7 +66,7 @@ describe('callDynamoDB against a DynamoDB-API store', () => {
       () => undefined,
       (caught: unknown) => caught,
     );
-    expect(error).toBeInstanceOf(DynamoDBError);
+    expect(error).toBeInstanceOf(AwsServiceError);
     expect(error).toMatchObject({ type: 'ConditionalCheckFailedException', name: 'ConditionalCheckFailedException', statusCode: 400 });
   });
 
@@ -74,9 +80,9 @@ describe('callDynamoDB against a DynamoDB-API store', () => {
   });
 });
 
-describe('callDynamoDB retries', () => {
+describe('callAwsJson retries', () => {
   let server: Server;
-  let connection: DynamoDBConnection;
+  let connection: AwsConnection;
   /** What the fake store answers, one entry per attempt; the requests it received. */
   let answers: Array<(response: ServerResponse) => void>;
   const received: Array<{ target?: string; authorization?: string; body: string }> = [];
