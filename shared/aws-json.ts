@@ -1,12 +1,13 @@
 /**
  * Calls to AWS services over their JSON protocol: one signed POST per call (Signature Version 4,
- * aws-signing.ts). The two services a function calls on its way to its first answer go through
- * here: DynamoDB for the idempotency records (shared/http/dynamodb-persistence.ts) and EventBridge
- * for the events a write publishes after its commit (shared/events/publisher.ts).
+ * aws-signing.ts). The services a function calls on its way to its first answer go through here:
+ * DynamoDB for the idempotency records (shared/http/dynamodb-persistence.ts), EventBridge for the
+ * events a write publishes after its commit (shared/events/publisher.ts) and Secrets Manager for
+ * the Stripe key of the routes that charge cards (shared/payments/stripe-processor.ts).
  *
  * Not the SDK's clients: evaluating one and resolving its configuration on the first call took
- * about 100 ms of the cold start of every write (the DynamoDB client when the request carried an
- * Idempotency-Key, the EventBridge client always), for one or two operations each. This module
+ * about 80–130 ms of the cold start of the request that needed it (every write, for EventBridge),
+ * for one or two operations each. This module
  * loads in about a millisecond. It does what the SDK does for these calls: credentials from the
  * Lambda environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the regional
  * endpoint, kept-alive connections, and three attempts with jittered backoff on throttling, 5xx
@@ -17,11 +18,13 @@ import { lambdaSigningContext, signedHeaders, type AwsSigningContext } from './a
 
 /** A service's JSON protocol: the name requests are signed for, and what X-Amz-Target and Content-Type carry. */
 export interface AwsJsonService {
-  /** The endpoint's first label and the signing name: `dynamodb`, `events`. */
+  /** The endpoint's first label and the signing name: `dynamodb`, `events`, `secretsmanager`. */
   name: string;
-  /** `DynamoDB_20120810`, `AWSEvents`: the target is `<prefix>.<operation>`. */
+  /** `DynamoDB_20120810`, `AWSEvents`, `secretsmanager`: the target is `<prefix>.<operation>`. */
   targetPrefix: string;
   protocol: '1.0' | '1.1';
+  /** The variable that points the calls at a local stand-in instead (the embedded store, a benchmark's, a test's). */
+  endpointVariable: string;
 }
 
 export interface AwsConnection extends AwsSigningContext {
@@ -48,6 +51,16 @@ export function lambdaConnection(service: AwsJsonService, env: NodeJS.ProcessEnv
   const context = lambdaSigningContext(env);
   const domain = context.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
   return { endpoint: `https://${service.name}.${context.region}.${domain}`, ...context };
+}
+
+/**
+ * Where this process calls `service`: the local stand-in its endpoint variable names (with
+ * placeholder credentials, which a stand-in does not check), or else the Lambda function's connection.
+ */
+export function serviceConnection(service: AwsJsonService, env: NodeJS.ProcessEnv = process.env): AwsConnection {
+  const endpoint = env[service.endpointVariable];
+  if (!endpoint) return lambdaConnection(service, env);
+  return { endpoint, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 }
 
 const MAX_ATTEMPTS = 3;

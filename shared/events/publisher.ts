@@ -2,7 +2,7 @@
  * Where committed events go. On AWS: EventBridge (source `bizops.api`, detail-type = event type);
  * locally and in tests: an in-process bus with the same contract. Chosen once at start-up.
  */
-import { callAwsJson, lambdaConnection, type AwsConnection, type AwsJsonService } from '../aws-json';
+import { callAwsJson, serviceConnection, type AwsConnection, type AwsJsonService } from '../aws-json';
 import { withTransaction } from '../db/database';
 import { log, type Logger } from '../log';
 import type { EventEnvelope } from './outbox';
@@ -14,7 +14,7 @@ export interface EventPublisher {
   publish(events: EventEnvelope[]): Promise<void>;
 }
 
-const EVENTBRIDGE: AwsJsonService = { name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1' };
+const EVENTBRIDGE: AwsJsonService = { name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1', endpointVariable: 'EVENTBRIDGE_ENDPOINT' };
 /** PutEvents takes at most 10 entries a call. */
 const PUT_EVENTS_MAX_ENTRIES = 10;
 
@@ -31,13 +31,7 @@ export class EventBridgePublisher implements EventPublisher {
   constructor(
     private readonly busName: string,
     /** The function's region and role; EVENTBRIDGE_ENDPOINT names a local stand-in instead (benchmarks, tests). */
-    private readonly connection: AwsConnection = process.env.EVENTBRIDGE_ENDPOINT
-      ? {
-          endpoint: process.env.EVENTBRIDGE_ENDPOINT,
-          region: process.env.AWS_REGION ?? 'local',
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : lambdaConnection(EVENTBRIDGE),
+    private readonly connection: AwsConnection = serviceConnection(EVENTBRIDGE),
   ) {}
 
   async publish(events: EventEnvelope[]): Promise<void> {

@@ -20,7 +20,7 @@ import { fromItem, toItem, type Item } from './dynamodb-attributes';
 const { statusAttr, expiryAttr, inProgressExpiryAttr, dataAttr, validationKeyAttr } = PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS;
 const KEY_ATTR = 'id';
 
-export const DYNAMODB: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', protocol: '1.0' };
+export const DYNAMODB: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', protocol: '1.0', endpointVariable: 'DYNAMODB_ENDPOINT' };
 type ItemOperation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 export class DynamoDBPersistence extends BasePersistenceLayer {

@@ -5,7 +5,7 @@
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
-import { AwsServiceError, lambdaConnection, type AwsConnection } from '../aws-json';
+import { AwsServiceError, serviceConnection } from '../aws-json';
 import { ApiError } from '../errors';
 import { log } from '../log';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
@@ -23,12 +23,8 @@ const executors = new Map<string, RouteExecutor>();
 function persistenceStore(): DynamoDBPersistence {
   const tableName = process.env.IDEMPOTENCY_TABLE_NAME;
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
-  // Local runs point at the embedded DynamoDB-API store; AWS uses the region's endpoint and the role.
-  const connection: AwsConnection = endpoint
-    ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : lambdaConnection(DYNAMODB);
-  return new DynamoDBPersistence(tableName, connection);
+  // Local runs point DYNAMODB_ENDPOINT at the embedded DynamoDB-API store; AWS uses the region's endpoint and the role.
+  return new DynamoDBPersistence(tableName, serviceConnection(DYNAMODB));
 }
 
 /**

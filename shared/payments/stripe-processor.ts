@@ -5,14 +5,24 @@
  *
  * Keys: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (local runs), or STRIPE_SECRET_ARN naming a
  * Secrets Manager secret holding JSON {secret_key_live, secret_key_test, publishable_key_live,
- * publishable_key_test}: live API keys use Stripe's live mode, test keys its test mode.
+ * publishable_key_test}: live API keys use Stripe's live mode, test keys its test mode. The secret
+ * is read once per process with one signed call (shared/aws-json.ts), not the SDK's client, whose
+ * evaluation and first call took about 80 ms of the first card request of every function.
  * STRIPE_API_BASE overrides https://api.stripe.com (tests point it at a local stub).
  */
+import { callAwsJson, serviceConnection, type AwsJsonService } from '../aws-json';
 import type { KeyMode } from '../auth/api-key-format';
 import type { CustomerRef, PaymentProcessor, ProcessorPaymentMethod, SetupIntent, SetupIntentStatus, SetupIntentType } from './processor';
 import { PaymentProcessorError } from './processor';
 
 export const STRIPE_API_VERSION = '2024-06-20';
+
+const SECRETS_MANAGER: AwsJsonService = {
+  name: 'secretsmanager',
+  targetPrefix: 'secretsmanager',
+  protocol: '1.1',
+  endpointVariable: 'SECRETS_MANAGER_ENDPOINT',
+};
 
 interface StripeKeys {
   secret: string;
@@ -26,8 +36,7 @@ async function keysFor(mode: KeyMode, env: Record<string, string | undefined>): 
   const arn = env.STRIPE_SECRET_ARN;
   if (!arn) throw new PaymentProcessorError('PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY or STRIPE_SECRET_ARN');
   secretCache ??= (async () => {
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+    const secret = await callAwsJson<{ SecretString?: string }>(serviceConnection(SECRETS_MANAGER, env), SECRETS_MANAGER, 'GetSecretValue', { SecretId: arn });
     return JSON.parse(secret.SecretString ?? '{}') as Record<string, string>;
   })().catch((error) => {
     secretCache = undefined;

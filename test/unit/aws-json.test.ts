@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdempotencyStore } from '../../local/embedded';
-import { AwsServiceError, callAwsJson, lambdaConnection, type AwsConnection } from '../../shared/aws-json';
+import { AwsServiceError, callAwsJson, lambdaConnection, serviceConnection, type AwsConnection } from '../../shared/aws-json';
 import { DYNAMODB } from '../../shared/http/dynamodb-persistence';
 
 const callDynamoDB = <Output = Record<string, unknown>>(connection: AwsConnection, operation: string, input: object) =>
@@ -22,9 +22,23 @@ describe('lambdaConnection', () => {
       region: 'eu-central-1',
       credentials: { accessKeyId: 'ASIA1', secretAccessKey: 'secret', sessionToken: 'token' },
     });
-    expect(lambdaConnection({ name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1' }, env).endpoint).toBe('https://events.eu-central-1.amazonaws.com');
+    expect(lambdaConnection({ name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1', endpointVariable: 'EVENTBRIDGE_ENDPOINT' }, env).endpoint).toBe(
+      'https://events.eu-central-1.amazonaws.com',
+    );
     expect(lambdaConnection(DYNAMODB, { ...env, AWS_REGION: 'cn-north-1' }).endpoint).toBe('https://dynamodb.cn-north-1.amazonaws.com.cn');
     expect(() => lambdaConnection(DYNAMODB, { AWS_REGION: 'eu-central-1' })).toThrow(/AWS_ACCESS_KEY_ID/);
+  });
+});
+
+describe('serviceConnection', () => {
+  it("calls the stand-in the service's endpoint variable names, else the Lambda function's endpoint", () => {
+    const lambda = { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 'secret' };
+    expect(serviceConnection(DYNAMODB, { ...lambda, DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })).toEqual({
+      endpoint: 'http://127.0.0.1:8000',
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    expect(serviceConnection(DYNAMODB, lambda)).toEqual(lambdaConnection(DYNAMODB, lambda));
   });
 });
 

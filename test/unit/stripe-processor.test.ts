@@ -19,6 +19,7 @@ interface Recorded {
   path: string;
   headers: http.IncomingHttpHeaders;
   form: Record<string, string>;
+  raw: string;
 }
 
 let server: http.Server;
@@ -31,7 +32,7 @@ beforeAll(async () => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      requests.push({ method: req.method!, path: req.url!, headers: req.headers, form: Object.fromEntries(new URLSearchParams(raw)) });
+      requests.push({ method: req.method!, path: req.url!, headers: req.headers, form: Object.fromEntries(new URLSearchParams(raw)), raw });
       const answer = answers.get(`${req.method} ${req.url}`) ?? { status: 404, body: { error: { code: 'resource_missing', message: 'No such object' } } };
       res.writeHead(answer.status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(answer.body));
@@ -168,6 +169,24 @@ describe('the Stripe adapter', () => {
     const failure = await stripe.createSetupIntent('card', { ...ref, processorCustomerId: 'cus_1' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PaymentProcessorError);
     expect(failure).toMatchObject({ status: 402, processorCode: 'card_declined' });
+  });
+
+  it('reads the keys from the Secrets Manager secret once, with one signed GetSecretValue', async () => {
+    // The stub answers Secrets Manager's JSON protocol on its root path and Stripe's API under /v1.
+    const keys = { secret_key_test: 'sk_test_from_secret', publishable_key_test: 'pk_test_from_secret', secret_key_live: 'sk_live_from_secret' };
+    answers.set('POST /', { status: 200, body: { ARN: 'arn', Name: 'stripe', SecretString: JSON.stringify(keys) } });
+    answers.set('GET /v1/setup_intents/seti_123', { status: 200, body: intent() });
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:bizops/stripe';
+    const secretEnv = { STRIPE_SECRET_ARN: arn, SECRETS_MANAGER_ENDPOINT: base, STRIPE_API_BASE: base, AWS_REGION: 'eu-west-1' };
+    await stripeProcessor('test', secretEnv).retrieveSetupIntent('seti_123');
+    await stripeProcessor('live', secretEnv).retrieveSetupIntent('seti_123');
+    const secretCalls = requests.filter((request) => request.path === '/');
+    expect(secretCalls).toHaveLength(1);
+    expect(secretCalls[0].headers).toMatchObject({ 'x-amz-target': 'secretsmanager.GetSecretValue', 'content-type': 'application/x-amz-json-1.1' });
+    expect(secretCalls[0].headers.authorization).toMatch(/\/eu-west-1\/secretsmanager\/aws4_request, /);
+    expect(JSON.parse(secretCalls[0].raw)).toEqual({ SecretId: arn });
+    const stripeCalls = requests.filter((request) => request.path.startsWith('/v1/'));
+    expect(stripeCalls.map((request) => request.headers.authorization)).toEqual(['Bearer sk_test_from_secret', 'Bearer sk_live_from_secret']);
   });
 
   it('needs a key: STRIPE_SECRET_KEY or STRIPE_SECRET_ARN', async () => {
