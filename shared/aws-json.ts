@@ -7,11 +7,10 @@
  *
  * Not the SDK's clients: evaluating one and resolving its configuration on the first call took
  * about 80–130 ms of the cold start of the request that needed it (every write, for EventBridge),
- * for one or two operations each. This module
- * loads in about a millisecond. It does what the SDK does for these calls: credentials from the
- * Lambda environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the regional
- * endpoint, kept-alive connections, and three attempts with jittered backoff on throttling, 5xx
- * and network errors.
+ * for one or two operations each. This module loads in about a millisecond. It does what the SDK
+ * does for these calls: credentials from the Lambda environment (AWS_ACCESS_KEY_ID,
+ * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the regional endpoint, kept-alive connections, and
+ * three attempts with jittered backoff on throttling, 5xx and network errors.
  */
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
 import { lambdaSigningContext, signedHeaders, type AwsSigningContext } from './aws-signing';
