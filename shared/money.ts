@@ -80,25 +80,51 @@ export function toFixedString(value: AmountLike, scale: number): string {
  */
 const DECIMAL_TEXT = /^-?\d{1,20}(?:\.\d{1,20})?$/;
 
+export interface DecimalInputOptions {
+  scale?: number;
+  min?: number;
+  max?: number;
+  exclusiveMin?: boolean;
+}
+
+/**
+ * What a decimal request field holds once it passed its type (a JSON number, or text matching
+ * DECIMAL_TEXT): its decimal text, or the message that refuses it. decimalInput's zod transform
+ * and the handler stack's body reader (shared/http/body-plan.ts) both decide with this.
+ */
+export function decimalInputValue(value: number | string, options: DecimalInputOptions): { value: string } | { refused: string } {
+  const { scale = MONEY_SCALE, min, max = 999_999_999_999, exclusiveMin = false } = options;
+  if (typeof value === 'number' && !Number.isFinite(value)) return { refused: 'must be a finite number' };
+  // A number's shortest text can use an exponent (1e-7, 1e+21); decimal.js reads both exactly.
+  const decimal = amount(value);
+  if (decimal.decimalPlaces() > scale) return { refused: `must have at most ${scale} decimal places` };
+  if (min !== undefined && (exclusiveMin ? decimal.lte(min) : decimal.lt(min)))
+    return { refused: `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}` };
+  if (decimal.gt(max)) return { refused: `must be at most ${max}` };
+  return { value: decimal.toString() };
+}
+
+/** Whether `text` is the text of a decimal a request may carry (DECIMAL_TEXT). */
+export const isDecimalText = (text: string): boolean => DECIMAL_TEXT.test(text);
+
+/** Keyed by the schema's definition, which its copies (`.describe()`, `.optional()`'s inner type) share. */
+const decimalInputs = new WeakMap<object, DecimalInputOptions>();
+/** The options a schema built by decimalInput was built with, given the schema's definition (`schema.def`); undefined for any other. */
+export const decimalInputOptions = (definition: object): DecimalInputOptions | undefined => decimalInputs.get(definition);
+
 /**
  * A request field holding money or a quantity: a JSON number (or numeric string) with at most
  * `scale` decimals, within bounds; parsed to its decimal text so no float arithmetic follows.
  * Every check runs in one step that stops at the first failure (a value that is not a number is
  * never handed to the decimal library), and no message repeats the value.
  */
-export function decimalInput(options: { scale?: number; min?: number; max?: number; exclusiveMin?: boolean } = {}) {
-  const { scale = MONEY_SCALE, min, max = 999_999_999_999, exclusiveMin = false } = options;
-  return z.union([z.number(), z.string().regex(DECIMAL_TEXT, 'must be a decimal number')]).transform((value, ctx) => {
-    const refuse = (message: string) => {
-      ctx.issues.push({ code: 'custom', message, input: undefined });
-      return z.NEVER;
-    };
-    if (typeof value === 'number' && !Number.isFinite(value)) return refuse('must be a finite number');
-    // A number's shortest text can use an exponent (1e-7, 1e+21); decimal.js reads both exactly.
-    const decimal = amount(value);
-    if (decimal.decimalPlaces() > scale) return refuse(`must have at most ${scale} decimal places`);
-    if (min !== undefined && (exclusiveMin ? decimal.lte(min) : decimal.lt(min))) return refuse(`must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}`);
-    if (decimal.gt(max)) return refuse(`must be at most ${max}`);
-    return decimal.toString();
+export function decimalInput(options: DecimalInputOptions = {}) {
+  const schema = z.union([z.number(), z.string().regex(DECIMAL_TEXT, 'must be a decimal number')]).transform((value, ctx) => {
+    const result = decimalInputValue(value, options);
+    if ('value' in result) return result.value;
+    ctx.issues.push({ code: 'custom', message: result.refused, input: undefined });
+    return z.NEVER;
   });
+  decimalInputs.set(schema.def, { ...options });
+  return schema;
 }

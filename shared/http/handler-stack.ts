@@ -30,6 +30,7 @@ import { validateIdempotencyKey, type RunIdempotent, type StoredResponse } from 
 import type { Caller } from '../auth/caller';
 import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput, type RouteSchemas } from './route';
 import { checkInputValue, isArraySchema, MAX_BODY_BYTES, parseOrThrow } from './validation';
+import type { BodyPlan } from './body-plan';
 
 type Event = APIGatewayProxyEvent;
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
@@ -149,6 +150,12 @@ function checkScopes(route: Route, state: RequestState): void {
 }
 
 const parser = httpJsonBodyParser();
+/**
+ * The body reader (body-plan.ts), loaded with the first body a function receives: reads never
+ * evaluate it, nor the decimal library it brings.
+ */
+let bodyReader: typeof import('./body-plan') | undefined;
+
 /** Parses, checks and keeps a request's body (called only when it has one). */
 async function readJsonBody(request: Request, body: string, state: RequestState): Promise<void> {
   // The local gateway stops a large body while reading it; on AWS this is the first place to.
@@ -165,6 +172,7 @@ async function readJsonBody(request: Request, body: string, state: RequestState)
     throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
   }
   state.rawBody = request.event.body;
+  bodyReader ??= await import('./body-plan');
 }
 
 const NO_PATH_PARAMETERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -219,6 +227,16 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
   // so a fresh .strict() per request costs, and most requests of a single-resource route have none.
   let strictQuery: z.ZodObject | undefined;
   const querySchema = () => (strictQuery ??= (schemas.query ?? noFields()).strict());
+  // The body's plan (shared/http/body-plan.ts): shipped beside a function's code, compiled here
+  // when running the sources; null when the route's body parses with zod alone.
+  let plan: BodyPlan | null | undefined;
+  const bodyPlan = (reader: typeof import('./body-plan'), schema: z.ZodType): BodyPlan | null => {
+    if (plan === undefined) {
+      const shipped = reader.shippedBodyPlan();
+      plan = shipped !== undefined ? shipped : (reader.compileBodyPlan(schema) ?? null);
+    }
+    return plan;
+  };
   return (request, state) => {
     // Their names are the route's placeholders; zod reads only the names its schema declares.
     const pathParameters = request.event.pathParameters ?? NO_PATH_PARAMETERS;
@@ -248,7 +266,11 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
       }
       // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
       const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-      body = parseOrThrow(schemas.body ?? noBodyFields(), rest);
+      // Read by the plan when it can vouch for the body (a write's first request then loads no
+      // zod); otherwise zod parses it, and gives the error. A request without a body has no reader loaded: zod.
+      const reader = bodyReader;
+      const declared = reader && schemas.body && bodyPlan(reader, schemas.body);
+      body = (declared && reader.readBody(declared, rest)) ?? parseOrThrow(schemas.body ?? noBodyFields(), rest);
     }
     state.input = { params, query, body };
   };

@@ -14,27 +14,34 @@ export const id = () => z.uuid().toLowerCase();
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
 const LATEST = Date.parse('9999-12-31T23:59:59Z');
 const RANGE_MESSAGE = 'Dates run from 0001-01-01 to 9999-12-31 (UTC)';
-const inYearRange = (value: string) => {
+function inYearRange(value: string): boolean {
   const time = Date.parse(value);
   return time >= EARLIEST && time < LATEST;
-};
-const realOffset = (value: string) => {
+}
+function realOffset(value: string): boolean {
   const offset = /([+-])(\d{2}):?(\d{2})$/.exec(value);
   if (!offset) return true; // Z
   const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
   return minutes >= -12 * 60 && minutes <= 14 * 60;
-};
+}
+function notYearZero(value: string): boolean {
+  return !value.startsWith('0000');
+}
+function atMostFiftyKeys(value: Record<string, string>): boolean {
+  return Object.keys(value).length <= 50;
+}
+/**
+ * The refinements of these shared schemas, by name: the body plan of a route (shared/http/body-plan.ts)
+ * names the ones its schema applies, and its reader calls the very same functions.
+ */
+export const NAMED_CHECKS: Readonly<Record<string, (value: never) => boolean>> = { inYearRange, realOffset, notYearZero, atMostFiftyKeys };
 export const timestamp = () =>
   z.iso
     .datetime({ offset: true })
     .refine(realOffset, 'UTC offsets run from -12:00 to +14:00')
     .refine(inYearRange, RANGE_MESSAGE)
     .describe('ISO 8601 date-time');
-export const isoDate = () =>
-  z.iso
-    .date()
-    .refine((value) => !value.startsWith('0000'), RANGE_MESSAGE)
-    .describe('ISO 8601 date');
+export const isoDate = () => z.iso.date().refine(notYearZero, RANGE_MESSAGE).describe('ISO 8601 date');
 
 /**
  * Free-form key-value data for the integrator, as in Stripe: up to 50 keys of at most 40
@@ -43,7 +50,7 @@ export const isoDate = () =>
 export const metadata = () =>
   z
     .record(z.string().min(1).max(40), z.string().max(500))
-    .refine((value) => Object.keys(value).length <= 50, { message: 'metadata holds at most 50 keys' })
+    .refine(atMostFiftyKeys, { message: 'metadata holds at most 50 keys' })
     .describe('Up to 50 keys (40 characters each) with string values (500 characters each).');
 
 /** Optional trimmed text with a length cap; null clears the field on update. */

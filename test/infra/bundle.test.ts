@@ -11,6 +11,8 @@ import { bundleEntries, bundledCode, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } fr
 import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../../functions/docs/redoc-script';
 import { ROUTES } from '../../functions/routes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { BODY_PLAN_FILE, compileBodyPlan } from '../../shared/http/body-plan';
+import type { z } from 'zod';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
 /**
@@ -59,7 +61,24 @@ describe('bundleFunctions', () => {
     expect(routeBundle).not.toMatch(/sourceMappingURL/);
     const migrate = readFileSync(join(result.dirs[PLATFORM_BUNDLES.migrateDatabase], 'index.mjs'), 'utf8');
     expect(migrate).toMatch(/from\s*"@aws-sdk\/client-secrets-manager"/);
-    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['index.mjs', 'zod.cjs']);
+    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['body-plan.json', 'index.mjs', 'zod.cjs']);
+  });
+
+  it("ships each body route's plan beside its code (null where zod parses the body), and none to the others", () => {
+    for (const route of routes) {
+      const file = join(result.dirs[route.key], BODY_PLAN_FILE);
+      const body = ROUTES.find((candidate) => candidate.id === route.id)?.body as z.ZodType | undefined;
+      if (!body) {
+        expect(existsSync(file), route.key).toBe(false);
+        continue;
+      }
+      expect(JSON.parse(readFileSync(file, 'utf8')), route.key).toEqual(JSON.parse(JSON.stringify(compileBodyPlan(body) ?? null)));
+    }
+    expect(JSON.parse(readFileSync(join(result.dirs['locations/create-location'], BODY_PLAN_FILE), 'utf8'))).toMatchObject({
+      kind: 'object',
+      unknownKeys: 'refuse',
+    });
+    expect(JSON.parse(readFileSync(join(result.dirs['journal-entries/create-journal-entry'], BODY_PLAN_FILE), 'utf8'))).toBeNull();
   });
 
   it('loads no DynamoDB or EventBridge package in any function: records and events go through shared/aws-json.ts', () => {
