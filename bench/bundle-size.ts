@@ -89,6 +89,7 @@ interface ChildResult {
   statusCode: number;
   effect?: string;
   awsSdkLoaded: string[];
+  zodLoaded: boolean;
 }
 
 interface Variant {
@@ -398,6 +399,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         ratioToEmpty: total / empty.total,
         ratioToEmptyWholeProcess: sinceStart / empty.sinceStart,
         awsSdkLoaded: [...new Set(samples[variant.name].flatMap((sample) => sample.awsSdkLoaded))].sort(),
+        zodLoaded: samples[variant.name].some((sample) => sample.zodLoaded),
       };
     });
     printTable(
@@ -432,9 +434,9 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       ]),
     );
     printTable(
-      '@aws-sdk/* packages loaded by the end of the first invocation (any sample)',
-      ['bundle', 'static imports', 'loaded'],
-      rows.map((r) => [r.label, r.externals.join(' ') || '-', r.awsSdkLoaded.join(' ') || '-']),
+      '@aws-sdk/* packages and zod loaded by the end of the first invocation (any sample)',
+      ['bundle', 'static imports', '@aws-sdk loaded', 'zod loaded'],
+      rows.map((r) => [r.label, r.externals.join(' ') || '-', r.awsSdkLoaded.join(' ') || '-', r.zodLoaded ? 'yes' : 'no']),
     );
     // What the handler stack adds to a database route's cold start: the route against pg alone sending the same statements.
     const overFloor = (route: string, floor: string) => {

@@ -6,8 +6,8 @@
 // Times come from process.hrtime inside this process; process.uptime() counts from process start.
 // Not performance.now(): the global `performance` loads perf_hooks (about 1 ms), which would then be
 // paid here for every variant instead of by the bundles that use it.
-// awsSdkLoaded lists the @aws-sdk/* packages loaded by the end (statically or through import()):
-// they load as CommonJS from node_modules, so the require cache shows them. An event's
+// awsSdkLoaded lists the @aws-sdk/* packages loaded by the end (statically or through import()),
+// zodLoaded whether the bundle's zod.cjs was: they load as CommonJS, so the require cache shows them. An event's
 // "{{unique}}" is replaced by a fresh UUID (an Idempotency-Key that is new in every sample).
 /* global setImmediate, setTimeout -- Node's, without loading node:timers */
 import { randomUUID } from 'node:crypto';
@@ -64,6 +64,8 @@ const out = {
   statusCode: result?.statusCode ?? (result?.policyDocument ? 200 : 0),
   effect: result?.policyDocument?.Statement?.[0]?.Effect,
   bodyBytes: typeof result?.body === 'string' ? result.body.length : 0,
+  // zod.cjs beside the bundle, loaded on first use (infra/bundle.ts): whether this event needed zod.
+  zodLoaded: Object.keys(require.cache).some((file) => file.endsWith('/zod.cjs')),
   awsSdkLoaded: Object.keys(require.cache)
     .map((file) => /node_modules\/(@aws-sdk\/[^/]+)\/dist-cjs\/index\.js$/.exec(file)?.[1])
     .filter(Boolean)
