@@ -1,7 +1,7 @@
 /**
  * The one handler stack every route runs through, in the design's order:
  *
- *   request id → authorizer context → scope check → JSON body → zod validation
+ *   request id → authorizer context → scope check → JSON body → input (request-input.ts)
  *   → idempotency → handler in one entity-scoped transaction (+ expand, outbox)
  *   → publish committed events → ETag / conditional GET → error envelope
  *
@@ -12,12 +12,10 @@ import { hash } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
 import { hasScope } from '../auth/scopes';
 import { connectDuringInit, withTransaction } from '../db/database';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
-import { readPath, readQuery } from '../schemas/parameters';
 import { publishCommitted } from '../events/publisher';
 import { newId } from '../ids';
 import { log, type Logger } from '../log';
@@ -25,12 +23,12 @@ import { observed, type RouteInvocation } from './observe';
 import { findRawCredentials } from './raw-credentials';
 import { ApiError } from '../errors';
 import { statusOf } from './error-status';
-import { applyExpand, parseExpand } from './expand';
+import { applyExpand } from './expand';
 import { validateIdempotencyKey, type RunIdempotent, type StoredResponse } from './idempotency';
 import type { Caller } from '../auth/caller';
 import { acceptsIdempotencyKey, type Route, type RouteContext, type RouteInput, type RouteSchemas } from './route';
-import { checkInputValue, isArraySchema, MAX_BODY_BYTES, parseOrThrow } from './validation';
-import type { BodyPlan } from './body-plan';
+import { inputReader, loadBodyReader } from './request-input';
+import { checkInputValue, MAX_BODY_BYTES } from './validation';
 
 type Event = APIGatewayProxyEvent;
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
@@ -150,11 +148,6 @@ function checkScopes(route: Route, state: RequestState): void {
 }
 
 const parser = httpJsonBodyParser();
-/**
- * The body reader (body-plan.ts), loaded with the first body a function receives: reads never
- * evaluate it, nor the decimal library it brings.
- */
-let bodyReader: typeof import('./body-plan') | undefined;
 
 /** Parses, checks and keeps a request's body (called only when it has one). */
 async function readJsonBody(request: Request, body: string, state: RequestState): Promise<void> {
@@ -172,108 +165,7 @@ async function readJsonBody(request: Request, body: string, state: RequestState)
     throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
   }
   state.rawBody = request.event.body;
-  bodyReader ??= await import('./body-plan');
-}
-
-const NO_PATH_PARAMETERS: Readonly<Record<string, string>> = Object.freeze({});
-let emptyObject: z.ZodObject | undefined;
-let strictEmptyObject: z.ZodObject | undefined;
-/** What a route without params or query is checked against; built on first use, like every schema (shared/schemas/lazy.ts). */
-const noFields = () => (emptyObject ??= z.object({}));
-/** What a body sent to a route without a body schema is checked against: no member is known. */
-const noBodyFields = () => (strictEmptyObject ??= z.strictObject({}));
-
-/**
- * The query string as names and their values: the multi-value map, and the single-value map for
- * the names it lacks. A Map: a parameter named `__proto__` or `constructor` is an ordinary name.
- */
-export function queryValues(event: Pick<Event, 'queryStringParameters' | 'multiValueQueryStringParameters'>): Map<string, string[]> {
-  const multi = new Map<string, string[]>();
-  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) multi.set(name, values);
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !multi.has(name)) multi.set(name, [value]);
-  return multi;
-}
-
-/** The query string's `expand` values (`expand` and `expand[]`) apart from its other parameters. */
-function separateExpand(values: ReadonlyMap<string, string[]>): { expand: string[]; parameters: Map<string, string[]> } {
-  const expand: string[] = [];
-  const parameters = new Map<string, string[]>();
-  for (const [name, given] of values) {
-    if (name === 'expand' || name === 'expand[]') expand.push(...given);
-    else parameters.set(name, given);
-  }
-  return { expand, parameters };
-}
-
-/**
- * The query as one value per name (arrays for array members), as a prototype-less object: a
- * parameter named `__proto__`, `constructor` or `hasOwnProperty` is an ordinary unknown parameter.
- */
-export function collectQuery(values: ReadonlyMap<string, string[]>, schema: z.ZodObject): Record<string, unknown> {
-  const query = Object.create(null) as Record<string, unknown>;
-  for (const [givenName, given] of values) {
-    const name = givenName.endsWith('[]') ? givenName.slice(0, -2) : givenName;
-    const member = Object.hasOwn(schema.shape, name) ? (schema.shape[name] as z.ZodType) : undefined;
-    if (member && isArraySchema(member)) query[name] = [...((query[name] as string[] | undefined) ?? []), ...given];
-    else if (given.length > 1 || Object.hasOwn(query, name)) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
-    else query[name] = given[0];
-  }
-  return query;
-}
-
-function inputValidator(route: Route): (request: Request, state: RequestState) => void {
-  const schemas: RouteSchemas = route;
-  // Built once per route, by its first request with a query: zod compiles a schema on first use,
-  // so a fresh .strict() per request costs, and most requests of a single-resource route have none.
-  let strictQuery: z.ZodObject | undefined;
-  const querySchema = () => (strictQuery ??= (schemas.query ?? noFields()).strict());
-  // The body's plan (shared/http/body-plan.ts): shipped beside a function's code, compiled here
-  // when running the sources; null when the route's body parses with zod alone.
-  let plan: BodyPlan | null | undefined;
-  const bodyPlan = (reader: typeof import('./body-plan'), schema: z.ZodType): BodyPlan | null => {
-    if (plan === undefined) {
-      const shipped = reader.shippedBodyPlan();
-      plan = shipped !== undefined ? shipped : (reader.compileBodyPlan(schema) ?? null);
-    }
-    return plan;
-  };
-  return (request, state) => {
-    // Their names are the route's placeholders; zod reads only the names its schema declares.
-    const pathParameters = request.event.pathParameters ?? NO_PATH_PARAMETERS;
-    checkInputValue(pathParameters);
-    // Declared path parameters (pathParams) are read without zod: a read's first request then loads
-    // no zod at all. A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
-    const params = !schemas.params ? {} : (readPath(schemas.params, pathParameters) ?? parseOrThrow(schemas.params, pathParameters));
-    // No query string and no query schema (most single-resource routes): nothing to check or parse.
-    const noQuery = !schemas.query && !request.event.queryStringParameters && !request.event.multiValueQueryStringParameters;
-    const values = noQuery ? undefined : queryValues(request.event);
-    // Names and values checked once, whichever way they are read, as one object of own properties
-    // (fromEntries defines even `__proto__`): no NUL, no lone surrogate, nothing over the length limit.
-    if (values) checkInputValue(Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0] : given])));
-    const { expand, parameters } = values ? separateExpand(values) : { expand: [], parameters: undefined };
-    // A query of declared parameters (param.*) is read without zod, as a read's id is; anything
-    // else is parsed with the schema, which gives the error.
-    const query = !parameters
-      ? {}
-      : ((schemas.query ? readQuery(schemas.query, parameters) : parameters.size === 0 ? {} : undefined) ??
-        parseOrThrow(querySchema(), collectQuery(parameters, querySchema())));
-    state.expand = route.auth === 'api_key' ? parseExpand(expand, route.expand, route.list === true) : parseExpand(expand, undefined, false);
-    let body: unknown = undefined;
-    if (schemas.body || state.rawBody !== undefined) {
-      const raw = state.rawBody ?? {};
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-        throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
-      }
-      // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
-      const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-      // Read by the plan when it can vouch for the body (a write's first request then loads no
-      // zod); otherwise zod parses it, and gives the error. A request without a body has no reader loaded: zod.
-      const reader = bodyReader;
-      const declared = reader && schemas.body && bodyPlan(reader, schemas.body);
-      body = (declared && reader.readBody(declared, rest)) ?? parseOrThrow(schemas.body ?? noBodyFields(), rest);
-    }
-    state.input = { params, query, body };
-  };
+  await loadBodyReader();
 }
 
 /**
@@ -281,15 +173,15 @@ function inputValidator(route: Route): (request: Request, state: RequestState) =
  * a request without a body passes them without an await between them.
  */
 const requestInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => {
-  const validate = inputValidator(route);
+  const validate = inputReader(route);
   return {
     before: (request: Request) => {
       const state = stateOf(request.event);
       readRequestContext(route, request, state);
       checkScopes(route, state);
       const { body } = request.event;
-      if (body === null || body === undefined || body === '') return validate(request, state);
-      return readJsonBody(request, body, state).then(() => validate(request, state));
+      if (body === null || body === undefined || body === '') return validate(request.event, state);
+      return readJsonBody(request, body, state).then(() => validate(request.event, state));
     },
   };
 };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
 import { DEFAULT_PAGE_LIMIT, listQuery } from '../../shared/schemas/list';
 import { idParams, readPath, readQuery } from '../../shared/schemas/parameters';
-import { collectQuery, queryValues } from '../../shared/http/handler-stack';
+import { collectQuery, queryValues } from '../../shared/http/request-input';
 import { checkInputValue } from '../../shared/http/validation';
 import { DATE_PATTERN, TIMESTAMP_PATTERN } from '../../shared/schemas/common';
 import { regexes } from 'zod/v4/core';
