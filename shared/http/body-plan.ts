@@ -200,7 +200,6 @@ export function compileBodyPlan(schema: z.ZodType): BodyPlan | undefined {
 }
 
 const REFUSED: unique symbol = Symbol('refused');
-type Read = unknown;
 
 const patterns = new WeakMap<object, RegExp>();
 function patternOf(step: { pattern: string; flags: string }): RegExp {
@@ -211,7 +210,7 @@ function patternOf(step: { pattern: string; flags: string }): RegExp {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function readString(steps: StringStep[], value: unknown): Read {
+function readString(steps: StringStep[], value: unknown): string | typeof REFUSED {
   if (typeof value !== 'string') return REFUSED;
   let text = value;
   for (const step of steps) {
@@ -230,7 +229,7 @@ function readString(steps: StringStep[], value: unknown): Read {
   return text;
 }
 
-function readValue(plan: BodyPlan, value: unknown): Read {
+function readValue(plan: BodyPlan, value: unknown): unknown {
   switch (plan.kind) {
     case 'object': {
       if (!isObject(value)) return REFUSED;
@@ -290,7 +289,7 @@ function readValue(plan: BodyPlan, value: unknown): Read {
         if (name === REFUSED || key === '__proto__' || name === '__proto__') return REFUSED;
         const read = readValue(plan.value, value[key]);
         if (read === REFUSED) return REFUSED;
-        out[name as string] = read;
+        out[name] = read;
       }
       for (const check of plan.checks) if (!NAMED_CHECKS[check](out as never)) return REFUSED;
       return out;
