@@ -8,7 +8,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { readFileSync } from 'node:fs';
 import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../functions/docs/redoc-script';
 import { BODY_PLAN_FILE } from '../shared/http/body-plan';
-import { OPENAPI_FILE } from '../shared/http/openapi-source';
+import { OPENAPI_FILE, openApiText } from '../shared/http/openapi-source';
+import { servedTextFiles } from '../shared/http/served-text';
 import type { BundleEntry } from './bundle';
 import type { RouteSpec } from './routes';
 
@@ -63,8 +64,8 @@ export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: un
   return [
     ...routes.map((route): BundleEntry => {
       const entry: BundleEntry = { name: route.key, entry: `functions/${route.key}.ts` };
-      if (route.id === OPENAPI_ROUTE_ID && openApiDocument !== undefined) entry.files = { [OPENAPI_FILE]: JSON.stringify(openApiDocument) };
-      if (route.id === DOCS_SCRIPT_ROUTE_ID) entry.files = { [REDOC_SCRIPT_FILE]: readFileSync(redocScriptInPackage(), 'utf8') };
+      if (route.id === OPENAPI_ROUTE_ID && openApiDocument !== undefined) entry.files = servedTextFiles(OPENAPI_FILE, openApiText(openApiDocument));
+      if (route.id === DOCS_SCRIPT_ROUTE_ID) entry.files = servedTextFiles(REDOC_SCRIPT_FILE, readFileSync(redocScriptInPackage(), 'utf8'));
       if (route.bodyPlan !== undefined) entry.files = { ...entry.files, [BODY_PLAN_FILE]: JSON.stringify(route.bodyPlan) };
       return entry;
     }),

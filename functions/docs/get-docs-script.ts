@@ -1,6 +1,6 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
-import { lambdaHandler } from '../../shared/http/handler-stack';
+import { publicHandler } from '../../shared/http/public-handler';
 import { definePublicRoute } from '../../shared/http/route';
 import { loadRedocScript } from './redoc-script';
 
@@ -16,4 +16,4 @@ export const route = definePublicRoute({
   handler: () => loadRedocScript(),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = publicHandler(route);

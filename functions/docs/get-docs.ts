@@ -1,6 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
-import { lambdaHandler } from '../../shared/http/handler-stack';
+import { publicHandler } from '../../shared/http/public-handler';
+import { servedText, type ServedText } from '../../shared/http/served-text';
 import { definePublicRoute } from '../../shared/http/route';
 import { REDOC_SCRIPT_FILE } from './redoc-script';
 
@@ -57,6 +58,8 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+let page: ServedText | undefined;
+
 export const route = definePublicRoute({
   id: 'platform.docs',
   method: 'GET',
@@ -66,7 +69,7 @@ export const route = definePublicRoute({
   description: 'This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.',
   contentType: 'text/html; charset=utf-8',
   response: onFirstUse(() => z.string()),
-  handler: () => Promise.resolve(PAGE),
+  handler: () => Promise.resolve((page ??= servedText(PAGE))),
 });
 
-export const handler = lambdaHandler(route);
+export const handler = publicHandler(route);

@@ -1,6 +1,6 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { z } from 'zod';
-import { lambdaHandler } from '../../shared/http/handler-stack';
+import { publicHandler } from '../../shared/http/public-handler';
 import { loadOpenApiText } from '../../shared/http/openapi-source';
 import { definePublicRoute } from '../../shared/http/route';
 
@@ -17,4 +17,4 @@ export const route = definePublicRoute({
   handler: loadOpenApiText,
 });
 
-export const handler = lambdaHandler(route);
+export const handler = publicHandler(route);

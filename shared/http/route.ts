@@ -4,6 +4,7 @@
  * CDK creates one function and one API Gateway method per route from these declarations, the
  * local gateway dispatches by them, and the OpenAPI document is generated from them.
  */
+import type { ServedText } from './served-text';
 import type { z } from 'zod';
 import type { Caller } from '../auth/caller';
 import type { Db } from '../db/database';
@@ -121,10 +122,11 @@ export interface PublicRoute<
   auth: 'none';
   /**
    * The media type of a body the handler returns as text (the reference page, its script, the
-   * OpenAPI document already serialised): the stack sends it as is. `response` still describes it.
+   * OpenAPI document already serialised) with its ETag (served-text.ts): the stack sends it as is.
+   * `response` still describes it.
    */
   contentType?: C;
-  handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<C extends string ? string : z.input<R>>;
+  handler: (ctx: PublicContext, input: RouteInput<Infer<P>, Infer<Q>, undefined>) => Promise<C extends string ? ServedText : z.input<R>>;
 }
 
 /**

@@ -10,7 +10,9 @@ import { type BundleResult, bundleFunctions } from '../../infra/bundle';
 import { bundleEntries, bundledCode, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } from '../../infra/functions';
 import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../../functions/docs/redoc-script';
 import { ROUTES } from '../../functions/routes';
+import { etagOf } from '../../shared/http/etag';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { openApiText } from '../../shared/http/openapi-source';
 import { BODY_PLAN_FILE, compileBodyPlan } from '../../shared/http/body-plan';
 import type { z } from 'zod';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
@@ -166,36 +168,69 @@ describe('bundleFunctions', () => {
 
   it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
     const dir = result.dirs['openapi/get-openapi'];
-    const shipped = JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { openapi: string };
+    const shippedText = readFileSync(join(dir, 'openapi.json'), 'utf8');
+    const shipped = JSON.parse(shippedText) as { openapi: string };
     expect(shipped.openapi).toBe('3.1.0');
-    const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
-      const response = await handler({ httpMethod: 'GET', path: '/v1/openapi.json', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
-      console.log(JSON.stringify({ status: response.statusCode, type: response.headers['Content-Type'], body: response.body }));`;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-      env: { ...process.env, NODE_ENV: 'production', STAGE_NAME: 'sandbox', PUBLIC_BASE_URL: 'https://api.example.com/sandbox' },
-    });
-    const served = JSON.parse(output.trim().split('\n').at(-1)!) as { status: number; type: string; body: string };
-    expect({ status: served.status, type: served.type }).toEqual({ status: 200, type: 'application/json' });
-    // Byte for byte what replacing the member in the parsed document would give.
+    // The document's ETag is written beside it, so the function never hashes 1.7 MB.
+    expect(readFileSync(join(dir, 'openapi.json.etag'), 'utf8')).toBe(etagOf(shippedText));
+    const serve = (publicBaseUrl: string) => {
+      const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
+        const get = (headers) => handler({ httpMethod: 'GET', path: '/v1/openapi.json', headers, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
+        const response = await get({});
+        const again = await get({ 'If-None-Match': response.headers.ETag });
+        console.log(JSON.stringify({ status: response.statusCode, type: response.headers['Content-Type'], etag: response.headers.ETag, body: response.body, again: again.statusCode }));`;
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, NODE_ENV: 'production', STAGE_NAME: 'sandbox', PUBLIC_BASE_URL: publicBaseUrl },
+      });
+      return JSON.parse(output.trim().split('\n').at(-1)!) as { status: number; type: string; etag: string; body: string; again: number };
+    };
+    const served = serve('https://api.example.com/sandbox');
+    expect({ status: served.status, type: served.type, again: served.again }).toEqual({ status: 200, type: 'application/json', again: 304 });
+    // Byte for byte what replacing the member in the parsed document would give, as ASCII JSON.
     const servers = [{ url: 'https://api.example.com/sandbox', description: 'Sandbox: test keys and test data only.' }];
-    expect(served.body === JSON.stringify({ ...shipped, servers })).toBe(true);
+    expect(served.body === openApiText({ ...shipped, servers })).toBe(true);
+    expect(served.body).toMatch(/^[\x20-\x7e]+$/);
+    // A strong tag of its own: not the shipped document's, and another deployment's differs.
+    expect(served.etag).toMatch(/^"[\w-]{32}"$/);
+    expect(served.etag).not.toBe(etagOf(shippedText));
+    const elsewhere = serve('https://api.example.org/v');
+    expect(elsewhere.body).not.toBe(served.body);
+    expect(elsewhere.etag).not.toBe(served.etag);
+    expect(serve('https://api.example.com/sandbox').etag).toBe(served.etag);
+  });
+
+  it('bundles no data layer into the public functions', () => {
+    for (const key of ['openapi/get-openapi', 'docs/get-docs', 'docs/get-docs-script']) {
+      const code = readFileSync(join(result.dirs[key], 'index.mjs'), 'utf8');
+      // pg's SCRAM login and the transaction's opening batch: present in every database function, absent here.
+      expect(code, key).not.toContain('SCRAM-SHA-256');
+      expect(code, key).not.toContain('idle_in_transaction_session_timeout');
+      expect(code.length, key).toBeLessThan(100_000);
+    }
+    expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).toContain('SCRAM-SHA-256');
   });
 
   it("ships Redoc's bundle as a file beside the docs script function (not in its code), which serves it", () => {
     const dir = result.dirs['docs/get-docs-script'];
     const shipped = readFileSync(join(dir, REDOC_SCRIPT_FILE), 'utf8');
     expect(shipped).toBe(readFileSync(redocScriptInPackage(), 'utf8'));
+    expect(readFileSync(join(dir, `${REDOC_SCRIPT_FILE}.etag`), 'utf8')).toBe(etagOf(shipped));
     expect(result.sizes['docs/get-docs-script']).toBeLessThan(BUNDLE_LIMIT);
     const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
       const response = await handler({ httpMethod: 'GET', path: '/docs/${REDOC_SCRIPT_FILE}', headers: {}, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
-      console.log(JSON.stringify({ status: response.statusCode, type: response.headers['Content-Type'], length: response.body.length }));`;
+      console.log(JSON.stringify({ status: response.statusCode, type: response.headers['Content-Type'], etag: response.headers.ETag, length: response.body.length }));`;
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
       encoding: 'utf8',
       env: { ...process.env, NODE_ENV: 'production' },
     });
-    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 200, type: 'text/javascript; charset=utf-8', length: shipped.length });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({
+      status: 200,
+      type: 'text/javascript; charset=utf-8',
+      etag: etagOf(shipped),
+      length: shipped.length,
+    });
   });
 
   it('copies the SQL migrations into the migration function', () => {

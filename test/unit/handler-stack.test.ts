@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { z } from 'zod';
-import { callerFromAuthorizer, etagMatches, etagOf, lambdaHandler } from '../../shared/http/handler-stack';
+import { etagMatches, etagOf } from '../../shared/http/etag';
+import { publicHandler } from '../../shared/http/public-handler';
+import { callerFromAuthorizer } from '../../shared/http/route-pipeline';
 import { definePublicRoute } from '../../shared/http/route';
 import { onFirstUse } from '../../shared/schemas/lazy';
 
@@ -106,31 +108,38 @@ describe('callerFromAuthorizer', () => {
   });
 });
 
-describe('the ETag of a large GET body', () => {
-  it('is remembered while the body stays the same, and computed again when it changes', async () => {
-    let body = JSON.stringify({ text: 'a'.repeat(100_000) });
+describe('the ETag of a public route', () => {
+  const get = async (handler: ReturnType<typeof publicHandler>, headers: Record<string, string> = {}) => {
+    const event = { httpMethod: 'GET', resource: '/v1/document', path: '/v1/document', headers, requestContext: { requestId: 'req-document' } };
+    return handler(event as unknown as APIGatewayProxyEvent, { awsRequestId: 'document' } as Context);
+  };
+  const common = { method: 'GET', path: '/v1/document', tag: 'Platform', summary: 'A document', description: 'A document.' } as const;
+
+  it('is the one a text route serves with its text, not a hash of the body', async () => {
+    const text = JSON.stringify({ text: 'a'.repeat(100_000) });
     const route = definePublicRoute({
-      id: 'test.large_document',
-      method: 'GET',
-      path: '/v1/large-document',
-      tag: 'Platform',
-      summary: 'A large document',
-      description: 'A large document.',
+      ...common,
+      id: 'test.text_document',
       contentType: 'application/json',
       response: onFirstUse(() => z.record(z.string(), z.unknown())),
-      handler: () => Promise.resolve(body),
+      handler: () => Promise.resolve({ body: text, etag: '"served-tag"' }),
     });
-    const handler = lambdaHandler(route);
-    const get = async () => {
-      const event = { httpMethod: 'GET', resource: '/v1/large-document', path: '/v1/large-document', headers: {}, requestContext: { requestId: 'req-large' } };
-      return (await handler(event as unknown as APIGatewayProxyEvent, { awsRequestId: 'large' } as Context)).headers!.ETag;
-    };
-    const first = await get();
-    expect(first).toBe(etagOf(body));
-    expect(await get()).toBe(first);
-    // A body of the same length with one character changed is a new body, with its own tag.
-    body = JSON.stringify({ text: `${'a'.repeat(99_999)}b` });
-    expect(await get()).toBe(etagOf(body));
-    expect(await get()).not.toBe(first);
+    const handler = publicHandler(route);
+    const response = await get(handler);
+    expect(response).toMatchObject({ statusCode: 200, body: text, headers: { ETag: '"served-tag"', 'Content-Type': 'application/json' } });
+    const conditional = await get(handler, { 'If-None-Match': '"served-tag"' });
+    expect(conditional).toMatchObject({ statusCode: 304, body: '', headers: { ETag: '"served-tag"' } });
+    expect((await get(handler, { 'If-None-Match': etagOf(text) })).statusCode).toBe(200);
+  });
+
+  it('is the hash of the body for a route that returns JSON', async () => {
+    const route = definePublicRoute({
+      ...common,
+      id: 'test.json_document',
+      response: onFirstUse(() => z.object({ name: z.string() })),
+      handler: () => Promise.resolve({ name: 'document' }),
+    });
+    const response = await get(publicHandler(route));
+    expect(response).toMatchObject({ statusCode: 200, body: '{"name":"document"}', headers: { ETag: etagOf('{"name":"document"}') } });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildRouteTable } from '../../local/route-matcher';
-import { responseValidationEnabled } from '../../shared/http/handler-stack';
+import { responseValidationEnabled } from '../../shared/http/route-pipeline';
 import { ApiError } from '../../shared/errors';
 
 const module = (method: string, path: string) => ({ route: { method, path }, name: `${method} ${path}` });
