@@ -22,7 +22,12 @@
  *      route / empty, and which @aws-sdk/* packages each child had loaded by the end (no route may
  *      load a DynamoDB or EventBridge package).
  *
- *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler]
+ *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler] [--cpu-prof [--no-minify]]
+ *
+ * --cpu-prof: every child also writes a V8 CPU profile (node --cpu-prof, sampled every 50 µs) to
+ * bench/results/profiles/<variant>/, to open in Chrome's DevTools; profiling slows the children,
+ * so the times of such a run are for reading the profiles beside, not for comparing. With
+ * --no-minify the bundles keep their names, for profiles that say which function took the time.
  *
  * --pooler: the children connect through a transaction-pooling PgBouncer (bench/pooler.ts), as
  * functions reach Aurora through RDS Proxy: each child opens a new client connection, with TLS
@@ -37,7 +42,7 @@
  * database bizops_bench is created, seeded and dropped.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
@@ -68,6 +73,9 @@ const SAMPLES = Math.min(option('samples', 15), 200);
 const MAX_SECONDS = option('max-seconds', 300);
 const COLD_START = !process.argv.includes('--no-cold-start');
 const POOLER = process.argv.includes('--pooler');
+const CPU_PROFILE = process.argv.includes('--cpu-prof');
+const MINIFY = !process.argv.includes('--no-minify');
+const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const SIZE_LIMIT_BYTES = 450 * 1024;
 const OUT_DIR = join(RESULTS_DIR, 'build');
 const BUNDLE_DIR = join(OUT_DIR, 'bundles');
@@ -132,7 +140,13 @@ async function runChild(variant: Variant, env: NodeJS.ProcessEnv): Promise<Child
   const child = await new Promise<{ status: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      [CHILD, bundleFile, eventFile, staticExternals(bundleFile).join(',')],
+      [
+        ...(CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval=50', `--cpu-prof-dir=${join(PROFILE_DIR, variant.name)}`] : []),
+        CHILD,
+        bundleFile,
+        eventFile,
+        staticExternals(bundleFile).join(','),
+      ],
       {
         cwd: REPO_DIR,
         env: variant.eventDelayMs ? { ...env, BENCH_EVENT_DELAY_MS: String(variant.eventDelayMs) } : env,
@@ -358,6 +372,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     });
 
+    if (CPU_PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
     for (const variant of variants) await runChild(variant, env); // warm the file system cache, check each works
     const samples: Record<string, (ChildResult & { wallMs: number })[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
     const started = process.hrtime.bigint();
@@ -489,7 +504,7 @@ async function main(): Promise<void> {
   assertLocal(adminUrl);
 
   const list = await entries();
-  const bundled = await bundleFunctions(list, { outdir: BUNDLE_DIR, root: REPO_DIR, minify: true, sourcemap: false });
+  const bundled = await bundleFunctions(list, { outdir: BUNDLE_DIR, root: REPO_DIR, minify: MINIFY, sourcemap: false });
   const sizes = list
     .map((entry) => {
       const bytes = bundled.sizes[entry.name];

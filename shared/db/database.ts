@@ -197,15 +197,15 @@ const ROLES: readonly DbRole[] = ['app_user', 'app_authenticator', 'app_worker']
  * changes the variables calls reloadDatabaseTimeouts().
  */
 let timeoutsInForce: DatabaseTimeouts | undefined;
-/** BEGIN, role and timeouts, by role (read-write, then read-only): the part of the opening batch every request of a kind shares. */
-const openings = [new Map<DbRole, string>(), new Map<DbRole, string>()] as const;
+/** The role and timeouts by role: the part of the opening batch every request of a role shares. */
+const openings = new Map<DbRole, string>();
 
 export function reloadDatabaseTimeouts(): void {
   timeoutsInForce = undefined;
-  for (const byRole of openings) byRole.clear();
+  openings.clear();
 }
 
-function opening(role: DbRole, readOnly: boolean, timeouts: DatabaseTimeouts): string {
+function opening(role: DbRole, timeouts: DatabaseTimeouts): string {
   if (!ROLES.includes(role)) throw new Error(`unknown database role ${role}`);
   const limits: [string, number][] = [
     ['lock_timeout', timeouts.lockMs],
@@ -217,8 +217,31 @@ function opening(role: DbRole, readOnly: boolean, timeouts: DatabaseTimeouts): s
     if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`${name} must be a positive whole number of milliseconds`);
     settings.push(`set_config('${name}', '${ms}ms', true)`);
   }
-  return `${readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SELECT ${settings.join(', ')}`;
+  return `SELECT ${settings.join(', ')}`;
 }
+
+/** The SELECT that switches to the scope's role, sets its timeouts and pins its entity (validated, then inlined). */
+function scopeSettings(scope: TransactionScope, timeouts?: DatabaseTimeouts): string {
+  if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
+  let settings: string;
+  if (timeouts) settings = opening(scope.role, timeouts);
+  else {
+    const known = openings.get(scope.role);
+    settings = known ?? opening(scope.role, (timeoutsInForce ??= databaseTimeouts()));
+    if (known === undefined) openings.set(scope.role, settings);
+  }
+  if (scope.entityId === undefined) return settings;
+  if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
+  return `${settings}, set_config('app.entity_id', '${scope.entityId}', true)`;
+}
+
+/**
+ * Whether the entity is frozen for a cutover, read in the opening batch after the role and entity
+ * are set (so row level security confines it) and answered by the client: a plain query rather
+ * than a PL/pgSQL function that raises, whose first call on a new backend loaded and compiled
+ * PL/pgSQL, about 3 ms of every write's cold start.
+ */
+const FROZEN_CHECK = 'SELECT EXISTS (SELECT 1 FROM entity_freezes WHERE entity_id = current_entity_id()) AS entity_frozen';
 
 /**
  * The statement that opens a scoped transaction. It is sent as one simple-protocol batch so the
@@ -229,26 +252,11 @@ function opening(role: DbRole, readOnly: boolean, timeouts: DatabaseTimeouts): s
  * sends reaches this text.
  */
 export function beginStatement(scope: TransactionScope, timeouts?: DatabaseTimeouts): string {
-  if (scope.role === 'app_user' && !scope.entityId) throw new Error('app_user transactions need an entity');
-  const readOnly = scope.readOnly === true;
-  let start: string;
-  if (timeouts) start = opening(scope.role, readOnly, timeouts);
-  else {
-    const byRole = openings[readOnly ? 1 : 0];
-    const known = byRole.get(scope.role);
-    start = known ?? opening(scope.role, readOnly, (timeoutsInForce ??= databaseTimeouts()));
-    if (known === undefined) byRole.set(scope.role, start);
-  }
-  if (scope.entityId === undefined) return start;
-  if (!UUID_PATTERN.test(scope.entityId)) throw new Error('entity id is not a UUID');
-  // After the role and entity are set, so row level security confines the lookup (migrations/*_cutover.sql).
-  const freezeCheck = scope.refuseWhenFrozen ? '; SELECT assert_entity_writable()' : '';
-  return `${start}, set_config('app.entity_id', '${scope.entityId}', true)${freezeCheck}`;
+  const settings = scopeSettings(scope, timeouts);
+  return `${scope.readOnly === true ? 'BEGIN READ ONLY' : 'BEGIN'}; ${settings}${scope.refuseWhenFrozen ? `; ${FROZEN_CHECK}` : ''}`;
 }
 
 const RETRY_AFTER = { 'Retry-After': '1' };
-/** The SQLSTATE assert_entity_writable() raises for a frozen entity. */
-const ENTITY_FROZEN_STATE = 'BOF01';
 
 // Server-side ends of a session: 08xxx connection exceptions, 57P01 terminated by an administrator
 // (pg_terminate_backend, a failover), 57P02 crash, 57P03 not accepting connections yet, 25P03 and
@@ -272,8 +280,6 @@ export function isConnectionLost(error: unknown): boolean {
 export function databaseFailure(error: unknown, connectionLost = false): unknown {
   if (error instanceof ApiError) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
-  // Raised by assert_entity_writable() when the transaction was opened with refuseWhenFrozen.
-  if (code === ENTITY_FROZEN_STATE) return new ApiError('entity_frozen', { cause: error });
   if (code === '55P03') return new ApiError('resource_locked', { headers: RETRY_AFTER, cause: error });
   if (code === '40P01') {
     return new ApiError('resource_locked', {
@@ -381,7 +387,8 @@ export async function withTransaction<T>(scope: TransactionScope, work: (db: Db)
   };
   client.on('error', onError);
   try {
-    await client.query(begin);
+    const opened = await client.query(begin);
+    if (scope.refuseWhenFrozen && frozen(opened)) throw new ApiError('entity_frozen');
     const result = await work(new TransactionDb(client));
     // The transaction id (null when nothing was written) is what lets a lost COMMIT be resolved: one
     // round trip per write. The authenticator's only write is its best-effort last_used_at stamp.
@@ -415,6 +422,39 @@ export async function withTransaction<T>(scope: TransactionScope, work: (db: Db)
       // Discarded; the listener stays, since a dying connection may still report while it closes.
       client.release(true);
     }
+  }
+}
+
+/** The answer of FROZEN_CHECK, the last statement of the opening batch (pg gives a batch's results as a list). */
+function frozen(opened: pg.QueryResult | pg.QueryResult[]): boolean {
+  const results = Array.isArray(opened) ? opened : [opened];
+  return (results.at(-1)?.rows[0] as { entity_frozen?: boolean } | undefined)?.entity_frozen === true;
+}
+
+/**
+ * One statement as a transaction of its own, in one round trip: the scope's settings and the
+ * statement go as one simple-protocol batch, which PostgreSQL runs as one implicit transaction,
+ * committed at its end and rolled back whole by an error. For bookkeeping that may be lost without
+ * harm (an event marked published: the sweeper sends an unmarked one again, and subscribers
+ * de-duplicate): there is no COMMIT to resolve if the connection drops. A batch takes no
+ * parameters, so whatever the statement names must be validated before it is inlined.
+ */
+export async function runAlone(scope: TransactionScope, statement: string): Promise<void> {
+  const settings = scopeSettings(scope);
+  const client = await acquire();
+  let reusable = true;
+  const onError = () => {
+    reusable = false;
+  };
+  client.on('error', onError);
+  try {
+    await client.query(`${settings}; ${statement}`);
+  } catch (error) {
+    if (isConnectionLost(error)) reusable = false;
+    throw databaseFailure(error, !reusable);
+  } finally {
+    if (reusable) client.off('error', onError);
+    client.release(!reusable);
   }
 }
 

@@ -3,7 +3,8 @@
  * locally and in tests: an in-process bus with the same contract. Chosen once at start-up.
  */
 import { callAwsJson, serviceConnection, type AwsConnection, type AwsJsonService } from '../aws-json';
-import { withTransaction } from '../db/database';
+import { runAlone, withTransaction } from '../db/database';
+import { UUID_PATTERN } from '../ids';
 import { log, type Logger } from '../log';
 import type { EventEnvelope } from './outbox';
 
@@ -90,9 +91,13 @@ function getPublisher(): EventPublisher {
   return publisher;
 }
 
-/** Marks outbox rows as published. Runs as the caller's role: app_user for a request, app_worker for the sweeper. */
-async function markPublished(ids: string[], scope: { role: 'app_user'; entityId: string } | { role: 'app_worker' }): Promise<void> {
-  await withTransaction(scope, (db) => db.query('UPDATE event_outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [ids]));
+/**
+ * Marks a request's outbox rows as published, as the request's entity, in one round trip
+ * (runAlone). The ids are the recorder's own UUIDs, checked again before they are inlined.
+ */
+async function markPublished(ids: string[], entityId: string): Promise<void> {
+  for (const id of ids) if (!UUID_PATTERN.test(id)) throw new Error('event id is not a UUID');
+  await runAlone({ role: 'app_user', entityId }, `UPDATE event_outbox SET published_at = now() WHERE id IN (${ids.map((id) => `'${id}'`).join(', ')})`);
 }
 
 /**
@@ -105,7 +110,7 @@ export async function publishCommitted(entityId: string, events: EventEnvelope[]
     await getPublisher().publish(events);
     await markPublished(
       events.map((event) => event.id),
-      { role: 'app_user', entityId },
+      entityId,
     );
   } catch (error) {
     logger.warn('event publish deferred to the sweeper', { error });

@@ -30,7 +30,14 @@ function listUrl(path: string, params: Record<string, string> | undefined): stri
   return path.replace(/\{(\w+)\}/g, (_, name: string) => params?.[name] ?? name);
 }
 
-async function execute(route: KeyRoute, state: RequestState): Promise<StoredResponse> {
+/**
+ * What a request does once its transaction has committed: publish the events it recorded, then the
+ * tasks its handler registered. None of it can change the response (a failed publish is left to
+ * the sweeper; a task handles its own failures), so it runs outside the idempotent unit.
+ */
+type AfterCommit = () => Promise<void>;
+
+async function execute(route: KeyRoute, state: RequestState): Promise<{ response: StoredResponse; afterCommit: AfterCommit }> {
   const caller = state.caller!;
   const input = state.input!;
   const live = caller.mode === 'live';
@@ -76,23 +83,36 @@ async function execute(route: KeyRoute, state: RequestState): Promise<StoredResp
       return { body: stamped, events: recorder.recorded };
     },
   );
-  if (events.length) await publishCommitted(caller.entityId, events, state.log);
-  for (const task of committed) await task();
-  return { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) };
+  const afterCommit = async () => {
+    if (events.length) await publishCommitted(caller.entityId, events, state.log);
+    for (const task of committed) await task();
+  };
+  return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) }, afterCommit };
 }
 
 function core(route: KeyRoute, idempotency: RunIdempotent | undefined) {
   return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
+    // Started the moment the transaction commits: under an Idempotency-Key it runs while the layer
+    // saves the response, rather than one after the other. Awaited before the response leaves,
+    // since a Lambda environment is frozen once its handler returns.
+    let afterCommit: Promise<void> | undefined;
+    const run = async () => {
+      const executed = await execute(route, state);
+      afterCommit = executed.afterCommit();
+      return executed.response;
+    };
     let result: StoredResponse;
-    if (state.idempotencyKey !== undefined) {
-      const { caller, input } = state;
-      if (!idempotency) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
-      result = await idempotency(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, () =>
-        execute(route, state),
-      );
-    } else {
-      result = await execute(route, state);
+    try {
+      if (state.idempotencyKey !== undefined) {
+        const { caller, input } = state;
+        if (!idempotency) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
+        result = await idempotency(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, run);
+      } else {
+        result = await run();
+      }
+    } finally {
+      await afterCommit;
     }
     if (result.replayed) {
       result = { ...result, headers: { ...result.headers, 'Idempotent-Replayed': 'true' } };

@@ -1,7 +1,7 @@
 /**
  * The cutover freeze and the cutover log. While an entity has a row in entity_freezes, every
  * mutating request of a key without migration:admin is refused by the data layer as it opens the
- * request's transaction (assert_entity_writable, 409 entity_frozen); reads continue.
+ * request's transaction (the frozen check of beginStatement, 409 entity_frozen); reads continue.
  */
 import type { Db } from '../db/database';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';

@@ -42,6 +42,31 @@ describe('Idempotency-Key', () => {
     expect((await tenantRowCounts(entity.id)).locations).toBe(1);
   });
 
+  it('saves the response while the events are published: a replay is answered before the publish has finished', async () => {
+    const { secret } = await api.newEntity();
+    const headers = { 'Idempotency-Key': 'publish-alongside' };
+    const body = { name: `Alongside ${Date.now()}` };
+    const replays: number[] = [];
+    // Holds the publish of this write until a replay of it is answered: were the record saved only
+    // after the publish, every replay meanwhile would be 409 idempotency_key_in_use.
+    const unsubscribe = api.bus.subscribe(async (event) => {
+      if ((event.data.object as { name?: string }).name !== body.name) return;
+      for (let attempt = 0; attempt < 50 && replays.at(-1) !== 201; attempt++) {
+        replays.push((await api.request('POST', '/v1/locations', { key: secret, headers, body })).status);
+        if (replays.at(-1) !== 201) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    try {
+      const first = await api.request('POST', '/v1/locations', { key: secret, headers, body });
+      expect(first.status).toBe(201);
+      expect(replays.at(-1)).toBe(201);
+      expect(replays.every((status) => status === 201 || status === 409)).toBe(true);
+      expect(api.published.filter((event) => (event.data.object as { name?: string }).name === body.name)).toHaveLength(1);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('refuses the same key with a different body with 422, writing nothing', async () => {
     const { secret, entity } = await api.newEntity();
     const headers = { 'Idempotency-Key': 'different-body' };

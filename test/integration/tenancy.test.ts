@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { withTransaction } from '../../shared/db/database';
+import { runAlone, withTransaction } from '../../shared/db/database';
 import { newId } from '../../shared/ids';
 import { withDatabase } from '../../shared/db/connection-url';
 import { migrate } from '../../shared/db/migrate';
@@ -156,6 +156,34 @@ describe('row level security', () => {
               has_function_privilege('app_authenticator', 'product_search_ids(text, text, int)', 'EXECUTE') AS authenticator`,
     );
     expect(callers.rows[0]).toEqual({ worker: false, authenticator: false });
+  });
+
+  it('a statement run alone (one round trip) is confined like a transaction, and rolled back whole by an error', async () => {
+    const name = (entity: TestEntity) =>
+      withTransaction({ role: 'app_user', entityId: entity.entity.id }, (db) =>
+        db.one<{ name: string }>('SELECT name FROM locations ORDER BY created_at LIMIT 1'),
+      );
+    const before = { a: (await name(a)).name, b: (await name(b)).name };
+    // No WHERE clause: row level security alone keeps B's row out of reach.
+    await runAlone({ role: 'app_user', entityId: a.entity.id }, "UPDATE locations SET name = name || ' (alone)'");
+    expect((await name(a)).name).toBe(`${before.a} (alone)`);
+    expect((await name(b)).name).toBe(before.b);
+    // A batch that fails part way keeps nothing of its earlier statements.
+    await expect(runAlone({ role: 'app_user', entityId: a.entity.id }, "UPDATE locations SET name = 'rolled back'; SELECT 1 / 0")).rejects.toThrow(
+      /division by zero/,
+    );
+    expect((await name(a)).name).toBe(`${before.a} (alone)`);
+    // The role and entity ended with it: the next statement on the pool's connection is the superuser's again, with no entity.
+    const after = await withTransaction({ role: 'app_worker' }, (db) =>
+      db.one<{ entity: string | null }>("SELECT nullif(current_setting('app.entity_id', true), '') AS entity"),
+    );
+    expect(after.entity).toBeNull();
+    await expect(
+      runAlone(
+        { role: 'app_user', entityId: a.entity.id },
+        "INSERT INTO locations (id, entity_id, name) VALUES ('" + newId() + "', '" + b.entity.id + "', 'planted')",
+      ),
+    ).rejects.toThrow(/row-level security/);
   });
 
   it('the authenticator role reads keys across entities but cannot read business data', async () => {

@@ -61,7 +61,7 @@ describe('beginStatement', () => {
 
   it('adds the frozen-entity check after the entity pin when asked', () => {
     expect(beginStatement({ role: 'app_user', entityId: ENTITY, refuseWhenFrozen: true }, TIMEOUTS)).toBe(
-      `BEGIN; SELECT set_config('role', 'app_user', true), ${LIMITS}, set_config('app.entity_id', '${ENTITY}', true); SELECT assert_entity_writable()`,
+      `BEGIN; SELECT set_config('role', 'app_user', true), ${LIMITS}, set_config('app.entity_id', '${ENTITY}', true); SELECT EXISTS (SELECT 1 FROM entity_freezes WHERE entity_id = current_entity_id()) AS entity_frozen`,
     );
   });
 
