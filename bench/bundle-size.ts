@@ -22,9 +22,9 @@
  *      route / empty, and which @aws-sdk/* packages each child had loaded by the end (no route may
  *      load a DynamoDB or EventBridge package).
  *
- *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler] [--cpu-prof [--no-minify]]
+ *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler] [--profile [--no-minify]]
  *
- * --cpu-prof: every child also writes a V8 CPU profile (node --cpu-prof, sampled every 50 µs) to
+ * --profile: every child also writes a V8 CPU profile (node --cpu-prof, sampled every 50 µs) to
  * bench/results/profiles/<variant>/, to open in Chrome's DevTools; profiling slows the children,
  * so the times of such a run are for reading the profiles beside, not for comparing. With
  * --no-minify the bundles keep their names, for profiles that say which function took the time.
@@ -73,7 +73,7 @@ const SAMPLES = Math.min(option('samples', 15), 200);
 const MAX_SECONDS = option('max-seconds', 300);
 const COLD_START = !process.argv.includes('--no-cold-start');
 const POOLER = process.argv.includes('--pooler');
-const CPU_PROFILE = process.argv.includes('--cpu-prof');
+const PROFILE = process.argv.includes('--profile');
 const MINIFY = !process.argv.includes('--no-minify');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 const SIZE_LIMIT_BYTES = 450 * 1024;
@@ -141,7 +141,7 @@ async function runChild(variant: Variant, env: NodeJS.ProcessEnv): Promise<Child
     execFile(
       process.execPath,
       [
-        ...(CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval=50', `--cpu-prof-dir=${join(PROFILE_DIR, variant.name)}`] : []),
+        ...(PROFILE ? ['--cpu-prof', '--cpu-prof-interval=50', `--cpu-prof-dir=${join(PROFILE_DIR, variant.name)}`] : []),
         CHILD,
         bundleFile,
         eventFile,
@@ -372,7 +372,7 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     });
 
-    if (CPU_PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
+    if (PROFILE) for (const variant of variants) rmSync(join(PROFILE_DIR, variant.name), { recursive: true, force: true });
     for (const variant of variants) await runChild(variant, env); // warm the file system cache, check each works
     const samples: Record<string, (ChildResult & { wallMs: number })[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
     const started = process.hrtime.bigint();
