@@ -3,7 +3,8 @@
  *
  *   request id → authorizer context → scope check → JSON body → input (route-pipeline.ts)
  *   → idempotency → handler in one entity-scoped transaction (+ expand, outbox)
- *   → publish committed events → ETag / conditional GET → error envelope
+ *   → publish committed events (while the idempotency record is saved) → ETag / conditional GET
+ *   → error envelope
  *
  * `lambdaHandler(route)` is the Lambda entry point of a route (API Gateway REST proxy events);
  * the local gateway calls the very same function. Public routes have their own, smaller core
@@ -36,6 +37,8 @@ function listUrl(path: string, params: Record<string, string> | undefined): stri
  * the sweeper; a task handles its own failures), so it runs outside the idempotent unit.
  */
 type AfterCommit = () => Promise<void>;
+/** A read's: it records no events and registers no tasks. */
+const NOTHING_AFTER_COMMIT: AfterCommit = () => Promise.resolve();
 
 async function execute(route: KeyRoute, state: RequestState): Promise<{ response: StoredResponse; afterCommit: AfterCommit }> {
   const caller = state.caller!;
@@ -83,10 +86,13 @@ async function execute(route: KeyRoute, state: RequestState): Promise<{ response
       return { body: stamped, events: recorder.recorded };
     },
   );
-  const afterCommit = async () => {
-    if (events.length) await publishCommitted(caller.entityId, events, state.log);
-    for (const task of committed) await task();
-  };
+  const afterCommit: AfterCommit =
+    events.length === 0 && committed.length === 0
+      ? NOTHING_AFTER_COMMIT
+      : async () => {
+          if (events.length) await publishCommitted(caller.entityId, events, state.log);
+          for (const task of committed) await task();
+        };
   return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) }, afterCommit };
 }
 

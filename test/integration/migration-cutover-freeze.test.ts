@@ -90,7 +90,9 @@ describe('cutover freeze', () => {
 
   it('costs no round trip of its own: the check rides in the batch that opens the transaction, only for writes', () => {
     const write = beginStatement({ role: 'app_user', entityId: admin.entity.id, refuseWhenFrozen: true });
-    expect(write).toMatch(/^BEGIN; SELECT set_config\(.*\); SELECT EXISTS \(SELECT 1 FROM entity_freezes WHERE entity_id = current_entity_id\(\)\) AS entity_frozen$/);
+    expect(write).toMatch(
+      /^BEGIN; SELECT set_config\(.*\); SELECT EXISTS \(SELECT 1 FROM entity_freezes WHERE entity_id = current_entity_id\(\)\) AS entity_frozen$/,
+    );
     expect(beginStatement({ role: 'app_user', entityId: admin.entity.id, readOnly: true })).not.toContain('entity_freezes');
   });
 });
