@@ -4,7 +4,7 @@
  * the handler: no transaction, no idempotency, no events, so the bundle carries no data layer.
  * A route with a `contentType` returns its text with the ETag it knows (served-text.ts).
  */
-import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { RouteInvocation } from './observe';
 import type { PublicRoute } from './route';
 import { checkResponse, finishResponse, routePipeline, stateOf, type Event } from './route-pipeline';
@@ -15,7 +15,7 @@ type AnyPublicRoute = PublicRoute<any, any, any, any, string, string | undefined
 
 export function publicHandler(route: AnyPublicRoute): RouteInvocation {
   const statusCode = route.successStatus ?? 200;
-  return routePipeline(route, async (event: Event, _context: Context): Promise<APIGatewayProxyResult> => {
+  return routePipeline(route, async (event: Event): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     const result: unknown = await route.handler({ requestId: state.requestId }, state.input as never);
     if (route.contentType === undefined) {
@@ -24,6 +24,6 @@ export function publicHandler(route: AnyPublicRoute): RouteInvocation {
     }
     const text = result as ServedText;
     checkResponse(route, text.body);
-    return finishResponse(route, state, { statusCode, headers: { 'Content-Type': route.contentType }, body: text.body }, () => text.etag);
+    return finishResponse(route, state, { statusCode, headers: { 'Content-Type': route.contentType }, body: text.body }, text.etag);
   });
 }

@@ -227,11 +227,11 @@ export interface CoreResponse {
  * A response as it leaves: Request-Id on every one; on a GET the ETag (the core's own when it
  * knows it, else the body's) and the conditional answer to If-None-Match.
  */
-export function finishResponse(route: Route, state: RequestState, result: CoreResponse, etag?: () => string): APIGatewayProxyResult {
+export function finishResponse(route: Route, state: RequestState, result: CoreResponse, etag?: string): APIGatewayProxyResult {
   // One headers object per response, completed in place (a 304 carries no Content-Type).
   const headers: Record<string, string> = { ...result.headers, 'Request-Id': state.requestId };
   if (route.method === 'GET') {
-    const tag = etag ? etag() : etagOf(result.body);
+    const tag = etag ?? etagOf(result.body);
     headers.ETag = tag;
     headers['Cache-Control'] = 'private, no-cache';
     const ifNoneMatch = state.headers['if-none-match'];
