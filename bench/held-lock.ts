@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   const url = await createDatabase(adminUrl, DATABASE);
   const closers: (() => Promise<unknown>)[] = [() => dropDatabase(adminUrl, DATABASE)];
   try {
-    const { configureDatabase, closeDatabase, createPool, databaseTimeouts } = await import('../shared/db/database');
+    const { configureDatabase, closeDatabase, createPool } = await import('../shared/db/database');
+    const { databaseTimeouts } = await import('../shared/db/opening-batch');
     const { configurePublisher, InProcessEventBus } = await import('../shared/events/publisher');
     const { createGateway } = await import('../local/gateway');
     const { ROUTE_MODULES } = await import('../functions/routes');

@@ -19,7 +19,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
-import { DEFAULT_TIMEOUTS } from '../../shared/db/database';
+import { DEFAULT_TIMEOUTS } from '../../shared/db/opening-batch';
 import { migrate } from '../../shared/db/migrate';
 
 /** The roles created by the migrations; the login role may switch to each, never inherit them. */

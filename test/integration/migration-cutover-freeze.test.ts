@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../shared/auth/scopes';
-import { beginStatement } from '../../shared/db/database';
+import { beginStatement } from '../../shared/db/opening-batch';
 import { setupTestApi, type TestEntity } from '../support/harness';
 
 const api = setupTestApi();

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors';
-import {
-  beginStatement,
-  databaseFailure,
-  databaseTimeouts,
-  DEFAULT_TIMEOUTS,
-  isConnectionLost,
-  reloadDatabaseTimeouts,
-  type DatabaseTimeouts,
-} from '../../shared/db/database';
+import { databaseFailure, isConnectionLost } from '../../shared/db/database';
+import { beginStatement, databaseTimeouts, DEFAULT_TIMEOUTS, reloadDatabaseTimeouts, type DatabaseTimeouts } from '../../shared/db/opening-batch';
 import { statusOf } from '../../shared/http/error-status';
 
 const ENTITY = '3f1c2b9e-7a44-4d0e-9a43-0c4f1b8e2d11';
