@@ -18,9 +18,12 @@
  *      trial balance (report parameters, an entity path), POST /v1/locations without and with an
  *      Idempotency-Key (the latter writes to a local dynalite store through shared/aws-json.ts)
  *      and the authorizer. Writes publish their event after the commit as on AWS, to a local
- *      stand-in for EventBridge's PutEvents (bench/eventbridge.ts). Reports medians, the ratio
- *      route / empty, and which @aws-sdk/* packages each child had loaded by the end (no route may
- *      load a DynamoDB or EventBridge package).
+ *      stand-in for EventBridge's PutEvents (bench/eventbridge.ts). Floors, with no handler stack:
+ *      pg alone sending a read's or a write's statements (bench/fixtures/bare-pg-handler.ts), and a
+ *      write's statements with its AWS calls, without and with an Idempotency-Key (the event
+ *      published and marked, the two idempotency records: bench/fixtures/bare-io-handler.ts).
+ *      Reports medians, the ratio route / empty, each route over its floor, and which @aws-sdk/*
+ *      packages each child had loaded by the end (no route may load a DynamoDB or EventBridge package).
  *
  *   npx tsx bench/bundle-size.ts [--samples=15] [--max-seconds=300] [--no-cold-start] [--pooler] [--profile [--no-minify]]
  *
@@ -83,6 +86,7 @@ const EVENT_DIR = join(OUT_DIR, 'events');
 const CHILD = join(BENCH_DIR, 'cold-start-child.mjs');
 const EMPTY = 'bench/empty-handler';
 const BARE_PG = 'bench/bare-pg-handler';
+const BARE_IO = 'bench/bare-io-handler';
 const CHILD_TIMEOUT_MS = 30_000;
 
 interface ChildResult {
@@ -121,6 +125,7 @@ async function entries(): Promise<BundleEntry[]> {
     ...bundleEntries(routeSpecs(ROUTE_MODULES), buildOpenApiDocument(ROUTES)),
     { name: EMPTY, entry: 'bench/fixtures/empty-handler.ts' },
     { name: BARE_PG, entry: 'bench/fixtures/bare-pg-handler.ts' },
+    { name: BARE_IO, entry: 'bench/fixtures/bare-io-handler.ts' },
   ];
 }
 
@@ -337,9 +342,23 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
         needsDatabase: true,
       },
       {
+        name: 'bare-io-write',
+        label: 'floor: the same, then PutEvents and the mark',
+        bundle: BARE_IO,
+        event: createLocation(false),
+        needsDatabase: true,
+      },
+      {
         name: 'create-location-idempotent',
         label: 'POST /v1/locations + Idempotency-Key (DynamoDB)',
         bundle: 'locations/create-location',
+        event: createLocation(true),
+        needsDatabase: true,
+      },
+      {
+        name: 'bare-io-write-idempotent',
+        label: 'floor: the same with the two DynamoDB records',
+        bundle: BARE_IO,
         event: createLocation(true),
         needsDatabase: true,
       },
@@ -389,7 +408,10 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
     }
     // Each route write (its warm-up run included) published one event; a publish that failed would
     // have been left to the sweeper silently, and the write measured without it.
-    const writes = ['create-location', 'create-location-idempotent'].reduce((sum, name) => sum + 1 + samples[name].length, 0);
+    const writes = ['create-location', 'create-location-idempotent', 'bare-io-write', 'bare-io-write-idempotent'].reduce(
+      (sum, name) => sum + 1 + samples[name].length,
+      0,
+    );
     if (eventBridge.entries() !== writes) throw new Error(`${eventBridge.entries()} events reached the PutEvents stand-in for ${writes} writes`);
 
     const stat = (name: string, key: keyof ChildResult | 'wallMs') => median(samples[name].map((sample) => sample[key] as number));
@@ -460,7 +482,8 @@ async function coldStarts(adminUrl: string): Promise<Record<string, unknown>> {
       return floorMs && routeMs ? `${round(routeMs / floorMs, 2)}× (${round(routeMs - floorMs, 1)} ms)` : 'n/a';
     };
     console.log(
-      `whole process over the floor (pg alone): GET /v1/locations/{id} ${overFloor('get-location', 'bare-pg-read')}, POST /v1/locations ${overFloor('create-location', 'bare-pg-write')}`,
+      `whole process over the floor (pg alone): GET /v1/locations/{id} ${overFloor('get-location', 'bare-pg-read')}, POST /v1/locations ${overFloor('create-location', 'bare-pg-write')}\n` +
+        `over the floor with the write's AWS calls: POST /v1/locations ${overFloor('create-location', 'bare-io-write')}, with an Idempotency-Key ${overFloor('create-location-idempotent', 'bare-io-write-idempotent')}`,
     );
     // Idempotency records and events go through shared/aws-json.ts: no DynamoDB or EventBridge package loads.
     const loadsClient = rows.some((r) => r.awsSdkLoaded.some((name) => /-dynamodb$|client-eventbridge$/.test(name)));
@@ -515,7 +538,7 @@ async function main(): Promise<void> {
       return { name: entry.name, bytes, gzipBytes, withinTarget: bytes < SIZE_LIMIT_BYTES };
     })
     .sort((a, b) => b.bytes - a.bytes);
-  const functions = sizes.filter((size) => size.name !== EMPTY && size.name !== BARE_PG);
+  const functions = sizes.filter((size) => size.name !== EMPTY && size.name !== BARE_PG && size.name !== BARE_IO);
   const over = functions.filter((size) => !size.withinTarget);
   printTable(
     `bundle sizes: ${functions.length} functions, minified ESM, @aws-sdk/* external (one esbuild pass, ${bundled.durationMs} ms)`,
