@@ -4,8 +4,10 @@
  * NodejsFunction starts one esbuild process per function (about 19 s for 40 functions here); one
  * build() call with an entryPoints map does the same work in well under a second. Each entry
  * lands in its own folder (`<outdir>/<name>/index.mjs`) that lambda.Code.fromAsset() zips as the
- * function's code, so every function still ships only what it imports; zod, built by a second
- * small pass, is the one file shared by every function that validates (zodOnFirstUse).
+ * function's code, so every function still ships only what it imports. Two packages are built by
+ * small passes of their own into files loaded on first use, the same file beside every function
+ * that needs it: zod, beside every function that validates (zodOnFirstUse), and Powertools
+ * idempotency, beside every function with the idempotency layer (POWERTOOLS_IDEMPOTENCY_FILE).
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -38,12 +40,20 @@ export interface BundleOptions {
 const ZOD_FILE = 'zod.cjs';
 /** What our sources' `import { z } from 'zod'` becomes in a bundle, relative to the repository root. */
 const ZOD_SHIM = 'infra/bundle-shims/zod-on-first-use.ts';
+/**
+ * Powertools idempotency (about 22 kB minified), beside `index.mjs` in every function with the
+ * idempotency layer: its code is used by requests that carry an Idempotency-Key only, and parsing
+ * it was about a millisecond of every write's cold start. The shim reads it by this name.
+ */
+const POWERTOOLS_IDEMPOTENCY_FILE = 'powertools-idempotency.cjs';
+/** What our sources' imports of the package (and of its `/persistence` entry) become in a bundle. */
+const POWERTOOLS_IDEMPOTENCY_SHIM = 'infra/bundle-shims/powertools-idempotency-on-first-use.ts';
 
 export interface BundleResult {
   outdir: string;
   /** name → absolute folder holding index.mjs (and any copied files). */
   dirs: Record<string, string>;
-  /** name → bytes of the function's code: index.mjs, and zod.cjs when it uses zod. */
+  /** name → bytes of the function's code: index.mjs, and the files beside it that it loads on first use (zod.cjs, powertools-idempotency.cjs). */
   sizes: Record<string, number>;
   durationMs: number;
 }
@@ -100,18 +110,29 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     banner: { js: ESM_BANNER },
     // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
     external: ['@aws-sdk/*', 'pg-native'],
-    alias: bundleAliases(root),
+    alias: {
+      ...bundleAliases(root),
+      '@aws-lambda-powertools/idempotency': resolve(root, POWERTOOLS_IDEMPOTENCY_SHIM),
+      '@aws-lambda-powertools/idempotency/persistence': resolve(root, POWERTOOLS_IDEMPOTENCY_SHIM),
+    },
     plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
     metafile: true,
     logLevel: 'warning',
   });
-  const zodFile = await buildZodFile(root, zodMembers, options.minify ?? true);
-  // The metafile names inputs relative to the root, with forward slashes.
-  const usesZod = new Set(
-    Object.entries(bundled.metafile.outputs)
-      .filter(([, output]) => ZOD_SHIM in output.inputs)
-      .map(([file]) => dirname(resolve(root, file))),
-  );
+  const minify = options.minify ?? true;
+  // Each file loaded on first use, and the functions whose code reads it (their bundle holds its shim).
+  const sideFiles = [
+    { name: ZOD_FILE, shim: ZOD_SHIM, text: await buildZodFile(root, zodMembers, minify) },
+    { name: POWERTOOLS_IDEMPOTENCY_FILE, shim: POWERTOOLS_IDEMPOTENCY_SHIM, text: await buildPowertoolsIdempotencyFile(root, minify) },
+  ].map((file) => ({
+    ...file,
+    // The metafile names inputs relative to the root, with forward slashes.
+    users: new Set(
+      Object.entries(bundled.metafile.outputs)
+        .filter(([, output]) => file.shim in output.inputs)
+        .map(([path]) => dirname(resolve(root, path))),
+    ),
+  }));
 
   const dirs: Record<string, string> = {};
   const sizes: Record<string, number> = {};
@@ -119,9 +140,13 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     const dir = join(outdir, entry.name);
     for (const { from, to } of entry.copyDirs ?? []) copyDirectory(resolve(root, from), join(dir, to));
     for (const [name, content] of Object.entries(entry.files ?? {})) writeFileSync(join(dir, name), content);
-    if (usesZod.has(dir)) writeFileSync(join(dir, ZOD_FILE), zodFile);
+    let size = statSync(join(dir, 'index.mjs')).size;
+    for (const file of sideFiles.filter(({ users }) => users.has(dir))) {
+      writeFileSync(join(dir, file.name), file.text);
+      size += Buffer.byteLength(file.text);
+    }
     dirs[entry.name] = dir;
-    sizes[entry.name] = statSync(join(dir, 'index.mjs')).size + (usesZod.has(dir) ? Buffer.byteLength(zodFile) : 0);
+    sizes[entry.name] = size;
   }
   if (options.sizesFile) {
     mkdirSync(dirname(options.sizesFile), { recursive: true });
@@ -195,6 +220,29 @@ async function buildZodFile(root: string, members: Set<string>, minify: boolean)
     minify,
     legalComments: 'none',
     plugins: [zodWithoutJsonSchema()],
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].text;
+}
+
+/** Builds `powertools-idempotency.cjs`: the package's two entries, with the JMESPath stand-in its functions bundle with. */
+async function buildPowertoolsIdempotencyFile(root: string, minify: boolean): Promise<string> {
+  const result = await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: ["export * from '@aws-lambda-powertools/idempotency';", "export * from '@aws-lambda-powertools/idempotency/persistence';"].join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    },
+    bundle: true,
+    write: false,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    minify,
+    legalComments: 'none',
+    alias: bundleAliases(root),
     logLevel: 'warning',
   });
   return result.outputFiles[0].text;

@@ -19,10 +19,10 @@ import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } 
 
 /**
  * Every function ships under 450 KB minified (the cold start, measured by bench/, is what matters
- * more). What the routes share weighs about 240 KB (zod,
- * pg, Powertools idempotency (its JMESPath interpreter replaced by a field-path stand-in, see
- * infra/bundle-shims), middy and the handler stack, decimal.js-light where money is involved), so a route that drags in something big (a non-tree-shaken zod namespace alone adds
- * ~360 KB, the route table several hundred) fails here.
+ * more). What the routes share weighs about 240 KB (zod, pg, Powertools idempotency in the writes
+ * (its JMESPath interpreter replaced by a field-path stand-in, see infra/bundle-shims), middy and
+ * the handler stack, decimal.js-light where money is involved), so a route that drags in something
+ * big (a non-tree-shaken zod namespace alone adds ~360 KB, the route table several hundred) fails here.
  */
 const BUNDLE_LIMIT = 450 * 1024;
 const routes = realRoutes();
@@ -63,7 +63,7 @@ describe('bundleFunctions', () => {
     expect(routeBundle).not.toMatch(/sourceMappingURL/);
     const migrate = readFileSync(join(result.dirs[PLATFORM_BUNDLES.migrateDatabase], 'index.mjs'), 'utf8');
     expect(migrate).toMatch(/from\s*"@aws-sdk\/client-secrets-manager"/);
-    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['body-plan.json', 'index.mjs', 'zod.cjs']);
+    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['body-plan.json', 'index.mjs', 'powertools-idempotency.cjs', 'zod.cjs']);
   });
 
   it("ships each body route's plan beside its code (null where zod parses the body), and none to the others", () => {
@@ -166,6 +166,22 @@ describe('bundleFunctions', () => {
     expect(zodFile).not.toMatch(/Nombre|Zeichenkette/);
   });
 
+  it('ships Powertools idempotency in its own file beside every API-key write, none beside a read, and in no index.mjs', () => {
+    // A message of Powertools' own handler: in the file loaded with the first Idempotency-Key, nowhere else.
+    const powertoolsCode = 'Failed to save in progress record to idempotency store';
+    const sideFile = readFileSync(join(result.dirs['locations/create-location'], 'powertools-idempotency.cjs'), 'utf8');
+    expect(sideFile).toContain(powertoolsCode);
+    for (const route of routes) {
+      const dir = result.dirs[route.key];
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8').includes(powertoolsCode), route.key).toBe(false);
+      const file = join(dir, 'powertools-idempotency.cjs');
+      const writes = route.auth === 'api_key' && route.method !== 'GET';
+      expect(existsSync(file), route.key).toBe(writes);
+      if (writes) expect(readFileSync(file, 'utf8') === sideFile, route.key).toBe(true);
+    }
+    expect(existsSync(join(result.dirs['authorizer/authorizer'], 'powertools-idempotency.cjs'))).toBe(false);
+  });
+
   it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
     const dir = result.dirs['openapi/get-openapi'];
     const shippedText = readFileSync(join(dir, 'openapi.json'), 'utf8');
@@ -242,7 +258,7 @@ describe('bundleFunctions', () => {
     expect(JSON.parse(readFileSync(join(workDir, 'bundle-sizes.json'), 'utf8'))).toEqual(result.sizes);
   });
 
-  it('produces ES modules that load and export handler, and load no zod: no module builds a schema at load (shared/schemas/lazy.ts)', () => {
+  it('produces ES modules that load and export handler, and load neither zod (no module builds a schema at load, shared/schemas/lazy.ts) nor Powertools idempotency', () => {
     const script = `
       import { createRequire } from 'node:module';
       const loaded = createRequire(import.meta.url).cache;
@@ -253,6 +269,7 @@ describe('bundleFunctions', () => {
           const mod = await import(dir + '/index.mjs');
           if (typeof mod.handler !== 'function') failures.push(name + ': no handler export');
           if (loaded[dir + '/zod.cjs']) failures.push(name + ': loads zod at import');
+          if (loaded[dir + '/powertools-idempotency.cjs']) failures.push(name + ': loads Powertools idempotency at import');
         } catch (error) {
           failures.push(name + ': ' + error.message);
         }
