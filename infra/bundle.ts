@@ -12,7 +12,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { build, transform, type Plugin } from 'esbuild';
+import { build, transform, type BuildOptions, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
   /** Output folder name, relative to outdir (may contain `/`), e.g. `locations/create-location`. */
@@ -204,13 +204,11 @@ function zodOnFirstUse(root: string, members: Set<string>): Plugin {
   };
 }
 
-/** Builds `zod.cjs`: the members named, tree-shaken. */
-async function buildZodFile(root: string, members: Set<string>, minify: boolean): Promise<string> {
-  const exported = new Set(Object.keys(await import('zod')));
-  const names = [...members].filter((name) => exported.has(name)).sort();
+/** A file loaded on first use: `contents` (a module re-exporting a package) bundled as CommonJS, for `require()`. */
+async function buildFileForFirstUse(root: string, contents: string, minify: boolean, options: Pick<BuildOptions, 'alias' | 'plugins'>): Promise<string> {
   const result = await build({
     absWorkingDir: root,
-    stdin: { contents: `export { ${names.join(', ')} } from 'zod';`, resolveDir: root, loader: 'js' },
+    stdin: { contents, resolveDir: root, loader: 'js' },
     bundle: true,
     write: false,
     platform: 'node',
@@ -219,33 +217,23 @@ async function buildZodFile(root: string, members: Set<string>, minify: boolean)
     mainFields: ['module', 'main'],
     minify,
     legalComments: 'none',
-    plugins: [zodWithoutJsonSchema()],
+    ...options,
     logLevel: 'warning',
   });
   return result.outputFiles[0].text;
 }
 
+/** Builds `zod.cjs`: the members named, tree-shaken. */
+async function buildZodFile(root: string, members: Set<string>, minify: boolean): Promise<string> {
+  const exported = new Set(Object.keys(await import('zod')));
+  const names = [...members].filter((name) => exported.has(name)).sort();
+  return buildFileForFirstUse(root, `export { ${names.join(', ')} } from 'zod';`, minify, { plugins: [zodWithoutJsonSchema()] });
+}
+
 /** Builds `powertools-idempotency.cjs`: the package's two entries, with the JMESPath stand-in its functions bundle with. */
-async function buildPowertoolsIdempotencyFile(root: string, minify: boolean): Promise<string> {
-  const result = await build({
-    absWorkingDir: root,
-    stdin: {
-      contents: ["export * from '@aws-lambda-powertools/idempotency';", "export * from '@aws-lambda-powertools/idempotency/persistence';"].join('\n'),
-      resolveDir: root,
-      loader: 'js',
-    },
-    bundle: true,
-    write: false,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    mainFields: ['module', 'main'],
-    minify,
-    legalComments: 'none',
-    alias: bundleAliases(root),
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
+function buildPowertoolsIdempotencyFile(root: string, minify: boolean): Promise<string> {
+  const contents = ["export * from '@aws-lambda-powertools/idempotency';", "export * from '@aws-lambda-powertools/idempotency/persistence';"].join('\n');
+  return buildFileForFirstUse(root, contents, minify, { alias: bundleAliases(root) });
 }
 
 /**
