@@ -26,6 +26,18 @@ export interface AwsJsonService {
   endpointVariable: string;
 }
 
+/** DynamoDB: the idempotency records (shared/http/dynamodb-persistence.ts). */
+export const DYNAMODB: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', protocol: '1.0', endpointVariable: 'DYNAMODB_ENDPOINT' };
+/** EventBridge: the events a write publishes after its commit (shared/events/publisher.ts). */
+export const EVENTBRIDGE: AwsJsonService = { name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1', endpointVariable: 'EVENTBRIDGE_ENDPOINT' };
+/** Secrets Manager: the Stripe key of the routes that charge cards (shared/payments/stripe-processor.ts). */
+export const SECRETS_MANAGER: AwsJsonService = {
+  name: 'secretsmanager',
+  targetPrefix: 'secretsmanager',
+  protocol: '1.1',
+  endpointVariable: 'SECRETS_MANAGER_ENDPOINT',
+};
+
 export interface AwsConnection extends AwsSigningContext {
   /** https://<service>.<region>.amazonaws.com on AWS; a local stand-in's address otherwise. */
   endpoint: string;

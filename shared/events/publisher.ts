@@ -2,7 +2,7 @@
  * Where committed events go. On AWS: EventBridge (source `bizops.api`, detail-type = event type);
  * locally and in tests: an in-process bus with the same contract. Chosen once at start-up.
  */
-import { callAwsJson, serviceConnection, type AwsConnection, type AwsJsonService } from '../aws-json';
+import { callAwsJson, EVENTBRIDGE, serviceConnection, type AwsConnection } from '../aws-json';
 import { runAlone, withTransaction } from '../db/database';
 import { UUID_PATTERN } from '../ids';
 import { log, type Logger } from '../log';
@@ -15,7 +15,6 @@ export interface EventPublisher {
   publish(events: EventEnvelope[]): Promise<void>;
 }
 
-const EVENTBRIDGE: AwsJsonService = { name: 'events', targetPrefix: 'AWSEvents', protocol: '1.1', endpointVariable: 'EVENTBRIDGE_ENDPOINT' };
 /** PutEvents takes at most 10 entries a call. */
 const PUT_EVENTS_MAX_ENTRIES = 10;
 

@@ -14,13 +14,12 @@ import {
   PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS,
 } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import { AwsServiceError, callAwsJson, type AwsConnection, type AwsJsonService } from '../aws-json';
+import { AwsServiceError, callAwsJson, DYNAMODB, type AwsConnection } from '../aws-json';
 import { fromItem, toItem, type Item } from './dynamodb-attributes';
 
 const { statusAttr, expiryAttr, inProgressExpiryAttr, dataAttr, validationKeyAttr } = PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS;
 const KEY_ATTR = 'id';
 
-export const DYNAMODB: AwsJsonService = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', protocol: '1.0', endpointVariable: 'DYNAMODB_ENDPOINT' };
 type ItemOperation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 export class DynamoDBPersistence extends BasePersistenceLayer {

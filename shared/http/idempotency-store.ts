@@ -5,11 +5,11 @@
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
-import { AwsServiceError, serviceConnection } from '../aws-json';
+import { AwsServiceError, DYNAMODB, serviceConnection } from '../aws-json';
 import { ApiError } from '../errors';
 import { log } from '../log';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
-import { DYNAMODB, DynamoDBPersistence } from './dynamodb-persistence';
+import { DynamoDBPersistence } from './dynamodb-persistence';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
 

@@ -10,19 +10,12 @@
  * evaluation and first call took about 80 ms of the first card request of every function.
  * STRIPE_API_BASE overrides https://api.stripe.com (tests point it at a local stub).
  */
-import { callAwsJson, serviceConnection, type AwsJsonService } from '../aws-json';
+import { callAwsJson, SECRETS_MANAGER, serviceConnection } from '../aws-json';
 import type { KeyMode } from '../auth/api-key-format';
 import type { CustomerRef, PaymentProcessor, ProcessorPaymentMethod, SetupIntent, SetupIntentStatus, SetupIntentType } from './processor';
 import { PaymentProcessorError } from './processor';
 
 export const STRIPE_API_VERSION = '2024-06-20';
-
-const SECRETS_MANAGER: AwsJsonService = {
-  name: 'secretsmanager',
-  targetPrefix: 'secretsmanager',
-  protocol: '1.1',
-  endpointVariable: 'SECRETS_MANAGER_ENDPOINT',
-};
 
 interface StripeKeys {
   secret: string;

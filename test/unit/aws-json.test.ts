@@ -8,8 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdempotencyStore } from '../../local/embedded';
-import { AwsServiceError, callAwsJson, lambdaConnection, serviceConnection, type AwsConnection } from '../../shared/aws-json';
-import { DYNAMODB } from '../../shared/http/dynamodb-persistence';
+import { AwsServiceError, callAwsJson, DYNAMODB, lambdaConnection, serviceConnection, type AwsConnection } from '../../shared/aws-json';
 
 const callDynamoDB = <Output = Record<string, unknown>>(connection: AwsConnection, operation: string, input: object) =>
   callAwsJson<Output>(connection, DYNAMODB, operation, input);
