@@ -9,14 +9,15 @@
 const CAPABILITIES = {
   ledger: [],
   parties: [],
-  catalog: [],
+  catalog: ['parties'],
   tenants: ['ledger'], // provisioning seeds the chart of accounts
   inventory: ['catalog', 'ledger'],
-  orders: ['catalog', 'inventory', 'ledger', 'parties'],
+  orders: ['catalog', 'inventory', 'ledger', 'parties', 'tenants'],
   payments: ['orders', 'ledger', 'parties'],
-  payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders'],
-  webhooks: [],
-  migration: [], // import batches and relink read and remove other capabilities' rows with SQL of their own
+  payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders', 'tenants'],
+  webhooks: ['tenants'],
+  // Rolling back an import batch and relinking migrated stock call every owner of the records they touch.
+  migration: ['catalog', 'inventory', 'ledger', 'orders', 'parties', 'payables', 'payments'],
 };
 
 /**

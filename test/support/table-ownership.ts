@@ -4,7 +4,10 @@
  * `CAPABILITIES` in .dependency-cruiser.cjs), and the SQL in a capability's files names only its own
  * tables and the platform's. SQL is read from the string and template literals of each file (a
  * template's substitutions count as gaps), and a table is named where it follows a keyword that
- * takes one: FROM, JOIN, UPDATE, INTO, REFERENCES, TABLE, USING.
+ * takes one: FROM, JOIN, UPDATE, INTO, REFERENCES, TABLE, USING. A table a query takes from a value
+ * (`FROM ${table}`, keysetPage's `table:`) is named by the literal that holds it: in a file with
+ * such a query, and in any `table:` property, a literal that is a table name (with an alias and
+ * joins, as in `'product_vendors pv JOIN ...'`) names that table.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -57,16 +60,19 @@ export function migrationTables(): string[] {
 }
 
 /** The text of each string and template literal of a TypeScript source, with its line. */
-function literalTexts(fileName: string, source: string): { text: string; line: number }[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const texts: { text: string; line: number }[] = [];
+function literalTexts(fileName: string, source: string): { text: string; line: number; tableProperty: boolean }[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const texts: { text: string; line: number; tableProperty: boolean }[] = [];
   const lineOf = (node: ts.Node) => file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
   const visit = (node: ts.Node) => {
+    if (ts.isLiteralTypeNode(node)) return;
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-      texts.push({ text: node.text, line: lineOf(node) });
+      const parent = node.parent;
+      const tableProperty = ts.isPropertyAssignment(parent) && parent.initializer === node && parent.name.getText(file) === 'table';
+      texts.push({ text: node.text, line: lineOf(node), tableProperty });
     } else if (ts.isTemplateExpression(node)) {
       const text = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ${} ');
-      texts.push({ text, line: lineOf(node) });
+      texts.push({ text, line: lineOf(node), tableProperty: false });
     }
     ts.forEachChild(node, visit);
   };
@@ -88,6 +94,10 @@ export function tableNames(sql: string): string[] {
   return names;
 }
 
+const DYNAMIC_TABLE = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+(?:ONLY\s+)?\$\{\}/;
+// A whole literal that is a table, with an optional alias and joins: what a `FROM ${table}` takes.
+const TABLE_VALUE = new RegExp(`^${NAME}(?:\\s+[a-z_][a-z0-9_]*)?(?:\\s+(?:LEFT\\s+|INNER\\s+)?JOIN\\b[\\s\\S]*)?$`);
+
 /** The capability a file under shared/ belongs to, if any (platform files belong to none). */
 function capabilityOf(file: string, capabilities: string[]): string | undefined {
   const folder = /^shared\/([^/]+)\//.exec(file)?.[1];
@@ -100,8 +110,11 @@ export function violations(files: { file: string; source: string }[], ownership:
   for (const { file, source } of files) {
     const capability = capabilityOf(file, ownership.capabilities);
     if (!capability) continue;
-    for (const { text, line } of literalTexts(file, source)) {
-      for (const table of new Set(tableNames(text))) {
+    const texts = literalTexts(file, source);
+    const dynamic = texts.some(({ text }) => DYNAMIC_TABLE.test(text));
+    for (const { text, line, tableProperty } of texts) {
+      const value = dynamic || tableProperty ? TABLE_VALUE.exec(text.trim())?.[1] : undefined;
+      for (const table of new Set([...tableNames(text), ...(value ? [value] : [])])) {
         const owner = ownership.owner.get(table);
         if (owner && owner !== 'platform' && owner !== capability) found.push({ file, line, table, owner });
       }

@@ -52,10 +52,21 @@ describe('table ownership (.dependency-cruiser.cjs: OWNED_TABLES, PLATFORM_TABLE
       },
       { file: 'shared/orders/planted.ts', source: "export const q = 'UPDATE orders SET status = $2 WHERE id = $1';" },
       { file: 'shared/db/planted.ts', source: "export const q = 'INSERT INTO number_sequences (entity_id) VALUES ($1)';" },
+      // A table taken from a value: the literal that holds it names it.
+      {
+        file: 'shared/catalog/planted.ts',
+        source: [
+          "const TABLES = { account: 'accounts', product: 'products' };",
+          'export const q = (kind: keyof typeof TABLES) => `SELECT 1 FROM ${TABLES[kind]} WHERE id = $1`;',
+          "export const page = { table: 'vendor_bills', alias: 'b' };",
+        ].join('\n'),
+      },
     ];
     expect(violations(planted, ownership)).toEqual([
       { file: 'shared/payables/planted.ts', line: 1, table: 'orders', owner: 'orders' },
       { file: 'shared/payables/planted.ts', line: 2, table: 'order_lines', owner: 'orders' },
+      { file: 'shared/catalog/planted.ts', line: 1, table: 'accounts', owner: 'parties' },
+      { file: 'shared/catalog/planted.ts', line: 3, table: 'vendor_bills', owner: 'payables' },
     ]);
   });
 });
