@@ -19,6 +19,7 @@ import { createEventRecorder, type EventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { log } from '../log';
 import { getOrderHeader } from './order-reads';
+import { entityMode } from '../tenants/tenant-reads';
 
 /**
  * An unmarked quote whose deadline has passed, both as of the run and by the clock: a run with a
@@ -80,8 +81,7 @@ export async function runQuoteExpiry(asOf: Date, options: { entityIds?: string[]
     for (const quoteId of quoteIds) {
       try {
         const outcome = await withTransaction({ role: 'app_user', entityId }, async (db) => {
-          const entity = await db.one<{ livemode: boolean }>('SELECT livemode FROM entities WHERE id = $1', [entityId]);
-          const events = createEventRecorder(db, { entityId, mode: entity.livemode ? 'live' : 'test', requestId: null });
+          const events = createEventRecorder(db, { entityId, mode: await entityMode(db, entityId), requestId: null });
           const quote = await expireQuote(db, { entityId, events }, quoteId, asOf);
           return quote && { quote, events: events.recorded };
         });

@@ -9,6 +9,7 @@ import { formatNumber, nextNumber } from '../db/sequences';
 import { entityFilters, updateSet } from '../db/sql';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
+import { keySharedParty } from '../parties/parties';
 import type { Order } from './schemas/order';
 import type { DocumentType } from './totals';
 
@@ -185,24 +186,16 @@ export async function adjustmentRows(db: Db, entityId: string, orderIds: string[
 
 /** The party exists in the entity and is not archived; locked (KEY SHARE) until the transaction ends. */
 export async function checkParty(db: Db, entityId: string, documentType: string, partyId: string): Promise<{ tax_exempt: boolean }> {
-  const table = documentType === 'purchase_order' ? 'vendors' : 'accounts';
-  const party = await db.maybeOne<{ tax_exempt: boolean; is_archived: boolean }>(
-    `SELECT tax_exempt, is_archived FROM ${table} WHERE entity_id = $1 AND id = $2 FOR KEY SHARE`,
-    [entityId, partyId],
-  );
+  const kind = documentType === 'purchase_order' ? 'vendor' : 'account';
+  const party = await keySharedParty(db, kind, entityId, partyId);
   if (!party) {
     throw new ApiError('not_found', {
       param: 'account_id',
-      hint: table === 'vendors' ? 'No such vendor in this entity (purchase orders name a vendor).' : 'No such customer account in this entity.',
+      hint: kind === 'vendor' ? 'No such vendor in this entity (purchase orders name a vendor).' : 'No such customer account in this entity.',
     });
   }
   if (party.is_archived) throw new ApiError('party_archived', { param: 'account_id' });
   return party;
-}
-
-export async function defaultLocation(db: Db, entityId: string): Promise<string | null> {
-  const row = await db.maybeOne<{ id: string }>('SELECT id FROM locations WHERE entity_id = $1 AND is_default', [entityId]);
-  return row?.id ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
