@@ -20,14 +20,14 @@ import { publishCommitted } from '../events/publisher';
 import { log } from '../log';
 import { getOrderHeader } from './order-reads';
 import { entityMode } from '../tenants/tenant-reads';
+import { expiredQuoteSql } from './quote-expiry';
 
 /**
  * An unmarked quote whose deadline has passed, both as of the run and by the clock: a run with a
  * later as_of never announces a lapse the read-time rule does not show yet.
  */
 function lapsed(asOfParam: number): string {
-  return `document_type = 'quote' AND order_status IN ('draft', 'confirmed') AND expires_at IS NOT NULL
-    AND expires_at <= least($${asOfParam}::timestamptz, now()) AND expired_at IS NULL AND deleted_at IS NULL`;
+  return `${expiredQuoteSql(undefined, `least($${asOfParam}::timestamptz, now())`)} AND expired_at IS NULL AND deleted_at IS NULL`;
 }
 
 /** ... and not converted to a live sales order (app_user only: app_worker cannot read converted_from_id). */

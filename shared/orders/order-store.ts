@@ -12,6 +12,7 @@ import { newId, UUID_PATTERN } from '../ids';
 import { keySharedParty } from '../parties/parties';
 import type { Order } from './schemas/order';
 import type { DocumentType } from './totals';
+import { expiredQuoteSql } from './quote-expiry';
 
 const ORDER_NUMBER_PREFIXES: Record<DocumentType, string> = {
   quote: 'QT-',
@@ -37,7 +38,7 @@ export const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_numb
   o.converted_from_id, o.journal_entry_id, o.hold_reason, o.sent_at, o.sent_to, o.sales_channel_id, o.approval_rule_id, o.approver_user_id,
   o.approval_requested_at, o.approved_by, o.approved_at, o.rejected_by, o.rejected_at, o.rejection_reason, o.source_order_id, o.amount_credited,
   o.migration_batch_id, o.imported_at, o.credit_refunded, o.is_archived, o.archived_at, o.expires_at,
-  (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired`;
+  ${expiredQuoteSql('o')} AS is_expired`;
 
 /** The header's money columns: numeric text in a row, JSON numbers on the wire. */
 export const MONEY_FIELDS = [
@@ -169,7 +170,7 @@ export async function orderRowsPage(db: Db, entityId: string, filters: OrderFilt
   add((n) => `o.order_date >= ${n}`, filters.order_date_gte);
   add((n) => `o.order_date <= ${n}`, filters.order_date_lte);
   if (filters.archived !== 'all') where.push(filters.archived === 'true' ? 'o.is_archived' : 'NOT o.is_archived');
-  const expired = `(o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now())`;
+  const expired = expiredQuoteSql('o');
   if (filters.expired !== undefined) where.push(filters.expired ? expired : `NOT ${expired}`);
   return keysetPage<OrderRow & { id: string }>(db, { table: 'orders', alias: 'o', select: ORDER_COLUMNS, where, params }, page);
 }
