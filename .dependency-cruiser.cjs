@@ -11,7 +11,7 @@ const CAPABILITIES = {
   parties: [],
   catalog: ['parties'],
   tenants: ['ledger'], // provisioning seeds the chart of accounts
-  inventory: ['catalog', 'ledger'],
+  inventory: ['catalog', 'ledger', 'parties'],
   orders: ['catalog', 'inventory', 'ledger', 'parties', 'tenants'],
   payments: ['orders', 'ledger', 'parties'],
   payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders', 'tenants'],

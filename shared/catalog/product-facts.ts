@@ -159,3 +159,12 @@ export async function lockDemandModeProducts(db: Db, entityId: string, productId
   );
   return rows.map((row) => row.id);
 }
+
+/**
+ * Named SQL fragments for a report that reads products beside other owners' tables in one statement
+ * (the reorder report): the products (alias p) with their preferred vendor link (alias pv, null when
+ * none), and the sku_key of the product whose id is the parameter `idParam` (entity $1).
+ */
+export const PRODUCTS_WITH_PREFERRED_VENDOR_SQL =
+  'products p LEFT JOIN product_vendors pv ON pv.entity_id = p.entity_id AND pv.product_id = p.id AND pv.is_preferred';
+export const productSkuKeySql = (idParam: string) => `(SELECT c.sku_key FROM products c WHERE c.entity_id = $1 AND c.id = ${idParam})`;

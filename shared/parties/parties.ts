@@ -93,6 +93,9 @@ export async function existingPartyIds(db: Db, kind: PartyKind, entityId: string
   return rows.map((row) => row.id);
 }
 
+/** A named SQL fragment: the name of the vendor whose id is the SQL expression `vendorId` (entity $1; null when none). */
+export const vendorNameSql = (vendorId: string) => `(SELECT v.name FROM vendors v WHERE v.entity_id = $1 AND v.id = ${vendorId})`;
+
 /** Whether the entity has this party. */
 export async function hasParty(db: Db, kind: PartyKind, entityId: string, partyId: string): Promise<boolean> {
   return (await db.maybeOne(`SELECT 1 FROM ${TABLES[kind].table} WHERE entity_id = $1 AND id = $2`, [entityId, partyId])) !== undefined;
