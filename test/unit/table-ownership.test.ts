@@ -9,6 +9,24 @@ const ownership = loadOwnership();
  */
 const MONEY_WRITER_IN_PROGRESS = ['shared/payments/paid-documents.ts'];
 
+/**
+ * NOT an allowance: the reads that still run against the import direction, a lower capability
+ * reading a higher one's tables, which named queries alone cannot fix (the owner's function would
+ * be an import the direction forbids). Each needs a restructure (docs/architecture.md, "Who owns a
+ * table"); the test fails when one is fixed and still listed, and on any violation not listed.
+ */
+const AGAINST_THE_DIRECTION = [
+  'shared/catalog/product-demand.ts names inventory_balances (owned by inventory)',
+  'shared/catalog/product-demand.ts names inventory_transactions (owned by inventory)',
+  'shared/catalog/products.ts names inventory_transactions (owned by inventory)',
+  'shared/catalog/tags.ts names vendor_bills (owned by payables)',
+  'shared/catalog/tags.ts names orders (owned by orders)',
+  'shared/catalog/units-of-measure.ts names inventory_transactions (owned by inventory)',
+  'shared/catalog/units-of-measure.ts names order_lines (owned by orders)',
+  'shared/inventory/open-order-quantities.ts names orders (owned by orders)',
+  'shared/inventory/open-order-quantities.ts names order_lines (owned by orders)',
+];
+
 describe('table ownership (.dependency-cruiser.cjs: OWNED_TABLES, PLATFORM_TABLES)', () => {
   it('every table of migrations/ has exactly one owner, and every listed table exists', () => {
     const tables = migrationTables();
@@ -22,8 +40,9 @@ describe('table ownership (.dependency-cruiser.cjs: OWNED_TABLES, PLATFORM_TABLE
     const found = violations(
       sharedSources().filter(({ file }) => !MONEY_WRITER_IN_PROGRESS.includes(file)),
       ownership,
-    ).map(({ file, line, table, owner }) => `${file}:${line} names ${table} (owned by ${owner})`);
-    expect(found).toEqual([]);
+    );
+    const where = found.map(({ file, line, table }) => `${file}:${line} ${table}`).join('\n');
+    expect([...new Set(found.map(({ file, table, owner }) => `${file} names ${table} (owned by ${owner})`))], where).toEqual(AGAINST_THE_DIRECTION);
   });
 
   it('finds a table after each keyword that takes one, and not in prose or column references', () => {
