@@ -9,15 +9,79 @@
 const CAPABILITIES = {
   ledger: [],
   parties: [],
-  catalog: [],
+  catalog: ['parties'],
   tenants: ['ledger'], // provisioning seeds the chart of accounts
-  inventory: ['catalog', 'ledger'],
-  orders: ['catalog', 'inventory', 'ledger', 'parties'],
+  inventory: ['catalog', 'ledger', 'parties'],
+  orders: ['catalog', 'inventory', 'ledger', 'parties', 'tenants'],
   payments: ['orders', 'ledger', 'parties'],
-  payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders'],
-  webhooks: [],
-  migration: [], // import batches and relink read and remove other capabilities' rows with SQL of their own
+  payables: ['catalog', 'inventory', 'ledger', 'parties', 'orders', 'tenants'],
+  webhooks: ['tenants'],
+  // Rolling back an import batch and relinking migrated stock call every owner of the records they touch.
+  migration: ['catalog', 'inventory', 'ledger', 'orders', 'parties', 'payables', 'payments'],
 };
+
+/**
+ * The tables each capability owns. Only the owner's SQL names its tables; another capability changes
+ * them through the owner's functions and reads them through the owner's named queries.
+ * test/unit/table-ownership.test.ts checks every capability's SQL against this map, and that every
+ * table of migrations/ is listed here or in PLATFORM_TABLES exactly once.
+ */
+const OWNED_TABLES = {
+  ledger: ['accounting_periods', 'gl_accounts', 'gl_daily_balances', 'journal_entries', 'journal_lines', 'recurring_journal_templates'],
+  parties: ['accounts', 'vendors'],
+  catalog: [
+    'products',
+    'kit_components',
+    'manufacturers',
+    'units_of_measure',
+    'product_options',
+    'product_vendors',
+    'pricing_levels',
+    'pricing_policies',
+    'tags',
+    'tag_assignments',
+  ],
+  tenants: ['entities', 'users', 'api_keys'],
+  inventory: ['locations', 'inventory_balances', 'inventory_cost_layers', 'inventory_layer_draws', 'inventory_transactions'],
+  orders: [
+    'orders',
+    'order_lines',
+    'order_adjustments',
+    'line_adjustments',
+    'order_revisions',
+    'order_approval_rules',
+    'coupons',
+    'coupon_redemptions',
+    'tax_rates',
+    'credit_memo_moves',
+  ],
+  payments: [
+    'payments',
+    'payment_applications',
+    'refunds',
+    'refund_lines',
+    'deposits',
+    'deposit_lines',
+    'account_payment_methods',
+    'account_processor_customers',
+    'sandbox_setup_intents',
+  ],
+  payables: [
+    'vendor_bills',
+    'vendor_bill_lines',
+    'vendor_credits',
+    'ap_payments',
+    'ap_payment_applications',
+    'payment_terms',
+    'vendor_returns',
+    'vendor_return_lines',
+  ],
+  webhooks: ['webhook_endpoints', 'webhook_deliveries', 'webhook_delivery_attempts'],
+  migration: ['migration_batches', 'cutover_log', 'db_snapshots', 'entity_freezes'],
+};
+
+/** The platform's tables (shared/db: number sequences; shared/events: the outbox), which any capability may use. */
+const PLATFORM_TABLES = ['number_sequences', 'event_outbox'];
 
 /** The platform under every capability: shared/<folder>/ and the files directly in shared/. */
 const PLATFORM_FOLDERS = ['db', 'http', 'events', 'auth', 'schemas'];
@@ -93,3 +157,11 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
+
+// dependency-cruiser's configuration schema refuses unknown keys, so the maps the ownership test
+// reads are attached where the schema does not look (non-enumerable).
+Object.defineProperties(module.exports, {
+  CAPABILITIES: { value: CAPABILITIES },
+  OWNED_TABLES: { value: OWNED_TABLES },
+  PLATFORM_TABLES: { value: PLATFORM_TABLES },
+});

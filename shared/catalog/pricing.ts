@@ -9,6 +9,7 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
 import { amount, PRICE_SCALE, QUANTITY_SCALE, round, toJsonNumber, toNullableJsonNumber } from '../money';
 import type { PricingLevel, PricingLevelCreate, PricingPolicy, PricingPolicyCreate } from './schemas/pricing';
+import { hasParty } from '../parties/parties';
 
 const LEVEL_COLUMNS = `l.id, 'pricing_level' AS object, l.entity_id, l.name, l.description, l.is_active, l.metadata, l.created_at, l.updated_at`;
 
@@ -91,8 +92,8 @@ export async function createPricingPolicy(db: Db, entityId: string, input: Prici
     if (!level) throw new ApiError('not_found', { param: 'pricing_level_id', hint: 'No such pricing level in this entity.' });
   }
   if (input.account_id) {
-    const account = await db.maybeOne('SELECT 1 FROM accounts WHERE entity_id = $1 AND id = $2', [entityId, input.account_id]);
-    if (!account) throw new ApiError('not_found', { param: 'account_id', hint: 'No such account in this entity.' });
+    if (!(await hasParty(db, 'account', entityId, input.account_id)))
+      throw new ApiError('not_found', { param: 'account_id', hint: 'No such account in this entity.' });
   }
   if (input.external_id != null) {
     // Checked before the insert (a unique violation would abort the transaction before the existing id could be read).

@@ -8,10 +8,12 @@ import { newId } from '../ids';
 import { PRICE_SCALE, QUANTITY_SCALE, toJsonNumber, toNullableJsonNumber } from '../money';
 import type { ProductVendor, ProductVendorCreate, ProductVendorUpdate } from './schemas/product-vendor';
 import { requireProduct } from './products';
+import { hasParty, partyNamesInOrder } from '../parties/parties';
 
-const PV_COLUMNS = `pv.id, 'product_vendor' AS object, pv.entity_id, pv.product_id, pv.vendor_id, v.name AS vendor_name, pv.vendor_sku, pv.vendor_cost,
+const PV_COLUMNS = `pv.id, 'product_vendor' AS object, pv.entity_id, pv.product_id, pv.vendor_id, NULL::text AS vendor_name, pv.vendor_sku, pv.vendor_cost,
   pv.lead_time_days, pv.order_multiple, pv.minimum_order_quantity, pv.is_preferred, pv.metadata, pv.created_at, pv.updated_at`;
-const PV_FROM = 'product_vendors pv JOIN vendors v ON v.entity_id = pv.entity_id AND v.id = pv.vendor_id';
+// vendor_name is the vendor's (parties), filled in by withVendorNames.
+const PV_FROM = 'product_vendors pv';
 const PV_EDITABLE = ['vendor_sku', 'vendor_cost', 'lead_time_days', 'order_multiple', 'minimum_order_quantity', 'is_preferred', 'metadata'] as const;
 
 type PvRow = Omit<ProductVendor, 'vendor_cost' | 'order_multiple' | 'minimum_order_quantity'> & {
@@ -26,6 +28,21 @@ const toProductVendor = (row: PvRow): ProductVendor => ({
   minimum_order_quantity: toNullableJsonNumber(row.minimum_order_quantity, QUANTITY_SCALE),
 });
 
+/** The rows with their vendors' names. */
+async function withVendorNames(db: Db, entityId: string, rows: PvRow[]): Promise<ProductVendor[]> {
+  const names = new Map(
+    (
+      await partyNamesInOrder(
+        db,
+        'vendor',
+        entityId,
+        rows.map((row) => row.vendor_id),
+      )
+    ).map(({ id, name }) => [id, name]),
+  );
+  return rows.map((row) => toProductVendor({ ...row, vendor_name: names.get(row.vendor_id)! }));
+}
+
 export async function getProductVendor(db: Db, entityId: string, productId: string, pvId: string, options: { lock?: boolean } = {}): Promise<ProductVendor> {
   await requireProduct(db, entityId, productId);
   const row = await db.maybeOne<PvRow>(
@@ -33,7 +50,7 @@ export async function getProductVendor(db: Db, entityId: string, productId: stri
     [entityId, productId, pvId],
   );
   if (!row) throw new ApiError('not_found', { param: 'pvid', hint: 'No such vendor relationship on this product.' });
-  return toProductVendor(row);
+  return (await withVendorNames(db, entityId, [row]))[0];
 }
 
 /** Demotes the product's current preferred vendor; the caller holds the product row lock. */
@@ -47,8 +64,8 @@ async function demotePreferred(db: Db, entityId: string, productId: string, exce
 
 export async function createProductVendor(db: Db, entityId: string, productId: string, input: ProductVendorCreate): Promise<ProductVendor> {
   await requireProduct(db, entityId, productId, { lock: true });
-  const vendor = await db.maybeOne('SELECT 1 FROM vendors WHERE entity_id = $1 AND id = $2', [entityId, input.vendor_id]);
-  if (!vendor) throw new ApiError('not_found', { param: 'vendor_id', hint: 'No such vendor in this entity.' });
+  if (!(await hasParty(db, 'vendor', entityId, input.vendor_id)))
+    throw new ApiError('not_found', { param: 'vendor_id', hint: 'No such vendor in this entity.' });
   const id = newId();
   if (input.is_preferred) await demotePreferred(db, entityId, productId, id);
   try {
@@ -101,5 +118,5 @@ export async function listProductVendors(db: Db, entityId: string, productId: st
     `SELECT ${PV_COLUMNS} FROM ${PV_FROM} WHERE pv.entity_id = $1 AND pv.product_id = $2 ORDER BY pv.is_preferred DESC, pv.created_at, pv.id`,
     [entityId, productId],
   );
-  return { object: 'list' as const, data: rows.map(toProductVendor), has_more: false };
+  return { object: 'list' as const, data: await withVendorNames(db, entityId, rows), has_more: false };
 }

@@ -4,12 +4,15 @@ import { isUniqueViolation } from '../db/database';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
+import { hasParty, keySharedParty, type PartyKind } from '../parties/parties';
 import type { Tag, TagCreate, TagResourceType } from './schemas/tag';
 
 const TAG_COLUMNS = `t.id, 'tag' AS object, t.entity_id, t.name, t.color, t.metadata, t.created_at, t.updated_at`;
 
 /** Resource types whose tables exist in this version: attachments to them are checked for existence. */
-const RESOURCE_TABLES: Partial<Record<TagResourceType, string>> = { account: 'accounts', product: 'products', vendor: 'vendors', vendor_bill: 'vendor_bills' };
+const RESOURCE_TABLES: Partial<Record<TagResourceType, string>> = { product: 'products', vendor_bill: 'vendor_bills' };
+/** Resource types that are parties: checked through the parties capability. */
+const PARTY_KINDS: Partial<Record<TagResourceType, PartyKind>> = { account: 'account', vendor: 'vendor' };
 /**
  * Order documents share one table: `order` is a quote or sales order, the others their own
  * document_type (a sales order's id tagged as an invoice is a 404). Deleted documents are gone.
@@ -53,7 +56,8 @@ export function listTags(db: Db, entityId: string, filters: { name?: string }, p
 async function checkResource(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string, writing: boolean): Promise<boolean> {
   const table = RESOURCE_TABLES[resourceType];
   const documentTypes = ORDER_DOCUMENT_TYPES[resourceType];
-  if (!table && !documentTypes) {
+  const partyKind = PARTY_KINDS[resourceType];
+  if (!table && !documentTypes && !partyKind) {
     if (writing) {
       throw new ApiError('resource_type_unavailable', {
         param: 'resourceType',
@@ -64,13 +68,17 @@ async function checkResource(db: Db, entityId: string, resourceType: TagResource
   }
   // Writers take a key-share lock so the resource cannot be deleted while its tag row is written.
   const lock = writing ? 'FOR KEY SHARE' : '';
-  const found = documentTypes
-    ? await db.maybeOne(`SELECT 1 FROM orders WHERE entity_id = $1 AND id = $2 AND document_type = ANY($3::text[]) AND deleted_at IS NULL ${lock}`, [
-        entityId,
-        resourceId,
-        documentTypes,
-      ])
-    : await db.maybeOne(`SELECT 1 FROM ${table} WHERE entity_id = $1 AND id = $2 ${lock}`, [entityId, resourceId]);
+  const found = partyKind
+    ? writing
+      ? await keySharedParty(db, partyKind, entityId, resourceId)
+      : (await hasParty(db, partyKind, entityId, resourceId)) || undefined
+    : documentTypes
+      ? await db.maybeOne(`SELECT 1 FROM orders WHERE entity_id = $1 AND id = $2 AND document_type = ANY($3::text[]) AND deleted_at IS NULL ${lock}`, [
+          entityId,
+          resourceId,
+          documentTypes,
+        ])
+      : await db.maybeOne(`SELECT 1 FROM ${table} WHERE entity_id = $1 AND id = $2 ${lock}`, [entityId, resourceId]);
   if (!found) throw new ApiError('not_found', { param: 'resourceId', hint: `No such ${resourceType} in this entity.` });
   return true;
 }

@@ -11,16 +11,15 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { openOrderQuantitiesSql } from './open-order-quantities';
 import { amount, QUANTITY_SCALE, toJsonNumber, type Amount } from '../money';
 import { COST_SCALE, type InventoryBalance } from './schemas/inventory';
+import { productLabels } from '../catalog/product-facts';
 
 /** Identifies a (product, location) balance in maps. */
 export const balanceKey = (productId: string, locationId: string) => `${productId}:${locationId}`;
 
-const BALANCE_COLUMNS = `b.id, 'inventory_balance' AS object, b.entity_id, b.product_id, b.location_id, p.sku, p.name AS product_name, b.on_hand,
-  p.reorder_point, b.is_low, b.is_out, b.first_activity_at, b.created_at, b.updated_at,
+const BALANCE_COLUMNS = `b.id, 'inventory_balance' AS object, b.entity_id, b.product_id, b.location_id, b.on_hand, b.is_low, b.is_out, b.first_activity_at, b.created_at, b.updated_at,
   (SELECT coalesce(sum(l.remaining_quantity * l.unit_cost), 0) FROM inventory_cost_layers l
     WHERE l.entity_id = b.entity_id AND l.product_id = b.product_id AND l.location_id = b.location_id AND l.remaining_quantity > 0) AS inventory_value`;
-const BALANCE_JOIN = 'JOIN products p ON p.entity_id = b.entity_id AND p.id = b.product_id';
-
+/** A balance row, with its product's sku, name and reorder point from the catalog (productLabels). */
 interface BalanceRow {
   id: string;
   object: 'inventory_balance';
@@ -121,7 +120,16 @@ function toBalance(row: BalanceRow, demand: DemandRow | undefined, open: OpenQua
 }
 
 /** Balance objects of rows, with their demand and open quantities loaded in one query each. */
-async function toBalances(db: Db, entityId: string, rows: BalanceRow[]): Promise<InventoryBalance[]> {
+async function toBalances(db: Db, entityId: string, stored: Omit<BalanceRow, 'sku' | 'product_name' | 'reorder_point'>[]): Promise<InventoryBalance[]> {
+  const labels = await productLabels(
+    db,
+    entityId,
+    stored.map((row) => row.product_id),
+  );
+  const rows: BalanceRow[] = stored.map((row) => {
+    const label = labels.get(row.product_id)!;
+    return { ...row, sku: label.sku, product_name: label.name, reorder_point: label.reorder_point };
+  });
   const demand = await demandFor(db, entityId, rows);
   const open = await openQuantitiesFor(db, entityId, rows);
   const now = Date.now();
@@ -132,10 +140,7 @@ async function toBalances(db: Db, entityId: string, rows: BalanceRow[]): Promise
 }
 
 export async function getBalance(db: Db, entityId: string, balanceId: string): Promise<InventoryBalance> {
-  const row = await db.maybeOne<BalanceRow>(`SELECT ${BALANCE_COLUMNS} FROM inventory_balances b ${BALANCE_JOIN} WHERE b.entity_id = $1 AND b.id = $2`, [
-    entityId,
-    balanceId,
-  ]);
+  const row = await db.maybeOne<BalanceRow>(`SELECT ${BALANCE_COLUMNS} FROM inventory_balances b WHERE b.entity_id = $1 AND b.id = $2`, [entityId, balanceId]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such inventory balance in this entity.' });
   return (await toBalances(db, entityId, [row]))[0];
 }
@@ -160,11 +165,7 @@ export async function listBalances(db: Db, entityId: string, filters: BalanceFil
   if (filters.stock_status === 'out_of_stock') where.push('b.is_out');
   if (filters.stock_status === 'low_stock') where.push('b.is_low AND NOT b.is_out');
   if (filters.stock_status === 'in_stock') where.push('NOT b.is_low AND NOT b.is_out');
-  const result = await keysetPage<BalanceRow>(
-    db,
-    { table: 'inventory_balances', alias: 'b', joins: BALANCE_JOIN, select: BALANCE_COLUMNS, where, params },
-    page,
-  );
+  const result = await keysetPage<BalanceRow>(db, { table: 'inventory_balances', alias: 'b', select: BALANCE_COLUMNS, where, params }, page);
   return { ...result, data: await toBalances(db, entityId, result.data) };
 }
 

@@ -37,6 +37,12 @@ export async function checkLocation(db: Db, entityId: string, locationId: string
   if (!found) throw new ApiError('not_found', { param, hint: 'No such location in this entity.' });
 }
 
+/** The entity's default location, if it has one. */
+export async function defaultLocationId(db: Db, entityId: string): Promise<string | null> {
+  const row = await db.maybeOne<{ id: string }>('SELECT id FROM locations WHERE entity_id = $1 AND is_default', [entityId]);
+  return row?.id ?? null;
+}
+
 export async function createLocation(db: Db, entityId: string, input: LocationCreate): Promise<Location> {
   // Serialise location writes of this entity so "the first location becomes the default" holds
   // when two first locations are created at once.

@@ -10,6 +10,8 @@ import { amount, PRICE_SCALE, QUANTITY_SCALE, toJsonNumber } from '../money';
 import type { ReorderRow } from './schemas/reorder-report';
 import { openOrderQuantitiesSql } from './open-order-quantities';
 import { checkLocation } from './locations';
+import { productLabels, productSkuKeySql, PRODUCTS_WITH_PREFERRED_VENDOR_SQL } from '../catalog/product-facts';
+import { vendorNameSql } from '../parties/parties';
 
 export interface ReorderReportOptions {
   demand_window: number;
@@ -71,18 +73,16 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
     params.push(options.starting_after);
     // sku_key is unique per entity (products_sku_unique): the cursor's SKU alone places the page.
     // An unknown cursor selects nothing (NULL), and is told apart from a last page below.
-    where.push(`p.sku_key > (SELECT c.sku_key FROM products c WHERE c.entity_id = $1 AND c.id = $${params.length})`);
+    where.push(`p.sku_key > ${productSkuKeySql(`$${params.length}`)}`);
   }
   params.push(options.limit + 1);
   const rows = await db.query<Row>(
     `SELECT p.id AS product_id, p.sku, p.name AS product_name, p.reorder_point,
             s.on_hand, coalesce(o.committed, 0) AS committed,
             coalesce(o.on_order, 0) AS on_order, d.units AS demand_units,
-            pv.vendor_id AS preferred_vendor_id, v.name AS preferred_vendor_name, pv.id AS product_vendor_id, pv.lead_time_days,
+            pv.vendor_id AS preferred_vendor_id, ${vendorNameSql('pv.vendor_id')} AS preferred_vendor_name, pv.id AS product_vendor_id, pv.lead_time_days,
             pv.order_multiple, pv.minimum_order_quantity, pv.vendor_cost
-     FROM products p
-     LEFT JOIN product_vendors pv ON pv.entity_id = p.entity_id AND pv.product_id = p.id AND pv.is_preferred
-     LEFT JOIN vendors v ON v.entity_id = pv.entity_id AND v.id = pv.vendor_id
+     FROM ${PRODUCTS_WITH_PREFERRED_VENDOR_SQL}
      CROSS JOIN LATERAL (
        SELECT coalesce(sum(b.on_hand), 0) AS on_hand FROM inventory_balances b
        WHERE b.entity_id = $1 AND b.product_id = p.id ${atLocation('b')}
@@ -102,8 +102,8 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
   );
   // Checked only when nothing came back: a page of rows proves the cursor (one round trip less per page).
   if (options.starting_after && rows.length === 0) {
-    const cursor = await db.maybeOne('SELECT 1 FROM products WHERE entity_id = $1 AND id = $2', [entityId, options.starting_after]);
-    if (!cursor) throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not a product_id of this report.' });
+    const cursor = await productLabels(db, entityId, [options.starting_after]);
+    if (cursor.size === 0) throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not a product_id of this report.' });
   }
   const report: ReorderRow[] = [];
   for (const row of rows.slice(0, options.limit)) {

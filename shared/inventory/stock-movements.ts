@@ -19,6 +19,7 @@ import { COST_SCALE, type InventoryTransaction, type TransactionType } from './s
 import { TRANSACTION_COLUMNS, toTransaction, type TransactionRow } from './inventory-transactions';
 import { balanceKey, getBalance } from './inventory-balances';
 import { syncDemandReorderPoint } from '../catalog/demand-reorder-point';
+import { lockDemandModeProducts, stockFactsByProduct } from '../catalog/product-facts';
 
 /** A product as inventory needs it. */
 export interface StockProduct {
@@ -29,11 +30,9 @@ export interface StockProduct {
   reorder_point: string | null;
 }
 
-/** The columns of StockProduct, for queries of the products table. */
-export const STOCK_PRODUCT_COLUMNS = 'id, product_type, uom_id, cost, reorder_point';
-
 export async function getStockProduct(db: Db, entityId: string, productId: string, param = 'product_id'): Promise<StockProduct> {
-  const product = await db.maybeOne<StockProduct>(`SELECT ${STOCK_PRODUCT_COLUMNS} FROM products WHERE entity_id = $1 AND id = $2`, [entityId, productId]);
+  const facts = (await stockFactsByProduct(db, entityId, [productId])).get(productId.toLowerCase());
+  const product: StockProduct | undefined = facts && { id: productId.toLowerCase(), ...facts };
   if (!product) throw new ApiError('not_found', { param, hint: 'No such product in this entity.' });
   if (product.product_type !== 'simple' && product.product_type !== 'kit') {
     throw new ApiError('product_not_stockable', { param, details: { product_type: product.product_type } });
@@ -61,12 +60,11 @@ export async function lockBalances(db: Db, entityId: string, pairs: { product_id
   // Products whose reorder point follows demand are locked first, in id order: a movement rewrites
   // their reorder_point and re-evaluates their other balances, so they are taken before any balance.
   const demandProducts = new Set(
-    (
-      await db.query<{ id: string }>(
-        `SELECT id FROM products WHERE entity_id = $1 AND id = ANY($2::uuid[]) AND reorder_point_mode = 'demand' ORDER BY id FOR NO KEY UPDATE`,
-        [entityId, [...new Set(unique.map((pair) => pair.product_id))]],
-      )
-    ).map((row) => row.id),
+    await lockDemandModeProducts(
+      db,
+      entityId,
+      unique.map((pair) => pair.product_id),
+    ),
   );
   const locked = new Map<string, LockedBalance>();
   for (const pair of unique) {
@@ -280,13 +278,13 @@ async function recordCrossings(db: Db, entityId: string, events: EventRecorder, 
 
 /** After a product's reorder_point changes, every location balance is re-evaluated (and may cross). */
 export async function refreshStockConditions(db: Db, entityId: string, productId: string, events: EventRecorder): Promise<void> {
-  const rows = await db.query<{ id: string; on_hand: string; is_low: boolean; is_out: boolean; reorder_point: string | null }>(
-    `SELECT b.id, b.on_hand, b.is_low, b.is_out, p.reorder_point FROM inventory_balances b
-     JOIN products p ON p.entity_id = b.entity_id AND p.id = b.product_id
+  const balances = await db.query<{ id: string; on_hand: string; is_low: boolean; is_out: boolean }>(
+    `SELECT b.id, b.on_hand, b.is_low, b.is_out FROM inventory_balances b
      WHERE b.entity_id = $1 AND b.product_id = $2 ORDER BY b.location_id FOR UPDATE OF b`,
     [entityId, productId],
   );
-  for (const row of rows) {
+  const reorderPoint = balances.length ? (await stockFactsByProduct(db, entityId, [productId])).get(productId.toLowerCase())!.reorder_point : null;
+  for (const row of balances.map((balance) => ({ ...balance, reorder_point: reorderPoint }))) {
     const after = stockCondition(row.on_hand, row.reorder_point);
     const crossings = crossingEvents({ low: row.is_low, out: row.is_out }, after, row.reorder_point !== null);
     if (after.low === row.is_low && after.out === row.is_out) continue;

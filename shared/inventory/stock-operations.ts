@@ -16,7 +16,8 @@ import {
   type TransferCreate,
 } from './schemas/inventory';
 import { checkLocation } from './locations';
-import { getStockProduct, lockBalances, postMovement, STOCK_PRODUCT_COLUMNS, type StockProduct } from './stock-movements';
+import { getStockProduct, lockBalances, postMovement, type StockProduct } from './stock-movements';
+import { kitComponentsOf, stockFactsByProduct, withStockFacts } from '../catalog/product-facts';
 
 function referenceOf(input: { reference_type?: string; reference_id?: string; source_migration?: boolean }) {
   if (input.source_migration) {
@@ -129,21 +130,24 @@ interface KitComponentStock {
 }
 
 export async function buildKits(db: Db, entityId: string, events: EventRecorder, kitId: string, input: KitBuildCreate) {
-  const kit = await db.maybeOne<StockProduct>(
-    `SELECT ${STOCK_PRODUCT_COLUMNS} FROM products WHERE entity_id = $1 AND id = $2 AND product_type IN ('kit', 'bundle')`,
-    [entityId, kitId],
-  );
+  const kitFacts = (await stockFactsByProduct(db, entityId, [kitId])).get(kitId.toLowerCase());
+  const kit: StockProduct | undefined =
+    kitFacts && (kitFacts.product_type === 'kit' || kitFacts.product_type === 'bundle') ? { id: kitId.toLowerCase(), ...kitFacts } : undefined;
   if (!kit) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity.' });
   if (kit.product_type === 'bundle') {
     throw new ApiError('product_not_stockable', { param: 'id', hint: 'A bundle is never built: selling it draws its components.' });
   }
   await checkLocation(db, entityId, input.location_id);
-  const components = await db.query<KitComponentStock & StockProduct>(
-    `SELECT c.component_product_id, c.quantity_per_kit, p.id, p.product_type, p.uom_id, p.cost, p.reorder_point
-     FROM kit_components c JOIN products p ON p.entity_id = c.entity_id AND p.id = c.component_product_id
-     WHERE c.entity_id = $1 AND c.parent_product_id = $2 ORDER BY c.sequence, c.id`,
-    [entityId, kitId],
-  );
+  const components: (KitComponentStock & StockProduct)[] = (
+    await withStockFacts(
+      db,
+      entityId,
+      (await kitComponentsOf(db, entityId, [kit.id])).map(({ component_product_id, quantity_per_kit }) => ({
+        product_id: component_product_id,
+        quantity_per_kit,
+      })),
+    )
+  ).map(({ product_id, quantity_per_kit, ...facts }) => ({ component_product_id: product_id, quantity_per_kit, id: product_id, ...facts }));
   const groupId = newId();
   const balances = await lockBalances(db, entityId, [
     ...components.map((c) => ({ product_id: c.component_product_id, location_id: input.location_id })),

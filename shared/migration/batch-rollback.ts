@@ -18,6 +18,13 @@ import { ApiError } from '../errors';
 import { getMigrationBatch, zeroCounts, type BatchCounts } from './batches';
 import type { BatchResourceType, MigrationBatch, MigrationBatchRollback, RollbackReason } from './schemas/batch';
 import { BATCH_RESOURCE_TYPES } from './schemas/batch';
+import { CATALOG_REFERENCES, deleteImportedCatalogRecords, deleteTagAssignmentsOf, lockCatalogRecordsOfImportBatch } from '../catalog/import-batch';
+import { INVENTORY_REFERENCES } from '../inventory/import-batch';
+import { LEDGER_REFERENCES } from '../ledger/import-batch';
+import { deleteImportedOrders, lockOrdersOfImportBatch, ORDER_REFERENCES } from '../orders/import-batch';
+import { deleteImportedParties, lockPartiesOfImportBatch } from '../parties/parties';
+import { PAYABLES_REFERENCES } from '../payables/import-batch';
+import { PAYMENT_REFERENCES } from '../payments/import-batch';
 
 type Kept = MigrationBatchRollback['kept'][number];
 
@@ -33,94 +40,60 @@ interface KeepRule {
   sql: string;
 }
 
+// Each owner names the references to its records: the rules only put them in order.
 const KEEP_RULES: Record<BatchResourceType, KeepRule[]> = {
   orders: [
-    {
-      reason: 'order_not_draft',
-      by: null,
-      sql: `SELECT id AS target, NULL::uuid AS by_id FROM orders WHERE entity_id = $1 AND id = ANY($2) AND order_status <> 'draft'`,
-    },
-    {
-      reason: 'inventory_movements',
-      by: 'inventory_transactions',
-      sql: 'SELECT reference_id AS target, id AS by_id FROM inventory_transactions WHERE entity_id = $1 AND reference_id = ANY($2)',
-    },
-    {
-      reason: 'ledger_postings',
-      by: 'journal_entries',
-      sql: 'SELECT source_id AS target, id AS by_id FROM journal_entries WHERE entity_id = $1 AND source_id = ANY($2)',
-    },
-    { reason: 'payments', by: 'payments', sql: 'SELECT order_id AS target, id AS by_id FROM payments WHERE entity_id = $1 AND order_id = ANY($2)' },
-    {
-      reason: 'payments',
-      by: 'payments',
-      sql: 'SELECT order_id AS target, payment_id AS by_id FROM payment_applications WHERE entity_id = $1 AND order_id = ANY($2)',
-    },
-    // Another document made from this one (converted, duplicated, returned); one of the batch goes with it.
-    {
-      reason: 'referenced',
-      by: 'orders',
-      sql: `SELECT t.target, o.id AS by_id FROM orders o, LATERAL (VALUES (o.converted_from_id), (o.duplicated_from_id), (o.source_order_id)) AS t(target)
-            WHERE o.entity_id = $1 AND t.target = ANY($2) AND NOT (o.id = ANY($2))`,
-    },
-    { reason: 'referenced', by: 'vendor_bills', sql: 'SELECT po_id AS target, id AS by_id FROM vendor_bills WHERE entity_id = $1 AND po_id = ANY($2)' },
+    { reason: 'order_not_draft', by: null, sql: ORDER_REFERENCES.notDraft },
+    { reason: 'inventory_movements', by: 'inventory_transactions', sql: INVENTORY_REFERENCES.movementsOfOrders },
+    { reason: 'ledger_postings', by: 'journal_entries', sql: LEDGER_REFERENCES.entriesOfSources },
+    { reason: 'payments', by: 'payments', sql: PAYMENT_REFERENCES.paymentsOfOrders },
+    { reason: 'payments', by: 'payments', sql: PAYMENT_REFERENCES.applicationsToOrders },
+    { reason: 'referenced', by: 'orders', sql: ORDER_REFERENCES.madeFrom },
+    { reason: 'referenced', by: 'vendor_bills', sql: PAYABLES_REFERENCES.billsOfPurchaseOrders },
   ],
   pricing_policies: [],
   products: [
-    {
-      reason: 'inventory_movements',
-      by: 'inventory_transactions',
-      sql: 'SELECT product_id AS target, id AS by_id FROM inventory_transactions WHERE entity_id = $1 AND product_id = ANY($2)',
-    },
-    {
-      reason: 'referenced',
-      by: 'orders',
-      sql: 'SELECT product_id AS target, order_id AS by_id FROM order_lines WHERE entity_id = $1 AND product_id = ANY($2)',
-    },
-    {
-      reason: 'referenced',
-      by: 'pricing_policies',
-      sql: 'SELECT product_id AS target, id AS by_id FROM pricing_policies WHERE entity_id = $1 AND product_id = ANY($2)',
-    },
-    // A kit of the batch takes its component rows with it; a kit outside the batch keeps its components.
-    {
-      reason: 'referenced',
-      by: 'kits',
-      sql: 'SELECT component_product_id AS target, parent_product_id AS by_id FROM kit_components WHERE entity_id = $1 AND component_product_id = ANY($2) AND NOT (parent_product_id = ANY($2))',
-    },
-    {
-      reason: 'referenced',
-      by: 'vendor_bills',
-      sql: 'SELECT product_id AS target, bill_id AS by_id FROM vendor_bill_lines WHERE entity_id = $1 AND product_id = ANY($2)',
-    },
+    { reason: 'inventory_movements', by: 'inventory_transactions', sql: INVENTORY_REFERENCES.movementsOfProducts },
+    { reason: 'referenced', by: 'orders', sql: ORDER_REFERENCES.linesOfProducts },
+    { reason: 'referenced', by: 'pricing_policies', sql: CATALOG_REFERENCES.policiesOfProducts },
+    { reason: 'referenced', by: 'kits', sql: CATALOG_REFERENCES.kitsOfComponents },
+    { reason: 'referenced', by: 'vendor_bills', sql: PAYABLES_REFERENCES.billLinesOfProducts },
   ],
   accounts: [
-    { reason: 'payments', by: 'payments', sql: 'SELECT account_id AS target, id AS by_id FROM payments WHERE entity_id = $1 AND account_id = ANY($2)' },
-    {
-      reason: 'referenced',
-      by: 'orders',
-      sql: 'SELECT customer_account_id AS target, id AS by_id FROM orders WHERE entity_id = $1 AND customer_account_id = ANY($2)',
-    },
-    {
-      reason: 'referenced',
-      by: 'pricing_policies',
-      sql: 'SELECT account_id AS target, id AS by_id FROM pricing_policies WHERE entity_id = $1 AND account_id = ANY($2)',
-    },
+    { reason: 'payments', by: 'payments', sql: PAYMENT_REFERENCES.paymentsOfAccounts },
+    { reason: 'referenced', by: 'orders', sql: ORDER_REFERENCES.ofAccounts },
+    { reason: 'referenced', by: 'pricing_policies', sql: CATALOG_REFERENCES.policiesOfAccounts },
   ],
   vendors: [
-    { reason: 'referenced', by: 'orders', sql: 'SELECT vendor_id AS target, id AS by_id FROM orders WHERE entity_id = $1 AND vendor_id = ANY($2)' },
-    {
-      reason: 'referenced',
-      by: 'orders',
-      sql: 'SELECT drop_ship_vendor_id AS target, order_id AS by_id FROM order_lines WHERE entity_id = $1 AND drop_ship_vendor_id = ANY($2)',
-    },
-    { reason: 'referenced', by: 'vendor_bills', sql: 'SELECT vendor_id AS target, id AS by_id FROM vendor_bills WHERE entity_id = $1 AND vendor_id = ANY($2)' },
-    {
-      reason: 'referenced',
-      by: 'products',
-      sql: 'SELECT vendor_id AS target, product_id AS by_id FROM product_vendors WHERE entity_id = $1 AND vendor_id = ANY($2)',
-    },
+    { reason: 'referenced', by: 'orders', sql: ORDER_REFERENCES.ofVendors },
+    { reason: 'referenced', by: 'orders', sql: ORDER_REFERENCES.dropShippedByVendors },
+    { reason: 'referenced', by: 'vendor_bills', sql: PAYABLES_REFERENCES.billsOfVendors },
+    { reason: 'referenced', by: 'products', sql: CATALOG_REFERENCES.productsOfVendors },
   ],
+};
+
+/** How each type's records of a batch are found (locked) and deleted, by the capability that owns them. */
+const OWNERS: Record<
+  BatchResourceType,
+  { lock: (db: Db, entityId: string, batchId: string) => Promise<string[]>; remove: (db: Db, entityId: string, ids: string[]) => Promise<void> }
+> = {
+  orders: { lock: lockOrdersOfImportBatch, remove: deleteImportedOrders },
+  pricing_policies: {
+    lock: (db, entityId, batchId) => lockCatalogRecordsOfImportBatch(db, entityId, 'pricing_policies', batchId),
+    remove: (db, entityId, ids) => deleteImportedCatalogRecords(db, entityId, 'pricing_policies', ids),
+  },
+  products: {
+    lock: (db, entityId, batchId) => lockCatalogRecordsOfImportBatch(db, entityId, 'products', batchId),
+    remove: (db, entityId, ids) => deleteImportedCatalogRecords(db, entityId, 'products', ids),
+  },
+  accounts: {
+    lock: (db, entityId, batchId) => lockPartiesOfImportBatch(db, 'account', entityId, batchId),
+    remove: (db, entityId, ids) => deleteImportedParties(db, 'account', entityId, ids),
+  },
+  vendors: {
+    lock: (db, entityId, batchId) => lockPartiesOfImportBatch(db, 'vendor', entityId, batchId),
+    remove: (db, entityId, ids) => deleteImportedParties(db, 'vendor', entityId, ids),
+  },
 };
 
 /** The first reason (in rule order) to keep each record of `ids`; one statement for all rules. */
@@ -147,8 +120,8 @@ async function keepReasons(db: Db, entityId: string, type: BatchResourceType, id
 
 /** Deletes the records and their tag assignments (polymorphic rows no foreign key covers). */
 async function deleteRecords(db: Db, entityId: string, type: BatchResourceType, ids: string[]): Promise<void> {
-  await db.query('DELETE FROM tag_assignments WHERE entity_id = $1 AND resource_id = ANY($2)', [entityId, ids]);
-  await db.query(`DELETE FROM ${type} WHERE entity_id = $1 AND id = ANY($2)`, [entityId, ids]);
+  await deleteTagAssignmentsOf(db, entityId, ids);
+  await OWNERS[type].remove(db, entityId, ids);
 }
 
 /** The table a foreign-key violation names as still referencing the deleted row. */
@@ -223,12 +196,7 @@ export async function rollbackMigrationBatch(
   const removedCounts = zeroCounts();
   const kept: Kept[] = [];
   for (const type of BATCH_RESOURCE_TYPES) {
-    const ids = (
-      await db.query<{ id: string }>(`SELECT id FROM ${type} WHERE entity_id = $1 AND migration_batch_id = $2 ORDER BY created_at, id FOR UPDATE`, [
-        entityId,
-        batchId,
-      ])
-    ).map((row) => row.id);
+    const ids = await OWNERS[type].lock(db, entityId, batchId);
     const reasons = await keepReasons(db, entityId, type, ids);
     const result = await removeSet(
       db,

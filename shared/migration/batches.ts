@@ -10,6 +10,18 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { BATCH_RESOURCE_TYPES, type BatchResourceType, type MigrationBatch, type MigrationBatchCreate } from './schemas/batch';
+import { importedCatalogCount } from '../catalog/import-batch';
+import { IMPORTED_ORDERS_COUNT } from '../orders/import-batch';
+import { importedPartiesCount } from '../parties/parties';
+
+/** How many records of each type a batch `b.id` holds, as each owner counts them. */
+const COUNTS: Record<BatchResourceType, string> = {
+  orders: IMPORTED_ORDERS_COUNT,
+  pricing_policies: importedCatalogCount('pricing_policies'),
+  products: importedCatalogCount('products'),
+  accounts: importedPartiesCount('account'),
+  vendors: importedPartiesCount('vendor'),
+};
 
 const BATCH_COLUMNS = `b.id, 'migration_batch' AS object, b.entity_id, b.external_source, b.description, b.status, b.removed_counts, b.metadata,
   b.completed_at, b.rolled_back_at, b.created_at, b.updated_at`;
@@ -22,9 +34,7 @@ export const zeroCounts = (): BatchCounts => Object.fromEntries(BATCH_RESOURCE_T
 /** Rows of each resource type that carry the batch ids, one statement for the whole page. */
 async function liveCounts(db: Db, entityId: string, batchIds: string[]): Promise<Map<string, BatchCounts>> {
   if (batchIds.length === 0) return new Map();
-  const counts = BATCH_RESOURCE_TYPES.map(
-    (table) => `(SELECT count(*)::int FROM ${table} t WHERE t.entity_id = $1 AND t.migration_batch_id = b.id) AS ${table}`,
-  );
+  const counts = BATCH_RESOURCE_TYPES.map((type) => `(${COUNTS[type]}) AS ${type}`);
   const rows = await db.query<{ id: string } & BatchCounts>(`SELECT b.id, ${counts.join(', ')} FROM unnest($2::uuid[]) AS b(id)`, [entityId, batchIds]);
   return new Map(rows.map(({ id, ...rest }) => [id, rest]));
 }

@@ -11,6 +11,8 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
 import { toJsonNumber } from '../money';
 import type { OrderApprovalRule, OrderApprovalRuleCreate, OrderApprovalRuleUpdate } from './schemas/order-approval';
+import { hasParty } from '../parties/parties';
+import { userState } from '../tenants/tenant-reads';
 
 const COLUMNS = `r.id, 'order_approval_rule' AS object, r.entity_id, r.document_type, r.account_id, r.sales_channel_id, r.vendor_id, r.threshold_amount,
   r.approver_user_id, r.is_active, r.created_by_user_id, r.created_at, r.updated_at`;
@@ -21,14 +23,13 @@ const toRule = (row: RuleRow): OrderApprovalRule => ({ ...row, threshold_amount:
 
 /** A customer account of the entity (vendors are not customers), else 404 on account_id. */
 async function checkAccount(db: Db, entityId: string, accountId: string): Promise<void> {
-  const row = await db.maybeOne('SELECT 1 FROM accounts WHERE entity_id = $1 AND id = $2', [entityId, accountId]);
-  if (!row) throw new ApiError('not_found', { param: 'account_id', hint: 'No such customer account in this entity.' });
+  if (!(await hasParty(db, 'account', entityId, accountId)))
+    throw new ApiError('not_found', { param: 'account_id', hint: 'No such customer account in this entity.' });
 }
 
 /** A vendor of the entity, else 404 on vendor_id. */
 async function checkVendor(db: Db, entityId: string, vendorId: string): Promise<void> {
-  const row = await db.maybeOne('SELECT 1 FROM vendors WHERE entity_id = $1 AND id = $2', [entityId, vendorId]);
-  if (!row) throw new ApiError('not_found', { param: 'vendor_id', hint: 'No such vendor in this entity.' });
+  if (!(await hasParty(db, 'vendor', entityId, vendorId))) throw new ApiError('not_found', { param: 'vendor_id', hint: 'No such vendor in this entity.' });
 }
 
 /** Which dimensions a rule of this document type may name: 400 on the first that does not belong. */
@@ -51,7 +52,7 @@ function checkDimensions(
 
 /** An active user of the entity, else 404 (not in the entity) or 422 approver_user_inactive. */
 async function checkApprover(db: Db, entityId: string, userId: string): Promise<void> {
-  const user = await db.maybeOne<{ is_active: boolean }>('SELECT is_active FROM users WHERE entity_id = $1 AND id = $2', [entityId, userId]);
+  const user = await userState(db, entityId, userId);
   if (!user) throw new ApiError('not_found', { param: 'approver_user_id', hint: 'No such user in this entity.' });
   if (!user.is_active) throw new ApiError('approver_user_inactive', { param: 'approver_user_id' });
 }

@@ -5,7 +5,8 @@ import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import type { OrderCreate } from './schemas/order-requests';
 import { insertLines, type OrderHeader } from './order-line-insert';
-import { checkParty, defaultLocation, insertOrder, nextOrderNumber, refuseTakenExternalOrderId } from './order-store';
+import { checkParty, insertOrder, nextOrderNumber, refuseTakenExternalOrderId } from './order-store';
+import { defaultLocationId } from '../inventory/locations';
 import { recalculatedOrder } from './recalculate-order';
 import { checkLocation } from '../inventory/locations';
 
@@ -19,7 +20,7 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
     throw new ApiError('parameter_invalid', { param: 'expires_at', hint: 'Only quotes expire.' });
   }
   if (input.location_id) await checkLocation(db, entityId, input.location_id, { lock: true });
-  const locationId = input.location_id === undefined ? await defaultLocation(db, entityId) : input.location_id;
+  const locationId = input.location_id === undefined ? await defaultLocationId(db, entityId) : input.location_id;
   await refuseTakenExternalOrderId(db, entityId, input);
   const id = newId();
   const isPurchase = input.document_type === 'purchase_order';

@@ -17,6 +17,7 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
+import { bankGlAccountId } from '../ledger/ledger-reads';
 import { amount, toJsonNumber, type Amount } from '../money';
 import { todayUtc } from '../dates';
 import { returnBalanceDue } from './credit-memo';
@@ -203,11 +204,7 @@ export async function refundCreditMemo(
   const { memo, available } = availableCredit(documents.get(memoId));
   const value = input.amount === undefined ? available : amount(input.amount);
   checkAmount(value, available);
-  const bank = await db.maybeOne<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND bank_account_id = $2 AND subtype = 'bank'`, [
-    entityId,
-    input.bank_account_id,
-  ]);
-  if (!bank) throw new ApiError('not_found', { param: 'bank_account_id', hint: 'No bank account with this bank_account_id in this entity.' });
+  const bankGlId = await bankGlAccountId(db, entityId, input.bank_account_id);
   const memoBefore = await getOrder(db, entityId, memo.id);
   const id = newId();
   const date = input.refund_date ?? todayUtc();
@@ -221,12 +218,12 @@ export async function refundCreditMemo(
       source_id: id,
       lines: [
         { system_key: 'customer_credits', debit: value.toString() },
-        { account_id: bank.id, credit: value.toString() },
+        { account_id: bankGlId, credit: value.toString() },
       ],
     },
     { dateParam: 'refund_date' },
   );
-  await insertMove(db, ctx, { id, memo: memo.id, kind: 'refund', cash: bank.id, amount: value, date, entry: entry.id });
+  await insertMove(db, ctx, { id, memo: memo.id, kind: 'refund', cash: bankGlId, amount: value, date, entry: entry.id });
   await updateMemo(db, entityId, memo, { refunded: value });
   const creditMemo = await getOrder(db, entityId, memo.id);
   return { creditMemo, previousCreditMemo: moved(header(memoBefore), creditMemo) };

@@ -13,6 +13,8 @@ import type { Order } from './schemas/order';
 import { begin, invalidTransition } from './order-state';
 import { createOrder } from './create-order';
 import { getOrder } from './order-reads';
+import { preferredVendors, productVendorLinks } from '../catalog/product-facts';
+import { loadParties } from '../parties/parties';
 
 interface DropShipLine {
   id: string;
@@ -42,16 +44,21 @@ export async function createDropShipPurchaseOrders(
   if (order.document_type !== 'sales_order') {
     throw invalidTransition(order, 'fulfill', 'not_a_sales_order', 'Drop-ship purchase orders are issued from confirmed sales orders.');
   }
-  const lines = await db.query<DropShipLine>(
-    `SELECT l.id, l.product_id, l.quantity, l.quantity_fulfilled, l.drop_ship_vendor_id, pv.vendor_id AS preferred_vendor_id
+  const unshipped = await db.query<Omit<DropShipLine, 'preferred_vendor_id'>>(
+    `SELECT l.id, l.product_id, l.quantity, l.quantity_fulfilled, l.drop_ship_vendor_id
      FROM order_lines l
-     LEFT JOIN product_vendors pv ON pv.entity_id = l.entity_id AND pv.product_id = l.product_id AND pv.is_preferred
      LEFT JOIN orders po ON po.entity_id = l.entity_id AND po.id = l.drop_ship_po_id
      WHERE l.entity_id = $1 AND l.order_id = $2 AND l.is_drop_ship AND l.kit_parent_line_id IS NULL AND l.quantity > l.quantity_fulfilled
        AND (l.drop_ship_po_id IS NULL OR po.order_status = 'cancelled' OR po.deleted_at IS NOT NULL)
      ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
     [entityId, order.id],
   );
+  const preferred = await preferredVendors(
+    db,
+    entityId,
+    unshipped.map((line) => line.product_id),
+  );
+  const lines: DropShipLine[] = unshipped.map((line) => ({ ...line, preferred_vendor_id: preferred.get(line.product_id) ?? null }));
   if (lines.length === 0) {
     throw new ApiError('no_drop_ship_lines', {
       param: 'id',
@@ -69,17 +76,16 @@ export async function createDropShipPurchaseOrders(
     }
     byVendor.set(vendorId, [...(byVendor.get(vendorId) ?? []), line]);
   }
-  const vendors = await db.query<{ id: string; is_archived: boolean }>('SELECT id, is_archived FROM vendors WHERE entity_id = $1 AND id = ANY($2::uuid[])', [
-    entityId,
-    [...byVendor.keys()],
-  ]);
+  const vendors = await loadParties(db, 'vendor', [...byVendor.keys()]);
   const archived = vendors.find((vendor) => vendor.is_archived);
   if (archived) {
     throw new ApiError('party_archived', { param: 'id', hint: 'A drop-ship vendor of this order is archived.', details: { vendor_id: archived.id } });
   }
-  const relationships = await db.query<{ id: string; product_id: string; vendor_id: string }>(
-    'SELECT id, product_id, vendor_id FROM product_vendors WHERE entity_id = $1 AND product_id = ANY($2::uuid[]) AND vendor_id = ANY($3::uuid[])',
-    [entityId, lines.map((line) => line.product_id), [...byVendor.keys()]],
+  const relationships = await productVendorLinks(
+    db,
+    entityId,
+    lines.map((line) => line.product_id),
+    [...byVendor.keys()],
   );
   const relationship = (productId: string, vendorId: string) => relationships.find((row) => row.product_id === productId && row.vendor_id === vendorId)?.id;
 

@@ -19,14 +19,15 @@ import { createEventRecorder, type EventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { log } from '../log';
 import { getOrderHeader } from './order-reads';
+import { entityMode } from '../tenants/tenant-reads';
+import { expiredQuoteSql } from './quote-expiry';
 
 /**
  * An unmarked quote whose deadline has passed, both as of the run and by the clock: a run with a
  * later as_of never announces a lapse the read-time rule does not show yet.
  */
 function lapsed(asOfParam: number): string {
-  return `document_type = 'quote' AND order_status IN ('draft', 'confirmed') AND expires_at IS NOT NULL
-    AND expires_at <= least($${asOfParam}::timestamptz, now()) AND expired_at IS NULL AND deleted_at IS NULL`;
+  return `${expiredQuoteSql(undefined, `least($${asOfParam}::timestamptz, now())`)} AND expired_at IS NULL AND deleted_at IS NULL`;
 }
 
 /** ... and not converted to a live sales order (app_user only: app_worker cannot read converted_from_id). */
@@ -80,8 +81,7 @@ export async function runQuoteExpiry(asOf: Date, options: { entityIds?: string[]
     for (const quoteId of quoteIds) {
       try {
         const outcome = await withTransaction({ role: 'app_user', entityId }, async (db) => {
-          const entity = await db.one<{ livemode: boolean }>('SELECT livemode FROM entities WHERE id = $1', [entityId]);
-          const events = createEventRecorder(db, { entityId, mode: entity.livemode ? 'live' : 'test', requestId: null });
+          const events = createEventRecorder(db, { entityId, mode: await entityMode(db, entityId), requestId: null });
           const quote = await expireQuote(db, { entityId, events }, quoteId, asOf);
           return quote && { quote, events: events.recorded };
         });

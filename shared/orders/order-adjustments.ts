@@ -10,6 +10,7 @@ import { getOrder } from './order-reads';
 import { adjustmentLock, type ClosedReason } from './order-editability';
 import { touchOrder } from './order-store';
 import { recalculatedOrder } from './recalculate-order';
+import { userState } from '../tenants/tenant-reads';
 
 const REFUSAL_HINTS: Record<ClosedReason, string> = {
   document_cancelled: 'A cancelled document takes no adjustments.',
@@ -22,7 +23,7 @@ const REFUSAL_HINTS: Record<ClosedReason, string> = {
 /** The acting user of an adjustment: created_by_user_id (an active user of the entity) or the key's user. */
 export async function actingUserId(db: Db, actor: { entityId: string; userId: string }, createdByUserId: string | undefined): Promise<string> {
   if (!createdByUserId) return actor.userId;
-  const user = await db.maybeOne<{ is_active: boolean }>('SELECT is_active FROM users WHERE entity_id = $1 AND id = $2', [actor.entityId, createdByUserId]);
+  const user = await userState(db, actor.entityId, createdByUserId);
   if (!user || !user.is_active) throw new ApiError('not_found', { param: 'created_by_user_id', hint: 'No such active user in this entity.' });
   return createdByUserId;
 }

@@ -16,6 +16,7 @@ import { ApiError } from '../errors';
 import { begin, finish, invalidTransition, type LifecycleResult } from './order-lifecycle';
 import { amount, toJsonNumber } from '../money';
 import type { OrderState } from './order-state';
+import { userState } from '../tenants/tenant-reads';
 
 const APPROVE_PERMISSION = 'orders.approve';
 
@@ -64,12 +65,13 @@ export async function holdForApproval(db: Db, entityId: string, order: OrderStat
 
 /** The key's user must be the order's approver or hold orders.approve (403 insufficient_permissions). */
 async function checkDecider(db: Db, actor: { entityId: string; userId: string }, orderId: string): Promise<void> {
-  const row = await db.one<{ approver_user_id: string | null; permissions: string[] | null }>(
-    `SELECT o.approver_user_id, u.permissions FROM orders o LEFT JOIN users u ON u.entity_id = o.entity_id AND u.id = $3
-     WHERE o.entity_id = $1 AND o.id = $2`,
-    [actor.entityId, orderId, actor.userId],
-  );
-  if (row.approver_user_id === actor.userId || (row.permissions ?? []).includes(APPROVE_PERMISSION)) return;
+  const row = await db.one<{ approver_user_id: string | null }>('SELECT o.approver_user_id FROM orders o WHERE o.entity_id = $1 AND o.id = $2', [
+    actor.entityId,
+    orderId,
+  ]);
+  if (row.approver_user_id === actor.userId) return;
+  const user = await userState(db, actor.entityId, actor.userId);
+  if (user?.permissions.includes(APPROVE_PERMISSION)) return;
   throw new ApiError('insufficient_permissions', {
     param: 'id',
     hint: `Only the order's approver (approver_user_id) or a user with the ${APPROVE_PERMISSION} permission may approve or reject it.`,

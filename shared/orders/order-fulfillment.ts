@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
+import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import { MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO } from '../money';
 import { lockBalances, postMovement } from '../inventory/stock-movements';
 import {
@@ -59,14 +60,15 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
   }
   const locationId = await resolveLocation(db, entityId, input.location_id, order.location_id, 'The order has no location; say where the goods ship from.');
 
-  const rows = await db.query<FulfilLine>(
-    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled, p.product_type, p.uom_id, p.cost, p.reorder_point,
+  const lineRows = await db.query<Omit<FulfilLine, keyof StockFacts>>(
+    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled,
        po.id AS drop_ship_po_id, po.order_number AS drop_ship_po_number, po.order_status AS drop_ship_po_status
-     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+     FROM order_lines l
      LEFT JOIN orders po ON po.entity_id = l.entity_id AND po.id = l.drop_ship_po_id AND po.order_status <> 'cancelled' AND po.deleted_at IS NULL
      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
     [entityId, order.id],
   );
+  const rows = await withStockFacts(db, entityId, lineRows);
   const picks = pickLines(rows, input.lines, {
     unknownHint: 'No such line on this order.',
     componentHint: "A kit component line ships with its kit: name the kit's line.",

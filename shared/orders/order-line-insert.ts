@@ -8,6 +8,8 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
+import { kitComponentsOf, lineProducts, productVendorLinks, productVendorsByIds, regularPolicyPrices, keySharedUnitsOfMeasure } from '../catalog/product-facts';
+import { existingPartyIds } from '../parties/parties';
 import { amount, round } from '../money';
 import type { OrderLineCreate } from './schemas/order-requests';
 
@@ -32,19 +34,22 @@ const key = (id: string) => id.toLowerCase();
 const distinct = (ids: (string | null | undefined)[]) => [...new Set(ids.filter((id): id is string => !!id).map(key))];
 
 /** The rows of `table` (in the entity) with the given ids, by id: one query for any number. */
-async function rowsById<T extends { id: string }>(db: Db, entityId: string, table: string, columns: string, ids: (string | null | undefined)[], lock = '') {
+/** Rows by id, for the distinct ids given (lower-cased, as the keys of the map). */
+async function byId<T extends { id: string }>(ids: (string | null | undefined)[], load: (wanted: string[]) => Promise<T[]>): Promise<Map<string, T>> {
   const wanted = distinct(ids);
-  const rows = wanted.length
-    ? await db.query<T>(`SELECT ${columns} FROM ${table} WHERE entity_id = $1 AND id = ANY($2::uuid[]) ${lock}`, [entityId, wanted])
-    : [];
+  const rows = wanted.length ? await load(wanted) : [];
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export const productsById = (db: Db, entityId: string, ids: string[]) =>
-  rowsById<ProductInfo>(db, entityId, 'products', 'id, sku, name, product_type, list_price, cost', ids);
+export const productsById = (db: Db, entityId: string, ids: string[]) => byId<ProductInfo>(ids, (wanted) => lineProducts(db, entityId, wanted));
 
 export const taxRatesById = (db: Db, entityId: string, ids: (string | null | undefined)[]) =>
-  rowsById<{ id: string; rate: string; is_active: boolean }>(db, entityId, 'tax_rates', 'id, rate, is_active', ids);
+  byId(ids, (wanted) =>
+    db.query<{ id: string; rate: string; is_active: boolean }>('SELECT id, rate, is_active FROM tax_rates WHERE entity_id = $1 AND id = ANY($2::uuid[])', [
+      entityId,
+      wanted,
+    ]),
+  );
 
 /** The rate of an active tax rate of the entity (404 when unknown, 400 when inactive). */
 export function checkedTaxRate(rates: Map<string, { rate: string; is_active: boolean }>, taxRateId: string, param: string): string {
@@ -55,7 +60,8 @@ export function checkedTaxRate(rates: Map<string, { rate: string; is_active: boo
 }
 
 /** The vendors of the entity among `ids`, by id. */
-export const vendorIds = (db: Db, entityId: string, ids: (string | null | undefined)[]) => rowsById(db, entityId, 'vendors', 'id', ids);
+export const vendorIds = (db: Db, entityId: string, ids: (string | null | undefined)[]) =>
+  byId(ids, async (wanted) => (await existingPartyIds(db, 'vendor', entityId, wanted)).map((id) => ({ id })));
 
 export function checkVendor(vendors: Map<string, unknown>, vendorId: string, param: string): void {
   if (!vendors.has(key(vendorId))) throw new ApiError('not_found', { param, hint: 'No such vendor in this entity.' });
@@ -63,7 +69,7 @@ export function checkVendor(vendors: Map<string, unknown>, vendorId: string, par
 
 /** The units of measure of the entity among `ids` (key-share locked: lines will point at them). */
 export const unitsOfMeasure = (db: Db, entityId: string, ids: (string | null | undefined)[]) =>
-  rowsById(db, entityId, 'units_of_measure', 'id', ids, 'FOR KEY SHARE');
+  byId(ids, async (wanted) => (await keySharedUnitsOfMeasure(db, entityId, wanted)).map((id) => ({ id })));
 
 /** A line's unit_of_measure_id is allowed (undefined and null always are): purchase order lines only, a unit of the entity. */
 export function checkUnitOfMeasure(documentType: string, units: Map<string, unknown>, unitId: string | null | undefined, param: string): void {
@@ -91,9 +97,11 @@ export async function catalogPrices(
 ): Promise<{ list_price: string; sell_rate: string }[]> {
   if (!items.length) return [];
   if (documentType === 'purchase_order') {
-    const rows = await db.query<{ product_id: string; vendor_cost: string | null }>(
-      'SELECT product_id, vendor_cost FROM product_vendors WHERE entity_id = $1 AND product_id = ANY($2::uuid[]) AND vendor_id = $3',
-      [entityId, distinct(items.map((item) => item.product.id)), partyId],
+    const rows = await productVendorLinks(
+      db,
+      entityId,
+      items.map((item) => item.product.id),
+      [partyId],
     );
     const costs = new Map(rows.map((row) => [row.product_id, row.vendor_cost]));
     return items.map(({ product }) => {
@@ -101,18 +109,16 @@ export async function catalogPrices(
       return { list_price: cost, sell_rate: cost };
     });
   }
-  const policies = await db.query<{ idx: string; sell_price: string | null; list_price: string | null }>(
-    `SELECT v.idx, p.sell_price, p.list_price FROM unnest($2::uuid[], $4::numeric[]) WITH ORDINALITY AS v(product_id, quantity, idx)
-LEFT JOIN LATERAL (SELECT sell_price, list_price FROM pricing_policies WHERE entity_id = $1 AND product_id = v.product_id AND is_active
-AND pricing_type = 'regular' AND pricing_level_id IS NULL AND (account_id = $3 OR account_id IS NULL) AND min_quantity <= v.quantity
-ORDER BY (account_id IS NOT NULL) DESC, min_quantity DESC, is_default DESC, created_at DESC, id DESC LIMIT 1) p ON true`,
-    [entityId, items.map((item) => item.product.id), partyId, items.map((item) => item.quantity)],
+  const policies = await regularPolicyPrices(
+    db,
+    entityId,
+    partyId,
+    items.map((item) => ({ product_id: item.product.id, quantity: item.quantity })),
   );
-  const byIndex = new Map(policies.map((row) => [Number(row.idx) - 1, row]));
   return items.map(({ product }, index) => {
-    const policy = byIndex.get(index);
-    const sell = policy?.sell_price ?? null;
-    const list = policy?.list_price ?? product.list_price ?? sell ?? '0';
+    const policy = policies[index];
+    const sell = policy.sell_price;
+    const list = policy.list_price ?? product.list_price ?? sell ?? '0';
     return { list_price: list, sell_rate: sell ?? list };
   });
 }
@@ -168,12 +174,9 @@ export async function insertLines(
     entityId,
     inputs.map((input) => input.drop_ship_vendor_id),
   );
-  const relations = await rowsById<{ id: string; product_id: string }>(
-    db,
-    entityId,
-    'product_vendors',
-    'id, product_id',
+  const relations = await byId(
     inputs.map((input) => input.product_vendor_id),
+    (wanted) => productVendorsByIds(db, entityId, wanted),
   );
   const units = isPurchase
     ? await unitsOfMeasure(
@@ -185,12 +188,8 @@ export async function insertLines(
   const kitIds = isPurchase
     ? []
     : distinct(known.filter(({ product }) => product.product_type === 'kit' || product.product_type === 'bundle').map(({ product }) => product.id));
-  const components = kitIds.length
-    ? await db.query<{ id: string; parent_product_id: string }>(
-        'SELECT id, parent_product_id FROM kit_components WHERE entity_id = $1 AND parent_product_id = ANY($2::uuid[]) ORDER BY sequence, id',
-        [entityId, kitIds],
-      )
-    : [];
+  const components = kitIds.length ? await kitComponentsOf(db, entityId, kitIds) : [];
+  const componentById = new Map(components.map((component) => [component.id, component]));
   const componentsOf = new Map<string, string[]>();
   for (const row of components) componentsOf.set(row.parent_product_id, [...(componentsOf.get(row.parent_product_id) ?? []), row.id]);
 
@@ -260,16 +259,21 @@ sort_order, unit_of_measure_id) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_
   if (parts.length) {
     await db.query(
       `INSERT INTO order_lines (id, entity_id, order_id, product_id, kit_parent_line_id, sku, title, quantity, list_price, sell_rate, price_overridden,
-unit_cost, sort_order) SELECT v.id, $1, $2, p.id, v.parent_id, p.sku, p.name, round(k.quantity_per_kit * v.quantity, 4), coalesce(p.list_price, 0), 0,
-true, p.cost, v.sort_order FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::numeric[], $7::integer[]) AS v(id, component_id, parent_id, quantity,
-sort_order) JOIN kit_components k ON k.entity_id = $1 AND k.id = v.component_id JOIN products p ON p.entity_id = $1 AND p.id = k.component_product_id`,
+unit_cost, sort_order) SELECT v.id, $1, $2, v.product_id, v.parent_id, v.sku, v.title, round(v.quantity_per_kit * v.quantity, 4), coalesce(v.list_price, 0), 0,
+true, v.cost, v.sort_order FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::numeric[], $9::numeric[], $10::numeric[],
+$11::numeric[], $12::integer[]) AS v(id, product_id, parent_id, sku, title, quantity_per_kit, quantity, list_price, cost, sort_order)`,
       [
         entityId,
         order.id,
         parts.map((part) => part.id),
-        parts.map((part) => part.component),
+        parts.map((part) => componentById.get(part.component)!.component_product_id),
         parts.map((part) => part.parent),
+        parts.map((part) => componentById.get(part.component)!.sku),
+        parts.map((part) => componentById.get(part.component)!.name),
+        parts.map((part) => componentById.get(part.component)!.quantity_per_kit),
         parts.map((part) => part.quantity),
+        parts.map((part) => componentById.get(part.component)!.list_price),
+        parts.map((part) => componentById.get(part.component)!.cost),
         parts.map((part) => part.sortOrder),
       ],
     );

@@ -5,6 +5,7 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
+import { kitComponentsOf } from '../catalog/product-facts';
 
 const LINE_COLUMNS = `l.id, 'order_line_item' AS object, l.entity_id, l.order_id, l.product_id, l.variant_id, l.product_vendor_id, l.kit_parent_line_id,
   l.sku, l.title, l.quantity, l.quantity_fulfilled, l.quantity_returned, l.received_floor, l.billed_quantity, l.sell_rate, l.list_price, l.pricing_rule_adjustment,
@@ -156,11 +157,14 @@ export async function updateLineRow(db: Db, entityId: string, lineId: string, ch
 
 /** A kit's component lines follow its quantity: quantity per kit × kits, to 4 decimals. */
 export async function followKitQuantity(db: Db, entityId: string, kitLineId: string, quantity: string): Promise<void> {
+  const kit = await db.one<{ product_id: string }>('SELECT product_id FROM order_lines WHERE entity_id = $1 AND id = $2', [entityId, kitLineId]);
+  const components = await kitComponentsOf(db, entityId, [kit.product_id]);
+  if (components.length === 0) return;
   await db.query(
     `UPDATE order_lines c SET quantity = round(k.quantity_per_kit * $3::numeric, 4), updated_at = now()
-     FROM order_lines parent JOIN kit_components k ON k.entity_id = parent.entity_id AND k.parent_product_id = parent.product_id
-     WHERE c.entity_id = $1 AND c.kit_parent_line_id = $2 AND parent.entity_id = $1 AND parent.id = $2 AND k.component_product_id = c.product_id`,
-    [entityId, kitLineId, quantity],
+     FROM unnest($4::uuid[], $5::numeric[]) AS k(product_id, quantity_per_kit)
+     WHERE c.entity_id = $1 AND c.kit_parent_line_id = $2 AND k.product_id = c.product_id`,
+    [entityId, kitLineId, quantity, components.map((component) => component.component_product_id), components.map((component) => component.quantity_per_kit)],
   );
 }
 

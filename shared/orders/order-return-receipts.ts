@@ -6,9 +6,11 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
+import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from './schemas/order-returns';
 import { lockBalances, postMovement, type StockProduct } from '../inventory/stock-movements';
+import { returnedUnitsOfLine, saleDrawsOfLine } from '../inventory/line-movements';
 import {
   movesStock,
   overRemaining,
@@ -38,13 +40,13 @@ interface ReturnLine {
 }
 
 async function returnLines(db: Db, entityId: string, returnId: string): Promise<ReturnLine[]> {
-  return db.query<ReturnLine>(
-    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.source_line_id, l.quantity, l.quantity_fulfilled, l.restock, p.product_type, p.uom_id, p.cost,
-       p.reorder_point
-     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
+  const lines = await db.query<Omit<ReturnLine, keyof StockFacts>>(
+    `SELECT l.id, l.product_id, l.kit_parent_line_id, l.source_line_id, l.quantity, l.quantity_fulfilled, l.restock
+     FROM order_lines l
      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
     [entityId, returnId],
   );
+  return withStockFacts(db, entityId, lines);
 }
 
 interface Draw {
@@ -59,20 +61,7 @@ interface Draw {
  * layers' costs. Units beyond every recorded draw (none expected) come back at the product cost.
  */
 async function costLayersFor(db: Db, entityId: string, goodsLineId: string, quantity: Amount, product: StockProduct): Promise<Draw[]> {
-  const rows = await db.query<{
-    id: string;
-    quantity: string;
-    total_cost: string;
-    draw_quantity: string | null;
-    draw_unit_cost: string | null;
-    draw_cost: string | null;
-  }>(
-    `SELECT t.id, t.quantity, t.total_cost, d.quantity AS draw_quantity, d.unit_cost AS draw_unit_cost, d.cost AS draw_cost
-     FROM inventory_transactions t LEFT JOIN inventory_layer_draws d ON d.entity_id = t.entity_id AND d.transaction_id = t.id
-     WHERE t.entity_id = $1 AND t.transaction_type = 'sale_fulfillment' AND t.reference_type = 'order' AND t.metadata->>'line_id' = $2
-     ORDER BY t.occurred_at, t.created_at, t.id, d.id`,
-    [entityId, goodsLineId],
-  );
+  const rows = await saleDrawsOfLine(db, entityId, goodsLineId);
   const draws: Draw[] = [];
   const byTransaction = new Map<string, typeof rows>();
   for (const row of rows) byTransaction.set(row.id, [...(byTransaction.get(row.id) ?? []), row]);
@@ -91,12 +80,7 @@ async function costLayersFor(db: Db, entityId: string, goodsLineId: string, quan
       draws.push({ quantity: rest, unit_cost: amount(group[0].total_cost).negated().minus(cost).dividedBy(rest) });
     }
   }
-  const back = await db.one<{ quantity: string }>(
-    `SELECT coalesce(sum(quantity), 0) AS quantity FROM inventory_transactions
-     WHERE entity_id = $1 AND transaction_type = 'return' AND reference_type = 'order' AND metadata->>'goods_line_id' = $2`,
-    [entityId, goodsLineId],
-  );
-  let skip = amount(back.quantity);
+  let skip = amount(await returnedUnitsOfLine(db, entityId, goodsLineId));
   let want = quantity;
   const layers: Draw[] = [];
   for (const draw of draws) {

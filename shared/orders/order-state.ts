@@ -7,6 +7,7 @@ import { allowedActions, transition, type FulfillmentStatus, type LifecycleActio
 import type { DocumentType, OrderStatus, PaymentStatus } from './totals';
 import { ApiError } from '../errors';
 import { archivedError } from './order-store';
+import { expiredQuoteSql } from './quote-expiry';
 
 /** The header columns the lifecycle decides on (a light, locked read: no lines, no totals engine). */
 export interface OrderState {
@@ -85,7 +86,7 @@ export async function begin(db: Db, entityId: string, orderId: string, action: L
   const order = await db.maybeOne<OrderState>(
     `SELECT id, order_number, document_type, order_status, payment_status, fulfillment_status, amount_paid, order_total, balance_due, location_id,
        converted_from_id, journal_entry_id, invoice_number, order_date, is_on_hold, hold_type, amount_credited, source_order_id, is_archived,
-       (document_type = 'quote' AND order_status IN ('draft', 'confirmed') AND expires_at IS NOT NULL AND expires_at <= now()) AS is_expired
+       ${expiredQuoteSql()} AS is_expired
      FROM orders WHERE entity_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
     [entityId, orderId],
   );

@@ -9,8 +9,10 @@ import { formatNumber, nextNumber } from '../db/sequences';
 import { entityFilters, updateSet } from '../db/sql';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
+import { keySharedParty } from '../parties/parties';
 import type { Order } from './schemas/order';
 import type { DocumentType } from './totals';
+import { expiredQuoteSql } from './quote-expiry';
 
 const ORDER_NUMBER_PREFIXES: Record<DocumentType, string> = {
   quote: 'QT-',
@@ -36,7 +38,7 @@ export const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_numb
   o.converted_from_id, o.journal_entry_id, o.hold_reason, o.sent_at, o.sent_to, o.sales_channel_id, o.approval_rule_id, o.approver_user_id,
   o.approval_requested_at, o.approved_by, o.approved_at, o.rejected_by, o.rejected_at, o.rejection_reason, o.source_order_id, o.amount_credited,
   o.migration_batch_id, o.imported_at, o.credit_refunded, o.is_archived, o.archived_at, o.expires_at,
-  (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired`;
+  ${expiredQuoteSql('o')} AS is_expired`;
 
 /** The header's money columns: numeric text in a row, JSON numbers on the wire. */
 export const MONEY_FIELDS = [
@@ -168,7 +170,7 @@ export async function orderRowsPage(db: Db, entityId: string, filters: OrderFilt
   add((n) => `o.order_date >= ${n}`, filters.order_date_gte);
   add((n) => `o.order_date <= ${n}`, filters.order_date_lte);
   if (filters.archived !== 'all') where.push(filters.archived === 'true' ? 'o.is_archived' : 'NOT o.is_archived');
-  const expired = `(o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now())`;
+  const expired = expiredQuoteSql('o');
   if (filters.expired !== undefined) where.push(filters.expired ? expired : `NOT ${expired}`);
   return keysetPage<OrderRow & { id: string }>(db, { table: 'orders', alias: 'o', select: ORDER_COLUMNS, where, params }, page);
 }
@@ -185,24 +187,16 @@ export async function adjustmentRows(db: Db, entityId: string, orderIds: string[
 
 /** The party exists in the entity and is not archived; locked (KEY SHARE) until the transaction ends. */
 export async function checkParty(db: Db, entityId: string, documentType: string, partyId: string): Promise<{ tax_exempt: boolean }> {
-  const table = documentType === 'purchase_order' ? 'vendors' : 'accounts';
-  const party = await db.maybeOne<{ tax_exempt: boolean; is_archived: boolean }>(
-    `SELECT tax_exempt, is_archived FROM ${table} WHERE entity_id = $1 AND id = $2 FOR KEY SHARE`,
-    [entityId, partyId],
-  );
+  const kind = documentType === 'purchase_order' ? 'vendor' : 'account';
+  const party = await keySharedParty(db, kind, entityId, partyId);
   if (!party) {
     throw new ApiError('not_found', {
       param: 'account_id',
-      hint: table === 'vendors' ? 'No such vendor in this entity (purchase orders name a vendor).' : 'No such customer account in this entity.',
+      hint: kind === 'vendor' ? 'No such vendor in this entity (purchase orders name a vendor).' : 'No such customer account in this entity.',
     });
   }
   if (party.is_archived) throw new ApiError('party_archived', { param: 'account_id' });
   return party;
-}
-
-export async function defaultLocation(db: Db, entityId: string): Promise<string | null> {
-  const row = await db.maybeOne<{ id: string }>('SELECT id FROM locations WHERE entity_id = $1 AND is_default', [entityId]);
-  return row?.id ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------

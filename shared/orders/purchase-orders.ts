@@ -6,6 +6,7 @@ import type { PurchaseOrderSend } from './schemas/purchase-order-send';
 import { begin, finish, type LifecycleResult } from './order-lifecycle';
 import { isoTimestamp } from '../dates';
 import { requirePurchaseApproval } from './order-approvals';
+import { getParty } from '../parties/parties';
 
 /**
  * Records that a purchase order went to its vendor: sent_at now, sent_to the address (the body's
@@ -19,15 +20,16 @@ export async function sendPurchaseOrder(db: Db, entityId: string, orderId: strin
   const { order, next } = await begin(db, entityId, orderId, 'send');
   // Approval gates the commitment: a draft or confirmed purchase order over a threshold goes out approved.
   if (order.order_status === 'draft' || order.order_status === 'confirmed') await requirePurchaseApproval(db, entityId, order);
-  const header = await db.one<{ vendor_email: string | null; sent_at: Date | string | null; sent_to: string | null; line_count: number }>(
-    `SELECT v.email AS vendor_email, o.sent_at, o.sent_to,
+  const header = await db.one<{ vendor_id: string; sent_at: Date | string | null; sent_to: string | null; line_count: number }>(
+    `SELECT o.vendor_id, o.sent_at, o.sent_to,
        (SELECT count(*)::int FROM order_lines l WHERE l.entity_id = o.entity_id AND l.order_id = o.id) AS line_count
-     FROM orders o JOIN vendors v ON v.entity_id = o.entity_id AND v.id = o.vendor_id WHERE o.entity_id = $1 AND o.id = $2`,
+     FROM orders o WHERE o.entity_id = $1 AND o.id = $2`,
     [entityId, order.id],
   );
+  const vendor = await getParty(db, 'vendor', entityId, header.vendor_id);
   if (header.line_count === 0)
     throw new ApiError('parameter_invalid', { param: 'id', hint: 'A purchase order without lines cannot be sent; add lines first.' });
-  const sentTo = input.email ?? header.vendor_email;
+  const sentTo = input.email ?? vendor.email;
   if (!sentTo) throw new ApiError('parameter_missing', { param: 'email', hint: 'The vendor has no email address; say where the purchase order goes.' });
   await db.query('UPDATE orders SET sent_at = now(), sent_to = $3 WHERE entity_id = $1 AND id = $2', [entityId, order.id, sentTo]);
   const result = await finish(db, entityId, order, { order_status: next });

@@ -14,6 +14,7 @@ import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import { COST_SCALE } from '../inventory/schemas/inventory';
+import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import type { PurchaseReceipt, PurchaseReceiptCreate } from './schemas/purchase-orders';
 import { lockBalances, postMovement } from '../inventory/stock-movements';
 import { movesStock, overRemaining, pickLines, raiseFulfilled, recordFulfillmentProgress, resolveLocation, stockProductOf, unfulfilled } from './order-goods';
@@ -58,11 +59,15 @@ export async function receivePurchaseOrder(
 ): Promise<{ receipt: PurchaseReceipt; salesOrders: { id: string; previous: { order_status: string; fulfillment_status: string } }[] }> {
   const { entityId } = ctx;
   const { order } = await begin(db, entityId, orderId, 'receive');
-  const rows = await db.query<ReceiptLine>(
-    `SELECT l.id, l.product_id, l.quantity, l.quantity_fulfilled, l.unit_cost, l.drop_ship_source_line_id, p.product_type, p.uom_id, p.cost, p.reorder_point
-     FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
-     WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
-    [entityId, order.id],
+  const rows: ReceiptLine[] = await withStockFacts(
+    db,
+    entityId,
+    await db.query<Omit<ReceiptLine, keyof StockFacts>>(
+      `SELECT l.id, l.product_id, l.quantity, l.quantity_fulfilled, l.unit_cost, l.drop_ship_source_line_id
+       FROM order_lines l
+       WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
+      [entityId, order.id],
+    ),
   );
   const receivedAt = input.received_at ? new Date(input.received_at).toISOString() : new Date().toISOString();
 

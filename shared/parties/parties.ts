@@ -61,6 +61,54 @@ export async function loadParties(db: Db, kind: PartyKind, ids: string[]): Promi
   return db.query<Party>(`SELECT ${columns(kind)} FROM ${TABLES[kind].table} x WHERE x.id = ANY($1::uuid[])`, [ids]);
 }
 
+/** The number of parties of a kind an import batch holds, for each batch id `b.id` of the outer query (entity $1). */
+export const importedPartiesCount = (kind: PartyKind) =>
+  `SELECT count(*)::int FROM ${TABLES[kind].table} t WHERE t.entity_id = $1 AND t.migration_batch_id = b.id`;
+
+/** The batch's parties of a kind, locked, oldest first (rolling back an import batch: shared/migration/batch-rollback.ts). */
+export async function lockPartiesOfImportBatch(db: Db, kind: PartyKind, entityId: string, batchId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM ${TABLES[kind].table} WHERE entity_id = $1 AND migration_batch_id = $2 ORDER BY created_at, id FOR UPDATE`,
+    [entityId, batchId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Deletes imported parties of a kind; a foreign key still pointing at one fails the statement. */
+export async function deleteImportedParties(db: Db, kind: PartyKind, entityId: string, ids: string[]): Promise<void> {
+  await db.query(`DELETE FROM ${TABLES[kind].table} WHERE entity_id = $1 AND id = ANY($2)`, [entityId, ids]);
+}
+
+/** A party a document is about to name: its tax exemption and archive state, locked (KEY SHARE) until the transaction ends; undefined when the entity has none. */
+export function keySharedParty(db: Db, kind: PartyKind, entityId: string, partyId: string): Promise<{ tax_exempt: boolean; is_archived: boolean } | undefined> {
+  return db.maybeOne<{ tax_exempt: boolean; is_archived: boolean }>(
+    `SELECT tax_exempt, is_archived FROM ${TABLES[kind].table} WHERE entity_id = $1 AND id = $2 FOR KEY SHARE`,
+    [entityId, partyId],
+  );
+}
+
+/** Those of the ids that are parties of a kind in the entity. */
+export async function existingPartyIds(db: Db, kind: PartyKind, entityId: string, ids: readonly string[]): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(`SELECT id FROM ${TABLES[kind].table} WHERE entity_id = $1 AND id = ANY($2::uuid[])`, [entityId, [...ids]]);
+  return rows.map((row) => row.id);
+}
+
+/** A named SQL fragment: the name of the vendor whose id is the SQL expression `vendorId` (entity $1; null when none). */
+export const vendorNameSql = (vendorId: string) => `(SELECT v.name FROM vendors v WHERE v.entity_id = $1 AND v.id = ${vendorId})`;
+
+/** Whether the entity has this party. */
+export async function hasParty(db: Db, kind: PartyKind, entityId: string, partyId: string): Promise<boolean> {
+  return (await db.maybeOne(`SELECT 1 FROM ${TABLES[kind].table} WHERE entity_id = $1 AND id = $2`, [entityId, partyId])) !== undefined;
+}
+
+/** The names of these parties of the entity, ordered by name then id (unknown ids are left out). */
+export function partyNamesInOrder(db: Db, kind: PartyKind, entityId: string, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  return db.query<{ id: string; name: string }>(
+    `SELECT x.id, x.name FROM ${TABLES[kind].table} x WHERE x.entity_id = $1 AND x.id = ANY($2::uuid[]) ORDER BY x.name, x.id`,
+    [entityId, [...new Set(ids)]],
+  );
+}
+
 /**
  * A create whose (external_source, external_id) is already in the entity is a 409 naming the
  * existing party (existing_id), so an import re-run can skip it. Checked before the insert: a

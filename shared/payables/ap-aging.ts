@@ -11,11 +11,13 @@
 import type { Db } from '../db/database';
 import { amount, sum, toJsonNumber, type Amount } from '../money';
 import type { ApAging } from './schemas/ap-aging';
+import { creditBalanceThrough, entriesDatedThrough } from '../ledger/ledger-reads';
+import { partyNamesInOrder } from '../parties/parties';
 
 const AGING_BUCKETS = ['current', 'days_1_30', 'days_31_60', 'days_61_90', 'days_over_90'] as const;
 type Bucket = (typeof AGING_BUCKETS)[number];
 
-type BucketRow = { vendor_id: string; name: string; bucket: number; balance: string };
+type BucketRow = { vendor_id: string; bucket: number; balance: string };
 
 /** The bucket index (into AGING_BUCKETS) of a due date on the as-of date: current when not yet past due, then 1–30, 31–60, 61–90, over 90 days. */
 const BUCKET_SQL = (due: string) =>
@@ -36,8 +38,8 @@ async function bucketRows(db: Db, entityId: string, asOfDate: string): Promise<B
        SELECT a.bill_id, a.amount FROM ap_payment_applications a
         WHERE a.entity_id = $1 AND a.voided_on > $2::date AND a.applied_on <= $2::date
      ), gone AS (
-       SELECT b.id FROM vendor_bills b JOIN journal_entries j ON j.entity_id = b.entity_id AND j.id = b.void_journal_entry_id
-        WHERE b.entity_id = $1 AND b.journal_entry_id IS NOT NULL AND b.void_journal_entry_id IS NOT NULL AND j.entry_date <= $2::date
+       SELECT b.id FROM vendor_bills b
+        WHERE b.entity_id = $1 AND b.journal_entry_id IS NOT NULL AND b.void_journal_entry_id = ANY($3::uuid[])
      ), candidates AS NOT MATERIALIZED (
        SELECT b.id, b.vendor_id, b.due_date, b.bill_total - b.amount_paid AS balance
          FROM vendor_bills b
@@ -54,11 +56,22 @@ async function bucketRows(db: Db, entityId: string, asOfDate: string): Promise<B
        SELECT c.vendor_id, ${BUCKET_SQL('c.due_date')} AS bucket, c.balance + coalesce(l.amount, 0) AS balance
          FROM candidates c LEFT JOIN (SELECT bill_id, sum(amount) AS amount FROM later GROUP BY bill_id) l ON l.bill_id = c.id
      )
-     SELECT x.vendor_id, v.name, x.bucket, x.balance
-       FROM (SELECT vendor_id, bucket, sum(balance) AS balance FROM balances GROUP BY vendor_id, bucket HAVING sum(balance) <> 0) x
-       JOIN vendors v ON v.entity_id = $1 AND v.id = x.vendor_id
-      ORDER BY v.name, x.vendor_id, x.bucket`,
-    [entityId, asOfDate],
+     SELECT vendor_id, bucket, sum(balance) AS balance FROM balances GROUP BY vendor_id, bucket HAVING sum(balance) <> 0`,
+    [entityId, asOfDate, await voidsDatedThrough(db, entityId, asOfDate)],
+  );
+}
+
+/** The void entries of posted bills that are dated on or before the as-of date (those bills were gone by then). */
+async function voidsDatedThrough(db: Db, entityId: string, asOfDate: string): Promise<string[]> {
+  const voids = await db.query<{ void_journal_entry_id: string }>(
+    'SELECT void_journal_entry_id FROM vendor_bills WHERE entity_id = $1 AND journal_entry_id IS NOT NULL AND void_journal_entry_id IS NOT NULL',
+    [entityId],
+  );
+  return entriesDatedThrough(
+    db,
+    entityId,
+    voids.map((row) => row.void_journal_entry_id),
+    asOfDate,
   );
 }
 
@@ -66,22 +79,18 @@ export async function apAging(db: Db, entityId: string, asOfDate: string): Promi
   // A large entity's estimate passes jit_above_cost, and compiling costs more than this query runs.
   await db.query('SET LOCAL jit = off');
   const rows = await bucketRows(db, entityId, asOfDate);
-  const vendors = new Map<string, { id: string; name: string; buckets: Record<Bucket, Amount> }>();
-  for (const row of rows) {
-    const vendor = vendors.get(row.vendor_id) ?? {
-      id: row.vendor_id,
-      name: row.name,
-      buckets: Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, amount(0)])) as Record<Bucket, Amount>,
-    };
-    vendor.buckets[AGING_BUCKETS[row.bucket]] = amount(row.balance);
-    vendors.set(row.vendor_id, vendor);
-  }
-  const control = await db.one<{ balance: string }>(
-    `SELECT coalesce(sum(d.credit_total - d.debit_total), 0) AS balance
-       FROM gl_daily_balances d JOIN gl_accounts a ON a.entity_id = d.entity_id AND a.id = d.account_id
-      WHERE d.entity_id = $1 AND a.system_key = 'accounts_payable' AND d.balance_date <= $2::date`,
-    [entityId, asOfDate],
+  // Vendors by name, then id.
+  const named = await partyNamesInOrder(
+    db,
+    'vendor',
+    entityId,
+    rows.map((row) => row.vendor_id),
   );
+  const vendors = new Map(
+    named.map(({ id, name }) => [id, { id, name, buckets: Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, amount(0)])) as Record<Bucket, Amount> }]),
+  );
+  for (const row of rows) vendors.get(row.vendor_id)!.buckets[AGING_BUCKETS[row.bucket]] = amount(row.balance);
+  const controlBalance = await creditBalanceThrough(db, entityId, 'accounts_payable', asOfDate);
   const list = [...vendors.values()];
   const totals = Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, sum(list.map((vendor) => vendor.buckets[bucket]))])) as Record<Bucket, Amount>;
   const asNumbers = (buckets: Record<Bucket, Amount>) => ({
@@ -93,6 +102,6 @@ export async function apAging(db: Db, entityId: string, asOfDate: string): Promi
     as_of_date: asOfDate,
     vendors: list.map((vendor) => ({ id: vendor.id, name: vendor.name, ...asNumbers(vendor.buckets) })),
     totals: asNumbers(totals),
-    accounts_payable_balance: toJsonNumber(control.balance),
+    accounts_payable_balance: toJsonNumber(controlBalance),
   };
 }

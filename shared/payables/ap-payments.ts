@@ -14,6 +14,7 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { amount, sum, toJsonNumber, ZERO, type Amount } from '../money';
 import { postJournalEntry, reverseJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
+import { bankGlAccountId } from '../ledger/ledger-reads';
 import { creditStatus, paymentLines, planApplications, releaseLines } from './credit-postings';
 import { getBill, type BillRow } from './vendor-bills';
 import { getCredit, type CreditRow } from './vendor-credits';
@@ -130,12 +131,7 @@ async function bankGlAccount(db: Db, entityId: string, bankAccountId: string | u
     if (needed) throw new ApiError('parameter_missing', { param: 'bank_account_id', hint: 'Cash is paid: name the bank account it leaves.' });
     return null;
   }
-  const bank = await db.maybeOne<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND bank_account_id = $2 AND subtype = 'bank'`, [
-    entityId,
-    bankAccountId,
-  ]);
-  if (!bank) throw new ApiError('not_found', { param: 'bank_account_id', hint: 'No bank account with this bank_account_id in this entity.' });
-  return bank.id;
+  return bankGlAccountId(db, entityId, bankAccountId);
 }
 
 function checkBills(bills: LockedBill[], input: ApPaymentCreate, paymentDate: string): void {

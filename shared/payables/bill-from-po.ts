@@ -20,25 +20,10 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
 import { itemLineAmount } from './bill-rules';
+import { withStockFacts, type StockFacts } from '../catalog/product-facts';
+import { addBilledQuantities, lockPurchaseOrderHead, purchaseOrderLines, type PurchaseOrderHead, type PurchaseOrderLine } from '../orders/purchase-order-lines';
 
-export interface PoLineRow {
-  id: string;
-  order_id: string;
-  product_id: string;
-  quantity_fulfilled: string;
-  billed_quantity: string;
-  unit_cost: string | null;
-  sell_rate: string;
-  received_cost: string;
-  drop_ship_source_line_id: string | null;
-  product_type: string;
-}
-
-interface PurchaseOrderHead {
-  id: string;
-  vendor_id: string;
-  order_number: string;
-}
+export type PoLineRow = PurchaseOrderLine & StockFacts;
 
 /** The line a bill stores for a purchase order line (the shape vendor-bills.ts inserts). */
 export interface PoBillLine {
@@ -63,31 +48,9 @@ export interface PoLineRequest {
 
 /** Locks the purchase order row (else 404 on `param`), then its lines, in the order receipts lock them. */
 export async function lockPurchaseOrder(db: Db, entityId: string, poId: string, param: string): Promise<{ po: PurchaseOrderHead; lines: PoLineRow[] }> {
-  const po = await db.maybeOne<PurchaseOrderHead>(
-    `SELECT id, vendor_id, order_number FROM orders
-      WHERE entity_id = $1 AND id = $2 AND document_type = 'purchase_order' AND deleted_at IS NULL FOR UPDATE`,
-    [entityId, poId],
-  );
-  if (!po) throw new ApiError('not_found', { param, hint: 'No such purchase order in this entity.' });
-  const lines = await db.query<PoLineRow>(
-    `SELECT l.id, l.order_id, l.product_id, l.quantity_fulfilled, l.billed_quantity, l.unit_cost, l.sell_rate, l.received_cost,
-            l.drop_ship_source_line_id, p.product_type
-       FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
-      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id FOR UPDATE OF l`,
-    [entityId, poId],
-  );
+  const po = await lockPurchaseOrderHead(db, entityId, poId, param);
+  const lines = await withStockFacts(db, entityId, await purchaseOrderLines(db, entityId, poId, { lock: true }));
   return { po, lines };
-}
-
-/** The purchase order a line belongs to (404 on `param` when the line is no purchase order line of the entity). */
-export async function purchaseOrderOfLine(db: Db, entityId: string, poLineId: string, param: string): Promise<string> {
-  const row = await db.maybeOne<{ order_id: string }>(
-    `SELECT l.order_id FROM order_lines l JOIN orders o ON o.entity_id = l.entity_id AND o.id = l.order_id
-      WHERE l.entity_id = $1 AND l.id = $2 AND o.document_type = 'purchase_order' AND o.deleted_at IS NULL`,
-    [entityId, poLineId],
-  );
-  if (!row) throw new ApiError('not_found', { param, hint: 'No such purchase order line in this entity.' });
-  return row.order_id;
 }
 
 /** 422 purchase_order_vendor_mismatch unless the bill's vendor is the purchase order's. */
@@ -184,17 +147,6 @@ export function matchRequestedLines(lines: PoLineRow[], requests: { index: numbe
     });
   }
   return result;
-}
-
-/** Adds `delta` units (negative to give them back) to purchase order lines' billed_quantity. */
-export async function addBilledQuantities(db: Db, entityId: string, deltas: { po_line_id: string; quantity: string }[]): Promise<void> {
-  if (deltas.length === 0) return;
-  await db.query(
-    `UPDATE order_lines l SET billed_quantity = l.billed_quantity + v.q, updated_at = now()
-       FROM (SELECT id, sum(q) AS q FROM unnest($2::uuid[], $3::numeric[]) AS u(id, q) GROUP BY id) v
-      WHERE l.entity_id = $1 AND l.id = v.id`,
-    [entityId, deltas.map((delta) => delta.po_line_id), deltas.map((delta) => delta.quantity)],
-  );
 }
 
 /**

@@ -13,6 +13,7 @@ import { publishCommitted } from '../events/publisher';
 import { ApiError } from '../errors';
 import { log } from '../log';
 import { entitiesWithExpiringCredits, expireCredit, expiringCreditIds } from './vendor-credits';
+import { entityMode } from '../tenants/tenant-reads';
 
 export interface CreditExpiryResult {
   as_of: string;
@@ -28,8 +29,7 @@ export async function runCreditExpiry(asOf: Date, options: { entityIds?: string[
     for (const creditId of creditIds) {
       try {
         const outcome = await withTransaction({ role: 'app_user', entityId }, async (db) => {
-          const entity = await db.one<{ livemode: boolean }>('SELECT livemode FROM entities WHERE id = $1', [entityId]);
-          const events = createEventRecorder(db, { entityId, mode: entity.livemode ? 'live' : 'test', requestId: null });
+          const events = createEventRecorder(db, { entityId, mode: await entityMode(db, entityId), requestId: null });
           const credit = await expireCredit(db, { entityId, userId: null, keyId: null, events }, creditId, asOf);
           return credit && { credit, events: events.recorded };
         });

@@ -8,7 +8,8 @@ import { ApiError } from '../errors';
 import { amount } from '../money';
 import { requireProduct } from '../catalog/products';
 import { itemLineAmount } from './bill-rules';
-import { addBilledQuantities, lockPurchaseOrder, matchRequestedLines, purchaseOrderOfLine, rebillQuantity, requireSameVendor } from './bill-from-po';
+import { lockPurchaseOrder, matchRequestedLines, rebillQuantity, requireSameVendor } from './bill-from-po';
+import { addBilledQuantities, purchaseOrderOfLine } from '../orders/purchase-order-lines';
 import type { VendorBillLine, VendorBillLineCreate, VendorBillLineUpdate } from './schemas/vendor-bill';
 import {
   billedUnits,

@@ -16,16 +16,10 @@ import { newId } from '../ids';
 import { toJsonNumber, QUANTITY_SCALE, toNullableJsonNumber } from '../money';
 import { requireProduct } from '../catalog/products';
 import { getParty } from '../parties/parties';
+import { glAccountState } from '../ledger/ledger-reads';
 import { allows, billTotals, dueDateFrom, itemLineAmount, type BillAction } from './bill-rules';
-import {
-  addBilledQuantities,
-  linesFromPurchaseOrder,
-  lockPurchaseOrder,
-  matchRequestedLines,
-  purchaseOrderOfLine,
-  requireSameVendor,
-  type PoLineRequest,
-} from './bill-from-po';
+import { linesFromPurchaseOrder, lockPurchaseOrder, matchRequestedLines, requireSameVendor, type PoLineRequest } from './bill-from-po';
+import { addBilledQuantities, purchaseOrderOfLine } from '../orders/purchase-order-lines';
 import type { VendorBill, VendorBillCreate, VendorBillLine, VendorBillLineCreate, VendorBillStatus, VendorBillUpdate } from './schemas/vendor-bill';
 
 const COLUMNS = `b.id, 'vendor_bill' AS object, b.entity_id, b.vendor_id, b.po_id, b.payment_term_id, b.bill_number, b.vendor_invoice_number, b.status,
@@ -110,10 +104,7 @@ export const NOT_EDITABLE = 'Only a draft or rejected bill changes; void a submi
 
 /** An active GL account of the entity other than accounts payable (a bill credits AP itself). */
 export async function checkExpenseAccount(db: Db, entityId: string, accountId: string, param: string): Promise<void> {
-  const account = await db.maybeOne<{ is_active: boolean; system_key: string | null }>(
-    'SELECT is_active, system_key FROM gl_accounts WHERE entity_id = $1 AND id = $2',
-    [entityId, accountId],
-  );
+  const account = await glAccountState(db, entityId, accountId);
   if (!account) throw new ApiError('not_found', { param, hint: 'No such GL account in this entity.' });
   if (!account.is_active) throw new ApiError('gl_account_inactive', { param });
   if (account.system_key === 'accounts_payable') {

@@ -173,13 +173,22 @@ export async function voidCredit(db: Db, actor: Actor, creditId: string, reason:
 }
 
 /**
+ * The SQL condition that a vendor credit (its columns prefixed by `alias.`, or bare without one) is
+ * due to expire at the timestamp parameter `asOf`: still open or partially applied, expires_at reached.
+ */
+function dueToExpireSql(asOf: string, alias?: string): string {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return `${column('status')} IN ('open', 'partially_applied') AND ${column('expires_at')} <= ${asOf}`;
+}
+
+/**
  * Forfeits a credit's remaining balance if it is still open or partially applied and expires_at is
  * at or before `asOf`; the entry is dated the as-of date (or credit_date if later). Returns the
  * expired credit, or undefined when there was nothing to do (already moved, not yet due).
  */
 export async function expireCredit(db: Db, ctx: PostingContext, creditId: string, asOf: Date): Promise<WireCredit | undefined> {
   const credit = await db.maybeOne<CreditRow>(
-    `SELECT ${COLUMNS} FROM vendor_credits c WHERE c.entity_id = $1 AND c.id = $2 AND c.status IN ('open', 'partially_applied') AND c.expires_at <= $3
+    `SELECT ${COLUMNS} FROM vendor_credits c WHERE c.entity_id = $1 AND c.id = $2 AND ${dueToExpireSql('$3', 'c')}
       FOR UPDATE SKIP LOCKED`,
     [ctx.entityId, creditId, asOf.toISOString()],
   );
@@ -203,18 +212,17 @@ export async function expireCredit(db: Db, ctx: PostingContext, creditId: string
 
 /** For the expiry job (app_worker): the entities holding credits due to expire. */
 export async function entitiesWithExpiringCredits(db: Db, asOf: Date): Promise<string[]> {
-  const rows = await db.query<{ entity_id: string }>(
-    `SELECT DISTINCT entity_id FROM vendor_credits WHERE expires_at <= $1 AND status IN ('open', 'partially_applied') ORDER BY entity_id`,
-    [asOf.toISOString()],
-  );
+  const rows = await db.query<{ entity_id: string }>(`SELECT DISTINCT entity_id FROM vendor_credits WHERE ${dueToExpireSql('$1')} ORDER BY entity_id`, [
+    asOf.toISOString(),
+  ]);
   return rows.map((row) => row.entity_id);
 }
 
 export async function expiringCreditIds(db: Db, entityId: string, asOf: Date): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    `SELECT id FROM vendor_credits WHERE entity_id = $1 AND expires_at <= $2 AND status IN ('open', 'partially_applied') ORDER BY expires_at, id`,
-    [entityId, asOf.toISOString()],
-  );
+  const rows = await db.query<{ id: string }>(`SELECT id FROM vendor_credits WHERE entity_id = $1 AND ${dueToExpireSql('$2')} ORDER BY expires_at, id`, [
+    entityId,
+    asOf.toISOString(),
+  ]);
   return rows.map((row) => row.id);
 }
 

@@ -30,6 +30,8 @@ import { COST_SCALE } from '../inventory/schemas/inventory';
 import { lockBalances, postMovement } from '../inventory/stock-movements';
 import { movesStock, pickLines, resolveLocation, stockProductOf } from '../orders/order-goods';
 import { archivedError } from '../orders/order-store';
+import { fulfilledQuantities, lockPurchaseOrderHead, orderNumbers, purchaseOrderLines, type PurchaseOrderLine } from '../orders/purchase-order-lines';
+import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import { createCredit } from './vendor-credits';
 import type { VendorReturn, VendorReturnCreate } from './schemas/vendor-return';
 
@@ -39,18 +41,15 @@ interface Actor extends PostingContext {
   userId: string;
 }
 
-interface ReturnableLine {
-  id: string;
-  product_id: string;
-  quantity_fulfilled: string;
-  unit_cost: string | null;
-  sell_rate: string;
-  drop_ship_source_line_id: string | null;
-  product_type: string;
-  uom_id: string | null;
-  cost: string | null;
-  reorder_point: string | null;
-  returned: string;
+type ReturnableLine = PurchaseOrderLine & StockFacts & { returned: string };
+
+/** Purchase order line id → the units vendor returns took back from it. */
+async function returnedQuantities(db: Db, entityId: string, lineIds: string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ order_line_id: string; returned: string }>(
+    `SELECT order_line_id, sum(quantity) AS returned FROM vendor_return_lines WHERE entity_id = $1 AND order_line_id = ANY($2::uuid[]) GROUP BY order_line_id`,
+    [entityId, lineIds],
+  );
+  return new Map(rows.map((row) => [row.order_line_id, row.returned]));
 }
 
 const returnable = (line: ReturnableLine): Amount => amount(line.quantity_fulfilled).minus(line.returned);
@@ -74,20 +73,15 @@ function returnPostingLines(creditAmount: Amount, inventoryCost: Amount, memo: s
 /** Returns received goods of a purchase order to its vendor (POST /v1/orders/{id}/vendor-returns). */
 export async function createVendorReturn(db: Db, actor: Actor, orderId: string, input: VendorReturnCreate): Promise<WireReturn> {
   const { entityId } = actor;
-  const order = await db.maybeOne<{ id: string; order_number: string; vendor_id: string | null; location_id: string | null; is_archived: boolean }>(
-    `SELECT id, order_number, vendor_id, location_id, is_archived FROM orders
-      WHERE entity_id = $1 AND id = $2 AND document_type = 'purchase_order' AND deleted_at IS NULL FOR UPDATE`,
-    [entityId, orderId],
-  );
-  if (!order) throw new ApiError('not_found', { param: 'id', hint: 'No such purchase order in this entity.' });
+  const order = await lockPurchaseOrderHead(db, entityId, orderId, 'id');
   if (order.is_archived) throw archivedError();
-  const rows = await db.query<ReturnableLine>(
-    `SELECT l.id, l.product_id, l.quantity_fulfilled, l.unit_cost, l.sell_rate, l.drop_ship_source_line_id, p.product_type, p.uom_id, p.cost, p.reorder_point,
-            coalesce((SELECT sum(r.quantity) FROM vendor_return_lines r WHERE r.entity_id = l.entity_id AND r.order_line_id = l.id), 0) AS returned
-       FROM order_lines l JOIN products p ON p.entity_id = l.entity_id AND p.id = l.product_id
-      WHERE l.entity_id = $1 AND l.order_id = $2 ORDER BY l.sort_order, l.created_at, l.id`,
-    [entityId, order.id],
+  const orderLines = await withStockFacts(db, entityId, await purchaseOrderLines(db, entityId, order.id, { lock: false }));
+  const returned = await returnedQuantities(
+    db,
+    entityId,
+    orderLines.map((line) => line.id),
   );
+  const rows: ReturnableLine[] = orderLines.map((line) => ({ ...line, returned: returned.get(line.id) ?? '0' }));
   const picked = pickLines(rows, input.lines, {
     unknownHint: 'No such line on this purchase order.',
     refuse: (line, param) => {
@@ -238,7 +232,6 @@ interface ReturnRow {
   entity_id: string;
   return_number: string;
   order_id: string;
-  order_number: string;
   vendor_id: string;
   returned_at: Date;
   credit_amount: string;
@@ -267,22 +260,33 @@ interface ReturnLineRow {
 /** The vendor returns of these ids (of the entity), in one query each for headers and lines; unknown ids are left out. */
 export async function loadVendorReturns(db: Db, entityId: string, ids: string[]): Promise<WireReturn[]> {
   const headers = await db.query<ReturnRow>(
-    `SELECT r.id, r.entity_id, r.return_number, r.order_id, o.order_number, r.vendor_id, r.returned_at, r.credit_amount, r.inventory_cost, r.vendor_credit_id,
+    `SELECT r.id, r.entity_id, r.return_number, r.order_id, r.vendor_id, r.returned_at, r.credit_amount, r.inventory_cost, r.vendor_credit_id,
             r.journal_entry_id, r.reason, r.metadata, r.created_by_user_id, r.created_at
-       FROM vendor_returns r JOIN orders o ON o.entity_id = r.entity_id AND o.id = r.order_id
+       FROM vendor_returns r
       WHERE r.entity_id = $1 AND r.id = ANY($2::uuid[])`,
     [entityId, ids],
   );
   if (!headers.length) return [];
-  const lines = await db.query<ReturnLineRow & { vendor_return_id: string }>(
-    `SELECT rl.id, rl.vendor_return_id, rl.order_line_id AS line_id, rl.product_id, rl.location_id, rl.quantity, l.quantity_fulfilled AS quantity_received,
+  const numbers = await orderNumbers(
+    db,
+    entityId,
+    headers.map((header) => header.order_id),
+  );
+  const stored = await db.query<Omit<ReturnLineRow, 'quantity_received'> & { vendor_return_id: string }>(
+    `SELECT rl.id, rl.vendor_return_id, rl.order_line_id AS line_id, rl.product_id, rl.location_id, rl.quantity,
             (SELECT sum(x.quantity) FROM vendor_return_lines x WHERE x.entity_id = rl.entity_id AND x.order_line_id = rl.order_line_id) AS quantity_returned,
             rl.unit_credit, rl.inventory_cost, rl.inventory_transaction_id
-       FROM vendor_return_lines rl JOIN order_lines l ON l.entity_id = rl.entity_id AND l.id = rl.order_line_id
+       FROM vendor_return_lines rl
       WHERE rl.entity_id = $1 AND rl.vendor_return_id = ANY($2::uuid[])
       ORDER BY rl.vendor_return_id, rl.sort_order`,
     [entityId, headers.map((header) => header.id)],
   );
+  const received = await fulfilledQuantities(
+    db,
+    entityId,
+    stored.map((line) => line.line_id),
+  );
+  const lines = stored.map((line) => ({ ...line, quantity_received: received.get(line.line_id)! }));
   return headers.map((header) => {
     const credit = amount(header.credit_amount);
     const cost = round(amount(header.inventory_cost), MONEY_SCALE);
@@ -292,7 +296,7 @@ export async function loadVendorReturns(db: Db, entityId: string, ids: string[])
       entity_id: header.entity_id,
       return_number: header.return_number,
       order_id: header.order_id,
-      order_number: header.order_number,
+      order_number: numbers.get(header.order_id)!,
       vendor_id: header.vendor_id,
       returned_at: header.returned_at.toISOString(),
       lines: lines

@@ -16,6 +16,7 @@ import { amount, toJsonNumber, type Amount, ZERO } from '../money';
 import { newId } from '../ids';
 import { isoDateOf } from '../dates';
 import { lockOrders, updateDocumentPayment } from './paid-documents';
+import { orderRow } from '../orders/order-store';
 import type { PaymentActor } from './payment-context';
 
 interface DepositApplication {
@@ -48,10 +49,7 @@ export interface DepositApplied {
 /** Applies the deposit of the invoice's source sales order to the just-posted invoice. */
 export async function applySalesOrderDeposit(db: Db, actor: PaymentActor, invoiceId: string): Promise<DepositApplied> {
   const { entityId } = actor;
-  const header = await db.one<{ converted_from_id: string | null; document_type: string; order_date: Date | string }>(
-    'SELECT converted_from_id, document_type, order_date FROM orders WHERE entity_id = $1 AND id = $2',
-    [entityId, invoiceId],
-  );
+  const header = await orderRow(db, entityId, invoiceId);
   if (header.document_type !== 'invoice' || !header.converted_from_id) return { applied: ZERO, salesOrder: null };
   // Documents first (in id order, as every payment path locks them), then the payments.
   const orders = await lockOrders(db, entityId, 'id = ANY($2::uuid[])', [[invoiceId, header.converted_from_id]]);

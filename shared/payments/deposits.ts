@@ -11,6 +11,7 @@ import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { entityFilters } from '../db/sql';
 import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
+import { bankGlAccountId } from '../ledger/ledger-reads';
 import { amount, sum, toJsonNumber } from '../money';
 import type { Deposit, DepositCreate } from './schemas/payment';
 import { isoTimestamp } from '../dates';
@@ -130,11 +131,7 @@ export async function listDeposits(db: Db, entityId: string, filters: DepositFil
 /** E4: groups undeposited receipts into one deposit; debit the bank account, credit undeposited funds per receipt. */
 export async function createDeposit(db: Db, actor: PaymentActor, input: DepositCreate): Promise<Deposit> {
   const { entityId } = actor;
-  const bank = await db.maybeOne<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND bank_account_id = $2 AND subtype = 'bank'`, [
-    entityId,
-    input.bank_account_id,
-  ]);
-  if (!bank) throw new ApiError('not_found', { param: 'bank_account_id', hint: 'No bank account with this bank_account_id in this entity.' });
+  const bankGlId = await bankGlAccountId(db, entityId, input.bank_account_id);
   const receipts = await lockReceipts(db, entityId, input.payment_ids, true);
   receipts.forEach((receipt, index) => {
     if (receipt.payment_date > input.deposit_date) {
@@ -155,7 +152,7 @@ export async function createDeposit(db: Db, actor: PaymentActor, input: DepositC
       source_type: 'deposit',
       source_id: id,
       lines: [
-        { account_id: bank.id, debit: total.toString(), memo: 'Bank deposit' },
+        { account_id: bankGlId, debit: total.toString(), memo: 'Bank deposit' },
         ...receipts.map((receipt) => ({ system_key: 'undeposited_funds' as const, credit: receipt.net, memo: `Payment ${receipt.id}` })),
       ],
     },
@@ -164,7 +161,7 @@ export async function createDeposit(db: Db, actor: PaymentActor, input: DepositC
   await db.query(
     `INSERT INTO deposits (id, entity_id, bank_account_id, gl_account_id, deposit_date, memo, total_amount, line_count, journal_entry_id, created_by_user_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [id, entityId, input.bank_account_id, bank.id, input.deposit_date, input.memo ?? null, total.toString(), receipts.length, entry.id, actor.userId],
+    [id, entityId, input.bank_account_id, bankGlId, input.deposit_date, input.memo ?? null, total.toString(), receipts.length, entry.id, actor.userId],
   );
   await db.query(
     `INSERT INTO deposit_lines (id, entity_id, deposit_id, payment_id, amount)

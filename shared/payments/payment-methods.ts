@@ -11,6 +11,7 @@ import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
+import { getParty } from '../parties/parties';
 import type { ProcessorName, ProcessorPaymentMethod } from './processor';
 import type { AccountPaymentMethod } from './schemas/payment-method';
 
@@ -29,11 +30,8 @@ export interface PaymentMethodAccount {
  * entity's account is a 404; an archived one takes no new methods.
  */
 export async function lockAccount(db: Db, entityId: string, accountId: string, options: { forNewMethod?: boolean } = {}): Promise<PaymentMethodAccount> {
-  const account = await db.maybeOne<PaymentMethodAccount>('SELECT id, name, is_archived FROM accounts WHERE entity_id = $1 AND id = $2 FOR UPDATE', [
-    entityId,
-    accountId,
-  ]);
-  if (!account) throw new ApiError('not_found', { param: 'id', hint: 'No such account in this entity.' });
+  const { id, name, is_archived } = await getParty(db, 'account', entityId, accountId, { lock: true });
+  const account: PaymentMethodAccount = { id, name, is_archived };
   if (options.forNewMethod && account.is_archived) throw new ApiError('party_archived', { param: 'id' });
   return account;
 }

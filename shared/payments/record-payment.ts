@@ -14,6 +14,7 @@ import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
+import { hasParty } from '../parties/parties';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount, type Amount, sum, toJsonNumber, ZERO } from '../money';
 import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, PaymentApply } from './schemas/payment';
@@ -131,8 +132,8 @@ export async function createOrderPayment(db: Db, actor: PaymentActor, orderId: s
 }
 
 async function requireAccount(db: Db, entityId: string, accountId: string): Promise<void> {
-  const row = await db.maybeOne('SELECT 1 FROM accounts WHERE entity_id = $1 AND id = $2', [entityId, accountId]);
-  if (!row) throw new ApiError('not_found', { param: 'account_id', hint: 'No such customer account in this entity.' });
+  if (!(await hasParty(db, 'account', entityId, accountId)))
+    throw new ApiError('not_found', { param: 'account_id', hint: 'No such customer account in this entity.' });
 }
 
 function checkApplicationShape(applications: ApplicationInput[], limit: Amount, overLimit: () => ApiError): Amount {

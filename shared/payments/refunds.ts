@@ -19,6 +19,7 @@ import { refundableAmount, splitRefund } from './refund-split';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry, reverseJournalEntry, type PostingLine } from '../ledger/post-journal-entry';
+import { postedEntriesOfSource, systemAccountId } from '../ledger/ledger-reads';
 import { amount, type Amount, MONEY_SCALE, round, sum, toJsonNumber, ZERO } from '../money';
 import type { Refund, RefundCreate } from './schemas/refund';
 import { lockOrders, updateDocumentPayment, type OrderState } from './paid-documents';
@@ -119,8 +120,7 @@ async function cashAccountOf(db: Db, entityId: string, payment: LockedPayment): 
       [entityId, payment.deposit_id],
     );
   }
-  const row = await db.one<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND system_key = 'undeposited_funds'`, [entityId]);
-  return { id: row.id, available_from: payment.payment_date };
+  return { id: await systemAccountId(db, entityId, 'undeposited_funds'), available_from: payment.payment_date };
 }
 
 export interface RefundResult extends PaymentResult {
@@ -260,12 +260,9 @@ export async function voidPayment(db: Db, actor: PaymentActor, paymentId: string
   // Reverse the receipt and every E8 application entry since (customer deposits → AR), so the
   // GL is back where it was before the payment.
   const { reversal } = await reverseJournalEntry(db, actor, payment.journal_entry_id!, { memo: `Void of payment ${payment.id}` });
-  const applicationEntries = await db.query<{ id: string }>(
-    `SELECT id FROM journal_entries WHERE entity_id = $1 AND source_type = 'payment_application' AND source_id = $2 AND status = 'posted'
-     ORDER BY created_at, id`,
-    [entityId, payment.id],
-  );
-  for (const entry of applicationEntries) await reverseJournalEntry(db, actor, entry.id, { memo: `Void of payment ${payment.id}` });
+  for (const entryId of await postedEntriesOfSource(db, entityId, 'payment_application', payment.id)) {
+    await reverseJournalEntry(db, actor, entryId, { memo: `Void of payment ${payment.id}` });
+  }
   for (const { application, order } of locked) {
     const applied = amount(application.amount_applied);
     await updateDocumentPayment(db, entityId, order, { paid: applied.negated(), voided: applied });

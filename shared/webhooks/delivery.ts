@@ -23,6 +23,7 @@ import { getWebhookEndpoint, setWebhookEndpointStatus, signingSecrets } from './
 import type { WebhookDelivery, WebhookDeliveryAttempt } from './schemas/webhook-delivery';
 import { checkEndpointAddress, parseEndpointUrl, urlPolicy, type UrlPolicy } from './url-policy';
 import { recordSuccess } from './success-records';
+import { entityMode } from '../tenants/tenant-reads';
 
 /** Seconds before each attempt: the first is immediate, then about three days of retries. */
 const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000, 36000];
@@ -330,8 +331,7 @@ async function disableEndpoint(db: Db, entityId: string, endpointId: string, rea
   const current = await getWebhookEndpoint(db, entityId, endpointId, { lock: true });
   if (current.status === 'disabled') return [];
   const endpoint = await setWebhookEndpointStatus(db, entityId, endpointId, 'disabled', reason);
-  const { livemode } = await db.one<{ livemode: boolean }>('SELECT livemode FROM entities WHERE id = $1', [entityId]);
-  const recorder = createEventRecorder(db, { entityId, mode: livemode ? 'live' : 'test', requestId: null });
+  const recorder = createEventRecorder(db, { entityId, mode: await entityMode(db, entityId), requestId: null });
   await recorder.record('webhook_endpoint.disabled', endpoint);
   log.warn('webhook endpoint disabled', { endpoint: endpointId, reason });
   return recorder.recorded;
