@@ -2,14 +2,15 @@
  * Recording customer payments: against one document, over several invoices (explicitly or oldest
  * first), and applying an unapplied payment to invoices later.
  *
- * A payment posts debit undeposited_funds, credit accounts_receivable for its whole amount when it
- * is received (an unapplied remainder is customer credit sitting in AR, as in QuickBooks); applying
- * it later moves no money in the GL. The documents it pays are locked first (paid-documents.ts); the
+ * A payment posts debit undeposited_funds when it is received, crediting accounts_receivable with
+ * what it applies to invoices and customer_credits with the rest (a sales order's deposit, an
+ * unapplied remainder); applying that rest to invoices later moves it from customer_credits to
+ * accounts_receivable (E8), dated today. The documents it pays are locked first (paid-documents.ts); the
  * rules (payable amounts, oldest-first allocation, receipt posting lines) are in allocation.ts.
  */
 import type { Db } from '../db/database';
 import { allocateOldestFirst, payableAmount, receiptApplications, receiptPostingLines } from './allocation';
-import { holdForAchClearance, lockOrders, updateDocumentPayment, type OrderState } from './paid-documents';
+import { holdForAchClearance, lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { ApiError } from '../errors';
@@ -19,7 +20,7 @@ import { amount, type Amount, sum, toJsonNumber, ZERO } from '../money';
 import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, PaymentApply } from './schemas/payment';
 import { todayUtc } from '../dates';
 
-function notPayable(order: OrderState, payable: Amount, param: string): ApiError {
+function notPayable(order: PayableDocument, payable: Amount, param: string): ApiError {
   return new ApiError('order_not_payable', {
     param,
     hint: payable.isZero()
@@ -29,14 +30,11 @@ function notPayable(order: OrderState, payable: Amount, param: string): ApiError
   });
 }
 
-/** Adds a payment to a locked document. */
-const payOrder = (db: Db, entityId: string, order: OrderState, applied: Amount) => updateDocumentPayment(db, entityId, order, { paid: applied });
-
 interface NewPayment {
   account_id: string;
   amount: Amount;
   order_id: string | null;
-  applications: { order: OrderState; amount: Amount }[];
+  applications: { order: PayableDocument; amount: Amount }[];
   fields: Pick<OrderPaymentCreate, 'payment_method' | 'payment_date' | 'check_number' | 'check_date' | 'external_reference' | 'notes'>;
 }
 
@@ -95,7 +93,7 @@ async function writeApplications(
   db: Db,
   entityId: string,
   paymentId: string,
-  applications: { order: OrderState; amount: Amount }[],
+  applications: { order: PayableDocument; amount: Amount }[],
   pending = false,
 ): Promise<void> {
   if (!applications.length) return;
@@ -111,12 +109,17 @@ async function writeApplications(
       entityId,
       applications.map((a) => a.order),
     );
-  else for (const application of applications) await payOrder(db, entityId, application.order, application.amount);
+  else
+    await settleDocumentMoney(
+      db,
+      entityId,
+      applications.map((a) => a.order.id),
+    );
 }
 
 /** POST /v1/orders/{id}/payments: a payment against one sales order or invoice, up to what it accepts. */
 export async function createOrderPayment(db: Db, actor: PaymentActor, orderId: string, input: OrderPaymentCreate): Promise<PaymentResult> {
-  const [order] = await lockOrders(db, actor.entityId, 'id = $2', [orderId]);
+  const [order] = await lockPayableDocuments(db, actor.entityId, 'id = $2', [orderId]);
   if (!order) throw new ApiError('not_found', { param: 'id', hint: 'No such order in this entity.' });
   const value = amount(input.amount);
   const payable = payableAmount(order);
@@ -153,8 +156,8 @@ async function lockApplications(
   entityId: string,
   accountId: string,
   applications: ApplicationInput[],
-): Promise<{ order: OrderState; amount: Amount }[]> {
-  const orders = await lockOrders(db, entityId, 'id = ANY($2::uuid[])', [applications.map((a) => a.order_id)]);
+): Promise<{ order: PayableDocument; amount: Amount }[]> {
+  const orders = await lockPayableDocuments(db, entityId, 'id = ANY($2::uuid[])', [applications.map((a) => a.order_id)]);
   const byId = new Map(orders.map((order) => [order.id.toLowerCase(), order]));
   return applications.map((application, index) => {
     const param = `applications[${index}].order_id`;
@@ -175,7 +178,7 @@ async function lockApplications(
   });
 }
 
-const byAge = (a: OrderState, b: OrderState) =>
+const byAge = (a: PayableDocument, b: PayableDocument) =>
   new Date(a.order_date).getTime() - new Date(b.order_date).getTime() ||
   new Date(a.created_at).getTime() - new Date(b.created_at).getTime() ||
   (a.id < b.id ? -1 : 1);
@@ -194,9 +197,9 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
     () => new ApiError('parameter_invalid', { param: 'applications', hint: 'The applications add up to more than the payment amount.' }),
   );
   await requireAccount(db, entityId, input.account_id);
-  let applications: { order: OrderState; amount: Amount }[];
+  let applications: { order: PayableDocument; amount: Amount }[];
   if (input.auto_apply) {
-    const open = await lockOrders(
+    const open = await lockPayableDocuments(
       db,
       entityId,
       `customer_account_id = $2 AND document_type = 'invoice' AND order_status NOT IN ('draft', 'cancelled', 'voided')`,
