@@ -5,7 +5,7 @@
  * A payment posts debit undeposited_funds when it is received, crediting accounts_receivable with
  * what it applies to invoices and customer_credits with the rest (a sales order's deposit, an
  * unapplied remainder); applying that rest to invoices later moves it from customer_credits to
- * accounts_receivable (E8), dated today. The documents it pays are locked first (paid-documents.ts); the
+ * accounts_receivable, dated applied_date (E8 here, later parts in payment-credit.ts). The documents it pays are locked first (paid-documents.ts); the
  * rules (payable amounts, oldest-first allocation, receipt posting lines) are in allocation.ts.
  */
 import type { Db } from '../db/database';
@@ -13,6 +13,7 @@ import { allocateOldestFirst, payableAmount, receiptApplications, receiptPosting
 import { holdForAchClearance, lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
+import { applicationDate } from './payment-credit';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
@@ -226,8 +227,8 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
 /** E8: applies an unallocated payment (no order_id, no applications) to invoices; the payment row is locked. */
 export async function applyPayment(db: Db, actor: PaymentActor, paymentId: string, input: PaymentApply): Promise<PaymentResult> {
   const { entityId } = actor;
-  const row = await db.maybeOne<{ id: string; account_id: string; order_id: string | null; unapplied_amount: string; status: string }>(
-    'SELECT id, account_id, order_id, unapplied_amount, status FROM payments WHERE entity_id = $1 AND id = $2 FOR UPDATE',
+  const row = await db.maybeOne<{ id: string; account_id: string; order_id: string | null; unapplied_amount: string; status: string; payment_date: string }>(
+    'SELECT id, account_id, order_id, unapplied_amount, status, payment_date::text AS payment_date FROM payments WHERE entity_id = $1 AND id = $2 FOR UPDATE',
     [entityId, paymentId],
   );
   if (!row) throw new ApiError('not_found', { param: 'payment_id', hint: 'No such payment in this entity.' });
@@ -242,6 +243,7 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
       hint: row.order_id ? 'This payment was made against one document.' : 'This payment already has applications.',
     });
   }
+  const appliedDate = applicationDate(input.applied_date, row.payment_date);
   const unapplied = amount(row.unapplied_amount);
   const total = checkApplicationShape(
     input.applications,
@@ -265,7 +267,7 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
     db,
     actor,
     {
-      entry_date: todayUtc(),
+      entry_date: appliedDate,
       memo: `Customer credit applied (payment ${paymentId})`,
       source_type: 'payment_application',
       source_id: paymentId,
@@ -274,7 +276,7 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
         { system_key: 'accounts_receivable', credit: total.toString() },
       ],
     },
-    { dateParam: 'applications' },
+    { dateParam: 'applied_date' },
   );
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }

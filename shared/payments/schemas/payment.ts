@@ -112,13 +112,31 @@ export const MultiInvoicePaymentResult = lazySchema(() =>
     .meta({ id: 'MultiInvoicePaymentResult' }),
 );
 
+/** When a payment's money is applied to invoices: the date its entry is posted on. */
+const appliedDate = () =>
+  isoDate()
+    .optional()
+    .describe(
+      "The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.",
+    );
+
 export const PaymentApply = lazySchema(() =>
   z.strictObject({
     applications: z.array(ApplicationInput).min(1).max(500),
     account_id: id().optional().describe("When given, must be the payment's account."),
+    applied_date: appliedDate(),
   }),
 );
 export type PaymentApply = z.infer<typeof PaymentApply>;
+
+export const PaymentCreditApply = lazySchema(() =>
+  z.strictObject({
+    invoice_id: id().describe("An open (posted, not voided) invoice of the payment's customer account."),
+    amount: money().optional().describe("Default: as much as both allow (the payment's unapplied_amount, at most the invoice's balance_due)."),
+    applied_date: appliedDate(),
+  }),
+);
+export type PaymentCreditApply = z.infer<typeof PaymentCreditApply>;
 
 /** The filters of the payment list (fields, for the route's query object). */
 export const paymentListFilters = { account_id: param.id(), status: param.oneOf(PAYMENT_STATUSES) };
