@@ -1857,7 +1857,7 @@ export interface paths {
         put?: never;
         /**
          * Apply credit-memo credit to another invoice
-         * @description The credit a confirmed credit memo (a return) still holds beyond its own invoice (its negative balance_due) is applied to another open invoice of the same customer account: debit customer_credits, credit accounts_receivable (source_type credit_memo_application, dated today); the invoice's amount_credited rises and its balance_due falls, the credit memo's amount_credited rises and its balance_due moves toward 0. amount defaults to as much as both allow. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 422 order_not_payable on invoice_id (not an open invoice of the account) or on amount (more than the invoice's balance_due); 404 on invoice_id for another entity's or an unknown document. Answers the credit memo; emits order.updated for both documents.
+         * @description The credit a posted credit memo (a return, confirmed, its goods received or not) still holds beyond its own invoice (its negative balance_due) is applied to another open invoice of the same customer account: debit customer_credits, credit accounts_receivable (source_type credit_memo_application, dated applied_date, default today; before the credit memo's order_date 400 on applied_date, in a closed period 422 period_closed); the invoice's amount_credited rises and its balance_due falls, the credit memo's amount_credited rises and its balance_due moves toward 0. The credit stays available until it is applied or refunded, whatever its goods' state. amount defaults to as much as both allow. 422 credit_not_available (param id: not a posted credit memo, or no credit left; param amount: more than is left, with available_credit); 422 order_not_payable on invoice_id (not an open invoice of the account) or on amount (more than the invoice's balance_due); 404 on invoice_id for another entity's or an unknown document. Answers the credit memo; emits order.updated for both documents.
          *
          *     Requires scope: payments:write.
          */
@@ -2193,7 +2193,7 @@ export interface paths {
         put?: never;
         /**
          * Refund credit-memo credit
-         * @description Pays back the credit a confirmed credit memo (a return) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.
+         * @description Pays back the credit a posted credit memo (a return, confirmed, its goods received or not) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a posted credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.
          *
          *     Requires scope: payments:write.
          */
@@ -25333,6 +25333,11 @@ export interface operations {
                     invoice_id: string;
                     /** @description Default: as much as both allow (the credit left, at most the invoice's balance_due). */
                     amount?: number | string;
+                    /**
+                     * Format: date
+                     * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the credit memo's order_date is 400; in a closed period 422 period_closed.
+                     */
+                    applied_date?: string;
                 };
             };
         };

@@ -18,7 +18,7 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { amount, toJsonNumber, type Amount } from '../money';
-import { todayUtc } from '../dates';
+import { isoDateOf, todayUtc } from '../dates';
 import { archivedError } from './order-store';
 import { getOrder } from './order-reads';
 import { settleDocumentMoney } from './document-money';
@@ -39,13 +39,14 @@ interface MoveDocument {
   balance_due: string;
   journal_entry_id: string | null;
   is_archived: boolean;
+  order_date: Date | string;
 }
 
 /** Locks the documents in id order (as every payment path does), so two moves never deadlock. */
 async function lockDocuments(db: Db, entityId: string, ids: string[]): Promise<Map<string, MoveDocument>> {
   const rows = await db.query<MoveDocument>(
     `SELECT id, document_type, order_status, customer_account_id, order_total, amount_paid, amount_refunded, amount_voided, amount_credited,
-       credit_refunded, balance_due, journal_entry_id, is_archived
+       credit_refunded, balance_due, journal_entry_id, is_archived, order_date
      FROM orders WHERE entity_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL ORDER BY id FOR UPDATE`,
     [entityId, ids],
   );
@@ -119,11 +120,19 @@ export async function applyCreditMemo(
   db: Db,
   ctx: PostingContext,
   memoId: string,
-  input: { invoice_id: string; amount?: string | number },
+  input: { invoice_id: string; amount?: string | number; applied_date?: string },
 ): Promise<CreditMoveResult> {
   const { entityId } = ctx;
   const documents = await lockDocuments(db, entityId, [memoId, input.invoice_id]);
   const { memo, available } = availableCredit(documents.get(memoId));
+  // Applied on or after the day the credit memo posted its credit; default today.
+  const date = input.applied_date ?? todayUtc();
+  if (date < isoDateOf(memo.order_date)) {
+    throw new ApiError('parameter_invalid', {
+      param: 'applied_date',
+      hint: `The credit is applied on or after the day the credit memo posted it (${isoDateOf(memo.order_date)}).`,
+    });
+  }
   const invoice = documents.get(input.invoice_id);
   if (!invoice || invoice.id === memo.id) throw new ApiError('not_found', { param: 'invoice_id', hint: 'No such invoice in this entity.' });
   if (invoice.is_archived) throw archivedError('invoice_id');
@@ -151,17 +160,21 @@ export async function applyCreditMemo(
   }
   const [memoBefore, invoiceBefore] = [await getOrder(db, entityId, memo.id), await getOrder(db, entityId, invoice.id)];
   const id = newId();
-  const date = todayUtc();
-  const entry = await postJournalEntry(db, ctx, {
-    entry_date: date,
-    memo: `Credit memo credit applied to invoice ${invoiceBefore.invoice_number ?? invoiceBefore.order_number}`,
-    source_type: 'credit_memo_application',
-    source_id: id,
-    lines: [
-      { system_key: 'customer_credits', debit: value.toString() },
-      { system_key: 'accounts_receivable', credit: value.toString() },
-    ],
-  });
+  const entry = await postJournalEntry(
+    db,
+    ctx,
+    {
+      entry_date: date,
+      memo: `Credit memo credit applied to invoice ${invoiceBefore.invoice_number ?? invoiceBefore.order_number}`,
+      source_type: 'credit_memo_application',
+      source_id: id,
+      lines: [
+        { system_key: 'customer_credits', debit: value.toString() },
+        { system_key: 'accounts_receivable', credit: value.toString() },
+      ],
+    },
+    { dateParam: 'applied_date' },
+  );
   await insertMove(db, ctx, { id, memo: memo.id, kind: 'application', invoice: invoice.id, amount: value, date, entry: entry.id });
   await settleDocumentMoney(db, entityId, [memo.id, invoice.id]);
   const [creditMemo, invoiceAfter] = [await getOrder(db, entityId, memo.id), await getOrder(db, entityId, invoice.id)];

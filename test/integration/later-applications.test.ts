@@ -164,3 +164,36 @@ describe('the effective date of applications', () => {
     expect(await glBalance(w.owner, 'customer_credits')).toBe('-10');
   });
 });
+
+describe('the effective date of credit memo applications', () => {
+  it("a credit memo's credit is applied on its applied_date, never before the credit memo, never in a closed period", async () => {
+    const w = await salesWorld(api, { widgetStock: 50 });
+    const sold = await w.order('invoice', [{ product_id: w.widget.id, quantity: 4 }], { order_date: '2020-01-05T12:00:00Z' });
+    await w.act(sold.id, 'confirm');
+    await w.act(sold.id, 'fulfillments', { lines: [{ line_id: sold.lines[0].id, quantity: 4 }] });
+    await api.post(w.owner, `/v1/orders/${sold.id}/payments`, { amount: 40, payment_method: 'check', payment_date: '2020-01-06' }, 201);
+    const rma = await w.act(sold.id, 'returns', { lines: [{ line_id: sold.lines[0].id, quantity: 2, restock: false }] });
+    await api.patch(w.owner, `/v1/orders/${rma.id}`, { order_date: '2020-01-10T12:00:00Z' });
+    expect(await w.act(rma.id, 'confirm')).toMatchObject({ balance_due: -20 });
+    const next = await w.order('invoice', [{ product_id: w.widget.id, quantity: 3 }], { order_date: '2020-01-08T12:00:00Z' });
+    await w.act(next.id, 'confirm');
+    const path = `/v1/orders/${rma.id}/apply-credit` as const;
+    await api.expectRefusal(w.owner, 'POST', path, { invoice_id: next.id, amount: 5, applied_date: '2020-01-09' }, 400, 'parameter_invalid', 'applied_date');
+    await api.post(w.owner, path, { invoice_id: next.id, amount: 5, applied_date: '2020-01-15' }, 200);
+    const dates = () =>
+      w.owner.sql(async (db) =>
+        (
+          await db.query<{ entry_date: string }>(
+            `SELECT entry_date::text AS entry_date FROM journal_entries WHERE entity_id = $1 AND source_type = 'credit_memo_application' ORDER BY created_at, id`,
+            [w.owner.entity.id],
+          )
+        ).map((row) => row.entry_date),
+      );
+    expect(await dates()).toEqual(['2020-01-15']);
+    await closedPeriod(api, w.owner, { period_name: 'Jan 2020', start_date: '2020-01-01', end_date: '2020-01-31' });
+    await api.expectRefusal(w.owner, 'POST', path, { invoice_id: next.id, amount: 5, applied_date: '2020-01-20' }, 422, 'period_closed', 'applied_date');
+    expect(await w.getOrder(rma.id)).toMatchObject({ balance_due: -15 });
+    expect(await w.getOrder(next.id)).toMatchObject({ amount_credited: 5, balance_due: 25 });
+    await expectArTies(w.owner);
+  });
+});
