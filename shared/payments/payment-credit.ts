@@ -13,7 +13,7 @@ import { todayUtc } from '../dates';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
-import { amount, toJsonNumber } from '../money';
+import { amount, toJsonNumber, type Amount } from '../money';
 import { lockPayableDocuments, settleDocumentMoney } from '../orders/document-money';
 import { payableAmount } from './allocation';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
@@ -30,6 +30,25 @@ export function applicationDate(appliedDate: string | undefined, receivedDate: s
     });
   }
   return date;
+}
+
+/** Customer money applied to invoices after it was received: from customer deposits to receivables, dated `date`. */
+export async function postApplication(actor: PaymentActor, db: Db, paymentId: string, total: Amount, date: string): Promise<void> {
+  await postJournalEntry(
+    db,
+    actor,
+    {
+      entry_date: date,
+      memo: `Customer credit applied (payment ${paymentId})`,
+      source_type: 'payment_application',
+      source_id: paymentId,
+      lines: [
+        { system_key: 'customer_credits', debit: total.toString() },
+        { system_key: 'accounts_receivable', credit: total.toString() },
+      ],
+    },
+    { dateParam: 'applied_date' },
+  );
 }
 
 /** POST /v1/payments/{payment_id}/apply-credit: `amount` (default: as much as both allow) of the payment's unapplied money to an open invoice. */
@@ -78,21 +97,7 @@ export async function applyPaymentCredit(db: Db, actor: PaymentActor, paymentId:
       details: { payable_amount: toJsonNumber(open), current_status: invoice.order_status, document_type: invoice.document_type },
     });
   }
-  await postJournalEntry(
-    db,
-    actor,
-    {
-      entry_date: date,
-      memo: `Customer credit applied (payment ${paymentId})`,
-      source_type: 'payment_application',
-      source_id: paymentId,
-      lines: [
-        { system_key: 'customer_credits', debit: value.toString() },
-        { system_key: 'accounts_receivable', credit: value.toString() },
-      ],
-    },
-    { dateParam: 'applied_date' },
-  );
+  await postApplication(actor, db, paymentId, value, date);
   await db.query('UPDATE payments SET unapplied_amount = unapplied_amount - $3, updated_at = now() WHERE entity_id = $1 AND id = $2', [
     entityId,
     paymentId,

@@ -13,7 +13,7 @@ import { allocateOldestFirst, payableAmount, receiptApplications, receiptPosting
 import { holdForAchClearance, lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
-import { applicationDate } from './payment-credit';
+import { applicationDate, postApplication } from './payment-credit';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
@@ -37,6 +37,8 @@ interface NewPayment {
   order_id: string | null;
   applications: { order: PayableDocument; amount: Amount }[];
   fields: Pick<OrderPaymentCreate, 'payment_method' | 'payment_date' | 'check_number' | 'check_date' | 'external_reference' | 'notes'>;
+  /** When the applications take effect, if later than payment_date (multi-invoice payments). */
+  applied_date?: string;
 }
 
 async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): Promise<PaymentResult> {
@@ -47,6 +49,12 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
   const applied = sum(input.applications.map((a) => a.amount));
   // An ACH debit is pending until it clears (POST /v1/payments/{id}/clear): nothing posts before.
   const pending = method === 'ach';
+  if (input.applied_date !== undefined && pending) {
+    throw new ApiError('parameter_invalid', { param: 'applied_date', hint: "An ACH payment's applications take effect when it clears (cleared_date)." });
+  }
+  const appliedDate = input.applied_date === undefined ? paymentDate : applicationDate(input.applied_date, paymentDate);
+  // Applied later than received: the receipt is customer credit until applied_date, then moves to AR.
+  const appliedLater = appliedDate !== paymentDate && applied.gt(0);
   const entry = pending
     ? null
     : await postJournalEntry(
@@ -59,11 +67,12 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
           source_id: id,
           lines: [
             { system_key: 'undeposited_funds', debit: input.amount.toString() },
-            ...receiptPostingLines(input.amount, receiptApplications(input.applications), 'credit'),
+            ...receiptPostingLines(input.amount, appliedLater ? [] : receiptApplications(input.applications), 'credit'),
           ],
         },
         { dateParam: 'payment_date' },
       );
+  if (appliedLater) await postApplication(actor, db, id, applied, appliedDate);
   await db.query(
     `INSERT INTO payments (id, entity_id, account_id, amount, unapplied_amount, payment_method, payment_date, check_number, check_date,
        external_reference, notes, order_id, journal_entry_id, created_by_user_id, status)
@@ -221,7 +230,14 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
       hint: `${remainder.toString()} of the payment is not applied: send route_unapplied "credit" to keep it as customer credit.`,
     });
   }
-  return receivePayment(db, actor, { account_id: input.account_id, amount: value, order_id: null, applications, fields: input });
+  return receivePayment(db, actor, {
+    account_id: input.account_id,
+    amount: value,
+    order_id: null,
+    applications,
+    fields: input,
+    applied_date: input.applied_date,
+  });
 }
 
 /** E8: applies an unallocated payment (no order_id, no applications) to invoices; the payment row is locked. */
@@ -263,20 +279,6 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
   ]);
   await writeApplications(db, entityId, paymentId, applications);
   // The applied part leaves customer deposits and settles the invoices' receivable (E8 applies to invoices only).
-  await postJournalEntry(
-    db,
-    actor,
-    {
-      entry_date: appliedDate,
-      memo: `Customer credit applied (payment ${paymentId})`,
-      source_type: 'payment_application',
-      source_id: paymentId,
-      lines: [
-        { system_key: 'customer_credits', debit: total.toString() },
-        { system_key: 'accounts_receivable', credit: total.toString() },
-      ],
-    },
-    { dateParam: 'applied_date' },
-  );
+  await postApplication(actor, db, paymentId, total, appliedDate);
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }

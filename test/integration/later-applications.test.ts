@@ -165,6 +165,53 @@ describe('the effective date of applications', () => {
   });
 });
 
+describe('the effective date of multi-invoice applications', () => {
+  it('a multi-invoice payment applied later than received holds the money as customer credit until its applied_date', async () => {
+    const w = await salesWorld(api, { location: false });
+    const invoice = await invoiceOf(w, 5, { order_date: '2020-01-05T12:00:00Z' });
+    const body = { account_id: w.account.id, amount: 30, payment_date: '2020-01-10', applications: [{ order_id: invoice.id, amount_applied: 30 }] };
+    await api.expectRefusal(
+      w.owner,
+      'POST',
+      '/v1/payments/multi-invoice-apply',
+      { ...body, applied_date: '2020-01-09' },
+      400,
+      'parameter_invalid',
+      'applied_date',
+    );
+    await api.expectRefusal(
+      w.owner,
+      'POST',
+      '/v1/payments/multi-invoice-apply',
+      { ...body, applied_date: '2020-01-12', payment_method: 'ach' },
+      400,
+      'parameter_invalid',
+      'applied_date',
+    );
+    const received = await api.post(w.owner, '/v1/payments/multi-invoice-apply', { ...body, applied_date: '2020-01-12' }, 201);
+    expect(await applicationDates(w, received.data.id)).toEqual(['2020-01-12']);
+    const receipt = await w.owner.sql((db) =>
+      db.query<{ system_key: string; credit: string }>(
+        `SELECT a.system_key, l.credit FROM journal_lines l JOIN gl_accounts a ON a.entity_id = l.entity_id AND a.id = l.account_id
+         WHERE l.entity_id = $1 AND l.entry_id = $2 AND l.credit > 0`,
+        [w.owner.entity.id, received.data.journal_entry_id],
+      ),
+    );
+    expect(receipt).toEqual([{ system_key: 'customer_credits', credit: '30.00' }]);
+    expect(await w.getOrder(invoice.id)).toMatchObject({ amount_paid: 30, balance_due: 20 });
+    expect(await expectArTies(w.owner)).toMatchObject({ gl: '20', creditsGl: '0' });
+    // Applied as received by default: one receipt entry, no application entry.
+    const asReceived = await api.post(
+      w.owner,
+      '/v1/payments/multi-invoice-apply',
+      { ...body, amount: 5, applications: [{ order_id: invoice.id, amount_applied: 5 }] },
+      201,
+    );
+    expect(await applicationDates(w, asReceived.data.id)).toEqual([]);
+    await expectArTies(w.owner);
+  });
+});
+
 describe('the effective date of credit memo applications', () => {
   it("a credit memo's credit is applied on its applied_date, never before the credit memo, never in a closed period", async () => {
     const w = await salesWorld(api, { widgetStock: 50 });

@@ -79,6 +79,14 @@ export type OrderPaymentCreate = z.infer<typeof OrderPaymentCreate>;
 export const ApplicationInput = lazySchema(() => z.strictObject({ order_id: id(), amount_applied: money() }));
 export type ApplicationInput = z.infer<typeof ApplicationInput>;
 
+/** When a payment's money is applied to invoices: the date its entry is posted on. */
+const appliedDate = () =>
+  isoDate()
+    .optional()
+    .describe(
+      "The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.",
+    );
+
 export const MultiInvoicePaymentCreate = lazySchema(() =>
   z.strictObject({
     account_id: id(),
@@ -89,6 +97,11 @@ export const MultiInvoicePaymentCreate = lazySchema(() =>
       .optional()
       .describe('credit: a remainder not applied stays on the payment as unapplied customer credit. Required when anything is left unapplied.'),
     applications: z.array(ApplicationInput).max(500).optional(),
+    applied_date: isoDate()
+      .optional()
+      .describe(
+        'The date the applications take effect. Default: payment_date (applied as received). A later date posts the receipt to customer_credits on payment_date and moves the applied part to accounts_receivable on applied_date. Before payment_date is 400; in a closed period 422 period_closed; not with an ach payment (its applications take effect when it clears).',
+      ),
     ...receiptFields(),
   }),
 );
@@ -111,14 +124,6 @@ export const MultiInvoicePaymentResult = lazySchema(() =>
     })
     .meta({ id: 'MultiInvoicePaymentResult' }),
 );
-
-/** When a payment's money is applied to invoices: the date its entry is posted on. */
-const appliedDate = () =>
-  isoDate()
-    .optional()
-    .describe(
-      "The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.",
-    );
 
 export const PaymentApply = lazySchema(() =>
   z.strictObject({
