@@ -1857,7 +1857,7 @@ export interface paths {
         put?: never;
         /**
          * Apply credit-memo credit to another invoice
-         * @description The credit a confirmed credit memo (a return) still holds beyond its own invoice (its negative balance_due) is applied to another open invoice of the same customer account: debit customer_credits, credit accounts_receivable (source_type credit_memo_application, dated today); the invoice's amount_credited rises and its balance_due falls, the credit memo's amount_credited rises and its balance_due moves toward 0. amount defaults to as much as both allow. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 422 order_not_payable on invoice_id (not an open invoice of the account) or on amount (more than the invoice's balance_due); 404 on invoice_id for another entity's or an unknown document. Answers the credit memo; emits order.updated for both documents.
+         * @description The credit a posted credit memo (a return, confirmed, its goods received or not) still holds beyond its own invoice (its negative balance_due) is applied to another open invoice of the same customer account: debit customer_credits, credit accounts_receivable (source_type credit_memo_application, dated applied_date, default today; before the credit memo's order_date 400 on applied_date, in a closed period 422 period_closed); the invoice's amount_credited rises and its balance_due falls, the credit memo's amount_credited rises and its balance_due moves toward 0. The credit stays available until it is applied or refunded, whatever its goods' state. amount defaults to as much as both allow. 422 credit_not_available (param id: not a posted credit memo, or no credit left; param amount: more than is left, with available_credit); 422 order_not_payable on invoice_id (not an open invoice of the account) or on amount (more than the invoice's balance_due); 404 on invoice_id for another entity's or an unknown document. Answers the credit memo; emits order.updated for both documents.
          *
          *     Requires scope: payments:write.
          */
@@ -2193,7 +2193,7 @@ export interface paths {
         put?: never;
         /**
          * Refund credit-memo credit
-         * @description Pays back the credit a confirmed credit memo (a return) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.
+         * @description Pays back the credit a posted credit memo (a return, confirmed, its goods received or not) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a posted credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.
          *
          *     Requires scope: payments:write.
          */
@@ -2555,11 +2555,33 @@ export interface paths {
         put?: never;
         /**
          * Apply an unallocated payment to invoices
-         * @description E8. The payment must have no order_id and no applications (409 payment_already_applied otherwise); account_id, when given, must be the payment's (400). Each application follows E6's rules (404, or 422 order_not_payable for a non-invoice or another customer's invoice, naming applications[i].order_id; 422 order_not_payable on applications[i].amount_applied beyond the invoice's balance_due); together they may not exceed the payment's unapplied_amount (400 on applications, with unapplied_amount). The applied total moves from customer deposits to receivables: debit customer_credits, credit accounts_receivable (source_type payment_application, dated today). The payment row is locked, so concurrent applications of one payment never apply more than it holds. No GL posting: the receipt already credited accounts receivable. Response 200: the payment with its applications.
+         * @description E8. Applies a payment that has no applications yet. The payment must have no order_id and no applications (409 payment_already_applied otherwise: what a partly applied payment still holds unapplied is applied with POST /v1/payments/{payment_id}/apply-credit); account_id, when given, must be the payment's (400). Each application follows E6's rules (404, or 422 order_not_payable for a non-invoice or another customer's invoice, naming applications[i].order_id; 422 order_not_payable on applications[i].amount_applied beyond the invoice's balance_due); together they may not exceed the payment's unapplied_amount (400 on applications, with unapplied_amount). It posts one entry moving the applied total from customer deposits to receivables: debit customer_credits, credit accounts_receivable (source_type payment_application), dated applied_date (default today; before the payment_date 400, in a closed period 422 period_closed). The payment row is locked, so concurrent applications of one payment never apply more than it holds. Response 200: the payment with its applications.
          *
          *     Requires scope: payments:write.
          */
         post: operations["payments.apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{payment_id}/apply-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a payment's unapplied money to an invoice
+         * @description The way to apply what a payment still holds unapplied (its unapplied_amount: the remainder of a multi-invoice payment routed to credit, or of an unallocated payment applied in part with POST /v1/payments/{payment_id}/apply) to an open invoice of the payment's customer account, in parts, as often as needed until none is left, as a credit memo's credit is applied (POST /v1/orders/{id}/apply-credit). amount defaults to as much as both allow. Posts debit customer_credits, credit accounts_receivable (source_type payment_application, dated applied_date, default today; voiding the payment reverses it with the receipt); the invoice's amount_paid rises and its balance_due falls, the payment's unapplied_amount falls and its application to the invoice grows. 422 credit_not_available (param payment_id: nothing unapplied; param amount: more than is unapplied, with available_credit); 422 order_not_payable on invoice_id (not an open invoice of the account) or on amount (more than the invoice's balance_due); 404 on payment_id or invoice_id for another entity's or an unknown record; 409 payment_pending_clearance or payment_voided for a payment that is not cleared money; 400 on applied_date before the payment_date, 422 period_closed in a closed period. The payment row is locked, so concurrent applications never apply more than it holds. Response 200: the payment with its applications.
+         *
+         *     Requires scope: payments:write.
+         */
+        post: operations["payments.credit.apply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2665,7 +2687,7 @@ export interface paths {
         put?: never;
         /**
          * Receive one payment applied to several invoices
-         * @description E6. Atomic: one payment (debit undeposited_funds, credit accounts_receivable for the applied part and customer_credits for any unapplied remainder) and its applications, or nothing. Either applications [{order_id, amount_applied}] (each an invoice of account_id: another entity's or unknown id is 404, a non-invoice order 422 order_not_payable, another customer's invoice 422 order_not_payable, all naming applications[i].order_id; more than the invoice's balance_due is 422 order_not_payable on applications[i].amount_applied; applications adding up to more than amount is 400) or auto_apply true, which applies the amount oldest-first (order_date, then creation) over the account's open invoices. A remainder left unapplied needs route_unapplied 'credit' (the only value; it stays on the payment as unapplied customer credit, later applied with POST /v1/payments/{payment_id}/apply); without it the request is 400 on route_unapplied. Amounts are in the entity's currency, 2 decimals. payment_method defaults to check when check_number is given, else other; an ach payment is status pending: it posts nothing and its invoices wait in awaiting_ach_clearance (accepting no other payment) until POST /v1/payments/{payment_id}/clear or /fail. idempotent_replay is false on the response that executed and true on an Idempotency-Key replay of it (the body is otherwise the original byte for byte). Response 201.
+         * @description E6. Atomic: one payment (debit undeposited_funds, credit accounts_receivable for the applied part and customer_credits for any unapplied remainder) and its applications, or nothing. Either applications [{order_id, amount_applied}] (each an invoice of account_id: another entity's or unknown id is 404, a non-invoice order 422 order_not_payable, another customer's invoice 422 order_not_payable, all naming applications[i].order_id; more than the invoice's balance_due is 422 order_not_payable on applications[i].amount_applied; applications adding up to more than amount is 400) or auto_apply true, which applies the amount oldest-first (order_date, then creation) over the account's open invoices. A remainder left unapplied needs route_unapplied 'credit' (the only value; it stays on the payment as unapplied customer credit, held in customer_credits, and is applied to open invoices later, in parts, with POST /v1/payments/{payment_id}/apply-credit); without it the request is 400 on route_unapplied. applied_date (default payment_date) dates the applications: a later one posts the receipt to customer_credits on payment_date and moves the applied part to accounts_receivable on applied_date (source_type payment_application); before payment_date or with an ach payment it is 400, in a closed period 422 period_closed. Amounts are in the entity's currency, 2 decimals. payment_method defaults to check when check_number is given, else other; an ach payment is status pending: it posts nothing and its invoices wait in awaiting_ach_clearance (accepting no other payment) until POST /v1/payments/{payment_id}/clear or /fail. idempotent_replay is false on the response that executed and true on an Idempotency-Key replay of it (the body is otherwise the original byte for byte). Response 201.
          *
          *     Requires scope: payments:write.
          */
@@ -25311,6 +25333,11 @@ export interface operations {
                     invoice_id: string;
                     /** @description Default: as much as both allow (the credit left, at most the invoice's balance_due). */
                     amount?: number | string;
+                    /**
+                     * Format: date
+                     * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the credit memo's order_date is 400; in a closed period 422 period_closed.
+                     */
+                    applied_date?: string;
                 };
             };
         };
@@ -31666,6 +31693,11 @@ export interface operations {
                      * @description When given, must be the payment's account.
                      */
                     account_id?: string;
+                    /**
+                     * Format: date
+                     * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.
+                     */
+                    applied_date?: string;
                 };
             };
         };
@@ -31762,7 +31794,185 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: order_not_payable, idempotency_key_reused. */
+            /** @description Error codes: order_not_payable, period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.credit.apply": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The payment id. */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description An open (posted, not voided) invoice of the payment's customer account.
+                     */
+                    invoice_id: string;
+                    /** @description Default: as much as both allow (the payment's unapplied_amount, at most the invoice's balance_due). */
+                    amount?: number | string;
+                    /**
+                     * Format: date
+                     * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.
+                     */
+                    applied_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Apply a payment's unapplied money to an invoice */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: order_archived, payment_pending_clearance, payment_voided, idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: credit_not_available, order_not_payable, period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32518,6 +32728,11 @@ export interface operations {
                         order_id: string;
                         amount_applied: number | string;
                     }[];
+                    /**
+                     * Format: date
+                     * @description The date the applications take effect. Default: payment_date (applied as received). A later date posts the receipt to customer_credits on payment_date and moves the applied part to accounts_receivable on applied_date. Before payment_date is 400; in a closed period 422 period_closed; not with an ach payment (its applications take effect when it clears).
+                     */
+                    applied_date?: string;
                     /**
                      * @description Defaults to check when check_number is given, else other.
                      * @enum {string}

@@ -37,7 +37,8 @@ export const route = defineRoute({
       }
       const salesOrder = await getOrder(ctx.db, ctx.entityId, deposit.salesOrder.id);
       const moved = Object.entries(deposit.salesOrder.previous).filter(([key, value]) => salesOrder[key as keyof typeof salesOrder] !== value);
-      await ctx.events.record('order.updated', salesOrder, Object.fromEntries(moved));
+      // The sales order keeps showing the deposit as paid (now through its invoice): usually nothing moved.
+      if (moved.length) await ctx.events.record('order.updated', salesOrder, Object.fromEntries(moved));
     }
     await ctx.events.record('order.confirmed', order, previousOrder);
     return order;

@@ -13,7 +13,7 @@ export const route = defineRoute({
   tag: 'Orders',
   summary: 'Refund credit-memo credit',
   description:
-    "Pays back the credit a confirmed credit memo (a return) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a confirmed credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.",
+    "Pays back the credit a posted credit memo (a return, confirmed, its goods received or not) still holds beyond its own invoice, out of a bank account: debit customer_credits, credit the bank's GL account (source_type credit_memo_refund, dated refund_date, default today; 422 period_closed in a closed period). The credit memo's credit_refunded rises and its balance_due moves toward 0. amount defaults to all the credit left. 422 credit_not_available (param id: not a posted credit memo, or no credit left; param amount: more than is left, with available_credit); 404 on bank_account_id. Answers the credit memo; emits order.updated.",
   scopes: ['payments:write'],
   params: idParams,
   body: CreditMemoRefund,

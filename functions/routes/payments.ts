@@ -7,6 +7,7 @@ import type { RouteModule } from './route-module';
 import * as createOrderPayment from '../orders/create-order-payment';
 import * as multiInvoiceApply from '../payments/multi-invoice-apply';
 import * as applyPayment from '../payments/apply-payment';
+import * as applyPaymentCredit from '../payments/apply-payment-credit';
 import * as getPayment from '../payments/get-payment';
 import * as listPayments from '../payments/list-payments';
 import * as createPaymentRefund from '../payments/create-refund';
@@ -29,6 +30,7 @@ export const PAYMENT_ROUTES = {
   'orders/create-order-payment': createOrderPayment,
   'payments/multi-invoice-apply': multiInvoiceApply,
   'payments/apply-payment': applyPayment,
+  'payments/apply-payment-credit': applyPaymentCredit,
   'payments/get-payment': getPayment,
   'payments/list-payments': listPayments,
   'payments/create-refund': createPaymentRefund,

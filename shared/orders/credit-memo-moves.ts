@@ -19,11 +19,10 @@ import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { bankGlAccountId } from '../ledger/ledger-reads';
 import { amount, toJsonNumber, type Amount } from '../money';
-import { todayUtc } from '../dates';
-import { returnBalanceDue } from './credit-memo';
+import { isoDateOf, todayUtc } from '../dates';
 import { archivedError } from './order-store';
 import { getOrder } from './order-reads';
-import { paymentState } from './payment-status';
+import { settleDocumentMoney } from './document-money';
 import type { Order } from './schemas/order';
 import type { DocumentType, OrderStatus } from './totals';
 
@@ -41,29 +40,34 @@ interface MoveDocument {
   balance_due: string;
   journal_entry_id: string | null;
   is_archived: boolean;
+  order_date: Date | string;
 }
 
 /** Locks the documents in id order (as every payment path does), so two moves never deadlock. */
 async function lockDocuments(db: Db, entityId: string, ids: string[]): Promise<Map<string, MoveDocument>> {
   const rows = await db.query<MoveDocument>(
     `SELECT id, document_type, order_status, customer_account_id, order_total, amount_paid, amount_refunded, amount_voided, amount_credited,
-       credit_refunded, balance_due, journal_entry_id, is_archived
+       credit_refunded, balance_due, journal_entry_id, is_archived, order_date
      FROM orders WHERE entity_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL ORDER BY id FOR UPDATE`,
     [entityId, ids],
   );
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** A return whose credit memo stands: confirmed, its goods received in part or in full. */
+const POSTED_RETURN: readonly OrderStatus[] = ['confirmed', 'partially_fulfilled', 'fulfilled'];
+
 /** The credit memo and the credit it has left (its negative balance_due), or 422 credit_not_available. */
 function availableCredit(memo: MoveDocument | undefined): { memo: MoveDocument; available: Amount } {
   if (!memo) throw new ApiError('not_found', { param: 'id', hint: 'No such order in this entity.' });
   if (memo.is_archived) throw archivedError();
   const available = amount(memo.balance_due).negated();
-  const posted = memo.document_type === 'return' && memo.order_status === 'confirmed' && memo.journal_entry_id !== null;
+  // The credit stays available until it is applied or refunded, whatever its goods' state (received or not).
+  const posted = memo.document_type === 'return' && POSTED_RETURN.includes(memo.order_status) && memo.journal_entry_id !== null;
   if (!posted || !available.gt(0)) {
     throw new ApiError('credit_not_available', {
       param: 'id',
-      hint: posted ? 'This credit memo has no credit left.' : 'Only a confirmed return that posted a credit memo carries credit.',
+      hint: posted ? 'This credit memo has no credit left.' : 'Only a return that posted a credit memo carries credit.',
       details: { available_credit: posted ? toJsonNumber(available) : 0, document_type: memo.document_type, current_status: memo.order_status },
     });
   }
@@ -78,18 +82,6 @@ function checkAmount(requested: Amount, available: Amount): void {
       details: { available_credit: toJsonNumber(available) },
     });
   }
-}
-
-async function updateMemo(db: Db, entityId: string, memo: MoveDocument, change: { credited?: Amount; refunded?: Amount }): Promise<void> {
-  const credited = amount(memo.amount_credited).plus(change.credited ?? 0);
-  const refunded = amount(memo.credit_refunded).plus(change.refunded ?? 0);
-  await db.query(`UPDATE orders SET amount_credited = $3, credit_refunded = $4, balance_due = $5, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    memo.id,
-    credited.toString(),
-    refunded.toString(),
-    returnBalanceDue(memo.order_total, credited.plus(refunded)).toString(),
-  ]);
 }
 
 async function insertMove(
@@ -129,11 +121,19 @@ export async function applyCreditMemo(
   db: Db,
   ctx: PostingContext,
   memoId: string,
-  input: { invoice_id: string; amount?: string | number },
+  input: { invoice_id: string; amount?: string | number; applied_date?: string },
 ): Promise<CreditMoveResult> {
   const { entityId } = ctx;
   const documents = await lockDocuments(db, entityId, [memoId, input.invoice_id]);
   const { memo, available } = availableCredit(documents.get(memoId));
+  // Applied on or after the day the credit memo posted its credit; default today.
+  const date = input.applied_date ?? todayUtc();
+  if (date < isoDateOf(memo.order_date)) {
+    throw new ApiError('parameter_invalid', {
+      param: 'applied_date',
+      hint: `The credit is applied on or after the day the credit memo posted it (${isoDateOf(memo.order_date)}).`,
+    });
+  }
   const invoice = documents.get(input.invoice_id);
   if (!invoice || invoice.id === memo.id) throw new ApiError('not_found', { param: 'invoice_id', hint: 'No such invoice in this entity.' });
   if (invoice.is_archived) throw archivedError('invoice_id');
@@ -161,28 +161,23 @@ export async function applyCreditMemo(
   }
   const [memoBefore, invoiceBefore] = [await getOrder(db, entityId, memo.id), await getOrder(db, entityId, invoice.id)];
   const id = newId();
-  const date = todayUtc();
-  const entry = await postJournalEntry(db, ctx, {
-    entry_date: date,
-    memo: `Credit memo credit applied to invoice ${invoiceBefore.invoice_number ?? invoiceBefore.order_number}`,
-    source_type: 'credit_memo_application',
-    source_id: id,
-    lines: [
-      { system_key: 'customer_credits', debit: value.toString() },
-      { system_key: 'accounts_receivable', credit: value.toString() },
-    ],
-  });
+  const entry = await postJournalEntry(
+    db,
+    ctx,
+    {
+      entry_date: date,
+      memo: `Credit memo credit applied to invoice ${invoiceBefore.invoice_number ?? invoiceBefore.order_number}`,
+      source_type: 'credit_memo_application',
+      source_id: id,
+      lines: [
+        { system_key: 'customer_credits', debit: value.toString() },
+        { system_key: 'accounts_receivable', credit: value.toString() },
+      ],
+    },
+    { dateParam: 'applied_date' },
+  );
   await insertMove(db, ctx, { id, memo: memo.id, kind: 'application', invoice: invoice.id, amount: value, date, entry: entry.id });
-  const credited = amount(invoice.amount_credited).plus(value);
-  const settled = paymentState({ ...invoice, amount_credited: credited });
-  await db.query(`UPDATE orders SET amount_credited = $3, balance_due = $4, payment_status = $5, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    invoice.id,
-    credited.toString(),
-    settled.balance_due.toString(),
-    settled.payment_status,
-  ]);
-  await updateMemo(db, entityId, memo, { credited: value });
+  await settleDocumentMoney(db, entityId, [memo.id, invoice.id]);
   const [creditMemo, invoiceAfter] = [await getOrder(db, entityId, memo.id), await getOrder(db, entityId, invoice.id)];
   return {
     creditMemo,
@@ -224,7 +219,7 @@ export async function refundCreditMemo(
     { dateParam: 'refund_date' },
   );
   await insertMove(db, ctx, { id, memo: memo.id, kind: 'refund', cash: bankGlId, amount: value, date, entry: entry.id });
-  await updateMemo(db, entityId, memo, { refunded: value });
+  await settleDocumentMoney(db, entityId, [memo.id]);
   const creditMemo = await getOrder(db, entityId, memo.id);
   return { creditMemo, previousCreditMemo: moved(header(memoBefore), creditMemo) };
 }

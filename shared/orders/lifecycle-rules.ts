@@ -97,8 +97,8 @@ export function transition(state: LifecycleState, action: LifecycleAction): Tran
   const approvalHold = state.order_status === 'on_hold' && state.hold_type === APPROVAL_HOLD;
   if (action === 'release' && approvalHold) return { allowed: false, reason: 'approval_pending' };
   if ((action === 'approve' || action === 'reject') && !approvalHold) return { allowed: false, reason: 'not_pending_approval' };
-  // Voided payments leave nothing paid: the document is cancelled or voided as if unpaid.
-  const paid = (state.payment_status !== 'unpaid' && state.payment_status !== 'voided') || !amount(state.amount_paid).isZero();
+  // Only money still held on the document blocks it: voided payments and money refunded in full leave nothing paid.
+  const paid = !amount(state.amount_paid).isZero();
   switch (action) {
     case 'confirm':
       return { allowed: true, next: 'confirmed' };

@@ -14,7 +14,8 @@ import type { Order } from './schemas/order';
 import { toOrder } from './order-mapping';
 import { getOrder } from './order-reads';
 import { orderRow, type OrderRow } from './order-store';
-import { balanceDue, type DocumentType, type OrderStatus } from './totals';
+import { settleDocumentMoney } from './document-money';
+import type { DocumentType, OrderStatus } from './totals';
 
 export interface ArchiveState {
   document_type: DocumentType;
@@ -38,11 +39,6 @@ export function archiveRefusal(state: ArchiveState): 'not_closed' | 'balance_owi
   // Invoices carry AR and returns customer credit in balance_due: archived, it would read 0.
   if ((state.document_type === 'invoice' || state.document_type === 'return') && !amount(state.balance_due).isZero()) return 'balance_owing';
   return null;
-}
-
-/** balance_due by the one rule, with the archived flag as it will be. */
-function balanceWith(row: OrderRow, archived: boolean): string {
-  return balanceDue({ ...row, is_archived: archived, is_expired: row.is_expired }).toString();
 }
 
 async function converted(db: Db, entityId: string, row: OrderRow): Promise<boolean> {
@@ -75,22 +71,16 @@ export async function archiveOrder(db: Db, entityId: string, orderId: string): P
       details: { reason: refusal, current_status: row.order_status, document_type: row.document_type, balance_due: toJsonNumber(row.balance_due) },
     });
   }
-  await db.query(`UPDATE orders SET is_archived = true, archived_at = now(), balance_due = $3, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    row.id,
-    balanceWith(row, true),
-  ]);
+  await db.query(`UPDATE orders SET is_archived = true, archived_at = now(), updated_at = now() WHERE entity_id = $1 AND id = $2`, [entityId, row.id]);
+  await settleDocumentMoney(db, entityId, [row.id]);
   return moved(db, entityId, row);
 }
 
 export async function unarchiveOrder(db: Db, entityId: string, orderId: string): Promise<ArchiveResult> {
   const row = await orderRow(db, entityId, orderId, { lock: true, allowArchived: true });
   if (!row.is_archived) return { order: await getOrder(db, entityId, row.id), previousOrder: {}, changed: false };
-  await db.query(`UPDATE orders SET is_archived = false, archived_at = NULL, balance_due = $3, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    row.id,
-    balanceWith(row, false),
-  ]);
+  await db.query(`UPDATE orders SET is_archived = false, archived_at = NULL, updated_at = now() WHERE entity_id = $1 AND id = $2`, [entityId, row.id]);
+  await settleDocumentMoney(db, entityId, [row.id]);
   return moved(db, entityId, row);
 }
 

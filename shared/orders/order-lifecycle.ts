@@ -6,7 +6,8 @@
  */
 import type { Db } from '../db/database';
 import { APPROVAL_HOLD, fulfillmentProgress, type FulfillmentStatus } from './lifecycle-rules';
-import { balanceDue, type DocumentType, type OrderStatus } from './totals';
+import { type DocumentType, type OrderStatus } from './totals';
+import { settleDocumentMoney } from './document-money';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { amount, toJsonNumber, ZERO, type Amount } from '../money';
@@ -24,9 +25,9 @@ export interface LifecycleResult {
 }
 
 /**
- * Sets the new status (and balance_due, which the totals module derives from it: forced to 0 on
- * cancelled and voided invoices, order_total − amount_paid once confirmed) and answers the order
- * with the header values that changed.
+ * Sets the new status, settles the money figures the status moves (document-money.ts: balance_due
+ * is forced to 0 on cancelled and voided invoices, payment_status of a voided document is voided)
+ * and answers the order with the header values that changed.
  */
 export async function finish(
   db: Db,
@@ -34,21 +35,18 @@ export async function finish(
   before: OrderState,
   set: { order_status: OrderStatus; fulfillment_status?: FulfillmentStatus },
 ): Promise<LifecycleResult> {
-  // The lifecycle moves payment_status only into voided (a voided document: docs/decisions.md, payment_status moves).
-  const paymentStatus = set.order_status === 'voided' ? 'voided' : before.payment_status;
-  const balance = balanceDue({ ...before, order_status: set.order_status, payment_status: paymentStatus });
   await db.query(
-    `UPDATE orders SET order_status = $3, fulfillment_status = coalesce($4, fulfillment_status), balance_due = $5, payment_status = $6, updated_at = now()
-     WHERE entity_id = $1 AND id = $2`,
-    [entityId, before.id, set.order_status, set.fulfillment_status ?? null, balance.toString(), paymentStatus],
+    `UPDATE orders SET order_status = $3, fulfillment_status = coalesce($4, fulfillment_status), updated_at = now() WHERE entity_id = $1 AND id = $2`,
+    [entityId, before.id, set.order_status, set.fulfillment_status ?? null],
   );
+  await settleDocumentMoney(db, entityId, [before.id]);
   const order = await getOrder(db, entityId, before.id);
   const previous: Record<string, unknown> = {};
   const after = order as unknown as Record<string, unknown>;
   for (const key of ['order_status', 'payment_status', 'fulfillment_status', 'journal_entry_id', 'invoice_number', 'is_on_hold', 'hold_type'] as const) {
     if (after[key] !== before[key]) previous[key] = before[key];
   }
-  if (!balance.eq(before.balance_due)) previous.balance_due = toJsonNumber(before.balance_due);
+  if (!amount(order.balance_due).eq(before.balance_due)) previous.balance_due = toJsonNumber(before.balance_due);
   return { order, previousOrder: previous };
 }
 

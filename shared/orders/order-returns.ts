@@ -8,9 +8,9 @@
  * therefore queues on the same header, so parallel returns never exceed what is returnable.
  */
 import type { Db } from '../db/database';
-import { allocateCredit, creditMemoPostingLines, returnableQuantity, returnBalanceDue, returnLineDiscount } from './credit-memo';
+import { allocateCredit, creditMemoPostingLines, returnableQuantity, returnLineDiscount } from './credit-memo';
 import type { DocumentType, OrderStatus, PaymentStatus } from './totals';
-import { paymentState } from './payment-status';
+import { settleDocumentMoney } from './document-money';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
@@ -254,8 +254,6 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
   }
   const creditMemo = !source || source.document_type === 'invoice';
   let journalEntryId: string | null = null;
-  let applied = ZERO;
-  let balance = ZERO;
   if (creditMemo) {
     const totals = await db.one<{
       subtotal: string;
@@ -282,34 +280,18 @@ export async function confirmReturn(db: Db, ctx: PostingContext, order: OrderSta
       );
       journalEntryId = entry.id;
     }
-    if (source) {
-      applied = allocation.applied;
-      if (applied.gt(0)) {
-        const credited = amount(source.amount_credited).plus(applied);
-        const settled = paymentState({ ...source, amount_credited: credited });
-        await db.query(`UPDATE orders SET amount_credited = $3, balance_due = $4, payment_status = $5, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-          entityId,
-          source.id,
-          credited.toString(),
-          settled.balance_due.toString(),
-          settled.payment_status,
-        ]);
-      }
+    // The part of the credit its source invoice takes is a credit memo move like any later one (document-money.ts sums them).
+    if (source && allocation.applied.gt(0)) {
+      await db.query(
+        `INSERT INTO credit_memo_moves (id, entity_id, credit_memo_id, kind, invoice_id, amount, move_date, journal_entry_id, created_by_user_id)
+         VALUES ($1, $2, $3, 'application', $4, $5, $6, $7, $8)`,
+        [newId(), entityId, order.id, source.id, allocation.applied.toString(), isoDateOf(order.order_date), journalEntryId, ctx.userId],
+      );
     }
-    balance = returnBalanceDue(totals.order_total, applied);
   }
-  await db.query(`UPDATE orders SET journal_entry_id = $3, amount_credited = $4 WHERE entity_id = $1 AND id = $2`, [
-    entityId,
-    order.id,
-    journalEntryId,
-    applied.toString(),
-  ]);
+  await db.query(`UPDATE orders SET journal_entry_id = $3 WHERE entity_id = $1 AND id = $2`, [entityId, order.id, journalEntryId]);
   const result = await finish(db, entityId, order, { order_status: 'confirmed' });
-  // finish derives balance_due for ordinary documents; a return's is its unapplied credit.
-  await db.query(`UPDATE orders SET balance_due = $3 WHERE entity_id = $1 AND id = $2`, [entityId, order.id, balance.toString()]);
+  if (source) await settleDocumentMoney(db, entityId, [source.id]);
   const confirmed = await getOrder(db, entityId, order.id);
-  const previous: Record<string, unknown> = { ...result.previousOrder };
-  if (!balance.eq(order.balance_due)) previous.balance_due = toJsonNumber(order.balance_due);
-  else delete previous.balance_due;
-  return { order: confirmed, previousOrder: previous };
+  return { order: confirmed, previousOrder: result.previousOrder };
 }

@@ -73,7 +73,7 @@ const ACTION_WORDS: Record<LifecycleAction, string> = {
 
 const REFUSAL_HINTS: Record<string, string> = {
   has_payments:
-    'This document has payments: void them first (POST /v1/payments/{payment_id}/void). A deposited payment cannot be voided: refund it (POST /v1/payments/{payment_id}/refunds), which settles the document as refunded instead of cancelling it.',
+    'This document holds paid money: void its payments first (POST /v1/payments/{payment_id}/void), or refund them in full (POST /v1/payments/{payment_id}/refunds; a deposited payment cannot be voided). Once no paid money is left on it, it can be cancelled or voided.',
   has_fulfillments: 'Goods of this order have shipped; return them instead of cancelling.',
   has_credits: 'A credit memo is posted against this document (a return); it stands, so the document is neither cancelled nor voided.',
   approval_pending: 'This order is held for approval; approve or reject it (POST /v1/orders/{id}/approve or /reject) instead of releasing it.',

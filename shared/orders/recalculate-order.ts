@@ -1,18 +1,18 @@
 /**
  * Recalculation: the one place totals are written. Every change of an order ends with
  * recalculateOrder() in the same transaction, so stored totals always equal what the pure engine
- * (totals.ts) computes from the lines and adjustments, and payment_status and balance_due follow
- * the new order_total (payment-status.ts): a discount below what was paid makes the order overpaid.
+ * (totals.ts) computes from the lines and adjustments; the money figures (payment_status,
+ * balance_due) then follow the new order_total through the one money writer (document-money.ts).
  */
 import type { Db } from '../db/database';
 import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import { computeTotals } from './totals';
-import { paymentState } from './payment-status';
+import { settleDocumentMoney } from './document-money';
 import type { LineRow } from './order-line-store';
 import { toOrder } from './order-mapping';
 import { adjustmentsOf, linesOf } from './order-reads';
-import { adjustmentRows, currentOrderRow, ORDER_COLUMNS, type OrderRow } from './order-store';
+import { adjustmentRows, currentOrderRow, type OrderRow } from './order-store';
 
 // The line columns the totals engine derives, in the order of the UPDATE's arrays below.
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
@@ -106,22 +106,10 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       [entityId, totals.adjustments.map((a) => a.id), totals.adjustments.map((a) => a.amount.toString())],
     );
   }
-  const payment = paymentState({
-    document_type: order.document_type,
-    order_status: order.order_status,
-    order_total: totals.order_total,
-    amount_paid: order.amount_paid,
-    amount_refunded: order.amount_refunded,
-    amount_credited: order.amount_credited,
-    amount_voided: order.amount_voided,
-    is_archived: order.is_archived,
-    is_expired: order.is_expired,
-  });
-  const stored = await db.one<OrderRow>(
+  await db.query(
     `UPDATE orders o SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,
-       list_price_total = $9, pricing_savings = $10, balance_due = $11, payment_status = $12
-     WHERE o.entity_id = $1 AND o.id = $2
-     RETURNING ${ORDER_COLUMNS}`,
+       list_price_total = $9, pricing_savings = $10
+     WHERE o.entity_id = $1 AND o.id = $2`,
     [
       entityId,
       orderId,
@@ -133,11 +121,11 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       totals.order_total.toString(),
       totals.list_price_total.toString(),
       totals.pricing_savings.toString(),
-      // A confirmed return's balance_due is its unapplied credit, set when it posted (order-returns.ts).
-      order.document_type === 'return' && order.order_status !== 'draft' ? order.balance_due : payment.balance_due.toString(),
-      payment.payment_status,
     ],
   );
+  // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
+  await settleDocumentMoney(db, entityId, [orderId]);
+  const stored = await currentOrderRow(db, entityId, orderId);
   return { order: stored };
 }
 

@@ -6,13 +6,11 @@
  * So undeposited funds never holds uncleared money and AR only moves with cleared payments.
  */
 import type { Db } from '../db/database';
-import { achClearanceTransition } from '../orders/lifecycle-rules';
 import { receiptApplications, receiptPostingLines } from './allocation';
 import { ApiError } from '../errors';
 import { postJournalEntry } from '../ledger/post-journal-entry';
-import { amount } from '../money';
 import type { PaymentClear, PaymentFail } from './schemas/refund';
-import { updateDocumentPayment, type OrderState } from './paid-documents';
+import { releaseFromAchClearance } from '../orders/document-money';
 import { getPayment } from './payment-store';
 import type { PaymentActor, PaymentResult } from './payment-context';
 import { lockApplicationsOf, lockPayment, type LockedPayment } from './refunds';
@@ -31,12 +29,6 @@ async function lockPending(db: Db, entityId: string, paymentId: string): Promise
     });
   }
   return payment;
-}
-
-/** Back to the status the document had before it waited (unchanged if it is not waiting). */
-function settledStatus(order: OrderState) {
-  const move = achClearanceTransition(order.order_status, 'payment_settled', order.ach_previous_status);
-  return move.allowed ? { order_status: move.next, ach_previous_status: null } : {};
 }
 
 /** POST /v1/payments/{payment_id}/clear */
@@ -67,14 +59,16 @@ export async function clearPayment(db: Db, actor: PaymentActor, paymentId: strin
     },
     { dateParam: 'cleared_date' },
   );
-  for (const { application, order } of locked) {
-    await updateDocumentPayment(db, entityId, order, { paid: amount(application.amount_applied), ...settledStatus(order) });
-  }
   await db.query(`UPDATE payments SET status = 'undeposited', journal_entry_id = $3, cleared_at = now(), updated_at = now() WHERE entity_id = $1 AND id = $2`, [
     entityId,
     payment.id,
     entry.id,
   ]);
+  await releaseFromAchClearance(
+    db,
+    entityId,
+    locked.map(({ order }) => order),
+  );
   return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
 }
 
@@ -83,10 +77,14 @@ export async function failPayment(db: Db, actor: PaymentActor, paymentId: string
   const { entityId } = actor;
   const payment = await lockPending(db, entityId, paymentId);
   const locked = await lockApplicationsOf(db, entityId, payment.id);
-  for (const { order } of locked) await updateDocumentPayment(db, entityId, order, settledStatus(order));
   await db.query(
     `UPDATE payments SET status = 'failed', failed_at = now(), failure_reason = $3, unapplied_amount = 0, updated_at = now() WHERE entity_id = $1 AND id = $2`,
     [entityId, payment.id, input.failure_reason ?? null],
+  );
+  await releaseFromAchClearance(
+    db,
+    entityId,
+    locked.map(({ order }) => order),
   );
   return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
 }

@@ -3,7 +3,8 @@
  *
  *   payable amount  = what a document accepts: its balance_due (balanceDue of the totals engine,
  *                     so 0 on drafts, cancelled, archived or expired orders, voided or refunded
- *                     invoices), and 0 on documents that take no customer payment (quotes,
+ *                     invoices), on a sales order at most what no live invoice bills and no
+ *                     deposit holds yet (its invoices collect the rest), and 0 on documents that take no customer payment (quotes,
  *                     returns, purchase orders), on voided orders and on documents awaiting
  *                     ACH clearance; never negative.
  *   auto allocation = oldest first, each invoice up to its payable amount, until the amount is used.
@@ -14,11 +15,16 @@ import { balanceDue, type BalanceState, type DocumentType } from '../orders/tota
 /** Documents a customer payment can be made against. */
 const PAYABLE_DOCUMENT_TYPES: readonly DocumentType[] = ['sales_order', 'invoice'];
 
-export function payableAmount(state: BalanceState, documentTypes: readonly DocumentType[] = PAYABLE_DOCUMENT_TYPES): Amount {
+export function payableAmount(
+  state: BalanceState & { unbilled_open?: AmountLike | null },
+  documentTypes: readonly DocumentType[] = PAYABLE_DOCUMENT_TYPES,
+): Amount {
   // A document awaiting ACH clearance takes no other payment until that one clears or fails.
   if (!documentTypes.includes(state.document_type) || state.order_status === 'voided' || state.order_status === 'awaiting_ach_clearance') return ZERO;
   const balance = balanceDue(state);
-  return balance.gt(0) ? balance : ZERO;
+  // A sales order's invoices collect what they bill: the order itself takes only a deposit on the rest.
+  const open = state.unbilled_open != null && amount(state.unbilled_open).lt(balance) ? amount(state.unbilled_open) : balance;
+  return open.gt(0) ? open : ZERO;
 }
 
 /**

@@ -4,8 +4,8 @@
  * applied to it, as QuickBooks applies a deposit to the invoice made from the order: oldest
  * payment first, each up to what it still holds on the sales order (applied less refunded), until
  * the invoice's balance_due is met. Each payment's application moves from the sales order to the
- * invoice (payment_applications), the sales order's amount_paid falls and the invoice's rises by
- * the same amount, and one entry per payment moves it from customer deposits to AR (debit
+ * invoice (payment_applications), the invoice's amount_paid rises by it (the sales order keeps
+ * showing it as paid, now through its invoice: orders/document-money.ts), and one entry per payment moves it from customer deposits to AR (debit
  * customer_credits, credit accounts_receivable; source_type payment_application, so voiding the
  * payment reverses it with the receipt). AR = Σ open invoice balance_due and customer_credits =
  * the deposits and credits no invoice holds both keep holding.
@@ -15,7 +15,7 @@ import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount, toJsonNumber, type Amount, ZERO } from '../money';
 import { newId } from '../ids';
 import { isoDateOf } from '../dates';
-import { lockOrders, updateDocumentPayment } from './paid-documents';
+import { lockPayableDocuments, settleDocumentMoney } from '../orders/document-money';
 import { orderRow } from '../orders/order-store';
 import type { PaymentActor } from './payment-context';
 
@@ -52,7 +52,7 @@ export async function applySalesOrderDeposit(db: Db, actor: PaymentActor, invoic
   const header = await orderRow(db, entityId, invoiceId);
   if (header.document_type !== 'invoice' || !header.converted_from_id) return { applied: ZERO, salesOrder: null };
   // Documents first (in id order, as every payment path locks them), then the payments.
-  const orders = await lockOrders(db, entityId, 'id = ANY($2::uuid[])', [[invoiceId, header.converted_from_id]]);
+  const orders = await lockPayableDocuments(db, entityId, 'id = ANY($2::uuid[])', [[invoiceId, header.converted_from_id]]);
   const invoice = orders.find((order) => order.id === invoiceId)!;
   const salesOrder = orders.find((order) => order.id === header.converted_from_id);
   if (!salesOrder || salesOrder.document_type !== 'sales_order' || !amount(salesOrder.amount_paid).gt(0)) return { applied: ZERO, salesOrder: null };
@@ -104,8 +104,7 @@ export async function applySalesOrderDeposit(db: Db, actor: PaymentActor, invoic
     applied = applied.plus(take);
   }
   if (applied.isZero()) return { applied, salesOrder: null };
-  await updateDocumentPayment(db, entityId, salesOrder, { paid: applied.negated() });
-  await updateDocumentPayment(db, entityId, invoice, { paid: applied });
+  await settleDocumentMoney(db, entityId, [invoice.id, salesOrder.id]);
   const previous = {
     amount_paid: toJsonNumber(salesOrder.amount_paid),
     payment_status: salesOrder.payment_status,

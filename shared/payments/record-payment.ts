@@ -2,16 +2,18 @@
  * Recording customer payments: against one document, over several invoices (explicitly or oldest
  * first), and applying an unapplied payment to invoices later.
  *
- * A payment posts debit undeposited_funds, credit accounts_receivable for its whole amount when it
- * is received (an unapplied remainder is customer credit sitting in AR, as in QuickBooks); applying
- * it later moves no money in the GL. The documents it pays are locked first (paid-documents.ts); the
+ * A payment posts debit undeposited_funds when it is received, crediting accounts_receivable with
+ * what it applies to invoices and customer_credits with the rest (a sales order's deposit, an
+ * unapplied remainder); applying that rest to invoices later moves it from customer_credits to
+ * accounts_receivable, dated applied_date (E8 here, later parts in payment-credit.ts). The documents it pays are locked first (paid-documents.ts); the
  * rules (payable amounts, oldest-first allocation, receipt posting lines) are in allocation.ts.
  */
 import type { Db } from '../db/database';
 import { allocateOldestFirst, payableAmount, receiptApplications, receiptPostingLines } from './allocation';
-import { holdForAchClearance, lockOrders, updateDocumentPayment, type OrderState } from './paid-documents';
+import { holdForAchClearance, lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
+import { applicationDate, postApplication } from './payment-credit';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { hasParty } from '../parties/parties';
@@ -20,7 +22,7 @@ import { amount, type Amount, sum, toJsonNumber, ZERO } from '../money';
 import type { ApplicationInput, MultiInvoicePaymentCreate, OrderPaymentCreate, PaymentApply } from './schemas/payment';
 import { todayUtc } from '../dates';
 
-function notPayable(order: OrderState, payable: Amount, param: string): ApiError {
+function notPayable(order: PayableDocument, payable: Amount, param: string): ApiError {
   return new ApiError('order_not_payable', {
     param,
     hint: payable.isZero()
@@ -30,15 +32,14 @@ function notPayable(order: OrderState, payable: Amount, param: string): ApiError
   });
 }
 
-/** Adds a payment to a locked document. */
-const payOrder = (db: Db, entityId: string, order: OrderState, applied: Amount) => updateDocumentPayment(db, entityId, order, { paid: applied });
-
 interface NewPayment {
   account_id: string;
   amount: Amount;
   order_id: string | null;
-  applications: { order: OrderState; amount: Amount }[];
+  applications: { order: PayableDocument; amount: Amount }[];
   fields: Pick<OrderPaymentCreate, 'payment_method' | 'payment_date' | 'check_number' | 'check_date' | 'external_reference' | 'notes'>;
+  /** When the applications take effect, if later than payment_date (multi-invoice payments). */
+  applied_date?: string;
 }
 
 async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): Promise<PaymentResult> {
@@ -49,6 +50,12 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
   const applied = sum(input.applications.map((a) => a.amount));
   // An ACH debit is pending until it clears (POST /v1/payments/{id}/clear): nothing posts before.
   const pending = method === 'ach';
+  if (input.applied_date !== undefined && pending) {
+    throw new ApiError('parameter_invalid', { param: 'applied_date', hint: "An ACH payment's applications take effect when it clears (cleared_date)." });
+  }
+  const appliedDate = input.applied_date === undefined ? paymentDate : applicationDate(input.applied_date, paymentDate);
+  // Applied later than received: the receipt is customer credit until applied_date, then moves to AR.
+  const appliedLater = appliedDate !== paymentDate && applied.gt(0);
   const entry = pending
     ? null
     : await postJournalEntry(
@@ -61,11 +68,12 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
           source_id: id,
           lines: [
             { system_key: 'undeposited_funds', debit: input.amount.toString() },
-            ...receiptPostingLines(input.amount, receiptApplications(input.applications), 'credit'),
+            ...receiptPostingLines(input.amount, appliedLater ? [] : receiptApplications(input.applications), 'credit'),
           ],
         },
         { dateParam: 'payment_date' },
       );
+  if (appliedLater) await postApplication(actor, db, id, applied, appliedDate);
   await db.query(
     `INSERT INTO payments (id, entity_id, account_id, amount, unapplied_amount, payment_method, payment_date, check_number, check_date,
        external_reference, notes, order_id, journal_entry_id, created_by_user_id, status)
@@ -96,7 +104,7 @@ async function writeApplications(
   db: Db,
   entityId: string,
   paymentId: string,
-  applications: { order: OrderState; amount: Amount }[],
+  applications: { order: PayableDocument; amount: Amount }[],
   pending = false,
 ): Promise<void> {
   if (!applications.length) return;
@@ -112,12 +120,17 @@ async function writeApplications(
       entityId,
       applications.map((a) => a.order),
     );
-  else for (const application of applications) await payOrder(db, entityId, application.order, application.amount);
+  else
+    await settleDocumentMoney(
+      db,
+      entityId,
+      applications.map((a) => a.order.id),
+    );
 }
 
 /** POST /v1/orders/{id}/payments: a payment against one sales order or invoice, up to what it accepts. */
 export async function createOrderPayment(db: Db, actor: PaymentActor, orderId: string, input: OrderPaymentCreate): Promise<PaymentResult> {
-  const [order] = await lockOrders(db, actor.entityId, 'id = $2', [orderId]);
+  const [order] = await lockPayableDocuments(db, actor.entityId, 'id = $2', [orderId]);
   if (!order) throw new ApiError('not_found', { param: 'id', hint: 'No such order in this entity.' });
   const value = amount(input.amount);
   const payable = payableAmount(order);
@@ -154,8 +167,8 @@ async function lockApplications(
   entityId: string,
   accountId: string,
   applications: ApplicationInput[],
-): Promise<{ order: OrderState; amount: Amount }[]> {
-  const orders = await lockOrders(db, entityId, 'id = ANY($2::uuid[])', [applications.map((a) => a.order_id)]);
+): Promise<{ order: PayableDocument; amount: Amount }[]> {
+  const orders = await lockPayableDocuments(db, entityId, 'id = ANY($2::uuid[])', [applications.map((a) => a.order_id)]);
   const byId = new Map(orders.map((order) => [order.id.toLowerCase(), order]));
   return applications.map((application, index) => {
     const param = `applications[${index}].order_id`;
@@ -176,7 +189,7 @@ async function lockApplications(
   });
 }
 
-const byAge = (a: OrderState, b: OrderState) =>
+const byAge = (a: PayableDocument, b: PayableDocument) =>
   new Date(a.order_date).getTime() - new Date(b.order_date).getTime() ||
   new Date(a.created_at).getTime() - new Date(b.created_at).getTime() ||
   (a.id < b.id ? -1 : 1);
@@ -195,9 +208,9 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
     () => new ApiError('parameter_invalid', { param: 'applications', hint: 'The applications add up to more than the payment amount.' }),
   );
   await requireAccount(db, entityId, input.account_id);
-  let applications: { order: OrderState; amount: Amount }[];
+  let applications: { order: PayableDocument; amount: Amount }[];
   if (input.auto_apply) {
-    const open = await lockOrders(
+    const open = await lockPayableDocuments(
       db,
       entityId,
       `customer_account_id = $2 AND document_type = 'invoice' AND order_status NOT IN ('draft', 'cancelled', 'voided')`,
@@ -218,14 +231,21 @@ export async function createMultiInvoicePayment(db: Db, actor: PaymentActor, inp
       hint: `${remainder.toString()} of the payment is not applied: send route_unapplied "credit" to keep it as customer credit.`,
     });
   }
-  return receivePayment(db, actor, { account_id: input.account_id, amount: value, order_id: null, applications, fields: input });
+  return receivePayment(db, actor, {
+    account_id: input.account_id,
+    amount: value,
+    order_id: null,
+    applications,
+    fields: input,
+    applied_date: input.applied_date,
+  });
 }
 
 /** E8: applies an unallocated payment (no order_id, no applications) to invoices; the payment row is locked. */
 export async function applyPayment(db: Db, actor: PaymentActor, paymentId: string, input: PaymentApply): Promise<PaymentResult> {
   const { entityId } = actor;
-  const row = await db.maybeOne<{ id: string; account_id: string; order_id: string | null; unapplied_amount: string; status: string }>(
-    'SELECT id, account_id, order_id, unapplied_amount, status FROM payments WHERE entity_id = $1 AND id = $2 FOR UPDATE',
+  const row = await db.maybeOne<{ id: string; account_id: string; order_id: string | null; unapplied_amount: string; status: string; payment_date: string }>(
+    'SELECT id, account_id, order_id, unapplied_amount, status, payment_date::text AS payment_date FROM payments WHERE entity_id = $1 AND id = $2 FOR UPDATE',
     [entityId, paymentId],
   );
   if (!row) throw new ApiError('not_found', { param: 'payment_id', hint: 'No such payment in this entity.' });
@@ -240,6 +260,7 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
       hint: row.order_id ? 'This payment was made against one document.' : 'This payment already has applications.',
     });
   }
+  const appliedDate = applicationDate(input.applied_date, row.payment_date);
   const unapplied = amount(row.unapplied_amount);
   const total = checkApplicationShape(
     input.applications,
@@ -259,20 +280,6 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
   ]);
   await writeApplications(db, entityId, paymentId, applications);
   // The applied part leaves customer deposits and settles the invoices' receivable (E8 applies to invoices only).
-  await postJournalEntry(
-    db,
-    actor,
-    {
-      entry_date: todayUtc(),
-      memo: `Customer credit applied (payment ${paymentId})`,
-      source_type: 'payment_application',
-      source_id: paymentId,
-      lines: [
-        { system_key: 'customer_credits', debit: total.toString() },
-        { system_key: 'accounts_receivable', credit: total.toString() },
-      ],
-    },
-    { dateParam: 'applications' },
-  );
+  await postApplication(actor, db, paymentId, total, appliedDate);
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }

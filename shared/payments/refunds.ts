@@ -22,7 +22,7 @@ import { postJournalEntry, reverseJournalEntry, type PostingLine } from '../ledg
 import { postedEntriesOfSource, systemAccountId } from '../ledger/ledger-reads';
 import { amount, type Amount, MONEY_SCALE, round, sum, toJsonNumber, ZERO } from '../money';
 import type { Refund, RefundCreate } from './schemas/refund';
-import { lockOrders, updateDocumentPayment, type OrderState } from './paid-documents';
+import { lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { todayUtc } from '../dates';
@@ -58,13 +58,13 @@ export async function lockPayment(db: Db, entityId: string, paymentId: string): 
 }
 
 /** The payment's applications (newest first) and their documents, locked in id order. */
-export async function lockApplicationsOf(db: Db, entityId: string, paymentId: string): Promise<{ application: LockedApplication; order: OrderState }[]> {
+export async function lockApplicationsOf(db: Db, entityId: string, paymentId: string): Promise<{ application: LockedApplication; order: PayableDocument }[]> {
   const applications = await db.query<LockedApplication>(
     `SELECT id, order_id, amount_applied, amount_refunded FROM payment_applications WHERE entity_id = $1 AND payment_id = $2 ORDER BY created_at DESC, id DESC`,
     [entityId, paymentId],
   );
   if (!applications.length) return [];
-  const orders = await lockOrders(db, entityId, 'id = ANY($2::uuid[])', [applications.map((a) => a.order_id)]);
+  const orders = await lockPayableDocuments(db, entityId, 'id = ANY($2::uuid[])', [applications.map((a) => a.order_id)]);
   const byId = new Map(orders.map((order) => [order.id, order]));
   return applications.map((application) => ({ application, order: byId.get(application.order_id)! }));
 }
@@ -220,11 +220,15 @@ export async function createRefund(db: Db, actor: PaymentActor, paymentId: strin
       piece.target.application.id,
       taken.toString(),
     ]);
-    await updateDocumentPayment(db, entityId, piece.target.order, { paid: piece.credit.negated(), refunded: taken });
   }
   await db.query(
     `UPDATE payments SET amount_refunded = amount_refunded + $3, unapplied_amount = unapplied_amount - $4, updated_at = now() WHERE entity_id = $1 AND id = $2`,
     [entityId, payment.id, value.toString(), split.unapplied.toString()],
+  );
+  await settleDocumentMoney(
+    db,
+    entityId,
+    split.pieces.map((piece) => piece.target.order.id),
   );
   return { refund: await getRefund(db, entityId, id), payment: await getPayment(db, entityId, payment.id, 'payment_id') };
 }
@@ -263,14 +267,15 @@ export async function voidPayment(db: Db, actor: PaymentActor, paymentId: string
   for (const entryId of await postedEntriesOfSource(db, entityId, 'payment_application', payment.id)) {
     await reverseJournalEntry(db, actor, entryId, { memo: `Void of payment ${payment.id}` });
   }
-  for (const { application, order } of locked) {
-    const applied = amount(application.amount_applied);
-    await updateDocumentPayment(db, entityId, order, { paid: applied.negated(), voided: applied });
-  }
   await db.query(
     `UPDATE payments SET status = 'voided', voided_at = now(), unapplied_amount = 0, reversal_journal_entry_id = $3, updated_at = now()
      WHERE entity_id = $1 AND id = $2`,
     [entityId, payment.id, reversal.id],
+  );
+  await settleDocumentMoney(
+    db,
+    entityId,
+    locked.map(({ order }) => order.id),
   );
   return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
 }

@@ -51,8 +51,9 @@ export async function glBalance(owner: TestEntity, systemKey: string): Promise<s
  * The two control balances and what the sub-ledgers say they must be:
  *   accounts_receivable = Σ balance_due of the open invoices (posted, not voided or cancelled);
  *   customer_credits    = the customer money no invoice holds yet: the unapplied amount of
- *                         cleared, live payments, what sales orders were prepaid, and the credit
- *                         confirmed returns have not applied (minus their negative balance_due).
+ *                         cleared, live payments, the deposits sales orders hold (their payments'
+ *                         applications less the credit refunds gave back), and the credit posted
+ *                         returns have not applied or refunded (minus their negative balance_due).
  * (customer_credits is a liability: its GL balance is minus that amount.)
  */
 export async function arIdentity(
@@ -70,8 +71,13 @@ export async function arIdentity(
     );
     const held = await db.one<{ total: string }>(
       `SELECT (SELECT coalesce(sum(unapplied_amount), 0) FROM payments WHERE entity_id = $1 AND status IN ('undeposited', 'deposited'))
-            + (SELECT coalesce(sum(amount_paid), 0) FROM orders WHERE entity_id = $1 AND document_type = 'sales_order' AND deleted_at IS NULL)
-            - (SELECT coalesce(sum(balance_due), 0) FROM orders WHERE entity_id = $1 AND document_type = 'return' AND order_status = 'confirmed')
+            + (SELECT coalesce(sum(a.amount_applied), 0) FROM payment_applications a
+                 JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
+                 JOIN orders o ON o.entity_id = a.entity_id AND o.id = a.order_id
+               WHERE a.entity_id = $1 AND o.document_type = 'sales_order' AND p.status IN ('undeposited', 'deposited'))
+            - (SELECT coalesce(sum(r.credit_amount), 0) FROM refund_lines r JOIN orders o ON o.entity_id = r.entity_id AND o.id = r.order_id
+               WHERE r.entity_id = $1 AND o.document_type = 'sales_order')
+            - (SELECT coalesce(sum(balance_due), 0) FROM orders WHERE entity_id = $1 AND document_type = 'return' AND order_status NOT IN ('draft', 'cancelled'))
             AS total`,
       [owner.entity.id],
     );

@@ -144,6 +144,11 @@ export const CreditMemoApply = lazySchema(() =>
   z.strictObject({
     invoice_id: id().describe("An open (posted, not voided) invoice of the credit memo's customer account."),
     amount: creditAmount().optional().describe("Default: as much as both allow (the credit left, at most the invoice's balance_due)."),
+    applied_date: isoDate()
+      .optional()
+      .describe(
+        "The date the application is effective and its entry posts on. Default: today (UTC). Before the credit memo's order_date is 400; in a closed period 422 period_closed.",
+      ),
   }),
 );
 export type CreditMemoApply = z.infer<typeof CreditMemoApply>;

@@ -79,6 +79,14 @@ export type OrderPaymentCreate = z.infer<typeof OrderPaymentCreate>;
 export const ApplicationInput = lazySchema(() => z.strictObject({ order_id: id(), amount_applied: money() }));
 export type ApplicationInput = z.infer<typeof ApplicationInput>;
 
+/** When a payment's money is applied to invoices: the date its entry is posted on. */
+const appliedDate = () =>
+  isoDate()
+    .optional()
+    .describe(
+      "The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.",
+    );
+
 export const MultiInvoicePaymentCreate = lazySchema(() =>
   z.strictObject({
     account_id: id(),
@@ -89,6 +97,11 @@ export const MultiInvoicePaymentCreate = lazySchema(() =>
       .optional()
       .describe('credit: a remainder not applied stays on the payment as unapplied customer credit. Required when anything is left unapplied.'),
     applications: z.array(ApplicationInput).max(500).optional(),
+    applied_date: isoDate()
+      .optional()
+      .describe(
+        'The date the applications take effect. Default: payment_date (applied as received). A later date posts the receipt to customer_credits on payment_date and moves the applied part to accounts_receivable on applied_date. Before payment_date is 400; in a closed period 422 period_closed; not with an ach payment (its applications take effect when it clears).',
+      ),
     ...receiptFields(),
   }),
 );
@@ -116,9 +129,19 @@ export const PaymentApply = lazySchema(() =>
   z.strictObject({
     applications: z.array(ApplicationInput).min(1).max(500),
     account_id: id().optional().describe("When given, must be the payment's account."),
+    applied_date: appliedDate(),
   }),
 );
 export type PaymentApply = z.infer<typeof PaymentApply>;
+
+export const PaymentCreditApply = lazySchema(() =>
+  z.strictObject({
+    invoice_id: id().describe("An open (posted, not voided) invoice of the payment's customer account."),
+    amount: money().optional().describe("Default: as much as both allow (the payment's unapplied_amount, at most the invoice's balance_due)."),
+    applied_date: appliedDate(),
+  }),
+);
+export type PaymentCreditApply = z.infer<typeof PaymentCreditApply>;
 
 /** The filters of the payment list (fields, for the route's query object). */
 export const paymentListFilters = { account_id: param.id(), status: param.oneOf(PAYMENT_STATUSES) };

@@ -1,0 +1,241 @@
+/**
+ * A document's money figures: the one writer of amount_paid, amount_refunded, amount_voided,
+ * amount_credited, credit_refunded, payment_status and balance_due of every order, invoice, return
+ * (credit memo) and sales order. Everything that moves money on a document records its fact first
+ * (a payment application, a refund line, a payment's status, a credit memo move, a lifecycle or
+ * archive flag) and then calls settleDocumentMoney(), which derives the figures from those facts:
+ *
+ *   amount_paid      Σ applications of payments that hold money (undeposited, deposited) − Σ the
+ *                    customer credit refunds gave back (refund_lines.credit_amount). A sales order
+ *                    adds what its live invoices were paid (amount_paid) and credited, so it shows
+ *                    what is still owed on the order once its invoices took its deposit.
+ *   amount_refunded  Σ refund lines on the document (credit given back and allowances).
+ *   amount_voided    Σ applications of voided payments.
+ *   amount_credited  Σ credit memo applications to the document (an invoice) or from it (a return).
+ *   credit_refunded  Σ credit memo refunds (a return).
+ *   payment_status,
+ *   balance_due      by the one rule (payment-status.ts); a posted credit memo's balance_due is
+ *                    minus its credit left (order_total − applied − refunded), 0 on any other return.
+ *
+ * Callers lock the documents first (lockPayableDocuments, or the lifecycle's begin); settling an
+ * invoice settles the sales order it was converted from afterwards.
+ */
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { amount, type Amount, ZERO } from '../money';
+import { returnBalanceDue } from './credit-memo';
+import { achClearanceTransition } from './lifecycle-rules';
+import { archivedError } from './order-store';
+import { paymentState } from './payment-status';
+import { type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
+
+/** The invoices that bill a sales order: posted and not cancelled or voided (drafts take no money). */
+export const LIVE_INVOICE_OF = (order: string) =>
+  `i.entity_id = ${order}.entity_id AND i.converted_from_id = ${order}.id AND i.document_type = 'invoice'
+   AND i.order_status NOT IN ('draft', 'cancelled', 'voided') AND i.deleted_at IS NULL`;
+
+/** The facts a document's figures derive from, summed per document (one row per id). */
+const FACTS = `
+  SELECT o.id, o.document_type, o.order_status, o.order_total, o.journal_entry_id, o.is_archived, o.converted_from_id,
+    (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired,
+    coalesce((SELECT sum(a.amount_applied) FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
+      WHERE a.entity_id = o.entity_id AND a.order_id = o.id AND p.status IN ('undeposited', 'deposited')), 0)
+    - coalesce((SELECT sum(r.credit_amount) FROM refund_lines r WHERE r.entity_id = o.entity_id AND r.order_id = o.id), 0) AS held,
+    coalesce((SELECT sum(r.credit_amount + r.allowance_amount) FROM refund_lines r WHERE r.entity_id = o.entity_id AND r.order_id = o.id), 0) AS refunded,
+    coalesce((SELECT sum(a.amount_applied) FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
+      WHERE a.entity_id = o.entity_id AND a.order_id = o.id AND p.status = 'voided'), 0) AS voided,
+    coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'application'
+      AND (m.invoice_id = o.id OR m.credit_memo_id = o.id)), 0) AS credited,
+    coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'refund' AND m.credit_memo_id = o.id), 0)
+      AS credit_refunded,
+    coalesce((SELECT sum(i.amount_paid) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_paid,
+    coalesce((SELECT sum(i.amount_credited) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_credited,
+    coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced
+  FROM orders o WHERE o.entity_id = $1 AND o.id = ANY($2::uuid[])`;
+
+interface FactsRow {
+  id: string;
+  document_type: DocumentType;
+  order_status: OrderStatus;
+  order_total: string;
+  journal_entry_id: string | null;
+  is_archived: boolean;
+  is_expired: boolean;
+  converted_from_id: string | null;
+  held: string;
+  refunded: string;
+  voided: string;
+  credited: string;
+  credit_refunded: string;
+  invoices_paid: string;
+  invoices_credited: string;
+  invoiced: string;
+}
+
+export interface DocumentMoney {
+  amount_paid: Amount;
+  amount_refunded: Amount;
+  amount_voided: Amount;
+  amount_credited: Amount;
+  credit_refunded: Amount;
+  payment_status: PaymentStatus;
+  balance_due: Amount;
+}
+
+/** The figures of one document from its facts (pure). */
+export function documentMoney(facts: FactsRow): DocumentMoney {
+  const salesOrder = facts.document_type === 'sales_order';
+  const paid = amount(facts.held).plus(salesOrder ? facts.invoices_paid : ZERO);
+  const credited = amount(facts.credited).plus(salesOrder ? facts.invoices_credited : ZERO);
+  const state = {
+    document_type: facts.document_type,
+    order_status: facts.order_status,
+    order_total: facts.order_total,
+    amount_paid: paid,
+    amount_refunded: facts.refunded,
+    amount_credited: credited,
+    amount_voided: facts.voided,
+    is_archived: facts.is_archived,
+    is_expired: facts.is_expired,
+  };
+  const settled = paymentState(state);
+  let balance = settled.balance_due;
+  if (facts.document_type === 'return') {
+    // A return's balance_due is minus the credit its credit memo has left, whatever its goods' state.
+    const posted = facts.journal_entry_id !== null && !['draft', 'cancelled'].includes(facts.order_status) && !facts.is_archived;
+    balance = posted ? returnBalanceDue(facts.order_total, credited.plus(facts.credit_refunded)) : ZERO;
+  }
+  return {
+    amount_paid: paid,
+    amount_refunded: amount(facts.refunded),
+    amount_voided: amount(facts.voided),
+    amount_credited: credited,
+    credit_refunded: amount(facts.credit_refunded),
+    payment_status: settled.payment_status,
+    balance_due: balance,
+  };
+}
+
+async function settleRows(db: Db, entityId: string, ids: readonly string[], only: (row: FactsRow) => boolean): Promise<FactsRow[]> {
+  if (!ids.length) return [];
+  const rows = await db.query<FactsRow>(FACTS, [entityId, ids]);
+  for (const row of rows.filter(only)) {
+    const money = documentMoney(row);
+    await db.query(
+      `UPDATE orders SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
+         balance_due = $9,
+         updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due)
+           IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric) THEN now() ELSE updated_at END
+       WHERE entity_id = $1 AND id = $2`,
+      [
+        entityId,
+        row.id,
+        money.amount_paid.toString(),
+        money.amount_refunded.toString(),
+        money.amount_voided.toString(),
+        money.amount_credited.toString(),
+        money.credit_refunded.toString(),
+        money.payment_status,
+        money.balance_due.toString(),
+      ],
+    );
+  }
+  return rows;
+}
+
+const isSalesOrder = (row: FactsRow) => row.document_type === 'sales_order';
+
+/**
+ * Derives and stores the money figures of the documents, then of the sales orders among them and
+ * of those their invoices bill (a sales order shows what was paid through its invoices, so it
+ * follows them).
+ */
+export async function settleDocumentMoney(db: Db, entityId: string, ids: readonly string[]): Promise<void> {
+  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row));
+  const salesOrders = rows.flatMap((row) =>
+    isSalesOrder(row) ? [row.id] : row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [],
+  );
+  await settleRows(db, entityId, [...new Set(salesOrders)], isSalesOrder);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The documents a customer payment or credit moves money on
+
+/** A document as the payment and credit paths read it, locked. */
+export interface PayableDocument {
+  id: string;
+  document_type: DocumentType;
+  order_status: OrderStatus;
+  payment_status: PaymentStatus;
+  customer_account_id: string | null;
+  order_total: string;
+  tax_total: string;
+  amount_paid: string;
+  amount_refunded: string;
+  amount_voided: string;
+  balance_due: string;
+  ach_previous_status: OrderStatus | null;
+  amount_credited: string;
+  order_date: Date | string;
+  created_at: Date | string;
+  /**
+   * A sales order: what it can still take as a deposit, its total less what its live invoices
+   * bill and less the deposit it holds (null on other documents).
+   */
+  unbilled_open: string | null;
+}
+
+/** The documents, locked FOR UPDATE in id order (so two payments never deadlock); an archived one is 409 order_archived. */
+export async function lockPayableDocuments(db: Db, entityId: string, where: string, params: unknown[]): Promise<PayableDocument[]> {
+  const orders = await db.query<PayableDocument & { is_archived: boolean }>(
+    `SELECT o.id, o.document_type, o.order_status, o.payment_status, o.customer_account_id, o.order_total, o.tax_total, o.amount_paid, o.amount_refunded,
+       o.amount_voided, o.balance_due, o.amount_credited, o.ach_previous_status, o.order_date, o.created_at, o.is_archived,
+       CASE WHEN o.document_type = 'sales_order' THEN
+         o.order_total - o.amount_paid + coalesce((SELECT sum(i.amount_paid) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0)
+           - coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0)
+       END AS unbilled_open
+     FROM orders o WHERE o.entity_id = $1 AND o.deleted_at IS NULL AND ${where} ORDER BY o.id FOR UPDATE OF o`,
+    [entityId, ...params],
+  );
+  // An archived document takes no money move: its balance_due is forced to 0 while it is archived.
+  if (orders.some((order) => order.is_archived)) throw archivedError('order_id');
+  return orders;
+}
+
+/** The documents a pending ACH payment pays wait in awaiting_ach_clearance, remembering the status they had. */
+export async function holdForAchClearance(db: Db, entityId: string, orders: readonly PayableDocument[]): Promise<void> {
+  for (const order of orders) {
+    const move = achClearanceTransition(order.order_status, 'payment_pending');
+    if (!move.allowed) {
+      throw new ApiError('order_not_payable', {
+        param: 'payment_method',
+        hint: `A ${order.document_type} that is ${order.order_status} cannot wait for ACH clearance.`,
+        details: { payable_amount: 0, current_status: order.order_status, document_type: order.document_type },
+      });
+    }
+    await db.query(`UPDATE orders SET ach_previous_status = order_status, order_status = $3, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
+      entityId,
+      order.id,
+      move.next,
+    ]);
+  }
+}
+
+/** An ACH payment cleared or failed: its documents go back to the status they had before they waited, and their figures are settled. */
+export async function releaseFromAchClearance(db: Db, entityId: string, orders: readonly PayableDocument[]): Promise<void> {
+  for (const order of orders) {
+    const move = achClearanceTransition(order.order_status, 'payment_settled', order.ach_previous_status);
+    if (move.allowed) {
+      await db.query(`UPDATE orders SET order_status = $3, ach_previous_status = NULL, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
+        entityId,
+        order.id,
+        move.next,
+      ]);
+    }
+  }
+  await settleDocumentMoney(
+    db,
+    entityId,
+    orders.map((order) => order.id),
+  );
+}
