@@ -30,7 +30,7 @@ import { paymentState } from './payment-status';
 import { type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
 
 /** The invoices that bill a sales order: posted and not cancelled or voided (drafts take no money). */
-export const LIVE_INVOICE_OF = (order: string) =>
+const LIVE_INVOICE_OF = (order: string) =>
   `i.entity_id = ${order}.entity_id AND i.converted_from_id = ${order}.id AND i.document_type = 'invoice'
    AND i.order_status NOT IN ('draft', 'cancelled', 'voided') AND i.deleted_at IS NULL`;
 
@@ -72,7 +72,7 @@ interface FactsRow {
   invoiced: string;
 }
 
-export interface DocumentMoney {
+interface DocumentMoney {
   amount_paid: Amount;
   amount_refunded: Amount;
   amount_voided: Amount;
@@ -83,7 +83,7 @@ export interface DocumentMoney {
 }
 
 /** The figures of one document from its facts (pure). */
-export function documentMoney(facts: FactsRow): DocumentMoney {
+function documentMoney(facts: FactsRow): DocumentMoney {
   const salesOrder = facts.document_type === 'sales_order';
   const paid = amount(facts.held).plus(salesOrder ? facts.invoices_paid : ZERO);
   const credited = amount(facts.credited).plus(salesOrder ? facts.invoices_credited : ZERO);
