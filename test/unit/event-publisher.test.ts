@@ -90,8 +90,6 @@ describe('EventBridgePublisher', () => {
 
   it('fails when EventBridge rejects an entry, naming why', async () => {
     rejectLast = 1;
-    await expect(new EventBridgePublisher('bus').publish([envelope(1), envelope(2)])).rejects.toThrow(
-      'EventBridge rejected 1 of 2 events (InternalFailure)',
-    );
+    await expect(new EventBridgePublisher('bus').publish([envelope(1), envelope(2)])).rejects.toThrow('EventBridge rejected 1 of 2 events (InternalFailure)');
   });
 });
