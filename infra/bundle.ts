@@ -12,6 +12,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { build, transform, type BuildOptions, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
@@ -102,7 +103,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     banner: { js: ESM_BANNER },
     // pg-native is a native addon, which the bundles do not carry (infra/bundle-shims/pg-native.ts).
     external: ['pg-native'],
-    plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgWithoutNative(root)],
+    plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgWithoutNative(root), builtinsWithTheirModule()],
     metafile: true,
     logLevel: 'warning',
   });
@@ -225,6 +226,31 @@ function zodWithoutJsonSchema(): Plugin {
         ].join('\n');
         return { contents, loader: 'js' };
       });
+    },
+  };
+}
+
+/**
+ * Node's built-in modules load with the dependency that uses them, not with the bundle. esbuild
+ * hoists every `import ... from 'node:http'` of an ES module to the top of the bundle, so a
+ * function would load, at its cold start, the built-ins of every client it may call later: the AWS
+ * SDK's HTTP handler brings node:http (whose exports pull in Node's fetch implementation), https,
+ * http2, tls, zlib and web streams, 30–60 ms before any AWS call. Imported through `require()`
+ * instead, as CommonJS does, a built-in is loaded when the module that uses it is first evaluated
+ * (the SDK's clients are `import()`ed on first need).
+ */
+function builtinsWithTheirModule(): Plugin {
+  const NAMESPACE = 'builtin-with-its-module';
+  return {
+    name: 'builtins-with-their-module',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^[a-z][\w/:]*$/ }, ({ path, importer, kind }) =>
+        kind === 'import-statement' && isBuiltin(path) && /[/\\]node_modules[/\\]/.test(importer) ? { path, namespace: NAMESPACE } : undefined,
+      );
+      pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => ({
+        contents: `module.exports = require(${JSON.stringify(path)});`,
+        loader: 'js',
+      }));
     },
   };
 }

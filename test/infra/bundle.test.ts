@@ -39,7 +39,7 @@ beforeAll(async () => {
     sizesFile: join(workDir, 'bundle-sizes.json'),
   });
   synthesized = synthStage({ stage: 'sandbox', code: bundledCode(result.dirs) });
-}, 300_000);
+}, 600_000);
 afterAll(() => {
   synthesized?.cleanup();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
