@@ -34,7 +34,8 @@ const config: KnipConfig = {
   project: ['{functions,shared,events,local,infra,bench,test,types,client}/**/*.{ts,mjs}!'],
   // Never imported: its standalone bundle is served as a file, resolved by path in
   // functions/docs/redoc-script.ts and copied beside the docs function by infra/functions.ts.
-  ignoreDependencies: ['redoc'],
+  // @aws-sdk/util-dynamodb: imported by Powertools idempotency's DynamoDBPersistenceLayer, which does not declare it.
+  ignoreDependencies: ['redoc', '@aws-sdk/util-dynamodb'],
   // The machine's: bench/framework-overhead.ts --pin sets CPU affinity with util-linux's taskset (and
   // says so when it is missing).
   ignoreBinaries: ['taskset'],

@@ -30,7 +30,7 @@ export interface IdempotentCall {
 }
 
 /** Runs a request's work at most once per scope. */
-export type RunIdempotent = (routeId: string, call: IdempotentCall, lambdaContext: Context, execute: () => Promise<StoredResponse>) => Promise<StoredResponse>;
+type RunIdempotent = (routeId: string, call: IdempotentCall, lambdaContext: Context, execute: () => Promise<StoredResponse>) => Promise<StoredResponse>;
 
 /**
  * The layer a mutating route's handler is built with (`lambdaHandler(route, idempotency)`,

@@ -87,7 +87,7 @@ describe('bundleFunctions', () => {
     expect(JSON.parse(readFileSync(join(result.dirs['journal-entries/create-journal-entry'], BODY_PLAN_FILE), 'utf8'))).toBeNull();
   });
 
-  it("carries the SDK's DynamoDB and EventBridge clients in a write, Secrets Manager's where cards are charged, and the RDS signer wherever the database is used", () => {
+  it("carries the SDK's DynamoDB and EventBridge clients in a write (not in a read), Secrets Manager's where cards are charged, and the RDS signer wherever the database is used", () => {
     const code = (name: string) => readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8');
     // The service identifiers in each client's protocol (its X-Amz-Target prefix) and signing name.
     const write = code('locations/create-location');
@@ -99,6 +99,8 @@ describe('bundleFunctions', () => {
     for (const name of charging) expect(code(name), name).toContain('secretsmanager');
     const read = code('locations/get-location');
     expect(read).toContain('rds-db');
+    // A read publishes nothing: the publisher and its client come with the write layer (shared/http/idempotent.ts).
+    expect(read).not.toContain('AWSEvents');
     expect(read).not.toContain('DynamoDB_20120810');
     expect(read).not.toContain('secretsmanager');
   });
