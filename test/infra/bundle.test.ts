@@ -251,7 +251,7 @@ describe('bundleFunctions', () => {
       env: { ...process.env, NODE_ENV: 'production', POWERTOOLS_LOG_LEVEL: 'ERROR' },
     });
     expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('synthesis with the real bundles', () => {
