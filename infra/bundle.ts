@@ -235,7 +235,7 @@ function zodWithoutJsonSchema(): Plugin {
  * hoists every `import ... from 'node:http'` of an ES module to the top of the bundle, so a
  * function would load, at its cold start, the built-ins of every client it may call later: the AWS
  * SDK's HTTP handler brings node:http (whose exports pull in Node's fetch implementation), https,
- * http2, tls, zlib and web streams, 30–60 ms before any AWS call. Imported through `require()`
+ * http2, tls, zlib and web streams, about 20 ms of CPU before any AWS call. Imported through `require()`
  * instead, as CommonJS does, a built-in is loaded when the module that uses it is first evaluated
  * (the SDK's clients are `import()`ed on first need).
  */
