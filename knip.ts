@@ -16,12 +16,12 @@ const config: KnipConfig = {
     'local/{server,cli,run-recurring}.ts!',
     // cdk.json's app (`npx tsx infra/app.ts`).
     'infra/app.ts!',
-    // Stand-ins esbuild swaps in by alias (infra/bundle.ts: bundleAliases).
+    // Stand-ins esbuild swaps in by path (infra/bundle.ts).
     'infra/bundle-shims/*.ts!',
     // Benchmarks: each script runs on its own (bench/run-all.ts spawns them, bundle-size spawns
-    // cold-start-child.mjs and bundles the empty handler); lib.ts, seed.ts and pooler.ts are their helpers.
+    // cold-start-child.mjs and bundles the empty handler); lib.ts, seed.ts and stand-ins.ts are their helpers.
     'bench/*.{ts,mjs}',
-    '!bench/{lib,seed,pooler}.ts',
+    '!bench/{lib,seed,stand-ins}.ts',
     'bench/fixtures/*.ts',
     // Bundled by test/infra/bundle-shims.test.ts by path. Test files, test/support/global-setup.ts
     // and vitest.config.ts come from knip's vitest plugin.
@@ -34,10 +34,11 @@ const config: KnipConfig = {
   project: ['{functions,shared,events,local,infra,bench,test,types,client}/**/*.{ts,mjs}!'],
   // Never imported: its standalone bundle is served as a file, resolved by path in
   // functions/docs/redoc-script.ts and copied beside the docs function by infra/functions.ts.
-  ignoreDependencies: ['redoc'],
+  // @aws-sdk/util-dynamodb: imported by Powertools idempotency's DynamoDBPersistenceLayer, which does not declare it.
+  ignoreDependencies: ['redoc', '@aws-sdk/util-dynamodb'],
   // The machine's: bench/framework-overhead.ts --pin sets CPU affinity with util-linux's taskset (and
-  // says so when it is missing); bench/pooler.ts makes the pooler's TLS certificate with openssl.
-  ignoreBinaries: ['taskset', 'openssl'],
+  // says so when it is missing).
+  ignoreBinaries: ['taskset'],
 };
 
 export default config;

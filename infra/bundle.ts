@@ -4,14 +4,15 @@
  * NodejsFunction starts one esbuild process per function (about 19 s for 40 functions here); one
  * build() call with an entryPoints map does the same work in well under a second. Each entry
  * lands in its own folder (`<outdir>/<name>/index.mjs`) that lambda.Code.fromAsset() zips as the
- * function's code, so every function still ships only what it imports. Two packages are built by
- * small passes of their own into files loaded on first use, the same file beside every function
- * that needs it: zod, beside every function that validates (zodOnFirstUse), and Powertools
- * idempotency, beside every function with the idempotency layer (POWERTOOLS_IDEMPOTENCY_FILE).
+ * function's code, so every function still ships only what it imports, the AWS SDK clients it
+ * calls included: the SDK is bundled, so the versions package.json pins are the ones that run, not
+ * the runtime's. zod is built by a small pass of its own into a file loaded on first use, beside
+ * every function that validates (zodOnFirstUse).
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { build, transform, type BuildOptions, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
@@ -40,20 +41,12 @@ export interface BundleOptions {
 const ZOD_FILE = 'zod.cjs';
 /** What our sources' `import { z } from 'zod'` becomes in a bundle, relative to the repository root. */
 const ZOD_SHIM = 'infra/bundle-shims/zod-on-first-use.ts';
-/**
- * Powertools idempotency (about 18 kB minified), beside `index.mjs` in every function with the
- * idempotency layer: its code is used by requests that carry an Idempotency-Key only, and parsing
- * it was about 0.6 ms of every write's import. The shim reads it by this name.
- */
-const POWERTOOLS_IDEMPOTENCY_FILE = 'powertools-idempotency.cjs';
-/** What our sources' imports of the package (and of its `/persistence` entry) become in a bundle. */
-const POWERTOOLS_IDEMPOTENCY_SHIM = 'infra/bundle-shims/powertools-idempotency-on-first-use.ts';
 
 export interface BundleResult {
   outdir: string;
   /** name → absolute folder holding index.mjs (and any copied files). */
   dirs: Record<string, string>;
-  /** name → bytes of the function's code: index.mjs, and the files beside it that it loads on first use (zod.cjs, powertools-idempotency.cjs). */
+  /** name → bytes of the function's code: index.mjs, and zod.cjs beside it when it validates. */
   sizes: Record<string, number>;
   durationMs: number;
 }
@@ -108,23 +101,15 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     sourcemap: options.sourcemap ?? false,
     legalComments: 'none',
     banner: { js: ESM_BANNER },
-    // The Lambda Node.js runtime ships AWS SDK v3; pg-native is an optional addon pg never loads here.
-    external: ['@aws-sdk/*', 'pg-native'],
-    alias: {
-      ...bundleAliases(root),
-      '@aws-lambda-powertools/idempotency': resolve(root, POWERTOOLS_IDEMPOTENCY_SHIM),
-      '@aws-lambda-powertools/idempotency/persistence': resolve(root, POWERTOOLS_IDEMPOTENCY_SHIM),
-    },
-    plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
+    // pg-native is a native addon, which the bundles do not carry (infra/bundle-shims/pg-native.ts).
+    external: ['pg-native'],
+    plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgWithoutNative(root), builtinsWithTheirModule()],
     metafile: true,
     logLevel: 'warning',
   });
   const minify = options.minify ?? true;
   // Each file loaded on first use, and the functions whose code reads it (their bundle holds its shim).
-  const sideFiles = [
-    { name: ZOD_FILE, shim: ZOD_SHIM, text: await buildZodFile(root, zodMembers, minify) },
-    { name: POWERTOOLS_IDEMPOTENCY_FILE, shim: POWERTOOLS_IDEMPOTENCY_SHIM, text: await buildPowertoolsIdempotencyFile(root, minify) },
-  ].map((file) => ({
+  const sideFiles = [{ name: ZOD_FILE, shim: ZOD_SHIM, text: await buildZodFile(root, zodMembers, minify) }].map((file) => ({
     ...file,
     // The metafile names inputs relative to the root, with forward slashes.
     users: new Set(
@@ -153,24 +138,6 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     writeFileSync(options.sizesFile, `${JSON.stringify(sizes, Object.keys(sizes).sort(), 2)}\n`);
   }
   return { outdir, dirs, sizes, durationMs: Math.round(performance.now() - started) };
-}
-
-/**
- * Packages replaced by small stand-ins in bundles (each shim says why it is safe):
- * node-pg-migrate's jiti and glob (JS/TS migrations and globbing; ours are SQL files), the
- * Powertools JMESPath interpreter (our idempotency expressions are field names) and pgpass (Lambda
- * always passes a password). pg's socket probe and native client, and the streams middy imports for
- * response streaming, are replaced by plugins (pgNodeOnly, middyWithoutStreams).
- */
-function bundleAliases(root: string): Record<string, string> {
-  const shim = (name: string) => resolve(root, 'infra/bundle-shims', name);
-  return {
-    jiti: shim('jiti.ts'),
-    glob: shim('glob.ts'),
-    '@aws-lambda-powertools/jmespath': shim('jmespath.ts'),
-    '@aws-lambda-powertools/jmespath/functions': shim('jmespath.ts'),
-    pgpass: shim('pgpass.ts'),
-  };
 }
 
 /**
@@ -205,7 +172,7 @@ function zodOnFirstUse(root: string, members: Set<string>): Plugin {
 }
 
 /** A file loaded on first use: `contents` (a module re-exporting a package) bundled as CommonJS, for `require()`. */
-async function buildFileForFirstUse(root: string, contents: string, minify: boolean, options: Pick<BuildOptions, 'alias' | 'plugins'>): Promise<string> {
+async function buildFileForFirstUse(root: string, contents: string, minify: boolean, options: Pick<BuildOptions, 'plugins'>): Promise<string> {
   const result = await build({
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, loader: 'js' },
@@ -228,12 +195,6 @@ async function buildZodFile(root: string, members: Set<string>, minify: boolean)
   const exported = new Set(Object.keys(await import('zod')));
   const names = [...members].filter((name) => exported.has(name)).sort();
   return buildFileForFirstUse(root, `export { ${names.join(', ')} } from 'zod';`, minify, { plugins: [zodWithoutJsonSchema()] });
-}
-
-/** Builds `powertools-idempotency.cjs`: the package's two entries, with the JMESPath stand-in its functions bundle with. */
-function buildPowertoolsIdempotencyFile(root: string, minify: boolean): Promise<string> {
-  const contents = ["export * from '@aws-lambda-powertools/idempotency';", "export * from '@aws-lambda-powertools/idempotency/persistence';"].join('\n');
-  return buildFileForFirstUse(root, contents, minify, { alias: bundleAliases(root) });
 }
 
 /**
@@ -270,29 +231,37 @@ function zodWithoutJsonSchema(): Plugin {
 }
 
 /**
- * pg's `./stream` and `./native` (required relatively, so an alias cannot reach them) replaced by
- * its Node.js socket branch and a native client that is not there: see
- * infra/bundle-shims/pg-stream.ts and pg-native.ts.
+ * Node's built-in modules load with the dependency that uses them, not with the bundle. esbuild
+ * hoists every `import ... from 'node:http'` of an ES module to the top of the bundle, so a
+ * function would load, at its cold start, the built-ins of every client it may call later: the AWS
+ * SDK's HTTP handler brings node:http (whose exports pull in Node's fetch implementation), https,
+ * http2, tls, zlib and web streams, about 20 ms of CPU before any AWS call. Imported through `require()`
+ * instead, as CommonJS does, a built-in is loaded when the module that uses it is first evaluated
+ * (the SDK's clients are `import()`ed on first need).
  */
-function pgNodeOnly(root: string): Plugin {
-  const shims: Record<string, string> = { './stream': 'pg-stream.ts', './native': 'pg-native.ts' };
+function builtinsWithTheirModule(): Plugin {
+  const NAMESPACE = 'builtin-with-its-module';
   return {
-    name: 'pg-node-only',
+    name: 'builtins-with-their-module',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^\.\/(stream|native)$/ }, ({ path, resolveDir }) =>
-        /[/\\]node_modules[/\\]pg[/\\]lib$/.test(resolveDir) ? { path: resolve(root, 'infra/bundle-shims', shims[path]) } : undefined,
+      pluginBuild.onResolve({ filter: /^[a-z][\w/:]*$/ }, ({ path, importer, kind }) =>
+        kind === 'import-statement' && isBuiltin(path) && /[/\\]node_modules[/\\]/.test(importer) ? { path, namespace: NAMESPACE } : undefined,
       );
+      pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => ({
+        contents: `module.exports = require(${JSON.stringify(path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
 
-/** The streams @middy/core imports for response streaming, which no function uses: see infra/bundle-shims/middy-streams.ts. */
-function middyWithoutStreams(root: string): Plugin {
+/** pg's `./native` (required relatively, so an alias cannot reach it): see infra/bundle-shims/pg-native.ts. */
+function pgWithoutNative(root: string): Plugin {
   return {
-    name: 'middy-without-streams',
+    name: 'pg-without-native',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^node:stream(\/promises|\/web)?$/ }, ({ importer }) =>
-        /[/\\]node_modules[/\\]@middy[/\\]core[/\\]/.test(importer) ? { path: resolve(root, 'infra/bundle-shims/middy-streams.ts') } : undefined,
+      pluginBuild.onResolve({ filter: /^\.\/native$/ }, ({ resolveDir }) =>
+        /[/\\]node_modules[/\\]pg[/\\]lib$/.test(resolveDir) ? { path: resolve(root, 'infra/bundle-shims/pg-native.ts') } : undefined,
       );
     },
   };

@@ -50,7 +50,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const store = await startIdempotencyStore(options.dataDir && path.join(options.dataDir, 'idempotency'));
   closers.push(store);
   process.env.IDEMPOTENCY_TABLE_NAME = store.tableName;
-  process.env.DYNAMODB_ENDPOINT = store.endpoint;
+  // The SDK's own endpoint variable: the idempotency store's DynamoDB client calls dynalite (shared/aws-clients.ts).
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = store.endpoint;
 
   const bus = new InProcessEventBus();
   configurePublisher(bus);

@@ -1,9 +1,4 @@
-/**
- * Bundle stand-in for `pg/lib/native`, the pg-native client. pg loads it only when asked
- * (`pg.native`, NODE_PG_FORCE_NATIVE), and the bundles never ship the pg-native addon, so the real
- * module could only fail with MODULE_NOT_FOUND: this fails the same way, without its code in every
- * bundle.
- */
+/** Stand-in for `pg/lib/native`: the pg-native client is a native addon, which the bundles cannot carry; pg only loads it when asked (`pg.native`). */
 throw Object.assign(new Error('pg-native is not part of this bundle'), { code: 'MODULE_NOT_FOUND' });
 
 export {};

@@ -2,7 +2,8 @@
  * Where committed events go. On AWS: EventBridge (source `bizops.api`, detail-type = event type);
  * locally and in tests: an in-process bus with the same contract. Chosen once at start-up.
  */
-import { callAwsJson, EVENTBRIDGE, serviceConnection, type AwsConnection } from '../aws-json';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { awsClient } from '../aws-clients';
 import { runAlone, withTransaction } from '../db/database';
 import { UUID_PATTERN } from '../ids';
 import { log, type Logger } from '../log';
@@ -18,35 +19,31 @@ export interface EventPublisher {
 /** PutEvents takes at most 10 entries a call. */
 const PUT_EVENTS_MAX_ENTRIES = 10;
 
-interface PutEventsOutput {
-  FailedEntryCount?: number;
-  Entries?: { EventId?: string; ErrorCode?: string; ErrorMessage?: string }[];
+/** The SDK's EventBridge client, loaded with the first publish: a read publishes nothing. */
+async function eventBridge(): Promise<{ client: EventBridgeClient; PutEventsCommand: typeof import('@aws-sdk/client-eventbridge').PutEventsCommand }> {
+  const { EventBridgeClient, PutEventsCommand } = await import('@aws-sdk/client-eventbridge');
+  return { client: awsClient((config) => new EventBridgeClient(config), 'AWS_ENDPOINT_URL_EVENTBRIDGE'), PutEventsCommand };
 }
 
-/**
- * EventBridge's PutEvents over its JSON protocol (shared/aws-json.ts), not the SDK's client, whose
- * evaluation and first call took about 130 ms of the first write of every function.
- */
+/** EventBridge's PutEvents, through the SDK's client. */
 export class EventBridgePublisher implements EventPublisher {
-  constructor(
-    private readonly busName: string,
-    /** The function's region and role; EVENTBRIDGE_ENDPOINT names a local stand-in instead (benchmarks, tests). */
-    private readonly connection: AwsConnection = serviceConnection(EVENTBRIDGE),
-  ) {}
+  constructor(private readonly busName: string) {}
 
   async publish(events: EventEnvelope[]): Promise<void> {
+    const { client, PutEventsCommand } = await eventBridge();
     for (let start = 0; start < events.length; start += PUT_EVENTS_MAX_ENTRIES) {
       const batch = events.slice(start, start + PUT_EVENTS_MAX_ENTRIES);
-      const result = await callAwsJson<PutEventsOutput>(this.connection, EVENTBRIDGE, 'PutEvents', {
-        Entries: batch.map((event) => ({
-          EventBusName: this.busName,
-          Source: EVENT_SOURCE,
-          DetailType: event.type,
-          Detail: JSON.stringify(event),
-          // The JSON protocol's timestamps are epoch seconds.
-          Time: Date.parse(event.created_at) / 1000,
-        })),
-      });
+      const result = await client.send(
+        new PutEventsCommand({
+          Entries: batch.map((event) => ({
+            EventBusName: this.busName,
+            Source: EVENT_SOURCE,
+            DetailType: event.type,
+            Detail: JSON.stringify(event),
+            Time: new Date(event.created_at),
+          })),
+        }),
+      );
       if (result.FailedEntryCount) {
         const reasons = [...new Set((result.Entries ?? []).flatMap((entry) => entry.ErrorCode ?? []))].join(', ');
         throw new Error(`EventBridge rejected ${result.FailedEntryCount} of ${batch.length} events${reasons ? ` (${reasons})` : ''}`);

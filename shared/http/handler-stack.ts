@@ -15,11 +15,10 @@ import { hasScope } from '../auth/scopes';
 import { connectDuringInit, withTransaction } from '../db/database';
 import { ApiError } from '../errors';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
-import { publishCommitted } from '../events/publisher';
 import { withLivemode } from '../schemas/livemode';
 import { etagMatches, etagOf } from './etag';
 import { applyExpand } from './expand';
-import type { RunIdempotent, StoredResponse } from './idempotency';
+import type { StoredResponse, WriteLayer } from './idempotency';
 import type { RouteInvocation } from './observe';
 import type { ApiKeyRoute, RouteContext } from './route';
 import { checkResponse, finishResponse, routePipeline, stateOf, type Event, type RequestState } from './route-pipeline';
@@ -40,7 +39,7 @@ type AfterCommit = () => Promise<void>;
 /** A read's: it records no events and registers no tasks. */
 const NOTHING_AFTER_COMMIT: AfterCommit = () => Promise.resolve();
 
-async function execute(route: KeyRoute, state: RequestState): Promise<{ response: StoredResponse; afterCommit: AfterCommit }> {
+async function execute(route: KeyRoute, state: RequestState, writes: WriteLayer | undefined): Promise<{ response: StoredResponse; afterCommit: AfterCommit }> {
   const caller = state.caller!;
   const input = state.input!;
   const live = caller.mode === 'live';
@@ -90,13 +89,16 @@ async function execute(route: KeyRoute, state: RequestState): Promise<{ response
     events.length === 0 && committed.length === 0
       ? NOTHING_AFTER_COMMIT
       : async () => {
-          if (events.length) await publishCommitted(caller.entityId, events, state.log);
+          if (events.length) {
+            if (!writes) throw new Error(`${route.id} recorded events, but its handler was built without the write layer`);
+            await writes.publish(caller.entityId, events, state.log);
+          }
           for (const task of committed) await task();
         };
   return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) }, afterCommit };
 }
 
-function core(route: KeyRoute, idempotency: RunIdempotent | undefined) {
+function core(route: KeyRoute, writes: WriteLayer | undefined) {
   return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     // Started the moment the transaction commits: under an Idempotency-Key it runs while the layer
@@ -104,7 +106,7 @@ function core(route: KeyRoute, idempotency: RunIdempotent | undefined) {
     // since a Lambda environment is frozen once its handler returns.
     let afterCommit: Promise<void> | undefined;
     const run = async () => {
-      const executed = await execute(route, state);
+      const executed = await execute(route, state, writes);
       afterCommit = executed.afterCommit();
       return executed.response;
     };
@@ -112,8 +114,8 @@ function core(route: KeyRoute, idempotency: RunIdempotent | undefined) {
     try {
       if (state.idempotencyKey !== undefined) {
         const { caller, input } = state;
-        if (!idempotency) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
-        result = await idempotency(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, run);
+        if (!writes) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
+        result = await writes.run(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, run);
       } else {
         result = await run();
       }
@@ -129,12 +131,13 @@ function core(route: KeyRoute, idempotency: RunIdempotent | undefined) {
 }
 
 /**
- * The Lambda handler of an API-key route. A route that writes is built with the idempotency layer
- * (shared/http/idempotent.ts); a read is not, so its bundle carries none of it.
+ * The Lambda handler of an API-key route. A route that writes is built with the write layer
+ * (shared/http/idempotent.ts: idempotency, and publishing its events); a read is not, so its
+ * bundle carries none of it.
  */
 export function lambdaHandler(route: KeyRoute & { method: 'GET' }): RouteInvocation;
-export function lambdaHandler(route: KeyRoute, idempotency: RunIdempotent): RouteInvocation;
-export function lambdaHandler(route: KeyRoute, idempotency?: RunIdempotent): RouteInvocation {
+export function lambdaHandler(route: KeyRoute, idempotency: WriteLayer): RouteInvocation;
+export function lambdaHandler(route: KeyRoute, idempotency?: WriteLayer): RouteInvocation {
   connectDuringInit();
   return routePipeline(route, core(route, idempotency));
 }

@@ -1,15 +1,16 @@
 /**
- * The idempotency store: Powertools idempotency on DynamoDB. Imported lazily by the handler stack,
- * only when a request carries an Idempotency-Key; the records go to DynamoDB through
- * dynamodb-persistence.ts, which calls DynamoDB without the AWS SDK's client (shared/aws-json.ts).
+ * The idempotency store: Powertools idempotency on DynamoDB, through its DynamoDBPersistenceLayer
+ * and the container's DynamoDB client (the table in infra/constructs/idempotency-store.ts).
+ * Imported lazily by the handler stack, only when a request carries an Idempotency-Key.
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { DynamoDBClient, DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import { AwsServiceError, DYNAMODB, serviceConnection } from '../aws-json';
+import { awsClient } from '../aws-clients';
 import { ApiError } from '../errors';
 import { log } from '../log';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
-import { DynamoDBPersistence } from './dynamodb-persistence';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
 
@@ -20,11 +21,13 @@ interface RouteExecutor {
 
 const executors = new Map<string, RouteExecutor>();
 
-function persistenceStore(): DynamoDBPersistence {
+function persistenceStore(): DynamoDBPersistenceLayer {
   const tableName = process.env.IDEMPOTENCY_TABLE_NAME;
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
-  // Local runs point DYNAMODB_ENDPOINT at the embedded DynamoDB-API store; AWS uses the region's endpoint and the role.
-  return new DynamoDBPersistence(tableName, serviceConnection(DYNAMODB));
+  return new DynamoDBPersistenceLayer({
+    tableName,
+    awsSdkV3Client: awsClient((config) => new DynamoDBClient(config), 'AWS_ENDPOINT_URL_DYNAMODB'),
+  });
 }
 
 /**
@@ -38,7 +41,7 @@ export async function runIdempotent(
   lambdaContext: Context,
   execute: () => Promise<StoredResponse>,
 ): Promise<StoredResponse> {
-  const executorKey = `${routeId} ${process.env.IDEMPOTENCY_TABLE_NAME} ${process.env.DYNAMODB_ENDPOINT ?? ''}`;
+  const executorKey = `${routeId} ${process.env.IDEMPOTENCY_TABLE_NAME} ${process.env.AWS_ENDPOINT_URL_DYNAMODB ?? ''}`;
   let executor = executors.get(executorKey);
   if (!executor) {
     const config = new IdempotencyConfig({
@@ -102,7 +105,7 @@ function isStoreFault(error: unknown): boolean {
   return (
     name === 'IdempotencyPersistenceLayerError' ||
     name === 'IdempotencyInconsistentStateError' ||
-    error instanceof AwsServiceError ||
+    error instanceof DynamoDBServiceException ||
     typeof (error as NodeJS.ErrnoException)?.syscall === 'string'
   );
 }

@@ -8,6 +8,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../errors';
+import type { publishCommitted } from '../events/publisher';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -28,11 +29,18 @@ export interface IdempotentCall {
   fingerprint: unknown;
 }
 
+/** Runs a request's work at most once per scope. */
+type RunIdempotent = (routeId: string, call: IdempotentCall, lambdaContext: Context, execute: () => Promise<StoredResponse>) => Promise<StoredResponse>;
+
 /**
- * Runs a request's work at most once per scope: the idempotency layer a mutating route's handler
- * is built with (`lambdaHandler(route, idempotency)`, shared/http/idempotent.ts).
+ * The layer a mutating route's handler is built with (`lambdaHandler(route, idempotency)`,
+ * shared/http/idempotent.ts): its Idempotency-Key, and the publishing of the events it commits.
+ * Reads take neither, so their bundles carry neither, nor the SDK clients behind them.
  */
-export type RunIdempotent = (routeId: string, call: IdempotentCall, lambdaContext: Context, execute: () => Promise<StoredResponse>) => Promise<StoredResponse>;
+export interface WriteLayer {
+  run: RunIdempotent;
+  publish: typeof publishCommitted;
+}
 
 export function validateIdempotencyKey(key: string | undefined): string | undefined {
   if (key === undefined) return undefined;

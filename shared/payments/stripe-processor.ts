@@ -3,43 +3,15 @@
  * Bearer <secret key>`, a pinned Stripe-Version). The official SDK is ~246 KB minified on its own,
  * a cost every payment-method route would pay at cold start; the four calls below are all we need.
  *
- * Keys: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (local runs), or STRIPE_SECRET_ARN naming a
- * Secrets Manager secret holding JSON {secret_key_live, secret_key_test, publishable_key_live,
- * publishable_key_test}: live API keys use Stripe's live mode, test keys its test mode. The secret
- * is read once per process with one signed call (shared/aws-json.ts), not the SDK's client, whose
- * evaluation and first call took about 80 ms of the first card request of every function.
+ * Keys (stripe-keys.ts): live API keys use Stripe's live mode, test keys its test mode.
  * STRIPE_API_BASE overrides https://api.stripe.com (tests point it at a local stub).
  */
-import { callAwsJson, SECRETS_MANAGER, serviceConnection } from '../aws-json';
 import type { KeyMode } from '../auth/api-key-format';
 import type { CustomerRef, PaymentProcessor, ProcessorPaymentMethod, SetupIntent, SetupIntentStatus, SetupIntentType } from './processor';
 import { PaymentProcessorError } from './processor';
+import { stripeKeys } from './stripe-keys';
 
 export const STRIPE_API_VERSION = '2024-06-20';
-
-interface StripeKeys {
-  secret: string;
-  publishable: string;
-}
-
-let secretCache: Promise<Record<string, string>> | undefined;
-
-async function keysFor(mode: KeyMode, env: Record<string, string | undefined>): Promise<StripeKeys> {
-  if (env.STRIPE_SECRET_KEY) return { secret: env.STRIPE_SECRET_KEY, publishable: env.STRIPE_PUBLISHABLE_KEY ?? '' };
-  const arn = env.STRIPE_SECRET_ARN;
-  if (!arn) throw new PaymentProcessorError('PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY or STRIPE_SECRET_ARN');
-  secretCache ??= (async () => {
-    const secret = await callAwsJson<{ SecretString?: string }>(serviceConnection(SECRETS_MANAGER, env), SECRETS_MANAGER, 'GetSecretValue', { SecretId: arn });
-    return JSON.parse(secret.SecretString ?? '{}') as Record<string, string>;
-  })().catch((error) => {
-    secretCache = undefined;
-    throw error;
-  });
-  const values = await secretCache;
-  const secret = values[`secret_key_${mode}`];
-  if (!secret) throw new PaymentProcessorError(`the Stripe secret has no secret_key_${mode}`);
-  return { secret, publishable: values[`publishable_key_${mode}`] ?? '' };
-}
 
 /** Stripe's form encoding: nested keys in brackets, arrays indexed (`a[0]=x`). */
 export function formEncode(params: Record<string, unknown>, prefix?: string, out = new URLSearchParams()): URLSearchParams {
@@ -72,7 +44,7 @@ export function stripeProcessor(mode: KeyMode, env: Record<string, string | unde
     params?: Record<string, unknown>,
     idempotencyKey?: string,
   ): Promise<{ status: number; body: T }> {
-    const keys = await keysFor(mode, env);
+    const keys = await stripeKeys(mode, env);
     const headers: Record<string, string> = { Authorization: `Bearer ${keys.secret}`, 'Stripe-Version': STRIPE_API_VERSION };
     let body: string | undefined;
     if (method === 'POST') {
@@ -106,7 +78,7 @@ export function stripeProcessor(mode: KeyMode, env: Record<string, string | unde
     name: 'stripe',
 
     async createSetupIntent(type: SetupIntentType, customer: CustomerRef, options = {}): Promise<SetupIntent> {
-      const keys = await keysFor(mode, env);
+      const keys = await stripeKeys(mode, env);
       const metadata = { entity_id: customer.entityId, account_id: customer.accountId };
       let customerId = customer.processorCustomerId;
       if (!customerId) {
@@ -134,7 +106,7 @@ export function stripeProcessor(mode: KeyMode, env: Record<string, string | unde
     },
 
     async retrieveSetupIntent(setupIntentId: string): Promise<SetupIntent | null> {
-      const keys = await keysFor(mode, env);
+      const keys = await stripeKeys(mode, env);
       const found = await call<StripeSetupIntent>('GET', `/v1/setup_intents/${encodeURIComponent(setupIntentId)}`);
       return found.status === 404 ? null : toSetupIntent(found.body, keys.publishable);
     },

@@ -1,20 +1,14 @@
 /**
- * The stand-ins infra/bundle.ts swaps into Lambda bundles behave like the packages they replace
- * for everything the code asks of them.
+ * What the bundles carry in place of a package (infra/bundle-shims) behaves as the package would
+ * on Lambda, and the bundled idempotency store (Powertools with the SDK's DynamoDB client, both
+ * bundled) works against a DynamoDB-API store.
  */
 import { execFile } from 'node:child_process';
-import { Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { search as realSearch } from '@aws-lambda-powertools/jmespath';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunctions } from '../../infra/bundle';
-import { search as shimSearch } from '../../infra/bundle-shims/jmespath';
-import pgpassShim from '../../infra/bundle-shims/pgpass';
-import * as middyStreams from '../../infra/bundle-shims/middy-streams';
-import { getSecureStream, getStream } from '../../infra/bundle-shims/pg-stream';
 import { startIdempotencyStore } from '../../local/embedded';
 import { repoRoot } from './synth';
 
@@ -26,56 +20,13 @@ interface ProbeResult {
   changedPayload: unknown;
 }
 
-describe('JMESPath stand-in', () => {
-  const data = { scope: 'e/route/key', fingerprint: { body: { a: [1, 2] } }, nested: { inner: { leaf: 'x' } }, nothing: null };
-
-  it.each(['scope', 'fingerprint', 'nested.inner.leaf', 'nested.inner', 'missing', 'nested.missing.leaf', 'nothing', 'scope.length'])(
-    'selects %s exactly like the real interpreter',
-    (expression) => {
-      expect(shimSearch(expression, data)).toEqual(realSearch(expression, data));
-    },
-  );
-
-  it.each(['[0]', 'a[*].b', "join(',', a)", 'a || b', '`1`', ''])('refuses %j instead of selecting the wrong data', (expression) => {
-    expect(() => shimSearch(expression, data)).toThrow(/dotted field paths only/);
-  });
-});
-
-describe('pgpass stand-in', () => {
-  it('finds no password, like pgpass without a ~/.pgpass file', () => {
-    let answered: unknown = 'not called';
-    pgpassShim({ host: 'h' }, (password) => (answered = password));
-    expect(answered).toBeUndefined();
-  });
-});
-
-describe('pg socket stand-in', () => {
-  it('gives a plain socket, and a TLS socket loaded on demand', async () => {
-    expect(getStream()).toBeInstanceOf(Socket);
-    // Port 1 on loopback refuses at once: only the type of what pg would get is under test.
-    const secure = getSecureStream({ host: '127.0.0.1', port: 1 });
-    const failed = new Promise((resolve) => secure.once('error', resolve));
-    expect(secure).toBeInstanceOf(TLSSocket);
-    await failed;
-    secure.destroy();
-  });
-});
-
 describe('pg-native stand-in', () => {
   it("fails as a missing module, which pg's lazy `native` getter answers with null", async () => {
     await expect(import('../../infra/bundle-shims/pg-native')).rejects.toMatchObject({ code: 'MODULE_NOT_FOUND' });
   });
 });
 
-describe('middy response-streaming stand-in', () => {
-  it('fails loudly if anything tries to stream', () => {
-    expect(() => middyStreams.Readable.from()).toThrow(/response streaming is not bundled/);
-    expect(() => middyStreams.pipeline()).toThrow(/response streaming is not bundled/);
-    expect(() => new middyStreams.ReadableStream()).toThrow(/response streaming is not bundled/);
-  });
-});
-
-describe('the bundled idempotency store (with the stand-in)', () => {
+describe('the bundled idempotency store', () => {
   let workDir: string;
   let store: Awaited<ReturnType<typeof startIdempotencyStore>>;
 
@@ -103,7 +54,7 @@ describe('the bundled idempotency store (with the stand-in)', () => {
       env: {
         ...env,
         IDEMPOTENCY_TABLE_NAME: store.tableName,
-        DYNAMODB_ENDPOINT: store.endpoint,
+        AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
         AWS_REGION: 'local',
         AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
       },

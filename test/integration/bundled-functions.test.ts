@@ -159,7 +159,6 @@ describe('the deployed bundles on the real database', () => {
   let workDir: string;
 
   beforeAll(async () => {
-    // Inside the repository, so the bundles resolve the AWS SDK (external, provided by the Lambda runtime) from node_modules.
     mkdirSync(join(repoRoot, 'cdk.out'), { recursive: true });
     workDir = mkdtempSync(join(repoRoot, 'cdk.out', 'bundled-functions-'));
     const entries = bundleEntries(routeSpecs(ROUTE_MODULES), buildOpenApiDocument(ROUTES)).filter((entry) =>

@@ -137,7 +137,7 @@ describe('Idempotency-Key', () => {
      * `failing`, which it answers with a 500 as DynamoDB does when it cannot serve a call.
      */
     async function storeWith(failing: string[]): Promise<{ endpoint: string; close: () => Promise<void> }> {
-      const store = new URL(process.env.DYNAMODB_ENDPOINT as string);
+      const store = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB as string);
       const server: Server = createServer((incoming, outgoing) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -163,12 +163,12 @@ describe('Idempotency-Key', () => {
     }
 
     async function withStore<T>(endpoint: string, work: () => Promise<T>): Promise<T> {
-      const real = process.env.DYNAMODB_ENDPOINT;
-      process.env.DYNAMODB_ENDPOINT = endpoint;
+      const real = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+      process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
       try {
         return await work();
       } finally {
-        process.env.DYNAMODB_ENDPOINT = real;
+        process.env.AWS_ENDPOINT_URL_DYNAMODB = real;
       }
     }
 

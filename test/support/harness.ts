@@ -95,7 +95,7 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     const store = await startIdempotencyStore();
     closeStore = () => store.close();
     process.env.IDEMPOTENCY_TABLE_NAME = store.tableName;
-    process.env.DYNAMODB_ENDPOINT = store.endpoint;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = store.endpoint;
     const bus = new InProcessEventBus();
     configurePublisher(bus);
     // Suites send many requests, and many refused keys (the security matrix), from one address.

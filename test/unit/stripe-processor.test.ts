@@ -177,7 +177,7 @@ describe('the Stripe adapter', () => {
     answers.set('POST /', { status: 200, body: { ARN: 'arn', Name: 'stripe', SecretString: JSON.stringify(keys) } });
     answers.set('GET /v1/setup_intents/seti_123', { status: 200, body: intent() });
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:bizops/stripe';
-    const secretEnv = { STRIPE_SECRET_ARN: arn, SECRETS_MANAGER_ENDPOINT: base, STRIPE_API_BASE: base, AWS_REGION: 'eu-west-1' };
+    const secretEnv = { STRIPE_SECRET_ARN: arn, AWS_ENDPOINT_URL_SECRETS_MANAGER: base, STRIPE_API_BASE: base, AWS_REGION: 'eu-west-1' };
     await stripeProcessor('test', secretEnv).retrieveSetupIntent('seti_123');
     await stripeProcessor('live', secretEnv).retrieveSetupIntent('seti_123');
     const secretCalls = requests.filter((request) => request.path === '/');
