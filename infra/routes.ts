@@ -71,7 +71,7 @@ export function validateRouteSpecs(specs: RouteSpec[]): void {
 export const SHARED_API_PATHS: readonly string[] = ['/v1', '/v1/entities', '/v1/entities/{entity_id}'];
 
 /** Where a route sits in the API: its area (the functions/ folder) and the path resource the area's subtree starts at. */
-export interface ApiArea {
+interface ApiArea {
   /** `orders`, `api-keys`, `openapi`: the folder under functions/ its routes live in (test/unit/route-table.test.ts). */
   name: string;
   /** `/v1/orders`, `/v1/entities/{entity_id}/api-keys`, `/v1/openapi.json`, `/docs`. */

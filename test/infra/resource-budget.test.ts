@@ -27,27 +27,6 @@ function doubledRoutes(routes: readonly RouteSpec[]): RouteSpec[] {
 
 const largest = (counts: Record<string, number>) => Object.entries(counts).reduce((a, b) => (b[1] > a[1] ? b : a));
 
-describe('API areas', () => {
-  it('are the first segment after /v1 (after /v1/entities/{entity_id} for platform routes), or the reference page', () => {
-    expect(apiAreaOf('/v1/orders/{id}/lines')).toEqual({ name: 'orders', rootPath: '/v1/orders' });
-    expect(apiAreaOf('/v1/entities/{entity_id}/api-keys/{id}')).toEqual({ name: 'api-keys', rootPath: '/v1/entities/{entity_id}/api-keys' });
-    expect(apiAreaOf('/v1/openapi.json')).toEqual({ name: 'openapi', rootPath: '/v1/openapi.json' });
-    expect(apiAreaOf('/docs/redoc.standalone.js')).toEqual({ name: 'docs', rootPath: '/docs' });
-    expect(() => apiAreaOf('/v1')).toThrow(/not under an area/);
-  });
-
-  it('are the folders of functions/: every real route sits in the area named by its module key', () => {
-    for (const [area, routes] of routesByArea(realRoutes())) {
-      for (const route of routes) expect(route.key.split('/')[0], route.path).toBe(area);
-    }
-  });
-
-  it('group routes the same whatever the order of the table', () => {
-    const routes = realRoutes();
-    expect([...routesByArea([...routes].reverse())]).toEqual([...routesByArea(routes)]);
-  });
-});
-
 describe('route table checks', () => {
   it('reject duplicate endpoints, ids, conflicting parameters and non-v1 paths', () => {
     const base: RouteSpec = { key: 'a/get', id: 'a.get', method: 'GET', path: '/v1/a/{id}', auth: 'api_key' };

@@ -101,28 +101,6 @@ describe('authorizer', () => {
 describe('API methods', () => {
   const methodsOf = (stage: SynthesizedStage) => nestedResources<MethodProps>(stage, 'AWS::ApiGateway::Method').map((method) => method.Properties);
 
-  it('live in the nested stack of their area, with its path resources and functions; the API stack holds only the shared paths', () => {
-    sandbox.api.resourceCountIs('AWS::ApiGateway::Method', 0);
-    const sharedPaths = resourcesOf<{ PathPart: string }>(sandbox.api, 'AWS::ApiGateway::Resource').map((resource) => resource.Properties.PathPart);
-    expect(sharedPaths.sort()).toEqual(['entities', 'v1', '{entity_id}']);
-    const orders = sandbox.stacks.api.routeStacks.findIndex((nested) => nested.node.id === 'RoutesOrders');
-    const ordersMethods = resourcesOf<MethodProps>(sandbox.routeStacks[orders], 'AWS::ApiGateway::Method').map((method) => method.Properties.OperationName);
-    expect(ordersMethods.sort()).toEqual(
-      routes
-        .filter((route) => route.key.startsWith('orders/'))
-        .map((route) => route.id)
-        .sort(),
-    );
-  });
-
-  it('are all deployed: the deployment waits for every area stack', () => {
-    const areaStacks = Object.keys(sandbox.api.findResources('AWS::CloudFormation::Stack')).filter((id) => id.startsWith('Routes'));
-    expect(areaStacks).toHaveLength(sandbox.routeStacks.length);
-    const deployments = Object.values(sandbox.api.findResources('AWS::ApiGateway::Deployment')) as { DependsOn: string[] }[];
-    expect(deployments).toHaveLength(1);
-    for (const id of areaStacks) expect(deployments[0].DependsOn, id).toContain(id);
-  });
-
   it('exist once per route', () => {
     const operations = methodsOf(sandbox).map((method) => `${method.HttpMethod} ${method.OperationName}`);
     expect(operations.sort()).toEqual(routes.map((route) => `${route.method} ${route.id}`).sort());
