@@ -226,7 +226,7 @@ function operatorSetting(context: string, env: string): OperatorSetting {
   return { context, env, howToGive: `pass -c ${context}=<value> to cdk, or set ${env}` };
 }
 
-export const OPERATOR_SETTINGS = {
+const OPERATOR_SETTINGS = {
   /** observability.alarmEmail: who the stage's alarms e-mail. */
   alarmEmail: operatorSetting('alarmEmail', 'BIZOPS_ALARM_EMAIL'),
   /**
@@ -246,8 +246,11 @@ export interface OperatorSettings {
 /** Reads the operator settings: CDK context first (`-c alarmEmail=...`), then the environment. */
 export function operatorSettingsFrom(context: (key: string) => unknown, env: Record<string, string | undefined> = process.env): OperatorSettings {
   const read = (setting: OperatorSetting): string | undefined => {
+    // `-c` gives strings; cdk.json may hold a boolean.
     const value = context(setting.context) ?? env[setting.env];
-    return value === undefined || value === '' ? undefined : String(value);
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' && typeof value !== 'boolean') throw new Error(`${setting.context} is a string, not ${JSON.stringify(value)}`);
+    return String(value);
   };
   const manage = read(OPERATOR_SETTINGS.manageApiGatewayAccount);
   if (manage !== undefined && manage !== 'true' && manage !== 'false') {
