@@ -23,8 +23,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Template assertions and cdk-nag: no database needed.
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'] },
+        // Template assertions and cdk-nag: no database needed. One process, files one after
+        // another without isolation, so every file reads the same synthesis of each real stage
+        // (test/infra/synth.ts: realStage) instead of synthesizing it again.
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, fileParallelism: false },
       },
     ],
   },

@@ -1,6 +1,8 @@
 /**
  * The CDK app: `npx cdk synth -c stage=prod|sandbox` (sandbox when omitted; add
- * `-c cfnValidation=true` for CDK's CloudFormation template validation).
+ * `-c cfnValidation=true` for CDK's CloudFormation template validation). The operator's settings
+ * (OPERATOR_SETTINGS in infra/config/stages.ts: `-c alarmEmail=...`, required for prod, and
+ * `-c manageApiGatewayAccount=false`) come as context or environment variables.
  *
  * Bundles every function in one esbuild pass into <outdir>/bundles, writes the bundle sizes to
  * <outdir>/bundle-sizes.json, then synthesizes BizOps-<stage>-Data and BizOps-<stage>-Api.
@@ -12,7 +14,7 @@ import { ROUTE_MODULES, ROUTES } from '../functions/routes';
 import { buildOpenApiDocument } from '../shared/http/openapi';
 import { addBizOpsStacks, addNagChecks } from './bizops-app';
 import { bundleFunctions } from './bundle';
-import { stageConfig } from './config/stages';
+import { operatorSettingsFrom, stageConfig } from './config/stages';
 import { bundleEntries, bundledCode, MIGRATIONS_SOURCE_DIR } from './functions';
 import { routeSpecs } from './routes';
 
@@ -23,7 +25,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 // skip it and CI turns it on: `cdk synth -c cfnValidation=true`. cdk-nag always runs.
 const app = new App({ builtinCloudFormationValidation: false });
 if (String(app.node.tryGetContext('cfnValidation')) === 'true') Validations.of(app).addPlugins(new CloudFormationValidatePlugin());
-const stage = stageConfig(app.node.tryGetContext('stage') ?? 'sandbox');
+const settings = operatorSettingsFrom((key) => app.node.tryGetContext(key));
+const stage = stageConfig(app.node.tryGetContext('stage') ?? 'sandbox', settings);
 const routes = routeSpecs(ROUTE_MODULES);
 
 const bundles = await bundleFunctions(bundleEntries(routes, buildOpenApiDocument(ROUTES)), {
@@ -37,6 +40,7 @@ addBizOpsStacks(app, {
   routes,
   code: bundledCode(bundles.dirs),
   migrationsDir: join(repoRoot, MIGRATIONS_SOURCE_DIR),
+  manageApiGatewayAccount: settings.manageApiGatewayAccount ?? true,
 });
 addNagChecks(app);
 

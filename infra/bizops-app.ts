@@ -16,12 +16,16 @@ export interface BizOpsStacksOptions {
   routes: readonly RouteSpec[];
   code: FunctionCodeSource;
   migrationsDir: string;
-  routesPerNestedStack?: number;
+  /**
+   * Whether BizOps-ApiGatewayAccount sets the account's API Gateway CloudWatch role (operator
+   * setting manageApiGatewayAccount): false where the account already has one that other APIs use.
+   */
+  manageApiGatewayAccount: boolean;
 }
 
 export interface BizOpsStacks {
-  /** Per account and region, shared by the stages: API Gateway's CloudWatch role. */
-  account: ApiGatewayAccountStack;
+  /** Per account and region, shared by the stages: API Gateway's CloudWatch role (absent when the operator keeps the account's own). */
+  account?: ApiGatewayAccountStack;
   data: DataStack;
   api: ApiStack;
 }
@@ -48,16 +52,16 @@ export function addBizOpsStacks(app: App, options: BizOpsStacksOptions): BizOpsS
     routes: options.routes,
     code: options.code,
     migrationsDir: options.migrationsDir,
-    routesPerNestedStack: options.routesPerNestedStack,
   });
+  Tags.of(app).add('app', 'bizops');
+  Tags.of(app).add('stage', stage.name);
+  if (!options.manageApiGatewayAccount) return { data, api };
   // Created once per account and region, whichever stage is deployed (same template either way).
   const account = new ApiGatewayAccountStack(app, API_GATEWAY_ACCOUNT_STACK_NAME, {
     stackName: API_GATEWAY_ACCOUNT_STACK_NAME,
     description: 'BizOps: the account-wide API Gateway CloudWatch role (execution logs of every stage)',
   });
   api.addStackDependency(account, 'the stage logs through the account-wide API Gateway CloudWatch role');
-  Tags.of(app).add('app', 'bizops');
-  Tags.of(app).add('stage', stage.name);
   Tags.of(account).add('stage', 'all');
   return { account, data, api };
 }

@@ -1,6 +1,6 @@
 /**
- * What the infrastructure needs to know about each route, and how routes are spread over nested
- * stacks. Pure data and pure functions: tests feed them synthetic route tables.
+ * What the infrastructure needs to know about each route, and how routes are spread over the
+ * API's nested stacks (one per area). Pure data and pure functions: tests feed them other tables.
  */
 import type { z } from 'zod';
 import { compileBodyPlan, type BodyPlan } from '../shared/http/body-plan';
@@ -64,21 +64,45 @@ export function validateRouteSpecs(specs: RouteSpec[]): void {
   if (problems.length) throw new Error(`invalid route table:\n  ${problems.join('\n  ')}`);
 }
 
-/** Routes per nested stack: each route costs three resources (function, log group, permission). */
-export const ROUTES_PER_NESTED_STACK = 25;
+/**
+ * The path resources every area hangs from: they belong to the API stack itself. Everything below
+ * them belongs to one area (see apiAreaOf).
+ */
+export const SHARED_API_PATHS: readonly string[] = ['/v1', '/v1/entities', '/v1/entities/{entity_id}'];
+
+/** Where a route sits in the API: its area (the functions/ folder) and the path resource the area's subtree starts at. */
+interface ApiArea {
+  /** `orders`, `api-keys`, `openapi`: the folder under functions/ its routes live in (test/unit/route-table.test.ts). */
+  name: string;
+  /** `/v1/orders`, `/v1/entities/{entity_id}/api-keys`, `/v1/openapi.json`, `/docs`. */
+  rootPath: string;
+}
 
 /**
- * Splits the route table into nested-stack chunks: sorted by module key so the assignment is
- * deterministic. A route inserted in the middle shifts later routes into the next chunk; that is
- * safe because nothing in a chunk has a physical name (the moved function is created in its new
- * stack before the old one is deleted).
+ * The area of a path, from the path alone: the first segment after /v1 (after
+ * /v1/entities/{entity_id} for platform routes), or the reference page at /docs. The API's nested
+ * stacks are cut along areas, so a path resource's stack never depends on which other routes
+ * exist: adding a route never moves a resource to another stack, which API Gateway could not do in
+ * place (two resources with one path cannot exist side by side).
  */
-export function chunkRoutes<T extends { key: string }>(routes: readonly T[], size = ROUTES_PER_NESTED_STACK): T[][] {
-  if (!Number.isInteger(size) || size < 1) throw new Error('chunk size must be a positive integer');
+export function apiAreaOf(path: string): ApiArea {
+  const segments = path.split('/').slice(1);
+  if (segments[0] === 'docs') return { name: 'docs', rootPath: '/docs' };
+  const platform = segments[1] === 'entities' && segments[2] === '{entity_id}' && segments.length > 3;
+  const depth = platform ? 4 : 2;
+  if (segments[0] !== 'v1' || segments.length < depth) throw new Error(`${path} is not under an area of the API`);
+  return { name: segments[depth - 1].replace(/\.json$/, ''), rootPath: `/${segments.slice(0, depth).join('/')}` };
+}
+
+/** Routes by area, areas and routes sorted, so the stacks come out the same whatever the table's order. */
+export function routesByArea<T extends { key: string; path: string }>(routes: readonly T[]): Map<string, T[]> {
+  const areas = new Map<string, T[]>();
   const sorted = [...routes].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const chunks: T[][] = [];
-  for (let start = 0; start < sorted.length; start += size) chunks.push(sorted.slice(start, start + size));
-  return chunks;
+  for (const route of sorted) {
+    const { name } = apiAreaOf(route.path);
+    areas.set(name, [...(areas.get(name) ?? []), route]);
+  }
+  return new Map([...areas].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** `locations.create` → `LocationsCreate`: a construct id that survives CloudFormation's logical-id rules. */

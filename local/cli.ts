@@ -15,15 +15,30 @@
  * or opens the embedded database itself when the server is stopped. With --stage it invokes that
  * deployed stage's admin function (functions/platform/admin.ts) with the operator's AWS
  * credentials (the usual AWS_PROFILE / AWS_REGION environment), which runs the same command
- * inside the VPC.
+ * inside the VPC. A --mode the stage's authorizer would reject (live on the sandbox) is refused
+ * before anything is invoked.
  */
 import './quiet-node-notice';
 import { ADMIN_OPTIONS, ADMIN_USAGE, adminFunctionName, isAdminCommand, runAdminCommand, UsageError } from '../functions/platform/admin-commands';
 import type { AdminAnswer } from '../functions/platform/admin';
+import { stageKeyModes } from '../infra/config/stages';
 import { parseCommandLine } from './command-line';
 import { connectForCommand } from './connect';
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,30}$/;
+
+/** The stage's key modes (infra/config/stages.ts): a key or entity of another mode would be one the stage rejects. */
+function checkModeOnStage(stage: string, mode: string | undefined): void {
+  let modes: readonly string[];
+  try {
+    modes = stageKeyModes(stage);
+  } catch {
+    throw new UsageError(`--stage is a stage name: prod or sandbox, not ${stage}`);
+  }
+  if (mode !== undefined && !modes.includes(mode)) {
+    throw new UsageError(`the ${stage} stage accepts ${modes.join(' and ')} keys only: --mode ${mode} would create a key its API rejects`);
+  }
+}
 /** The scheduled jobs' commands: a run with failures exits 1. */
 const JOB_COMMANDS: ReadonlySet<string> = new Set(['run-recurring', 'expire-credits', 'expire-quotes']);
 
@@ -58,6 +73,7 @@ async function main() {
     let result: unknown;
     if (stage !== undefined) {
       if (!STAGE_PATTERN.test(stage)) throw new UsageError('--stage is a stage name such as prod or sandbox');
+      checkModeOnStage(stage, options.mode);
       result = await runOnStage(stage, command, options);
     } else {
       close = await connectForCommand();

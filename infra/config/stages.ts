@@ -2,8 +2,10 @@
  * The deployment stages and everything that differs between them, validated once at synth time.
  *
  * `prod` serves live and test keys; `sandbox` is the integrators' playground and accepts test keys
- * only. The stage is picked with `-c stage=prod|sandbox` (sandbox when omitted). Nothing here
- * looks up an account or region, so `cdk synth` runs offline without credentials.
+ * only. The stage is picked with `-c stage=prod|sandbox` (sandbox when omitted). Values that belong
+ * to the operator, not the code (OPERATOR_SETTINGS: the alarm e-mail), come from CDK context or the
+ * environment. Nothing here looks up an account or region, so `cdk synth` runs offline without
+ * credentials.
  */
 import { z } from 'zod';
 
@@ -71,9 +73,18 @@ const StageConfigSchema = z
       wafRequestsPerIpPer5Minutes: z.number().int().min(10),
       /** Optional custom domain: `https://<domainName>/` maps to this stage (certificate in ACM, same region, created outside CDK). */
       customDomain: z.object({ domainName: z.string().min(3), certificateArn: z.string().startsWith('arn:') }).optional(),
+      /**
+       * Route id → execution environments Lambda keeps initialised for that route (provisioned
+       * concurrency, billed while deployed): no cold start on those routes up to that many
+       * concurrent requests. None by default.
+       */
+      provisionedConcurrency: z.record(z.string(), z.number().int().min(1).max(100)).default({}),
     }),
     observability: z.object({
-      /** Who is emailed when an alarm fires (an SNS email subscription the recipient confirms); none: subscribe to the topic yourself. */
+      /**
+       * Who is emailed when an alarm fires (an SNS email subscription the recipient confirms); none:
+       * subscribe to the topic yourself. An operator setting (OPERATOR_SETTINGS), required for prod.
+       */
       alarmEmail: z.email().optional(),
       /** API 5xx responses as a percentage of requests over 5 minutes. */
       api5xxRatePercent: z.number().positive().max(100),
@@ -123,6 +134,13 @@ const StageConfigSchema = z
       if (config.idempotency.removal !== 'retain')
         ctx.addIssue({ code: 'custom', path: ['idempotency', 'removal'], message: 'prod retains the idempotency table' });
     }
+    if (config.name === 'prod' && !config.observability.alarmEmail) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['observability', 'alarmEmail'],
+        message: `prod needs the alarm e-mail: ${OPERATOR_SETTINGS.alarmEmail.howToGive}`,
+      });
+    }
     if (config.payments.processor === 'stripe' && !config.payments.stripeSecretName) {
       ctx.addIssue({ code: 'custom', path: ['payments', 'stripeSecretName'], message: 'the stripe processor needs its secret' });
     }
@@ -162,7 +180,7 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
       ],
       wafRequestsPerIpPer5Minutes: 6000,
     },
-    observability: { alarmEmail: 'ops-alerts@bizops.example', api5xxRatePercent: 1, apiLatencyP99Ms: 3000, outboxLagSeconds: 300 },
+    observability: { api5xxRatePercent: 1, apiLatencyP99Ms: 3000, outboxLagSeconds: 300 },
     payments: { processor: 'stripe', stripeSecretName: 'bizops/prod/stripe' },
     logs: { removal: 'retain', functionsRetentionDays: 90, apiAccessRetentionDays: 365, flowLogRetentionDays: 90, databaseRetentionDays: 90 },
   },
@@ -197,11 +215,66 @@ const STAGES: Record<StageName, z.input<typeof StageConfigSchema>> = {
   },
 };
 
-/** The validated configuration of a stage; throws with every problem listed when it is invalid. */
-export function stageConfig(name: unknown = 'sandbox'): StageConfig {
+/** A value with no safe default in code: the operator gives it at synth time, as CDK context or an environment variable. */
+interface OperatorSetting {
+  context: string;
+  env: string;
+  howToGive: string;
+}
+
+function operatorSetting(context: string, env: string): OperatorSetting {
+  return { context, env, howToGive: `pass -c ${context}=<value> to cdk, or set ${env}` };
+}
+
+const OPERATOR_SETTINGS = {
+  /** observability.alarmEmail: who the stage's alarms e-mail. */
+  alarmEmail: operatorSetting('alarmEmail', 'BIZOPS_ALARM_EMAIL'),
+  /**
+   * Whether this app creates the account's API Gateway CloudWatch role setting
+   * (BizOps-ApiGatewayAccount): `false` leaves a setting the account already has alone.
+   */
+  manageApiGatewayAccount: operatorSetting('manageApiGatewayAccount', 'BIZOPS_MANAGE_API_GATEWAY_ACCOUNT'),
+} as const;
+
+/** What the operator gave, as read by operatorSettingsFrom. */
+export interface OperatorSettings {
+  alarmEmail?: string;
+  /** Default true. */
+  manageApiGatewayAccount?: boolean;
+}
+
+/** Reads the operator settings: CDK context first (`-c alarmEmail=...`), then the environment. */
+export function operatorSettingsFrom(context: (key: string) => unknown, env: Record<string, string | undefined> = process.env): OperatorSettings {
+  const read = (setting: OperatorSetting): string | undefined => {
+    // `-c` gives strings; cdk.json may hold a boolean.
+    const value = context(setting.context) ?? env[setting.env];
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' && typeof value !== 'boolean') throw new Error(`${setting.context} is a string, not ${JSON.stringify(value)}`);
+    return String(value);
+  };
+  const manage = read(OPERATOR_SETTINGS.manageApiGatewayAccount);
+  if (manage !== undefined && manage !== 'true' && manage !== 'false') {
+    throw new Error(`manageApiGatewayAccount is true or false, not ${JSON.stringify(manage)}`);
+  }
+  return { alarmEmail: read(OPERATOR_SETTINGS.alarmEmail), manageApiGatewayAccount: manage === undefined ? undefined : manage === 'true' };
+}
+
+function stageNamed(name: unknown): StageName {
   const parsedName = z.enum(STAGE_NAMES).safeParse(name);
   if (!parsedName.success) throw new Error(`unknown stage ${JSON.stringify(name)}: use -c stage=${STAGE_NAMES.join('|')}`);
-  return parseStageConfig(STAGES[parsedName.data]);
+  return parsedName.data;
+}
+
+/** The validated configuration of a stage with the operator's settings; throws with every problem listed when it is invalid. */
+export function stageConfig(name: unknown = 'sandbox', settings: OperatorSettings = {}): StageConfig {
+  const raw = STAGES[stageNamed(name)];
+  const alarmEmail = settings.alarmEmail ?? raw.observability.alarmEmail;
+  return parseStageConfig({ ...raw, observability: { ...raw.observability, ...(alarmEmail !== undefined && { alarmEmail }) } });
+}
+
+/** The key modes a stage's authorizer accepts, without the operator settings (the CLI checks --mode with it). */
+export function stageKeyModes(name: unknown): readonly ('live' | 'test')[] {
+  return STAGES[stageNamed(name)].acceptedKeyModes;
 }
 
 /** Validates a raw stage block (exported so tests can prove the guard rails reject bad input). */

@@ -1,7 +1,8 @@
 /**
  * The public REST API (API Gateway v1): stage settings, the API-key authorizer, the gateway
- * responses that keep errors API Gateway produces itself in the API's envelope, and one method
- * per route wired to that route's function (which lives in a nested stack).
+ * responses that keep errors API Gateway produces itself in the API's envelope, and the path
+ * resources every area shares. Each route's method is added in its area's nested stack, wired to
+ * that route's function there (infra/constructs/api-area.ts).
  */
 import { Aws, CfnOutput, type Duration, Size } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -13,7 +14,7 @@ import { pendingUsageKeyValueOf } from '../../shared/auth/usage-identifier';
 import { ERROR_CATALOG, errorKey, type ErrorCode } from '../../shared/errors';
 import { errorAnchor } from '../../shared/public-url';
 import type { Removal } from '../config/stages';
-import { pathParameters, type RouteSpec } from '../routes';
+import { apiAreaOf, pathParameters, type RouteSpec, SHARED_API_PATHS } from '../routes';
 import { acknowledge, removalPolicyOf, retentionOf } from './conventions';
 
 interface UsageTier {
@@ -142,6 +143,9 @@ const ACCESS_LOG_FORMAT = apigw.AccessLogFormat.custom(
   }),
 );
 
+const NO_COGNITO_REASON =
+  'Callers are server-side integrations that authenticate with API keys (Authorization: Bearer bo_<mode>_ent_<code>_<secret>), verified by the Lambda REQUEST authorizer against hashed keys; there are no end-user sign-ins for a Cognito user pool to hold.';
+
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
 
 export class Api extends Construct {
@@ -156,6 +160,8 @@ export class Api extends Construct {
   /** The usage plan of each tier, by tier name (the usage-key sync puts each key's gateway key in one). */
   readonly usagePlans: Record<string, apigw.UsagePlan> = {};
   private readonly validator: apigw.RequestValidator;
+  /** Path resources by path, wherever they live. */
+  private readonly resources = new Map<string, apigw.IResource>();
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -233,12 +239,6 @@ export class Api extends Construct {
       this.usagePlans[tier.name] = plan;
     }
 
-    acknowledge(
-      this.restApi,
-      'AwsSolutions-COG4',
-      'Callers are server-side integrations that authenticate with API keys (Authorization: Bearer bo_<mode>_ent_<code>_<secret>), verified by the Lambda REQUEST authorizer against hashed keys; there are no end-user sign-ins for a Cognito user pool to hold.',
-    );
-
     if (props.customDomain) {
       // Mapped under the stage's name (https://<domain>/<stage>/...), so every URL the API builds
       // from $context.stage (doc_url in gateway responses) is right on both hosts.
@@ -259,24 +259,35 @@ export class Api extends Construct {
     }
   }
 
-  /** Adds the method of `route`, integrated (Lambda proxy) with `handler`. */
-  addRoute(route: RouteSpec, handler: lambda.IFunction): apigw.Method {
-    const resource = this.restApi.root.resourceForPath(route.path);
-    // A plain AWS_PROXY integration: LambdaIntegration would create the invoke permission in this
-    // stack; the route's nested stack creates it instead, next to the function.
+  /**
+   * Adds the method of `route` to `scope` (its area's nested stack), integrated (Lambda proxy) with
+   * `handler`, with the path resources it needs below the shared ones. A plain AWS_PROXY
+   * integration: LambdaIntegration would create the invoke permission itself; the area's stack
+   * creates it, next to the function.
+   */
+  addRoute(scope: Construct, id: string, route: RouteSpec, handler: lambda.IFunction): apigw.Method {
     const integration = new apigw.Integration({
       type: apigw.IntegrationType.AWS_PROXY,
       integrationHttpMethod: 'POST',
       uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${handler.functionArn}/invocations`,
     });
-    const method = resource.addMethod(route.method, integration, {
-      operationName: route.id,
-      requestValidator: this.validator,
-      requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
-      ...(route.auth === 'api_key'
-        ? { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
-        : { authorizationType: apigw.AuthorizationType.NONE }),
+    // The RestApi's deployment depends on every method and hashes them into its logical id
+    // (apigw.Method does both), so a changed method anywhere is deployed to the stage.
+    const method = new apigw.Method(scope, id, {
+      resource: this.resourceFor(scope, route.path),
+      httpMethod: route.method,
+      integration,
+      options: {
+        operationName: route.id,
+        requestValidator: this.validator,
+        requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
+        ...(route.auth === 'api_key'
+          ? { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM, apiKeyRequired: true }
+          : { authorizationType: apigw.AuthorizationType.NONE }),
+      },
     });
+    // On each method, which lives in its area's stack rather than under the RestApi construct.
+    acknowledge(method, 'AwsSolutions-COG4', NO_COGNITO_REASON);
     if (route.auth === 'none') {
       acknowledge(
         method,
@@ -285,5 +296,25 @@ export class Api extends Construct {
       );
     }
     return method;
+  }
+
+  /**
+   * The path resource of `path`: the shared ones (SHARED_API_PATHS) in this stack, an area's root
+   * resource and everything below it in the area's stack (`scope`).
+   */
+  private resourceFor(scope: Construct, path: string): apigw.IResource {
+    if (path === '/') return this.restApi.root;
+    const known = this.resources.get(path);
+    if (known) return known;
+    const cut = path.lastIndexOf('/');
+    const parentPath = path.slice(0, cut) || '/';
+    const pathPart = path.slice(cut + 1);
+    const parent = this.resourceFor(scope, parentPath);
+    const startsArea = !SHARED_API_PATHS.includes(path) && (parentPath === '/' || SHARED_API_PATHS.includes(parentPath));
+    if (startsArea && apiAreaOf(path).rootPath !== path) throw new Error(`${path} is not the root of its area`);
+    // Below an area's root, addResource creates each child in its parent's (the area's) stack.
+    const resource = startsArea ? new apigw.Resource(scope, 'AreaRoot', { parent, pathPart }) : parent.addResource(pathPart);
+    this.resources.set(path, resource);
+    return resource;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The one way this app defines a Lambda function: Node.js 22 on arm64, X-Ray tracing, JSON logs to
  * its own log group with retention, inside the isolated subnets. Roles are created separately and
- * shared (one per nested stack of routes) to keep IAM resources off the stack budget.
+ * shared (one per area stack of routes) to keep IAM resources off the stack budget.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';

@@ -1,9 +1,10 @@
 /**
- * BizOps-<stage>-Api: the stateless half. The REST API and its methods, the authorizer, the
- * scheduled jobs (outbox sweeper, recurring journal entries, vendor credit expiry; the quote expiry
- * job in the ScheduledJobs nested stack) and the migration step live here;
- * route functions live in nested stacks of at most ROUTES_PER_NESTED_STACK routes each, so ~90
- * routes fit comfortably in CloudFormation's 500-resources-per-stack limit.
+ * BizOps-<stage>-Api: the stateless half. The REST API with its stage, deployment, authorizer and
+ * shared path resources, the migration step, the admin function and the usage-key sync live here;
+ * each area of the API (functions/<area>/) is a nested stack holding its path resources, methods
+ * and route functions, so the stack's size does not grow with the routes (CloudFormation allows
+ * 500 resources a template; test/infra/resource-budget.test.ts keeps every one far below).
+ * Alarms, scheduled jobs and webhook delivery are nested stacks of their own.
  */
 import { Aws, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -11,6 +12,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { IConstruct } from 'constructs';
 import type { Construct } from 'constructs';
 import { acceptedKeyModesEnv, type StageConfig } from '../config/stages';
 import { AppFunction, type FunctionLogging, type FunctionNetwork, functionRole } from '../constructs/app-function';
@@ -21,11 +23,11 @@ import { CutoverSnapshotWorkflow } from '../constructs/cutover-snapshot';
 import { type Observability, ObservabilityStack } from '../constructs/observability';
 import { ApiFirewall } from '../constructs/waf';
 import { DEFAULT_METRICS_NAMESPACE } from '../../shared/metrics';
-import { RouteFunctionsStack } from '../constructs/route-functions';
+import { ApiAreaStack } from '../constructs/api-area';
 import { ScheduledJob, ScheduledJobsStack } from '../constructs/scheduled-job';
 import { type WebhookDelivery, WebhooksStack } from '../constructs/webhooks';
 import { CUTOVER_SNAPSHOT_ROUTE_KEYS, type FunctionCodeSource, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES, PROCESSOR_ROUTE_KEYS } from '../functions';
-import { chunkRoutes, ROUTES_PER_NESTED_STACK, type RouteSpec } from '../routes';
+import { constructIdOf, routesByArea, type RouteSpec } from '../routes';
 import type { DataResources } from './data-stack';
 
 export interface ApiStackProps extends StackProps {
@@ -35,12 +37,12 @@ export interface ApiStackProps extends StackProps {
   code: FunctionCodeSource;
   /** The SQL migrations on the synth machine; hashed so the migration step re-runs on change. */
   migrationsDir: string;
-  routesPerNestedStack?: number;
 }
 
 export class ApiStack extends Stack {
   readonly api: Api;
-  readonly routeStacks: RouteFunctionsStack[];
+  /** One nested stack per area of the API, in area order. */
+  readonly routeStacks: ApiAreaStack[];
   readonly migration: DatabaseMigration;
   readonly cutoverSnapshot: CutoverSnapshotWorkflow;
   readonly observability: Observability;
@@ -81,11 +83,11 @@ export class ApiStack extends Stack {
     // The usage tiers, the default first (shared/auth/usage-identifier.ts): for the authorizer's
     // usage identifiers, create-entity --tier and the usage-key sync; route functions never need them.
     const usageTierEnvironment = { USAGE_TIERS: stage.api.usageTiers.map((tier) => tier.name).join(',') };
-    // Stripe keys live in a secret created outside CDK; only the route functions may read it.
+    // Stripe keys live in a secret created outside CDK; only the card routes may read it.
     const stripeSecret = stage.payments.stripeSecretName
       ? secretsmanager.Secret.fromSecretNameV2(this, 'StripeSecret', stage.payments.stripeSecretName)
       : undefined;
-    const routeEnvironment = stripeSecret ? { ...runtimeEnvironment, STRIPE_SECRET_ARN: stripeSecret.secretArn } : runtimeEnvironment;
+    const stripeSecretCheck = stage.payments.stripeSecretName ? cardProcessorSecretCheck(this, stage.payments.stripeSecretName) : undefined;
 
     this.migration = new DatabaseMigration(this, 'Migration', {
       code: code.code(PLATFORM_BUNDLES.migrateDatabase),
@@ -174,23 +176,26 @@ export class ApiStack extends Stack {
       environment: { ...cutoverEnvironment, CUTOVER_STATE_MACHINE_ARN: this.cutoverSnapshot.stateMachine.stateMachineArn },
     };
 
-    this.routeStacks = chunkRoutes(props.routes, props.routesPerNestedStack ?? ROUTES_PER_NESTED_STACK).map((chunk, index) => {
-      const nested = new RouteFunctionsStack(this, `Routes${index + 1}`, {
-        description: `BizOps ${stage.name} route functions, part ${index + 1}`,
-        routes: chunk,
+    const unknownProvisioned = Object.keys(stage.api.provisionedConcurrency).filter((id) => !props.routes.some((route) => route.id === id));
+    if (unknownProvisioned.length) throw new Error(`api.provisionedConcurrency names routes that do not exist: ${unknownProvisioned.join(', ')}`);
+    this.routeStacks = [...routesByArea(props.routes)].map(([area, routes]) => {
+      const nested = new ApiAreaStack(this, `Routes${constructIdOf(area)}`, {
+        description: `BizOps ${stage.name} API area ${area}: path resources, methods and route functions`,
+        routes,
+        api: this.api,
         code,
         network,
-        egressNetwork,
-        egressRouteKeys: PROCESSOR_ROUTE_KEYS,
         logging,
-        environment: { ...routeEnvironment, ...publicEnvironment },
-        access: { databaseLogin: data.database.appLogin, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus, stripeSecret },
-        api: { restApiId: this.api.restApi.restApiId, stageName: this.api.stageName },
+        environment: { ...runtimeEnvironment, ...publicEnvironment },
+        access: { databaseLogin: data.database.appLogin, idempotencyTable: data.idempotencyTable, eventBus: data.eventBus },
+        cardProcessor: { routeKeys: PROCESSOR_ROUTE_KEYS, network: egressNetwork, secret: stripeSecret },
         cutoverSnapshot,
+        provisionedConcurrency: stage.api.provisionedConcurrency,
       });
       // New code must not serve requests before the schema it expects exists.
       nested.node.addDependency(this.migration.resource);
-      for (const route of chunk) this.api.addRoute(route, nested.functions.get(route.key)!);
+      // Nor card routes before their secret is known to exist.
+      if (stripeSecretCheck && routes.some((route) => PROCESSOR_ROUTE_KEYS.has(route.key))) nested.node.addDependency(stripeSecretCheck);
       return nested;
     });
 
@@ -293,6 +298,32 @@ export class ApiStack extends Stack {
     // The dispatcher is invoked by the bus, not a schedule: watched like a job (errors, throttles, its dead-letter queue).
     this.observability.watchJob({ name: 'WebhookDispatcher', function: this.webhooks.dispatcher, deadLetterQueue: this.webhooks.deadLetterQueue });
   }
+}
+
+/**
+ * The card processor's secret is created outside CDK (README, Deploy): this resource policy on it
+ * makes a deploy without it fail at once (CloudFormation: "Secrets Manager can't find the specified
+ * secret"), and refuses the secret to every principal outside the account, whatever another policy
+ * says. Inside the account, only the card routes' role is granted reads (infra/constructs/api-area.ts).
+ */
+function cardProcessorSecretCheck(scope: Stack, secretName: string): IConstruct {
+  return new secretsmanager.CfnResourcePolicy(scope, 'CardProcessorSecretPolicy', {
+    secretId: secretName,
+    blockPublicPolicy: true,
+    resourcePolicy: {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'OnlyThisAccount',
+          Effect: 'Deny',
+          Principal: '*',
+          Action: 'secretsmanager:*',
+          Resource: '*',
+          Condition: { StringNotEquals: { 'aws:PrincipalAccount': Aws.ACCOUNT_ID } },
+        },
+      ],
+    },
+  });
 }
 
 /** The sync job may create API keys and put them in this stage's usage plans; nothing else of API Gateway. */

@@ -90,6 +90,20 @@ describe('npm run cli -- --stage', () => {
     expect(result.stdout).toBe('');
   }, 120_000);
 
+  it('refuses a key mode the stage rejects (live on the sandbox), with the reason, without invoking anything', async () => {
+    const before = invoked.length;
+    const [key, entity] = await Promise.all([
+      cli('--stage', 'sandbox', 'create-key', '--entity', 'acme', '--mode', 'live'),
+      cli('--stage', 'sandbox', 'create-entity', '--code', newCode(), '--name', 'Live Co', '--mode', 'live'),
+    ]);
+    for (const result of [key, entity]) {
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('the sandbox stage accepts test keys only: --mode live would create a key its API rejects');
+      expect(result.stdout).toBe('');
+    }
+    expect(invoked).toHaveLength(before);
+  }, 120_000);
+
   it('refuses a stage name that cannot be one, without invoking anything', async () => {
     const before = invoked.length;
     const result = await cli('--stage', 'Prod!', 'run-recurring');

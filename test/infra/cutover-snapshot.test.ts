@@ -2,9 +2,9 @@
  * The cutover snapshot workflow on AWS: the state machine deploys the repository's one definition,
  * its role may do exactly what the definition calls, and only the snapshot route may start it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cutoverSnapshotDefinition } from '../../shared/migration/snapshot-state-machine';
-import { nestedResources, resourcesOf, type SynthesizedStage, synthStage } from './synth';
+import { nestedResources, resourcesOf, type SynthesizedStage, realStage } from './synth';
 
 interface Statement {
   Action: string | string[];
@@ -32,12 +32,8 @@ let prod: SynthesizedStage;
 let sandbox: SynthesizedStage;
 
 beforeAll(() => {
-  prod = synthStage({ stage: 'prod' });
-  sandbox = synthStage({ stage: 'sandbox' });
-});
-afterAll(() => {
-  prod?.cleanup();
-  sandbox?.cleanup();
+  prod = realStage('prod');
+  sandbox = realStage('sandbox');
 });
 
 const actionsOf = (statement: Statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);

@@ -13,12 +13,12 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auroraMaxConnections, Observability } from '../../infra/constructs/observability';
 import { ScheduledJob } from '../../infra/constructs/scheduled-job';
 import { adminFunctionName } from '../../functions/platform/admin-commands';
 import { pendingUsageKeyValueOf } from '../../shared/auth/usage-identifier';
-import { repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
+import { nestedResources, repoRoot, resourcesOf, type SynthesizedStage, realStage, synthStage, TEST_ALARM_EMAIL } from './synth';
 
 interface AlarmProps {
   AlarmName: string;
@@ -46,13 +46,9 @@ const operations = new Map<SynthesizedStage, Template>();
 const opsOf = (stage: SynthesizedStage) => operations.get(stage)!;
 
 beforeAll(() => {
-  sandbox = synthStage({ stage: 'sandbox' });
-  prod = synthStage({ stage: 'prod' });
+  sandbox = realStage('sandbox');
+  prod = realStage('prod');
   for (const stage of [sandbox, prod]) operations.set(stage, Template.fromStack(Stack.of(stage.stacks.api.observability)));
-});
-afterAll(() => {
-  sandbox?.cleanup();
-  prod?.cleanup();
 });
 
 const logicalIdOf = (template: Template, type: string, props: object): string => {
@@ -162,7 +158,7 @@ describe('alarms', () => {
 
   it('go to an encrypted, TLS-only topic, emailed where stage config names a recipient', () => {
     opsOf(prod).hasResourceProperties('AWS::SNS::Topic', { TopicName: 'bizops-prod-alarms', KmsMasterKeyId: Match.anyValue() });
-    opsOf(prod).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops-alerts@bizops.example' });
+    opsOf(prod).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: TEST_ALARM_EMAIL });
     opsOf(sandbox).resourceCountIs('AWS::SNS::Subscription', 0);
     opsOf(prod).hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
@@ -286,7 +282,7 @@ describe('dead-letter queues', () => {
 
 describe('per-key throttling', () => {
   const methods = (stage: SynthesizedStage) =>
-    resourcesOf<{ AuthorizationType: string; ApiKeyRequired?: boolean; OperationName: string }>(stage.api, 'AWS::ApiGateway::Method').map(
+    nestedResources<{ AuthorizationType: string; ApiKeyRequired?: boolean; OperationName: string }>(stage, 'AWS::ApiGateway::Method').map(
       (method) => method.Properties,
     );
 
@@ -450,8 +446,8 @@ describe('network and stages', () => {
 
   it('creates the API Gateway account role once, in its own stack, which both stages depend on', () => {
     for (const stage of [sandbox, prod]) {
-      stage.account.resourceCountIs('AWS::ApiGateway::Account', 1);
-      stage.account.hasResource('AWS::IAM::Role', {
+      stage.account!.resourceCountIs('AWS::ApiGateway::Account', 1);
+      stage.account!.hasResource('AWS::IAM::Role', {
         DeletionPolicy: 'Retain',
         Properties: { AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })] } },
       });
@@ -460,7 +456,7 @@ describe('network and stages', () => {
       expect(stage.stacks.api.dependencies).toContain(stage.stacks.account);
     }
     // The same template whichever stage deploys it.
-    expect(sandbox.account.toJSON()).toEqual(prod.account.toJSON());
+    expect(sandbox.account!.toJSON()).toEqual(prod.account!.toJSON());
   });
 
   it('serves no custom domain unless stage config names one', () => {

@@ -2,6 +2,9 @@
  * Synthesizes a stage for the infrastructure tests: same composition and feature flags as
  * infra/app.ts, but inline stand-in code (no bundling, no asset staging) unless a test passes
  * real bundles, and no built-in CloudFormation validation pass (cdk synth runs that).
+ *
+ * `realStage` synthesizes the real app's stage once per test process: the infra project runs its
+ * files in one process without isolation (vitest.config.ts), so every file reads the same synthesis.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +14,7 @@ import { App, type PolicyValidationPluginReport, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { addBizOpsStacks, addNagChecks, type BizOpsStacks } from '../../infra/bizops-app';
-import { parseStageConfig, type StageConfig, type StageName, stageConfig } from '../../infra/config/stages';
+import { type OperatorSettings, parseStageConfig, type StageConfig, type StageName, stageConfig } from '../../infra/config/stages';
 import { type FunctionCodeSource, inlineTestCode } from '../../infra/functions';
 import { type RouteSpec, routeSpecs } from '../../infra/routes';
 
@@ -24,13 +27,16 @@ function cdkJsonContext(): Record<string, unknown> {
 
 export const realRoutes = (): RouteSpec[] => routeSpecs(ROUTE_MODULES);
 
+/** The alarm e-mail the tests give as an operator would (`-c alarmEmail=...`); prod does not synthesize without one. */
+export const TEST_ALARM_EMAIL = 'alarms@bizops.test';
+
 export interface SynthesizedStage {
   stacks: BizOpsStacks;
-  /** BizOps-ApiGatewayAccount: the account-wide API Gateway CloudWatch role. */
-  account: Template;
+  /** BizOps-ApiGatewayAccount: the account-wide API Gateway CloudWatch role (absent when the operator keeps the account's own). */
+  account?: Template;
   data: Template;
   api: Template;
-  /** One per nested stack of route functions, in order. */
+  /** One per area nested stack (path resources, methods and route functions), in area order. */
   routeStacks: Template[];
   /** The webhook delivery nested stack. */
   webhooks: Template;
@@ -38,7 +44,7 @@ export interface SynthesizedStage {
   scheduledJobs: Template;
   /** cdk-nag's own report over the whole app (acknowledged findings excluded). */
   nag: PolicyValidationPluginReport;
-  /** Resource count per stack path. */
+  /** Resource count of every template (stacks and nested stacks), by construct path. */
   resourceCounts: Record<string, number>;
   cleanup(): void;
 }
@@ -47,39 +53,36 @@ export function synthStage(options: {
   stage: StageName;
   routes?: RouteSpec[];
   code?: FunctionCodeSource;
-  routesPerNestedStack?: number;
   /** Changes to the stage's configuration (e.g. a custom domain), validated like the real one. */
   configure?: (config: StageConfig) => StageConfig;
+  /** The operator's settings; by default what a first deploy gives: prod's alarm e-mail, the account stack. */
+  settings?: OperatorSettings;
 }): SynthesizedStage {
+  const settings = options.settings ?? (options.stage === 'prod' ? { alarmEmail: TEST_ALARM_EMAIL } : {});
   const outdir = mkdtempSync(join(tmpdir(), 'bizops-infra-'));
   const app = new App({ outdir, context: { ...cdkJsonContext(), stage: options.stage }, builtinCloudFormationValidation: false });
   const stacks = addBizOpsStacks(app, {
-    stage: parseStageConfig((options.configure ?? ((config) => config))(stageConfig(options.stage))),
+    stage: parseStageConfig((options.configure ?? ((config) => config))(stageConfig(options.stage, settings))),
     routes: options.routes ?? realRoutes(),
     code: options.code ?? inlineTestCode(),
     migrationsDir: join(repoRoot, 'migrations'),
-    routesPerNestedStack: options.routesPerNestedStack,
+    manageApiGatewayAccount: settings.manageApiGatewayAccount ?? true,
   });
   const checks = addNagChecks(app);
-  // Template.fromStack synthesizes the app once (nag errors would fail it here already).
-  const account = Template.fromStack(stacks.account);
-  const data = Template.fromStack(stacks.data);
-  const api = Template.fromStack(stacks.api);
-  const routeStacks = stacks.api.routeStacks.map((nested) => Template.fromStack(nested));
-  const webhooksStack = Stack.of(stacks.api.webhooks);
-  const webhooks = Template.fromStack(webhooksStack);
-  const scheduledJobs = Template.fromStack(stacks.api.scheduledJobs);
-  const count = (template: Template) => Object.keys((template.toJSON() as { Resources?: Record<string, unknown> }).Resources ?? {}).length;
-  const resourceCounts: Record<string, number> = {
-    [stacks.account.node.path]: count(account),
-    [stacks.data.node.path]: count(data),
-    [stacks.api.node.path]: count(api),
+  // The first Template.fromStack synthesizes the app (nag errors would fail it here already).
+  const resourceCounts: Record<string, number> = {};
+  const templateOf = (stack: Stack) => {
+    const template = Template.fromStack(stack);
+    resourceCounts[stack.node.path] = Object.keys((template.toJSON() as { Resources?: Record<string, unknown> }).Resources ?? {}).length;
+    return template;
   };
-  stacks.api.routeStacks.forEach((nested, index) => {
-    resourceCounts[nested.node.path] = count(routeStacks[index]);
-  });
-  resourceCounts[webhooksStack.node.path] = count(webhooks);
-  resourceCounts[stacks.api.scheduledJobs.node.path] = count(scheduledJobs);
+  const account = stacks.account && templateOf(stacks.account);
+  const data = templateOf(stacks.data);
+  const api = templateOf(stacks.api);
+  const routeStacks = stacks.api.routeStacks.map(templateOf);
+  const webhooks = templateOf(Stack.of(stacks.api.webhooks));
+  const scheduledJobs = templateOf(stacks.api.scheduledJobs);
+  templateOf(Stack.of(stacks.api.observability));
   return {
     stacks,
     account,
@@ -92,6 +95,20 @@ export function synthStage(options: {
     resourceCounts,
     cleanup: () => rmSync(outdir, { recursive: true, force: true }),
   };
+}
+
+const realStages = new Map<StageName, SynthesizedStage>();
+
+/** The real app's stage (real routes, the test alarm e-mail), synthesized once per process and shared; never clean it up. */
+export function realStage(stage: StageName): SynthesizedStage {
+  let synthesized = realStages.get(stage);
+  if (!synthesized) {
+    const made = synthStage({ stage });
+    process.once('exit', () => made.cleanup());
+    realStages.set(stage, made);
+    synthesized = made;
+  }
+  return synthesized;
 }
 
 /** A resource of a synthesized template, its properties typed as `P`: as far as a test reads them. */

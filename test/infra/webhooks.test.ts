@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_MODULES } from '../../functions/routes';
 import { PROCESSOR_ROUTE_KEYS } from '../../infra/functions';
 import { EVENT_SOURCE } from '../../shared/events/publisher';
-import { type SynthesizedStage, nestedResources, repoRoot, resourcesOf, synthStage } from './synth';
+import { type SynthesizedStage, nestedResources, repoRoot, resourcesOf, realStage } from './synth';
 
 interface FunctionProps {
   Description: string;
@@ -33,12 +33,8 @@ let sandbox: SynthesizedStage;
 let prod: SynthesizedStage;
 
 beforeAll(() => {
-  sandbox = synthStage({ stage: 'sandbox' });
-  prod = synthStage({ stage: 'prod' });
-});
-afterAll(() => {
-  sandbox?.cleanup();
-  prod?.cleanup();
+  sandbox = realStage('sandbox');
+  prod = realStage('prod');
 });
 
 const logicalIdOf = (stage: SynthesizedStage, type: string, description: RegExp): string => {
