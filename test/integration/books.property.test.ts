@@ -20,7 +20,7 @@ import { expectBooksSettled, expectBooksTie, readBooks } from '../support/books'
 import { expectClosedPeriodsUntouched, runPurchasing, type PurchasingOp } from '../support/books-purchasing';
 import { runSales, type SalesOp } from '../support/books-sales';
 import { settleBooks } from '../support/books-settle';
-import { booksWorld, type BooksWorld } from '../support/books-world';
+import { booksWorld, tally, type BooksWorld } from '../support/books-world';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();
@@ -80,13 +80,14 @@ const ARBITRARIES: [Kind, fc.Arbitrary<Op>, number][] = [
       quantity: fc.integer({ min: 1, max: 6 }),
       cents: cents(9999),
       kit: fc.boolean(),
+      ship: fc.boolean(),
     }),
     5,
   ],
   ['fulfil', fc.record({ kind: k('fulfil'), pick }), 3],
   ['invoice_order', fc.record({ kind: k('invoice_order'), pick }), 3],
   ['pay', fc.record({ kind: k('pay'), pick, percent, method: fc.constantFrom('check' as const, 'check' as const, 'ach' as const), onOrder: fc.boolean() }), 5],
-  ['pay_invoiced_order', fc.record({ kind: k('pay_invoiced_order'), pick }), 1],
+  ['pay_invoiced_order', fc.record({ kind: k('pay_invoiced_order'), cents: fc.integer({ min: 600, max: 9999 }) }), 1],
   ['multi_pay', fc.record({ kind: k('multi_pay'), extraCents: fc.integer({ min: 0, max: 50_000 }) }), 2],
   ['credit', fc.record({ kind: k('credit'), cents: cents(50_000) }), 1],
   ['apply', fc.record({ kind: k('apply'), pick }), 2],
@@ -98,9 +99,9 @@ const ARBITRARIES: [Kind, fc.Arbitrary<Op>, number][] = [
   ['deposit', fc.constant({ kind: 'deposit' as const }), 1],
   ['void_invoice', fc.record({ kind: k('void_invoice'), pick }), 1],
   ['cancel_order', fc.record({ kind: k('cancel_order'), pick }), 1],
-  ['cancel_refunded_order', fc.record({ kind: k('cancel_refunded_order'), pick }), 1],
+  ['cancel_refunded_order', fc.record({ kind: k('cancel_refunded_order'), cents: fc.integer({ min: 600, max: 9999 }) }), 1],
   ['return', fc.record({ kind: k('return'), pick }), 2],
-  ['receive_return', fc.record({ kind: k('receive_return'), pick, restock: fc.boolean() }), 2],
+  ['receive_return', fc.record({ kind: k('receive_return'), cents: fc.integer({ min: 100, max: 9999 }), restock: fc.boolean() }), 2],
   ['credit_apply', fc.record({ kind: k('credit_apply'), pick, percent }), 2],
   ['credit_refund', fc.record({ kind: k('credit_refund'), pick, percent }), 1],
   ['purchase', fc.record({ kind: k('purchase'), quantity: fc.integer({ min: 1, max: 20 }), cents: fc.integer({ min: 100, max: 900 }) }), 2],
@@ -108,7 +109,7 @@ const ARBITRARIES: [Kind, fc.Arbitrary<Op>, number][] = [
   ['bill_po', fc.record({ kind: k('bill_po'), pick }), 2],
   ['expense_bill', fc.record({ kind: k('expense_bill'), cents: cents(200_000), rejectFirst: fc.boolean() }), 2],
   ['void_bill', fc.record({ kind: k('void_bill'), pick }), 1],
-  ['ap_pay', fc.record({ kind: k('ap_pay'), pick, percent, credit: fc.option(pick) }), 3],
+  ['ap_pay', fc.record({ kind: k('ap_pay'), pick, percent, credit: fc.option(pick, { nil: null }) }), 3],
   ['void_ap_payment', fc.record({ kind: k('void_ap_payment'), pick }), 1],
   ['vendor_credit', fc.record({ kind: k('vendor_credit'), cents: cents(50_000) }), 1],
   ['void_vendor_credit', fc.record({ kind: k('void_vendor_credit'), pick }), 1],
@@ -118,18 +119,26 @@ const ARBITRARIES: [Kind, fc.Arbitrary<Op>, number][] = [
   ['transfer', fc.record({ kind: k('transfer'), quantity: fc.integer({ min: 1, max: 10 }), back: fc.boolean() }), 1],
   ['build_kit', fc.record({ kind: k('build_kit'), quantity: fc.integer({ min: 1, max: 3 }) }), 1],
   ['journal', fc.record({ kind: k('journal'), cents: cents(100_000) }), 1],
-  ['close_period', fc.constant({ kind: 'close_period' as const }), 1],
-  ['post_into_closed', fc.record({ kind: k('post_into_closed'), pick, what: fc.constantFrom('journal' as const, 'payment' as const, 'bill' as const) }), 1],
+  ['close_period', fc.constant({ kind: 'close_period' as const }), 2],
+  ['post_into_closed', fc.record({ kind: k('post_into_closed'), pick, what: fc.constantFrom('journal' as const, 'payment' as const, 'bill' as const) }), 2],
 ];
 
+/**
+ * BOOKS_INCLUDE=stock_receipt,adjust puts operations awaiting a fix back in, ten times as often as
+ * their weight says, to check a fix before its entry is removed.
+ */
+const included = new Set((process.env.BOOKS_INCLUDE ?? '').split(',').filter(Boolean));
 const op: fc.Arbitrary<Op> = fc.oneof(
-  ...ARBITRARIES.filter(([kind]) => !OPERATIONS_AWAITING_FIX[kind]).map(([, arbitrary, weight]) => ({ arbitrary, weight })),
+  ...ARBITRARIES.filter(([kind]) => !OPERATIONS_AWAITING_FIX[kind] || included.has(kind)).map(([kind, arbitrary, weight]) => ({
+    arbitrary,
+    weight: included.has(kind) ? weight * 10 : weight,
+  })),
 );
 
 /** Every sequence starts with a document of each kind, so the money moves have something to act on. */
 const OPENING: Op[] = [
-  { kind: 'sell', document: 'invoice', quantity: 2, cents: 1999, kit: false },
-  { kind: 'sell', document: 'sales_order', quantity: 3, cents: 1250, kit: true },
+  { kind: 'sell', document: 'invoice', quantity: 2, cents: 1999, kit: false, ship: true },
+  { kind: 'sell', document: 'sales_order', quantity: 3, cents: 1250, kit: true, ship: false },
   { kind: 'purchase', quantity: 10, cents: 425 },
 ];
 
@@ -144,7 +153,7 @@ async function expectTies(w: BooksWorld, label: string): Promise<void> {
 }
 
 const RUNS = Number(process.env.BOOKS_RUNS ?? 4);
-const MAX_STEPS = Number(process.env.BOOKS_STEPS ?? 14);
+const MAX_STEPS = Number(process.env.BOOKS_STEPS ?? 24);
 
 describe('the books through a whole cycle', () => {
   it('every control account equals its sub-ledger after every step, nothing posts into a closed period, and everything settles', async () => {
@@ -152,15 +161,17 @@ describe('the books through a whole cycle', () => {
     let steps = 0;
     const started = Date.now();
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: MAX_STEPS }), async (generated) => {
+      fc.asyncProperty(fc.array(op, { minLength: Math.min(8, MAX_STEPS), maxLength: MAX_STEPS }), async (generated) => {
         sequences++;
         const w = await booksWorld(api);
         await expectTies(w, 'after the opening stock');
         for (const [index, step] of [...OPENING, ...generated].entries()) {
-          if (process.env.BOOKS_TRACE) console.log(JSON.stringify(step));
+          const began = Date.now();
           await run(w, step);
+          const ran = Date.now();
           steps++;
           await expectTies(w, `after step ${index + 1} ${JSON.stringify(step)}`);
+          if (process.env.BOOKS_TRACE) console.log(`${ran - began} ms + ${Date.now() - ran} ms check: ${JSON.stringify(step)}`);
         }
         await settleBooks(w);
         const books = await readBooks(api, w.owner, w.system);
@@ -175,5 +186,12 @@ describe('the books through a whole cycle', () => {
       },
     );
     console.log(`books property: ${sequences} sequences, ${steps} steps, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (process.env.BOOKS_TRACE)
+      console.log(
+        [...tally]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([what, n]) => `${what}: ${n}`)
+          .join('\n'),
+      );
   }, 3_600_000);
 });

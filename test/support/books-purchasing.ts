@@ -91,7 +91,8 @@ export async function runPurchasing(w: BooksWorld, step: PurchasingOp): Promise<
         (await list<Bill>(w, '/v1/vendor-bills')).filter((b) => b.status !== 'voided'),
         step.pick,
       );
-      if (bill) okOr(await send(w, 'POST', `/v1/vendor-bills/${bill.id}/void`, {}), ['vendor_bill_has_payments', 'vendor_bill_invalid_transition'], 'void bill');
+      if (bill)
+        okOr(await send(w, 'POST', `/v1/vendor-bills/${bill.id}/void`, {}), ['vendor_bill_has_payments', 'vendor_bill_invalid_transition'], 'void bill');
       return;
     }
     case 'ap_pay': {
@@ -175,7 +176,11 @@ export async function runPurchasing(w: BooksWorld, step: PurchasingOp): Promise<
         expect(refused.error?.code, refused.text).toBe('period_closed');
       } else {
         const draft = ok(
-          await send(w, 'POST', '/v1/vendor-bills', { vendor_id: w.vendorId, bill_date: date, lines: [{ type: 'expense', account_id: w.expenseAccountId, amount: '1.00' }] }),
+          await send(w, 'POST', '/v1/vendor-bills', {
+            vendor_id: w.vendorId,
+            bill_date: date,
+            lines: [{ type: 'expense', account_id: w.expenseAccountId, amount: '1.00' }],
+          }),
           'create backdated bill',
         );
         ok(await send(w, 'POST', `/v1/vendor-bills/${draft.id}/submit`), 'submit bill');

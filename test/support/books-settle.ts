@@ -51,7 +51,10 @@ export async function settleBooks(w: BooksWorld): Promise<void> {
     if (payment.order_id && onOrder.gt(0)) held.set(payment.order_id, onOrder.minus(refund.minus(payment.unapplied_amount)));
   }
   for (const invoice of (await orders(w, 'invoice')).filter((o) => o.balance_due > 0)) {
-    ok(await send(w, 'POST', `/v1/orders/${invoice.id}/payments`, { amount: amount(invoice.balance_due).toFixed(2), payment_method: 'check' }), 'settle: pay invoice');
+    ok(
+      await send(w, 'POST', `/v1/orders/${invoice.id}/payments`, { amount: amount(invoice.balance_due).toFixed(2), payment_method: 'check' }),
+      'settle: pay invoice',
+    );
   }
   await depositAll(w);
   // Each vendor credit left is used up against a bill of its amount; then every open bill is paid.

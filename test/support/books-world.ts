@@ -24,7 +24,14 @@ export type Order = Row & {
   source_order_id: string | null;
   lines?: Line[];
 };
-export type Payment = Row & { status: string; amount: number; amount_refunded: number; unapplied_amount: number; applied_count: number; order_id: string | null };
+export type Payment = Row & {
+  status: string;
+  amount: number;
+  amount_refunded: number;
+  unapplied_amount: number;
+  applied_count: number;
+  order_id: string | null;
+};
 
 let sequence = 0;
 
@@ -52,14 +59,23 @@ export async function send(w: BooksWorld, method: string, path: string, body?: u
   return (await w.api.raw(method, path, { key, ...(body === undefined ? {} : { body: body as never }) })) as ApiResponse<Row>;
 }
 
+/** How many requests of each kind answered what (`refund 201`, `kit build 422 insufficient_stock`): the coverage of a run. */
+export const tally = new Map<string, number>();
+const count = (what: string, response: ApiResponse<Row>) => {
+  const key = `${what} ${response.status}${response.status >= 300 ? ` ${response.error?.code}` : ''}`;
+  tally.set(key, (tally.get(key) ?? 0) + 1);
+};
+
 /** The answer must be a success; its body. */
 export function ok(response: ApiResponse<Row>, what: string): Row {
+  count(what, response);
   if (response.status >= 300) throw new Error(`${what}: expected a success, got ${response.status} ${response.text}`);
   return response.body;
 }
 
 /** A success (true), or a refusal with one of `codes` (false); never a 5xx nor another code. */
 export function okOr(response: ApiResponse<Row>, codes: string[], what: string): boolean {
+  count(what, response);
   if (response.status < 300) return true;
   expect(response.status, `${what}: ${response.text}`).toBeLessThan(500);
   expect(codes, `${what}: ${response.status} ${response.text}`).toContain(response.error.code);
@@ -109,7 +125,8 @@ export async function purchaseOrder(w: BooksWorld, quantity: number, unitCost: s
 export async function booksWorld(api: TestApi): Promise<BooksWorld> {
   const owner = await api.newEntity();
   const n = sequence++;
-  const post = async (path: string, body: unknown) => ok((await api.raw('POST', path, { key: owner.secret, body: body as never })) as ApiResponse<Row>, path).id;
+  const post = async (path: string, body: unknown) =>
+    ok((await api.raw('POST', path, { key: owner.secret, body: body as never })) as ApiResponse<Row>, path).id;
   const system = await systemAccounts(api, owner);
   const accounts = await api.get(owner, '/v1/gl-accounts', { limit: '100' });
   const bankAccountId = accounts.data.find((a) => a.system_key === 'bank')?.bank_account_id ?? '';
@@ -123,7 +140,12 @@ export async function booksWorld(api: TestApi): Promise<BooksWorld> {
     vendorId: await post('/v1/vendors', { name: `Supplier ${n}` }),
     locations: [await post('/v1/locations', { name: 'Main' }), await post('/v1/locations', { name: 'Back room' })],
     widgetId,
-    kitId: await post('/v1/kits', { sku: `BK-${n}`, product_name: 'Pair', list_price: 25, components: [{ component_product_id: widgetId, quantity_per_kit: 2 }] }),
+    kitId: await post('/v1/kits', {
+      sku: `BK-${n}`,
+      product_name: 'Pair',
+      list_price: 25,
+      components: [{ component_product_id: widgetId, quantity_per_kit: 2 }],
+    }),
     expenseAccountId: await post('/v1/gl-accounts', { code: `X${n}`, name: 'Supplies', type: 'expense' }),
     approver: await userWithKey(owner, ['purchasing.approve_bills']),
     controller: await userWithKey(owner, ['accounting.close_periods']),
