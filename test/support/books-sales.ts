@@ -151,16 +151,20 @@ export async function runSales(w: BooksWorld, step: SalesOp): Promise<void> {
       if (!invoice) return;
       const half = amount(invoice.balance_due).div(2).toDecimalPlaces(2, 1);
       const rest = amount(invoice.balance_due).minus(half).toFixed(2);
-      const body = {
+      const paid = {
         account_id: w.accountId,
         amount: money(invoice.balance_due),
         applications: [{ order_id: invoice.id, amount_applied: half.toFixed(2) }],
         route_unapplied: 'credit',
       };
-      const payment = (ok(await send(w, 'POST', '/v1/payments/multi-invoice-apply', body), 'partly applied payment') as unknown as { data: { id: string } })
+      const payment = (ok(await send(w, 'POST', '/v1/payments/multi-invoice-apply', paid), 'partly applied payment') as unknown as { data: { id: string } })
         .data;
-      const later = { account_id: w.accountId, applications: [{ order_id: invoice.id, amount_applied: rest }] };
-      ok(await send(w, 'POST', `/v1/payments/${payment.id}/apply`, later), 'apply the remainder later');
+      // Applied in two parts, as a controller catching up would (POST /v1/payments/{payment_id}/apply-credit).
+      const first = amount(rest).div(2).toDecimalPlaces(2, 1);
+      for (const value of [first, amount(rest).minus(first)].filter((v) => v.gt(0))) {
+        const body = { invoice_id: invoice.id, amount: value.toFixed(2) };
+        ok(await send(w, 'POST', `/v1/payments/${payment.id}/apply-credit`, body), 'apply the remainder later');
+      }
       return;
     }
     case 'apply': {

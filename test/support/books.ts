@@ -5,7 +5,7 @@
  *   trial balance          Σ debits = Σ credits
  *   accounts_receivable    = Σ balance_due of the posted invoices (not draft, cancelled or voided)
  *   customer_credits       = Σ unapplied payment money (payments not voided, failed or pending)
- *                            + what sales orders hold as deposits (their amount_paid)
+ *                            + what sales orders hold as deposits (amount_paid not paid through their invoices)
  *                            + Σ credit-memo credit still available (−balance_due of returns)
  *   undeposited_funds      = Σ (amount − amount_refunded) of the receipts no deposit took
  *   inventory              = Σ inventory_value of /v1/inventory/balances, to the cent
@@ -21,6 +21,14 @@ import { amount, sum, type AmountLike } from '../../shared/money';
 import type { TestApi, TestEntity } from './harness';
 
 type Row = Record<string, unknown>;
+
+/**
+ * Until issue 39's row 5 is fixed, a sales order's amount_paid is the deposit it still holds; once
+ * fixed, it also counts what its live invoices were paid and credited, which then come off to give
+ * the deposit held. Flip to true when that fix is merged (and pay_invoiced_order leaves
+ * OPERATIONS_AWAITING_FIX in books.property.test.ts).
+ */
+const SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES = false;
 
 /** Every row of a cursor-paged list (100 a page, following next_cursor). */
 export async function listAll<T = Row>(api: TestApi, caller: TestEntity, path: string, query: Record<string, string | string[]> = {}): Promise<T[]> {
@@ -81,11 +89,15 @@ export interface Books {
 /** Reads the GL and every sub-ledger of the entity through the API. */
 export async function readBooks(api: TestApi, owner: TestEntity, system: Record<string, string>): Promise<Books> {
   const trial = await trialBalance(api, owner, system);
-  type Order = { order_status: string; balance_due: number; amount_paid: number };
+  type Order = { id: string; order_status: string; balance_due: number; amount_paid: number; amount_credited?: number; converted_from_id: string | null };
   const ofType = (documentType: string) => listAll<Order>(api, owner, '/v1/orders', { document_type: documentType });
   const live = (o: Order) => !['draft', 'cancelled', 'voided'].includes(o.order_status);
   const invoices = (await ofType('invoice')).filter(live);
   const salesOrders = await ofType('sales_order');
+  const throughInvoices = (order: Order) =>
+    SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES
+      ? sum(invoices.filter((i) => i.converted_from_id === order.id).flatMap((i) => [i.amount_paid, i.amount_credited ?? 0]))
+      : amount(0);
   const memos = (await ofType('return')).filter((o) => live(o) && o.balance_due < 0);
 
   type Payment = { status: string; unapplied_amount: number; amount: number; amount_refunded: number; deposit_id: string | null };
@@ -111,7 +123,7 @@ export async function readBooks(api: TestApi, owner: TestEntity, system: Record<
     openInvoices: total(invoices.map((o) => o.balance_due)),
     customerMoney: sum([
       ...held.map((p) => p.unapplied_amount),
-      ...salesOrders.map((o) => o.amount_paid),
+      ...salesOrders.map((o) => amount(o.amount_paid).minus(throughInvoices(o))),
       ...memos.map((o) => amount(o.balance_due).negated()),
     ]).toString(),
     undepositedReceipts: total(undeposited.map((p) => amount(p.amount).minus(p.amount_refunded))),
