@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { expectBooksSettled, expectBooksTie, readBooks } from '../support/books';
 import { expectClosedPeriodsUntouched, runPurchasing, type PurchasingOp } from '../support/books-purchasing';
+import { REFUSALS, runRefusal, type RefusedOp } from '../support/books-refusals';
 import { runSales, type SalesOp } from '../support/books-sales';
 import { settleBooks } from '../support/books-settle';
 import { booksWorld, tally, type BooksWorld } from '../support/books-world';
@@ -25,7 +26,7 @@ import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();
 
-type Op = SalesOp | PurchasingOp;
+type Op = SalesOp | PurchasingOp | RefusedOp;
 type Kind = Op['kind'];
 
 /**
@@ -121,6 +122,7 @@ const ARBITRARIES: [Kind, fc.Arbitrary<Op>, number][] = [
   ['journal', fc.record({ kind: k('journal'), cents: cents(100_000) }), 1],
   ['close_period', fc.constant({ kind: 'close_period' as const }), 2],
   ['post_into_closed', fc.record({ kind: k('post_into_closed'), pick, what: fc.constantFrom('journal' as const, 'payment' as const, 'bill' as const) }), 2],
+  ['refused', fc.record({ kind: k('refused'), what: fc.constantFrom(...REFUSALS), pick }), 3],
 ];
 
 /**
@@ -143,7 +145,8 @@ const OPENING: Op[] = [
 ];
 
 async function run(w: BooksWorld, step: Op): Promise<void> {
-  if (SALES_KINDS.has(step.kind)) await runSales(w, step as SalesOp);
+  if (step.kind === 'refused') await runRefusal(w, step);
+  else if (SALES_KINDS.has(step.kind)) await runSales(w, step as SalesOp);
   else await runPurchasing(w, step as PurchasingOp);
 }
 

@@ -12,7 +12,7 @@ import { systemAccounts } from './books';
 import { userWithKey } from './ledger-helpers';
 
 export type Row = Record<string, unknown> & { id: string };
-export type Line = { id: string; quantity: number; quantity_fulfilled: number; billed_quantity: number; kit_parent_line_id: string | null; sell_rate: number };
+type Line = { id: string; quantity: number; quantity_fulfilled: number; billed_quantity: number; kit_parent_line_id: string | null; sell_rate: number };
 export type Order = Row & {
   document_type: string;
   order_status: string;

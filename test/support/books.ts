@@ -31,7 +31,7 @@ type Row = Record<string, unknown>;
 const SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES = false;
 
 /** Every row of a cursor-paged list (100 a page, following next_cursor). */
-export async function listAll<T = Row>(api: TestApi, caller: TestEntity, path: string, query: Record<string, string | string[]> = {}): Promise<T[]> {
+async function listAll<T = Row>(api: TestApi, caller: TestEntity, path: string, query: Record<string, string | string[]> = {}): Promise<T[]> {
   const rows: T[] = [];
   let cursor: string | null = null;
   do {
@@ -139,7 +139,7 @@ export async function readBooks(api: TestApi, owner: TestEntity, system: Record<
 }
 
 /** The identities a controller ties at month end, by name; each is [GL side, sub-ledger side]. */
-export function booksIdentities(books: Books): Record<string, [string, string]> {
+function booksIdentities(books: Books): Record<string, [string, string]> {
   return {
     'trial balance: Σ debits = Σ credits': [books.totalDebits, books.totalCredits],
     'accounts_receivable = Σ balance_due of posted invoices': [books.gl.accounts_receivable, books.openInvoices],
