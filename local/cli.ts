@@ -17,6 +17,7 @@
  * credentials (the usual AWS_PROFILE / AWS_REGION environment), which runs the same command
  * inside the VPC.
  */
+import './quiet-node-notice';
 import { ADMIN_OPTIONS, ADMIN_USAGE, adminFunctionName, isAdminCommand, runAdminCommand, UsageError } from '../functions/platform/admin-commands';
 import type { AdminAnswer } from '../functions/platform/admin';
 import { parseCommandLine } from './command-line';

@@ -180,17 +180,18 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
   }
 
   /**
-   * Authenticates a request that has no cached Allow. It spends a token of the client address
-   * before the authorizer runs (so concurrent attempts count too), given back when the key turns
-   * out valid: only failed authentications use up the address's budget, and once it is spent the
-   * authorizer (and the database behind it) is not called at all. A cached Deny is answered from
-   * the cache, after the token.
+   * Authenticates a request that has no cached Allow. Failed authentications are counted per client
+   * address: each spends a token of the address's budget (taken before the authorizer runs, so
+   * concurrent attempts count too, and given back when the key turns out valid). Once the budget is
+   * spent, a failure is answered 429 with the budget's Retry-After instead of 401, but the key is
+   * still checked: a valid key is never refused for the failures of another client behind the same
+   * address. (On AWS the WAF's per-address rate rule bounds how many checks an address can cause.)
    */
   async function authenticateFrom(address: string, header: string | undefined, method: string, path: string): Promise<Authentication> {
     const fresh = freshlyAuthorized(header);
     const failures = authFailures.take(address);
-    if (!failures.allowed) return { ok: false, status: 429, code: 'rate_limit_exceeded', headers: rateLimitHeaders(failures) };
-    if (header === undefined) return { ok: false, status: 401, code: 'api_key_missing' };
+    const throttled: Authentication = { ok: false, status: 429, code: 'rate_limit_exceeded', headers: rateLimitHeaders(failures) };
+    if (header === undefined) return failures.allowed ? { ok: false, status: 401, code: 'api_key_missing' } : throttled;
     let authorized = fresh;
     try {
       if (!authorized) {
@@ -200,10 +201,11 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       }
     } finally {
       // An authorizer that failed (database unreachable) is not a failed authentication.
-      if (!authorized || allows(authorized.result)) authFailures.refund(address);
+      if (failures.allowed && (!authorized || allows(authorized.result))) authFailures.refund(address);
     }
     const { result } = authorized;
     if (allows(result)) return { ok: true, eventContext: authorized.eventContext };
+    if (!failures.allowed) return throttled;
     const context = (result.context ?? {}) as Record<string, unknown>;
     const code = String(context.errorCode) as ErrorCode;
     if (!(code in ERROR_CATALOG)) return { ok: false, status: 401, code: 'api_key_invalid' };

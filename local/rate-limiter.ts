@@ -48,13 +48,16 @@ export class TokenBucketLimiter {
     this.buckets.set(key, bucket);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
-    const missing = burst - bucket.tokens;
+    // RateLimit-Reset and Retry-After say one thing: the seconds until the next whole token, when
+    // Remaining grows by one (0 once the bucket is full). A refused request waits exactly that long.
+    const full = bucket.tokens >= burst;
+    const nextToken = full ? 0 : Math.max(1, Math.ceil((1 - (bucket.tokens % 1)) / ratePerSecond));
     return {
       allowed,
       limit: burst,
       remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil(missing / ratePerSecond),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond)),
+      resetSeconds: nextToken,
+      retryAfterSeconds: allowed ? 0 : nextToken,
     };
   }
 

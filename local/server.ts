@@ -11,6 +11,7 @@
  *                          does (the stages' TTL); a revoked key keeps working until then, there as here. 0: none
  *   VALIDATE_RESPONSES     1: check every response against its schema (as the tests do); off by default
  */
+import './quiet-node-notice';
 import './v8-tuning';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,8 @@ const port = Number(process.env.PORT ?? 3000);
 process.env.PUBLIC_BASE_URL ||= `http://localhost:${port}`;
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
 const demoKeyFile = path.join(dataDir, 'demo-key.txt');
+/** A path as a developer would type it: relative below the working folder, else whole. */
+const shortPath = (file: string) => (file.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), file) : file);
 const serverFile = path.join(dataDir, 'server.json');
 /** Every published event, one JSON object a line: where a developer sees them locally. */
 const eventsFile = path.join(dataDir, 'events.jsonl');
@@ -96,7 +99,7 @@ async function main() {
   console.log(`  demo test key (every scope), saved in ${demoKeyFile}:\n\n    ${demoKey}\n`);
   console.log(`  reference: ${process.env.PUBLIC_BASE_URL}/docs`);
   console.log(`  events: appended to ${eventsFile} as they are published`);
-  console.log(`  try: curl -H "Authorization: Bearer $(cat ${path.relative(process.cwd(), demoKeyFile)})" http://localhost:${port}/v1/locations`);
+  console.log(`  try: curl -H "Authorization: Bearer $(cat ${shortPath(demoKeyFile)})" http://localhost:${port}/v1/locations`);
 
   const shutdown = async () => {
     clearInterval(sweeper);

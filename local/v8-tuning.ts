@@ -1,5 +1,5 @@
 /**
- * V8 settings of the local server, applied before anything else loads: this is the first import
+ * V8 settings of the local server, applied before anything else loads: this is among the first imports
  * of local/server.ts (and of the benchmark's bare server, so the two are compared like for like).
  *
  * Allocation-site pretenuring off. V8 learns, per allocation site, whether the objects it makes

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/platform/admin';
 import { ADMIN_COMMAND_NAMES } from '../../functions/platform/admin-commands';
+import { ALL_SCOPES } from '../../shared/auth/scopes';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();
@@ -84,6 +85,22 @@ describe('admin function', () => {
     const response = await api.raw('POST', '/v1/locations', { key: key.secret, body: { name: 'Main warehouse', country: 'US' } });
     expect(response.status, response.text).toBe(201);
     expect((response.body as { livemode: boolean }).livemode).toBe(true);
+  });
+
+  it('prints every scope for --scopes all, and the permissions given to a new user in the mode asked', async () => {
+    const code = newCode();
+    const created = okResult<{ api_key: { scopes: string[] } }>(
+      await handler({ command: 'create-entity', options: { code, name: 'All Scopes', mode: 'live', scopes: 'all' } }, context),
+    );
+    expect([...created.api_key.scopes].sort()).toEqual([...ALL_SCOPES].sort());
+    expect(created.api_key.scopes).toHaveLength(23);
+    const { user } = okResult<{ user: { entity_id: string; permissions: string[] } }>(
+      await handler(
+        { command: 'create-user', options: { entity: code, email: 'close@admin.example', name: 'Closer', permissions: 'accounting.close_periods' } },
+        context,
+      ),
+    );
+    expect(user.permissions).toEqual(['accounting.close_periods']);
   });
 
   it('runs the recurring journal entries as of a date', async () => {

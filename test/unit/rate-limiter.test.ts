@@ -54,10 +54,26 @@ describe('TokenBucketLimiter', () => {
     expect(allowed).toBe(3);
   });
 
-  it('reports resetSeconds as the time to refill to the burst', () => {
-    const limiter = new TokenBucketLimiter({ ratePerSecond: 1, burst: 10 });
+  it('reports resetSeconds as the time to the next token, 0 when full', () => {
+    const limiter = new TokenBucketLimiter({ ratePerSecond: 0.5, burst: 10 });
     for (let i = 0; i < 4; i++) limiter.take('k', T0);
-    expect(limiter.take('k', T0)).toMatchObject({ allowed: true, remaining: 5, resetSeconds: 5, limit: 10 });
+    expect(limiter.take('k', T0)).toMatchObject({ allowed: true, remaining: 5, resetSeconds: 2, limit: 10 });
+    expect(limiter.take('k', T0 + 1_000)).toMatchObject({ remaining: 4, resetSeconds: 1 });
+    expect(limiter.take('fresh', T0)).toMatchObject({ remaining: 9, resetSeconds: 2 });
+    expect(new TokenBucketLimiter({ ratePerSecond: 1, burst: 1 }).take('k', T0 + 60_000)).toMatchObject({ remaining: 0, resetSeconds: 1 });
+  });
+
+  it('refuses with Retry-After equal to RateLimit-Reset, and a request after that long is allowed', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 100, noNaN: true }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 60 }), (rate, burst, extra) => {
+        const limiter = new TokenBucketLimiter({ ratePerSecond: rate, burst });
+        for (let i = 0; i < burst + extra; i++) limiter.take('k', T0);
+        const refused = limiter.take('k', T0);
+        expect(refused.allowed).toBe(false);
+        expect(refused.retryAfterSeconds).toBe(refused.resetSeconds);
+        expect(limiter.take('k', T0 + refused.retryAfterSeconds * 1000).allowed).toBe(true);
+      }),
+    );
   });
 
   it('keeps a separate bucket per key', () => {

@@ -1,0 +1,60 @@
+/**
+ * The README's "First hour" commands, run as written by bash against `npm start` on a data folder
+ * of its own (`DATA_DIR` set, as the README's own example run does): what they print is what the
+ * README says they print.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer, type LocalServer } from './local-server';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The second shell block of the First hour section: the calls made while the server runs. */
+function firstHourCalls(): string {
+  const section = readme.slice(readme.indexOf('## First hour'), readme.indexOf('\n## ', readme.indexOf('## First hour') + 1));
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+  expect(blocks.length).toBeGreaterThanOrEqual(2);
+  return blocks[1];
+}
+
+function bash(script: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+let server: LocalServer;
+beforeAll(async () => {
+  // Without the switch the tests set: the server must keep the AWS SDK's Node 20 notice quiet itself.
+  server = await startLocalServer({ AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('README: First hour', () => {
+  it('starts without the AWS SDK notice and prints where the key is', () => {
+    expect(server.output()).not.toContain('NodeVersionSupportWarning');
+    expect(server.output()).toContain(`$(cat ${server.dataDir}/demo-key.txt)`);
+  });
+
+  it('prints what the README says, reading the key and the events from DATA_DIR', async () => {
+    const calls = firstHourCalls();
+    expect(calls).toContain('BASE=http://localhost:3000');
+    const printed = await bash(calls.replace('BASE=http://localhost:3000', `BASE=${server.baseUrl}`), { DATA_DIR: server.dataDir });
+    const lines = printed.trim().split('\n');
+    expect(lines[0]).toMatch(/^account [0-9a-f-]{36}, product [0-9a-f-]{36}$/);
+    expect(lines[1]).toBe('SO-000001 confirmed 50');
+    expect(lines[2]).toMatch(/^[0-9a-f-]{36} 50 undeposited$/);
+    expect(lines[3]).toBe('paid');
+    const eventTypes = lines.filter((line) => line.startsWith('"type":')).map((line) => line.slice('"type":'.length));
+    expect(eventTypes).toEqual(
+      expect.arrayContaining(['"account.created"', '"product.created"', '"order.created"', '"order.confirmed"', '"journal_entry.posted"', '"payment.created"']),
+    );
+    const error = JSON.parse(lines.at(-1)!) as { code: string; param: string; doc_url: string };
+    expect(error).toMatchObject({ code: 'not_found', param: 'id', doc_url: expect.stringMatching(/^http:\/\/localhost:\d+\/docs#error-not_found$/) });
+  });
+});
