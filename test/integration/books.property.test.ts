@@ -30,9 +30,10 @@ type Op = SalesOp | PurchasingOp | RefusedOp;
 type Kind = Op['kind'];
 
 /**
- * Operations left out of the generated sequences while a defect of issue 39's table keeps an
- * identity (or the operation's own expected answer) from holding; the row it waits for. The
- * assertions stay as they are: remove the entry once the fix is merged.
+ * Operations left out of the generated sequences while a known defect keeps an identity (or the
+ * operation's own expected answer) from holding: a row of issue 39's table, or a defect this test
+ * found, reproduced in a focused test. The assertions stay as they are: remove the entry once the
+ * fix is merged.
  */
 const OPERATIONS_AWAITING_FIX: Partial<Record<Kind, string>> = {
   stock_receipt: 'row 1: POST /v1/inventory/receipts posts no journal entry (inventory ≠ Σ inventory_value)',
@@ -41,6 +42,7 @@ const OPERATIONS_AWAITING_FIX: Partial<Record<Kind, string>> = {
   apply_remainder: 'row 3: the remainder of a partly applied payment cannot be applied later (409 payment_already_applied)',
   cancel_refunded_order: 'row 4: a sales order whose deposit was refunded in full cannot be cancelled (409 has_payments)',
   pay_invoiced_order: 'row 5: a fully invoiced sales order still takes a payment',
+  post_before_closed: 'not in the table: a posting dated before the earliest closed period is accepted (closed-books-date.test.ts)',
 };
 
 const SALES_KINDS = new Set<Kind>([
@@ -122,6 +124,7 @@ const ARBITRARIES: [Kind, fc.Arbitrary<Op>, number][] = [
   ['journal', fc.record({ kind: k('journal'), cents: cents(100_000) }), 1],
   ['close_period', fc.constant({ kind: 'close_period' as const }), 2],
   ['post_into_closed', fc.record({ kind: k('post_into_closed'), pick, what: fc.constantFrom('journal' as const, 'payment' as const, 'bill' as const) }), 2],
+  ['post_before_closed', fc.constant({ kind: 'post_before_closed' as const }), 1],
   ['refused', fc.record({ kind: k('refused'), what: fc.constantFrom(...REFUSALS), pick }), 3],
 ];
 

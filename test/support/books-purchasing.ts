@@ -26,7 +26,8 @@ export type PurchasingOp =
   | { kind: 'build_kit'; quantity: number }
   | { kind: 'journal'; cents: number }
   | { kind: 'close_period' }
-  | { kind: 'post_into_closed'; pick: number; what: 'journal' | 'payment' | 'bill' };
+  | { kind: 'post_into_closed'; pick: number; what: 'journal' | 'payment' | 'bill' }
+  | { kind: 'post_before_closed' };
 
 type Bill = Row & { status: string; balance_due: number };
 type Credit = Row & { status: string; remaining_amount: string };
@@ -163,6 +164,15 @@ export async function runPurchasing(w: BooksWorld, step: PurchasingOp): Promise<
     case 'close_period':
       await closeNextPeriod(w);
       return;
+    case 'post_before_closed': {
+      // The day before the earliest closed period, where no period exists: the closed balances would move.
+      const first = w.closed[0];
+      if (!first) return;
+      const date = new Date(Date.parse(`${first.start}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      const refused = await send(w, 'POST', '/v1/journal-entries', { entry_date: date, post: true, lines: journalLines(w, '1.00') });
+      expect(refused.error?.code, refused.text).toBe('period_closed');
+      return;
+    }
     case 'post_into_closed': {
       const period = at(w.closed, step.pick);
       if (!period) return;
