@@ -1,0 +1,176 @@
+/**
+ * The books' identities, read through the API alone: every control account of the general ledger
+ * against the sub-ledger that explains it, as a controller would tie them at month end.
+ *
+ *   trial balance          Σ debits = Σ credits
+ *   accounts_receivable    = Σ balance_due of the posted invoices (not draft, cancelled or voided)
+ *   customer_credits       = Σ unapplied payment money (payments not voided, failed or pending)
+ *                            + what sales orders hold as deposits (amount_paid not paid through their invoices)
+ *                            + Σ credit-memo credit still available (−balance_due of returns)
+ *   undeposited_funds      = Σ (amount − amount_refunded) of the receipts no deposit took
+ *   inventory              = Σ inventory_value of /v1/inventory/balances, to the cent
+ *   received_not_billed    = Σ cost of purchase-order receipts − Σ receipt_cost cleared by posted bills
+ *   accounts_payable       = Σ balance_due of the open bills = the AP aging total (and its control figure)
+ *   vendor_credits         = Σ remaining_amount of vendor credits (and vendor_returns_receivable too)
+ *
+ *   const books = await readBooks(api, owner);
+ *   expectBooksTie(books, 'after step 3');
+ */
+import { expect } from 'vitest';
+import { amount, sum, type AmountLike } from '../../shared/money';
+import type { TestApi, TestEntity } from './harness';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Until issue 39's row 5 is fixed, a sales order's amount_paid is the deposit it still holds; once
+ * fixed, it also counts what its live invoices were paid and credited, which then come off to give
+ * the deposit held. Flip to true when that fix is merged (and pay_invoiced_order leaves
+ * OPERATIONS_AWAITING_FIX in books.property.test.ts).
+ */
+const SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES = false;
+
+/** Every row of a cursor-paged list (100 a page, following next_cursor). */
+async function listAll<T = Row>(api: TestApi, caller: TestEntity, path: string, query: Record<string, string | string[]> = {}): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const response = await api.request('GET', path as '/v1/orders', {
+      key: caller.secret,
+      query: { limit: '100', ...query, ...(cursor ? { starting_after: cursor } : {}) },
+    });
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text}`);
+    const page = response.body as unknown as { data: T[]; has_more: boolean; next_cursor?: string | null };
+    rows.push(...page.data);
+    cursor = page.has_more ? (page.next_cursor ?? (page.data.at(-1) as { id: string }).id) : null;
+  } while (cursor);
+  return rows;
+}
+
+/** The system accounts of the entity by system_key. */
+export async function systemAccounts(api: TestApi, owner: TestEntity): Promise<Record<string, string>> {
+  const accounts = await api.get(owner, '/v1/gl-accounts', { limit: '100' });
+  return Object.fromEntries(accounts.data.flatMap((a) => (a.system_key ? [[a.system_key, a.id]] : [])));
+}
+
+const CREDIT_NORMAL = new Set(['accounts_payable', 'received_not_billed', 'customer_credits', 'vendor_credits', 'sales_tax_payable']);
+
+/** The trial balance as of a date (default today): totals, and each system account's balance on its normal side. */
+export async function trialBalance(api: TestApi, owner: TestEntity, system: Record<string, string>, asOfDate?: string) {
+  const trial = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/trial-balance`, asOfDate ? { as_of_date: asOfDate } : {});
+  const balances: Record<string, string> = {};
+  for (const [key, id] of Object.entries(system)) {
+    const row = trial.accounts.find((account) => account.account_id === id);
+    const debit = amount(row?.debit_balance ?? 0).minus(row?.credit_balance ?? 0);
+    balances[key] = (CREDIT_NORMAL.has(key) ? debit.negated() : debit).toString();
+  }
+  return { totalDebits: amount(trial.total_debits).toString(), totalCredits: amount(trial.total_credits).toString(), balances, accounts: trial.accounts };
+}
+
+const total = (values: AmountLike[]) => sum(values).toString();
+const POSTED_BILL = ['open', 'partially_paid', 'paid'];
+
+export interface Books {
+  totalDebits: string;
+  totalCredits: string;
+  /** GL balance of each system account, on its normal side. */
+  gl: Record<string, string>;
+  openInvoices: string;
+  customerMoney: string;
+  undepositedReceipts: string;
+  inventoryValue: string;
+  receivedNotBilled: string;
+  openBills: string;
+  apAgingTotal: string;
+  apAgingControl: string;
+  vendorCreditsRemaining: string;
+}
+
+/** Reads the GL and every sub-ledger of the entity through the API. */
+export async function readBooks(api: TestApi, owner: TestEntity, system: Record<string, string>): Promise<Books> {
+  const trial = await trialBalance(api, owner, system);
+  type Order = { id: string; order_status: string; balance_due: number; amount_paid: number; amount_credited?: number; converted_from_id: string | null };
+  const ofType = (documentType: string) => listAll<Order>(api, owner, '/v1/orders', { document_type: documentType });
+  const live = (o: Order) => !['draft', 'cancelled', 'voided'].includes(o.order_status);
+  const invoices = (await ofType('invoice')).filter(live);
+  const salesOrders = await ofType('sales_order');
+  const throughInvoices = (order: Order) =>
+    SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES
+      ? sum(invoices.filter((i) => i.converted_from_id === order.id).flatMap((i) => [i.amount_paid, i.amount_credited ?? 0]))
+      : amount(0);
+  const memos = (await ofType('return')).filter((o) => live(o) && o.balance_due < 0);
+
+  type Payment = { status: string; unapplied_amount: number; amount: number; amount_refunded: number; deposit_id: string | null };
+  const payments = await listAll<Payment>(api, owner, '/v1/payments');
+  const held = payments.filter((p) => p.status === 'undeposited' || p.status === 'deposited');
+  const undeposited = payments.filter((p) => p.status === 'undeposited');
+
+  const balances = await listAll<{ inventory_value: number }>(api, owner, '/v1/inventory/balances');
+  const receipts = await listAll<{ total_cost: number }>(api, owner, '/v1/inventory/transactions', { transaction_type: 'receive', reference_type: 'order' });
+
+  type BillLine = { receipt_cost: number | null };
+  type Bill = { status: string; balance_due: number; lines?: BillLine[] };
+  const bills = await listAll<Bill>(api, owner, '/v1/vendor-bills', { 'expand[]': 'data.lines' });
+  const posted = bills.filter((b) => POSTED_BILL.includes(b.status));
+  const cleared = posted.flatMap((b) => (b.lines ?? []).map((l) => l.receipt_cost ?? 0));
+  const credits = await listAll<{ remaining_amount: string | number }>(api, owner, '/v1/vendor-credits');
+  const aging = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/ap-aging`);
+
+  return {
+    totalDebits: trial.totalDebits,
+    totalCredits: trial.totalCredits,
+    gl: trial.balances,
+    openInvoices: total(invoices.map((o) => o.balance_due)),
+    customerMoney: sum([
+      ...held.map((p) => p.unapplied_amount),
+      ...salesOrders.map((o) => amount(o.amount_paid).minus(throughInvoices(o))),
+      ...memos.map((o) => amount(o.balance_due).negated()),
+    ]).toString(),
+    undepositedReceipts: total(undeposited.map((p) => amount(p.amount).minus(p.amount_refunded))),
+    inventoryValue: total(balances.map((b) => b.inventory_value)),
+    receivedNotBilled: sum(receipts.map((t) => t.total_cost))
+      .minus(sum(cleared))
+      .toString(),
+    openBills: total(bills.filter((b) => b.status === 'open' || b.status === 'partially_paid').map((b) => b.balance_due)),
+    apAgingTotal: amount(aging.totals.total).toString(),
+    apAgingControl: amount(aging.accounts_payable_balance).toString(),
+    vendorCreditsRemaining: total(credits.map((c) => c.remaining_amount)),
+  };
+}
+
+/** The identities a controller ties at month end, by name; each is [GL side, sub-ledger side]. */
+function booksIdentities(books: Books): Record<string, [string, string]> {
+  return {
+    'trial balance: Σ debits = Σ credits': [books.totalDebits, books.totalCredits],
+    'accounts_receivable = Σ balance_due of posted invoices': [books.gl.accounts_receivable, books.openInvoices],
+    'customer_credits = unapplied payments + deposits + credit-memo credit': [books.gl.customer_credits, books.customerMoney],
+    'undeposited_funds = Σ undeposited receipts': [books.gl.undeposited_funds, books.undepositedReceipts],
+    'inventory = Σ inventory_value': [books.gl.inventory, books.inventoryValue],
+    'received_not_billed = receipts not yet billed at receipt cost': [books.gl.received_not_billed, books.receivedNotBilled],
+    'accounts_payable = Σ balance_due of open bills': [books.gl.accounts_payable, books.openBills],
+    'AP aging total = Σ balance_due of open bills': [books.apAgingTotal, books.openBills],
+    'AP aging control figure = accounts_payable': [books.apAgingControl, books.gl.accounts_payable],
+    'vendor_credits = Σ remaining_amount': [books.gl.vendor_credits, books.vendorCreditsRemaining],
+    'vendor_returns_receivable = Σ remaining_amount': [books.gl.vendor_returns_receivable, books.vendorCreditsRemaining],
+  };
+}
+
+/** Asserts every identity, each named in the failure with `label` (the step that broke it). */
+export function expectBooksTie(books: Books, label: string): void {
+  for (const [name, [gl, subledger]] of Object.entries(booksIdentities(books))) {
+    expect(gl, `${name} — ${label}`).toBe(subledger);
+  }
+}
+
+/** The sub-ledger balances that must be zero once every document holding money reached a terminal state. */
+export function expectBooksSettled(books: Books, label: string): void {
+  const open = {
+    openInvoices: books.openInvoices,
+    customerMoney: books.customerMoney,
+    undepositedReceipts: books.undepositedReceipts,
+    receivedNotBilled: books.receivedNotBilled,
+    openBills: books.openBills,
+    vendorCreditsRemaining: books.vendorCreditsRemaining,
+  };
+  expect(open, label).toEqual(Object.fromEntries(Object.keys(open).map((key) => [key, '0'])));
+}
