@@ -7,7 +7,7 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import type { Context } from 'aws-lambda';
 import { AwsServiceError, DYNAMODB, serviceConnection } from '../aws-json';
 import { ApiError } from '../errors';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
 import { DynamoDBPersistence } from './dynamodb-persistence';
 
@@ -83,7 +83,7 @@ export async function runIdempotent(
     // The store failed after the work ran: the work's own answer is the truth (its writes are committed,
     // or its error wrote nothing). Only the record is missing or left in progress until it expires.
     if (outcome) {
-      log.error('idempotency record not saved after the request ran', { routeId, error });
+      logger.error('idempotency record not saved after the request ran', { routeId, error });
       if ('response' in outcome) return outcome.response;
       throw outcome.error;
     }
