@@ -7,6 +7,8 @@ export default defineConfig({
     pool: 'forks',
     env: {
       POWERTOOLS_LOG_LEVEL: 'ERROR',
+      // EMF records only where a test reads them (test/integration/request-logging.test.ts).
+      POWERTOOLS_METRICS_DISABLED: 'true',
       // AWS SDK v3 warns on every Node 20 process that versions after January 2027 need Node 22
       // (aws/aws-sdk-js-v3#7983); this documented switch silences it in tests and their servers.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -15,7 +15,7 @@ import { ERROR_STATUS, statusOf } from '../shared/http/error-status';
 import { buildOpenApiDocument } from '../shared/http/openapi';
 import { MAX_BODY_BYTES } from '../shared/http/validation';
 import { setOpenApiSource } from '../shared/http/openapi-source';
-import { log } from '../shared/log';
+import { logger } from '../shared/powertools';
 import { writeResponse } from './compression';
 import { LruCache } from './lru-cache';
 import { buildRouteTable } from './route-matcher';
@@ -278,7 +278,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
     } catch (error) {
       // An authorizer that could not reach the database ends here: its 503 keeps its Retry-After.
       if (error instanceof ApiError) return sendJson(response, requestId, statusOf(error), JSON.stringify(error.toEnvelope(requestId)), error.options.headers);
-      log.error('gateway failure', { requestId, error });
+      logger.error('gateway failure', { requestId, error });
       sendJson(response, requestId, 500, envelope('internal_error', requestId));
     }
   };

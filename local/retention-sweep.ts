@@ -5,7 +5,7 @@
  * batches until none is full. Events older than EVENT_RETENTION_DAYS (at least 90) go, with the
  * finished webhook deliveries of the same age.
  */
-import { log } from '../shared/log';
+import { logger } from '../shared/powertools';
 import { eventRetentionDays, pruneExpiredEvents } from '../shared/webhooks/event-store';
 
 const BATCH_SIZE = 1000;
@@ -39,9 +39,9 @@ export function startRetentionSweeper(options: { intervalMs?: number; retentionD
   const tick = () => {
     sweep()
       .then((pruned) => {
-        if (pruned > 0) log.info('expired events deleted', { pruned, retentionDays });
+        if (pruned > 0) logger.info('expired events deleted', { pruned, retentionDays });
       })
-      .catch((error: unknown) => log.warn('event retention sweep failed', { error }));
+      .catch((error: unknown) => logger.warn('event retention sweep failed', { error }));
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();

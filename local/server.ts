@@ -22,7 +22,7 @@ import { withTransaction } from '../shared/db/database';
 import { getEntity, inEntity, insertApiKey } from '../shared/tenants/identity-store';
 import { provisionEntity } from '../shared/tenants/provision-entity';
 import { sweepOutbox } from '../shared/events/publisher';
-import { log } from '../shared/log';
+import { logger } from '../shared/powertools';
 import { parseCommandLine } from './command-line';
 import { createGatewayServer } from './gateway';
 import { startLocalRuntime } from './runtime';
@@ -89,7 +89,7 @@ async function main() {
   writeFileSync(serverFile, JSON.stringify({ databaseUrl: runtime.embedded ? runtime.databaseUrl : null, pid: process.pid }));
 
   const sweeper = setInterval(() => {
-    sweepOutbox().catch((error) => log.warn('outbox sweep failed', { error }));
+    sweepOutbox().catch((error) => logger.warn('outbox sweep failed', { error }));
   }, 10_000);
 
   console.log(`Business Operations API listening on http://localhost:${port}`);

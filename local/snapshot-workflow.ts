@@ -5,7 +5,7 @@
  * `rds` lets tests stand in for the RDS calls to drive the real branch.
  */
 import { StateMachine } from 'aws-local-stepfunctions';
-import { log } from '../shared/log';
+import { logger } from '../shared/powertools';
 import { cutoverSnapshotDefinitionFor } from '../shared/migration/snapshot-state-machine';
 import { runSnapshotTask, type SnapshotTaskInput, type SnapshotWorkflowRunner } from '../shared/migration/snapshot-workflow';
 
@@ -68,7 +68,7 @@ export function localSnapshotRunner(options: LocalSnapshotRunnerOptions = {}): L
         result.then(
           (value): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value }),
           (reason: unknown): PromiseSettledResult<unknown> => {
-            log.warn('local cutover snapshot execution failed', { snapshotId: execution.snapshot_id, error: reason });
+            logger.warn('local cutover snapshot execution failed', { snapshotId: execution.snapshot_id, error: reason });
             return { status: 'rejected', reason };
           },
         ),

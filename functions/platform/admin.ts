@@ -9,7 +9,7 @@
  * Anything else fails the invocation, so the CLI reports it and exits non-zero.
  */
 import type { Context } from 'aws-lambda';
-import { log } from '../../shared/log';
+import { logger } from '../../shared/powertools';
 import { runAdminCommand, UsageError } from './admin-commands';
 
 export interface AdminEvent {
@@ -35,11 +35,11 @@ export async function handler(event: AdminEvent, context?: Pick<Context, 'awsReq
   try {
     const result = await runAdminCommand(command, stringOptions(event?.options));
     // What ran and for whom, never the option values (names, emails) or the result (a key secret).
-    log.info('admin command ran', { command, requestId: context?.awsRequestId });
+    logger.info('admin command ran', { command, requestId: context?.awsRequestId });
     return { ok: true, result };
   } catch (error) {
     if (error instanceof UsageError) return { ok: false, usage: error.message };
-    log.error('admin command failed', { command, requestId: context?.awsRequestId, error });
+    logger.error('admin command failed', { command, requestId: context?.awsRequestId, error });
     throw error;
   }
 }

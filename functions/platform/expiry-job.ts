@@ -5,7 +5,7 @@
  * run. The run itself claims each record once, so running twice, or two at once, is safe.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { log } from '../../shared/log';
+import { logger } from '../../shared/powertools';
 
 interface ExpiryRun {
   as_of: string;
@@ -24,7 +24,8 @@ export function expiryJob(
     if (Number.isNaN(asOf.getTime())) throw new Error(`as_of must be an ISO 8601 timestamp, got ${event?.as_of}`);
     const result = await run(asOf);
     const summary = { as_of: result.as_of, expired: result.expired.length, failed: result.failures.length };
-    (result.failures.length ? log.warn : log.info)(`${name} run`, { ...summary, failures: result.failures });
+    if (result.failures.length) logger.warn(`${name} run`, { ...summary, failures: result.failures });
+    else logger.info(`${name} run`, { ...summary, failures: result.failures });
     return summary;
   };
 }

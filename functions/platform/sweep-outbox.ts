@@ -13,7 +13,8 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { outboxLagSeconds } from '../../shared/events/outbox-lag';
 import { sweepOutbox } from '../../shared/events/publisher';
-import { METRIC_NAMES, putMetrics } from '../../shared/metrics';
+import { METRIC_NAMES } from '../../shared/metric-names';
+import { logger, MetricUnit, publishMetrics } from '../../shared/powertools';
 import { pruneExpiredEvents } from '../../shared/webhooks/event-store';
 
 const BATCH_SIZE = 100;
@@ -28,11 +29,11 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
     if (count < BATCH_SIZE || context.getRemainingTimeInMillis() < STOP_BEFORE_TIMEOUT_MS) break;
   }
   const lag = await outboxLagSeconds();
-  putMetrics([
-    { name: METRIC_NAMES.outboxLag, unit: 'Seconds', value: lag },
-    { name: METRIC_NAMES.outboxPublished, unit: 'Count', value: published },
+  publishMetrics([
+    { name: METRIC_NAMES.outboxLag, unit: MetricUnit.Seconds, value: lag },
+    { name: METRIC_NAMES.outboxPublished, unit: MetricUnit.Count, value: published },
   ]);
   const pruned = await pruneExpiredEvents();
-  if (published > 0 || pruned > 0) console.log(JSON.stringify({ level: 'INFO', message: 'outbox swept', published, pruned }));
+  if (published > 0 || pruned > 0) logger.info('outbox swept', { published, pruned });
   return { published, pruned };
 }

@@ -11,7 +11,7 @@
 import { APIGatewayClient, ConflictException, CreateApiKeyCommand, CreateUsagePlanKeyCommand, GetApiKeysCommand } from '@aws-sdk/client-api-gateway';
 import type { ScheduledEvent } from 'aws-lambda';
 import { usageTiers } from '../../shared/auth/usage-identifier';
-import { log } from '../../shared/log';
+import { logger } from '../../shared/powertools';
 import { syncUsageKeys, type UsageKeyGateway } from '../../shared/tenants/usage-keys';
 
 const client = new APIGatewayClient({});
@@ -42,7 +42,7 @@ const gateway: UsageKeyGateway = {
 export async function handler(_event?: Partial<ScheduledEvent>): Promise<{ created: number; failed: number }> {
   const byTier = JSON.parse(process.env.USAGE_PLAN_IDS ?? '{}') as Record<string, string>;
   const result = await syncUsageKeys(gateway, { byTier, defaultTier: usageTiers()[0] }, { stage: process.env.STAGE_NAME ?? 'local' });
-  if (result.created > 0 || result.failed > 0) log.info('usage keys synced', { ...result });
+  if (result.created > 0 || result.failed > 0) logger.info('usage keys synced', { ...result });
   if (result.failed > 0) throw new Error(`${result.failed} API keys could not get their usage key; they are retried next minute`);
   return result;
 }

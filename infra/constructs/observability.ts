@@ -23,7 +23,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
-import { DEFAULT_METRICS_NAMESPACE, METRIC_NAMES } from '../../shared/metrics';
+import { METRIC_NAMES, METRICS_NAMESPACE } from '../../shared/metric-names';
 
 const PERIOD = Duration.minutes(5);
 
@@ -135,7 +135,7 @@ export class Observability extends Construct {
 
   private appMetric(metricName: string, statistic: string, extra: Record<string, string> = {}): cloudwatch.Metric {
     return new cloudwatch.Metric({
-      namespace: DEFAULT_METRICS_NAMESPACE,
+      namespace: METRICS_NAMESPACE,
       metricName,
       dimensionsMap: { service: this.props.metricsService, stage: this.props.stageName, ...extra },
       statistic,
@@ -338,7 +338,7 @@ export class Observability extends Construct {
   private watchApplicationMetrics(): void {
     const search = (metricName: string, dimension: string, statistic: string) =>
       new cloudwatch.MathExpression({
-        expression: `SEARCH('{${DEFAULT_METRICS_NAMESPACE},service,stage,${dimension}} MetricName="${metricName}" stage="${this.props.stageName}"', '${statistic}', 300)`,
+        expression: `SEARCH('{${METRICS_NAMESPACE},service,stage,${dimension}} MetricName="${metricName}" stage="${this.props.stageName}"', '${statistic}', 300)`,
         usingMetrics: {},
         label: '',
         period: PERIOD,

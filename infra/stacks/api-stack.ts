@@ -22,7 +22,7 @@ import { DatabaseMigration } from '../constructs/migration';
 import { CutoverSnapshotWorkflow } from '../constructs/cutover-snapshot';
 import { type Observability, ObservabilityStack } from '../constructs/observability';
 import { ApiFirewall } from '../constructs/waf';
-import { DEFAULT_METRICS_NAMESPACE } from '../../shared/metrics';
+import { METRICS_NAMESPACE } from '../../shared/metric-names';
 import { ApiAreaStack } from '../constructs/api-area';
 import { ScheduledJob, ScheduledJobsStack } from '../constructs/scheduled-job';
 import { type WebhookDelivery, WebhooksStack } from '../constructs/webhooks';
@@ -75,8 +75,8 @@ export class ApiStack extends Stack {
       EVENT_BUS_NAME: data.eventBus.eventBusName,
       ACCEPTED_KEY_MODES: acceptedKeyModesEnv(stage),
       POWERTOOLS_SERVICE_NAME: 'bizops-api',
-      // The custom metrics' namespace and stage dimension (shared/metrics.ts).
-      POWERTOOLS_METRICS_NAMESPACE: DEFAULT_METRICS_NAMESPACE,
+      // The custom metrics' namespace and stage dimension (shared/powertools.ts).
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       STAGE_NAME: stage.name,
       PAYMENT_PROCESSOR: stage.payments.processor,
     };

@@ -12,7 +12,7 @@
  */
 import pg from 'pg';
 import { ApiError } from '../errors';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { beginStatement, databaseTimeouts, frozen, scopeSettings, type TransactionScope } from './opening-batch';
 import { poolConfigFromEnvironment } from './pool-config';
 
@@ -58,7 +58,7 @@ async function getPool(): Promise<pg.Pool> {
       (created) => {
         // An idle connection the server drops (RDS Proxy idle timeout, a failover) is reported on the
         // pool; without a listener Node treats it as an unhandled error and kills the process.
-        created.on('error', (error) => log.warn('idle database connection lost', { error }));
+        created.on('error', (error) => logger.warn('idle database connection lost', { error }));
         // The pool listens to its idle clients only, and a holder (withTransaction) from when it has
         // the client. In between, and while a dropped client is being removed, a connection the
         // server terminates reports on the client itself: this listener keeps that from ending the
@@ -69,7 +69,7 @@ async function getPool(): Promise<pg.Pool> {
       (error: unknown) => {
         // A failure to build it (its configuration is missing) is not kept: the next request tries again.
         pending = undefined;
-        log.error('database pool could not be built', { error });
+        logger.error('database pool could not be built', { error });
         throw error;
       },
     );
@@ -95,7 +95,7 @@ export function connectDuringInit(env: NodeJS.ProcessEnv = process.env): void {
     .then((created) => created.connect())
     .then(
       (client) => client.release(),
-      (error: unknown) => log.warn('the database connection opened during init failed; the first request opens its own', { error }),
+      (error: unknown) => logger.warn('the database connection opened during init failed; the first request opens its own', { error }),
     );
 }
 
@@ -237,11 +237,11 @@ async function afterLostCommit<T>(scope: TransactionScope, xid: string | null, r
   // Without a transaction id the work wrote nothing the caller relies on: there was nothing to lose.
   const outcome = xid === null ? 'aborted' : await commitOutcome(xid);
   if (outcome === 'committed') {
-    (scope.log ?? log).warn('commit confirmed after its connection was lost', { transactionId: xid });
+    (scope.log ?? logger).warn('commit confirmed after its connection was lost', { transactionId: xid });
     return result;
   }
   if (outcome === 'aborted') throw databaseFailure(error, true);
-  (scope.log ?? log).error('commit outcome unknown', { transactionId: xid });
+  (scope.log ?? logger).error('commit outcome unknown', { transactionId: xid });
   throw new ApiError('service_unavailable', { hint: UNKNOWN_COMMIT_HINT, details: { commit_outcome: 'unknown' }, headers: RETRY_AFTER, cause: error });
 }
 
@@ -261,7 +261,7 @@ export async function withTransaction<T>(scope: TransactionScope, work: (db: Db)
   const onError = (error: Error) => {
     connection.lost ??= error;
     connection.reusable = false;
-    (scope.log ?? log).warn('database connection lost', { code: (error as { code?: string }).code, reason: error.message });
+    (scope.log ?? logger).warn('database connection lost', { code: (error as { code?: string }).code, reason: error.message });
   };
   client.on('error', onError);
   try {

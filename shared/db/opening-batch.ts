@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { UUID_PATTERN } from '../ids';
-import type { Logger } from '../log';
+import type { Log } from '../powertools';
 
 type DbRole = 'app_user' | 'app_authenticator' | 'app_worker';
 
@@ -20,7 +20,7 @@ export interface TransactionScope {
    */
   refuseWhenFrozen?: boolean;
   /** The logger of the request this transaction serves: its lines carry the request's context. */
-  log?: Logger;
+  log?: Log;
 }
 
 /**

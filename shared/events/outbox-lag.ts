@@ -1,7 +1,7 @@
 /**
  * The outbox lag: how long the oldest event still waiting to be published has waited (0 when
  * nothing waits). The outbox sweeper reports it every minute as the OutboxLagSeconds metric
- * (shared/metrics.ts), which a stage alarm watches. Reads the partial index of unpublished events.
+ * (shared/metric-names.ts), which a stage alarm watches. Reads the partial index of unpublished events.
  */
 import { withTransaction } from '../db/database';
 

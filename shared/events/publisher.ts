@@ -6,7 +6,7 @@ import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { awsClient } from '../aws-clients';
 import { runAlone, withTransaction } from '../db/database';
 import { UUID_PATTERN } from '../ids';
-import { log, type Logger } from '../log';
+import { logger, type Log } from '../powertools';
 import type { EventEnvelope } from './outbox';
 
 /** The `source` of every domain event on the bus; the webhook dispatcher's rule matches on it. */
@@ -100,7 +100,7 @@ async function markPublished(ids: string[], entityId: string): Promise<void> {
  * Publishes what a request recorded, after its commit. A failure here loses nothing: the rows
  * stay unpublished and the sweeper sends them.
  */
-export async function publishCommitted(entityId: string, events: EventEnvelope[], logger: Logger = log): Promise<void> {
+export async function publishCommitted(entityId: string, events: EventEnvelope[], log: Log = logger): Promise<void> {
   if (events.length === 0) return;
   try {
     await getPublisher().publish(events);
@@ -109,7 +109,7 @@ export async function publishCommitted(entityId: string, events: EventEnvelope[]
       entityId,
     );
   } catch (error) {
-    logger.warn('event publish deferred to the sweeper', { error });
+    log.warn('event publish deferred to the sweeper', { error });
   }
 }
 

@@ -9,7 +9,7 @@ import { DynamoDBClient, DynamoDBServiceException } from '@aws-sdk/client-dynamo
 import type { Context } from 'aws-lambda';
 import { awsClient } from '../aws-clients';
 import { ApiError } from '../errors';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentCall, type StoredResponse } from './idempotency';
 
 type CallWithWork = IdempotentCall & { execute: () => Promise<StoredResponse> };
@@ -86,7 +86,7 @@ export async function runIdempotent(
     // The store failed after the work ran: the work's own answer is the truth (its writes are committed,
     // or its error wrote nothing). Only the record is missing or left in progress until it expires.
     if (outcome) {
-      log.error('idempotency record not saved after the request ran', { routeId, error });
+      logger.error('idempotency record not saved after the request ran', { routeId, error });
       if ('response' in outcome) return outcome.response;
       throw outcome.error;
     }

@@ -1,17 +1,17 @@
 /**
  * Around every route invocation (lambdaHandler in handler-stack.ts): the logger of the request,
  * whose lines carry its context (request id, route, entity and key ids from the authorizer, cold
- * start), handed to the invocation, and its metrics
- * (shared/metrics.ts): Requests and Latency by route, and Errors by code for every answer of 400
- * or more. The code is read back from the error envelope the stack produced, so nothing inside the
- * stack changes; only the code is read, never another field of the body.
+ * start), handed to the invocation, and its metrics (Powertools Metrics, shared/powertools.ts),
+ * published before the invocation returns: Requests and Latency by route, and Errors by code for
+ * every answer of 400 or more. The code is read back from the error envelope the stack produced,
+ * so nothing inside the stack changes; only the code is read, never another field of the body.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { loggerFor, type Logger } from '../log';
-import { METRIC_NAMES, metricsEnabled, putMetrics } from '../metrics';
+import { METRIC_NAMES } from '../metric-names';
+import { MetricUnit, publishMetrics, requestLogger, type Log } from '../powertools';
 
 export type RouteInvocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type ObservedInvocation = (event: APIGatewayProxyEvent, context: Context, requestLog: Logger) => Promise<APIGatewayProxyResult>;
+type ObservedInvocation = (event: APIGatewayProxyEvent, context: Context, requestLog: Log) => Promise<APIGatewayProxyResult>;
 
 /** True until the first invocation of this execution environment has started. */
 let coldStart = true;
@@ -31,7 +31,7 @@ export function observed(routeId: string, invoke: ObservedInvocation): RouteInvo
     // process.hrtime, not performance.now(): the global `performance` loads perf_hooks on first use (about 1 ms of a cold start).
     const started = process.hrtime.bigint();
     const authorizer = event.requestContext?.authorizer;
-    const requestLog = loggerFor({
+    const requestLog = requestLogger({
       request_id: event.requestContext?.requestId,
       function_request_id: context?.awsRequestId,
       route: routeId,
@@ -41,16 +41,15 @@ export function observed(routeId: string, invoke: ObservedInvocation): RouteInvo
     });
     coldStart = false;
     const response = await invoke(event, context, requestLog);
-    if (!metricsEnabled()) return response;
     const latency = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100;
-    putMetrics(
+    publishMetrics(
       [
-        { name: METRIC_NAMES.requests, unit: 'Count', value: 1 },
-        { name: METRIC_NAMES.latency, unit: 'Milliseconds', value: latency },
+        { name: METRIC_NAMES.requests, unit: MetricUnit.Count, value: 1 },
+        { name: METRIC_NAMES.latency, unit: MetricUnit.Milliseconds, value: latency },
       ],
       { route: routeId },
     );
-    if (response.statusCode >= 400) putMetrics([{ name: METRIC_NAMES.errors, unit: 'Count', value: 1 }], { code: errorCodeOf(response) });
+    if (response.statusCode >= 400) publishMetrics([{ name: METRIC_NAMES.errors, unit: MetricUnit.Count, value: 1 }], { code: errorCodeOf(response) });
     return response;
   };
 }

@@ -16,7 +16,7 @@ import type { Caller } from '../auth/caller';
 import { hasScope } from '../auth/scopes';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import { log, type Logger } from '../log';
+import { logger, type Log } from '../powertools';
 import { statusOf } from './error-status';
 import { etagMatches, etagOf } from './etag';
 import { validateIdempotencyKey } from './idempotency';
@@ -33,7 +33,7 @@ type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
 export interface RequestState {
   requestId: string;
   /** The request's logger: its lines carry the request's context (shared/http/observe.ts). */
-  log: Logger;
+  log: Log;
   headers: Record<string, string>;
   caller?: Caller;
   idempotencyKey?: string;
@@ -204,7 +204,7 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult, Erro
   onError: (request: Request) => {
     const state = stateIfAny(request.event);
     const requestId = state?.requestId ?? request.event.requestContext?.requestId ?? `req_${newId()}`;
-    const requestLog = state?.log ?? log;
+    const requestLog = state?.log ?? logger;
     const apiError = toApiError(request.error);
     // A 503 is a database fault the data layer already classified (and logged); not a defect.
     if (apiError.code === 'service_unavailable') requestLog.warn('database unavailable', { requestId, error: request.error });

@@ -8,7 +8,7 @@ import type { ServedText } from './served-text';
 import type { z } from 'zod';
 import type { Caller } from '../auth/caller';
 import type { Db } from '../db/database';
-import type { Logger } from '../log';
+import type { Log } from '../powertools';
 import type { EventRecorder } from '../events/outbox';
 import { ApiError, type ErrorCode } from '../errors';
 import type { ExpandSpec } from './expand';
@@ -18,7 +18,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface RouteContext extends Caller {
   requestId: string;
   /** The request's logger: its lines carry the request id, route, entity and key. */
-  log: Logger;
+  log: Log;
   idempotencyKey?: string;
   /** The request's transaction: scoped to the caller's entity by row level security. */
   db: Db;

@@ -16,7 +16,7 @@ import { withTransaction } from '../db/database';
 import { createEventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { ApiError } from '../errors';
-import { log } from '../log';
+import { logger } from '../powertools';
 import {
   advanceTemplate,
   claimDueTemplate,
@@ -97,7 +97,7 @@ async function runTemplate(entityId: string, templateId: string, asOfDate: strin
     } catch (error) {
       if (!occurrenceDate) throw error;
       const failure = failureOf(error);
-      if (failure.code === 'internal_error') log.error('recurring template failed', { templateId, error });
+      if (failure.code === 'internal_error') logger.error('recurring template failed', { templateId, error });
       await withTransaction({ role: 'app_user', entityId }, (db) =>
         recordTemplateError(db, entityId, templateId, { ...failure, occurrence_date: occurrenceDate! }),
       );

@@ -6,7 +6,7 @@
 import { withTransaction } from '../db/database';
 import { createEventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
-import { log } from '../log';
+import { logger } from '../powertools';
 import type { SnapshotTaskAction } from './snapshot-state-machine';
 import { finishSnapshot, recordProgress } from './snapshots';
 
@@ -106,7 +106,7 @@ export async function runSnapshotTask(input: SnapshotTaskInput): Promise<unknown
       await finish(execution, { status: 'available' });
       return {};
     case 'record_failed':
-      log.warn('cutover snapshot failed', { snapshotId: execution.snapshot_id, error: execution.error?.Error });
+      logger.warn('cutover snapshot failed', { snapshotId: execution.snapshot_id, error: execution.error?.Error });
       await failSnapshot(execution, failureReason(execution));
       return {};
   }

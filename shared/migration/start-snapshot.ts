@@ -11,7 +11,7 @@ import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import type { Logger } from '../log';
+import type { Log } from '../powertools';
 import { appendCutoverLog, currentFreeze } from './cutover-freeze';
 import { SNAPSHOT_ENVS, type DbSnapshot, type SnapshotEnv, type SnapshotRequest } from './schemas/cutover';
 import { CUTOVER_SNAPSHOT_PREFIX } from './snapshot-state-machine';
@@ -25,7 +25,7 @@ export interface SnapshotRequestContext {
   mode: KeyMode;
   keyId: string;
   requestId: string;
-  log: Logger;
+  log: Log;
   afterCommit(task: () => Promise<void>): void;
 }
 

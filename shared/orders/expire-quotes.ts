@@ -17,7 +17,7 @@ import { withTransaction, type Db } from '../db/database';
 import { ApiError } from '../errors';
 import { createEventRecorder, type EventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { getOrderHeader } from './order-reads';
 import { entityMode } from '../tenants/tenant-reads';
 import { expiredQuoteSql } from './quote-expiry';
@@ -93,7 +93,7 @@ export async function runQuoteExpiry(asOf: Date, options: { entityIds?: string[]
           error instanceof ApiError
             ? { code: error.code, message: error.message }
             : { code: 'internal_error', message: 'The quote could not be marked expired; the next run retries it.' };
-        if (failure.code === 'internal_error') log.error('quote expiry failed', { quoteId, error });
+        if (failure.code === 'internal_error') logger.error('quote expiry failed', { quoteId, error });
         result.failures.push({ entity_id: entityId, order_id: quoteId, ...failure });
       }
     }

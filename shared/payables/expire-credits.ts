@@ -11,7 +11,7 @@ import { withTransaction } from '../db/database';
 import { createEventRecorder } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { ApiError } from '../errors';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { entitiesWithExpiringCredits, expireCredit, expiringCreditIds } from './vendor-credits';
 import { entityMode } from '../tenants/tenant-reads';
 
@@ -46,7 +46,7 @@ export async function runCreditExpiry(asOf: Date, options: { entityIds?: string[
           error instanceof ApiError
             ? { code: error.code, message: error.message }
             : { code: 'internal_error', message: 'The credit could not be expired; the next run retries it.' };
-        if (failure.code === 'internal_error') log.error('vendor credit expiry failed', { creditId, error });
+        if (failure.code === 'internal_error') logger.error('vendor credit expiry failed', { creditId, error });
         result.failures.push({ entity_id: entityId, vendor_credit_id: creditId, ...failure });
       }
     }

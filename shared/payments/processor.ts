@@ -4,8 +4,8 @@
  * and the API only sees tokens, brands and last fours).
  *
  * Two adapters: the sandbox one (deterministic, no network, state in PostgreSQL; local runs, tests
- * and the sandbox stage) and Stripe (REST over fetch: the `stripe` SDK alone is ~246 KB minified and would
- * weigh on every route's cold start). `paymentProcessor()` (select-processor.ts) is the one place that picks.
+ * and the sandbox stage) and Stripe (the official `stripe` package). `paymentProcessor()`
+ * (select-processor.ts) is the one place that picks.
  */
 
 /** What E12 accepts; `us_bank_account` is the processor's word for an ACH debit account. */

@@ -1,134 +1,130 @@
 /**
- * The Stripe adapter, over Stripe's REST API with fetch (form-encoded bodies, `Authorization:
- * Bearer <secret key>`, a pinned Stripe-Version). The official SDK is ~246 KB minified on its own,
- * a cost every payment-method route would pay at cold start; the four calls below are all we need.
+ * The Stripe adapter, through the official `stripe` package.
  *
  * Keys (stripe-keys.ts): live API keys use Stripe's live mode, test keys its test mode.
  * STRIPE_API_BASE overrides https://api.stripe.com (tests point it at a local stub).
  */
+import type Stripe from 'stripe';
 import type { KeyMode } from '../auth/api-key-format';
 import type { CustomerRef, PaymentProcessor, ProcessorPaymentMethod, SetupIntent, SetupIntentStatus, SetupIntentType } from './processor';
 import { PaymentProcessorError } from './processor';
 import { stripeKeys } from './stripe-keys';
 
+/**
+ * The Stripe API version every request names. Pinned, not the package's own (its types follow the
+ * newest version): moving to another version changes what Stripe reads and answers, so it is a
+ * change of its own, tried against Stripe's test mode first.
+ */
 export const STRIPE_API_VERSION = '2024-06-20';
 
-/** Stripe's form encoding: nested keys in brackets, arrays indexed (`a[0]=x`). */
-export function formEncode(params: Record<string, unknown>, prefix?: string, out = new URLSearchParams()): URLSearchParams {
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    const name = prefix ? `${prefix}[${key}]` : key;
-    if (Array.isArray(value)) value.forEach((item: unknown, index) => formEncode({ [index]: item }, name, out));
-    else if (typeof value === 'object') formEncode(value as Record<string, unknown>, name, out);
-    else out.append(name, `${value as string | number | boolean}`);
+/** The pinned version's setup intent parameters: `payment_method_types` is what newer versions call `allowed_payment_method_types`. */
+type SetupIntentCreateParams = Stripe.SetupIntentCreateParams & { payment_method_types: SetupIntentType[] };
+
+/** One client per secret key and process, as Stripe's own examples keep one. */
+const clients = new Map<string, Promise<Stripe>>();
+
+function clientFor(secret: string, env: Record<string, string | undefined>): Promise<Stripe> {
+  let client = clients.get(secret);
+  if (!client) {
+    // Loaded on the first card call: the routes that bundle the adapter but never call it (and
+    // every stage on the sandbox processor) do not evaluate the package at cold start.
+    client = import('stripe').then(({ default: StripeClient }) => {
+      const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : undefined;
+      return new StripeClient(secret, {
+        apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
+        // No automatic retries: one attempt of at most 10 s fits API Gateway's 29 s; the caller
+        // retries with its Idempotency-Key.
+        maxNetworkRetries: 0,
+        timeout: 10_000,
+        ...(base && { host: base.hostname, port: base.port || undefined, protocol: base.protocol === 'http:' ? 'http' : 'https' }),
+      });
+    });
+    clients.set(secret, client);
   }
-  return out;
+  return client;
 }
 
-interface StripeSetupIntent {
-  id: string;
-  client_secret: string;
-  status: SetupIntentStatus;
-  customer: string | null;
-  payment_method: string | null;
-  payment_method_types: string[];
-  metadata: Record<string, string>;
+/**
+ * Runs one Stripe call: null when Stripe answers 404 (an unknown id), a PaymentProcessorError
+ * carrying Stripe's status and error code for any other failure.
+ */
+async function call<T>(operation: string, request: () => Promise<T>): Promise<T | null> {
+  try {
+    return await request();
+  } catch (error) {
+    const { StripeError } = (await import('stripe')).default.errors;
+    if (!(error instanceof StripeError)) throw error;
+    if (error.statusCode === 404) return null;
+    throw new PaymentProcessorError(`Stripe ${operation} answered ${error.statusCode ?? 'nothing'}: ${error.message}`, error.statusCode, error.code);
+  }
+}
+
+const idOf = (value: string | { id: string } | null): string | null => (typeof value === 'string' || value === null ? value : value.id);
+
+function toSetupIntent(intent: Stripe.SetupIntent, publishable: string): SetupIntent {
+  return {
+    setup_intent_id: intent.id,
+    client_secret: intent.client_secret ?? '',
+    // The six statuses of the pinned version; the package's type leaves room for newer ones.
+    status: intent.status as SetupIntentStatus,
+    publishable_key: publishable,
+    type: intent.payment_method_types.includes('us_bank_account') ? 'us_bank_account' : 'card',
+    processor_customer_id: idOf(intent.customer) ?? '',
+    processor_payment_method_id: idOf(intent.payment_method),
+    entity_id: intent.metadata?.entity_id ?? null,
+    account_id: intent.metadata?.account_id ?? null,
+  };
+}
+
+function noSuchPaymentMethod(id: string): PaymentProcessorError {
+  return new PaymentProcessorError(`no such payment method ${id}`, 404, 'resource_missing');
 }
 
 export function stripeProcessor(mode: KeyMode, env: Record<string, string | undefined> = process.env): PaymentProcessor {
-  const base = (env.STRIPE_API_BASE ?? 'https://api.stripe.com').replace(/\/$/, '');
-
-  async function call<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    params?: Record<string, unknown>,
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: T }> {
+  async function connect(): Promise<{ stripe: Stripe; publishable: string }> {
     const keys = await stripeKeys(mode, env);
-    const headers: Record<string, string> = { Authorization: `Bearer ${keys.secret}`, 'Stripe-Version': STRIPE_API_VERSION };
-    let body: string | undefined;
-    if (method === 'POST') {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = formEncode(params ?? {}).toString();
-      if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-    }
-    const response = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
-    const json = (await response.json().catch(() => ({}))) as T & { error?: { code?: string; message?: string } };
-    if (!response.ok && response.status !== 404) {
-      throw new PaymentProcessorError(`Stripe ${method} ${path} answered ${response.status}: ${json.error?.message ?? ''}`, response.status, json.error?.code);
-    }
-    return { status: response.status, body: json };
-  }
-
-  function toSetupIntent(intent: StripeSetupIntent, publishable: string): SetupIntent {
-    return {
-      setup_intent_id: intent.id,
-      client_secret: intent.client_secret,
-      status: intent.status,
-      publishable_key: publishable,
-      type: intent.payment_method_types.includes('us_bank_account') ? 'us_bank_account' : 'card',
-      processor_customer_id: intent.customer ?? '',
-      processor_payment_method_id: intent.payment_method,
-      entity_id: intent.metadata?.entity_id ?? null,
-      account_id: intent.metadata?.account_id ?? null,
-    };
+    return { stripe: await clientFor(keys.secret, env), publishable: keys.publishable };
   }
 
   return {
     name: 'stripe',
 
     async createSetupIntent(type: SetupIntentType, customer: CustomerRef, options = {}): Promise<SetupIntent> {
-      const keys = await stripeKeys(mode, env);
+      const { stripe, publishable } = await connect();
       const metadata = { entity_id: customer.entityId, account_id: customer.accountId };
       let customerId = customer.processorCustomerId;
       if (!customerId) {
-        const created = await call<{ id: string }>(
-          'POST',
-          '/v1/customers',
-          { name: customer.name, metadata },
-          `bizops-customer-${customer.entityId}-${customer.accountId}`,
+        const created = await call('POST /v1/customers', () =>
+          stripe.customers.create({ name: customer.name, metadata }, { idempotencyKey: `bizops-customer-${customer.entityId}-${customer.accountId}` }),
         );
-        customerId = created.body.id;
+        customerId = created!.id;
       }
-      const created = await call<StripeSetupIntent>(
-        'POST',
-        '/v1/setup_intents',
-        {
-          customer: customerId,
-          usage: 'off_session',
-          payment_method_types: [type],
-          metadata,
-          ...(type === 'us_bank_account' && { payment_method_options: { us_bank_account: { verification_method: 'automatic' } } }),
-        },
-        options.idempotencyKey ? `bizops-seti-${customer.entityId}-${options.idempotencyKey}` : undefined,
-      );
-      return toSetupIntent(created.body, keys.publishable);
+      const params: SetupIntentCreateParams = {
+        customer: customerId,
+        usage: 'off_session',
+        payment_method_types: [type],
+        metadata,
+        ...(type === 'us_bank_account' && { payment_method_options: { us_bank_account: { verification_method: 'automatic' } } }),
+      };
+      const idempotencyKey = options.idempotencyKey ? `bizops-seti-${customer.entityId}-${options.idempotencyKey}` : undefined;
+      const created = await call('POST /v1/setup_intents', () => stripe.setupIntents.create(params, { idempotencyKey }));
+      return toSetupIntent(created!, publishable);
     },
 
     async retrieveSetupIntent(setupIntentId: string): Promise<SetupIntent | null> {
-      const keys = await stripeKeys(mode, env);
-      const found = await call<StripeSetupIntent>('GET', `/v1/setup_intents/${encodeURIComponent(setupIntentId)}`);
-      return found.status === 404 ? null : toSetupIntent(found.body, keys.publishable);
+      const { stripe, publishable } = await connect();
+      const found = await call('GET /v1/setup_intents', () => stripe.setupIntents.retrieve(setupIntentId));
+      return found && toSetupIntent(found, publishable);
     },
 
     async retrievePaymentMethod(processorPaymentMethodId: string): Promise<ProcessorPaymentMethod> {
-      const found = await call<{
-        id: string;
-        type: string;
-        card?: { brand: string; last4: string; exp_month: number; exp_year: number; funding: string };
-        us_bank_account?: {
-          bank_name: string | null;
-          last4: string;
-          routing_number: string | null;
-          account_type: string | null;
-          status_details?: { blocked?: unknown };
-        };
-      }>('GET', `/v1/payment_methods/${encodeURIComponent(processorPaymentMethodId)}`);
-      if (found.status === 404) throw new PaymentProcessorError(`no such payment method ${processorPaymentMethodId}`, 404, 'resource_missing');
-      const { card, us_bank_account: bank } = found.body;
+      const { stripe } = await connect();
+      const found = await call('GET /v1/payment_methods', () => stripe.paymentMethods.retrieve(processorPaymentMethodId));
+      if (!found) throw noSuchPaymentMethod(processorPaymentMethodId);
+      const { card, us_bank_account: bank } = found;
       return {
-        processor_payment_method_id: found.body.id,
-        type: found.body.type === 'us_bank_account' ? 'ach' : 'card',
+        processor_payment_method_id: found.id,
+        type: found.type === 'us_bank_account' ? 'ach' : 'card',
         card_brand: card?.brand ?? null,
         last_four: card?.last4 ?? bank?.last4 ?? null,
         exp_month: card?.exp_month ?? null,
@@ -143,8 +139,9 @@ export function stripeProcessor(mode: KeyMode, env: Record<string, string | unde
     },
 
     async detachPaymentMethod(processorPaymentMethodId: string): Promise<void> {
-      const detached = await call('POST', `/v1/payment_methods/${encodeURIComponent(processorPaymentMethodId)}/detach`, {});
-      if (detached.status === 404) throw new PaymentProcessorError(`no such payment method ${processorPaymentMethodId}`, 404, 'resource_missing');
+      const { stripe } = await connect();
+      const detached = await call('POST /v1/payment_methods/detach', () => stripe.paymentMethods.detach(processorPaymentMethodId));
+      if (!detached) throw noSuchPaymentMethod(processorPaymentMethodId);
     },
   };
 }

@@ -10,7 +10,7 @@
  * denies the key before API Gateway looks at its usage plan).
  */
 import { withTransaction } from '../db/database';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { usageKeyValueOf } from '../auth/usage-identifier';
 
 /** What the sync needs of API Gateway (the SDK on AWS; a recording double in tests). */
@@ -70,7 +70,7 @@ export async function syncUsageKeys(gateway: UsageKeyGateway, plans: UsagePlans,
     } catch (error) {
       // One key's failure (a throttled API call, a quota) leaves it pending for the next run; the others go on.
       result.failed++;
-      log.error('usage key sync failed for a key', { key_id: key.id, error });
+      logger.error('usage key sync failed for a key', { key_id: key.id, error });
     }
   }
   return result;

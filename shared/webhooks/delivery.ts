@@ -17,8 +17,8 @@ import { createEventRecorder, type EventEnvelope } from '../events/outbox';
 import { publishCommitted } from '../events/publisher';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import { log } from '../log';
-import { METRIC_NAMES, putMetrics } from '../metrics';
+import { METRIC_NAMES } from '../metric-names';
+import { logger, MetricUnit, publishMetrics } from '../powertools';
 import { getWebhookEndpoint, setWebhookEndpointStatus, signingSecrets } from './endpoint-store';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from './schemas/webhook-delivery';
 import { checkEndpointAddress, parseEndpointUrl, urlPolicy, type UrlPolicy } from './url-policy';
@@ -333,7 +333,7 @@ async function disableEndpoint(db: Db, entityId: string, endpointId: string, rea
   const endpoint = await setWebhookEndpointStatus(db, entityId, endpointId, 'disabled', reason);
   const recorder = createEventRecorder(db, { entityId, mode: await entityMode(db, entityId), requestId: null });
   await recorder.record('webhook_endpoint.disabled', endpoint);
-  log.warn('webhook endpoint disabled', { endpoint: endpointId, reason });
+  logger.warn('webhook endpoint disabled', { endpoint: endpointId, reason });
   return recorder.recorded;
 }
 
@@ -423,9 +423,9 @@ export async function attemptDelivery(claimed: ClaimedDelivery, config: Delivery
   });
   await publishCommitted(claimed.entity_id, recorded);
   if (!succeeded) {
-    log.info('webhook delivery failed', { delivery: due.id, attempt: attemptNumber, status: result.statusCode, retry: retryIn !== undefined });
+    logger.info('webhook delivery failed', { delivery: due.id, attempt: attemptNumber, status: result.statusCode, retry: retryIn !== undefined });
     // Every failed attempt, retried or final: the stage dashboard's WebhookDeliveryFailures.
-    putMetrics([{ name: METRIC_NAMES.webhookDeliveryFailures, unit: 'Count', value: 1 }]);
+    publishMetrics([{ name: METRIC_NAMES.webhookDeliveryFailures, unit: MetricUnit.Count, value: 1 }]);
   }
 }
 

@@ -13,7 +13,7 @@
  */
 import type { EventEnvelope } from '../events/outbox';
 import type { InProcessEventBus } from '../events/publisher';
-import { log } from '../log';
+import { logger } from '../powertools';
 import { attemptDelivery, claimDueDeliveries, deliveryConfig, queueEvent, releaseDeliveries, type ClaimedDelivery, type DeliveryConfig } from './delivery';
 import { urlPolicy } from './url-policy';
 
@@ -93,7 +93,7 @@ export class DeliveryPool {
   /** Runs one attempt of a delivery whose slot is held. */
   start(delivery: ClaimedDelivery): Promise<void> {
     const attempt = attemptDelivery(delivery, this.config, urlPolicy())
-      .catch((error: unknown) => log.warn('webhook attempt failed to run', { error, delivery: delivery.id }))
+      .catch((error: unknown) => logger.warn('webhook attempt failed to run', { error, delivery: delivery.id }))
       .finally(() => {
         this.inFlight.delete(attempt);
         this.release(delivery.endpoint_id);
@@ -236,7 +236,7 @@ export class WebhookDispatcher {
         .then(({ left }) => {
           for (const endpointId of left) this.leftDue(endpointId);
         })
-        .catch((error: unknown) => log.warn('webhook queueing failed', { error, event: event.id }));
+        .catch((error: unknown) => logger.warn('webhook queueing failed', { error, event: event.id }));
       this.queueing.add(queued);
       void queued.finally(() => this.queueing.delete(queued));
     });
@@ -272,7 +272,7 @@ export class WebhookDispatcher {
         else if (!this.stopped) void this.claimBacklog(endpointId);
       }
     } catch (error) {
-      log.warn('webhook dispatch failed', { error });
+      logger.warn('webhook dispatch failed', { error });
     }
   }
 
@@ -294,7 +294,7 @@ export class WebhookDispatcher {
         else this.poolBacklog = false;
       } while (this.again && !this.stopped);
     } catch (error) {
-      log.warn('webhook dispatch failed', { error });
+      logger.warn('webhook dispatch failed', { error });
     } finally {
       this.pumping = false;
     }

@@ -11,7 +11,7 @@
  * ignores it, so no configuration can open prod up.
  */
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { ApiError } from '../errors';
 import { deploymentStage, type DeploymentStage } from '../public-url';
 
@@ -38,10 +38,24 @@ export function urlPolicy(env: NodeJS.ProcessEnv = process.env, resolve: Resolve
   return { stage, allowlist: new Set(stage === 'prod' ? [] : listed), resolve };
 }
 
-const METADATA_ADDRESSES = new Set(['169.254.169.254', '100.100.100.200', '192.0.0.192']);
+/** Checked in this order: the first list holding an address names its class (metadata before link-local, loopback before the unspecified block). */
+const CHECK_ORDER: AddressClass[] = [
+  'metadata',
+  'loopback',
+  'unspecified',
+  'private',
+  'carrier_grade_nat',
+  'link_local',
+  'multicast',
+  'documentation',
+  'reserved',
+];
 
-/** [first address as a number, prefix length, class], most specific first where they overlap. */
+/** [first address, prefix length, class]. */
 const IPV4_RANGES: [string, number, AddressClass][] = [
+  ['169.254.169.254', 32, 'metadata'],
+  ['100.100.100.200', 32, 'metadata'],
+  ['192.0.0.192', 32, 'metadata'],
   ['0.0.0.0', 8, 'unspecified'],
   ['10.0.0.0', 8, 'private'],
   ['100.64.0.0', 10, 'carrier_grade_nat'],
@@ -59,64 +73,50 @@ const IPV4_RANGES: [string, number, AddressClass][] = [
   ['240.0.0.0', 4, 'reserved'],
 ];
 
-const ipv4Number = (address: string) => address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+const IPV6_RANGES: [string, number, AddressClass][] = [
+  ['fd00:ec2::254', 128, 'metadata'],
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['fc00::', 7, 'private'], // unique local
+  ['fe80::', 10, 'link_local'],
+  ['fec0::', 10, 'private'], // site-local, deprecated
+  ['ff00::', 8, 'multicast'],
+  ['2001:db8::', 32, 'documentation'],
+  ['2001::', 32, 'reserved'], // Teredo hides the IPv4 address it reaches
+  ['100::', 64, 'reserved'], // discard-only
+  ['::', 96, 'reserved'], // IPv4-compatible addresses of no forbidden IPv4 range
+];
 
-function classifyIpv4(address: string): AddressClass | undefined {
-  if (METADATA_ADDRESSES.has(address)) return 'metadata';
-  const value = ipv4Number(address);
-  for (const [first, prefix, name] of IPV4_RANGES) {
-    const size = 2 ** (32 - prefix);
-    const start = ipv4Number(first);
-    if (value >= start && value < start + size) return name;
-  }
-  return undefined;
+/** 6to4 (2002::/16) carries an IPv4 address in its second and third groups. */
+function sixToFour(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split('.').map(Number);
+  return `2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::`;
 }
 
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail included). */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase().split('%')[0];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const value = ipv4Number(dotted[1]);
-    text = `${text.slice(0, -dotted[1].length)}${Math.floor(value / 65536).toString(16)}:${(value % 65536).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  return [...headGroups, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...tailGroups].map((group) => parseInt(group, 16));
+/**
+ * One BlockList per class. An IPv4 range covers the IPv6 addresses that reach it too: BlockList
+ * matches IPv4-mapped addresses (::ffff:a.b.c.d) itself; the IPv4-compatible (::a.b.c.d), NAT64
+ * (64:ff9b::/96) and 6to4 forms are added as IPv6 subnets.
+ */
+const BLOCK_LISTS = new Map(CHECK_ORDER.map((name) => [name, new BlockList()]));
+for (const [first, prefix, name] of IPV4_RANGES) {
+  const list = BLOCK_LISTS.get(name)!;
+  list.addSubnet(first, prefix, 'ipv4');
+  list.addSubnet(`::${first}`, 96 + prefix, 'ipv6');
+  list.addSubnet(`64:ff9b::${first}`, 96 + prefix, 'ipv6');
+  list.addSubnet(sixToFour(first), 16 + prefix, 'ipv6');
 }
-
-const embeddedIpv4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-
-function classifyIpv6(address: string): AddressClass | undefined {
-  const g = ipv6Groups(address);
-  const zeros = (count: number) => g.slice(0, count).every((group) => group === 0);
-  if (zeros(8)) return 'unspecified';
-  if (zeros(7) && g[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d) addresses reach the IPv4 address.
-  if (zeros(5) && g[5] === 0xffff) return classifyIpv4(embeddedIpv4(g[6], g[7]));
-  if (zeros(6)) return classifyIpv4(embeddedIpv4(g[6], g[7])) ?? 'reserved';
-  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) carry an IPv4 address too.
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) return classifyIpv4(embeddedIpv4(g[6], g[7]));
-  if (g[0] === 0x2002) return classifyIpv4(embeddedIpv4(g[1], g[2]));
-  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((group) => group === 0) && g[7] === 0x254) return 'metadata';
-  if ((g[0] & 0xfe00) === 0xfc00) return 'private'; // unique local fc00::/7
-  if ((g[0] & 0xffc0) === 0xfe80) return 'link_local';
-  if ((g[0] & 0xffc0) === 0xfec0) return 'private'; // site-local, deprecated
-  if ((g[0] & 0xff00) === 0xff00) return 'multicast';
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return 'documentation';
-  if (g[0] === 0x2001 && g[1] === 0) return 'reserved'; // Teredo hides the IPv4 address it reaches
-  if (g[0] === 0x0100 && g.slice(1, 4).every((group) => group === 0)) return 'reserved'; // discard-only
-  return undefined;
-}
+for (const [first, prefix, name] of IPV6_RANGES) BLOCK_LISTS.get(name)!.addSubnet(first, prefix, 'ipv6');
 
 /** The forbidden class of an IP address, or undefined for a public one. */
 export function classifyAddress(address: string): AddressClass | undefined {
-  const family = isIP(address);
-  if (family === 4) return classifyIpv4(address);
-  if (family === 6) return classifyIpv6(address);
-  return 'reserved';
+  // A zone index (fe80::1%eth0) names the interface, not the address.
+  const bare = address.split('%')[0];
+  const family = isIP(bare);
+  if (family === 0) return 'reserved';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  for (const [name, list] of BLOCK_LISTS) if (list.check(bare, type)) return name;
+  return undefined;
 }
 
 /** URL.hostname keeps IPv6 brackets; lookups and isIP want the bare address. */

@@ -120,10 +120,11 @@ function check(request: FuzzRequest, response: Response): { kind: FailureKind; d
  * failure, names the defect (message and first frames) without reading the logs by hand.
  */
 function captureErrorLogs(): { last(): string | undefined; clear(): void; restore(): void } {
-  const original = console.error;
+  // Powertools Logger writes its error lines to the process's stderr through a Console of its own.
+  const original = process.stderr.write.bind(process.stderr);
   let latest: string | undefined;
-  console.error = (...args: unknown[]) => {
-    const line = args.map(String).join(' ');
+  process.stderr.write = (chunk: unknown) => {
+    const line = String(chunk).trim();
     try {
       const parsed = JSON.parse(line) as { message?: string; error?: { message?: string; stack?: string } };
       const stack = (parsed.error?.stack ?? '')
@@ -135,11 +136,12 @@ function captureErrorLogs(): { last(): string | undefined; clear(): void; restor
     } catch {
       latest = line.slice(0, 400);
     }
+    return true;
   };
   return {
     last: () => latest,
     clear: () => (latest = undefined),
-    restore: () => (console.error = original),
+    restore: () => (process.stderr.write = original),
   };
 }
 

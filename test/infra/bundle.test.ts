@@ -25,6 +25,8 @@ import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } 
  * non-tree-shaken zod namespace alone adds ~360 KB, the route table several hundred) fails here.
  */
 const BUNDLE_LIMIT = 1024 * 1024;
+/** The functions that can call the card processor carry the `stripe` package on top (about 250 KB, evaluated on the first card call). */
+const STRIPE_ALLOWANCE = 256 * 1024;
 const routes = realRoutes();
 let workDir: string;
 let result: BundleResult;
@@ -53,7 +55,10 @@ describe('bundleFunctions', () => {
   });
 
   it(`keeps every function bundle under ${BUNDLE_LIMIT / 1024} KB minified`, () => {
-    for (const [name, size] of Object.entries(result.sizes)) expect(size, `${name}: ${size} bytes`).toBeLessThan(BUNDLE_LIMIT);
+    for (const [name, size] of Object.entries(result.sizes)) {
+      const carriesStripe = readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8').includes('api.stripe.com');
+      expect(size, `${name}: ${size} bytes`).toBeLessThan(BUNDLE_LIMIT + (carriesStripe ? STRIPE_ALLOWANCE : 0));
+    }
   });
 
   it('bundles the AWS SDK, the versions package.json pins, and ships no source maps', () => {
@@ -195,7 +200,8 @@ describe('bundleFunctions', () => {
       // pg's SCRAM login and the transaction's opening batch: present in every database function, absent here.
       expect(code, key).not.toContain('SCRAM-SHA-256');
       expect(code, key).not.toContain('idle_in_transaction_session_timeout');
-      expect(code.length, key).toBeLessThan(100_000);
+      // They carry Powertools Logger and Metrics (about 38 KB); pg (about 86 KB minified) would take them past this.
+      expect(code.length, key).toBeLessThan(150_000);
     }
     expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).toContain('SCRAM-SHA-256');
   });

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/platform/admin';
 import { ADMIN_COMMAND_NAMES } from '../../functions/platform/admin-commands';
 import { ALL_SCOPES } from '../../shared/auth/scopes';
+import { emittedDuring } from '../support/emitted-lines';
 import { setupTestApi } from '../support/harness';
 
 const api = setupTestApi();
@@ -130,20 +131,16 @@ describe('admin function', () => {
   });
 
   it('logs the command it ran, never the option values or the key secret', async () => {
-    vi.stubEnv('LOG_LEVEL', 'INFO');
-    const lines: string[] = [];
-    const keep = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
-    vi.spyOn(console, 'log').mockImplementation(keep);
-    vi.spyOn(console, 'error').mockImplementation(keep);
     const code = newCode();
-    const created = okResult<CreatedEntity>(
-      await handler({ command: 'create-entity', options: { code, name: 'Quiet Holdings', 'owner-email': 'quiet@admin.example' } }, context),
-    );
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
+    let created: CreatedEntity | undefined;
+    const { lines } = await emittedDuring(async () => {
+      created = okResult<CreatedEntity>(
+        await handler({ command: 'create-entity', options: { code, name: 'Quiet Holdings', 'owner-email': 'quiet@admin.example' } }, context),
+      );
+    });
     const logged = lines.join('\n');
     expect(logged).toContain('admin command ran');
     expect(logged).toContain('create-entity');
-    for (const value of [code, 'Quiet Holdings', 'quiet@admin.example', created.api_key.secret]) expect(logged).not.toContain(value);
+    for (const value of [code, 'Quiet Holdings', 'quiet@admin.example', created!.api_key.secret]) expect(logged).not.toContain(value);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { runIdempotent } from '../../shared/http/idempotency-store';
-import { log } from '../../shared/log';
+import { logger } from '../../shared/powertools';
 import { setupTestApi, tenantRowCounts } from '../support/harness';
 
 const api = setupTestApi();
@@ -226,7 +226,7 @@ describe('Idempotency-Key', () => {
     it("passes a request's own network error on untouched when the store is well", async () => {
       // An error that looks like a store fault (it has a syscall) but came from the work itself.
       const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
-      const logged = vi.spyOn(log, 'error');
+      const logged = vi.spyOn(logger, 'error');
       const context = { getRemainingTimeInMillis: () => 29_000 } as Context;
       try {
         const call = { scope: `own-error-${Date.now()}`, fingerprint: {} };

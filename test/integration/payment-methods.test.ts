@@ -376,6 +376,10 @@ describe('raw card or bank credentials in any request body', () => {
     vi.spyOn(console, 'log').mockImplementation(keep);
     vi.spyOn(console, 'error').mockImplementation(keep);
     vi.spyOn(console, 'warn').mockImplementation(keep);
+    // Powertools Logger writes to the process streams through a Console of its own.
+    const write = (chunk: unknown) => keep(chunk) > 0;
+    vi.spyOn(process.stdout, 'write').mockImplementation(write);
+    vi.spyOn(process.stderr, 'write').mockImplementation(write);
   }
 
   it('refuses them with 400 and the JSON path on several routes, storing and logging nothing', async () => {

@@ -1,18 +1,23 @@
 /**
- * What a request leaves in the logs and metrics (shared/log.ts, shared/http/observe.ts,
- * shared/metrics.ts): every line carries the request id, the route, the entity and key ids and the
- * cold start flag; no request value (body fields, the key's secret, values quoted in an error)
- * reaches a line; each request writes its Requests and Latency by route, and a refused one its
- * Errors by code.
+ * What a request leaves in the logs and metrics (shared/powertools.ts, shared/http/observe.ts):
+ * every line carries the request id, the route, the entity and key ids and the cold start flag; no
+ * request value (body fields, the key's secret, values quoted in an error) reaches a line; each
+ * request writes its Requests and Latency by route, and a refused one its Errors by code, as EMF
+ * records on stdout.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { lambdaHandler } from '../../shared/http/handler-stack';
-import { observed } from '../../shared/http/observe';
-import { defineRoute } from '../../shared/http/route';
-import { captureMetrics } from '../../shared/metrics';
+import { emittedDuring } from '../support/emitted-lines';
 import { setupTestApi } from '../support/harness';
+
+// Powertools Metrics reads this when shared/powertools.ts is first imported (the tests turn EMF off).
+vi.hoisted(() => {
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+});
+const { lambdaHandler } = await import('../../shared/http/handler-stack');
+const { observed } = await import('../../shared/http/observe');
+const { defineRoute } = await import('../../shared/http/route');
 
 const api = setupTestApi();
 
@@ -20,28 +25,6 @@ const api = setupTestApi();
 const NAME = 'Quietwater Depot';
 const PHONE = '+1 555 0142 9931';
 const CARD = '4111111111111111';
-
-/** The console lines written while `run` runs (every level). */
-async function linesDuring(run: () => Promise<unknown>): Promise<string[]> {
-  vi.stubEnv('LOG_LEVEL', 'DEBUG');
-  const lines: string[] = [];
-  const keep = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
-  vi.spyOn(console, 'log').mockImplementation(keep);
-  vi.spyOn(console, 'error').mockImplementation(keep);
-  vi.spyOn(console, 'warn').mockImplementation(keep);
-  try {
-    await run();
-  } finally {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-  }
-  return lines;
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
 
 describe('request logs', () => {
   it('carry the request id, route, entity, key and cold start on every line, and never a value of the request', async () => {
@@ -58,13 +41,10 @@ describe('request logs', () => {
       requestLog.error('unhandled error', { error: new Error(`insert into locations failed for "${NAME}" (phone ${PHONE}, card ${CARD})`) });
       return Promise.resolve({ statusCode: 500, body: JSON.stringify({ code: 'internal_error' }) });
     });
-    let metrics: Record<string, unknown>[] = [];
-    const lines = await linesDuring(async () => {
-      metrics = await captureMetrics(() => failing(event, context));
-    });
+    const { lines, logs, metrics } = await emittedDuring(() => failing(event, context));
 
-    expect(lines).toHaveLength(1);
-    const line = JSON.parse(lines[0]) as Record<string, unknown>;
+    expect(logs).toHaveLength(1);
+    const [line] = logs;
     expect(line).toMatchObject({
       level: 'ERROR',
       message: 'unhandled error',
@@ -75,7 +55,7 @@ describe('request logs', () => {
       key_id: 'key-1',
     });
     expect(typeof line.cold_start).toBe('boolean');
-    for (const value of [NAME, PHONE, CARD, '0142', '9931']) expect(lines[0]).not.toContain(value);
+    for (const value of [NAME, PHONE, CARD, '0142', '9931']) expect(lines.join('\n')).not.toContain(value);
 
     expect(metrics.map((record) => Object.keys(record).filter((key) => /^[A-Z]/.test(key)))).toEqual([['Requests', 'Latency'], ['Errors']]);
     expect(metrics[0]).toMatchObject({ route: 'locations.create', Requests: 1 });
@@ -84,19 +64,14 @@ describe('request logs', () => {
 
   it('keep the values of real requests out, accepted or refused, and count them by route and error code', async () => {
     const { secret } = await api.newEntity();
-    let metrics: Record<string, unknown>[] = [];
     const started = process.hrtime.bigint();
-    const lines = await linesDuring(async () => {
-      metrics = await captureMetrics(async () => {
-        const created = await api.raw('POST', '/v1/locations', { key: secret, body: { name: NAME, phone: PHONE, country: 'US' } });
-        expect(created.status, created.text).toBe(201);
-        const refused = await api.raw('POST', '/v1/locations', { key: secret, body: { name: NAME, phone: PHONE, country: 'Atlantis' } });
-        expect(refused.status, refused.text).toBe(400);
-      });
+    const { lines, metrics } = await emittedDuring(async () => {
+      const created = await api.raw('POST', '/v1/locations', { key: secret, body: { name: NAME, phone: PHONE, country: 'US' } });
+      expect(created.status, created.text).toBe(201);
+      const refused = await api.raw('POST', '/v1/locations', { key: secret, body: { name: NAME, phone: PHONE, country: 'Atlantis' } });
+      expect(refused.status, refused.text).toBe(400);
     });
-    const logged = lines.join('\n');
-    for (const value of [NAME, PHONE, 'Atlantis', secret]) expect(logged).not.toContain(value);
-    expect(JSON.stringify(metrics)).not.toContain(NAME);
+    for (const value of [NAME, PHONE, 'Atlantis', secret]) expect(lines.join('\n')).not.toContain(value);
 
     const requests = metrics.filter((record) => 'Requests' in record);
     expect(requests.map((record) => record.route)).toEqual(['locations.create', 'locations.create']);
@@ -143,13 +118,12 @@ describe('request logs', () => {
       },
     } as unknown as APIGatewayProxyEvent;
     let status = 0;
-    const lines = await linesDuring(async () => {
+    const { logs } = await emittedDuring(async () => {
       status = (await lambdaHandler(failing)(event, { awsRequestId: 'lambda-invocation-2' } as Context)).statusCode;
     });
     expect(status).toBe(500);
-    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(parsed.map((line) => line.message)).toEqual(['about to fail', 'unhandled error']);
-    for (const line of parsed) {
+    expect(logs.map((line) => line.message)).toEqual(['about to fail', 'unhandled error']);
+    for (const line of logs) {
       expect(line).toMatchObject({
         request_id: 'req-logging-2',
         function_request_id: 'lambda-invocation-2',

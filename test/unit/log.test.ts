@@ -1,24 +1,53 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+/** The lines Powertools Logger writes through the project's formatter (shared/log-formatter.ts). */
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors';
-import { log, scrubText } from '../../shared/log';
+import { scrubText } from '../../shared/log-formatter';
+import { logger, requestLogger } from '../../shared/powertools';
+import { emittedDuring } from '../support/emitted-lines';
 
 const PAN = '4111111111111111';
 
-/** The lines log writes while `run` runs. */
-function captured(run: () => void): string {
-  const lines: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-  vi.spyOn(console, 'error').mockImplementation((line: string) => void lines.push(line));
-  run();
-  vi.restoreAllMocks();
-  return lines.join('\n');
-}
-
-afterEach(() => vi.restoreAllMocks());
-
 describe('log', () => {
-  it('writes an error as name, scrubbed message, the safe pg members and stack frames, never the value', () => {
+  it("writes one JSON line per call: Powertools' standard keys, then the request's, then the call's fields", async () => {
+    process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+    try {
+      const { lines, logs } = await emittedDuring(() => {
+        requestLogger({ request_id: 'req_1', route: 'locations.get', entity_id: 'ent_1', key_id: 'key_1', cold_start: true }).warn('slow', { ms: 12 });
+        logger.debug('outside a request');
+      });
+      expect(lines).toHaveLength(2);
+      expect(logs[0]).toEqual({
+        level: 'WARN',
+        message: 'slow',
+        service: 'bizops-api',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        xray_trace_id: '1-5759e988-bd862e3fe1be46a994272793',
+        request_id: 'req_1',
+        route: 'locations.get',
+        entity_id: 'ent_1',
+        key_id: 'key_1',
+        cold_start: true,
+        ms: 12,
+      });
+      expect(Object.keys(logs[0]).slice(0, 5)).toEqual(['level', 'message', 'service', 'timestamp', 'xray_trace_id']);
+      expect(logs[1]).toMatchObject({ level: 'DEBUG', message: 'outside a request' });
+      expect(logs[1]).not.toHaveProperty('request_id');
+    } finally {
+      delete process.env._X_AMZN_TRACE_ID;
+    }
+  });
+
+  it('writes nothing below its level', async () => {
+    const { lines } = await emittedDuring(() => {
+      logger.setLogLevel('ERROR');
+      logger.warn('not written');
+      logger.error('written');
+    });
+    expect(lines.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual(['written']);
+  });
+
+  it('writes an error as name, scrubbed message, the safe pg members and stack frames, never the value', async () => {
     const unique = Object.assign(new Error(`duplicate key value violates unique constraint "products_sku_unique"`), {
       code: '23505',
       constraint: 'products_sku_unique',
@@ -29,8 +58,8 @@ describe('log', () => {
     const syntax = Object.assign(new Error(`invalid input syntax for type uuid: "${PAN}"`), { code: '22P02' });
     const decimal = new Error(`[DecimalError] Invalid argument: ${PAN}abc`);
     const zodError = z.object({ sku: z.string().max(3) }).safeParse({ sku: PAN }).error!;
-    const line = captured(() =>
-      log.error('unhandled error', {
+    const { lines } = await emittedDuring(() =>
+      logger.error('unhandled error', {
         requestId: 'req_1',
         error: new ApiError('internal_error', { cause: unique }),
         syntax,
@@ -39,8 +68,9 @@ describe('log', () => {
         other: new Error('wrapped', { cause: { value: PAN } }),
       }),
     );
-    expect(line).not.toContain('4111');
-    const parsed = JSON.parse(line) as Record<string, Record<string, unknown>>;
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('4111');
+    const parsed = JSON.parse(lines[0]) as Record<string, Record<string, unknown>>;
     expect(parsed.error.cause).toMatchObject({ code: '23505', constraint: 'products_sku_unique', table: 'products' });
     expect(parsed.error.cause).not.toHaveProperty('detail');
     expect((parsed.error.cause as { message: string }).message).toBe('duplicate key value violates unique constraint "…"');
