@@ -153,19 +153,34 @@ export async function movePeriod(
 /**
  * For a posting dated `date`: the period covering it, locked FOR SHARE until the posting's
  * transaction ends, or null when no period covers it (postings without periods are allowed, as
- * in QuickBooks). A period that does not accept postings is 422 period_closed naming it.
+ * in QuickBooks). A period that does not accept postings is 422 period_closed naming it. A closed
+ * (or close-requested) period closes the books up to its end, as a closing date does: a date no
+ * period covers is refused too when a later period does not accept postings, since a posting there
+ * would change that period's balances.
  */
 export async function lockPeriodForPosting(db: Db, entityId: string, date: string, param = 'entry_date'): Promise<AccountingPeriod | null> {
   // The uncorrelated subquery runs once, before the scan (a one-time filter): the shared lock is
-  // held before the period is looked up, in the same round trip.
-  const period = await db.maybeOne<AccountingPeriod>(
-    `SELECT ${COLUMNS} FROM accounting_periods
+  // held before the period is looked up, in the same round trip. The covering period, if any,
+  // starts before every later one, so it comes first.
+  const found = await db.maybeOne<AccountingPeriod & { covers: boolean }>(
+    `SELECT ${COLUMNS}, start_date <= $2::date AS covers FROM accounting_periods
       WHERE (SELECT ${PERIOD_SET_SHARED}::text) IS NOT NULL
-        AND entity_id = $1 AND start_date <= $2::date AND end_date >= $2::date
+        AND entity_id = $1
+        AND ((start_date <= $2::date AND end_date >= $2::date) OR (start_date > $2::date AND status <> 'open'))
+      ORDER BY start_date
+      LIMIT 1
       FOR SHARE`,
     [entityId, date],
   );
-  if (!period) return null;
+  if (!found) return null;
+  const { covers, ...period } = found;
+  if (!covers) {
+    throw new ApiError('period_closed', {
+      param,
+      hint: `${date} comes before accounting period ${period.period_name}, which is ${period.status === 'closed' ? 'closed' : 'awaiting close approval'}: the books are closed up to its end. Reopen it or post on a later date.`,
+      details: { period: periodSummary(period) },
+    });
+  }
   if (!acceptsPostings(period.status)) {
     throw new ApiError('period_closed', {
       param,

@@ -38,11 +38,6 @@ type Kind = Op['kind'];
 const OPERATIONS_AWAITING_FIX: Partial<Record<Kind, string>> = {
   stock_receipt: 'row 1: POST /v1/inventory/receipts posts no journal entry (inventory ≠ Σ inventory_value)',
   adjust: 'row 1: POST /v1/inventory/adjustments posts no journal entry',
-  receive_return: 'row 2: once its goods are received, a return credit is stranded (apply-credit / refund-credit 422 credit_not_available)',
-  apply_remainder: 'row 3: the remainder of a partly applied payment cannot be applied later (409 payment_already_applied)',
-  cancel_refunded_order: 'row 4: a sales order whose deposit was refunded in full cannot be cancelled (409 has_payments)',
-  pay_invoiced_order: 'row 5: a fully invoiced sales order still takes a payment',
-  post_before_closed: 'not in the table: a posting dated before the earliest closed period is accepted (closed-books-date.test.ts)',
 };
 
 const SALES_KINDS = new Set<Kind>([

@@ -22,14 +22,6 @@ import type { TestApi, TestEntity } from './harness';
 
 type Row = Record<string, unknown>;
 
-/**
- * Until issue 39's row 5 is fixed, a sales order's amount_paid is the deposit it still holds; once
- * fixed, it also counts what its live invoices were paid and credited, which then come off to give
- * the deposit held. Flip to true when that fix is merged (and pay_invoiced_order leaves
- * OPERATIONS_AWAITING_FIX in books.property.test.ts).
- */
-const SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES = false;
-
 /** Every row of a cursor-paged list (100 a page, following next_cursor). */
 async function listAll<T = Row>(api: TestApi, caller: TestEntity, path: string, query: Record<string, string | string[]> = {}): Promise<T[]> {
   const rows: T[] = [];
@@ -94,10 +86,10 @@ export async function readBooks(api: TestApi, owner: TestEntity, system: Record<
   const live = (o: Order) => !['draft', 'cancelled', 'voided'].includes(o.order_status);
   const invoices = (await ofType('invoice')).filter(live);
   const salesOrders = await ofType('sales_order');
+  // A sales order's amount_paid counts what its live invoices were paid and credited too; what is
+  // left is the deposit it still holds.
   const throughInvoices = (order: Order) =>
-    SALES_ORDER_AMOUNT_PAID_INCLUDES_INVOICES
-      ? sum(invoices.filter((i) => i.converted_from_id === order.id).flatMap((i) => [i.amount_paid, i.amount_credited ?? 0]))
-      : amount(0);
+    sum(invoices.filter((i) => i.converted_from_id === order.id).flatMap((i) => [i.amount_paid, i.amount_credited ?? 0]));
   const memos = (await ofType('return')).filter((o) => live(o) && o.balance_due < 0);
 
   type Payment = { status: string; unapplied_amount: number; amount: number; amount_refunded: number; deposit_id: string | null };
