@@ -5469,9 +5469,9 @@ export interface components {
             tax_total: number;
             fee_total: number;
             order_total: number;
-            /** @description Display-only: Σ list_price × quantity over non-kit lines; list_price_total − pricing_savings = subtotal. */
+            /** @description Display-only: Σ list_price × quantity (each rounded to the cent) over the non-kit lines: a kit's or bundle's line that carries component lines, and those component lines, are left out. list_price_total − pricing_savings = the subtotal of those lines; never part of order_total. */
             list_price_total: number;
-            /** @description Display-only: Σ pricing_rule_adjustment × quantity over non-kit lines; already inside subtotal. */
+            /** @description Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total. */
             pricing_savings: number;
             amount_paid: number;
             /** @description Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid (− amount_credited on an invoice credited by returns). A confirmed credit-memo return carries −(its credit not yet applied): customer credit. Never forced on purchase orders and quotes. */
