@@ -1175,7 +1175,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock
-         * @description Posts an immutable adjust transaction. A negative quantity draws FIFO layers (oldest first) and is refused with 422 insufficient_stock when it would take on hand below zero, unless allow_negative is true (units beyond the layers are then costed at the product cost, else the latest layer cost).
+         * @description Posts an immutable adjust transaction. A negative quantity draws FIFO layers (oldest first) and is refused with 422 insufficient_stock when it would take on hand below zero, unless allow_negative is true (units beyond the layers are then costed at the product cost, else the latest layer cost, and are worth 0 in inventory_value until a receipt settles them). It posts a journal entry (source_type inventory_adjustment, source_id the transaction) dated occurred_at (its UTC date; default today): inventory moves by exactly the change of inventory_value in cents (a draw takes its layers' cents in proportion, a positive adjustment adds quantity × unit_cost rounded to the cent), against inventory_adjustments (Inventory Shrinkage and Adjustments). In a closed period: 422 period_closed on occurred_at.
          *
          *     Requires scope: products:write.
          */
@@ -1195,7 +1195,7 @@ export interface paths {
         };
         /**
          * List inventory balances
-         * @description Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.
+         * @description Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND. inventory_value is the cents of the open FIFO layers: a layer is worth quantity × unit cost rounded half away from zero to the cent when it opens, a draw takes the layer's cents in proportion to the units it takes (the last units take what is left), and a transferred or built layer carries exactly the cents that left its source; units beyond the layers (negative stock) are worth 0. Every movement posts exactly the change it makes, so the inventory asset account equals the sum of inventory_value over all balances, to the cent.
          *
          *     Requires scope: products:read.
          */
@@ -1217,7 +1217,7 @@ export interface paths {
         };
         /**
          * Retrieve an inventory balance
-         * @description One product at one location. Demand fields follow the 2026-09-22 semantics: fulfilled sales plus posted build_consume draws, each physical decrement counted once for the product it drew; current_demand_units counts committed-but-unshipped customer demand only.
+         * @description One product at one location. Demand fields follow the 2026-09-22 semantics: fulfilled sales plus posted build_consume draws, each physical decrement counted once for the product it drew; current_demand_units counts committed-but-unshipped customer demand only. inventory_value is the cents of the open FIFO layers: a layer is worth quantity × unit cost rounded half away from zero to the cent when it opens, a draw takes the layer's cents in proportion to the units it takes (the last units take what is left), and a transferred or built layer carries exactly the cents that left its source; units beyond the layers (negative stock) are worth 0. Every movement posts exactly the change it makes, so the inventory asset account equals the sum of inventory_value over all balances, to the cent.
          *
          *     Requires scope: products:read.
          */
@@ -1241,7 +1241,7 @@ export interface paths {
         put?: never;
         /**
          * Receive stock
-         * @description Posts an immutable receive transaction and opens a FIFO cost layer at unit_cost. While the balance is negative, the first units received settle the shortfall and only the rest open a layer. source_migration true marks a migrated row (reference_type source_migration) for the relink tool.
+         * @description Posts an immutable receive transaction and opens a FIFO cost layer at unit_cost. While the balance is negative, the first units received settle the shortfall and only the rest open a layer. source_migration true marks a migrated row (reference_type source_migration) for the relink tool. The receipt posts a journal entry (source_type inventory_receipt, source_id the transaction) dated occurred_at (its UTC date; default today): debit inventory with the cents its layer adds to inventory_value (quantity × unit_cost rounded half away from zero to the cent), credit opening_balance_equity with the same; stock bought from a vendor is received on its purchase order instead (POST /v1/orders/{id}/receipts, credit received_not_billed). Units that settle negative stock open no layer: their cost goes to inventory_adjustments. In a closed period: 422 period_closed on occurred_at.
          *
          *     Requires scope: products:write.
          */
@@ -1305,7 +1305,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer stock between locations
-         * @description Posts two transfer transactions sharing a group_id: out of from_location_id (FIFO draw) and into to_location_id, which receives the drawn layers at their own unit costs. Refused with 422 insufficient_stock when the source lacks the quantity.
+         * @description Posts two transfer transactions sharing a group_id: out of from_location_id (FIFO draw) and into to_location_id, which receives the drawn layers at their own unit costs. Refused with 422 insufficient_stock when the source lacks the quantity. The new layers carry exactly the cents that left, so a transfer posts nothing unless it settles negative stock at the destination (that part to inventory_adjustments, dated occurred_at); occurred_at in a closed period is 422 period_closed.
          *
          *     Requires scope: products:write.
          */
@@ -1505,7 +1505,7 @@ export interface paths {
         put?: never;
         /**
          * Build (assemble) kits
-         * @description Draws quantity x quantity_per_kit of every component at the location as posted build_consume transactions (FIFO cost) and receives the kits as one build_produce transaction at the cost drawn. All rows share a group_id; a component short of stock refuses the whole build with 422 insufficient_stock (details name the product). A bundle is never built: 422 product_not_stockable.
+         * @description Draws quantity x quantity_per_kit of every component at the location as posted build_consume transactions (FIFO cost) and receives the kits as one build_produce transaction at the cost drawn. All rows share a group_id; a component short of stock refuses the whole build with 422 insufficient_stock (details name the product). A bundle is never built: 422 product_not_stockable. The kits' layer carries exactly the cents the component draws took, so a build posts nothing unless it settles negative kit stock (that part to inventory_adjustments, dated occurred_at); occurred_at in a closed period is 422 period_closed.
          *
          *     Requires scope: products:write.
          */
@@ -2033,7 +2033,7 @@ export interface paths {
         put?: never;
         /**
          * Ship lines of an order
-         * @description Ships lines of a confirmed or partially fulfilled sales order (or a directly created invoice): stock leaves location_id (default the order's) at FIFO cost and COGS is posted. Name a kit's line; its components are drawn. 422 order_over_fulfillment beyond a line's unfulfilled quantity; 422 line_drop_shipped (param lines[i].line_id, details.linked_purchase_order) for a line with a live drop-ship purchase order, which the vendor ships and its receipt fulfils. Emits order.fulfilled.
+         * @description Ships lines of a confirmed or partially fulfilled sales order (or a directly created invoice): stock leaves location_id (default the order's) at FIFO cost and COGS is posted (debit cost_of_goods_sold, credit inventory) with exactly the cents the draws take from inventory_value, dated fulfillment_date (default today UTC; before the order's own date 400 on fulfillment_date; in a closed period 422 period_closed). Name a kit's line; its components are drawn. 422 order_over_fulfillment beyond a line's unfulfilled quantity; 422 line_drop_shipped (param lines[i].line_id, details.linked_purchase_order) for a line with a live drop-ship purchase order, which the vendor ships and its receipt fulfils. Emits order.fulfilled.
          *
          *     Requires scope: orders:write.
          */
@@ -2171,7 +2171,7 @@ export interface paths {
         put?: never;
         /**
          * Receive the goods of a confirmed return
-         * @description Receives lines of a confirmed (or partially received) return; without lines, everything not yet received. Each unit raises the return line's quantity_fulfilled (received) and the source line's quantity_returned, and the return's fulfillment_status and order_status move (fulfilled when every line is received). A restocked line writes a `return` inventory movement into location_id (default the return's) at the cost the units left at: the FIFO layers of the source's sale_fulfillment draws, first shipped first back (a plain return at the product cost); the ledger gets debit inventory, credit cost_of_goods_sold (source_type order_return). A line with restock false (damaged) moves no stock and its cost stays in COGS. Name a kit's line; its components come back. 422 order_over_fulfillment beyond a line's unreceived quantity. Emits return.received.
+         * @description Receives lines of a confirmed (or partially received) return; without lines, everything not yet received. Each unit raises the return line's quantity_fulfilled (received) and the source line's quantity_returned, and the return's fulfillment_status and order_status move (fulfilled when every line is received). A restocked line writes a `return` inventory movement into location_id (default the return's) at the cost the units left at: the FIFO layers of the source's sale_fulfillment draws, first shipped first back (a plain return at the product cost); the ledger gets debit inventory, credit cost_of_goods_sold (source_type order_return) with exactly the cents the new layers add to inventory_value, dated received_date (default today UTC; before the return's own date 400 on received_date; in a closed period 422 period_closed). A line with restock false (damaged) moves no stock and its cost stays in COGS. Name a kit's line; its components come back. 422 order_over_fulfillment beyond a line's unreceived quantity. Emits return.received.
          *
          *     Requires scope: orders:write.
          */
@@ -4949,7 +4949,7 @@ export interface components {
              */
             normal_balance: "debit" | "credit";
             /** @description Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted. */
-            system_key: ("bank" | "undeposited_funds" | "accounts_receivable" | "inventory" | "vendor_returns_receivable" | "accounts_payable" | "received_not_billed" | "customer_credits" | "vendor_credits" | "sales_tax_payable" | "opening_balance_equity" | "retained_earnings" | "sales_revenue" | "cost_of_goods_sold" | "purchase_price_variance") | null;
+            system_key: ("bank" | "undeposited_funds" | "accounts_receivable" | "inventory" | "vendor_returns_receivable" | "accounts_payable" | "received_not_billed" | "customer_credits" | "vendor_credits" | "sales_tax_payable" | "opening_balance_equity" | "retained_earnings" | "sales_revenue" | "cost_of_goods_sold" | "purchase_price_variance" | "inventory_adjustments") | null;
             /** @description Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report. */
             is_bank: boolean;
             /** @description The bank account this GL account represents; set exactly when is_bank is true. */
@@ -5051,7 +5051,7 @@ export interface components {
              * @enum {string}
              */
             stock_status: "in_stock" | "low_stock" | "out_of_stock";
-            /** @description Cost of the open FIFO layers. */
+            /** @description Value of the open FIFO layers in cents: each layer is worth its quantity × unit cost rounded half away from zero to the cent when it opens, and each draw takes the layer's cents in proportion to the units it takes (the last units take what is left). The inventory asset account equals the sum of inventory_value over every balance, to the cent: each movement posts exactly the change it makes. Units beyond the layers (negative stock) are worth 0. */
             inventory_value: number;
             /** @description Fulfilled sales plus posted build_consume draws over the last 365 days (or since the first movement, if later), per day. */
             demand_avg_per_day: number;
@@ -5491,9 +5491,9 @@ export interface components {
             tax_total: number;
             fee_total: number;
             order_total: number;
-            /** @description Display-only: Σ list_price × quantity over non-kit lines; list_price_total − pricing_savings = subtotal. */
+            /** @description Display-only: Σ list_price × quantity (each rounded to the cent) over the non-kit lines: a kit's or bundle's line that carries component lines, and those component lines, are left out. list_price_total − pricing_savings = the subtotal of those lines; never part of order_total. */
             list_price_total: number;
-            /** @description Display-only: Σ pricing_rule_adjustment × quantity over non-kit lines; already inside subtotal. */
+            /** @description Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total. */
             pricing_savings: number;
             amount_paid: number;
             /** @description Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid (− amount_credited on an invoice credited by returns). A confirmed credit-memo return carries −(its credit not yet applied): customer credit. Never forced on purchase orders and quotes. */
@@ -5783,6 +5783,11 @@ export interface components {
             previous_order_status: string;
             /** Format: uuid */
             location_id: string;
+            /**
+             * Format: date
+             * @description The date the shipment took effect; the COGS entry is dated on it.
+             */
+            fulfillment_date: string;
             lines: {
                 /** Format: uuid */
                 line_id: string;
@@ -5795,7 +5800,7 @@ export interface components {
                 quantity_fulfilled: number;
             }[];
             inventory_transaction_ids: string[];
-            /** @description The COGS posted. */
+            /** @description The COGS posted: exactly the cents the FIFO draws took from the inventory valuation. */
             cost_total: number;
             journal_entry_id: string | null;
         };
@@ -5850,7 +5855,7 @@ export interface components {
                 drop_ship_sales_line_id: string | null;
             }[];
             inventory_transaction_ids: string[];
-            /** @description Debited to inventory (stocked lines), in cents. */
+            /** @description Cost of the stocked lines, in cents (each line's quantity × unit cost rounded half away from zero): credited to received_not_billed and debited to inventory, except the cost of units that settle negative stock, which goes to inventory_adjustments. */
             inventory_cost: number;
             /** @description Debited to cost_of_goods_sold (drop-ship lines), in cents. */
             drop_ship_cost: number;
@@ -5884,6 +5889,11 @@ export interface components {
             fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled";
             previous_order_status: string;
             location_id: string | null;
+            /**
+             * Format: date
+             * @description The date the goods came back; the inventory entry is dated on it.
+             */
+            received_date: string;
             lines: {
                 /** Format: uuid */
                 line_id: string;
@@ -5897,11 +5907,11 @@ export interface components {
                 quantity_received: number;
                 /** @description Whether these units went back into stock. */
                 restocked: boolean;
-                /** @description Cost put back into inventory for these units (0 when not restocked). */
+                /** @description Value put back into inventory for these units, in cents (0 when not restocked). */
                 cost: number;
             }[];
             inventory_transaction_ids: string[];
-            /** @description Inventory cost restored, in cents: debit inventory, credit cost_of_goods_sold. */
+            /** @description Inventory value restored, in cents (exactly what the new layers add to inventory_value): debit inventory, credit cost_of_goods_sold. */
             cost_total: number;
             journal_entry_id: string | null;
         };
@@ -5958,7 +5968,7 @@ export interface components {
                 unit_credit: number;
                 /** @description quantity × unit_credit, in cents. */
                 credit_amount: number;
-                /** @description The FIFO cost of the units that left (4 decimals). */
+                /** @description The value the units took from the stock valuation: their FIFO layers' cents. */
                 inventory_cost: number;
                 /**
                  * Format: uuid
@@ -5968,7 +5978,7 @@ export interface components {
             }[];
             /** @description The vendor credit issued: Σ line credit_amount, in cents. */
             credit_amount: number;
-            /** @description Credited to inventory: the FIFO cost of the units that left, in cents. */
+            /** @description Credited to inventory: the value the units took from the stock valuation (their FIFO layers' cents), so the inventory account keeps tying to it. */
             inventory_cost: number;
             /** @description credit_amount − inventory_cost: credited (positive) or debited (negative) to purchase_price_variance, in cents. */
             purchase_price_variance: number;
@@ -17927,7 +17937,7 @@ export interface operations {
                     source_migration?: boolean;
                     /**
                      * Format: date-time
-                     * @description When the movement happened (migrated history); defaults to now. FIFO layers are ordered by it.
+                     * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
                      */
                     occurred_at?: string;
                     notes?: string | null;
@@ -18031,7 +18041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: insufficient_stock, product_not_stockable, idempotency_key_reused. */
+            /** @description Error codes: insufficient_stock, product_not_stockable, period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18429,7 +18439,7 @@ export interface operations {
                     source_migration?: boolean;
                     /**
                      * Format: date-time
-                     * @description When the movement happened (migrated history); defaults to now. FIFO layers are ordered by it.
+                     * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
                      */
                     occurred_at?: string;
                     notes?: string | null;
@@ -18533,7 +18543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: product_not_stockable, idempotency_key_reused. */
+            /** @description Error codes: product_not_stockable, period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18926,6 +18936,11 @@ export interface operations {
                     /** Format: uuid */
                     to_location_id: string;
                     quantity: number | string;
+                    /**
+                     * Format: date-time
+                     * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
+                     */
+                    occurred_at?: string;
                     notes?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
@@ -19027,7 +19042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: insufficient_stock, product_not_stockable, idempotency_key_reused. */
+            /** @description Error codes: insufficient_stock, product_not_stockable, period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21005,6 +21020,11 @@ export interface operations {
                     location_id: string;
                     /** @description Kits to build. */
                     quantity: number | string;
+                    /**
+                     * Format: date-time
+                     * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
+                     */
+                    occurred_at?: string;
                     notes?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
@@ -21106,7 +21126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: insufficient_stock, product_not_stockable, idempotency_key_reused. */
+            /** @description Error codes: insufficient_stock, product_not_stockable, period_closed, idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26653,6 +26673,11 @@ export interface operations {
                      * @description Where the goods ship from; default the order's location.
                      */
                     location_id?: string;
+                    /**
+                     * Format: date
+                     * @description The date the goods shipped, which dates the cost of goods sold entry and the stock movements; defaults to today (UTC). Not before the order's own date (400); in a closed period 422 period_closed.
+                     */
+                    fulfillment_date?: string;
                 };
             };
         };
@@ -27945,6 +27970,11 @@ export interface operations {
                      * @description Where restocked goods go; default the return's location.
                      */
                     location_id?: string;
+                    /**
+                     * Format: date
+                     * @description The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.
+                     */
+                    received_date?: string;
                 };
             };
         };

@@ -11,13 +11,13 @@ export const route = defineRoute({
   tag: 'Inventory',
   summary: 'Transfer stock between locations',
   description:
-    'Posts two transfer transactions sharing a group_id: out of from_location_id (FIFO draw) and into to_location_id, which receives the drawn layers at their own unit costs. Refused with 422 insufficient_stock when the source lacks the quantity.',
+    'Posts two transfer transactions sharing a group_id: out of from_location_id (FIFO draw) and into to_location_id, which receives the drawn layers at their own unit costs. Refused with 422 insufficient_stock when the source lacks the quantity. The new layers carry exactly the cents that left, so a transfer posts nothing unless it settles negative stock at the destination (that part to inventory_adjustments, dated occurred_at); occurred_at in a closed period is 422 period_closed.',
   scopes: ['products:write'],
   body: TransferCreate,
   response: InventoryTransfer,
   successStatus: 201,
-  errors: ['insufficient_stock', 'product_not_stockable'],
-  handler: (ctx, { body }) => transferStock(ctx.db, ctx.entityId, ctx.events, body),
+  errors: ['insufficient_stock', 'product_not_stockable', 'period_closed'],
+  handler: (ctx, { body }) => transferStock(ctx.db, ctx, body),
 });
 
 export const handler = lambdaHandler(route, idempotency);

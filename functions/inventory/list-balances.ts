@@ -12,7 +12,8 @@ export const route = defineRoute({
   path: '/v1/inventory/balances',
   tag: 'Inventory',
   summary: 'List inventory balances',
-  description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
+  description:
+    "Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND. inventory_value is the cents of the open FIFO layers: a layer is worth quantity × unit cost rounded half away from zero to the cent when it opens, a draw takes the layer's cents in proportion to the units it takes (the last units take what is left), and a transferred or built layer carries exactly the cents that left its source; units beyond the layers (negative stock) are worth 0. Every movement posts exactly the change it makes, so the inventory asset account equals the sum of inventory_value over all balances, to the cent.",
   scopes: ['products:read'],
   query: listQuery({ product_id: param.id(), location_id: param.id(), stock_status: param.oneOf(['in_stock', 'low_stock', 'out_of_stock']) }),
   response: onFirstUse(() => listEnvelope(InventoryBalance)),

@@ -10,14 +10,14 @@ import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { openOrderQuantitiesSql } from './open-order-quantities';
 import { amount, QUANTITY_SCALE, toJsonNumber, type Amount } from '../money';
-import { COST_SCALE, type InventoryBalance } from './schemas/inventory';
+import type { InventoryBalance } from './schemas/inventory';
 import { productLabels } from '../catalog/product-facts';
 
 /** Identifies a (product, location) balance in maps. */
 export const balanceKey = (productId: string, locationId: string) => `${productId}:${locationId}`;
 
 const BALANCE_COLUMNS = `b.id, 'inventory_balance' AS object, b.entity_id, b.product_id, b.location_id, b.on_hand, b.is_low, b.is_out, b.first_activity_at, b.created_at, b.updated_at,
-  (SELECT coalesce(sum(l.remaining_quantity * l.unit_cost), 0) FROM inventory_cost_layers l
+  (SELECT coalesce(sum(l.remaining_value), 0) FROM inventory_cost_layers l
     WHERE l.entity_id = b.entity_id AND l.product_id = b.product_id AND l.location_id = b.location_id AND l.remaining_quantity > 0) AS inventory_value`;
 /** A balance row, with its product's sku, name and reorder point from the catalog (productLabels). */
 interface BalanceRow {
@@ -105,7 +105,7 @@ function toBalance(row: BalanceRow, demand: DemandRow | undefined, open: OpenQua
     on_order: toJsonNumber(open?.on_order ?? '0', QUANTITY_SCALE),
     reorder_point: row.reorder_point === null ? null : toJsonNumber(row.reorder_point, QUANTITY_SCALE),
     stock_status: stockStatus({ low: row.is_low, out: row.is_out }),
-    inventory_value: toJsonNumber(row.inventory_value, COST_SCALE),
+    inventory_value: toJsonNumber(row.inventory_value),
     demand_avg_per_day: toJsonNumber(averageDailyDemand(units[365], daysActive), QUANTITY_SCALE),
     // Versioning 3: committed-but-unshipped customer demand, the same units as committed.
     current_demand_units: toJsonNumber(committed, QUANTITY_SCALE),

@@ -1,6 +1,7 @@
 /**
  * Stock movements: every change of on hand goes through postMovement, which writes the transaction
- * row, its FIFO cost layers and layer draws, and the new balance.
+ * row, its FIFO cost layers and layer draws, and the new balance, and tells the caller the change of
+ * the balance's valuation in cents (value_change) that the caller posts to the inventory account.
  *
  * Every movement runs inside the request's transaction: the (product, location) balance row is
  * locked first (locks are taken in a fixed order when a request moves several balances, so two
@@ -9,7 +10,7 @@
  * row, so on_hand always equals the sum of the transactions.
  */
 import type { Db } from '../db/database';
-import { consumeFifo, receiptLayerQuantity } from './fifo';
+import { consumeFifo, drawValue, layerValue, receiptLayerQuantity } from './fifo';
 import { crossingEvents, stockCondition, type StockEvent } from './stock-condition';
 import type { EventRecorder } from '../events/outbox';
 import { ApiError } from '../errors';
@@ -90,10 +91,15 @@ export interface Movement {
   quantity: AmountLike;
   /** Inflows: cost per unit. Outflows ignore it (FIFO decides). */
   unit_cost?: AmountLike;
-  /** Inflows that carry cost from layers elsewhere (transfers, builds): exact total cost. */
+  /** Inflows that carry cost from layers elsewhere (builds): exact total cost ... */
   total_cost?: AmountLike;
-  /** Inflows that must keep the source layers' costs (transfers): one layer per entry. */
-  layers?: { quantity: Amount; unit_cost: Amount }[];
+  /** ... and the cents the drawn layers were worth, which the new layer carries. */
+  total_value?: AmountLike;
+  /**
+   * Inflows that must keep the source layers' costs (transfers, returns): one layer per entry, worth
+   * `value` cents when given (a transfer carries the cents that left), else quantity × unit cost in cents.
+   */
+  layers?: { quantity: Amount; unit_cost: Amount; value?: Amount }[];
   allow_negative?: boolean;
   param?: string;
   reference_type?: string | null;
@@ -108,9 +114,29 @@ export interface Movement {
 
 export interface PostedMovement {
   transaction: InventoryTransaction;
-  /** FIFO draws of an outflow, for callers that pass cost on (transfers, builds). */
-  draws: { quantity: Amount; unit_cost: Amount; cost: Amount }[];
+  /** FIFO draws of an outflow, for callers that pass cost on (transfers, builds); units beyond the layers are worth 0 cents. */
+  draws: { quantity: Amount; unit_cost: Amount; cost: Amount; value: Amount }[];
   total_cost: Amount;
+  /**
+   * The change of the balance's inventory_value (cents, signed): what the caller posts to the
+   * inventory account. Units beyond the layers (negative stock) are worth nothing, so a draw beyond
+   * the layers and a receipt that settles it change the value only by the layers they touch.
+   */
+  value_change: Amount;
+}
+
+interface NewLayer {
+  quantity: Amount;
+  unit_cost: Amount;
+  value: Amount;
+}
+
+/** The part of an incoming layer left after `settle` of its units settle negative stock (they take their share of its cents). */
+function unsettledPart(layer: NewLayer, settle: Amount): NewLayer | null {
+  const settled = settle.lt(layer.quantity) ? settle : layer.quantity;
+  if (!layer.quantity.minus(settled).gt(0)) return null;
+  const settledValue = drawValue({ remaining_quantity: layer.quantity, remaining_value: layer.value }, settled);
+  return { quantity: layer.quantity.minus(settled), unit_cost: layer.unit_cost, value: layer.value.minus(settledValue) };
 }
 
 /** The cost units leaving beyond the layers (negative stock), or entering without a stated cost. */
@@ -142,8 +168,9 @@ export async function postMovement(
   let unitCost: Amount;
   let totalCost: Amount;
   let draws: PostedMovement['draws'] = [];
-  let layerDraws: { layer_id: string; quantity: Amount; unit_cost: Amount; cost: Amount }[] = [];
-  const newLayers: { quantity: Amount; unit_cost: Amount }[] = [];
+  let layerDraws: { layer_id: string; quantity: Amount; unit_cost: Amount; cost: Amount; value: Amount }[] = [];
+  const newLayers: NewLayer[] = [];
+  let valueChange: Amount;
 
   if (quantity.isNegative()) {
     const out = quantity.negated();
@@ -153,43 +180,50 @@ export async function postMovement(
         details: { product_id: movement.product.id, location_id: movement.location_id, on_hand: toJsonNumber(balance.on_hand, QUANTITY_SCALE) },
       });
     }
-    const layers = await db.query<{ id: string; remaining_quantity: string; unit_cost: string }>(
-      `SELECT id, remaining_quantity, unit_cost FROM inventory_cost_layers
+    const layers = await db.query<{ id: string; remaining_quantity: string; unit_cost: string; remaining_value: string }>(
+      `SELECT id, remaining_quantity, unit_cost, remaining_value FROM inventory_cost_layers
        WHERE entity_id = $1 AND product_id = $2 AND location_id = $3 AND remaining_quantity > 0
        ORDER BY received_at, id FOR UPDATE`,
       [entityId, movement.product.id, movement.location_id],
     );
     const fifo = consumeFifo(layers, out);
     layerDraws = fifo.draws;
-    draws = fifo.draws.map(({ quantity: q, unit_cost: c, cost }) => ({ quantity: q, unit_cost: c, cost }));
+    draws = fifo.draws.map(({ quantity: q, unit_cost: c, cost, value }) => ({ quantity: q, unit_cost: c, cost, value }));
     totalCost = fifo.layered_cost;
     if (fifo.shortfall.gt(0)) {
       const fallback = await fallbackUnitCost(db, entityId, movement.product, movement.location_id);
       totalCost = totalCost.plus(fifo.shortfall.times(fallback));
-      draws.push({ quantity: fifo.shortfall, unit_cost: fallback, cost: fifo.shortfall.times(fallback) });
+      draws.push({ quantity: fifo.shortfall, unit_cost: fallback, cost: fifo.shortfall.times(fallback), value: ZERO });
     }
     unitCost = round(totalCost.dividedBy(out), COST_SCALE);
     totalCost = totalCost.negated();
-  } else if (movement.layers) {
-    totalCost = movement.layers.reduce((sum, layer) => sum.plus(layer.quantity.times(layer.unit_cost)), ZERO);
-    unitCost = round(totalCost.dividedBy(quantity), COST_SCALE);
+    valueChange = fifo.value.negated();
+  } else {
     // While on hand is negative the first units settle the shortfall; layers take the rest, oldest first.
     let settle = balance.on_hand.isNegative() ? balance.on_hand.negated() : ZERO;
-    for (const layer of movement.layers) {
-      const settled = settle.lt(layer.quantity) ? settle : layer.quantity;
-      settle = settle.minus(settled);
-      if (layer.quantity.minus(settled).gt(0)) newLayers.push({ quantity: layer.quantity.minus(settled), unit_cost: layer.unit_cost });
-    }
-  } else {
-    if (movement.total_cost !== undefined) {
+    let incoming: NewLayer[];
+    if (movement.layers) {
+      totalCost = movement.layers.reduce((sum, layer) => sum.plus(layer.quantity.times(layer.unit_cost)), ZERO);
+      unitCost = round(totalCost.dividedBy(quantity), COST_SCALE);
+      incoming = movement.layers.map((layer) => ({ ...layer, value: layer.value ?? layerValue(layer.quantity, layer.unit_cost) }));
+    } else if (movement.total_cost !== undefined) {
       totalCost = amount(movement.total_cost);
       unitCost = round(totalCost.dividedBy(quantity), COST_SCALE);
+      incoming = [{ quantity, unit_cost: unitCost, value: movement.total_value !== undefined ? amount(movement.total_value) : layerValue(quantity, unitCost) }];
     } else {
       unitCost = movement.unit_cost !== undefined ? amount(movement.unit_cost) : await fallbackUnitCost(db, entityId, movement.product, movement.location_id);
       totalCost = quantity.times(unitCost);
+      // The settled units are left out before rounding, so the layer is worth its own quantity × unit cost.
+      const layerQuantity = receiptLayerQuantity(balance.on_hand, quantity);
+      settle = ZERO;
+      incoming = layerQuantity.gt(0) ? [{ quantity: layerQuantity, unit_cost: unitCost, value: layerValue(layerQuantity, unitCost) }] : [];
     }
-    const layerQuantity = receiptLayerQuantity(balance.on_hand, quantity);
-    if (layerQuantity.gt(0)) newLayers.push({ quantity: layerQuantity, unit_cost: unitCost });
+    for (const layer of incoming) {
+      const rest = unsettledPart(layer, settle);
+      settle = settle.minus(layer.quantity.minus(rest?.quantity ?? ZERO));
+      if (rest) newLayers.push(rest);
+    }
+    valueChange = newLayers.reduce((sum, layer) => sum.plus(layer.value), ZERO);
   }
 
   const row = await db.one<TransactionRow>(
@@ -217,21 +251,31 @@ export async function postMovement(
     ],
   );
   for (const draw of layerDraws) {
-    await db.query('UPDATE inventory_cost_layers SET remaining_quantity = remaining_quantity - $3 WHERE entity_id = $1 AND id = $2', [
-      entityId,
-      draw.layer_id,
-      draw.quantity.toString(),
-    ]);
     await db.query(
-      `INSERT INTO inventory_layer_draws (id, entity_id, transaction_id, layer_id, quantity, unit_cost, cost) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [newId(), entityId, transactionId, draw.layer_id, draw.quantity.toString(), draw.unit_cost.toString(), draw.cost.toString()],
+      'UPDATE inventory_cost_layers SET remaining_quantity = remaining_quantity - $3, remaining_value = remaining_value - $4 WHERE entity_id = $1 AND id = $2',
+      [entityId, draw.layer_id, draw.quantity.toString(), draw.value.toString()],
+    );
+    await db.query(
+      `INSERT INTO inventory_layer_draws (id, entity_id, transaction_id, layer_id, quantity, unit_cost, cost, value) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [newId(), entityId, transactionId, draw.layer_id, draw.quantity.toString(), draw.unit_cost.toString(), draw.cost.toString(), draw.value.toString()],
     );
   }
   for (const layer of newLayers) {
     await db.query(
-      `INSERT INTO inventory_cost_layers (id, entity_id, product_id, location_id, transaction_id, unit_cost, original_quantity, remaining_quantity, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)`,
-      [newId(), entityId, movement.product.id, movement.location_id, transactionId, layer.unit_cost.toString(), layer.quantity.toString(), occurredAt],
+      `INSERT INTO inventory_cost_layers (id, entity_id, product_id, location_id, transaction_id, unit_cost, original_quantity, remaining_quantity,
+         remaining_value, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9)`,
+      [
+        newId(),
+        entityId,
+        movement.product.id,
+        movement.location_id,
+        transactionId,
+        layer.unit_cost.toString(),
+        layer.quantity.toString(),
+        layer.value.toString(),
+        occurredAt,
+      ],
     );
   }
 
@@ -266,7 +310,7 @@ export async function postMovement(
   await recordCrossings(db, entityId, events, balance.id, crossingEvents(before, after, movement.product.reorder_point !== null));
   // The product's other locations are read against the moved point too (their balances follow the product lock).
   if (pointMoved) await refreshStockConditions(db, entityId, movement.product.id, events);
-  return { transaction, draws, total_cost: totalCost };
+  return { transaction, draws, total_cost: totalCost, value_change: valueChange };
 }
 
 /** Records the events of a balance that crossed a stock condition, with the balance as it is now. */

@@ -1,12 +1,21 @@
 /**
  * The stock operations behind the inventory and kit-build endpoints: receipts, adjustments,
- * transfers between locations and kit builds, each posted as movements (stock-movements.ts).
+ * transfers between locations and kit builds, each posted as movements (stock-movements.ts) and
+ * each posting the change of the stock valuation it made (stock-postings.ts):
+ * - a receipt debits inventory and credits opening_balance_equity with its cost in cents (stock
+ *   that enters without a purchase order: opening stock, migrated history);
+ * - an adjustment moves inventory against inventory_adjustments (shrinkage, counts, found stock);
+ * - a transfer or a kit build carries the cents that left into the new layers, so it changes the
+ *   valuation only when it settles negative stock, which posts to inventory_adjustments.
+ * Each is dated by occurred_at (its UTC date; default today).
  */
 import type { Db } from '../db/database';
-import type { EventRecorder } from '../events/outbox';
+import { isoDateOf, todayUtc } from '../dates';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
+import type { PostingContext } from '../ledger/post-journal-entry';
 import { amount, QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
+import { layerValue } from './fifo';
 import {
   COST_SCALE,
   type AdjustmentCreate,
@@ -18,6 +27,10 @@ import {
 import { checkLocation } from './locations';
 import { getStockProduct, lockBalances, postMovement, type StockProduct } from './stock-movements';
 import { kitComponentsOf, stockFactsByProduct, withStockFacts } from '../catalog/product-facts';
+import { postStockValue } from './stock-postings';
+
+/** The date a movement's entry is dated: occurred_at's UTC date, default today. */
+const effectiveDate = (occurredAt: string | undefined) => (occurredAt === undefined ? todayUtc() : isoDateOf(occurredAt));
 
 function referenceOf(input: { reference_type?: string; reference_id?: string; source_migration?: boolean }) {
   if (input.source_migration) {
@@ -32,7 +45,8 @@ function referenceOf(input: { reference_type?: string; reference_id?: string; so
   return { reference_type: input.reference_type ?? null, reference_id: input.reference_id ?? null };
 }
 
-export async function receiveStock(db: Db, entityId: string, events: EventRecorder, input: ReceiptCreate): Promise<InventoryTransaction> {
+export async function receiveStock(db: Db, ctx: PostingContext, input: ReceiptCreate): Promise<InventoryTransaction> {
+  const { entityId, events } = ctx;
   const product = await getStockProduct(db, entityId, input.product_id);
   await checkLocation(db, entityId, input.location_id);
   const unitCost = input.unit_cost ?? product.cost;
@@ -52,10 +66,22 @@ export async function receiveStock(db: Db, entityId: string, events: EventRecord
     metadata: input.metadata,
     occurred_at: input.occurred_at,
   });
+  // The receipt's own cost in cents; when it settles negative stock, the layer (and the valuation)
+  // takes less, and the settled units' cost goes to inventory_adjustments.
+  await postStockValue(db, ctx, {
+    entry_date: effectiveDate(input.occurred_at),
+    date_param: 'occurred_at',
+    memo: 'Stock received',
+    source_type: 'inventory_receipt',
+    source_id: posted.transaction.id,
+    value_change: posted.value_change,
+    counterparts: [{ system_key: 'opening_balance_equity', debit: layerValue(input.quantity, unitCost).negated() }],
+  });
   return posted.transaction;
 }
 
-export async function adjustStock(db: Db, entityId: string, events: EventRecorder, input: AdjustmentCreate): Promise<InventoryTransaction> {
+export async function adjustStock(db: Db, ctx: PostingContext, input: AdjustmentCreate): Promise<InventoryTransaction> {
+  const { entityId, events } = ctx;
   const product = await getStockProduct(db, entityId, input.product_id);
   await checkLocation(db, entityId, input.location_id);
   if (input.unit_cost !== undefined && amount(input.quantity).isNegative()) {
@@ -76,10 +102,20 @@ export async function adjustStock(db: Db, entityId: string, events: EventRecorde
     metadata: input.metadata,
     occurred_at: input.occurred_at,
   });
+  await postStockValue(db, ctx, {
+    entry_date: effectiveDate(input.occurred_at),
+    date_param: 'occurred_at',
+    memo: `Stock adjusted: ${input.reason}`,
+    source_type: 'inventory_adjustment',
+    source_id: posted.transaction.id,
+    value_change: posted.value_change,
+    counterparts: [],
+  });
   return posted.transaction;
 }
 
-export async function transferStock(db: Db, entityId: string, events: EventRecorder, input: TransferCreate) {
+export async function transferStock(db: Db, ctx: PostingContext, input: TransferCreate) {
+  const { entityId, events } = ctx;
   if (input.from_location_id === input.to_location_id) {
     throw new ApiError('parameter_invalid', { param: 'to_location_id', hint: 'A transfer moves stock between two different locations.' });
   }
@@ -99,6 +135,7 @@ export async function transferStock(db: Db, entityId: string, events: EventRecor
     reference_id: groupId,
     notes: input.notes,
     metadata: input.metadata,
+    occurred_at: input.occurred_at,
   };
   const out = await postMovement(db, entityId, events, balances, {
     ...common,
@@ -110,7 +147,16 @@ export async function transferStock(db: Db, entityId: string, events: EventRecor
     ...common,
     location_id: input.to_location_id,
     quantity: input.quantity,
-    layers: out.draws.map((draw) => ({ quantity: draw.quantity, unit_cost: draw.unit_cost })),
+    layers: out.draws.map((draw) => ({ quantity: draw.quantity, unit_cost: draw.unit_cost, value: draw.value })),
+  });
+  await postStockValue(db, ctx, {
+    entry_date: effectiveDate(input.occurred_at),
+    date_param: 'occurred_at',
+    memo: 'Stock transferred',
+    source_type: 'inventory_transfer',
+    source_id: groupId,
+    value_change: out.value_change.plus(into.value_change),
+    counterparts: [],
   });
   return {
     id: groupId,
@@ -129,7 +175,8 @@ interface KitComponentStock {
   quantity_per_kit: string;
 }
 
-export async function buildKits(db: Db, entityId: string, events: EventRecorder, kitId: string, input: KitBuildCreate) {
+export async function buildKits(db: Db, ctx: PostingContext, kitId: string, input: KitBuildCreate) {
+  const { entityId, events } = ctx;
   const kitFacts = (await stockFactsByProduct(db, entityId, [kitId])).get(kitId.toLowerCase());
   const kit: StockProduct | undefined =
     kitFacts && (kitFacts.product_type === 'kit' || kitFacts.product_type === 'bundle') ? { id: kitId.toLowerCase(), ...kitFacts } : undefined;
@@ -153,9 +200,18 @@ export async function buildKits(db: Db, entityId: string, events: EventRecorder,
     ...components.map((c) => ({ product_id: c.component_product_id, location_id: input.location_id })),
     { product_id: kit.id, location_id: input.location_id },
   ]);
-  const common = { group_id: groupId, reference_type: 'kit_build', reference_id: groupId, notes: input.notes, metadata: input.metadata };
+  const common = {
+    group_id: groupId,
+    reference_type: 'kit_build',
+    reference_id: groupId,
+    notes: input.notes,
+    metadata: input.metadata,
+    occurred_at: input.occurred_at,
+  };
   const transactions: InventoryTransaction[] = [];
   let cost = ZERO;
+  let value = ZERO;
+  let valueChange = ZERO;
   for (const component of components) {
     const drawn = await postMovement(db, entityId, events, balances, {
       ...common,
@@ -166,6 +222,8 @@ export async function buildKits(db: Db, entityId: string, events: EventRecorder,
     });
     transactions.push(drawn.transaction);
     cost = cost.plus(drawn.total_cost.negated());
+    value = value.plus(drawn.value_change.negated());
+    valueChange = valueChange.plus(drawn.value_change);
   }
   const produced = await postMovement(db, entityId, events, balances, {
     ...common,
@@ -174,8 +232,18 @@ export async function buildKits(db: Db, entityId: string, events: EventRecorder,
     transaction_type: 'build_produce',
     quantity: input.quantity,
     total_cost: cost,
+    total_value: value,
   });
   transactions.push(produced.transaction);
+  await postStockValue(db, ctx, {
+    entry_date: effectiveDate(input.occurred_at),
+    date_param: 'occurred_at',
+    memo: 'Kits built',
+    source_type: 'kit_build',
+    source_id: groupId,
+    value_change: valueChange.plus(produced.value_change),
+    counterparts: [],
+  });
   return {
     id: groupId,
     object: 'kit_build' as const,

@@ -50,6 +50,8 @@ export const SYSTEM_ACCOUNTS: readonly SystemAccount[] = [
   { system_key: 'cost_of_goods_sold', code: '5000', name: 'Cost of Goods Sold', type: 'expense', subtype: 'cost_of_goods_sold' },
   // A vendor bill's price against the cost its purchase-order receipts were booked at: the difference lands here.
   { system_key: 'purchase_price_variance', code: '5100', name: 'Purchase Price Variance', type: 'expense', subtype: 'cost_of_goods_sold' },
+  // Stock counted in or written off (adjustments), and the cost of units that settle negative stock.
+  { system_key: 'inventory_adjustments', code: '5200', name: 'Inventory Shrinkage and Adjustments', type: 'expense', subtype: 'cost_of_goods_sold' },
 ];
 
 /** System keys of the control accounts: their sub-ledgers (invoices, bills) must tie to them, so only those documents post there. */

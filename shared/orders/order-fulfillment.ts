@@ -6,11 +6,13 @@ import type { PostingContext } from '../ledger/post-journal-entry';
 import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import { MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO } from '../money';
 import { lockBalances, postMovement } from '../inventory/stock-movements';
+import { postStockValue } from '../inventory/stock-postings';
 import {
+  effectiveDate,
   movesStock,
+  occurredAtOf,
   overRemaining,
   pickLines,
-  postCostOfGoods,
   raiseFulfilled,
   recordFulfillmentProgress,
   resolveLocation,
@@ -40,6 +42,7 @@ interface FulfilLine {
 export interface FulfillmentInput {
   lines: { line_id: string; quantity: string }[];
   location_id?: string;
+  fulfillment_date?: string;
 }
 
 /**
@@ -49,7 +52,8 @@ export interface FulfillmentInput {
  * kit's line and its component lines count the units fulfilled; the kit product itself is not
  * drawn. Simple products (and a kit without component lines, sold from built stock) are drawn
  * themselves; services and bundles draw nothing. COGS (debit cost_of_goods_sold, credit
- * inventory) is posted at the FIFO cost in the same transaction. A line with a live drop-ship
+ * inventory) is posted in the same transaction, dated fulfillment_date (default today), at exactly
+ * the cents the FIFO draws took from the stock valuation. A line with a live drop-ship
  * purchase order is refused (422 line_drop_shipped): the vendor ships it.
  */
 export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string, input: FulfillmentInput): Promise<OrderFulfillment> {
@@ -59,6 +63,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     throw invalidTransition(order, 'fulfill', 'fulfilled_on_source', 'This invoice bills a sales order: ship the goods on the sales order.');
   }
   const locationId = await resolveLocation(db, entityId, input.location_id, order.location_id, 'The order has no location; say where the goods ship from.');
+  const fulfillmentDate = effectiveDate(input.fulfillment_date, order.order_date, 'fulfillment_date');
 
   const lineRows = await db.query<Omit<FulfilLine, keyof StockFacts>>(
     `SELECT l.id, l.product_id, l.kit_parent_line_id, l.quantity, l.quantity_fulfilled,
@@ -96,7 +101,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     draws.map((draw) => ({ product_id: draw.line.product_id, location_id: locationId })),
   );
   const groupId = newId();
-  let cost = ZERO;
+  let valueChange = ZERO;
   const transactionIds: string[] = [];
   for (const draw of draws) {
     const product = stockProductOf(draw.line);
@@ -110,17 +115,20 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
       reference_id: order.id,
       group_id: groupId,
       metadata: { order_number: order.order_number, line_id: draw.line.id },
+      occurred_at: occurredAtOf(fulfillmentDate),
     });
-    cost = cost.plus(posted.total_cost.negated());
+    valueChange = valueChange.plus(posted.value_change);
     transactionIds.push(posted.transaction.id);
   }
-  const journalEntryId = await postCostOfGoods(db, ctx, {
-    direction: 'shipped',
-    cost,
+  const journalEntryId = await postStockValue(db, ctx, {
+    entry_date: fulfillmentDate,
+    date_param: 'fulfillment_date',
     memo: `Cost of goods shipped on ${order.order_number}`,
     source_type: 'order_fulfillment',
     source_id: order.id,
     metadata: { fulfillment_id: groupId },
+    value_change: valueChange,
+    counterparts: [{ system_key: 'cost_of_goods_sold', debit: valueChange.negated() }],
   });
   await setQuantitiesFulfilled(db, entityId, raised);
   // Shipping never changes balance_due (it depends on the status only through draft, cancelled and voided).
@@ -135,6 +143,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
     fulfillment_status: progress.fulfillment_status,
     previous_order_status: order.order_status,
     location_id: locationId,
+    fulfillment_date: fulfillmentDate,
     lines: [...raised.entries()].map(([lineId, fulfilled]) => {
       const line = byId.get(lineId)!;
       return {
@@ -146,7 +155,7 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
       };
     }),
     inventory_transaction_ids: transactionIds,
-    cost_total: toJsonNumber(round(cost, MONEY_SCALE)),
+    cost_total: toJsonNumber(valueChange.negated()),
     journal_entry_id: journalEntryId,
   };
 }

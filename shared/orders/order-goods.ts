@@ -4,7 +4,8 @@
  * and receiving that return (order-return-receipts.ts). Each reads its request lines the same way
  * (pickLines: which lines, how much, each at most once; resolveLocation: where the goods go or come
  * from); the three that move stock raise quantity_fulfilled of the lines and of their kit's component
- * lines (raiseFulfilled), move the stock, post the cost between inventory and cost of goods sold,
+ * lines (raiseFulfilled), move the stock, post the change of the stock valuation between inventory
+ * and its counterpart (inventory/stock-postings.ts), dated by their effective date (effectiveDate),
  * and record the lines' new quantity_fulfilled.
  */
 import type { Db } from '../db/database';
@@ -12,10 +13,9 @@ import { ApiError } from '../errors';
 import { checkLocation } from '../inventory/locations';
 import { fulfillmentProgress } from './lifecycle-rules';
 import { componentFulfilled } from './receipt-postings';
-import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
-import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, type Amount, type AmountLike } from '../money';
+import { amount, QUANTITY_SCALE, toJsonNumber, type Amount, type AmountLike } from '../money';
 import type { StockProduct } from '../inventory/stock-movements';
-import { todayUtc } from '../dates';
+import { isoDateOf, todayUtc } from '../dates';
 
 // ---------------------------------------------------------------------------------------------
 // Which lines, how much, where
@@ -160,31 +160,22 @@ export function stockProductOf(line: {
 }
 
 /**
- * Posts the cost of goods that left stock (`shipped`: debit cost_of_goods_sold, credit inventory)
- * or came back (`returned`: the reverse), rounded to cents; nothing when it rounds to 0. Returns
- * the journal entry id.
+ * The date a shipment or a return receipt takes effect, which dates its journal entry: the
+ * requested date, default today (UTC); never before the document's own date (400 on `param`).
+ * A date in a closed period is refused when the entry posts (422 period_closed).
  */
-export async function postCostOfGoods(
-  db: Db,
-  ctx: PostingContext,
-  input: { direction: 'shipped' | 'returned'; cost: Amount; memo: string; source_type: string; source_id: string; metadata: Record<string, string> },
-): Promise<string | null> {
-  const value = round(input.cost, MONEY_SCALE);
-  if (!value.gt(0)) return null;
-  const [debit, credit] = input.direction === 'shipped' ? (['cost_of_goods_sold', 'inventory'] as const) : (['inventory', 'cost_of_goods_sold'] as const);
-  const entry = await postJournalEntry(db, ctx, {
-    entry_date: todayUtc(),
-    memo: input.memo,
-    source_type: input.source_type,
-    source_id: input.source_id,
-    lines: [
-      { system_key: debit, debit: value.toString() },
-      { system_key: credit, credit: value.toString() },
-    ],
-    metadata: input.metadata,
-  });
-  return entry.id;
+export function effectiveDate(requested: string | undefined, documentDate: Date | string, param: string): string {
+  const date = requested ?? todayUtc();
+  const own = isoDateOf(documentDate);
+  if (date < own) throw new ApiError('parameter_invalid', { param, hint: `The date cannot be before the document's own date (${own}).` });
+  return date;
 }
+
+/**
+ * The stock movement's occurred_at for an effective date: now when it is today, else the start of
+ * that day (UTC), so demand and run rates count a backdated movement on its own date.
+ */
+export const occurredAtOf = (date: string): string => (date === todayUtc() ? new Date().toISOString() : `${date}T00:00:00.000Z`);
 
 /** Sets quantity_fulfilled of the given lines (line id → new value) in one statement. */
 export async function setQuantitiesFulfilled(db: Db, entityId: string, quantities: Map<string, Amount>): Promise<void> {

@@ -11,11 +11,13 @@ import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Am
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from './schemas/order-returns';
 import { lockBalances, postMovement, type StockProduct } from '../inventory/stock-movements';
 import { returnedUnitsOfLine, saleDrawsOfLine } from '../inventory/line-movements';
+import { postStockValue } from '../inventory/stock-postings';
 import {
+  effectiveDate,
   movesStock,
+  occurredAtOf,
   overRemaining,
   pickLines,
-  postCostOfGoods,
   raiseFulfilled,
   recordFulfillmentProgress,
   resolveLocation,
@@ -105,7 +107,8 @@ async function costLayersFor(db: Db, entityId: string, goodsLineId: string, quan
  * unit raises the return line's quantity_fulfilled and the source line's quantity_returned; a
  * restocked line writes a `return` movement into location_id at the cost the units left at (the
  * layers of the original sale_fulfillment draws; a plain return's lines at the product cost) and
- * the ledger gets debit inventory, credit cost_of_goods_sold; a line with restock false (damaged)
+ * the ledger gets debit inventory, credit cost_of_goods_sold, with exactly the cents the new layers
+ * add to the stock valuation, dated received_date (default today); a line with restock false (damaged)
  * moves no stock and its cost stays in COGS. A kit's line is named; its component lines come back
  * in proportion.
  */
@@ -113,6 +116,7 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
   const { entityId } = ctx;
   const { order } = await begin(db, entityId, returnId, 'receive');
   const locationId = await resolveLocation(db, entityId, input.location_id, order.location_id);
+  const receivedDate = effectiveDate(input.received_date, order.order_date, 'received_date');
   const rows = await returnLines(db, entityId, order.id);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const requested =
@@ -154,7 +158,7 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
   const groupId = newId();
   const transactionIds: string[] = [];
   const costs = new Map<string, Amount>();
-  let cost = ZERO;
+  let valueChange = ZERO;
   for (const move of restocks) {
     const product = stockProductOf(move.line);
     const goodsLineId = move.line.source_line_id ? (goodsLines.get(move.line.source_line_id) ?? null) : null;
@@ -174,19 +178,21 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
         ...(move.line.source_line_id ? { source_line_id: move.line.source_line_id } : {}),
         ...(goodsLineId ? { goods_line_id: goodsLineId } : {}),
       },
+      occurred_at: occurredAtOf(receivedDate),
     });
-    costs.set(move.line.id, posted.total_cost);
-    cost = cost.plus(posted.total_cost);
+    costs.set(move.line.id, posted.value_change);
+    valueChange = valueChange.plus(posted.value_change);
     transactionIds.push(posted.transaction.id);
   }
-  const restored = round(cost, MONEY_SCALE);
-  const journalEntryId = await postCostOfGoods(db, ctx, {
-    direction: 'returned',
-    cost,
+  const journalEntryId = await postStockValue(db, ctx, {
+    entry_date: receivedDate,
+    date_param: 'received_date',
     memo: `Goods returned on ${order.order_number}`,
     source_type: 'order_return',
     source_id: order.id,
     metadata: { receipt_id: groupId },
+    value_change: valueChange,
+    counterparts: [{ system_key: 'cost_of_goods_sold', debit: valueChange.negated() }],
   });
   await setQuantitiesFulfilled(db, entityId, raised);
   // The source lines count what came back (kit lines and their component lines alike).
@@ -211,6 +217,7 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
     fulfillment_status: progress.fulfillment_status,
     previous_order_status: order.order_status,
     location_id: locationId,
+    received_date: receivedDate,
     lines: [...raised.entries()].map(([lineId, received]) => {
       const line = byId.get(lineId)!;
       const lineCost = costs.get(lineId);
@@ -226,7 +233,7 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
       };
     }),
     inventory_transaction_ids: transactionIds,
-    cost_total: toJsonNumber(restored),
+    cost_total: toJsonNumber(valueChange),
     journal_entry_id: journalEntryId,
   };
 }

@@ -8,15 +8,16 @@
  */
 import type { Db } from '../db/database';
 import { fulfillmentProgress } from './lifecycle-rules';
-import { receiptPostingLines } from './receipt-postings';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
-import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
+import type { PostingContext } from '../ledger/post-journal-entry';
+import { amount, QUANTITY_SCALE, toJsonNumber, ZERO, type Amount } from '../money';
 import { COST_SCALE } from '../inventory/schemas/inventory';
 import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import type { PurchaseReceipt, PurchaseReceiptCreate } from './schemas/purchase-orders';
+import { layerValue } from '../inventory/fifo';
 import { lockBalances, postMovement } from '../inventory/stock-movements';
+import { postStockValue } from '../inventory/stock-postings';
 import { movesStock, overRemaining, pickLines, raiseFulfilled, recordFulfillmentProgress, resolveLocation, stockProductOf, unfulfilled } from './order-goods';
 import { begin, invalidTransition } from './order-state';
 
@@ -44,12 +45,15 @@ interface SalesLine {
 /**
  * Receives lines of a confirmed or partially received purchase order.
  * Stocked lines: a `receive` inventory transaction at location_id with a FIFO layer at the
- * receipt's unit cost (stock events fire as for any receipt); GL debit inventory.
+ * receipt's unit cost (stock events fire as for any receipt); GL debit inventory with the cents the
+ * layers add to the stock valuation.
  * Drop-ship lines (created by POST /v1/orders/{id}/drop-ship-purchase-orders): the goods went
  * straight to the customer, so no stock moves; the linked sales line (and its kit components, in
  * proportion) counts the units as fulfilled, its sales order moves through fulfillmentProgress(),
- * and the cost is debited to cost_of_goods_sold. Every receipt credits received_not_billed (the
- * vendor bill clears it against accounts payable). Nothing is written before every line checks out.
+ * and the cost is debited to cost_of_goods_sold. Every receipt credits received_not_billed with each
+ * line's quantity × unit cost in cents, which the line's received_cost adds up (the vendor bill
+ * clears it against accounts payable); units that settle negative stock open no layer, so their cost
+ * goes to inventory_adjustments. Nothing is written before every line checks out.
  */
 export async function receivePurchaseOrder(
   db: Db,
@@ -146,8 +150,9 @@ export async function receivePurchaseOrder(
   const receiptId = newId();
   const transactionByLine = new Map<string, string>();
   // What each line's receipt credits received_not_billed at (a vendor bill clears it at this cost).
-  const costByLine = new Map<string, Amount>(dropShip.map((plan) => [plan.line.id, plan.quantity.times(plan.unitCost)]));
-  let inventoryCost = ZERO;
+  const costByLine = new Map<string, Amount>(dropShip.map((plan) => [plan.line.id, layerValue(plan.quantity, plan.unitCost)]));
+  let inventoryCents = ZERO;
+  let valueChange = ZERO;
   for (const plan of stocked) {
     const product = stockProductOf(plan.line);
     const posted = await postMovement(db, entityId, ctx.events, balances, {
@@ -165,31 +170,26 @@ export async function receivePurchaseOrder(
       occurred_at: receivedAt,
     });
     transactionByLine.set(plan.line.id, posted.transaction.id);
-    costByLine.set(plan.line.id, amount(posted.total_cost));
-    inventoryCost = inventoryCost.plus(posted.total_cost);
+    const lineCents = layerValue(plan.quantity, plan.unitCost);
+    costByLine.set(plan.line.id, lineCents);
+    inventoryCents = inventoryCents.plus(lineCents);
+    valueChange = valueChange.plus(posted.value_change);
   }
-  const dropShipCost = dropShip.reduce((sum, plan) => sum.plus(plan.quantity.times(plan.unitCost)), ZERO);
+  const dropShipCents = dropShip.reduce((sum, plan) => sum.plus(costByLine.get(plan.line.id)!), ZERO);
 
-  const inventoryCents = round(inventoryCost, MONEY_SCALE);
-  const dropShipCents = round(dropShipCost, MONEY_SCALE);
-  const lines = receiptPostingLines(inventoryCost, dropShipCost);
-  let journalEntryId: string | null = null;
-  if (lines.length) {
-    const entry = await postJournalEntry(
-      db,
-      ctx,
-      {
-        entry_date: receivedAt.slice(0, 10),
-        memo: `Goods received on ${order.order_number}`,
-        source_type: 'purchase_receipt',
-        source_id: order.id,
-        lines,
-        metadata: { receipt_id: receiptId },
-      },
-      { dateParam: 'received_at' },
-    );
-    journalEntryId = entry.id;
-  }
+  const journalEntryId = await postStockValue(db, ctx, {
+    entry_date: receivedAt.slice(0, 10),
+    date_param: 'received_at',
+    memo: `Goods received on ${order.order_number}`,
+    source_type: 'purchase_receipt',
+    source_id: order.id,
+    metadata: { receipt_id: receiptId },
+    value_change: valueChange,
+    counterparts: [
+      { system_key: 'cost_of_goods_sold', debit: dropShipCents },
+      { system_key: 'received_not_billed', debit: inventoryCents.plus(dropShipCents).negated() },
+    ],
+  });
 
   const raised = new Map<string, Amount>(planned.map((plan) => [plan.line.id, plan.received]));
   for (const [lineId, value] of salesRaised) raised.set(lineId, value);

@@ -36,6 +36,7 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     [entityId, orderId],
   );
   const adjustments = await adjustmentRows(db, entityId, [orderId]);
+  const kitLineIds = new Set(lines.map((line) => line.kit_parent_line_id).filter((id) => id !== null));
   const totals = computeTotals({
     lines: lines.map((line) => ({
       quantity: line.quantity,
@@ -47,6 +48,7 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
       tax_rate: line.tax_rate_id ? line.tax_rate : null,
       is_tax_exempt: line.is_tax_exempt,
       is_kit_component: line.kit_parent_line_id !== null,
+      is_kit: kitLineIds.has(line.id),
     })),
     adjustments: adjustments.map((a) => ({
       id: a.id,

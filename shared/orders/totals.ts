@@ -18,9 +18,12 @@
  *   subtotal = Σ line_subtotal; discount_total = Σ line discounts + Σ order-level discounts;
  *   tax_total = Σ tax_amount; fee_total = Σ fees; shipping_total as given (not taxed);
  *   order_total = subtotal − discount_total + shipping_total + tax_total + fee_total
- *   list_price_total = Σ round(list_price × quantity); pricing_savings = Σ (round(list_price ×
- *   quantity) − line_subtotal): display-only, never part of order_total, and
- *   list_price_total − pricing_savings = subtotal exactly.
+ *   list_price_total = Σ round(list_price × quantity) and pricing_savings = Σ (round(list_price ×
+ *   quantity) − line_subtotal), both over the non-kit lines (a kit's or bundle's line that carries
+ *   component lines, and those component lines, are left out: the kit is priced as a whole and has
+ *   no list price of its own to save against): display-only, never part of order_total, positive
+ *   when lines sell below their list price, and list_price_total − pricing_savings = the subtotal
+ *   of the non-kit lines exactly.
  * Rounding: half away from zero to cents, once per line amount; order totals are sums of rounded
  * line amounts, so every total ties to its lines to the cent.
  */
@@ -47,6 +50,8 @@ export interface LineInput {
   is_tax_exempt?: boolean;
   /** A kit component line (priced on its kit's line). */
   is_kit_component?: boolean;
+  /** A kit's (or bundle's) own line, which carries component lines: priced, but not in list_price_total or pricing_savings. */
+  is_kit?: boolean;
 }
 
 export interface AdjustmentInput {
@@ -239,7 +244,9 @@ export function computeTotals(input: OrderInput): OrderTotals {
   const discountTotal = sum(lines.map((line) => line.discount_amount.plus(line.coupon_adjustment).plus(line.order_discount)));
   const shippingTotal = round(input.shipping_total ?? 0, MONEY_SCALE);
   const taxTotal = sum(lines.map((line) => line.tax_amount));
-  const listPriceTotal = sum(lines.map((line) => line.list_amount));
+  const nonKit = lines.filter((_, index) => priced[index] && !input.lines[index].is_kit);
+  const listPriceTotal = sum(nonKit.map((line) => line.list_amount));
+  const nonKitSubtotal = sum(nonKit.map((line) => line.line_subtotal));
   return {
     lines,
     adjustments,
@@ -250,7 +257,7 @@ export function computeTotals(input: OrderInput): OrderTotals {
     fee_total: feeTotal,
     order_total: subtotal.minus(discountTotal).plus(shippingTotal).plus(taxTotal).plus(feeTotal),
     list_price_total: listPriceTotal,
-    pricing_savings: listPriceTotal.minus(subtotal),
+    pricing_savings: listPriceTotal.minus(nonKitSubtotal),
   };
 }
 

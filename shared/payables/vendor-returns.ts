@@ -6,7 +6,8 @@
  *   (422 vendor_return_exceeds_received); the purchase order row is locked first, so returns (and
  *   receipts) of one order queue and the second sees what the first returned;
  * - the units leave through postMovement as a vendor_return transaction, drawing the location's
- *   FIFO layers: the inventory cost C is what those layers held;
+ *   FIFO layers: the inventory cost C is the cents those layers gave up (the change of the stock
+ *   valuation, so the inventory account keeps tying to it);
  * - the credit A is the purchase order line's unit cost × quantity (what the vendor bills per
  *   unit), issued through createCredit (source_type vendor_return, source_id the return), which
  *   posts debit vendor_returns_receivable A, credit vendor_credits A;
@@ -55,12 +56,12 @@ async function returnedQuantities(db: Db, entityId: string, lineIds: string[]): 
 const returnable = (line: ReturnableLine): Amount => amount(line.quantity_fulfilled).minus(line.returned);
 
 /**
- * The return's entry: debit cost_of_goods_sold the credit, credit inventory the FIFO cost (both in
- * cents), the difference to purchase_price_variance. Empty when both are 0.
+ * The return's entry: debit cost_of_goods_sold the credit, credit inventory the cents the FIFO draws
+ * took from the valuation, the difference to purchase_price_variance. Empty when both are 0.
  */
 function returnPostingLines(creditAmount: Amount, inventoryCost: Amount, memo: string): PostingLine[] {
   const credit = round(creditAmount, MONEY_SCALE);
-  const cost = round(inventoryCost, MONEY_SCALE);
+  const cost = inventoryCost;
   const lines: PostingLine[] = [];
   if (credit.gt(0)) lines.push({ system_key: 'cost_of_goods_sold', debit: credit.toString(), memo });
   if (cost.gt(0)) lines.push({ system_key: 'inventory', credit: cost.toString(), memo });
@@ -148,7 +149,7 @@ export async function createVendorReturn(db: Db, actor: Actor, orderId: string, 
       metadata: { order_number: order.order_number, line_id: plan.line.id, return_number: returnNumber },
       occurred_at: returnedAt,
     });
-    moved.push({ ...plan, transactionId: posted.transaction.id, cost: posted.total_cost.negated() });
+    moved.push({ ...plan, transactionId: posted.transaction.id, cost: posted.value_change.negated() });
   }
   const creditAmount = moved.reduce((sum, plan) => sum.plus(plan.credit), ZERO);
   const inventoryCost = moved.reduce((sum, plan) => sum.plus(plan.cost), ZERO);

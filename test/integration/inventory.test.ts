@@ -73,7 +73,7 @@ describe('inventory receipts, adjustments and FIFO', () => {
       committed: 0,
       available: 3,
       on_order: 0,
-      inventory_value: 9.9999,
+      inventory_value: 10,
       stock_status: 'in_stock',
     });
     expect(await api.get(owner, `/v1/inventory/balances/${balance.id}`)).toEqual(balance);

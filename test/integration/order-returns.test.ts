@@ -67,8 +67,8 @@ describe('returns from a sales order (goods only)', () => {
     const rest = await w.act(rma.id, 'receive-return');
     expect(rest).toMatchObject({ order_status: 'fulfilled', fulfillment_status: 'fulfilled', cost_total: 5 });
     expect(await glBalance(w.owner, 'cost_of_goods_sold')).toBe('5'); // 16 shipped − 11 back
-    // Receipts post no GL here; the inventory account moved by −16 shipped and +11 back.
-    expect(await glBalance(w.owner, 'inventory')).toBe('-5');
+    // The inventory account: 31 received, −16 shipped, +11 back.
+    expect(await glBalance(w.owner, 'inventory')).toBe('26');
     const layers = await w.owner.sql((db) =>
       db.query<{ unit_cost: string; remaining_quantity: string }>(
         `SELECT unit_cost, remaining_quantity FROM inventory_cost_layers WHERE entity_id = $1 AND product_id = $2 AND remaining_quantity > 0 ORDER BY received_at, id`,

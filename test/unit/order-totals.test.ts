@@ -25,6 +25,7 @@ const line: fc.Arbitrary<LineInput> = fc.record({
   tax_rate: fc.option(decimal(30, 4), { nil: null }),
   is_tax_exempt: fc.boolean(),
   is_kit_component: fc.boolean(),
+  is_kit: fc.boolean(),
 });
 const adjustment: fc.Arbitrary<AdjustmentInput> = fc.record({
   id: fc.uuid(),
@@ -84,15 +85,34 @@ describe('order totals: properties', () => {
     );
   });
 
-  it('list_price_total − pricing_savings = subtotal over non-kit lines', () => {
+  it('list_price_total and pricing_savings are sums over non-kit lines, and list_price_total − pricing_savings = the subtotal of those lines', () => {
     fc.assert(
       fc.property(order, (input) => {
         const totals = computeTotals(input);
-        expect(totals.list_price_total.minus(totals.pricing_savings).eq(totals.subtotal)).toBe(true);
-        const nonKit = input.lines.map((l, i) => ({ l, t: totals.lines[i] })).filter(({ l }) => !l.is_kit_component);
+        const nonKit = input.lines.map((l, i) => ({ l, t: totals.lines[i] })).filter(({ l }) => !l.is_kit_component && !l.is_kit);
         expect(totals.list_price_total.eq(sum(nonKit.map(({ l }) => round(amount(l.list_price).times(l.quantity), 2))))).toBe(true);
+        expect(totals.list_price_total.minus(totals.pricing_savings).eq(sum(nonKit.map(({ t }) => t.line_subtotal)))).toBe(true);
+        // Positive magnitude: no savings when every non-kit line sells at or above its list price.
+        if (nonKit.every(({ l }) => amount(l.sell_rate).gte(l.list_price))) expect(totals.pricing_savings.lte(0)).toBe(true);
+        if (nonKit.every(({ l }) => amount(l.sell_rate).lte(l.list_price))) expect(totals.pricing_savings.gte(0)).toBe(true);
+        // Kit lines still count in the subtotal.
+        expect(totals.subtotal.eq(sum(totals.lines.map((t) => t.line_subtotal)))).toBe(true);
       }),
     );
+  });
+
+  it('pricing_savings leaves the kit line out: W-1 × 3 at list 25 sold at 21, plus a kit at 40 with no list price, saves 12', () => {
+    const t = computeTotals({
+      lines: [
+        { quantity: 3, list_price: 25, sell_rate: 21 },
+        { quantity: 1, list_price: 0, sell_rate: 40, is_kit: true },
+        { quantity: 2, list_price: 5, sell_rate: 0, is_kit_component: true },
+      ],
+      adjustments: [],
+    });
+    expect(t.pricing_savings.toString()).toBe('12');
+    expect(t.list_price_total.toString()).toBe('75');
+    expect(t.subtotal.toString()).toBe('103');
   });
 
   it('order_total = subtotal − discount_total + shipping_total + tax_total + fee_total, and equals Σ line_total + shipping + fees', () => {

@@ -1,43 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { componentFulfilled, receiptPostingLines } from '../../shared/orders/receipt-postings';
+import { componentFulfilled } from '../../shared/orders/receipt-postings';
 import { amount, ZERO } from '../../shared/money';
-
-const cents = (value: string | undefined) => amount(value ?? 0);
-// Costs with up to 8 decimals (4-decimal quantity × 4-decimal unit cost).
-const cost = fc.integer({ min: 0, max: 10_000_000_000 }).map((n) => amount(n).dividedBy(100_000_000).toString());
-
-describe('receiptPostingLines', () => {
-  it('debits inventory and COGS, credits received_not_billed, leaves out zero lines', () => {
-    expect(receiptPostingLines('12', '0')).toEqual([
-      { system_key: 'inventory', debit: '12' },
-      { system_key: 'received_not_billed', credit: '12' },
-    ]);
-    expect(receiptPostingLines('0', '9.005')).toEqual([
-      { system_key: 'cost_of_goods_sold', debit: '9.01' },
-      { system_key: 'received_not_billed', credit: '9.01' },
-    ]);
-    expect(receiptPostingLines('0.004', '0')).toEqual([]);
-  });
-
-  it('property: balances to the cent, whole cents only, each debit within half a cent of its cost', () => {
-    fc.assert(
-      fc.property(cost, cost, (inventory, dropShip) => {
-        const lines = receiptPostingLines(inventory, dropShip);
-        const debits = lines.reduce((sum, line) => sum.plus(cents(line.debit)), ZERO);
-        const credits = lines.reduce((sum, line) => sum.plus(cents(line.credit)), ZERO);
-        expect(debits.eq(credits)).toBe(true);
-        for (const line of lines) {
-          const value = cents(line.debit ?? line.credit);
-          expect(value.gt(0)).toBe(true);
-          expect(value.times(100).isInteger()).toBe(true);
-        }
-        const inventoryLine = lines.find((line) => line.system_key === 'inventory');
-        expect(cents(inventoryLine?.debit).minus(inventory).abs().lte('0.005')).toBe(true);
-      }),
-    );
-  });
-});
 
 describe('componentFulfilled', () => {
   it('property: successive receipts of a kit line fulfil its component monotonically, never above its quantity, exactly at completion', () => {

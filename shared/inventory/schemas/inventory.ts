@@ -62,7 +62,11 @@ export const InventoryBalance = lazySchema(() =>
         ),
       reorder_point: z.number().nullable(),
       stock_status: z.enum(['in_stock', 'low_stock', 'out_of_stock']).describe('out_of_stock: on_hand <= 0; low_stock: on_hand <= reorder_point.'),
-      inventory_value: z.number().describe('Cost of the open FIFO layers.'),
+      inventory_value: z
+        .number()
+        .describe(
+          "Value of the open FIFO layers in cents: each layer is worth its quantity × unit cost rounded half away from zero to the cent when it opens, and each draw takes the layer's cents in proportion to the units it takes (the last units take what is left). The inventory asset account equals the sum of inventory_value over every balance, to the cent: each movement posts exactly the change it makes. Units beyond the layers (negative stock) are worth 0.",
+        ),
       demand_avg_per_day: z
         .number()
         .describe('Fulfilled sales plus posted build_consume draws over the last 365 days (or since the first movement, if later), per day.'),
@@ -91,7 +95,9 @@ const occurredAt = () =>
   timestamp()
     .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
     .optional()
-    .describe('When the movement happened (migrated history); defaults to now. FIFO layers are ordered by it.');
+    .describe(
+      "When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).",
+    );
 
 export const ReceiptCreate = lazySchema(() =>
   z.strictObject({
@@ -138,6 +144,7 @@ export const TransferCreate = lazySchema(() =>
     from_location_id: id(),
     to_location_id: id(),
     quantity: positiveQuantity(),
+    occurred_at: occurredAt(),
     ...movementFields(),
   }),
 );
@@ -163,6 +170,7 @@ export const KitBuildCreate = lazySchema(() =>
   z.strictObject({
     location_id: id().describe('Where components are drawn from and the kits are put.'),
     quantity: positiveQuantity().describe('Kits to build.'),
+    occurred_at: occurredAt(),
     ...movementFields(),
   }),
 );

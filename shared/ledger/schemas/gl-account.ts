@@ -36,6 +36,7 @@ const SYSTEM_ACCOUNT_KEYS = [
   'sales_revenue',
   'cost_of_goods_sold',
   'purchase_price_variance',
+  'inventory_adjustments',
 ] as const;
 export type SystemAccountKey = (typeof SYSTEM_ACCOUNT_KEYS)[number];
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
-import { id, optionalText } from '../../schemas/common';
+import { id, isoDate, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 export const OrderHold = lazySchema(() =>
@@ -25,6 +25,11 @@ export const OrderFulfillmentCreate = lazySchema(() =>
       .min(1)
       .max(500),
     location_id: id().optional().describe("Where the goods ship from; default the order's location."),
+    fulfillment_date: isoDate()
+      .optional()
+      .describe(
+        "The date the goods shipped, which dates the cost of goods sold entry and the stock movements; defaults to today (UTC). Not before the order's own date (400); in a closed period 422 period_closed.",
+      ),
   }),
 );
 export type OrderFulfillmentCreate = z.infer<typeof OrderFulfillmentCreate>;
@@ -41,6 +46,7 @@ export const OrderFulfillment = lazySchema(() =>
       fulfillment_status: z.enum(['unfulfilled', 'partially_fulfilled', 'fulfilled']),
       previous_order_status: z.string(),
       location_id: id(),
+      fulfillment_date: isoDate().describe('The date the shipment took effect; the COGS entry is dated on it.'),
       lines: z.array(
         z.object({
           line_id: id(),
@@ -51,7 +57,7 @@ export const OrderFulfillment = lazySchema(() =>
         }),
       ),
       inventory_transaction_ids: z.array(id()),
-      cost_total: z.number().describe('The COGS posted.'),
+      cost_total: z.number().describe('The COGS posted: exactly the cents the FIFO draws took from the inventory valuation.'),
       journal_entry_id: id().nullable(),
     })
     .meta({ id: 'OrderFulfillment' }),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../../schemas/lazy';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
-import { id, optionalText } from '../../schemas/common';
+import { id, isoDate, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 export const OrderReturnCreate = lazySchema(() =>
@@ -38,6 +38,11 @@ export const OrderReturnReceiptCreate = lazySchema(() =>
       .optional()
       .describe('Default: everything not yet received.'),
     location_id: id().optional().describe("Where restocked goods go; default the return's location."),
+    received_date: isoDate()
+      .optional()
+      .describe(
+        "The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.",
+      ),
   }),
 );
 export type OrderReturnReceiptCreate = z.infer<typeof OrderReturnReceiptCreate>;
@@ -55,6 +60,7 @@ export const OrderReturnReceipt = lazySchema(() =>
       fulfillment_status: z.enum(['unfulfilled', 'partially_fulfilled', 'fulfilled']),
       previous_order_status: z.string(),
       location_id: id().nullable(),
+      received_date: isoDate().describe('The date the goods came back; the inventory entry is dated on it.'),
       lines: z.array(
         z.object({
           line_id: id(),
@@ -64,11 +70,13 @@ export const OrderReturnReceipt = lazySchema(() =>
           quantity: z.number().describe('Received now.'),
           quantity_received: z.number().describe("The return line's total received (its quantity_fulfilled)."),
           restocked: z.boolean().describe('Whether these units went back into stock.'),
-          cost: z.number().describe('Cost put back into inventory for these units (0 when not restocked).'),
+          cost: z.number().describe('Value put back into inventory for these units, in cents (0 when not restocked).'),
         }),
       ),
       inventory_transaction_ids: z.array(id()),
-      cost_total: z.number().describe('Inventory cost restored, in cents: debit inventory, credit cost_of_goods_sold.'),
+      cost_total: z
+        .number()
+        .describe('Inventory value restored, in cents (exactly what the new layers add to inventory_value): debit inventory, credit cost_of_goods_sold.'),
       journal_entry_id: id().nullable(),
     })
     .meta({ id: 'OrderReturnReceipt' }),

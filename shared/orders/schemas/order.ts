@@ -155,8 +155,16 @@ export const Order = lazySchema(() =>
       tax_total: z.number(),
       fee_total: z.number(),
       order_total: z.number(),
-      list_price_total: z.number().describe('Display-only: Σ list_price × quantity over non-kit lines; list_price_total − pricing_savings = subtotal.'),
-      pricing_savings: z.number().describe('Display-only: Σ pricing_rule_adjustment × quantity over non-kit lines; already inside subtotal.'),
+      list_price_total: z
+        .number()
+        .describe(
+          "Display-only: Σ list_price × quantity (each rounded to the cent) over the non-kit lines: a kit's or bundle's line that carries component lines, and those component lines, are left out. list_price_total − pricing_savings = the subtotal of those lines; never part of order_total.",
+        ),
+      pricing_savings: z
+        .number()
+        .describe(
+          'Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total.',
+        ),
       amount_paid: z.number(),
       balance_due: z
         .number()

@@ -57,7 +57,11 @@ export const PurchaseReceipt = lazySchema(() =>
         }),
       ),
       inventory_transaction_ids: z.array(id()),
-      inventory_cost: z.number().describe('Debited to inventory (stocked lines), in cents.'),
+      inventory_cost: z
+        .number()
+        .describe(
+          "Cost of the stocked lines, in cents (each line's quantity × unit cost rounded half away from zero): credited to received_not_billed and debited to inventory, except the cost of units that settle negative stock, which goes to inventory_adjustments.",
+        ),
       drop_ship_cost: z.number().describe('Debited to cost_of_goods_sold (drop-ship lines), in cents.'),
       journal_entry_id: id().nullable().describe('Debit inventory and/or COGS, credit received_not_billed; null when the receipt costs nothing.'),
     })

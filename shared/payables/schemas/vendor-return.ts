@@ -53,12 +53,16 @@ export const VendorReturn = lazySchema(() =>
           quantity_returned: z.number().describe("The line's units returned to the vendor so far, this return included."),
           unit_credit: z.number().describe("The purchase order line's unit cost: what the vendor credits per unit."),
           credit_amount: z.number().describe('quantity × unit_credit, in cents.'),
-          inventory_cost: z.number().describe('The FIFO cost of the units that left (4 decimals).'),
+          inventory_cost: z.number().describe("The value the units took from the stock valuation: their FIFO layers' cents."),
           inventory_transaction_id: id().describe('The vendor_return inventory transaction (negative quantity).'),
         }),
       ),
       credit_amount: z.number().describe('The vendor credit issued: Σ line credit_amount, in cents.'),
-      inventory_cost: z.number().describe('Credited to inventory: the FIFO cost of the units that left, in cents.'),
+      inventory_cost: z
+        .number()
+        .describe(
+          "Credited to inventory: the value the units took from the stock valuation (their FIFO layers' cents), so the inventory account keeps tying to it.",
+        ),
       purchase_price_variance: z
         .number()
         .describe('credit_amount − inventory_cost: credited (positive) or debited (negative) to purchase_price_variance, in cents.'),
