@@ -4,15 +4,14 @@
  * NodejsFunction starts one esbuild process per function (about 19 s for 40 functions here); one
  * build() call with an entryPoints map does the same work in well under a second. Each entry
  * lands in its own folder (`<outdir>/<name>/index.mjs`) that lambda.Code.fromAsset() zips as the
- * function's code, so every function still ships only what it imports. Two packages are built by
- * small passes of their own into files loaded on first use, the same file beside every function
- * that needs it: zod, beside every function that validates (zodOnFirstUse), and Powertools
- * idempotency, beside every function with the idempotency layer (POWERTOOLS_IDEMPOTENCY_FILE).
+ * function's code, so every function still ships only what it imports. Powertools idempotency is
+ * built by a small pass of its own into a file loaded on first use, the same file beside every
+ * function with the idempotency layer (POWERTOOLS_IDEMPOTENCY_FILE).
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { build, transform, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
   /** Output folder name, relative to outdir (may contain `/`), e.g. `locations/create-location`. */
@@ -36,10 +35,6 @@ export interface BundleOptions {
   sizesFile?: string;
 }
 
-/** zod's members, beside `index.mjs` in every function that uses zod (zodOnFirstUse); the shim loads it by this name. */
-const ZOD_FILE = 'zod.cjs';
-/** What our sources' `import { z } from 'zod'` becomes in a bundle, relative to the repository root. */
-const ZOD_SHIM = 'infra/bundle-shims/zod-on-first-use.ts';
 /**
  * Powertools idempotency (about 18 kB minified), beside `index.mjs` in every function with the
  * idempotency layer: its code is used by requests that carry an Idempotency-Key only, and parsing
@@ -53,7 +48,7 @@ export interface BundleResult {
   outdir: string;
   /** name → absolute folder holding index.mjs (and any copied files). */
   dirs: Record<string, string>;
-  /** name → bytes of the function's code: index.mjs, and the files beside it that it loads on first use (zod.cjs, powertools-idempotency.cjs). */
+  /** name → bytes of the function's code: index.mjs, and the files beside it that it loads on first use (powertools-idempotency.cjs). */
   sizes: Record<string, number>;
   durationMs: number;
 }
@@ -88,7 +83,6 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
 
-  const zodMembers = new Set<string>();
   const bundled = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(entries.map((entry) => [`${entry.name}/index`, resolve(root, entry.entry)])),
@@ -115,24 +109,23 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
       '@aws-lambda-powertools/idempotency': resolve(root, POWERTOOLS_IDEMPOTENCY_SHIM),
       '@aws-lambda-powertools/idempotency/persistence': resolve(root, POWERTOOLS_IDEMPOTENCY_SHIM),
     },
-    plugins: [zodOnFirstUse(root, zodMembers), zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
+    plugins: [zodWithoutJsonSchema(), pgNodeOnly(root), middyWithoutStreams(root)],
     metafile: true,
     logLevel: 'warning',
   });
   const minify = options.minify ?? true;
   // Each file loaded on first use, and the functions whose code reads it (their bundle holds its shim).
-  const sideFiles = [
-    { name: ZOD_FILE, shim: ZOD_SHIM, text: await buildZodFile(root, zodMembers, minify) },
-    { name: POWERTOOLS_IDEMPOTENCY_FILE, shim: POWERTOOLS_IDEMPOTENCY_SHIM, text: await buildPowertoolsIdempotencyFile(root, minify) },
-  ].map((file) => ({
-    ...file,
-    // The metafile names inputs relative to the root, with forward slashes.
-    users: new Set(
-      Object.entries(bundled.metafile.outputs)
-        .filter(([, output]) => file.shim in output.inputs)
-        .map(([path]) => dirname(resolve(root, path))),
-    ),
-  }));
+  const sideFiles = [{ name: POWERTOOLS_IDEMPOTENCY_FILE, shim: POWERTOOLS_IDEMPOTENCY_SHIM, text: await buildPowertoolsIdempotencyFile(root, minify) }].map(
+    (file) => ({
+      ...file,
+      // The metafile names inputs relative to the root, with forward slashes.
+      users: new Set(
+        Object.entries(bundled.metafile.outputs)
+          .filter(([, output]) => file.shim in output.inputs)
+          .map(([path]) => dirname(resolve(root, path))),
+      ),
+    }),
+  );
 
   const dirs: Record<string, string> = {};
   const sizes: Record<string, number> = {};
@@ -173,37 +166,6 @@ function bundleAliases(root: string): Record<string, string> {
   };
 }
 
-/**
- * zod in its own file, loaded on first use. Our sources' `import { z } from 'zod'` becomes the
- * namespace of infra/bundle-shims/zod-on-first-use.ts, which loads `zod.cjs` (written beside
- * `index.mjs`) when a member is first read. Compiling zod's code and evaluating its module was
- * most of a cold read's start, and a read by id uses no zod (shared/schemas/lazy.ts says how
- * schemas wait for their first use). `zod.cjs` holds only the zod members our sources name
- * (`z.object`, `z.iso`, ...), collected while the functions are bundled: the whole namespace,
- * with its 40-odd locales, is about 450 kB minified; what we use is about 80 kB.
- */
-function zodOnFirstUse(root: string, members: Set<string>): Plugin {
-  const NAMED_Z_IMPORT = /^import\s*\{\s*z\s*\}\s*from\s*(['"])zod\1;?[ \t]*$/gm;
-  const MEMBER = /\bz\.([A-Za-z_$][\w$]*)/g;
-  const prefix = `${root}/`;
-  const shim = JSON.stringify(resolve(root, ZOD_SHIM));
-  return {
-    name: 'zod-on-first-use',
-    setup(pluginBuild) {
-      pluginBuild.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-        // Only our sources; dependencies load as esbuild would load them anyway.
-        if (!path.startsWith(prefix) || path.includes('/node_modules/')) return undefined;
-        const source = await readFile(path, 'utf8');
-        if (!source.match(NAMED_Z_IMPORT)) return undefined;
-        // Members read at run time: the transpiled code, so names used only in types (`z.infer`, `z.core.$ZodIssue`) do not count.
-        const { code } = await transform(source, { loader: 'ts' });
-        for (const match of code.matchAll(MEMBER)) members.add(match[1]);
-        return { contents: source.replace(NAMED_Z_IMPORT, `import { z } from ${shim};`), loader: 'ts' };
-      });
-    },
-  };
-}
-
 /** A file loaded on first use: `contents` (a module re-exporting a package) bundled as CommonJS, for `require()`. */
 async function buildFileForFirstUse(root: string, contents: string, minify: boolean, options: Pick<BuildOptions, 'alias' | 'plugins'>): Promise<string> {
   const result = await build({
@@ -221,13 +183,6 @@ async function buildFileForFirstUse(root: string, contents: string, minify: bool
     logLevel: 'warning',
   });
   return result.outputFiles[0].text;
-}
-
-/** Builds `zod.cjs`: the members named, tree-shaken. */
-async function buildZodFile(root: string, members: Set<string>, minify: boolean): Promise<string> {
-  const exported = new Set(Object.keys(await import('zod')));
-  const names = [...members].filter((name) => exported.has(name)).sort();
-  return buildFileForFirstUse(root, `export { ${names.join(', ')} } from 'zod';`, minify, { plugins: [zodWithoutJsonSchema()] });
 }
 
 /** Builds `powertools-idempotency.cjs`: the package's two entries, with the JMESPath stand-in its functions bundle with. */

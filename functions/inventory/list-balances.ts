@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listBalances } from '../../shared/inventory/inventory-balances';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Newest first (a balance is created by the first movement of its product at its location). Filters combine with AND.',
   scopes: ['products:read'],
   query: listQuery({ product_id: param.id(), location_id: param.id(), stock_status: param.oneOf(['in_stock', 'low_stock', 'out_of_stock']) }),
-  response: onFirstUse(() => listEnvelope(InventoryBalance)),
+  response: listEnvelope(InventoryBalance),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

@@ -13,8 +13,6 @@ import { ROUTES } from '../../functions/routes';
 import { etagOf } from '../../shared/http/etag';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { openApiText } from '../../shared/http/openapi-source';
-import { BODY_PLAN_FILE, compileBodyPlan } from '../../shared/http/body-plan';
-import type { z } from 'zod';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
 /**
@@ -63,24 +61,7 @@ describe('bundleFunctions', () => {
     expect(routeBundle).not.toMatch(/sourceMappingURL/);
     const migrate = readFileSync(join(result.dirs[PLATFORM_BUNDLES.migrateDatabase], 'index.mjs'), 'utf8');
     expect(migrate).toMatch(/from\s*"@aws-sdk\/client-secrets-manager"/);
-    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['body-plan.json', 'index.mjs', 'powertools-idempotency.cjs', 'zod.cjs']);
-  });
-
-  it("ships each body route's plan beside its code (null where zod parses the body), and none to the others", () => {
-    for (const route of routes) {
-      const file = join(result.dirs[route.key], BODY_PLAN_FILE);
-      const body = ROUTES.find((candidate) => candidate.id === route.id)?.body as z.ZodType | undefined;
-      if (!body) {
-        expect(existsSync(file), route.key).toBe(false);
-        continue;
-      }
-      expect(JSON.parse(readFileSync(file, 'utf8')), route.key).toEqual(JSON.parse(JSON.stringify(compileBodyPlan(body) ?? null)));
-    }
-    expect(JSON.parse(readFileSync(join(result.dirs['locations/create-location'], BODY_PLAN_FILE), 'utf8'))).toMatchObject({
-      kind: 'object',
-      unknownKeys: 'refuse',
-    });
-    expect(JSON.parse(readFileSync(join(result.dirs['journal-entries/create-journal-entry'], BODY_PLAN_FILE), 'utf8'))).toBeNull();
+    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['index.mjs', 'powertools-idempotency.cjs']);
   });
 
   it('loads no DynamoDB or EventBridge package in any function: records and events go through shared/aws-json.ts', () => {
@@ -156,14 +137,11 @@ describe('bundleFunctions', () => {
     ]);
   });
 
-  it('ships zod in its own file beside every function that validates: the members the sources use, not the whole namespace', () => {
-    const zodFile = readFileSync(join(result.dirs['locations/get-location'], 'zod.cjs'), 'utf8');
-    for (const route of routes) expect(readFileSync(join(result.dirs[route.key], 'zod.cjs'), 'utf8') === zodFile, route.key).toBe(true);
-    expect(existsSync(join(result.dirs['authorizer/authorizer'], 'zod.cjs'))).toBe(false);
-    expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).not.toMatch(/\$ZodObject/);
-    // The locales and the JSON Schema converters are what a whole namespace would add (about 450 kB).
-    expect(zodFile.length).toBeLessThan(120_000);
-    expect(zodFile).not.toMatch(/Nombre|Zeichenkette/);
+  it('bundles zod with the function, tree-shaken: without its locales', () => {
+    const code = readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8');
+    expect(code).toMatch(/\$ZodObject/);
+    // The locales are most of what a whole namespace would add (about 450 kB).
+    expect(code).not.toMatch(/Nombre|Zeichenkette/);
   });
 
   it('ships Powertools idempotency in its own file beside every API-key write, none beside a read, and in no index.mjs', () => {
@@ -258,7 +236,7 @@ describe('bundleFunctions', () => {
     expect(JSON.parse(readFileSync(join(workDir, 'bundle-sizes.json'), 'utf8'))).toEqual(result.sizes);
   });
 
-  it('produces ES modules that load and export handler, and load neither zod (no module builds a schema at load, shared/schemas/lazy.ts) nor Powertools idempotency', () => {
+  it('produces ES modules that load and export handler, and do not load Powertools idempotency', () => {
     const script = `
       import { createRequire } from 'node:module';
       const loaded = createRequire(import.meta.url).cache;
@@ -268,7 +246,6 @@ describe('bundleFunctions', () => {
         try {
           const mod = await import(dir + '/index.mjs');
           if (typeof mod.handler !== 'function') failures.push(name + ': no handler export');
-          if (loaded[dir + '/zod.cjs']) failures.push(name + ': loads zod at import');
           if (loaded[dir + '/powertools-idempotency.cjs']) failures.push(name + ': loads Powertools idempotency at import');
         } catch (error) {
           failures.push(name + ': ' + error.message);

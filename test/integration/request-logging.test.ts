@@ -7,7 +7,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { observed } from '../../shared/http/observe';
 import { defineRoute } from '../../shared/http/route';

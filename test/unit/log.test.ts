@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../shared/errors';
 import { log, scrubText } from '../../shared/log';
 
