@@ -5,8 +5,7 @@
  * every event carries its type's version as `payload_version`, stamped by the outbox from
  * shared/events/payload-versions.ts, which a unit test holds equal to the versions here.
  */
-import { z } from 'zod';
-import { builtSchema, lazySchema, onFirstUse } from '../shared/schemas/lazy';
+import * as z from 'zod';
 import type { EventType } from './types';
 import { ApiKey } from '../shared/tenants/schemas/api-key';
 import { Location } from '../shared/inventory/schemas/location';
@@ -78,7 +77,7 @@ export const EVENT_CATALOG = {
   'product_option.reordered': {
     version: 1,
     description: "A product's options were reordered; the object holds product_id and the order sent.",
-    object: onFirstUse(() => z.object({ product_id: z.uuid(), order: z.array(z.uuid()) })),
+    object: z.object({ product_id: z.uuid(), order: z.array(z.uuid()) }),
   },
   'product_vendor.created': { version: 1, description: 'A vendor was linked to a product.', object: ProductVendor },
   'product_vendor.updated': {
@@ -93,12 +92,12 @@ export const EVENT_CATALOG = {
   'tag.attached': {
     version: 1,
     description: 'A tag was attached to a resource; the object is the tag plus resource_type and resource_id.',
-    object: lazySchema(() => builtSchema(Tag).extend({ resource_type: z.string(), resource_id: z.uuid() })),
+    object: Tag.extend({ resource_type: z.string(), resource_id: z.uuid() }),
   },
   'tag.detached': {
     version: 1,
     description: 'A tag was detached from a resource.',
-    object: onFirstUse(() => z.object({ id: z.uuid(), resource_type: z.string(), resource_id: z.uuid() })),
+    object: z.object({ id: z.uuid(), resource_type: z.string(), resource_id: z.uuid() }),
   },
   'inventory_transaction.created': {
     version: 1,
@@ -170,7 +169,7 @@ export const EVENT_CATALOG = {
   'api_key.rolled': {
     version: 1,
     description: 'An API key was replaced; the object is the new key (without secret) and rolled_from the old one.',
-    object: lazySchema(() => builtSchema(ApiKey).extend({ rolled_from: ApiKey })),
+    object: ApiKey.extend({ rolled_from: ApiKey }),
   },
   'order.created': {
     version: 2,
@@ -248,7 +247,7 @@ export const EVENT_CATALOG = {
     version: 2,
     description:
       'A purchase order was sent to its vendor (sent_at, sent_to; a draft became confirmed). The API sends no mail itself: deliver it from this event; message is the note for the vendor.',
-    object: lazySchema(() => builtSchema(Order).extend({ message: z.string().nullable() })),
+    object: Order.extend({ message: z.string().nullable() }),
   },
   'purchase_order.received': {
     version: 1,

@@ -7,7 +7,6 @@
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { readFileSync } from 'node:fs';
 import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../functions/docs/redoc-script';
-import { BODY_PLAN_FILE } from '../shared/http/body-plan';
 import { OPENAPI_FILE, openApiText } from '../shared/http/openapi-source';
 import { servedTextFiles } from '../shared/http/served-text';
 import type { BundleEntry } from './bundle';
@@ -57,8 +56,7 @@ const DOCS_SCRIPT_ROUTE_ID = 'platform.docs_script';
  * Every entry point of the application, for the one-pass bundler. The OpenAPI route gets the
  * generated document as a file beside its code, so its bundle does not carry every route; the
  * docs script route gets Redoc's standalone bundle (about 1.1 MB) the same way, so its code stays
- * a few KB (functions/docs/redoc-script.ts). A route with a body gets its body plan
- * (shared/http/body-plan.ts), so its first request reads the body without loading zod.
+ * a few KB (functions/docs/redoc-script.ts).
  */
 export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: unknown): BundleEntry[] {
   return [
@@ -66,7 +64,6 @@ export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: un
       const entry: BundleEntry = { name: route.key, entry: `functions/${route.key}.ts` };
       if (route.id === OPENAPI_ROUTE_ID && openApiDocument !== undefined) entry.files = servedTextFiles(OPENAPI_FILE, openApiText(openApiDocument));
       if (route.id === DOCS_SCRIPT_ROUTE_ID) entry.files = servedTextFiles(REDOC_SCRIPT_FILE, readFileSync(redocScriptInPackage(), 'utf8'));
-      if (route.bodyPlan !== undefined) entry.files = { ...entry.files, [BODY_PLAN_FILE]: JSON.stringify(route.bodyPlan) };
       return entry;
     }),
     // Every platform bundle from its own file; the migration function also ships the migrations.

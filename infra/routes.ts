@@ -2,8 +2,6 @@
  * What the infrastructure needs to know about each route, and how routes are spread over the
  * API's nested stacks (one per area). Pure data and pure functions: tests feed them other tables.
  */
-import type { z } from 'zod';
-import { compileBodyPlan, type BodyPlan } from '../shared/http/body-plan';
 import type { HttpMethod } from '../shared/http/route';
 
 export interface RouteSpec {
@@ -15,12 +13,10 @@ export interface RouteSpec {
   /** API Gateway style path with {param} placeholders, e.g. `/v1/locations/{id}`. */
   path: string;
   auth: 'api_key' | 'none';
-  /** For a route with a body: the plan its function reads the body with (shipped beside its code), null when zod parses it. */
-  bodyPlan?: BodyPlan | null;
 }
 
 interface RouteModuleLike {
-  route: { id: string; method: HttpMethod; path: string; auth: 'api_key' | 'none'; body?: z.ZodType };
+  route: { id: string; method: HttpMethod; path: string; auth: 'api_key' | 'none' };
 }
 
 const KEY = /^[a-z0-9_-]+(\/[a-z0-9_-]+)+$/;
@@ -29,11 +25,7 @@ const PATH = /^(\/v1(\/([a-z0-9_.-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+|\/docs(\/[a-z
 
 /** The route table as infrastructure data; rejects tables API Gateway or CloudFormation would reject later. */
 export function routeSpecs(modules: Record<string, RouteModuleLike>): RouteSpec[] {
-  const specs = Object.entries(modules).map(([key, { route }]): RouteSpec => {
-    const spec: RouteSpec = { key, id: route.id, method: route.method, path: route.path, auth: route.auth };
-    if (route.body) spec.bodyPlan = compileBodyPlan(route.body) ?? null;
-    return spec;
-  });
+  const specs = Object.entries(modules).map(([key, { route }]): RouteSpec => ({ key, id: route.id, method: route.method, path: route.path, auth: route.auth }));
   validateRouteSpecs(specs);
   return specs;
 }

@@ -8,7 +8,7 @@
  * states: 2 for money amounts, 4 where the spec says so (vendor credits, quantities, unit costs).
  */
 import Decimal from 'decimal.js-light';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // 40 significant digits; ties round away from zero; toString() never switches to exponent
 // notation within the magnitudes money and quantities take (so it is the exact plain decimal).
@@ -89,10 +89,9 @@ export interface DecimalInputOptions {
 
 /**
  * What a decimal request field holds once it passed its type (a JSON number, or text matching
- * DECIMAL_TEXT): its decimal text, or the message that refuses it. decimalInput's zod transform
- * and the handler stack's body reader (shared/http/body-plan.ts) both decide with this.
+ * DECIMAL_TEXT): its decimal text, or the message that refuses it.
  */
-export function decimalInputValue(value: number | string, options: DecimalInputOptions): { value: string } | { refused: string } {
+function decimalInputValue(value: number | string, options: DecimalInputOptions): { value: string } | { refused: string } {
   const { scale = MONEY_SCALE, min, max = 999_999_999_999, exclusiveMin = false } = options;
   if (typeof value === 'number' && !Number.isFinite(value)) return { refused: 'must be a finite number' };
   // A number's shortest text can use an exponent (1e-7, 1e+21); decimal.js reads both exactly.
@@ -104,14 +103,6 @@ export function decimalInputValue(value: number | string, options: DecimalInputO
   return { value: decimal.toString() };
 }
 
-/** Whether `text` is the text of a decimal a request may carry (DECIMAL_TEXT). */
-export const isDecimalText = (text: string): boolean => DECIMAL_TEXT.test(text);
-
-/** Keyed by the schema's definition, which its copies (`.describe()`, `.optional()`'s inner type) share. */
-const decimalInputs = new WeakMap<object, DecimalInputOptions>();
-/** The options a schema built by decimalInput was built with, given the schema's definition (`schema.def`); undefined for any other. */
-export const decimalInputOptions = (definition: object): DecimalInputOptions | undefined => decimalInputs.get(definition);
-
 /**
  * A request field holding money or a quantity: a JSON number (or numeric string) with at most
  * `scale` decimals, within bounds; parsed to its decimal text so no float arithmetic follows.
@@ -119,12 +110,10 @@ export const decimalInputOptions = (definition: object): DecimalInputOptions | u
  * never handed to the decimal library), and no message repeats the value.
  */
 export function decimalInput(options: DecimalInputOptions = {}) {
-  const schema = z.union([z.number(), z.string().regex(DECIMAL_TEXT, 'must be a decimal number')]).transform((value, ctx) => {
+  return z.union([z.number(), z.string().regex(DECIMAL_TEXT, 'must be a decimal number')]).transform((value, ctx) => {
     const result = decimalInputValue(value, options);
     if ('value' in result) return result.value;
     ctx.issues.push({ code: 'custom', message: result.refused, input: undefined });
     return z.NEVER;
   });
-  decimalInputs.set(schema.def, { ...options });
-  return schema;
 }

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPaymentMethods } from '../../shared/payments/payment-methods';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope } from '../../shared/schemas/list';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   scopes: ['accounts:read', 'payments:read'],
   scopeMatch: 'any',
   query: PaymentMethodListQuery,
-  response: onFirstUse(() => listEnvelope(AccountPaymentMethod)),
+  response: listEnvelope(AccountPaymentMethod),
   list: true,
   handler: (ctx, { query }) =>
     listPaymentMethods(

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -21,7 +20,7 @@ export const route = defineRoute({
     payment_date_gte: param.date('Paid on or after this date.'),
     payment_date_lte: param.date('Paid on or before this date.'),
   }),
-  response: onFirstUse(() => listEnvelope(ApPayment)),
+  response: listEnvelope(ApPayment),
   list: true,
   handler: (ctx, { query }) =>
     listApPayments(

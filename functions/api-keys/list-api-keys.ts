@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listApiKeys } from '../../shared/tenants/identity-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -17,7 +16,7 @@ export const route = defineRoute({
   scopes: ['api_keys:read'],
   params: entityScopedParams,
   query: listQuery({ mode: param.oneOf(['live', 'test']), status: param.oneOf(['active', 'expired', 'revoked']) }),
-  response: onFirstUse(() => listEnvelope(ApiKey)),
+  response: listEnvelope(ApiKey),
   list: true,
   expand: apiKeyExpand,
   handler: (ctx, { params, query }) => {

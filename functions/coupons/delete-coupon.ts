@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteCoupon, getCoupon } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes a coupon that no document carries. A coupon that was applied is kept for the documents and their history (409 coupon_in_use with references.orders): archive it with PATCH is_active false instead.',
   scopes: ['settings:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('coupon')),
+  response: deletedObject('coupon'),
   errors: ['coupon_in_use'],
   current: (ctx, { params }) => getCoupon(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listCoupons } from '../../shared/orders/coupons';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -18,7 +17,7 @@ export const route = defineRoute({
     is_active: param.flag('Only active (true) or inactive (false) coupons.'),
     code: param.text({ min: 1, max: 50, trim: true }, 'The coupon with this code (case-insensitive).'),
   }),
-  response: onFirstUse(() => listEnvelope(Coupon)),
+  response: listEnvelope(Coupon),
   list: true,
   handler: (ctx, { query }) => listCoupons(ctx.db, ctx.entityId, { is_active: query.is_active, code: query.code }, query),
 });

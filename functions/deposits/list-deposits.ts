@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listDeposits } from '../../shared/payments/deposits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -21,7 +20,7 @@ export const route = defineRoute({
     deposit_date_gte: param.date('Only deposits dated on or after this date.'),
     deposit_date_lte: param.date('Only deposits dated on or before this date.'),
   }),
-  response: onFirstUse(() => listEnvelope(Deposit)),
+  response: listEnvelope(Deposit),
   list: true,
   expand: DEPOSIT_EXPAND,
   handler: (ctx, { query }) => {

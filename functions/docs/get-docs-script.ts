@@ -1,5 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import * as z from 'zod';
 import { publicHandler } from '../../shared/http/public-handler';
 import { definePublicRoute } from '../../shared/http/route';
 import { loadRedocScript } from './redoc-script';
@@ -12,7 +11,7 @@ export const route = definePublicRoute({
   summary: 'The script that renders the reference page',
   description: "Redoc's standalone bundle, as the redoc npm package ships it.",
   contentType: 'text/javascript; charset=utf-8',
-  response: onFirstUse(() => z.string()),
+  response: z.string(),
   handler: () => loadRedocScript(),
 });
 

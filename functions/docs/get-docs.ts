@@ -1,5 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import * as z from 'zod';
 import { publicHandler } from '../../shared/http/public-handler';
 import { servedText, type ServedText } from '../../shared/http/served-text';
 import { definePublicRoute } from '../../shared/http/route';
@@ -68,7 +67,7 @@ export const route = definePublicRoute({
   summary: 'The reference page of this API',
   description: 'This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.',
   contentType: 'text/html; charset=utf-8',
-  response: onFirstUse(() => z.string()),
+  response: z.string(),
   handler: () => Promise.resolve((page ??= servedText(PAGE))),
 });
 

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { isEventType } from '../../events/types';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -36,7 +35,7 @@ export const route = defineRoute({
   scopes: ['webhooks:read'],
   params: entityScopedParams,
   query: EventListQuery,
-  response: onFirstUse(() => listEnvelope(Event)),
+  response: listEnvelope(Event),
   list: true,
   handler: async (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

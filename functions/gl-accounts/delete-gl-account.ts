@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteGlAccount, getGlAccount } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Only an account nothing refers to: no postings, draft entries or recurring templates (409 gl_account_in_use with references; deactivate it instead). System accounts cannot be deleted.',
   scopes: ['accounting:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('gl_account')),
+  response: deletedObject('gl_account'),
   errors: ['gl_account_is_system', 'gl_account_in_use'],
   current: (ctx, { params }) => getGlAccount(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listGlAccounts } from '../../shared/ledger/gl-accounts';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -20,7 +19,7 @@ export const route = defineRoute({
     is_active: param.flag('Only active (true) or inactive (false) accounts.'),
     is_bank: param.flag('Only bank accounts (true) or only other accounts (false).'),
   }),
-  response: onFirstUse(() => listEnvelope(GlAccount)),
+  response: listEnvelope(GlAccount),
   list: true,
   handler: (ctx, { query }) =>
     listGlAccounts(ctx.db, ctx.entityId, { type: query.type, subtype: query.subtype, is_active: query.is_active, is_bank: query.is_bank }, query),

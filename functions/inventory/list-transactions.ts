@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listTransactions } from '../../shared/inventory/inventory-transactions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -22,7 +21,7 @@ export const route = defineRoute({
     reference_id: param.id(),
     group_id: param.id('The rows of one transfer or kit build.'),
   }),
-  response: onFirstUse(() => listEnvelope(InventoryTransaction)),
+  response: listEnvelope(InventoryTransaction),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteDraftJournalEntry, getJournalEntry } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Drafts only (409 journal_entry_not_draft with current_status otherwise); a posted entry is reversed, never deleted.',
   scopes: ['accounting:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('journal_entry')),
+  response: deletedObject('journal_entry'),
   errors: ['journal_entry_not_draft'],
   current: (ctx, { params }) => getJournalEntry(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listJournalEntries } from '../../shared/ledger/journal-entries';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -23,7 +22,7 @@ export const route = defineRoute({
     source_id: param.id('Only entries of this source document or template (a document’s posting and its reversal).'),
     account_id: param.id('Only entries with a line on this GL account.'),
   }),
-  response: onFirstUse(() => listEnvelope(JournalEntry)),
+  response: listEnvelope(JournalEntry),
   list: true,
   expand: journalEntryExpand,
   handler: (ctx, { query }) => {

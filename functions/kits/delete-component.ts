@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { getComponent, removeComponent } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     "Removes the component row (the component product and past builds are untouched). A kit keeps at least one component: removing the last is 409 kit_component_last (a bundle may lose its last one). The kit's updated_at moves.",
   scopes: ['products:write'],
   params: kitComponentParams,
-  response: onFirstUse(() => deletedObject('kit_component')),
+  response: deletedObject('kit_component'),
   errors: ['kit_component_last'],
   current: (ctx, { params }) => getComponent(ctx.db, ctx.entityId, params.id, params.component_id, { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listKits } from '../../shared/catalog/kits';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -19,7 +18,7 @@ export const route = defineRoute({
     is_active: param.flag('Only active (true) or inactive (false) kits.'),
     q: param.text({ min: 1, max: 100, trim: true }, 'SKU starting with, or name containing, this text (case-insensitive).'),
   }),
-  response: onFirstUse(() => listEnvelope(Kit)),
+  response: listEnvelope(Kit),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

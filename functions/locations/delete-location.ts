@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteLocation, getLocation } from '../../shared/inventory/locations';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes a location. The default location can be deleted only when it is the last one; a location that inventory or documents reference is kept (409 location_in_use): deactivate it instead.',
   scopes: ['settings:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('location')),
+  response: deletedObject('location'),
   errors: ['location_is_default', 'location_in_use'],
   current: (ctx, { params }) => getLocation(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

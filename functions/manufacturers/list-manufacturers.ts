@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listManufacturers } from '../../shared/catalog/manufacturers';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Newest first.',
   scopes: ['manufacturers:read'],
   query: listQuery({ name: param.text({ min: 1, max: 200 }, 'Exact name, case-insensitive.') }),
-  response: onFirstUse(() => listEnvelope(Manufacturer)),
+  response: listEnvelope(Manufacturer),
   list: true,
   handler: (ctx, { query }) => listManufacturers(ctx.db, ctx.entityId, { name: query.name }, query),
 });

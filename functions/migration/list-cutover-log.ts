@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listCutoverLog } from '../../shared/migration/cutover-freeze';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   scopes: ['migration:read'],
   params: entityScopedParams,
   query: listQuery(),
-  response: onFirstUse(() => listEnvelope(CutoverLogEntry)),
+  response: listEnvelope(CutoverLogEntry),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { DbSnapshot } from '../../shared/migration/schemas/cutover';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   scopes: ['migration:read'],
   params: entityScopedParams,
   query: listQuery(),
-  response: onFirstUse(() => listEnvelope(DbSnapshot)),
+  response: listEnvelope(DbSnapshot),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

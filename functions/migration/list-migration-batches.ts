@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { listMigrationBatches } from '../../shared/migration/batches';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   scopes: ['migration:read'],
   params: entityScopedParams,
   query: listQuery({ status: param.oneOf(['open', 'completed', 'rolled_back'], 'Only batches in this status.') }),
-  response: onFirstUse(() => listEnvelope(MigrationBatch)),
+  response: listEnvelope(MigrationBatch),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

@@ -1,5 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import * as z from 'zod';
 import { publicHandler } from '../../shared/http/public-handler';
 import { loadOpenApiText } from '../../shared/http/openapi-source';
 import { definePublicRoute } from '../../shared/http/route';
@@ -13,7 +12,7 @@ export const route = definePublicRoute({
   description:
     'Generated from the route table. `servers` names the deployment that serves it. Compressed when Accept-Encoding allows it (gzip on every deployment), with an ETag for If-None-Match.',
   contentType: 'application/json',
-  response: onFirstUse(() => z.record(z.string(), z.unknown())),
+  response: z.record(z.string(), z.unknown()),
   handler: loadOpenApiText,
 });
 

@@ -1,6 +1,5 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import { z } from 'zod';
-import { onFirstUse } from '../../shared/schemas/lazy';
+import * as z from 'zod';
 import { id } from '../../shared/schemas/common';
 import { getAdjustment, removeAdjustment } from '../../shared/orders/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -21,18 +20,16 @@ export const route = defineRoute({
     "Removes a discount, fee or coupon from an open order (draft, confirmed, partially fulfilled, on hold, awaiting ACH clearance) and recalculates it (payment_status follows the new total), under E2's rules (422 order_not_adjustable with current_status otherwise; 404 order_not_found for an order not in the entity; 404 not_found on adjustment_id). Removing a coupon releases its redemption on this document: times_redeemed goes down and the customer may redeem it again (coupon_released true). Cancelling or deleting the order does not release it. Response 200 {id, object, deleted, coupon_released, order_total, discount_total, fee_total}.",
   scopes: ['orders:write'],
   params,
-  response: onFirstUse(() =>
-    z.object({
-      id: id(),
-      object: z.literal('order_adjustment'),
-      livemode: livemode(),
-      deleted: z.literal(true),
-      coupon_released: z.boolean().describe('True when a coupon redemption of this document was released.'),
-      order_total: z.number(),
-      discount_total: z.number(),
-      fee_total: z.number(),
-    }),
-  ),
+  response: z.object({
+    id: id(),
+    object: z.literal('order_adjustment'),
+    livemode: livemode(),
+    deleted: z.literal(true),
+    coupon_released: z.boolean().describe('True when a coupon redemption of this document was released.'),
+    order_total: z.number(),
+    discount_total: z.number(),
+    fee_total: z.number(),
+  }),
   errors: ['order_not_found', 'order_not_adjustable'],
   current: (ctx, { params }) => getAdjustment(ctx.db, ctx.entityId, params.id, params.adjustment_id),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteApprovalRule, getApprovalRule } from '../../shared/orders/approval-rules';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes a rule that has never routed an order. A rule that routed orders stays for their audit trail (409 approval_rule_in_use with references.orders): deactivate it with is_active false instead. Emits order_approval_rule.deleted.',
   scopes: ['settings:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('order_approval_rule')),
+  response: deletedObject('order_approval_rule'),
   errors: ['approval_rule_in_use'],
   current: (ctx, { params }) => getApprovalRule(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,6 +1,5 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import { z } from 'zod';
-import { onFirstUse } from '../../shared/schemas/lazy';
+import * as z from 'zod';
 import { id } from '../../shared/schemas/common';
 import { deleteOrder } from '../../shared/orders/delete-order';
 import { getOrder } from '../../shared/orders/order-reads';
@@ -21,7 +20,7 @@ export const route = defineRoute({
     'E17. Soft delete: the order disappears from reads and lists; its number stays taken. Only a draft, or a quote, without payments can be deleted; anything else is 409 order_not_deletable (cancel it instead). Response {deleted: true, id}.',
   scopes: ['orders:write'],
   params,
-  response: onFirstUse(() => z.object({ deleted: z.literal(true), id: id() })),
+  response: z.object({ deleted: z.literal(true), id: id() }),
   errors: ['order_not_deletable'],
   current: async (ctx, { params }) => getOrder(ctx.db, ctx.entityId, await findOrderIdByReference(ctx.db, ctx.entityId, params.id), { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listApprovalRules } from '../../shared/orders/approval-rules';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -22,7 +21,7 @@ export const route = defineRoute({
     sales_channel_id: param.id('Rules of this sales channel.'),
     is_active: param.flag('Only active (true) or inactive (false) rules.'),
   }),
-  response: onFirstUse(() => listEnvelope(OrderApprovalRule)),
+  response: listEnvelope(OrderApprovalRule),
   list: true,
   handler: (ctx, { query }) =>
     listApprovalRules(

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listOrders } from '../../shared/orders/order-reads';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -33,7 +32,7 @@ export const route = defineRoute({
     ),
     expired: param.flag('true: only quotes past their expires_at (still draft or confirmed); false: every document but those.'),
   }),
-  response: onFirstUse(() => listEnvelope(Order)),
+  response: listEnvelope(Order),
   list: true,
   expand: ORDER_EXPAND,
   handler: (ctx, { query }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes payment terms no vendor bill names. Terms a bill names (in any status, voided included: the bill keeps its record) are 409 payment_term_in_use, with references.vendor_bills counting the bills. Emits payment_term.deleted.',
   scopes: ['purchasing:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('payment_term')),
+  response: deletedObject('payment_term'),
   errors: ['payment_term_in_use'],
   current: (ctx, { params }) => getPaymentTerm(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

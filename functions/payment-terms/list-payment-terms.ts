@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -14,7 +13,7 @@ export const route = defineRoute({
   description: 'Newest first, cursor-paginated.',
   scopes: ['purchasing:read'],
   query: listQuery(),
-  response: onFirstUse(() => listEnvelope(PaymentTerm)),
+  response: listEnvelope(PaymentTerm),
   list: true,
   handler: (ctx, { query }) => listPaymentTerms(ctx.db, ctx.entityId, query),
 });

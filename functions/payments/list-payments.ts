@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPayments } from '../../shared/payments/payment-store';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -14,7 +13,7 @@ export const route = defineRoute({
   description: 'Newest first. Filters: account_id, status (pending, undeposited, deposited, voided, failed).',
   scopes: ['payments:read'],
   query: listQuery(paymentListFilters),
-  response: onFirstUse(() => listEnvelope(Payment)),
+  response: listEnvelope(Payment),
   list: true,
   handler: (ctx, { query }) => listPayments(ctx.db, ctx.entityId, { account_id: query.account_id, status: query.status }, query),
 });

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPricingLevels } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Newest first.',
   scopes: ['products:read'],
   query: listQuery({ is_active: param.flag('Only active (true) or inactive (false) pricing levels.') }),
-  response: onFirstUse(() => listEnvelope(PricingLevel)),
+  response: listEnvelope(PricingLevel),
   list: true,
   handler: (ctx, { query }) => listPricingLevels(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
 });

@@ -1,5 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import * as z from 'zod';
 import { getPricingPolicy } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Wrapped as {data: pricing policy}, with the joined product name, SKU and level name. 404 if the policy is not in the entity.',
   scopes: ['products:read'],
   params: idParams,
-  response: onFirstUse(() => z.object({ data: PricingPolicy })),
+  response: z.object({ data: PricingPolicy }),
   handler: async (ctx, { params }) => ({ data: await getPricingPolicy(ctx.db, ctx.entityId, params.id) }),
 });
 

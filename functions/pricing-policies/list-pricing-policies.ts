@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listPricingPolicies } from '../../shared/catalog/pricing';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -21,7 +20,7 @@ export const route = defineRoute({
     is_active: param.flag('Only active (true) or inactive (false) policies.'),
     migration_batch_id: param.id('The policies of one migration batch.'),
   }),
-  response: onFirstUse(() => listEnvelope(PricingPolicy)),
+  response: listEnvelope(PricingPolicy),
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

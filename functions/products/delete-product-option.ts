@@ -1,5 +1,4 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteOption, getOption } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   summary: 'Delete a product option',
   scopes: ['products:write'],
   params,
-  response: onFirstUse(() => deletedObject('product_option')),
+  response: deletedObject('product_option'),
   current: (ctx, { params }) => getOption(ctx.db, ctx.entityId, params.id, params.option_id, { lock: true }),
   handler: async (ctx, { params }) => {
     const option = await deleteOption(ctx.db, ctx.entityId, params.id, params.option_id);

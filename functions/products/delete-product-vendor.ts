@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteProductVendor, getProductVendor } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -14,7 +13,7 @@ export const route = defineRoute({
   summary: 'Unlink a vendor from a product',
   scopes: ['products:write'],
   params: pvParams,
-  response: onFirstUse(() => deletedObject('product_vendor')),
+  response: deletedObject('product_vendor'),
   current: (ctx, { params }) => getProductVendor(ctx.db, ctx.entityId, params.id, params.pvid, { lock: true }),
   handler: async (ctx, { params }) => {
     const relationship = await deleteProductVendor(ctx.db, ctx.entityId, params.id, params.pvid);

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteProduct, getProduct } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes a product nothing refers to (its options, vendor links, tags and, for a kit, its component rows go with it). A product that is a kit component, is priced by a pricing policy or has inventory history is refused with 409 product_in_use; set is_active false instead.',
   scopes: ['products:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('product')),
+  response: deletedObject('product'),
   errors: ['product_in_use'],
   current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

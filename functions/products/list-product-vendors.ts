@@ -1,5 +1,4 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
-import { z } from 'zod';
+import * as z from 'zod';
 import { listProductVendors } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'All relationships of the product in one response, the preferred vendor first.',
   scopes: ['products:read'],
   params: idParams,
-  response: onFirstUse(() => z.object({ object: z.literal('list'), data: z.array(ProductVendor), has_more: z.boolean() })),
+  response: z.object({ object: z.literal('list'), data: z.array(ProductVendor), has_more: z.boolean() }),
   handler: (ctx, { params }) => listProductVendors(ctx.db, ctx.entityId, params.id),
 });
 

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listProducts } from '../../shared/catalog/products';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -26,7 +25,7 @@ export const route = defineRoute({
     "Newest first. Filters combine with AND. demand_avg_per_day is the sum of the product's location balances' demand_avg_per_day (GET /v1/inventory/balances): fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1); each physical decrement counts once, for the product it drew. The demand of a page is loaded in one query.",
   scopes: ['products:read'],
   query: ProductListQuery,
-  response: onFirstUse(() => listEnvelope(Product)),
+  response: listEnvelope(Product),
   list: true,
   expand: PRODUCT_EXPAND,
   handler: (ctx, { query }) => {

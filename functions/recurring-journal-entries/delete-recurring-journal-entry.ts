@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteTemplate, getTemplate } from '../../shared/ledger/recurring-journal-templates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Stops the schedule for good. Entries it already posted stay in the ledger (their source_id still names the template).',
   scopes: ['accounting:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('recurring_journal_entry_template')),
+  response: deletedObject('recurring_journal_entry_template'),
   current: (ctx, { params }) => getTemplate(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {
     const template = await deleteTemplate(ctx.db, ctx.entityId, params.id);

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listTags } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Newest first.',
   scopes: ['settings:read'],
   query: listQuery({ name: param.text({ min: 1, max: 100 }, 'Exact name, case-insensitive.') }),
-  response: onFirstUse(() => listEnvelope(Tag)),
+  response: listEnvelope(Tag),
   list: true,
   handler: (ctx, { query }) => listTags(ctx.db, ctx.entityId, { name: query.name }, query),
 });

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteTaxRate, getTaxRate } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes a tax rate no order line uses. A rate in use is 409 tax_rate_in_use (references.order_lines counts the lines): archive it with PATCH is_active false instead.',
   scopes: ['settings:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('tax_rate')),
+  response: deletedObject('tax_rate'),
   errors: ['tax_rate_in_use'],
   current: (ctx, { params }) => getTaxRate(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listTaxRates } from '../../shared/orders/tax-rates';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Newest first.',
   scopes: ['settings:read'],
   query: listQuery({ is_active: param.flag('Only active (true) or inactive (false) rates.') }),
-  response: onFirstUse(() => listEnvelope(TaxRate)),
+  response: listEnvelope(TaxRate),
   list: true,
   handler: (ctx, { query }) => listTaxRates(ctx.db, ctx.entityId, { is_active: query.is_active }, query),
 });

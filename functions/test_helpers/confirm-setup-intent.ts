@@ -1,6 +1,5 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import { z } from 'zod';
-import { lazySchema } from '../../shared/schemas/lazy';
+import * as z from 'zod';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -9,28 +8,24 @@ import { paymentProcessor } from '../../shared/payments/select-processor';
 import { confirmSandboxSetupIntent, SANDBOX_TOKEN_NAMES } from '../../shared/payments/sandbox-processor';
 import { livemode } from '../../shared/schemas/livemode';
 
-const TestSetupIntentConfirm = lazySchema(() =>
-  z.strictObject({
-    payment_method: z
-      .enum(SANDBOX_TOKEN_NAMES)
-      .describe(
-        'A Stripe test payment method token standing in for the numbers a customer types: pm_card_visa, pm_card_mastercard, ... (card intents), pm_usBankAccount_success or pm_usBankAccount_microdeposits (us_bank_account intents); pm_card_chargeDeclined leaves the intent requires_payment_method.',
-      ),
-  }),
-);
+const TestSetupIntentConfirm = z.strictObject({
+  payment_method: z
+    .enum(SANDBOX_TOKEN_NAMES)
+    .describe(
+      'A Stripe test payment method token standing in for the numbers a customer types: pm_card_visa, pm_card_mastercard, ... (card intents), pm_usBankAccount_success or pm_usBankAccount_microdeposits (us_bank_account intents); pm_card_chargeDeclined leaves the intent requires_payment_method.',
+    ),
+});
 
-const TestSetupIntent = lazySchema(() =>
-  z
-    .object({
-      object: z.literal('setup_intent'),
-      livemode: livemode(),
-      setup_intent_id: z.string(),
-      status: z.string().describe('succeeded, requires_action (ACH awaiting micro-deposits) or requires_payment_method (declined).'),
-      type: z.enum(['card', 'us_bank_account']),
-      payment_method: z.string().nullable().describe("The sandbox processor's payment method id, once the intent has one."),
-    })
-    .meta({ id: 'TestHelperSetupIntent' }),
-);
+const TestSetupIntent = z
+  .object({
+    object: z.literal('setup_intent'),
+    livemode: livemode(),
+    setup_intent_id: z.string(),
+    status: z.string().describe('succeeded, requires_action (ACH awaiting micro-deposits) or requires_payment_method (declined).'),
+    type: z.enum(['card', 'us_bank_account']),
+    payment_method: z.string().nullable().describe("The sandbox processor's payment method id, once the intent has one."),
+  })
+  .meta({ id: 'TestHelperSetupIntent' });
 
 export const route = defineRoute({
   id: 'test_helpers.setup_intents.confirm',

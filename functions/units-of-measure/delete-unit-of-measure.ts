@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -16,7 +15,7 @@ export const route = defineRoute({
     'Permanently deletes a unit of measure and returns {id, object, deleted}. Refused with 409 uom_in_use while a product, a purchase order line or an inventory transaction uses it (references.products lists up to 100 product ids, references.product_count counts them all, references.has_order_lines and references.has_inventory_transactions say whether lines or transactions use it; a line keeps its unit even on a deleted or closed order); the base unit of a type cannot be deleted while other units of that type exist (409 uom_is_base).',
   scopes: ['settings:write'],
   params: idParams,
-  response: onFirstUse(() => deletedObject('unit_of_measure')),
+  response: deletedObject('unit_of_measure'),
   errors: ['uom_in_use', 'uom_is_base'],
   current: (ctx, { params }) => getUnitOfMeasure(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {

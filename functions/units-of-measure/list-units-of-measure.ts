@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listUnitsOfMeasure } from '../../shared/catalog/units-of-measure';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'Newest first.',
   scopes: ['settings:read'],
   query: listQuery({ uom_type: param.text({ min: 1, max: 40 }, 'Only units of this type.') }),
-  response: onFirstUse(() => listEnvelope(UnitOfMeasure)),
+  response: listEnvelope(UnitOfMeasure),
   list: true,
   handler: (ctx, { query }) => listUnitsOfMeasure(ctx.db, ctx.entityId, { uom_type: query.uom_type }, query),
 });

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -23,7 +22,7 @@ export const route = defineRoute({
     created_lte: param.timestamp('Created at or before this instant.'),
     due_date_lte: param.date('Due on or before this date.'),
   }),
-  response: onFirstUse(() => listEnvelope(VendorBill)),
+  response: listEnvelope(VendorBill),
   list: true,
   expand: VENDOR_BILL_EXPAND,
   handler: (ctx, { query }) =>

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   description: 'Newest first, cursor-paginated (limit at most 100). Filters: vendor_id, status. expand[] takes the data. prefix.',
   scopes: ['purchasing:read'],
   query: listQuery({ vendor_id: param.id("This vendor's credits."), status: param.oneOf(VENDOR_CREDIT_STATUSES, 'Credits in this status.') }),
-  response: onFirstUse(() => listEnvelope(VendorCredit)),
+  response: listEnvelope(VendorCredit),
   list: true,
   expand: VENDOR_CREDIT_EXPAND,
   handler: (ctx, { query }) => listCredits(ctx.db, ctx.entityId, { vendor_id: query.vendor_id, status: query.status }, query),

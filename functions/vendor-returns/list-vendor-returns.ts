@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -21,7 +20,7 @@ export const route = defineRoute({
     created_gte: param.timestamp('Created at or after this instant.'),
     created_lte: param.timestamp('Created at or before this instant.'),
   }),
-  response: onFirstUse(() => listEnvelope(VendorReturn)),
+  response: listEnvelope(VendorReturn),
   list: true,
   handler: (ctx, { query }) =>
     listVendorReturns(

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { listParties } from '../../shared/parties/parties';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
@@ -14,7 +13,7 @@ export const route = defineRoute({
   description: 'Newest first; archived vendors included unless is_archived=false. Filters combine with AND.',
   scopes: ['purchasing:read'],
   query: listQuery(partyListFilters('vendors')),
-  response: onFirstUse(() => listEnvelope(Vendor)),
+  response: listEnvelope(Vendor),
   list: true,
   handler: async (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -15,7 +14,7 @@ export const route = defineRoute({
   description: 'No event is delivered to it afterwards, retries included. The events stay in the events feed.',
   scopes: ['webhooks:write'],
   params: entityResourceParams,
-  response: onFirstUse(() => deletedObject('webhook_endpoint')),
+  response: deletedObject('webhook_endpoint'),
   current: (ctx, { params }) => {
     requireOwnEntity(ctx, params.entity_id);
     return getWebhookEndpoint(ctx.db, ctx.entityId, params.id, { lock: true });

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityResourceParams } from '../../shared/schemas/parameters';
@@ -17,7 +16,7 @@ export const route = defineRoute({
   scopes: ['webhooks:read'],
   params: entityResourceParams,
   query: listQuery(),
-  response: onFirstUse(() => listEnvelope(WebhookDeliveryAttempt)),
+  response: listEnvelope(WebhookDeliveryAttempt),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

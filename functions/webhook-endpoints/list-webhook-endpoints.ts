@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../shared/schemas/lazy';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
 import { entityScopedParams } from '../../shared/schemas/parameters';
@@ -16,7 +15,7 @@ export const route = defineRoute({
   scopes: ['webhooks:read'],
   params: entityScopedParams,
   query: listQuery(),
-  response: onFirstUse(() => listEnvelope(WebhookEndpoint)),
+  response: listEnvelope(WebhookEndpoint),
   list: true,
   handler: (ctx, { params, query }) => {
     requireOwnEntity(ctx, params.entity_id);

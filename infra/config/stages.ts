@@ -7,7 +7,7 @@
  * environment. Nothing here looks up an account or region, so `cdk synth` runs offline without
  * credentials.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const STAGE_NAMES = ['prod', 'sandbox'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];

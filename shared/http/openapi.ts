@@ -4,7 +4,7 @@
  * uses as is); named schemas (`.meta({ id })`) become components; every error code comes from the
  * catalog.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SCOPE_AREAS } from '../auth/scopes';
 import { API_VERSION } from '../version';
 import { ERROR_CATALOG, ERROR_TYPES, errorKey, type ErrorCode } from '../errors';

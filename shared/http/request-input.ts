@@ -1,35 +1,22 @@
 /**
  * A request's input, read and checked once the stack has its JSON body: path parameters, the
- * query (its `expand` apart) and the body. Declared parameters (shared/schemas/parameters.ts) and
- * a body with a plan (body-plan.ts) are read without zod; anything else, and every error, is zod's.
+ * query (its `expand` apart) and the body, each parsed by the route's zod schema (validation.ts
+ * turns the first issue into the error envelope).
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../errors';
-import { readPath, readQuery } from '../schemas/parameters';
-import type { BodyPlan } from './body-plan';
 import { parseExpand } from './expand';
 import type { Route, RouteInput, RouteSchemas } from './route';
 import { checkInputValue, isArraySchema, parseOrThrow } from './validation';
 
 type Event = APIGatewayProxyEvent;
 
-/**
- * The body reader (body-plan.ts), loaded with the first body a function receives: reads never
- * evaluate it, nor the decimal library it brings.
- */
-let bodyReader: typeof import('./body-plan') | undefined;
-export async function loadBodyReader(): Promise<void> {
-  bodyReader ??= await import('./body-plan');
-}
-
 const NO_PATH_PARAMETERS: Readonly<Record<string, string>> = Object.freeze({});
-let emptyObject: z.ZodObject | undefined;
-let strictEmptyObject: z.ZodObject | undefined;
-/** What a route without params or query is checked against; built on first use, like every schema (shared/schemas/lazy.ts). */
-const noFields = () => (emptyObject ??= z.object({}));
+/** The query of a route that declares none: any parameter is unknown. */
+const NO_QUERY = z.strictObject({});
 /** What a body sent to a route without a body schema is checked against: no member is known. */
-const noBodyFields = () => (strictEmptyObject ??= z.strictObject({}));
+const NO_BODY_FIELDS = z.strictObject({});
 
 /**
  * The query string as names and their values: the multi-value map, and the single-value map for
@@ -79,40 +66,22 @@ export interface InputTarget {
 /** The reader of a route's requests: path, query (with `expand`) and body, checked, into the request's state. */
 export function inputReader(route: Route): (event: Event, state: InputTarget) => void {
   const schemas: RouteSchemas = route;
-  // Built once per route, by its first request with a query: zod compiles a schema on first use,
-  // so a fresh .strict() per request costs, and most requests of a single-resource route have none.
-  let strictQuery: z.ZodObject | undefined;
-  const querySchema = () => (strictQuery ??= (schemas.query ?? noFields()).strict());
-  // The body's plan (shared/http/body-plan.ts): shipped beside a function's code, compiled here
-  // when running the sources; null when the route's body parses with zod alone.
-  let plan: BodyPlan | null | undefined;
-  const bodyPlan = (reader: typeof import('./body-plan'), schema: z.ZodType): BodyPlan | null => {
-    if (plan === undefined) {
-      const shipped = reader.shippedBodyPlan();
-      plan = shipped !== undefined ? shipped : (reader.compileBodyPlan(schema) ?? null);
-    }
-    return plan;
-  };
+  // Built once per route: zod compiles a schema on its first parse, so a fresh .strict() per request would cost.
+  const querySchema = schemas.query ? schemas.query.strict() : NO_QUERY;
   return (event, state) => {
     // Their names are the route's placeholders; zod reads only the names its schema declares.
     const pathParameters = event.pathParameters ?? NO_PATH_PARAMETERS;
     checkInputValue(pathParameters);
-    // Declared path parameters (pathParams) are read without zod: a read's first request then loads
-    // no zod at all. A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
-    const params = !schemas.params ? {} : (readPath(schemas.params, pathParameters) ?? parseOrThrow(schemas.params, pathParameters));
+    // A route without path parameters reads none: `z.object({})` would strip them all to `{}`.
+    const params = schemas.params ? parseOrThrow(schemas.params, pathParameters) : {};
     // No query string and no query schema (most single-resource routes): nothing to check or parse.
     const noQuery = !schemas.query && !event.queryStringParameters && !event.multiValueQueryStringParameters;
     const values = noQuery ? undefined : queryValues(event);
-    // Names and values checked once, whichever way they are read, as one object of own properties
-    // (fromEntries defines even `__proto__`): no NUL, no lone surrogate, nothing over the length limit.
+    // Names and values checked as one object of own properties (fromEntries defines even
+    // `__proto__`): no NUL, no lone surrogate, nothing over the length limit.
     if (values) checkInputValue(Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0] : given])));
     const { expand, parameters } = values ? separateExpand(values) : { expand: [], parameters: undefined };
-    // A query of declared parameters (param.*) is read without zod, as a read's id is; anything
-    // else is parsed with the schema, which gives the error.
-    const query = !parameters
-      ? {}
-      : ((schemas.query ? readQuery(schemas.query, parameters) : parameters.size === 0 ? {} : undefined) ??
-        parseOrThrow(querySchema(), collectQuery(parameters, querySchema())));
+    const query = parameters ? parseOrThrow(querySchema, collectQuery(parameters, querySchema)) : {};
     state.expand = route.auth === 'api_key' ? parseExpand(expand, route.expand, route.list === true) : parseExpand(expand, undefined, false);
     let body: unknown = undefined;
     if (schemas.body || state.rawBody !== undefined) {
@@ -122,11 +91,7 @@ export function inputReader(route: Route): (event: Event, state: InputTarget) =>
       }
       // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
       const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
-      // Read by the plan when it can vouch for the body (a write's first request then loads no
-      // zod); otherwise zod parses it, and gives the error. A request without a body has no reader loaded: zod.
-      const reader = bodyReader;
-      const declared = reader && schemas.body && bodyPlan(reader, schemas.body);
-      body = (declared && reader.readBody(declared, rest)) ?? parseOrThrow(schemas.body ?? noBodyFields(), rest);
+      body = parseOrThrow(schemas.body ?? NO_BODY_FIELDS, rest);
     }
     state.input = { params, query, body };
   };

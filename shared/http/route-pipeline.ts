@@ -22,7 +22,7 @@ import { etagMatches, etagOf } from './etag';
 import { validateIdempotencyKey } from './idempotency';
 import { observed, type RouteInvocation } from './observe';
 import { findRawCredentials } from './raw-credentials';
-import { inputReader, loadBodyReader } from './request-input';
+import { inputReader } from './request-input';
 import { acceptsIdempotencyKey, type Route, type RouteInput, type RouteSchemas } from './route';
 import { checkInputValue, MAX_BODY_BYTES } from './validation';
 
@@ -148,7 +148,6 @@ async function readJsonBody(request: Request, body: string, state: RequestState)
     throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
   }
   state.rawBody = request.event.body;
-  await loadBodyReader();
 }
 
 /**

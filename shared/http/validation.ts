@@ -2,7 +2,7 @@
  * Turns zod failures into the error envelope: the first issue decides the code, `param` names the
  * field the way a client wrote it (`components[2].quantity_per_kit`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../errors';
 
 export function formatParam(path: readonly PropertyKey[], prefix?: string): string {

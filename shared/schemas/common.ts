@@ -1,5 +1,5 @@
 /** Field schemas every resource shares. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { livemode } from './livemode';
 
 /**
@@ -30,11 +30,6 @@ function notYearZero(value: string): boolean {
 function atMostFiftyKeys(value: Record<string, string>): boolean {
   return Object.keys(value).length <= 50;
 }
-/**
- * The refinements of these shared schemas, by name: the body plan of a route (shared/http/body-plan.ts)
- * names the ones its schema applies, and its reader calls the very same functions.
- */
-export const NAMED_CHECKS: Readonly<Record<string, (value: never) => boolean>> = { inYearRange, realOffset, notYearZero, atMostFiftyKeys };
 export const timestamp = () =>
   z.iso
     .datetime({ offset: true })
@@ -56,32 +51,12 @@ export const metadata = () =>
 /** Optional trimmed text with a length cap; null clears the field on update. */
 export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
-// zod's UUID pattern, which `id()` applies: RFC 9562 versions 1 to 8 with their variant, the nil and the max UUID.
-const ID_PATTERN =
-  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-// zod's ISO 8601 patterns, which `isoDate()` and `timestamp()` apply: a calendar date (leap years
-// included), and a date-time with seconds, an optional fraction and Z or a ±hh:mm offset.
-const DATE_SOURCE =
-  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))';
-export const DATE_PATTERN = new RegExp(`^${DATE_SOURCE}$`);
-export const TIMESTAMP_PATTERN = new RegExp(`^${DATE_SOURCE}T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$`);
-
-/** What `isoDate()` parses a value into, without zod: the value, or undefined when it would refuse it. */
-export const readIsoDate = (value: string): string | undefined => (DATE_PATTERN.test(value) && !value.startsWith('0000') ? value : undefined);
-
-/** What `timestamp()` parses a value into, without zod: the value, or undefined when it would refuse it. */
-export const readTimestamp = (value: string): string | undefined =>
-  TIMESTAMP_PATTERN.test(value) && realOffset(value) && inYearRange(value) ? value : undefined;
-
-/** What `id()` parses a value into, without zod: the lower-cased id, or undefined when `id()` would refuse it. */
-export const readId = (value: unknown): string | undefined => (typeof value === 'string' && ID_PATTERN.test(value) ? value.toLowerCase() : undefined);
-
 export const deletedObject = <T extends string>(object: T) => z.object({ id: id(), object: z.literal(object), livemode: livemode(), deleted: z.literal(true) });
 
 /** A boolean query parameter: exactly `true` or `false`. */
 export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
 
-/** A postal address and phone, as locations and parties carry them; null clears a field. A function, so lazy schemas build it on first use. */
+/** A postal address and phone, as locations and parties carry them; null clears a field. */
 export const addressFields = () => ({
   address1: optionalText(200),
   address2: optionalText(200),

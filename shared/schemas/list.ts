@@ -1,5 +1,5 @@
 /** The list conventions on the wire: the paging query parameters, a list's query and the list envelope. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { param, queryParams, type Param } from './parameters';
 
 export const DEFAULT_PAGE_LIMIT = 25;

@@ -3,7 +3,7 @@
  * only the objects of its own mode, so the value is the caller's mode; it is stamped in one place
  * (the handler stack for responses, the outbox for event objects) instead of in every store.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The field every resource schema declares right after `object`. At run time it is a required

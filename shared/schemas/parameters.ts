@@ -1,13 +1,10 @@
 /**
  * A route's path and query parameters, each declared once (param.*): pathParams and queryParams
- * build them into the route's zod schema on first use, for the handler stack's errors and the
- * OpenAPI document, and readPath and readQuery read a request's parameters without zod. A GET's
- * first request then loads no zod, whether it reads by id, lists, filters or asks for a report
- * (shared/schemas/lazy.ts).
+ * build them into the route's zod object, which the handler stack parses the request with and the
+ * OpenAPI document describes.
  */
-import { z } from 'zod';
-import { id, isoDate, queryBoolean, readId, readIsoDate, readTimestamp, timestamp } from './common';
-import { onFirstUse } from './lazy';
+import * as z from 'zod';
+import { id, isoDate, queryBoolean, timestamp } from './common';
 
 type Values = readonly [string, ...string[]];
 
@@ -159,18 +156,12 @@ function paramSchema(declared: Param): z.ZodType {
   return declared.description === undefined ? presence : presence.describe(declared.description);
 }
 
-/** The parameters of every query schema queryParams built, by schema. */
-const declaredQueries = new WeakMap<object, ReadonlyMap<string, Param>>();
-
-/** A route's query: its parameters (param.*), built into a zod object on first use and read without zod by readQuery. */
+/** A route's query: its parameters (param.*) as a zod object. */
 export function queryParams<const F extends Record<string, Param>>(params: F): z.ZodObject<ParamsShape<F>> {
-  const declared = Object.entries(params);
-  const schema = onFirstUse(() => z.object(Object.fromEntries(declared.map(([name, entry]) => [name, paramSchema(entry)]))) as z.ZodObject<ParamsShape<F>>);
-  declaredQueries.set(schema, new Map(declared));
-  return schema;
+  return z.object(Object.fromEntries(Object.entries(params).map(([name, entry]) => [name, paramSchema(entry)]))) as z.ZodObject<ParamsShape<F>>;
 }
 
-/** A route's path parameters (param.*), every one required, built and read as a query's are. */
+/** A route's path parameters (param.*), every one required. */
 export function pathParams<const F extends Record<string, Param>>(params: F): z.ZodObject<{ [K in keyof F]: ValueSchema<F[K]> }> {
   const required = Object.fromEntries(Object.entries(params).map(([name, declared]) => [name, { ...declared, required: true as const }]));
   return queryParams(required) as unknown as z.ZodObject<{ [K in keyof F]: ValueSchema<F[K]> }>;
@@ -185,75 +176,3 @@ const ENTITY_ID_DESCRIPTION =
 export const entityScopedParams = pathParams({ entity_id: param.id(ENTITY_ID_DESCRIPTION) });
 /** `/v1/entities/{entity_id}/<resource>/{id}` */
 export const entityResourceParams = pathParams({ entity_id: param.id(ENTITY_ID_DESCRIPTION), id: param.id('The object id.') });
-
-const INT_PATTERN = /^(0|-?[1-9][0-9]{0,14})$/;
-
-/** What a parameter's schema parses `value` into, or undefined where it would refuse it (or is not sure to accept it). */
-function readValue(declared: Exclude<Param, ListParam>, value: string): string | number | boolean | undefined {
-  switch (declared.kind) {
-    case 'id':
-      return readId(value);
-    case 'oneOf':
-      return declared.values.includes(value) ? value : declared.aliases && Object.hasOwn(declared.aliases, value) ? declared.aliases[value] : undefined;
-    case 'flag':
-      return value === 'true' ? true : value === 'false' ? false : undefined;
-    case 'date':
-      return readIsoDate(value);
-    case 'timestamp':
-      return readTimestamp(value);
-    case 'int': {
-      const number = Number(value);
-      return INT_PATTERN.test(value) && number >= declared.min && number <= declared.max ? number : undefined;
-    }
-    case 'text': {
-      const text = declared.trim ? value.trim() : value;
-      const fits = text.length >= (declared.min ?? 0) && text.length <= (declared.max ?? Infinity);
-      return fits && (!declared.pattern || declared.pattern.regex.test(text)) ? text : undefined;
-    }
-  }
-}
-
-/**
- * What a query schema built by queryParams parses a query string into, read without building the
- * schema: every name one of its parameters, each value one it accepts as written. Undefined for
- * every other query string (an unknown or repeated name, a value the schema would coerce or
- * refuse, a required parameter missing, a schema queryParams did not build): the caller then
- * parses it with the schema and gets the schema's answer. `values` are the query's names and
- * values as the handler stack collects them (queryValues), without `expand`. A property test holds
- * readQuery to the schema's answers for every route.
- */
-export function readQuery(schema: unknown, values: ReadonlyMap<string, readonly string[]>): Record<string, unknown> | undefined {
-  const params = typeof schema === 'object' && schema !== null ? declaredQueries.get(schema) : undefined;
-  if (params === undefined) return undefined;
-  const query: Record<string, unknown> = {};
-  for (const [givenName, given] of values) {
-    const bracketed = givenName.endsWith('[]');
-    const name = bracketed ? givenName.slice(0, -2) : givenName;
-    const declared = params.get(name);
-    if (declared === undefined) return undefined;
-    if (declared.kind === 'list') {
-      const items = given.map((value) => readValue(declared.item, value));
-      if (items.includes(undefined)) return undefined;
-      query[name] = [...((query[name] as unknown[] | undefined) ?? []), ...items];
-      continue;
-    }
-    const parsed = !bracketed && given.length === 1 ? readValue(declared, given[0]) : undefined;
-    if (parsed === undefined) return undefined;
-    query[name] = parsed;
-  }
-  for (const [name, declared] of params) {
-    const value = Object.hasOwn(query, name) ? query[name] : undefined;
-    if (value === undefined) {
-      if (declared.required) return undefined;
-      if ('default' in declared && declared.default !== undefined) query[name] = declared.default;
-    } else if (declared.kind === 'list' && ((value as unknown[]).length < declared.min || (value as unknown[]).length > declared.max)) return undefined;
-  }
-  return query;
-}
-
-/** What a schema built by pathParams parses a request's path parameters into, read without zod as readQuery reads a query. */
-export function readPath(schema: unknown, pathParameters: Readonly<Record<string, string | undefined>>): Record<string, unknown> | undefined {
-  const values = new Map<string, string[]>();
-  for (const [name, value] of Object.entries(pathParameters)) if (value !== undefined) values.set(name, [value]);
-  return readQuery(schema, values);
-}

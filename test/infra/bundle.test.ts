@@ -13,8 +13,6 @@ import { ROUTES } from '../../functions/routes';
 import { etagOf } from '../../shared/http/etag';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { openApiText } from '../../shared/http/openapi-source';
-import { BODY_PLAN_FILE, compileBodyPlan } from '../../shared/http/body-plan';
-import type { z } from 'zod';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
 /**
@@ -72,24 +70,7 @@ describe('bundleFunctions', () => {
     const migrate = readFileSync(join(result.dirs[PLATFORM_BUNDLES.migrateDatabase], 'index.mjs'), 'utf8');
     // A client's user agent names its package version: the one installed from package.json.
     expect(migrate).toContain(`"${pinned['@aws-sdk/client-secrets-manager']}"`);
-    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['body-plan.json', 'index.mjs', 'zod.cjs']);
-  });
-
-  it("ships each body route's plan beside its code (null where zod parses the body), and none to the others", () => {
-    for (const route of routes) {
-      const file = join(result.dirs[route.key], BODY_PLAN_FILE);
-      const body = ROUTES.find((candidate) => candidate.id === route.id)?.body as z.ZodType | undefined;
-      if (!body) {
-        expect(existsSync(file), route.key).toBe(false);
-        continue;
-      }
-      expect(JSON.parse(readFileSync(file, 'utf8')), route.key).toEqual(JSON.parse(JSON.stringify(compileBodyPlan(body) ?? null)));
-    }
-    expect(JSON.parse(readFileSync(join(result.dirs['locations/create-location'], BODY_PLAN_FILE), 'utf8'))).toMatchObject({
-      kind: 'object',
-      unknownKeys: 'refuse',
-    });
-    expect(JSON.parse(readFileSync(join(result.dirs['journal-entries/create-journal-entry'], BODY_PLAN_FILE), 'utf8'))).toBeNull();
+    expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['index.mjs']);
   });
 
   it("carries the SDK's DynamoDB and EventBridge clients in a write (not in a read), Secrets Manager's where cards are charged, and the RDS signer wherever the database is used", () => {
@@ -123,12 +104,7 @@ describe('bundleFunctions', () => {
     for (const [name, dir] of Object.entries(result.dirs)) expect(readFileSync(join(dir, 'index.mjs'), 'utf8'), name).not.toMatch(/\("pg-native"\)/);
   });
 
-  it("validates with zod but ships none of zod's JSON Schema code (the OpenAPI document is generated at synth)", () => {
-    for (const [name, dir] of Object.entries(result.dirs)) {
-      for (const file of readdirSync(dir).filter((file) => /\.(mjs|cjs)$/.test(file))) {
-        expect(readFileSync(join(dir, file), 'utf8').includes('draft-2020-12'), `${name}/${file}`).toBe(false);
-      }
-    }
+  it('validates with the zod it bundles', () => {
     // A bundled read refuses a malformed id and an unknown query parameter before it touches the database.
     const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
       const authorizer = { entityId: '00000000-0000-4000-8000-000000000001', entityCode: 'E1', keyId: 'k', userId: 'u', mode: 'test', scopes: 'settings:read' };
@@ -149,14 +125,11 @@ describe('bundleFunctions', () => {
     ]);
   });
 
-  it('ships zod in its own file beside every function that validates: the members the sources use, not the whole namespace', () => {
-    const zodFile = readFileSync(join(result.dirs['locations/get-location'], 'zod.cjs'), 'utf8');
-    for (const route of routes) expect(readFileSync(join(result.dirs[route.key], 'zod.cjs'), 'utf8') === zodFile, route.key).toBe(true);
-    expect(existsSync(join(result.dirs['authorizer/authorizer'], 'zod.cjs'))).toBe(false);
-    expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).not.toMatch(/\$ZodObject/);
-    // The locales and the JSON Schema converters are what a whole namespace would add (about 450 kB).
-    expect(zodFile.length).toBeLessThan(120_000);
-    expect(zodFile).not.toMatch(/Nombre|Zeichenkette/);
+  it('bundles zod with the function, tree-shaken: without its locales', () => {
+    const code = readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8');
+    expect(code).toMatch(/\$ZodObject/);
+    // The locales are most of what a whole namespace would add (about 450 kB).
+    expect(code).not.toMatch(/Nombre|Zeichenkette/);
   });
 
   it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
@@ -200,7 +173,7 @@ describe('bundleFunctions', () => {
       // pg's SCRAM login and the transaction's opening batch: present in every database function, absent here.
       expect(code, key).not.toContain('SCRAM-SHA-256');
       expect(code, key).not.toContain('idle_in_transaction_session_timeout');
-      // They carry Powertools Logger and Metrics (about 38 KB); pg (about 86 KB minified) would take them past this.
+      // The pipeline with zod and Powertools Logger and Metrics; pg and the data layer would add some 75 kB more.
       expect(code.length, key).toBeLessThan(150_000);
     }
     expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).toContain('SCRAM-SHA-256');
@@ -236,7 +209,7 @@ describe('bundleFunctions', () => {
     expect(JSON.parse(readFileSync(join(workDir, 'bundle-sizes.json'), 'utf8'))).toEqual(result.sizes);
   });
 
-  it('produces ES modules that load and export handler, and do not load zod (no module builds a schema at load, shared/schemas/lazy.ts)', () => {
+  it('produces ES modules that load and export handler', () => {
     const script = `
       import { createRequire } from 'node:module';
       const loaded = createRequire(import.meta.url).cache;
@@ -246,7 +219,6 @@ describe('bundleFunctions', () => {
         try {
           const mod = await import(dir + '/index.mjs');
           if (typeof mod.handler !== 'function') failures.push(name + ': no handler export');
-          if (loaded[dir + '/zod.cjs']) failures.push(name + ': loads zod at import');
         } catch (error) {
           failures.push(name + ': ' + error.message);
         }

@@ -45,19 +45,12 @@ interface Policy {
   context: Record<string, string>;
 }
 
-/**
- * One invocation in a fresh process: imports the bundle, calls its handler with the event, prints
- * the result and whether the bundle's zod.cjs was loaded at import and by the end (zod is loaded on
- * first use: infra/bundle.ts).
- */
+/** One invocation in a fresh process: imports the bundle, calls its handler with the event, prints the result. */
 const CHILD = `
-import { createRequire } from 'node:module';
 const [dir, event] = process.argv.slice(1);
-const zodLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.endsWith('/zod.cjs'));
 const { handler } = await import(dir + '/index.mjs');
-const zodAtImport = zodLoaded();
 const result = await handler(JSON.parse(event), { functionName: 'bundled', awsRequestId: 'bundled', getRemainingTimeInMillis: () => 29000 });
-console.log(JSON.stringify({ result, zodAtImport, zodAtEnd: zodLoaded() }));
+console.log(JSON.stringify({ result }));
 process.exit(0);
 `;
 /**
@@ -83,8 +76,6 @@ const result = await handler(JSON.parse(event), { functionName: 'bundled', awsRe
 console.log(JSON.stringify({ statusCode: result.statusCode, effect: result.policyDocument?.Statement[0].Effect, beforeEvent, afterEvent: await held() }));
 process.exit(0);
 `;
-/** Whether each bundle had loaded zod, at import and by the end of its invocation, in invocation order. */
-const zodLoads: { bundle: BundleName; zodAtImport: boolean; zodAtEnd: boolean }[] = [];
 
 let dirs: Record<string, string>;
 
@@ -112,9 +103,7 @@ function invoke<T = Answer>(bundle: BundleName, event: object): Promise<T> {
             ),
           );
         else {
-          const { result, zodAtImport, zodAtEnd } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { result: T; zodAtImport: boolean; zodAtEnd: boolean };
-          zodLoads.push({ bundle, zodAtImport, zodAtEnd });
-          resolve(result);
+          resolve((JSON.parse(stdout.trim().split('\n').at(-1)!) as { result: T }).result);
         }
       },
     );
@@ -150,7 +139,6 @@ async function authorized(owner: TestEntity): Promise<Record<string, string>> {
     headers: { Authorization: `Bearer ${owner.secret}` },
   });
   expect(policy.policyDocument.Statement[0].Effect).toBe('Allow');
-  expect(zodLoads.at(-1)).toEqual({ bundle: 'authorizer/authorizer', zodAtImport: false, zodAtEnd: false });
   expect(policy.context).toMatchObject({ entityId: owner.entity.id, keyId: owner.key.id, mode: 'test' });
   return policy.context;
 }
@@ -180,45 +168,36 @@ describe('the deployed bundles on the real database', () => {
 
     const created = await create(body, 'bundled-create');
     expect(created.statusCode, created.body).toBe(201);
-    // The body is read by the route's body plan, shipped beside its code: no zod.
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/create-location', zodAtImport: false, zodAtEnd: false });
     const location = JSON.parse(created.body) as { id: string };
     expect(location).toMatchObject({ object: 'location', name: 'Bundled warehouse', city: 'Rotterdam', livemode: false });
     expect(await create(body, 'bundled-create')).toMatchObject({ statusCode: 201, body: created.body, headers: { 'Idempotent-Replayed': 'true' } });
     const refused = await create({ ...body, city: 42 }, 'bundled-refused');
-    // A body the plan cannot vouch for is left to zod, which gives the error.
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/create-location', zodAtImport: false, zodAtEnd: true });
+    // A body its schema refuses: the error the sources give.
     expect(refused.statusCode).toBe(400);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'parameter_invalid', param: 'city' });
     // One location: the replay and the refusal wrote nothing.
     expect(await owner.sql((db) => db.query('SELECT id FROM locations WHERE entity_id = $1', [owner.entity.id]))).toEqual([{ id: location.id }]);
 
-    // The sources, through the local gateway, answer the same bytes and the same ETag; a read by id loads no zod.
-    zodLoads.length = 0;
+    // The sources, through the local gateway, answer the same bytes and the same ETag.
     const read = await invoke('locations/get-location', requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: location.id.toUpperCase() } }));
-    expect(zodLoads).toEqual([{ bundle: 'locations/get-location', zodAtImport: false, zodAtEnd: false }]);
     const source = await api.raw('GET', `/v1/locations/${location.id}`, { key: owner.secret });
     expect(read.statusCode).toBe(200);
     expect(read.body).toBe(source.text);
     expect(read.headers.ETag).toBe(source.headers.get('etag'));
-    // An id zod would refuse: the route then loads zod, and answers its error, as the sources do.
+    // An id the schema refuses: the error the sources give.
     const badId = await invoke('locations/get-location', requestEvent(caller, 'GET', '/v1/locations/{id}', { params: { id: `${location.id}0` } }));
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/get-location', zodAtImport: false, zodAtEnd: true });
     const badIdSource = await api.raw('GET', `/v1/locations/${location.id}0`, { key: owner.secret });
     expect(badId.statusCode).toBe(400);
     expect(JSON.parse(badId.body)).toEqual({ ...badIdSource.error, request_id: expect.any(String) });
     expect(JSON.parse(badId.body)).toMatchObject({ code: 'parameter_invalid', param: 'id' });
-    // A page and nothing else, or with a flag: read without zod. A flag's value zod would refuse loads it, to refuse it as the sources do.
+    // A page and nothing else, or with a flag; a flag's value the schema refuses is refused as the sources refuse it.
     const listed = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1' } }));
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: false });
     expect(listed.statusCode).toBe(200);
     expect(JSON.parse(listed.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1' }));
     const flagged = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '1', is_active: 'true' } }));
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: false });
     expect(flagged.statusCode).toBe(200);
     expect(JSON.parse(flagged.body)).toEqual(await api.get(owner, '/v1/locations', { limit: '1', is_active: 'true' }));
     const badFlag = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { is_active: 'yes' } }));
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: true });
     expect(badFlag.statusCode).toBe(400);
     expect(JSON.parse(badFlag.body)).toEqual({
       ...(await api.raw('GET', '/v1/locations?is_active=yes', { key: owner.secret })).error,
@@ -226,7 +205,6 @@ describe('the deployed bundles on the real database', () => {
     });
     expect(JSON.parse(badFlag.body)).toMatchObject({ code: 'parameter_invalid', param: 'is_active' });
     const badLimit = await invoke('locations/list-locations', requestEvent(caller, 'GET', '/v1/locations', { query: { limit: '101' } }));
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/list-locations', zodAtImport: false, zodAtEnd: true });
     expect(badLimit.statusCode).toBe(400);
     expect(JSON.parse(badLimit.body)).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
 
@@ -237,7 +215,6 @@ describe('the deployed bundles on the real database', () => {
       );
     const updated = await update(read.headers.ETag);
     expect(updated.statusCode, updated.body).toBe(200);
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'locations/update-location', zodAtImport: false, zodAtEnd: false });
     expect(JSON.parse(updated.body)).toEqual(await api.get(owner, `/v1/locations/${location.id}`));
     const stale = await update(read.headers.ETag);
     expect(stale.statusCode).toBe(412);
@@ -300,8 +277,6 @@ describe('the deployed bundles on the real database', () => {
       }),
     );
     expect(created.statusCode, created.body).toBe(201);
-    // Its lines' quantities and prices too are read by the body plan: no zod.
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'orders/create-order', zodAtImport: false, zodAtEnd: false });
     const order = JSON.parse(created.body) as { id: string; order_number: string };
     expect(order).toMatchObject({ object: 'order', order_status: 'draft', subtotal: 59.97, order_total: 59.97 });
     expect(order.order_number).toMatch(/\d$/);
@@ -315,8 +290,7 @@ describe('the deployed bundles on the real database', () => {
     );
     expect(events).toEqual([{ type: 'order.created', published: true }]);
 
-    // Reads with declared query parameters (a required one, defaults, a date) and expand load no zod, and answer what the sources do.
-    zodLoads.length = 0;
+    // Reads with declared query parameters (a required one, defaults, a date) and expand answer what the sources do.
     const reads: [BundleName, string, Record<string, string>, Record<string, string>?][] = [
       ['orders/list-orders', '/v1/orders', { document_type: 'sales_order', limit: '5', 'expand[]': 'data.lines' }],
       ['orders/get-order', '/v1/orders/{id}', { 'expand[]': 'lines' }, { id: order.id }],
@@ -334,10 +308,8 @@ describe('the deployed bundles on the real database', () => {
       const source = await api.raw('GET', `${path}?${new URLSearchParams(query).toString()}`, { key: world.owner.secret });
       expect(answer.body, bundle).toBe(source.text);
     }
-    expect(zodLoads).toEqual(reads.map(([bundle]) => ({ bundle, zodAtImport: false, zodAtEnd: false })));
-    // Without the required document_type, the list loads zod and refuses as the sources do.
+    // Without the required document_type, the list refuses as the sources do.
     const missing = await invoke('orders/list-orders', requestEvent(caller, 'GET', '/v1/orders', { query: { limit: '5' } }));
-    expect(zodLoads.at(-1)).toEqual({ bundle: 'orders/list-orders', zodAtImport: false, zodAtEnd: true });
     expect(missing.statusCode).toBe(400);
     expect(JSON.parse(missing.body)).toEqual({
       ...(await api.raw('GET', '/v1/orders?limit=5', { key: world.owner.secret })).error,

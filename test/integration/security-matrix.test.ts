@@ -7,7 +7,7 @@
  * exist, and no list of one mode shows a record of the other.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
 import type { Route, RouteSchemas } from '../../shared/http/route';

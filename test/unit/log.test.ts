@@ -1,6 +1,6 @@
 /** The lines Powertools Logger writes through the project's formatter (shared/log-formatter.ts). */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../shared/errors';
 import { scrubText } from '../../shared/log-formatter';
 import { logger, requestLogger } from '../../shared/powertools';

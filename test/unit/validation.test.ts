@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusOf } from '../../shared/http/error-status';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../shared/errors';
 import { ROUTES } from '../../functions/routes';
 import type { RouteSchemas } from '../../shared/http/route';

@@ -1,24 +1,21 @@
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const Manufacturer = lazySchema(() =>
-  z
-    .object({
-      id: id(),
-      object: z.literal('manufacturer'),
-      livemode: livemode(),
-      entity_id: id(),
-      name: z.string(),
-      website: z.string().nullable(),
-      notes: z.string().nullable(),
-      metadata: z.record(z.string(), z.string()),
-      created_at: timestamp(),
-      updated_at: timestamp(),
-    })
-    .meta({ id: 'Manufacturer' }),
-);
+export const Manufacturer = z
+  .object({
+    id: id(),
+    object: z.literal('manufacturer'),
+    livemode: livemode(),
+    entity_id: id(),
+    name: z.string(),
+    website: z.string().nullable(),
+    notes: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'Manufacturer' });
 export type Manufacturer = z.infer<typeof Manufacturer>;
 
 const editable = () => ({
@@ -31,19 +28,15 @@ const editable = () => ({
   metadata: metadata().optional(),
 });
 
-export const ManufacturerCreate = lazySchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
-    ...editable(),
-  }),
-);
+export const ManufacturerCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
+  ...editable(),
+});
 export type ManufacturerCreate = z.infer<typeof ManufacturerCreate>;
 
-export const ManufacturerUpdate = lazySchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
+export const ManufacturerUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() });
 export type ManufacturerUpdate = z.infer<typeof ManufacturerUpdate>;
 
-export const DeletedManufacturer = lazySchema(() =>
-  z.object({
-    data: z.object({ id: id(), object: z.literal('manufacturer'), livemode: livemode(), name: z.string(), deleted: z.literal(true) }),
-  }),
-);
+export const DeletedManufacturer = z.object({
+  data: z.object({ id: id(), object: z.literal('manufacturer'), livemode: livemode(), name: z.string(), deleted: z.literal(true) }),
+});

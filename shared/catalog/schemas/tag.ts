@@ -1,46 +1,41 @@
 /** Tags and the resources they attach to. */
 import { param, pathParams } from '../../schemas/parameters';
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 const TAG_RESOURCE_TYPES = ['account', 'product', 'vendor', 'order', 'invoice', 'return', 'purchase_order', 'vendor_bill', 'contact', 'package'] as const;
 export type TagResourceType = (typeof TAG_RESOURCE_TYPES)[number];
 
-export const Tag = lazySchema(() =>
-  z
-    .object({
-      id: id(),
-      object: z.literal('tag'),
-      livemode: livemode(),
-      entity_id: id(),
-      name: z.string(),
-      color: z.string().nullable(),
-      metadata: z.record(z.string(), z.string()),
-      created_at: timestamp(),
-      updated_at: timestamp(),
-    })
-    .meta({ id: 'Tag' }),
-);
+export const Tag = z
+  .object({
+    id: id(),
+    object: z.literal('tag'),
+    livemode: livemode(),
+    entity_id: id(),
+    name: z.string(),
+    color: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'Tag' });
 export type Tag = z.infer<typeof Tag>;
 
-export const TagCreate = lazySchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
-    color: z
-      .string()
-      .regex(/^#[0-9a-f]{6}$/, 'must be a lower-case hex colour such as #1a2b3c')
-      .nullable()
-      .optional(),
-    metadata: metadata().optional(),
-  }),
-);
+export const TagCreate = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
+  color: z
+    .string()
+    .regex(/^#[0-9a-f]{6}$/, 'must be a lower-case hex colour such as #1a2b3c')
+    .nullable()
+    .optional(),
+  metadata: metadata().optional(),
+});
 export type TagCreate = z.infer<typeof TagCreate>;
 
-export const TagAttach = lazySchema(() => z.strictObject({ tag_id: id() }));
+export const TagAttach = z.strictObject({ tag_id: id() });
 
-export const TagList = lazySchema(() => z.object({ data: z.array(Tag) }));
+export const TagList = z.object({ data: z.array(Tag) });
 
 /** The path parameters naming the tagged resource. */
 export const tagResourceFields = {

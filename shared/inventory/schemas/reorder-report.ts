@@ -1,6 +1,5 @@
 import { param, queryParams } from '../../schemas/parameters';
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { DEMAND_BASES } from '../../catalog/demand';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -19,51 +18,47 @@ export const ReorderReportQuery = queryParams({
   starting_after: param.id('A product_id from the previous page.'),
 });
 
-export const ReorderRow = lazySchema(() =>
-  z
-    .object({
-      product_id: id(),
-      sku: z.string(),
-      product_name: z.string(),
-      on_hand: z.number(),
-      committed: z.number().describe('Unshipped quantity of open sales order lines (kit component lines, not kit lines), as on inventory balances.'),
-      available: z.number(),
-      on_order: z.number().describe('Unreceived quantity of lines on confirmed, partially fulfilled and on-hold purchase orders (at location_id when given).'),
-      reorder_point: z.number().nullable(),
-      demand_units: z.number().describe('Units of demand in the window, by demand_basis.'),
-      daily_demand: z.number().describe('demand_units / demand_window, 4 decimals.'),
-      lead_time_days: z.number().int().nullable(),
-      suggested_reorder_point: z
-        .number()
-        .describe(
-          "daily_demand x the preferred vendor's lead_time_days (0 without one), 4 decimals: the lead-time demand, a computed advice that moves with the demand rules. The product's stored reorder_point still drives the stock events and target_level.",
-        ),
-      target_level: z.number().describe('reorder_point + daily_demand x lead_time_days.'),
-      suggested_qty: z.number().describe('target_level - (on_hand - committed + on_order), never below 0.'),
-      net_suggested_qty: z.number().describe("suggested_qty raised to the vendor's minimum order and rounded up to its order_multiple."),
-      order_multiple: z.number().nullable(),
-      preferred_vendor_id: id().nullable(),
-      preferred_vendor_name: z.string().nullable(),
-      product_vendor_id: id().nullable(),
-      vendor_cost: z.number().nullable(),
-      estimated_cost: z.number().nullable().describe('net_suggested_qty x vendor_cost, 2 decimals.'),
-    })
-    .meta({ id: 'ReorderReportRow' }),
-);
+export const ReorderRow = z
+  .object({
+    product_id: id(),
+    sku: z.string(),
+    product_name: z.string(),
+    on_hand: z.number(),
+    committed: z.number().describe('Unshipped quantity of open sales order lines (kit component lines, not kit lines), as on inventory balances.'),
+    available: z.number(),
+    on_order: z.number().describe('Unreceived quantity of lines on confirmed, partially fulfilled and on-hold purchase orders (at location_id when given).'),
+    reorder_point: z.number().nullable(),
+    demand_units: z.number().describe('Units of demand in the window, by demand_basis.'),
+    daily_demand: z.number().describe('demand_units / demand_window, 4 decimals.'),
+    lead_time_days: z.number().int().nullable(),
+    suggested_reorder_point: z
+      .number()
+      .describe(
+        "daily_demand x the preferred vendor's lead_time_days (0 without one), 4 decimals: the lead-time demand, a computed advice that moves with the demand rules. The product's stored reorder_point still drives the stock events and target_level.",
+      ),
+    target_level: z.number().describe('reorder_point + daily_demand x lead_time_days.'),
+    suggested_qty: z.number().describe('target_level - (on_hand - committed + on_order), never below 0.'),
+    net_suggested_qty: z.number().describe("suggested_qty raised to the vendor's minimum order and rounded up to its order_multiple."),
+    order_multiple: z.number().nullable(),
+    preferred_vendor_id: id().nullable(),
+    preferred_vendor_name: z.string().nullable(),
+    product_vendor_id: id().nullable(),
+    vendor_cost: z.number().nullable(),
+    estimated_cost: z.number().nullable().describe('net_suggested_qty x vendor_cost, 2 decimals.'),
+  })
+  .meta({ id: 'ReorderReportRow' });
 export type ReorderRow = z.infer<typeof ReorderRow>;
 
-export const ReorderReport = lazySchema(() =>
-  z
-    .object({
-      object: z.literal('reorder_report'),
-      livemode: livemode(),
-      demand_window: z.number().int(),
-      demand_basis: z.enum(DEMAND_BASES),
-      location_id: id().nullable(),
-      generated_at: timestamp(),
-      data: z.array(ReorderRow),
-      has_more: z.boolean(),
-      next_cursor: z.string().nullable(),
-    })
-    .meta({ id: 'ReorderReport' }),
-);
+export const ReorderReport = z
+  .object({
+    object: z.literal('reorder_report'),
+    livemode: livemode(),
+    demand_window: z.number().int(),
+    demand_basis: z.enum(DEMAND_BASES),
+    location_id: id().nullable(),
+    generated_at: timestamp(),
+    data: z.array(ReorderRow),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: 'ReorderReport' });

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -40,62 +39,56 @@ const SYSTEM_ACCOUNT_KEYS = [
 ] as const;
 export type SystemAccountKey = (typeof SYSTEM_ACCOUNT_KEYS)[number];
 
-export const GlAccount = lazySchema(() =>
-  z
-    .object({
-      id: id(),
-      object: z.literal('gl_account'),
-      livemode: livemode(),
-      entity_id: id(),
-      code: z.string().describe('Account number, unique within the entity (case-insensitive).'),
-      name: z.string(),
-      description: z.string().nullable(),
-      type: z.enum(GL_ACCOUNT_TYPES),
-      subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]),
-      normal_balance: z.enum(['debit', 'credit']).describe('Debit for assets and expenses, credit for liabilities, equity and revenue.'),
-      system_key: z
-        .enum(SYSTEM_ACCOUNT_KEYS)
-        .nullable()
-        .describe('Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted.'),
-      is_bank: z.boolean().describe('Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report.'),
-      bank_account_id: id().nullable().describe('The bank account this GL account represents; set exactly when is_bank is true.'),
-      is_active: z.boolean(),
-      metadata: z.record(z.string(), z.string()),
-      created_at: timestamp(),
-      updated_at: timestamp(),
-    })
-    .meta({ id: 'GlAccount' }),
-);
+export const GlAccount = z
+  .object({
+    id: id(),
+    object: z.literal('gl_account'),
+    livemode: livemode(),
+    entity_id: id(),
+    code: z.string().describe('Account number, unique within the entity (case-insensitive).'),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(GL_ACCOUNT_TYPES),
+    subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]),
+    normal_balance: z.enum(['debit', 'credit']).describe('Debit for assets and expenses, credit for liabilities, equity and revenue.'),
+    system_key: z
+      .enum(SYSTEM_ACCOUNT_KEYS)
+      .nullable()
+      .describe('Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted.'),
+    is_bank: z.boolean().describe('Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report.'),
+    bank_account_id: id().nullable().describe('The bank account this GL account represents; set exactly when is_bank is true.'),
+    is_active: z.boolean(),
+    metadata: z.record(z.string(), z.string()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'GlAccount' });
 export type GlAccount = z.infer<typeof GlAccount>;
 
 const subtype = () => z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]);
 
-export const GlAccountCreate = lazySchema(() =>
-  z.strictObject({
-    code: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
-    name: z.string().trim().min(1).max(200),
-    description: optionalText(1000),
-    type: z.enum(GL_ACCOUNT_TYPES),
-    subtype: subtype()
-      .optional()
-      .describe(
-        'Must belong to the type; defaults to its first subtype. accounts_receivable, accounts_payable and retained_earnings belong to the system accounts.',
-      ),
-    is_active: z.boolean().optional().describe('Defaults to true.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const GlAccountCreate = z.strictObject({
+  code: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
+  name: z.string().trim().min(1).max(200),
+  description: optionalText(1000),
+  type: z.enum(GL_ACCOUNT_TYPES),
+  subtype: subtype()
+    .optional()
+    .describe(
+      'Must belong to the type; defaults to its first subtype. accounts_receivable, accounts_payable and retained_earnings belong to the system accounts.',
+    ),
+  is_active: z.boolean().optional().describe('Defaults to true.'),
+  metadata: metadata().optional(),
+});
 export type GlAccountCreate = z.infer<typeof GlAccountCreate>;
 
-export const GlAccountUpdate = lazySchema(() =>
-  z.strictObject({
-    code: z.string().trim().min(1).max(20).optional(),
-    name: z.string().trim().min(1).max(200).optional(),
-    description: optionalText(1000),
-    type: z.enum(GL_ACCOUNT_TYPES).optional().describe('Only while the account has no postings; never on system accounts.'),
-    subtype: subtype().optional().describe('Within the type; moving into or out of bank only while the account has no postings; never on system accounts.'),
-    is_active: z.boolean().optional().describe('System accounts cannot be deactivated.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const GlAccountUpdate = z.strictObject({
+  code: z.string().trim().min(1).max(20).optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  description: optionalText(1000),
+  type: z.enum(GL_ACCOUNT_TYPES).optional().describe('Only while the account has no postings; never on system accounts.'),
+  subtype: subtype().optional().describe('Within the type; moving into or out of bank only while the account has no postings; never on system accounts.'),
+  is_active: z.boolean().optional().describe('System accounts cannot be deactivated.'),
+  metadata: metadata().optional(),
+});
 export type GlAccountUpdate = z.infer<typeof GlAccountUpdate>;

@@ -1,6 +1,5 @@
 /** Import batches: a migration team's unit of loading, counting and rolling back migrated records. */
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -23,75 +22,69 @@ const countsObject = (what: string) =>
     },
   );
 
-export const MigrationBatch = lazySchema(() =>
-  z
-    .object({
-      id: id(),
-      object: z.literal('migration_batch'),
-      livemode: livemode(),
-      entity_id: id(),
-      external_source: z.string().describe('The source system; records created in the batch without external_source (source_platform on orders) take it.'),
-      description: z.string().nullable(),
-      status: z
-        .enum(['open', 'completed', 'rolled_back'])
-        .describe('open takes records; completed and rolled_back refuse them (409 migration_batch_closed); a rollback can run in any status.'),
-      counts: countsObject('Records that carry this batch id now:').describe(
-        'Live counts per resource type: what the batch received, less what rollbacks removed.',
-      ),
-      removed_counts: countsObject('Records removed by rollbacks:').describe('Per resource type, what rollbacks of this batch removed so far.'),
-      metadata: z.record(z.string(), z.string()),
-      completed_at: timestamp().nullable(),
-      rolled_back_at: timestamp().nullable().describe('The last rollback.'),
-      created_at: timestamp(),
-      updated_at: timestamp(),
-    })
-    .meta({
-      id: 'MigrationBatch',
-      description: 'An import batch: records created with its id, counted per resource type, and removable together before cutover.',
-    }),
-);
+export const MigrationBatch = z
+  .object({
+    id: id(),
+    object: z.literal('migration_batch'),
+    livemode: livemode(),
+    entity_id: id(),
+    external_source: z.string().describe('The source system; records created in the batch without external_source (source_platform on orders) take it.'),
+    description: z.string().nullable(),
+    status: z
+      .enum(['open', 'completed', 'rolled_back'])
+      .describe('open takes records; completed and rolled_back refuse them (409 migration_batch_closed); a rollback can run in any status.'),
+    counts: countsObject('Records that carry this batch id now:').describe(
+      'Live counts per resource type: what the batch received, less what rollbacks removed.',
+    ),
+    removed_counts: countsObject('Records removed by rollbacks:').describe('Per resource type, what rollbacks of this batch removed so far.'),
+    metadata: z.record(z.string(), z.string()),
+    completed_at: timestamp().nullable(),
+    rolled_back_at: timestamp().nullable().describe('The last rollback.'),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({
+    id: 'MigrationBatch',
+    description: 'An import batch: records created with its id, counted per resource type, and removable together before cutover.',
+  });
 export type MigrationBatch = z.infer<typeof MigrationBatch>;
 
-export const MigrationBatchCreate = lazySchema(() =>
-  z.strictObject({
-    external_source: z.string().trim().min(1).max(100).describe('The source system, e.g. quickbooks.'),
-    description: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const MigrationBatchCreate = z.strictObject({
+  external_source: z.string().trim().min(1).max(100).describe('The source system, e.g. quickbooks.'),
+  description: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type MigrationBatchCreate = z.infer<typeof MigrationBatchCreate>;
 
 const ROLLBACK_REASONS = ['order_not_draft', 'inventory_movements', 'ledger_postings', 'payments', 'referenced'] as const;
 export type RollbackReason = (typeof ROLLBACK_REASONS)[number];
 
-export const MigrationBatchRollback = lazySchema(() =>
-  z
-    .object({
-      object: z.literal('migration_batch_rollback'),
-      livemode: livemode(),
-      batch: MigrationBatch,
-      removed_counts: countsObject('Removed by this rollback:'),
-      kept: z
-        .array(
-          z.object({
-            id: id(),
-            resource_type: z.enum(BATCH_RESOURCE_TYPES),
-            reason: z
-              .enum(ROLLBACK_REASONS)
-              .describe(
-                'order_not_draft: the order left draft (confirmed, fulfilled, cancelled ...), so it may have moved stock or posted; inventory_movements: stock moved for it; ledger_postings: a journal entry points at it; payments: a payment or refund names it; referenced: another record (referenced_by) points at it.',
-              ),
-            referenced_by: z
-              .object({ resource_type: z.string().describe('The table of the referencing record, e.g. order_lines, pricing_policies.'), id: id().nullable() })
-              .nullable()
-              .describe('For reason referenced: one record that points at it.'),
-          }),
-        )
-        .describe('Records of the batch left in place, each with why; they stay in the batch, and a later rollback tries them again.'),
-    })
-    .meta({
-      id: 'MigrationBatchRollback',
-      description: 'What a rollback removed (per resource type) and which records of the batch it kept, with the reason for each.',
-    }),
-);
+export const MigrationBatchRollback = z
+  .object({
+    object: z.literal('migration_batch_rollback'),
+    livemode: livemode(),
+    batch: MigrationBatch,
+    removed_counts: countsObject('Removed by this rollback:'),
+    kept: z
+      .array(
+        z.object({
+          id: id(),
+          resource_type: z.enum(BATCH_RESOURCE_TYPES),
+          reason: z
+            .enum(ROLLBACK_REASONS)
+            .describe(
+              'order_not_draft: the order left draft (confirmed, fulfilled, cancelled ...), so it may have moved stock or posted; inventory_movements: stock moved for it; ledger_postings: a journal entry points at it; payments: a payment or refund names it; referenced: another record (referenced_by) points at it.',
+            ),
+          referenced_by: z
+            .object({ resource_type: z.string().describe('The table of the referencing record, e.g. order_lines, pricing_policies.'), id: id().nullable() })
+            .nullable()
+            .describe('For reason referenced: one record that points at it.'),
+        }),
+      )
+      .describe('Records of the batch left in place, each with why; they stay in the batch, and a later rollback tries them again.'),
+  })
+  .meta({
+    id: 'MigrationBatchRollback',
+    description: 'What a rollback removed (per resource type) and which records of the batch it kept, with the reason for each.',
+  });
 export type MigrationBatchRollback = z.infer<typeof MigrationBatchRollback>;

@@ -1,64 +1,55 @@
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { id } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
 /** The most items one relink request takes: 10,000 (the body limit of 1 MiB holds them with external ids of up to ~30 characters). */
 const MAX_RELINK_ITEMS = 10_000;
 
-const RelinkItem = lazySchema(() =>
-  z.strictObject({
-    external_id: z.string().trim().min(1).max(200).describe('The source-system transaction id: the transaction_id the migrated inventory transactions carry.'),
-    source_id: id().describe('The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to.'),
-  }),
-);
+const RelinkItem = z.strictObject({
+  external_id: z.string().trim().min(1).max(200).describe('The source-system transaction id: the transaction_id the migrated inventory transactions carry.'),
+  source_id: id().describe('The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to.'),
+});
 
-export const RelinkRequest = lazySchema(() =>
-  z.strictObject({
-    items: z
-      .array(RelinkItem)
-      .min(1)
-      .max(MAX_RELINK_ITEMS)
-      .describe(`1 to ${MAX_RELINK_ITEMS.toLocaleString('en-US')} pairs of external id and order id.`),
-  }),
-);
+export const RelinkRequest = z.strictObject({
+  items: z
+    .array(RelinkItem)
+    .min(1)
+    .max(MAX_RELINK_ITEMS)
+    .describe(`1 to ${MAX_RELINK_ITEMS.toLocaleString('en-US')} pairs of external id and order id.`),
+});
 export type RelinkRequest = z.infer<typeof RelinkRequest>;
 
-export const RelinkItemResult = lazySchema(() =>
-  z
-    .object({
-      external_id: z.string(),
-      inventory_transaction_id: id().nullable().describe('The migrated transaction this result is about; null when the item matched none or was rejected.'),
-      source_id: id(),
-      relinked: z.boolean().describe('True when reference_id was changed by this request; false for a no-op (already linked) and for a rejected item.'),
-      error: z.string().nullable().describe('The broad error key of a rejected or unmatched item; null otherwise.'),
-      code: z
-        .string()
-        .nullable()
-        .describe('The precise code (relink_source_not_found, relink_transaction_not_found, relink_duplicate_external_id); null otherwise.'),
-      hint: z.string().nullable(),
-    })
-    .meta({ id: 'MigrationItxSourceRelinkItemResult', description: 'What happened to one migrated inventory transaction (or to one item that matched none).' }),
-);
+export const RelinkItemResult = z
+  .object({
+    external_id: z.string(),
+    inventory_transaction_id: id().nullable().describe('The migrated transaction this result is about; null when the item matched none or was rejected.'),
+    source_id: id(),
+    relinked: z.boolean().describe('True when reference_id was changed by this request; false for a no-op (already linked) and for a rejected item.'),
+    error: z.string().nullable().describe('The broad error key of a rejected or unmatched item; null otherwise.'),
+    code: z
+      .string()
+      .nullable()
+      .describe('The precise code (relink_source_not_found, relink_transaction_not_found, relink_duplicate_external_id); null otherwise.'),
+    hint: z.string().nullable(),
+  })
+  .meta({ id: 'MigrationItxSourceRelinkItemResult', description: 'What happened to one migrated inventory transaction (or to one item that matched none).' });
 export type RelinkItemResult = z.infer<typeof RelinkItemResult>;
 
-export const RelinkResult = lazySchema(() =>
-  z
-    .object({
-      object: z.literal('migration_itx_source_relink_result'),
-      livemode: livemode(),
-      total: z.number().int().describe('Number of results: one per matched transaction, plus one per item that matched none or was rejected.'),
-      relinked: z.number().int().describe('Transactions whose reference_id this request set.'),
-      already_linked: z.number().int().describe('Transactions that already carried the order id (no-op).'),
-      not_found: z.number().int().describe('Items whose external id no migrated transaction of the entity carries.'),
-      failed: z.number().int().describe('Items rejected (the order is not in the entity, or the external id was sent twice); nothing written for them.'),
-      results: z
-        .array(RelinkItemResult)
-        .describe('In the order of the items sent; an item that matched several transactions has one result each, in transaction id order.'),
-    })
-    .meta({
-      id: 'MigrationItxSourceRelinkResult',
-      description: 'The outcome of a relink pass: counts and a result per migrated inventory transaction concerned.',
-    }),
-);
+export const RelinkResult = z
+  .object({
+    object: z.literal('migration_itx_source_relink_result'),
+    livemode: livemode(),
+    total: z.number().int().describe('Number of results: one per matched transaction, plus one per item that matched none or was rejected.'),
+    relinked: z.number().int().describe('Transactions whose reference_id this request set.'),
+    already_linked: z.number().int().describe('Transactions that already carried the order id (no-op).'),
+    not_found: z.number().int().describe('Items whose external id no migrated transaction of the entity carries.'),
+    failed: z.number().int().describe('Items rejected (the order is not in the entity, or the external id was sent twice); nothing written for them.'),
+    results: z
+      .array(RelinkItemResult)
+      .describe('In the order of the items sent; an item that matched several transactions has one result each, in transaction id order.'),
+  })
+  .meta({
+    id: 'MigrationItxSourceRelinkResult',
+    description: 'The outcome of a relink pass: counts and a result per migrated inventory transaction concerned.',
+  });
 export type RelinkResult = z.infer<typeof RelinkResult>;

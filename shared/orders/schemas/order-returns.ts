@@ -1,84 +1,77 @@
 /** Request and response bodies of the return routes (create a return from a source, receive it). */
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const OrderReturnCreate = lazySchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe("A line of the source document; for a kit, the kit's line (its components come back with it)."),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
-          restock: z.boolean().optional().describe('Put the goods back on the shelf when received (default true); false for damaged goods.'),
-          reason: optionalText(500).describe('Why the goods came back.'),
-        }),
-      )
-      .min(1)
-      .max(500),
-    location_id: id().optional().describe("Where the goods come back to; default the source document's location."),
-    notes: optionalText(5000),
-  }),
-);
+export const OrderReturnCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe("A line of the source document; for a kit, the kit's line (its components come back with it)."),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
+        restock: z.boolean().optional().describe('Put the goods back on the shelf when received (default true); false for damaged goods.'),
+        reason: optionalText(500).describe('Why the goods came back.'),
+      }),
+    )
+    .min(1)
+    .max(500),
+  location_id: id().optional().describe("Where the goods come back to; default the source document's location."),
+  notes: optionalText(5000),
+});
 export type OrderReturnCreate = z.infer<typeof OrderReturnCreate>;
 
-export const OrderReturnReceiptCreate = lazySchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe("A line of the return; for a kit, the kit's line."),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
-        }),
-      )
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('Default: everything not yet received.'),
-    location_id: id().optional().describe("Where restocked goods go; default the return's location."),
-    received_date: isoDate()
-      .optional()
-      .describe(
-        "The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.",
-      ),
-  }),
-);
+export const OrderReturnReceiptCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe("A line of the return; for a kit, the kit's line."),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
+      }),
+    )
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Default: everything not yet received.'),
+  location_id: id().optional().describe("Where restocked goods go; default the return's location."),
+  received_date: isoDate()
+    .optional()
+    .describe(
+      "The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.",
+    ),
+});
 export type OrderReturnReceiptCreate = z.infer<typeof OrderReturnReceiptCreate>;
 
-export const OrderReturnReceipt = lazySchema(() =>
-  z
-    .object({
-      id: id().describe('group_id of its inventory transactions.'),
-      object: z.literal('order_return_receipt'),
-      livemode: livemode(),
-      order_id: id().describe('The return.'),
-      order_number: z.string(),
-      source_order_id: id().nullable(),
-      order_status: z.enum(['confirmed', 'partially_fulfilled', 'fulfilled']),
-      fulfillment_status: z.enum(['unfulfilled', 'partially_fulfilled', 'fulfilled']),
-      previous_order_status: z.string(),
-      location_id: id().nullable(),
-      received_date: isoDate().describe('The date the goods came back; the inventory entry is dated on it.'),
-      lines: z.array(
-        z.object({
-          line_id: id(),
-          source_line_id: id().nullable(),
-          product_id: id(),
-          kit_parent_line_id: id().nullable(),
-          quantity: z.number().describe('Received now.'),
-          quantity_received: z.number().describe("The return line's total received (its quantity_fulfilled)."),
-          restocked: z.boolean().describe('Whether these units went back into stock.'),
-          cost: z.number().describe('Value put back into inventory for these units, in cents (0 when not restocked).'),
-        }),
-      ),
-      inventory_transaction_ids: z.array(id()),
-      cost_total: z
-        .number()
-        .describe('Inventory value restored, in cents (exactly what the new layers add to inventory_value): debit inventory, credit cost_of_goods_sold.'),
-      journal_entry_id: id().nullable(),
-    })
-    .meta({ id: 'OrderReturnReceipt' }),
-);
+export const OrderReturnReceipt = z
+  .object({
+    id: id().describe('group_id of its inventory transactions.'),
+    object: z.literal('order_return_receipt'),
+    livemode: livemode(),
+    order_id: id().describe('The return.'),
+    order_number: z.string(),
+    source_order_id: id().nullable(),
+    order_status: z.enum(['confirmed', 'partially_fulfilled', 'fulfilled']),
+    fulfillment_status: z.enum(['unfulfilled', 'partially_fulfilled', 'fulfilled']),
+    previous_order_status: z.string(),
+    location_id: id().nullable(),
+    received_date: isoDate().describe('The date the goods came back; the inventory entry is dated on it.'),
+    lines: z.array(
+      z.object({
+        line_id: id(),
+        source_line_id: id().nullable(),
+        product_id: id(),
+        kit_parent_line_id: id().nullable(),
+        quantity: z.number().describe('Received now.'),
+        quantity_received: z.number().describe("The return line's total received (its quantity_fulfilled)."),
+        restocked: z.boolean().describe('Whether these units went back into stock.'),
+        cost: z.number().describe('Value put back into inventory for these units, in cents (0 when not restocked).'),
+      }),
+    ),
+    inventory_transaction_ids: z.array(id()),
+    cost_total: z
+      .number()
+      .describe('Inventory value restored, in cents (exactly what the new layers add to inventory_value): debit inventory, credit cost_of_goods_sold.'),
+    journal_entry_id: id().nullable(),
+  })
+  .meta({ id: 'OrderReturnReceipt' });
 export type OrderReturnReceipt = z.infer<typeof OrderReturnReceipt>;

@@ -1,6 +1,5 @@
 /** Customer accounts and vendors: the parties sales and purchase documents point at. */
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 import { param } from '../../schemas/parameters';
@@ -36,9 +35,9 @@ function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string
     .meta({ id: schemaId });
 }
 
-export const Account = lazySchema(() => partyObject('account', 'Account'));
+export const Account = partyObject('account', 'Account');
 export type Account = z.infer<typeof Account>;
-export const Vendor = lazySchema(() => partyObject('vendor', 'Vendor'));
+export const Vendor = partyObject('vendor', 'Vendor');
 export type Vendor = z.infer<typeof Vendor>;
 
 const editable = () => ({
@@ -56,17 +55,15 @@ const editable = () => ({
   external_id: optionalText(200),
 });
 
-export const PartyCreate = lazySchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200),
-    ...editable(),
-    migration_batch_id: id()
-      .optional()
-      .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
-  }),
-);
+export const PartyCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  ...editable(),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
+});
 export type PartyCreate = z.infer<typeof PartyCreate>;
-export const PartyUpdate = lazySchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
+export const PartyUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() });
 export type PartyUpdate = z.infer<typeof PartyUpdate>;
 export type Party = Account | Vendor;
 

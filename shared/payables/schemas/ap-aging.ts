@@ -1,7 +1,6 @@
 /** AP aging (E23): open vendor bill balances per vendor in buckets by due date, as of a date. */
 import { param, queryParams } from '../../schemas/parameters';
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -14,34 +13,28 @@ const bucketMembers = () => ({
   total: z.number().describe('The sum of the five buckets.'),
 });
 
-const ApAgingVendor = lazySchema(() =>
-  z
-    .object({ id: id().describe('The vendor.'), name: z.string(), ...bucketMembers() })
-    .meta({ id: 'ApAgingVendor', description: "One vendor's open bill balances as of the date, in buckets by due date." }),
-);
+const ApAgingVendor = z
+  .object({ id: id().describe('The vendor.'), name: z.string(), ...bucketMembers() })
+  .meta({ id: 'ApAgingVendor', description: "One vendor's open bill balances as of the date, in buckets by due date." });
 
-const ApAgingTotals = lazySchema(() =>
-  z.object(bucketMembers()).meta({ id: 'ApAgingTotals', description: 'The buckets summed over every vendor; total is the grand total.' }),
-);
+const ApAgingTotals = z.object(bucketMembers()).meta({ id: 'ApAgingTotals', description: 'The buckets summed over every vendor; total is the grand total.' });
 
-export const ApAging = lazySchema(() =>
-  z
-    .object({
-      object: z.literal('ap_aging'),
-      livemode: livemode(),
-      as_of_date: isoDate(),
-      vendors: z.array(ApAgingVendor).describe('Vendors with an open balance on as_of_date, by name.'),
-      totals: ApAgingTotals,
-      accounts_payable_balance: z
-        .number()
-        .describe('The accounts payable control account balance (credits minus debits) posted on or before as_of_date; equal to totals.total.'),
-    })
-    .meta({
-      id: 'ApAging',
-      description:
-        'Open vendor bill balances as they stood on as_of_date, rebuilt from the bill and AP payment history, per vendor in buckets by days past due_date.',
-    }),
-);
+export const ApAging = z
+  .object({
+    object: z.literal('ap_aging'),
+    livemode: livemode(),
+    as_of_date: isoDate(),
+    vendors: z.array(ApAgingVendor).describe('Vendors with an open balance on as_of_date, by name.'),
+    totals: ApAgingTotals,
+    accounts_payable_balance: z
+      .number()
+      .describe('The accounts payable control account balance (credits minus debits) posted on or before as_of_date; equal to totals.total.'),
+  })
+  .meta({
+    id: 'ApAging',
+    description:
+      'Open vendor bill balances as they stood on as_of_date, rebuilt from the bill and AP payment history, per vendor in buckets by days past due_date.',
+  });
 export type ApAging = z.infer<typeof ApAging>;
 
 export const ApAgingQuery = queryParams({

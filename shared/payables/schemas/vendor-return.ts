@@ -1,80 +1,75 @@
 /** Vendor returns: received goods of a purchase order going back to the vendor, for a vendor credit. */
-import { z } from 'zod';
-import { lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const VendorReturnCreate = lazySchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe('A line of the purchase order with units received.'),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).describe(
-            'Units returned now: at most the units received less those already returned.',
-          ),
-          location_id: id().optional().describe("Where the units leave from; default the return's location_id, else the purchase order's location."),
-        }),
-      )
-      .min(1)
-      .max(500),
-    location_id: id().optional().describe("Default location of the lines; default the purchase order's location."),
-    returned_at: timestamp()
-      .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
-      .optional()
-      .describe('When the goods left; default now. Dates the inventory transactions, the GL entry and the credit (credit_date).'),
-    reason: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const VendorReturnCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe('A line of the purchase order with units received.'),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).describe(
+          'Units returned now: at most the units received less those already returned.',
+        ),
+        location_id: id().optional().describe("Where the units leave from; default the return's location_id, else the purchase order's location."),
+      }),
+    )
+    .min(1)
+    .max(500),
+  location_id: id().optional().describe("Default location of the lines; default the purchase order's location."),
+  returned_at: timestamp()
+    .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
+    .optional()
+    .describe('When the goods left; default now. Dates the inventory transactions, the GL entry and the credit (credit_date).'),
+  reason: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type VendorReturnCreate = z.infer<typeof VendorReturnCreate>;
 
-export const VendorReturn = lazySchema(() =>
-  z
-    .object({
-      id: id().describe('The return: source_id of its vendor credit and of its GL entry, group_id of its inventory transactions.'),
-      object: z.literal('vendor_return'),
-      livemode: livemode(),
-      entity_id: id(),
-      return_number: z.string().describe('Sequential per entity and gap-free (VR-000001).'),
-      order_id: id().describe('The purchase order the goods were received on.'),
-      order_number: z.string(),
-      vendor_id: id(),
-      returned_at: timestamp(),
-      lines: z.array(
-        z.object({
-          id: id(),
-          line_id: id().describe('The purchase order line.'),
-          product_id: id(),
-          location_id: id(),
-          quantity: z.number().describe('Units returned by this return.'),
-          quantity_received: z.number().describe("The purchase order line's units received."),
-          quantity_returned: z.number().describe("The line's units returned to the vendor so far, this return included."),
-          unit_credit: z.number().describe("The purchase order line's unit cost: what the vendor credits per unit."),
-          credit_amount: z.number().describe('quantity × unit_credit, in cents.'),
-          inventory_cost: z.number().describe("The value the units took from the stock valuation: their FIFO layers' cents."),
-          inventory_transaction_id: id().describe('The vendor_return inventory transaction (negative quantity).'),
-        }),
+export const VendorReturn = z
+  .object({
+    id: id().describe('The return: source_id of its vendor credit and of its GL entry, group_id of its inventory transactions.'),
+    object: z.literal('vendor_return'),
+    livemode: livemode(),
+    entity_id: id(),
+    return_number: z.string().describe('Sequential per entity and gap-free (VR-000001).'),
+    order_id: id().describe('The purchase order the goods were received on.'),
+    order_number: z.string(),
+    vendor_id: id(),
+    returned_at: timestamp(),
+    lines: z.array(
+      z.object({
+        id: id(),
+        line_id: id().describe('The purchase order line.'),
+        product_id: id(),
+        location_id: id(),
+        quantity: z.number().describe('Units returned by this return.'),
+        quantity_received: z.number().describe("The purchase order line's units received."),
+        quantity_returned: z.number().describe("The line's units returned to the vendor so far, this return included."),
+        unit_credit: z.number().describe("The purchase order line's unit cost: what the vendor credits per unit."),
+        credit_amount: z.number().describe('quantity × unit_credit, in cents.'),
+        inventory_cost: z.number().describe("The value the units took from the stock valuation: their FIFO layers' cents."),
+        inventory_transaction_id: id().describe('The vendor_return inventory transaction (negative quantity).'),
+      }),
+    ),
+    credit_amount: z.number().describe('The vendor credit issued: Σ line credit_amount, in cents.'),
+    inventory_cost: z
+      .number()
+      .describe(
+        "Credited to inventory: the value the units took from the stock valuation (their FIFO layers' cents), so the inventory account keeps tying to it.",
       ),
-      credit_amount: z.number().describe('The vendor credit issued: Σ line credit_amount, in cents.'),
-      inventory_cost: z
-        .number()
-        .describe(
-          "Credited to inventory: the value the units took from the stock valuation (their FIFO layers' cents), so the inventory account keeps tying to it.",
-        ),
-      purchase_price_variance: z
-        .number()
-        .describe('credit_amount − inventory_cost: credited (positive) or debited (negative) to purchase_price_variance, in cents.'),
-      vendor_credit_id: id().nullable().describe('The vendor credit (source_type vendor_return, source_id this return); null when the credit is 0.'),
-      journal_entry_id: id()
-        .nullable()
-        .describe('Debit cost_of_goods_sold the credit amount, credit inventory the FIFO cost, the difference to purchase_price_variance.'),
-      reason: z.string().nullable(),
-      metadata: z.record(z.string(), z.string()),
-      created_by_user_id: id().nullable(),
-      created_at: timestamp(),
-    })
-    .meta({ id: 'VendorReturn', description: 'Received goods of a purchase order returned to the vendor, and the vendor credit they earned.' }),
-);
+    purchase_price_variance: z
+      .number()
+      .describe('credit_amount − inventory_cost: credited (positive) or debited (negative) to purchase_price_variance, in cents.'),
+    vendor_credit_id: id().nullable().describe('The vendor credit (source_type vendor_return, source_id this return); null when the credit is 0.'),
+    journal_entry_id: id()
+      .nullable()
+      .describe('Debit cost_of_goods_sold the credit amount, credit inventory the FIFO cost, the difference to purchase_price_variance.'),
+    reason: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created_by_user_id: id().nullable(),
+    created_at: timestamp(),
+  })
+  .meta({ id: 'VendorReturn', description: 'Received goods of a purchase order returned to the vendor, and the vendor credit they earned.' });
 export type VendorReturn = z.infer<typeof VendorReturn>;

@@ -1,60 +1,51 @@
-import { z } from 'zod';
-import { builtSchema, lazySchema } from '../../schemas/lazy';
+import * as z from 'zod';
 import { ALL_SCOPES } from '../../auth/scopes';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
-export const User = lazySchema(() =>
-  z
-    .object({
-      id: id(),
-      object: z.literal('user'),
-      livemode: livemode(),
-      entity_id: id(),
-      email: z.string(),
-      name: z.string(),
-      permissions: z.array(z.string()),
-      is_active: z.boolean(),
-      created_at: timestamp(),
-      updated_at: timestamp(),
-    })
-    .meta({ id: 'User' }),
-);
+export const User = z
+  .object({
+    id: id(),
+    object: z.literal('user'),
+    livemode: livemode(),
+    entity_id: id(),
+    email: z.string(),
+    name: z.string(),
+    permissions: z.array(z.string()),
+    is_active: z.boolean(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'User' });
 export type User = z.infer<typeof User>;
 
-export const ApiKey = lazySchema(() =>
-  z
-    .object({
-      id: id(),
-      object: z.literal('api_key'),
-      livemode: livemode(),
-      entity_id: id(),
-      name: z.string().nullable(),
-      mode: z.enum(['live', 'test']),
-      redacted_key: z.string().describe('The key with its secret hidden but for the last four characters.'),
-      scopes: z.array(z.string()),
-      created_by_user_id: id().describe('The user this key acts for; permissions and segregation-of-duties checks use this user.'),
-      created_by_user: User.nullable().optional().describe('Present when expanded with expand[]=created_by_user.'),
-      status: z.enum(['active', 'expired', 'revoked']),
-      expires_at: timestamp().nullable(),
-      revoked_at: timestamp().nullable(),
-      last_used_at: timestamp().nullable().describe('Updated at most once an hour.'),
-      rolled_from_key_id: id().nullable(),
-      metadata: z.record(z.string(), z.string()),
-      created_at: timestamp(),
-      updated_at: timestamp(),
-    })
-    .meta({ id: 'ApiKey' }),
-);
+export const ApiKey = z
+  .object({
+    id: id(),
+    object: z.literal('api_key'),
+    livemode: livemode(),
+    entity_id: id(),
+    name: z.string().nullable(),
+    mode: z.enum(['live', 'test']),
+    redacted_key: z.string().describe('The key with its secret hidden but for the last four characters.'),
+    scopes: z.array(z.string()),
+    created_by_user_id: id().describe('The user this key acts for; permissions and segregation-of-duties checks use this user.'),
+    created_by_user: User.nullable().optional().describe('Present when expanded with expand[]=created_by_user.'),
+    status: z.enum(['active', 'expired', 'revoked']),
+    expires_at: timestamp().nullable(),
+    revoked_at: timestamp().nullable(),
+    last_used_at: timestamp().nullable().describe('Updated at most once an hour.'),
+    rolled_from_key_id: id().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'ApiKey' });
 export type ApiKey = z.infer<typeof ApiKey>;
 
-export const ApiKeyWithSecret = lazySchema(() =>
-  builtSchema(ApiKey)
-    .extend({
-      secret: z.string().describe('The full key. Shown once, in this response only; only its hash is stored.'),
-    })
-    .meta({ id: 'ApiKeyWithSecret' }),
-);
+export const ApiKeyWithSecret = ApiKey.extend({
+  secret: z.string().describe('The full key. Shown once, in this response only; only its hash is stored.'),
+}).meta({ id: 'ApiKeyWithSecret' });
 
 const scopeList = () =>
   z
@@ -63,31 +54,27 @@ const scopeList = () =>
     .max(ALL_SCOPES.length)
     .refine((scopes) => new Set(scopes).size === scopes.length, { message: 'scopes must not repeat' });
 
-export const ApiKeyCreate = lazySchema(() =>
-  z.strictObject({
-    name: optionalText(100),
-    mode: z
-      .enum(['live', 'test'])
-      .optional()
-      .describe("Defaults to the calling key's mode, the only mode it may create: a live key creates live keys, a test key test keys."),
-    scopes: scopeList().describe('Scopes of the new key; each must be held by the calling key.'),
-    expires_at: timestamp().optional().describe('When the key stops working; omit for no expiry.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const ApiKeyCreate = z.strictObject({
+  name: optionalText(100),
+  mode: z
+    .enum(['live', 'test'])
+    .optional()
+    .describe("Defaults to the calling key's mode, the only mode it may create: a live key creates live keys, a test key test keys."),
+  scopes: scopeList().describe('Scopes of the new key; each must be held by the calling key.'),
+  expires_at: timestamp().optional().describe('When the key stops working; omit for no expiry.'),
+  metadata: metadata().optional(),
+});
 export type ApiKeyCreate = z.infer<typeof ApiKeyCreate>;
 
-export const ApiKeyUpdate = lazySchema(() => z.strictObject({ name: optionalText(100), metadata: metadata().optional() }));
+export const ApiKeyUpdate = z.strictObject({ name: optionalText(100), metadata: metadata().optional() });
 export type ApiKeyUpdate = z.infer<typeof ApiKeyUpdate>;
 
-export const ApiKeyRoll = lazySchema(() =>
-  z.strictObject({
-    expires_in_seconds: z
-      .number()
-      .int()
-      .min(0)
-      .max(7 * 24 * 3600)
-      .optional()
-      .describe('How long the old key keeps working (0 to 604800 seconds); default 0, it stops at once.'),
-  }),
-);
+export const ApiKeyRoll = z.strictObject({
+  expires_in_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .optional()
+    .describe('How long the old key keeps working (0 to 604800 seconds); default 0, it stops at once.'),
+});
