@@ -1,7 +1,7 @@
 import { onFirstUse } from '../../shared/schemas/lazy';
 import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/catalog/units-of-measure';
 import { unitHasTransactions } from '../../shared/inventory/stock-usage';
-import { unitOnOrderLines } from '../../shared/orders/unit-usage';
+import { unitOnOrderLines } from '../../shared/orders/references';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
