@@ -1,4 +1,5 @@
 import { deleteProduct, getProduct } from '../../shared/catalog/products';
+import { productHasTransactions } from '../../shared/inventory/stock-usage';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
@@ -19,7 +20,7 @@ export const route = defineRoute({
   errors: ['product_in_use'],
   current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {
-    const product = await deleteProduct(ctx.db, ctx.entityId, params.id);
+    const product = await deleteProduct(ctx.db, ctx.entityId, params.id, () => productHasTransactions(ctx.db, ctx.entityId, params.id));
     await ctx.events.record('product.deleted', product);
     return { id: product.id, object: 'product' as const, deleted: true as const };
   },

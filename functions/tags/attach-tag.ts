@@ -1,3 +1,4 @@
+import { ownedResourceExists } from './owned-resources';
 import { attachTag } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -18,7 +19,14 @@ export const route = defineRoute({
   response: TagList,
   errors: ['resource_type_unavailable'],
   handler: async (ctx, { params, body }) => {
-    const { tag, attached, tags } = await attachTag(ctx.db, ctx.entityId, params.resourceType, params.resourceId, body.tag_id);
+    const { tag, attached, tags } = await attachTag(
+      ctx.db,
+      ctx.entityId,
+      params.resourceType,
+      params.resourceId,
+      body.tag_id,
+      ownedResourceExists(ctx.db, ctx.entityId),
+    );
     if (attached) await ctx.events.record('tag.attached', { ...tag, resource_type: params.resourceType, resource_id: params.resourceId });
     return tags;
   },

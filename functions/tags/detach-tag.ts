@@ -1,3 +1,4 @@
+import { ownedResourceExists } from './owned-resources';
 import { param, pathParams } from '../../shared/schemas/parameters';
 import { detachTag, tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -19,9 +20,9 @@ export const route = defineRoute({
   params,
   response: TagList,
   errors: ['resource_type_unavailable'],
-  current: (ctx, { params }) => tagsOf(ctx.db, ctx.entityId, params.resourceType, params.resourceId),
+  current: (ctx, { params }) => tagsOf(ctx.db, ctx.entityId, params.resourceType, params.resourceId, ownedResourceExists(ctx.db, ctx.entityId)),
   handler: async (ctx, { params }) => {
-    const tags = await detachTag(ctx.db, ctx.entityId, params.resourceType, params.resourceId, params.tagId);
+    const tags = await detachTag(ctx.db, ctx.entityId, params.resourceType, params.resourceId, params.tagId, ownedResourceExists(ctx.db, ctx.entityId));
     await ctx.events.record('tag.detached', { id: params.tagId, resource_type: params.resourceType, resource_id: params.resourceId });
     return tags;
   },

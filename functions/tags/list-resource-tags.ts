@@ -1,3 +1,4 @@
+import { ownedResourceExists } from './owned-resources';
 import { tagsOf } from '../../shared/catalog/tags';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   scopes: ['settings:read'],
   params: tagResourceParams,
   response: TagList,
-  handler: (ctx, { params }) => tagsOf(ctx.db, ctx.entityId, params.resourceType, params.resourceId),
+  handler: (ctx, { params }) => tagsOf(ctx.db, ctx.entityId, params.resourceType, params.resourceId, ownedResourceExists(ctx.db, ctx.entityId)),
 });
 
 export const handler = lambdaHandler(route);

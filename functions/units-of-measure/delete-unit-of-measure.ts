@@ -1,4 +1,6 @@
 import { deleteUnitOfMeasure, getUnitOfMeasure } from '../../shared/catalog/units-of-measure';
+import { unitHasTransactions } from '../../shared/inventory/stock-usage';
+import { unitOnOrderLines } from '../../shared/orders/references';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
@@ -19,7 +21,10 @@ export const route = defineRoute({
   errors: ['uom_in_use', 'uom_is_base'],
   current: (ctx, { params }) => getUnitOfMeasure(ctx.db, ctx.entityId, params.id, { lock: true }),
   handler: async (ctx, { params }) => {
-    const unit = await deleteUnitOfMeasure(ctx.db, ctx.entityId, params.id);
+    const unit = await deleteUnitOfMeasure(ctx.db, ctx.entityId, params.id, async () => ({
+      has_inventory_transactions: await unitHasTransactions(ctx.db, ctx.entityId, params.id),
+      has_order_lines: await unitOnOrderLines(ctx.db, ctx.entityId, params.id),
+    }));
     await ctx.events.record('unit_of_measure.deleted', unit);
     return { id: unit.id, object: 'unit_of_measure' as const, deleted: true as const };
   },

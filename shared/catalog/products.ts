@@ -207,19 +207,21 @@ export async function updateProduct(
 /**
  * Permanent, and only for a product nothing points at: its own options, vendor links and tags go
  * with it; a product that is a kit component, is priced, or has inventory history is refused.
+ * Inventory answers for its history: `hasStockHistory` asks it once the product is locked (the
+ * route composes the two capabilities).
  */
-export async function deleteProduct(db: Db, entityId: string, productId: string): Promise<Product> {
+export async function deleteProduct(db: Db, entityId: string, productId: string, hasStockHistory: () => Promise<boolean>): Promise<Product> {
   const product = await getProduct(db, entityId, productId, { lock: true });
-  const usage = await db.one<{ kits: number; policies: number; transactions: number }>(
+  const usage = await db.one<{ kits: number; policies: number }>(
     `SELECT (SELECT count(*)::int FROM kit_components WHERE entity_id = $1 AND component_product_id = $2) AS kits,
-            (SELECT count(*)::int FROM pricing_policies WHERE entity_id = $1 AND product_id = $2) AS policies,
-            (SELECT count(*)::int FROM (SELECT 1 FROM inventory_transactions WHERE entity_id = $1 AND product_id = $2 LIMIT 1) t) AS transactions`,
+            (SELECT count(*)::int FROM pricing_policies WHERE entity_id = $1 AND product_id = $2) AS policies`,
     [entityId, productId],
   );
-  if (usage.kits || usage.policies || usage.transactions) {
+  const transactions = await hasStockHistory();
+  if (usage.kits || usage.policies || transactions) {
     throw new ApiError('product_in_use', {
       param: 'id',
-      details: { references: { kits: usage.kits, pricing_policies: usage.policies, inventory_transactions: usage.transactions > 0 } },
+      details: { references: { kits: usage.kits, pricing_policies: usage.policies, inventory_transactions: transactions } },
     });
   }
   await db.query(`DELETE FROM tag_assignments WHERE entity_id = $1 AND resource_type = 'product' AND resource_id = $2`, [entityId, productId]);

@@ -9,20 +9,15 @@ import type { Tag, TagCreate, TagResourceType } from './schemas/tag';
 
 const TAG_COLUMNS = `t.id, 'tag' AS object, t.entity_id, t.name, t.color, t.metadata, t.created_at, t.updated_at`;
 
-/** Resource types whose tables exist in this version: attachments to them are checked for existence. */
-const RESOURCE_TABLES: Partial<Record<TagResourceType, string>> = { product: 'products', vendor_bill: 'vendor_bills' };
 /** Resource types that are parties: checked through the parties capability. */
 const PARTY_KINDS: Partial<Record<TagResourceType, PartyKind>> = { account: 'account', vendor: 'vendor' };
+
 /**
- * Order documents share one table: `order` is a quote or sales order, the others their own
- * document_type (a sales order's id tagged as an invoice is a 404). Deleted documents are gone.
+ * Whether a resource that a capability above the catalog owns (an order document, a vendor bill)
+ * exists in the entity, key-share locked when `lock`; undefined for a type this version serves no
+ * resources of. The route asks the owner (functions/tags/owned-resources.ts).
  */
-const ORDER_DOCUMENT_TYPES: Partial<Record<TagResourceType, readonly string[]>> = {
-  order: ['quote', 'sales_order'],
-  invoice: ['invoice'],
-  return: ['return'],
-  purchase_order: ['purchase_order'],
-};
+export type OwnedResourceExists = (resourceType: TagResourceType, resourceId: string, lock: boolean) => Promise<boolean | undefined>;
 
 export async function createTag(db: Db, entityId: string, input: TagCreate): Promise<Tag> {
   try {
@@ -51,13 +46,26 @@ export function listTags(db: Db, entityId: string, filters: { name?: string }, p
 
 /**
  * A resource of a type this version serves must exist in the entity (404 otherwise). contact and
- * package resources are not served yet: reads answer an empty list, writes 422.
+ * package resources are not served yet: reads answer an empty list, writes 422. Writers take a
+ * key-share lock so the resource cannot be deleted while its tag row is written.
  */
-async function checkResource(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string, writing: boolean): Promise<boolean> {
-  const table = RESOURCE_TABLES[resourceType];
-  const documentTypes = ORDER_DOCUMENT_TYPES[resourceType];
+async function checkResource(
+  db: Db,
+  entityId: string,
+  resourceType: TagResourceType,
+  resourceId: string,
+  writing: boolean,
+  ownedElsewhere: OwnedResourceExists,
+): Promise<boolean> {
   const partyKind = PARTY_KINDS[resourceType];
-  if (!table && !documentTypes && !partyKind) {
+  const found = partyKind
+    ? writing
+      ? (await keySharedParty(db, partyKind, entityId, resourceId)) !== undefined
+      : await hasParty(db, partyKind, entityId, resourceId)
+    : resourceType === 'product'
+      ? (await db.maybeOne(`SELECT 1 FROM products WHERE entity_id = $1 AND id = $2 ${writing ? 'FOR KEY SHARE' : ''}`, [entityId, resourceId])) !== undefined
+      : await ownedElsewhere(resourceType, resourceId, writing);
+  if (found === undefined) {
     if (writing) {
       throw new ApiError('resource_type_unavailable', {
         param: 'resourceType',
@@ -66,25 +74,18 @@ async function checkResource(db: Db, entityId: string, resourceType: TagResource
     }
     return false;
   }
-  // Writers take a key-share lock so the resource cannot be deleted while its tag row is written.
-  const lock = writing ? 'FOR KEY SHARE' : '';
-  const found = partyKind
-    ? writing
-      ? await keySharedParty(db, partyKind, entityId, resourceId)
-      : (await hasParty(db, partyKind, entityId, resourceId)) || undefined
-    : documentTypes
-      ? await db.maybeOne(`SELECT 1 FROM orders WHERE entity_id = $1 AND id = $2 AND document_type = ANY($3::text[]) AND deleted_at IS NULL ${lock}`, [
-          entityId,
-          resourceId,
-          documentTypes,
-        ])
-      : await db.maybeOne(`SELECT 1 FROM ${table} WHERE entity_id = $1 AND id = $2 ${lock}`, [entityId, resourceId]);
   if (!found) throw new ApiError('not_found', { param: 'resourceId', hint: `No such ${resourceType} in this entity.` });
   return true;
 }
 
-export async function tagsOf(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string): Promise<{ data: Tag[] }> {
-  if (!(await checkResource(db, entityId, resourceType, resourceId, false))) return { data: [] };
+export async function tagsOf(
+  db: Db,
+  entityId: string,
+  resourceType: TagResourceType,
+  resourceId: string,
+  ownedElsewhere: OwnedResourceExists,
+): Promise<{ data: Tag[] }> {
+  if (!(await checkResource(db, entityId, resourceType, resourceId, false, ownedElsewhere))) return { data: [] };
   const data = await db.query<Tag>(
     `SELECT ${TAG_COLUMNS} FROM tag_assignments a JOIN tags t ON t.entity_id = a.entity_id AND t.id = a.tag_id
      WHERE a.entity_id = $1 AND a.resource_type = $2 AND a.resource_id = $3 ORDER BY lower(t.name), t.id`,
@@ -94,8 +95,15 @@ export async function tagsOf(db: Db, entityId: string, resourceType: TagResource
 }
 
 /** Attaching a tag twice changes nothing (the response is the same list). */
-export async function attachTag(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string, tagId: string) {
-  await checkResource(db, entityId, resourceType, resourceId, true);
+export async function attachTag(
+  db: Db,
+  entityId: string,
+  resourceType: TagResourceType,
+  resourceId: string,
+  tagId: string,
+  ownedElsewhere: OwnedResourceExists,
+) {
+  await checkResource(db, entityId, resourceType, resourceId, true, ownedElsewhere);
   const tag = await db.maybeOne<Tag>(`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.entity_id = $1 AND t.id = $2 FOR KEY SHARE`, [entityId, tagId]);
   if (!tag) throw new ApiError('not_found', { param: 'tag_id', hint: 'No such tag in this entity.' });
   const inserted = await db.query(
@@ -103,15 +111,22 @@ export async function attachTag(db: Db, entityId: string, resourceType: TagResou
      ON CONFLICT (entity_id, resource_type, resource_id, tag_id) DO NOTHING RETURNING id`,
     [newId(), entityId, tagId, resourceType, resourceId],
   );
-  return { tag, attached: inserted.length > 0, tags: await tagsOf(db, entityId, resourceType, resourceId) };
+  return { tag, attached: inserted.length > 0, tags: await tagsOf(db, entityId, resourceType, resourceId, ownedElsewhere) };
 }
 
-export async function detachTag(db: Db, entityId: string, resourceType: TagResourceType, resourceId: string, tagId: string) {
-  await checkResource(db, entityId, resourceType, resourceId, true);
+export async function detachTag(
+  db: Db,
+  entityId: string,
+  resourceType: TagResourceType,
+  resourceId: string,
+  tagId: string,
+  ownedElsewhere: OwnedResourceExists,
+) {
+  await checkResource(db, entityId, resourceType, resourceId, true, ownedElsewhere);
   const removed = await db.query<{ id: string }>(
     'DELETE FROM tag_assignments WHERE entity_id = $1 AND resource_type = $2 AND resource_id = $3 AND tag_id = $4 RETURNING id',
     [entityId, resourceType, resourceId, tagId],
   );
   if (removed.length === 0) throw new ApiError('not_found', { param: 'tagId', hint: 'This tag is not attached to the resource.' });
-  return tagsOf(db, entityId, resourceType, resourceId);
+  return tagsOf(db, entityId, resourceType, resourceId, ownedElsewhere);
 }

@@ -80,29 +80,36 @@ export async function updateUnitOfMeasure(db: Db, entityId: string, uomId: strin
   }
 }
 
+/** Whether the capabilities above the catalog use a unit: inventory's transactions and orders' lines. */
+export interface UnitUseElsewhere {
+  has_inventory_transactions: boolean;
+  has_order_lines: boolean;
+}
+
 /**
  * Refused while a product, an order line (purchase order lines carry the unit they buy in) or an
  * inventory transaction uses the unit, and for the base unit while other units of its type exist.
+ * Inventory and orders answer for their records: `useElsewhere` asks them once the unit is locked
+ * (the route composes the capabilities).
  */
-export async function deleteUnitOfMeasure(db: Db, entityId: string, uomId: string): Promise<UnitOfMeasure> {
+export async function deleteUnitOfMeasure(db: Db, entityId: string, uomId: string, useElsewhere: () => Promise<UnitUseElsewhere>): Promise<UnitOfMeasure> {
   await db.query(lockEntityResource('units_of_measure'));
   const unit = await getUnitOfMeasure(db, entityId, uomId, { lock: true });
-  const usage = await db.one<{ products: string[]; product_count: number; transaction_count: number; order_line_count: number }>(
+  const usage = await db.one<{ products: string[]; product_count: number }>(
     `SELECT (SELECT coalesce(array_agg(id), '{}') FROM (SELECT id FROM products WHERE entity_id = $1 AND uom_id = $2 ORDER BY id LIMIT 100) p) AS products,
-            (SELECT count(*)::int FROM products WHERE entity_id = $1 AND uom_id = $2) AS product_count,
-            (SELECT count(*)::int FROM (SELECT 1 FROM inventory_transactions WHERE entity_id = $1 AND uom_id = $2 LIMIT 1) t) AS transaction_count,
-            (SELECT count(*)::int FROM (SELECT 1 FROM order_lines WHERE entity_id = $1 AND unit_of_measure_id = $2 LIMIT 1) l) AS order_line_count`,
+            (SELECT count(*)::int FROM products WHERE entity_id = $1 AND uom_id = $2) AS product_count`,
     [entityId, uomId],
   );
-  if (usage.product_count > 0 || usage.transaction_count > 0 || usage.order_line_count > 0) {
+  const elsewhere = await useElsewhere();
+  if (usage.product_count > 0 || elsewhere.has_inventory_transactions || elsewhere.has_order_lines) {
     throw new ApiError('uom_in_use', {
       param: 'id',
       details: {
         references: {
           products: usage.products,
           product_count: usage.product_count,
-          has_inventory_transactions: usage.transaction_count > 0,
-          has_order_lines: usage.order_line_count > 0,
+          has_inventory_transactions: elsewhere.has_inventory_transactions,
+          has_order_lines: elsewhere.has_order_lines,
         },
       },
     });

@@ -1,16 +1,18 @@
 /**
- * A document's money figures: the one writer of amount_paid, amount_refunded, amount_voided,
- * amount_credited, credit_refunded, payment_status and balance_due of every order, invoice, return
- * (credit memo) and sales order. Everything that moves money on a document records its fact first
- * (a payment application, a refund line, a payment's status, a credit memo move, a lifecycle or
- * archive flag) and then calls settleDocumentMoney(), which derives the figures from those facts:
+ * A document's money figures: the one writer of amount_received, amount_paid, amount_refunded,
+ * amount_voided, amount_credited, credit_refunded, payment_status and balance_due of every order,
+ * invoice, return (credit memo) and sales order. Everything that moves money on a document records
+ * its fact first (a payment application, a refund line, a payment's status, a credit memo move, a
+ * lifecycle or archive flag) and then calls settleDocumentMoney(), which derives the figures:
  *
- *   amount_paid      Σ applications of payments that hold money (undeposited, deposited) − Σ the
- *                    customer credit refunds gave back (refund_lines.credit_amount). A sales order
- *                    adds what its live invoices were paid (amount_paid) and credited, so it shows
- *                    what is still owed on the order once its invoices took its deposit.
- *   amount_refunded  Σ refund lines on the document (credit given back and allowances).
- *   amount_voided    Σ applications of voided payments.
+ *   amount_received,  the payments capability's figures (PaymentFigures): what the document's own
+ *   amount_refunded,  payments hold net of the credit refunds gave back, what refunds gave back
+ *   amount_voided     (credit and allowances), and what voided payments had applied. The payments
+ *                     capability computes them from its tables and passes its reader in; every
+ *                     other caller settles from the figures stored when payments last did.
+ *   amount_paid      amount_received. A sales order adds what its live invoices were paid
+ *                    (amount_paid) and credited, so it shows what is still owed on the order once
+ *                    its invoices took its deposit.
  *   amount_credited  Σ credit memo applications to the document (an invoice) or from it (a return).
  *   credit_refunded  Σ credit memo refunds (a return).
  *   payment_status,
@@ -38,12 +40,7 @@ const LIVE_INVOICE_OF = (order: string) =>
 const FACTS = `
   SELECT o.id, o.document_type, o.order_status, o.order_total, o.journal_entry_id, o.is_archived, o.converted_from_id,
     (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired,
-    coalesce((SELECT sum(a.amount_applied) FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
-      WHERE a.entity_id = o.entity_id AND a.order_id = o.id AND p.status IN ('undeposited', 'deposited')), 0)
-    - coalesce((SELECT sum(r.credit_amount) FROM refund_lines r WHERE r.entity_id = o.entity_id AND r.order_id = o.id), 0) AS held,
-    coalesce((SELECT sum(r.credit_amount + r.allowance_amount) FROM refund_lines r WHERE r.entity_id = o.entity_id AND r.order_id = o.id), 0) AS refunded,
-    coalesce((SELECT sum(a.amount_applied) FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
-      WHERE a.entity_id = o.entity_id AND a.order_id = o.id AND p.status = 'voided'), 0) AS voided,
+    o.amount_received AS received, o.amount_refunded AS refunded, o.amount_voided AS voided,
     coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'application'
       AND (m.invoice_id = o.id OR m.credit_memo_id = o.id)), 0) AS credited,
     coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'refund' AND m.credit_memo_id = o.id), 0)
@@ -62,7 +59,7 @@ interface FactsRow {
   is_archived: boolean;
   is_expired: boolean;
   converted_from_id: string | null;
-  held: string;
+  received: string;
   refunded: string;
   voided: string;
   credited: string;
@@ -72,7 +69,18 @@ interface FactsRow {
   invoiced: string;
 }
 
+/** What a document's payments hold (net of credit refunded), refunded and voided (the payments capability's figures). */
+export interface PaymentFigures {
+  received: string;
+  refunded: string;
+  voided: string;
+}
+
+/** The payments capability's reader of PaymentFigures: one for every document id asked for. */
+export type PaymentFiguresReader = (db: Db, entityId: string, ids: readonly string[]) => Promise<ReadonlyMap<string, PaymentFigures>>;
+
 interface DocumentMoney {
+  amount_received: Amount;
   amount_paid: Amount;
   amount_refunded: Amount;
   amount_voided: Amount;
@@ -85,7 +93,7 @@ interface DocumentMoney {
 /** The figures of one document from its facts (pure). */
 function documentMoney(facts: FactsRow): DocumentMoney {
   const salesOrder = facts.document_type === 'sales_order';
-  const paid = amount(facts.held).plus(salesOrder ? facts.invoices_paid : ZERO);
+  const paid = amount(facts.received).plus(salesOrder ? facts.invoices_paid : ZERO);
   const credited = amount(facts.credited).plus(salesOrder ? facts.invoices_credited : ZERO);
   const state = {
     document_type: facts.document_type,
@@ -106,6 +114,7 @@ function documentMoney(facts: FactsRow): DocumentMoney {
     balance = posted ? returnBalanceDue(facts.order_total, credited.plus(facts.credit_refunded)) : ZERO;
   }
   return {
+    amount_received: amount(facts.received),
     amount_paid: paid,
     amount_refunded: amount(facts.refunded),
     amount_voided: amount(facts.voided),
@@ -116,16 +125,31 @@ function documentMoney(facts: FactsRow): DocumentMoney {
   };
 }
 
-async function settleRows(db: Db, entityId: string, ids: readonly string[], only: (row: FactsRow) => boolean): Promise<FactsRow[]> {
+async function settleRows(
+  db: Db,
+  entityId: string,
+  ids: readonly string[],
+  only: (row: FactsRow) => boolean,
+  readPayments: PaymentFiguresReader | undefined,
+): Promise<FactsRow[]> {
   if (!ids.length) return [];
   const rows = await db.query<FactsRow>(FACTS, [entityId, ids]);
-  for (const row of rows.filter(only)) {
-    const money = documentMoney(row);
+  const settled = rows.filter(only);
+  const payments = readPayments
+    ? await readPayments(
+        db,
+        entityId,
+        settled.map((row) => row.id),
+      )
+    : new Map<string, PaymentFigures>();
+  for (const row of settled) {
+    const money = documentMoney({ ...row, ...payments.get(row.id) });
     await db.query(
       `UPDATE orders SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
-         balance_due = $9,
-         updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due)
-           IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric) THEN now() ELSE updated_at END
+         balance_due = $9, amount_received = $10,
+         updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due, amount_received)
+           IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric, $10::numeric)
+           THEN now() ELSE updated_at END
        WHERE entity_id = $1 AND id = $2`,
       [
         entityId,
@@ -137,6 +161,7 @@ async function settleRows(db: Db, entityId: string, ids: readonly string[], only
         money.credit_refunded.toString(),
         money.payment_status,
         money.balance_due.toString(),
+        money.amount_received.toString(),
       ],
     );
   }
@@ -148,14 +173,15 @@ const isSalesOrder = (row: FactsRow) => row.document_type === 'sales_order';
 /**
  * Derives and stores the money figures of the documents, then of the sales orders among them and
  * of those their invoices bill (a sales order shows what was paid through its invoices, so it
- * follows them).
+ * follows them). The payments capability passes its reader of the payment figures; without one the
+ * stored figures stand.
  */
-export async function settleDocumentMoney(db: Db, entityId: string, ids: readonly string[]): Promise<void> {
-  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row));
+export async function settleDocumentMoney(db: Db, entityId: string, ids: readonly string[], readPayments?: PaymentFiguresReader): Promise<void> {
+  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments);
   const salesOrders = rows.flatMap((row) =>
     isSalesOrder(row) ? [row.id] : row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [],
   );
-  await settleRows(db, entityId, [...new Set(salesOrders)], isSalesOrder);
+  await settleRows(db, entityId, [...new Set(salesOrders)], isSalesOrder, readPayments);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +248,7 @@ export async function holdForAchClearance(db: Db, entityId: string, orders: read
 }
 
 /** An ACH payment cleared or failed: its documents go back to the status they had before they waited, and their figures are settled. */
-export async function releaseFromAchClearance(db: Db, entityId: string, orders: readonly PayableDocument[]): Promise<void> {
+export async function releaseFromAchClearance(db: Db, entityId: string, orders: readonly PayableDocument[], readPayments: PaymentFiguresReader): Promise<void> {
   for (const order of orders) {
     const move = achClearanceTransition(order.order_status, 'payment_settled', order.ach_previous_status);
     if (move.allowed) {
@@ -237,5 +263,6 @@ export async function releaseFromAchClearance(db: Db, entityId: string, orders: 
     db,
     entityId,
     orders.map((order) => order.id),
+    readPayments,
   );
 }

@@ -11,6 +11,7 @@ import { ApiError } from '../errors';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import type { PaymentClear, PaymentFail } from './schemas/refund';
 import { releaseFromAchClearance } from '../orders/document-money';
+import { readPaymentFigures } from './document-payments';
 import { getPayment } from './payment-store';
 import type { PaymentActor, PaymentResult } from './payment-context';
 import { lockApplicationsOf, lockPayment, type LockedPayment } from './refunds';
@@ -68,6 +69,7 @@ export async function clearPayment(db: Db, actor: PaymentActor, paymentId: strin
     db,
     entityId,
     locked.map(({ order }) => order),
+    readPaymentFigures,
   );
   return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
 }
@@ -85,6 +87,7 @@ export async function failPayment(db: Db, actor: PaymentActor, paymentId: string
     db,
     entityId,
     locked.map(({ order }) => order),
+    readPaymentFigures,
   );
   return { payment: await getPayment(db, entityId, payment.id, 'payment_id') };
 }

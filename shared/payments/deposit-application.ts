@@ -15,7 +15,8 @@ import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount, toJsonNumber, type Amount, ZERO } from '../money';
 import { newId } from '../ids';
 import { isoDateOf } from '../dates';
-import { lockPayableDocuments, settleDocumentMoney } from '../orders/document-money';
+import { lockPayableDocuments } from '../orders/document-money';
+import { settlePaidDocuments } from './document-payments';
 import { orderRow } from '../orders/order-store';
 import type { PaymentActor } from './payment-context';
 
@@ -104,7 +105,7 @@ export async function applySalesOrderDeposit(db: Db, actor: PaymentActor, invoic
     applied = applied.plus(take);
   }
   if (applied.isZero()) return { applied, salesOrder: null };
-  await settleDocumentMoney(db, entityId, [invoice.id, salesOrder.id]);
+  await settlePaidDocuments(db, entityId, [invoice.id, salesOrder.id]);
   const previous = {
     amount_paid: toJsonNumber(salesOrder.amount_paid),
     payment_status: salesOrder.payment_status,

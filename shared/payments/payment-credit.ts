@@ -14,7 +14,8 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { postJournalEntry } from '../ledger/post-journal-entry';
 import { amount, toJsonNumber, type Amount } from '../money';
-import { lockPayableDocuments, settleDocumentMoney } from '../orders/document-money';
+import { lockPayableDocuments } from '../orders/document-money';
+import { settlePaidDocuments } from './document-payments';
 import { payableAmount } from './allocation';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { getPayment } from './payment-store';
@@ -108,6 +109,6 @@ export async function applyPaymentCredit(db: Db, actor: PaymentActor, paymentId:
      ON CONFLICT (entity_id, payment_id, order_id) DO UPDATE SET amount_applied = payment_applications.amount_applied + EXCLUDED.amount_applied, updated_at = now()`,
     [newId(), entityId, paymentId, invoice.id, value.toString()],
   );
-  await settleDocumentMoney(db, entityId, [invoice.id]);
+  await settlePaidDocuments(db, entityId, [invoice.id]);
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }

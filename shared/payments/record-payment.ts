@@ -10,7 +10,8 @@
  */
 import type { Db } from '../db/database';
 import { allocateOldestFirst, payableAmount, receiptApplications, receiptPostingLines } from './allocation';
-import { holdForAchClearance, lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
+import { holdForAchClearance, lockPayableDocuments, type PayableDocument } from '../orders/document-money';
+import { settlePaidDocuments } from './document-payments';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { applicationDate, postApplication } from './payment-credit';
@@ -121,7 +122,7 @@ async function writeApplications(
       applications.map((a) => a.order),
     );
   else
-    await settleDocumentMoney(
+    await settlePaidDocuments(
       db,
       entityId,
       applications.map((a) => a.order.id),

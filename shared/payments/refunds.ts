@@ -22,7 +22,8 @@ import { postJournalEntry, reverseJournalEntry, type PostingLine } from '../ledg
 import { postedEntriesOfSource, systemAccountId } from '../ledger/ledger-reads';
 import { amount, type Amount, MONEY_SCALE, round, sum, toJsonNumber, ZERO } from '../money';
 import type { Refund, RefundCreate } from './schemas/refund';
-import { lockPayableDocuments, settleDocumentMoney, type PayableDocument } from '../orders/document-money';
+import { lockPayableDocuments, type PayableDocument } from '../orders/document-money';
+import { settlePaidDocuments } from './document-payments';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
 import { todayUtc } from '../dates';
@@ -225,7 +226,7 @@ export async function createRefund(db: Db, actor: PaymentActor, paymentId: strin
     `UPDATE payments SET amount_refunded = amount_refunded + $3, unapplied_amount = unapplied_amount - $4, updated_at = now() WHERE entity_id = $1 AND id = $2`,
     [entityId, payment.id, value.toString(), split.unapplied.toString()],
   );
-  await settleDocumentMoney(
+  await settlePaidDocuments(
     db,
     entityId,
     split.pieces.map((piece) => piece.target.order.id),
@@ -272,7 +273,7 @@ export async function voidPayment(db: Db, actor: PaymentActor, paymentId: string
      WHERE entity_id = $1 AND id = $2`,
     [entityId, payment.id, reversal.id],
   );
-  await settleDocumentMoney(
+  await settlePaidDocuments(
     db,
     entityId,
     locked.map(({ order }) => order.id),

@@ -4,12 +4,6 @@ import { loadOwnership, migrationTables, sharedSources, tableNames, violations }
 const ownership = loadOwnership();
 
 /**
- * Payments still writes the orders table's money columns while the one money writer of the orders
- * capability replaces those writes; this list goes when it lands, and nothing else is exempt.
- */
-const MONEY_WRITER_IN_PROGRESS: string[] = [];
-
-/**
  * NOT an allowance: the reads that still run against the import direction, a lower capability
  * reading a higher one's tables, which named queries alone cannot fix (the owner's function would
  * be an import the direction forbids). Each needs a restructure (docs/architecture.md, "Who owns a
@@ -18,11 +12,6 @@ const MONEY_WRITER_IN_PROGRESS: string[] = [];
 const AGAINST_THE_DIRECTION = [
   'shared/catalog/product-demand.ts names inventory_balances (owned by inventory)',
   'shared/catalog/product-demand.ts names inventory_transactions (owned by inventory)',
-  'shared/catalog/products.ts names inventory_transactions (owned by inventory)',
-  'shared/catalog/tags.ts names vendor_bills (owned by payables)',
-  'shared/catalog/tags.ts names orders (owned by orders)',
-  'shared/catalog/units-of-measure.ts names inventory_transactions (owned by inventory)',
-  'shared/catalog/units-of-measure.ts names order_lines (owned by orders)',
   'shared/inventory/open-order-quantities.ts names orders (owned by orders)',
   'shared/inventory/open-order-quantities.ts names order_lines (owned by orders)',
 ];
@@ -37,10 +26,7 @@ describe('table ownership (.dependency-cruiser.cjs: OWNED_TABLES, PLATFORM_TABLE
   });
 
   it("no capability's SQL names another capability's table", () => {
-    const found = violations(
-      sharedSources().filter(({ file }) => !MONEY_WRITER_IN_PROGRESS.includes(file)),
-      ownership,
-    );
+    const found = violations(sharedSources(), ownership);
     const where = found.map(({ file, line, table }) => `${file}:${line} ${table}`).join('\n');
     expect([...new Set(found.map(({ file, table, owner }) => `${file} names ${table} (owned by ${owner})`))], where).toEqual(AGAINST_THE_DIRECTION);
   });
