@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
 import { withStockFacts, type StockFacts } from '../catalog/product-facts';
-import { MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO } from '../money';
+import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
 import { lockBalances, postMovement } from '../inventory/stock-movements';
 import { postStockValue } from '../inventory/stock-postings';
 import {

@@ -7,7 +7,7 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { PostingContext } from '../ledger/post-journal-entry';
 import { withStockFacts, type StockFacts } from '../catalog/product-facts';
-import { amount, MONEY_SCALE, QUANTITY_SCALE, round, toJsonNumber, ZERO, type Amount } from '../money';
+import { amount, QUANTITY_SCALE, toJsonNumber, ZERO, type Amount } from '../money';
 import type { OrderReturnReceipt, OrderReturnReceiptCreate } from './schemas/order-returns';
 import { lockBalances, postMovement, type StockProduct } from '../inventory/stock-movements';
 import { returnedUnitsOfLine, saleDrawsOfLine } from '../inventory/line-movements';

@@ -73,13 +73,16 @@ describe('bundleFunctions', () => {
     expect(readdirSync(result.dirs['locations/create-location']).sort()).toEqual(['index.mjs']);
   });
 
-  it("carries the SDK's DynamoDB and EventBridge clients in a write (not in a read), Secrets Manager's where cards are charged, and the RDS signer wherever the database is used", () => {
+  it("carries the SDK's DynamoDB and EventBridge clients and Powertools Logger and Metrics in a write (the clients not in a read), Secrets Manager's where cards are charged, and the RDS signer wherever the database is used", () => {
     const code = (name: string) => readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8');
     // The service identifiers in each client's protocol (its X-Amz-Target prefix) and signing name.
     const write = code('locations/create-location');
     expect(write).toContain('DynamoDB_20120810');
     expect(write).toContain('AWSEvents');
     expect(write).toContain('Failed to save in progress record to idempotency store');
+    // Powertools Logger and Metrics, by the settings each reads from the environment.
+    expect(write).toContain('POWERTOOLS_LOGGER_SAMPLE_RATE');
+    expect(write).toContain('POWERTOOLS_METRICS_NAMESPACE');
     const charging = Object.keys(result.dirs).filter((name) => code(name).includes('STRIPE_SECRET_ARN'));
     expect(charging.length).toBeGreaterThan(0);
     for (const name of charging) expect(code(name), name).toContain('secretsmanager');
