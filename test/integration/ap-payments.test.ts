@@ -194,13 +194,14 @@ describe('POST /v1/ap-payments', () => {
       'not_found',
       'bank_account_id',
     );
-    await closedPeriod(api, w.owner, { period_name: 'Jan 2026', start_date: '2026-01-01', end_date: '2026-01-31' });
+    // A bill posted before January closed; paying it in the closed month is refused.
     const early = await api.post(w.owner, '/v1/vendor-bills', {
       vendor_id: w.vendor.id,
       bill_date: '2025-12-20',
       lines: [{ type: 'expense', account_id: w.expense, amount: 5 }],
     });
     await api.post(w.owner, `/v1/vendor-bills/${early.id}/post`, { skip_permission_check: true }, 200);
+    await closedPeriod(api, w.owner, { period_name: 'Jan 2026', start_date: '2026-01-01', end_date: '2026-01-31' });
     await api.expectRefusal(
       w.owner,
       'POST',

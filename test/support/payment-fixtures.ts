@@ -26,6 +26,7 @@ export const PAYMENT_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) =
   '/v1/orders/{id}/payments': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/payments/{payment_id}': async (api, owner) => ({ payment_id: await seedPayment(api, owner) }),
   '/v1/payments/{payment_id}/apply': async (api, owner) => ({ payment_id: await seedPayment(api, owner) }),
+  '/v1/payments/{payment_id}/apply-credit': async (api, owner) => ({ payment_id: await seedPayment(api, owner) }),
   '/v1/payments/{payment_id}/refunds': async (api, owner) => ({ payment_id: await seedPayment(api, owner) }),
   '/v1/payments/{payment_id}/void': async (api, owner) => ({ payment_id: await seedPayment(api, owner) }),
   '/v1/payments/{payment_id}/clear': async (api, owner) => ({ payment_id: await seedPayment(api, owner, 'ach') }),
@@ -51,6 +52,7 @@ export const PAYMENT_SAMPLE_BODIES: Record<string, unknown> = {
   'orders.payments.create': { amount: 1 },
   'payments.multi_invoice_apply': { account_id: SOME_ID, amount: 1, route_unapplied: 'credit' },
   'payments.apply': { applications: [{ order_id: SOME_ID, amount_applied: 1 }] },
+  'payments.credit.apply': { invoice_id: SOME_ID, amount: 1 },
   'deposits.preview': { payment_ids: [SOME_ID] },
   'deposits.create': { bank_account_id: SOME_ID, deposit_date: '2026-11-21', payment_ids: [SOME_ID] },
 };
