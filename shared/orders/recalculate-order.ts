@@ -12,7 +12,7 @@ import { settleDocumentMoney } from './document-money';
 import type { LineRow } from './order-line-store';
 import { toOrder } from './order-mapping';
 import { adjustmentsOf, linesOf } from './order-reads';
-import { adjustmentRows, currentOrderRow, type OrderRow } from './order-store';
+import { adjustmentRows, currentOrderRow, orderRow, type OrderRow } from './order-store';
 
 // The line columns the totals engine derives, in the order of the UPDATE's arrays below.
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
@@ -127,8 +127,8 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
   );
   // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
   await settleDocumentMoney(db, entityId, [orderId]);
-  const stored = await currentOrderRow(db, entityId, orderId);
-  return { order: stored };
+  // The wire columns only: the stored payment figures behind amount_paid are not on the Order.
+  return { order: await orderRow(db, entityId, orderId) };
 }
 
 /** recalculateOrder, then the order as GET returns it. */

@@ -63,7 +63,9 @@ export function conformanceChecker(document: OpenApiDocument) {
       validators.set(key, validate);
     }
     if (!validate(JSON.parse(body)))
-      throw new Error(`${where}: the body breaks the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${body.slice(0, 2000)}`);
+      throw new Error(
+        `${where}: the body breaks the document: ${(validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`).join('; ')}\n${body.slice(0, 2000)}`,
+      );
   }
 
   const middleware: Middleware = {
