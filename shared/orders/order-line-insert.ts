@@ -8,7 +8,15 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-import { kitComponentsOf, lineProducts, productVendorLinks, productVendorsByIds, regularPolicyPrices, keySharedUnitsOfMeasure } from '../catalog/product-facts';
+import {
+  kitComponentsOf,
+  lineProducts,
+  productVendorLinks,
+  productVendorsByIds,
+  regularPolicyPrices,
+  keySharedUnitsOfMeasure,
+  type LineProduct,
+} from '../catalog/product-facts';
 import { existingPartyIds } from '../parties/parties';
 import { amount, round } from '../money';
 import type { OrderLineCreate } from './schemas/order-requests';
@@ -19,15 +27,6 @@ export interface OrderHeader {
   order_status: string;
   payment_status: string;
   account_id: string;
-}
-
-export interface ProductInfo {
-  id: string;
-  sku: string;
-  name: string;
-  product_type: string;
-  list_price: string | null;
-  cost: string | null;
 }
 
 const key = (id: string) => id.toLowerCase();
@@ -41,7 +40,7 @@ async function byId<T extends { id: string }>(ids: (string | null | undefined)[]
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export const productsById = (db: Db, entityId: string, ids: string[]) => byId<ProductInfo>(ids, (wanted) => lineProducts(db, entityId, wanted));
+export const productsById = (db: Db, entityId: string, ids: string[]) => byId<LineProduct>(ids, (wanted) => lineProducts(db, entityId, wanted));
 
 export const taxRatesById = (db: Db, entityId: string, ids: (string | null | undefined)[]) =>
   byId(ids, (wanted) =>
@@ -93,7 +92,7 @@ export async function catalogPrices(
   entityId: string,
   documentType: string,
   partyId: string,
-  items: { product: ProductInfo; quantity: string }[],
+  items: { product: LineProduct; quantity: string }[],
 ): Promise<{ list_price: string; sell_rate: string }[]> {
   if (!items.length) return [];
   if (documentType === 'purchase_order') {
@@ -155,7 +154,7 @@ export async function insertLines(
     inputs.map((input) => input.product_id),
   );
   const priced = inputs.map((input) => ({ input, product: products.get(key(input.product_id)) }));
-  const known = priced.filter((item): item is { input: OrderLineCreate; product: ProductInfo } => item.product !== undefined);
+  const known = priced.filter((item): item is { input: OrderLineCreate; product: LineProduct } => item.product !== undefined);
   const prices = await catalogPrices(
     db,
     entityId,
