@@ -1,4 +1,5 @@
 /** How many kits the stock on hand can build, per component and in all (E24's availability). */
+import { productDemand } from './product-demand';
 import type { Db } from '../db/database';
 import { getKit } from '../catalog/kits';
 import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
@@ -7,7 +8,7 @@ import { availableByProduct } from './inventory-balances';
 import { checkLocation } from './locations';
 
 export async function kitAvailability(db: Db, entityId: string, kitId: string, locationId?: string) {
-  const kit = await getKit(db, entityId, kitId);
+  const kit = await getKit(db, entityId, kitId, productDemand);
   if (locationId) await checkLocation(db, entityId, locationId);
   const available = await availableByProduct(
     db,

@@ -20,6 +20,7 @@ import { COST_SCALE, type InventoryTransaction, type TransactionType } from './s
 import { TRANSACTION_COLUMNS, toTransaction, type TransactionRow } from './inventory-transactions';
 import { balanceKey, getBalance } from './inventory-balances';
 import { syncDemandReorderPoint } from '../catalog/demand-reorder-point';
+import { productDemand } from './product-demand';
 import { lockDemandModeProducts, stockFactsByProduct } from '../catalog/product-facts';
 
 /** A product as inventory needs it. */
@@ -290,7 +291,8 @@ export async function postMovement(
       balance.id,
       occurredAt,
     ]);
-    const moved = await syncDemandReorderPoint(db, entityId, movement.product.id);
+    const demand = await productDemand(db, entityId, [movement.product.id]);
+    const moved = await syncDemandReorderPoint(db, entityId, movement.product.id, demand.get(movement.product.id)!);
     if (moved !== null) {
       movement.product.reorder_point = moved;
       pointMoved = true;

@@ -10,8 +10,6 @@ const ownership = loadOwnership();
  * table"); the test fails when one is fixed and still listed, and on any violation not listed.
  */
 const AGAINST_THE_DIRECTION = [
-  'shared/catalog/product-demand.ts names inventory_balances (owned by inventory)',
-  'shared/catalog/product-demand.ts names inventory_transactions (owned by inventory)',
   'shared/inventory/open-order-quantities.ts names orders (owned by orders)',
   'shared/inventory/open-order-quantities.ts names order_lines (owned by orders)',
 ];
