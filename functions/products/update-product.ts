@@ -1,4 +1,5 @@
 import { getProduct, updateProduct } from '../../shared/catalog/products';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { productDemand } from '../../shared/inventory/product-demand';
 import { refreshStockConditions } from '../../shared/inventory/stock-movements';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -26,7 +27,7 @@ export const route = defineRoute({
   handler: async (ctx, { params, body }) => {
     const { product, previous } = await updateProduct(ctx.db, ctx.entityId, params.id, body, productDemand);
     if (Object.keys(previous).length) await ctx.events.record('product.updated', product, previous);
-    if ('reorder_point' in previous) await refreshStockConditions(ctx.db, ctx.entityId, product.id, ctx.events);
+    if ('reorder_point' in previous) await refreshStockConditions(ctx.db, ctx.entityId, product.id, ctx.events, openOrderQuantitiesSql);
     return product;
   },
 });
