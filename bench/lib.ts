@@ -4,7 +4,6 @@
  * the pure connection-url helper), so a benchmark can set NODE_ENV before it loads the app.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -152,26 +151,6 @@ export function countOption(name: string, fallback: number): number {
   const value = arg ? Number(arg.split('=')[1]) : fallback;
   if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
   return value;
-}
-
-/**
- * Bundles cold-start probes like routes (infra/bundle.ts) into `outDir`/bundles and writes the
- * empty event they are called with: what bench/cold-start-child.mjs needs for each.
- */
-export async function bundleProbes(
-  probes: readonly { name: string; entry: string }[],
-  outDir: string,
-): Promise<{ dirs: Record<string, string>; eventFile: string }> {
-  // Loaded here, not at the top: most benchmarks bundle nothing.
-  const { bundleFunctions } = await import('../infra/bundle');
-  const { dirs } = await bundleFunctions(
-    probes.map((probe) => ({ name: probe.name, entry: probe.entry })),
-    { root: REPO_DIR, outdir: join(outDir, 'bundles') },
-  );
-  mkdirSync(outDir, { recursive: true });
-  const eventFile = join(outDir, 'event.json');
-  writeFileSync(eventFile, '{}');
-  return { dirs, eventFile };
 }
 
 /**

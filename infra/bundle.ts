@@ -74,7 +74,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
 
-  const bundled = await build({
+  await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(entries.map((entry) => [`${entry.name}/index`, resolve(root, entry.entry)])),
     outdir,
@@ -96,7 +96,6 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     // pg-native is a native addon, which the bundles do not carry (infra/bundle-shims/pg-native.ts).
     external: ['pg-native'],
     plugins: [pgWithoutNative(root), builtinsWithTheirModule()],
-    metafile: true,
     logLevel: 'warning',
   });
 
