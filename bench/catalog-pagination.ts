@@ -63,10 +63,11 @@ async function main() {
     await admin.end();
 
     const { listProducts } = await import('../shared/catalog/products');
+    const { productDemand } = await import('../shared/inventory/product-demand');
     const { handler } = await import('../functions/products/list-products');
     const page = (startingAfter?: string) =>
       withTransaction({ role: 'app_user', entityId: seeded.entityId, readOnly: true }, (db) =>
-        listProducts(db, seeded.entityId, {}, { limit: LIMIT, starting_after: startingAfter }),
+        listProducts(db, seeded.entityId, {}, { limit: LIMIT, starting_after: startingAfter }, productDemand),
       );
     const viaHandler = async (startingAfter?: string) => {
       const event = {
@@ -86,7 +87,9 @@ async function main() {
       await viaHandler(cursor);
     }
     const search = (q: string) =>
-      withTransaction({ role: 'app_user', entityId: seeded.entityId, readOnly: true }, (db) => listProducts(db, seeded.entityId, { q }, { limit: LIMIT }));
+      withTransaction({ role: 'app_user', entityId: seeded.entityId, readOnly: true }, (db) =>
+        listProducts(db, seeded.entityId, { q }, { limit: LIMIT }, productDemand),
+      );
     // 'product 12345' names products 12345 and 123450-123459 (and so on): a few matches, in any place.
     const someMatches = `product ${Math.floor(PRODUCTS / 80)}`;
     // 'product 9' names one product in nine: a common term, served by the ordered scan.

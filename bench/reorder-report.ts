@@ -149,10 +149,11 @@ async function main() {
     const seedMs = hrtimeMs(seedStart);
 
     const { reorderReport } = await import('../shared/inventory/reorder-report');
+    const { openOrderQuantitiesSql } = await import('../shared/orders/open-order-quantities');
     const { handler } = await import('../functions/purchasing/get-reorder-report');
     const report = (basis: 'sales_and_builds' | 'consumption') =>
       withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
-        reorderReport(db, entity, { demand_window: 90, demand_basis: basis, limit: 100 }),
+        reorderReport(db, entity, { demand_window: 90, demand_basis: basis, limit: 100 }, openOrderQuantitiesSql),
       );
     const viaHandler = async (startingAfter?: string) => {
       const event = {
@@ -200,7 +201,7 @@ async function main() {
       let rows = 0;
       do {
         const page = await withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
-          reorderReport(db, entity, { demand_window: 90, demand_basis: 'sales_and_builds', limit: 100, starting_after: cursor }),
+          reorderReport(db, entity, { demand_window: 90, demand_basis: 'sales_and_builds', limit: 100, starting_after: cursor }, openOrderQuantitiesSql),
         );
         pages++;
         rows += page.data.length;
@@ -210,7 +211,7 @@ async function main() {
     };
     const whole = () =>
       withTransaction({ role: 'app_user', entityId: entity, readOnly: true }, (db) =>
-        reorderReport(db, entity, { demand_window: 90, demand_basis: 'sales_and_builds', limit: PRODUCTS + 1 }),
+        reorderReport(db, entity, { demand_window: 90, demand_basis: 'sales_and_builds', limit: PRODUCTS + 1 }, openOrderQuantitiesSql),
       );
     const walkSamples = { walk: [] as number[], whole: [] as number[] };
     let walked = { pages: 0, rows: 0 };

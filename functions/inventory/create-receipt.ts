@@ -1,4 +1,5 @@
 import { receiveStock } from '../../shared/inventory/stock-operations';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
@@ -17,7 +18,7 @@ export const route = defineRoute({
   response: InventoryTransaction,
   successStatus: 201,
   errors: ['product_not_stockable', 'period_closed'],
-  handler: (ctx, { body }) => receiveStock(ctx.db, ctx, body),
+  handler: (ctx, { body }) => receiveStock(ctx.db, ctx, body, openOrderQuantitiesSql),
 });
 
 export const handler = lambdaHandler(route, idempotency);

@@ -1,4 +1,5 @@
 import { transferStock } from '../../shared/inventory/stock-operations';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
@@ -17,7 +18,7 @@ export const route = defineRoute({
   response: InventoryTransfer,
   successStatus: 201,
   errors: ['insufficient_stock', 'product_not_stockable', 'period_closed'],
-  handler: (ctx, { body }) => transferStock(ctx.db, ctx, body),
+  handler: (ctx, { body }) => transferStock(ctx.db, ctx, body, openOrderQuantitiesSql),
 });
 
 export const handler = lambdaHandler(route, idempotency);

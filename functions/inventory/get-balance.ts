@@ -1,4 +1,5 @@
 import { getBalance } from '../../shared/inventory/inventory-balances';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/parameters';
@@ -15,7 +16,7 @@ export const route = defineRoute({
   scopes: ['products:read'],
   params: idParams,
   response: InventoryBalance,
-  handler: (ctx, { params }) => getBalance(ctx.db, ctx.entityId, params.id),
+  handler: (ctx, { params }) => getBalance(ctx.db, ctx.entityId, params.id, openOrderQuantitiesSql),
 });
 
 export const handler = lambdaHandler(route);

@@ -1,4 +1,5 @@
 import { listBalances } from '../../shared/inventory/inventory-balances';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { param } from '../../shared/schemas/parameters';
@@ -19,7 +20,7 @@ export const route = defineRoute({
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;
-    return listBalances(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+    return listBalances(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before }, openOrderQuantitiesSql);
   },
 });
 

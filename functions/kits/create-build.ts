@@ -1,4 +1,5 @@
 import { buildKits } from '../../shared/inventory/stock-operations';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute } from '../../shared/http/route';
@@ -19,7 +20,7 @@ export const route = defineRoute({
   response: KitBuild,
   successStatus: 201,
   errors: ['insufficient_stock', 'product_not_stockable', 'period_closed'],
-  handler: (ctx, { params, body }) => buildKits(ctx.db, ctx, params.id, body),
+  handler: (ctx, { params, body }) => buildKits(ctx.db, ctx, params.id, body, openOrderQuantitiesSql),
 });
 
 export const handler = lambdaHandler(route, idempotency);

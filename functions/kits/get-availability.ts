@@ -1,4 +1,5 @@
 import { param, queryParams, idParams } from '../../shared/schemas/parameters';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { kitAvailability } from '../../shared/inventory/kit-availability';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
@@ -15,7 +16,7 @@ export const route = defineRoute({
   params: idParams,
   query: queryParams({ location_id: param.id('Count stock at this location only.') }),
   response: KitAvailability,
-  handler: (ctx, { params, query }) => kitAvailability(ctx.db, ctx.entityId, params.id, query.location_id),
+  handler: (ctx, { params, query }) => kitAvailability(ctx.db, ctx.entityId, params.id, openOrderQuantitiesSql, query.location_id),
 });
 
 export const handler = lambdaHandler(route);

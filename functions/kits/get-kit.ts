@@ -1,4 +1,5 @@
 import { getKit } from '../../shared/catalog/kits';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/parameters';
@@ -15,7 +16,7 @@ export const route = defineRoute({
   scopes: ['products:read'],
   params: idParams,
   response: Kit,
-  handler: (ctx, { params }) => getKit(ctx.db, ctx.entityId, params.id),
+  handler: (ctx, { params }) => getKit(ctx.db, ctx.entityId, params.id, productDemand),
 });
 
 export const handler = lambdaHandler(route);

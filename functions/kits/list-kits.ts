@@ -1,4 +1,5 @@
 import { listKits } from '../../shared/catalog/kits';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { param } from '../../shared/schemas/parameters';
@@ -22,7 +23,7 @@ export const route = defineRoute({
   list: true,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;
-    return listKits(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+    return listKits(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before }, productDemand);
   },
 });
 

@@ -1,4 +1,5 @@
 import { deleteProduct, getProduct } from '../../shared/catalog/products';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { productHasTransactions } from '../../shared/inventory/stock-usage';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -18,9 +19,9 @@ export const route = defineRoute({
   params: idParams,
   response: deletedObject('product'),
   errors: ['product_in_use'],
-  current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, { lock: true }),
+  current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, productDemand, { lock: true }),
   handler: async (ctx, { params }) => {
-    const product = await deleteProduct(ctx.db, ctx.entityId, params.id, () => productHasTransactions(ctx.db, ctx.entityId, params.id));
+    const product = await deleteProduct(ctx.db, ctx.entityId, params.id, () => productHasTransactions(ctx.db, ctx.entityId, params.id), productDemand);
     await ctx.events.record('product.deleted', product);
     return { id: product.id, object: 'product' as const, deleted: true as const };
   },

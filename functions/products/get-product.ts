@@ -1,4 +1,5 @@
 import { getProduct } from '../../shared/catalog/products';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { idParams } from '../../shared/schemas/parameters';
@@ -17,7 +18,7 @@ export const route = defineRoute({
   params: idParams,
   response: Product,
   expand: PRODUCT_EXPAND,
-  handler: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id),
+  handler: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, productDemand),
 });
 
 export const handler = lambdaHandler(route);

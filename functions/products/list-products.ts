@@ -1,4 +1,5 @@
 import { listProducts } from '../../shared/catalog/products';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { listEnvelope, listQuery } from '../../shared/schemas/list';
 import { param } from '../../shared/schemas/parameters';
@@ -30,7 +31,7 @@ export const route = defineRoute({
   expand: PRODUCT_EXPAND,
   handler: (ctx, { query }) => {
     const { limit, starting_after, ending_before, ...filters } = query;
-    return listProducts(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before });
+    return listProducts(ctx.db, ctx.entityId, filters, { limit, starting_after, ending_before }, productDemand);
   },
 });
 

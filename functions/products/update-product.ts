@@ -1,4 +1,6 @@
 import { getProduct, updateProduct } from '../../shared/catalog/products';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { refreshStockConditions } from '../../shared/inventory/stock-movements';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -21,11 +23,11 @@ export const route = defineRoute({
   response: Product,
   errors: ['product_sku_taken', 'external_id_taken', 'reorder_point_follows_demand'],
   expand: PRODUCT_EXPAND,
-  current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, { lock: true }),
+  current: (ctx, { params }) => getProduct(ctx.db, ctx.entityId, params.id, productDemand, { lock: true }),
   handler: async (ctx, { params, body }) => {
-    const { product, previous } = await updateProduct(ctx.db, ctx.entityId, params.id, body);
+    const { product, previous } = await updateProduct(ctx.db, ctx.entityId, params.id, body, productDemand);
     if (Object.keys(previous).length) await ctx.events.record('product.updated', product, previous);
-    if ('reorder_point' in previous) await refreshStockConditions(ctx.db, ctx.entityId, product.id, ctx.events);
+    if ('reorder_point' in previous) await refreshStockConditions(ctx.db, ctx.entityId, product.id, ctx.events, openOrderQuantitiesSql);
     return product;
   },
 });

@@ -1,4 +1,5 @@
 import { reorderReport } from '../../shared/inventory/reorder-report';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';
 import { ReorderReport, ReorderReportQuery } from '../../shared/inventory/schemas/reorder-report';
@@ -14,7 +15,7 @@ export const route = defineRoute({
   scopes: ['purchasing:read'],
   query: ReorderReportQuery,
   response: ReorderReport,
-  handler: (ctx, { query }) => reorderReport(ctx.db, ctx.entityId, query),
+  handler: (ctx, { query }) => reorderReport(ctx.db, ctx.entityId, query, openOrderQuantitiesSql),
 });
 
 export const handler = lambdaHandler(route);

@@ -1,4 +1,5 @@
 import type { ExpandSpec } from '../../shared/http/expand';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { PRODUCT_COLUMNS, withDemand, type ProductRow } from '../../shared/catalog/products';
 import { journalEntriesByIds } from '../../shared/ledger/journal-entries';
 import { getOrder } from '../../shared/orders/order-reads';
@@ -31,7 +32,7 @@ export const VENDOR_BILL_EXPAND: ExpandSpec = {
     const lines = parents as Line[];
     const ids = [...new Set(lines.map((line) => line.product_id).filter((id): id is string => id !== null))];
     const rows = ids.length ? await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids]) : [];
-    const products = rows.length ? await withDemand(db, rows[0].entity_id, rows) : [];
+    const products = rows.length ? await withDemand(db, rows[0].entity_id, rows, productDemand) : [];
     const byId = new Map(products.map((product) => [product.id, product]));
     for (const line of lines) line.product = line.product_id ? (byId.get(line.product_id) ?? null) : null;
   },

@@ -9,7 +9,6 @@
  */
 import type { Db } from '../db/database';
 import { amount, QUANTITY_SCALE, round, type Amount, type AmountLike } from '../money';
-import { productDemand } from './product-demand';
 
 export const REORDER_POINT_MODES = ['manual', 'demand'] as const;
 
@@ -19,22 +18,23 @@ export function demandReorderPoint(demandAvgPerDay: AmountLike, leadTimeDays: nu
 }
 
 /** The reorder point a demand-mode product should have now (its demand and preferred vendor's lead time). */
-async function currentDemandReorderPoint(db: Db, entityId: string, productId: string): Promise<Amount> {
-  const demand = await productDemand(db, entityId, [productId]);
+async function currentDemandReorderPoint(db: Db, entityId: string, productId: string, demandAvgPerDay: AmountLike): Promise<Amount> {
   const vendor = await db.maybeOne<{ lead_time_days: number | null }>(
     'SELECT lead_time_days FROM product_vendors WHERE entity_id = $1 AND product_id = $2 AND is_preferred LIMIT 1',
     [entityId, productId],
   );
-  return demandReorderPoint(demand.get(productId)!, vendor?.lead_time_days ?? null);
+  return demandReorderPoint(demandAvgPerDay, vendor?.lead_time_days ?? null);
 }
 
 /**
  * Sets a demand-mode product's stored reorder_point to what its demand says; answers the new value
  * when it moved, null when it stood (or the product is manual). Server upkeep, not an edit:
  * updated_at and product.updated are left alone (the stock events carry what it causes).
+ * `demandAvgPerDay` is the product's demand now: inventory, which owns the stock movements it is
+ * derived from, computes it (productDemand) and hands it in.
  */
-export async function syncDemandReorderPoint(db: Db, entityId: string, productId: string): Promise<string | null> {
-  const point = await currentDemandReorderPoint(db, entityId, productId);
+export async function syncDemandReorderPoint(db: Db, entityId: string, productId: string, demandAvgPerDay: AmountLike): Promise<string | null> {
+  const point = await currentDemandReorderPoint(db, entityId, productId, demandAvgPerDay);
   const moved = await db.maybeOne<{ reorder_point: string }>(
     `UPDATE products SET reorder_point = $3
      WHERE entity_id = $1 AND id = $2 AND reorder_point_mode = 'demand' AND reorder_point IS DISTINCT FROM $3::numeric

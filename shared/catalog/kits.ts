@@ -13,7 +13,7 @@ import { newId } from '../ids';
 import { QUANTITY_SCALE, toJsonNumber } from '../money';
 import { KIT_COMPONENT_LIMIT, type Kit, type KitComponent, type KitComponentInput, type KitComponentUpdate, type KitCreate } from './schemas/kit';
 import type { Product } from './schemas/product';
-import { insertProduct, PRODUCT_COLUMNS, productFilterSql, withDemand, type ProductRow } from './products';
+import { insertProduct, PRODUCT_COLUMNS, productFilterSql, withDemand, type ProductDemandReader, type ProductRow } from './products';
 
 const COMPONENT_COLUMNS = `c.id, 'kit_component' AS object, c.entity_id, c.parent_product_id, c.component_product_id, p.name AS component_product_title,
   p.sku AS component_product_sku, c.quantity_per_kit, c.sequence, c.is_assembled, c.metadata, c.created_at, c.updated_at`;
@@ -82,17 +82,17 @@ export async function createKit(db: Db, entityId: string, input: KitCreate): Pro
   return toKit(product, (await componentsOf(db, entityId, [product.id])).get(product.id)!);
 }
 
-async function getKitProduct(db: Db, entityId: string, kitId: string): Promise<Product> {
+async function getKitRow(db: Db, entityId: string, kitId: string): Promise<ProductRow> {
   const row = await db.maybeOne<ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2 AND p.product_type IN ('kit', 'bundle')`,
     [entityId, kitId],
   );
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such kit in this entity (the product is missing or not of product_type kit or bundle).' });
-  return (await withDemand(db, entityId, [row]))[0];
+  return row;
 }
 
-export async function getKit(db: Db, entityId: string, kitId: string): Promise<Kit> {
-  const product = await getKitProduct(db, entityId, kitId);
+export async function getKit(db: Db, entityId: string, kitId: string, readDemand: ProductDemandReader): Promise<Kit> {
+  const [product] = await withDemand(db, entityId, [await getKitRow(db, entityId, kitId)], readDemand);
   return toKit(product, (await componentsOf(db, entityId, [kitId])).get(kitId)!);
 }
 
@@ -102,24 +102,31 @@ export async function getKit(db: Db, entityId: string, kitId: string): Promise<K
  * kits and bundles alike.
  */
 export async function listComponents(db: Db, entityId: string, kitId: string, options: { kitsOnly?: boolean } = {}) {
-  const kit = await getKit(db, entityId, kitId);
+  const kit = await getKitRow(db, entityId, kitId);
   if (options.kitsOnly && kit.product_type !== 'kit') {
     throw new ApiError('not_found', {
       param: 'id',
       hint: "This route is only valid for product_type kit; list a bundle's components with GET /v1/kits/{id}/components.",
     });
   }
-  return { object: 'list' as const, data: kit.components, total: kit.components.length, has_more: false };
+  const components = (await componentsOf(db, entityId, [kitId])).get(kitId)!;
+  return { object: 'list' as const, data: components, total: components.length, has_more: false };
 }
 
-export async function listKits(db: Db, entityId: string, filters: { is_active?: boolean; q?: string }, page: PageRequest): Promise<Page<Kit>> {
+export async function listKits(
+  db: Db,
+  entityId: string,
+  filters: { is_active?: boolean; q?: string },
+  page: PageRequest,
+  readDemand: ProductDemandReader,
+): Promise<Page<Kit>> {
   const where = ['p.entity_id = $1', `p.product_type IN ('kit', 'bundle')`];
   const params: unknown[] = [entityId];
   await productFilterSql(db, { is_active: filters.is_active, q: filters.q }, where, params);
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
   const ids = result.data.map((row) => row.id);
   const components = await componentsOf(db, entityId, ids);
-  const products = await withDemand(db, entityId, result.data);
+  const products = await withDemand(db, entityId, result.data, readDemand);
   return { ...result, data: products.map((product) => toKit(product, components.get(product.id)!)) };
 }
 

@@ -6,9 +6,8 @@ import { previousAttributes } from '../events/outbox';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { newId } from '../ids';
-import { PRICE_SCALE, QUANTITY_SCALE, toJsonNumber, ZERO, type AmountLike, toNullableJsonNumber } from '../money';
+import { PRICE_SCALE, QUANTITY_SCALE, toJsonNumber, ZERO, type Amount, type AmountLike, toNullableJsonNumber } from '../money';
 import { type Product, type ProductCreate, type ProductUpdate } from './schemas/product';
-import { productDemand } from './product-demand';
 import { syncDemandReorderPoint } from './demand-reorder-point';
 
 export const PRODUCT_COLUMNS = `p.id, 'product' AS object, p.entity_id, p.sku, p.name, p.description, p.product_type, p.manufacturer_id, p.uom_id,
@@ -38,7 +37,13 @@ export type ProductRow = Omit<Product, 'list_price' | 'cost' | 'reorder_point' |
 
 /** A nullable decimal column as a JSON number (null stays null). */
 
-/** The product object; demand_avg_per_day comes from productDemand (withDemand loads it for a page). */
+/**
+ * Product id → demand_avg_per_day for a page of products, in one query. Demand is derived from stock
+ * movements, which inventory owns: the route (or inventory itself) passes inventory's productDemand.
+ */
+export type ProductDemandReader = (db: Db, entityId: string, productIds: readonly string[]) => Promise<Map<string, Amount>>;
+
+/** The product object; demand_avg_per_day comes from the demand reader (withDemand loads it for a page). */
 function toProduct(row: ProductRow, demandAvgPerDay: AmountLike): Product {
   const { created_at, updated_at, ...rest } = row;
   return {
@@ -53,8 +58,8 @@ function toProduct(row: ProductRow, demandAvgPerDay: AmountLike): Product {
 }
 
 /** Product objects of a page of rows, with their demand loaded in one query (never one per row). */
-export async function withDemand(db: Db, entityId: string, rows: ProductRow[]): Promise<Product[]> {
-  const demand = await productDemand(
+export async function withDemand(db: Db, entityId: string, rows: ProductRow[], readDemand: ProductDemandReader): Promise<Product[]> {
+  const demand = await readDemand(
     db,
     entityId,
     rows.map((row) => row.id),
@@ -68,13 +73,19 @@ function productWriteError(error: unknown): never {
   throw error;
 }
 
-export async function getProduct(db: Db, entityId: string, productId: string, options: { lock?: boolean; param?: string } = {}): Promise<Product> {
+export async function getProduct(
+  db: Db,
+  entityId: string,
+  productId: string,
+  readDemand: ProductDemandReader,
+  options: { lock?: boolean; param?: string } = {},
+): Promise<Product> {
   const row = await db.maybeOne<ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2 ${options.lock ? 'FOR UPDATE' : ''}`,
     [entityId, productId],
   );
   if (!row) throw new ApiError('not_found', { param: options.param ?? 'id', hint: 'No such product in this entity.' });
-  return (await withDemand(db, entityId, [row]))[0];
+  return (await withDemand(db, entityId, [row], readDemand))[0];
 }
 
 /** That the product exists in the entity (locked with `lock`), without loading its object or demand. */
@@ -175,8 +186,9 @@ export async function updateProduct(
   entityId: string,
   productId: string,
   patch: ProductUpdate,
+  readDemand: ProductDemandReader,
 ): Promise<{ product: Product; previous: Partial<Product> }> {
-  const before = await getProduct(db, entityId, productId, { lock: true });
+  const before = await getProduct(db, entityId, productId, readDemand, { lock: true });
   if (patch.product_type !== undefined && before.product_type === 'kit') {
     throw new ApiError('parameter_invalid', { param: 'product_type', hint: 'A kit stays a kit: its components and builds depend on it.' });
   }
@@ -194,7 +206,11 @@ export async function updateProduct(
     // Editing the product moves no stock, so its demand is the one just loaded.
     let row = await db.one<ProductRow>(`UPDATE products p ${set} WHERE p.entity_id = $1 AND p.id = $2 RETURNING ${PRODUCT_COLUMNS}`, params);
     // Switched to demand: the reorder point takes its demand value now (a move to manual keeps the last value).
-    if (patch.reorder_point_mode === 'demand' && before.reorder_point_mode !== 'demand' && (await syncDemandReorderPoint(db, entityId, productId)) !== null) {
+    if (
+      patch.reorder_point_mode === 'demand' &&
+      before.reorder_point_mode !== 'demand' &&
+      (await syncDemandReorderPoint(db, entityId, productId, before.demand_avg_per_day)) !== null
+    ) {
       row = await db.one<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.entity_id = $1 AND p.id = $2`, [entityId, productId]);
     }
     const product = toProduct(row, before.demand_avg_per_day);
@@ -210,8 +226,14 @@ export async function updateProduct(
  * Inventory answers for its history: `hasStockHistory` asks it once the product is locked (the
  * route composes the two capabilities).
  */
-export async function deleteProduct(db: Db, entityId: string, productId: string, hasStockHistory: () => Promise<boolean>): Promise<Product> {
-  const product = await getProduct(db, entityId, productId, { lock: true });
+export async function deleteProduct(
+  db: Db,
+  entityId: string,
+  productId: string,
+  hasStockHistory: () => Promise<boolean>,
+  readDemand: ProductDemandReader,
+): Promise<Product> {
+  const product = await getProduct(db, entityId, productId, readDemand, { lock: true });
   const usage = await db.one<{ kits: number; policies: number }>(
     `SELECT (SELECT count(*)::int FROM kit_components WHERE entity_id = $1 AND component_product_id = $2) AS kits,
             (SELECT count(*)::int FROM pricing_policies WHERE entity_id = $1 AND product_id = $2) AS policies`,
@@ -277,10 +299,16 @@ export async function productFilterSql(db: Db, filters: ProductFilters, where: s
   }
 }
 
-export async function listProducts(db: Db, entityId: string, filters: ProductFilters, page: PageRequest): Promise<Page<Product>> {
+export async function listProducts(
+  db: Db,
+  entityId: string,
+  filters: ProductFilters,
+  page: PageRequest,
+  readDemand: ProductDemandReader,
+): Promise<Page<Product>> {
   const where = ['p.entity_id = $1'];
   const params: unknown[] = [entityId];
   await productFilterSql(db, filters, where, params);
   const result = await keysetPage<ProductRow>(db, { table: 'products', alias: 'p', select: PRODUCT_COLUMNS, where, params }, page);
-  return { ...result, data: await withDemand(db, entityId, result.data) };
+  return { ...result, data: await withDemand(db, entityId, result.data, readDemand) };
 }

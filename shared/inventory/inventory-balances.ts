@@ -8,7 +8,7 @@ import { averageDailyDemand, blendedDaily, basisTransactionTypes, runRate, RUN_R
 import { stockStatus } from './stock-condition';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
-import { openOrderQuantitiesSql } from './open-order-quantities';
+import type { OpenOrderQuantitiesSql } from './open-order-quantities';
 import { amount, QUANTITY_SCALE, toJsonNumber, type Amount } from '../money';
 import type { InventoryBalance } from './schemas/inventory';
 import { productLabels } from '../catalog/product-facts';
@@ -71,15 +71,15 @@ interface OpenQuantities {
 }
 
 /**
- * Committed and on-order stock of the balances on a page in one query, by the one definition in
- * open-order-quantities.ts (unshipped sales lines, kit components not kit lines; unreceived
- * purchase order lines).
+ * Committed and on-order stock of the balances on a page in one query, by the orders capability's
+ * one definition (unshipped sales lines, kit components not kit lines; unreceived purchase order
+ * lines), which the caller passes in.
  */
-async function openQuantitiesFor(db: Db, entityId: string, rows: BalanceRow[]): Promise<Map<string, OpenQuantities>> {
+async function openQuantitiesFor(db: Db, entityId: string, rows: BalanceRow[], openQuantities: OpenOrderQuantitiesSql): Promise<Map<string, OpenQuantities>> {
   if (rows.length === 0) return new Map();
   const result = await db.query<{ product_id: string; location_id: string } & OpenQuantities>(
     `SELECT q.product_id, q.location_id, q.committed, q.on_order
-     FROM (${openOrderQuantitiesSql({ productIds: '$2' })}) q
+     FROM (${openQuantities({ productIds: '$2' })}) q
      JOIN unnest($2::uuid[], $3::uuid[]) AS k(product_id, location_id) ON k.product_id = q.product_id AND k.location_id = q.location_id`,
     [entityId, rows.map((r) => r.product_id), rows.map((r) => r.location_id)],
   );
@@ -120,7 +120,12 @@ function toBalance(row: BalanceRow, demand: DemandRow | undefined, open: OpenQua
 }
 
 /** Balance objects of rows, with their demand and open quantities loaded in one query each. */
-async function toBalances(db: Db, entityId: string, stored: Omit<BalanceRow, 'sku' | 'product_name' | 'reorder_point'>[]): Promise<InventoryBalance[]> {
+async function toBalances(
+  db: Db,
+  entityId: string,
+  stored: Omit<BalanceRow, 'sku' | 'product_name' | 'reorder_point'>[],
+  openQuantities: OpenOrderQuantitiesSql,
+): Promise<InventoryBalance[]> {
   const labels = await productLabels(
     db,
     entityId,
@@ -131,7 +136,7 @@ async function toBalances(db: Db, entityId: string, stored: Omit<BalanceRow, 'sk
     return { ...row, sku: label.sku, product_name: label.name, reorder_point: label.reorder_point };
   });
   const demand = await demandFor(db, entityId, rows);
-  const open = await openQuantitiesFor(db, entityId, rows);
+  const open = await openQuantitiesFor(db, entityId, rows, openQuantities);
   const now = Date.now();
   return rows.map((row) => {
     const key = balanceKey(row.product_id, row.location_id);
@@ -139,10 +144,10 @@ async function toBalances(db: Db, entityId: string, stored: Omit<BalanceRow, 'sk
   });
 }
 
-export async function getBalance(db: Db, entityId: string, balanceId: string): Promise<InventoryBalance> {
+export async function getBalance(db: Db, entityId: string, balanceId: string, openQuantities: OpenOrderQuantitiesSql): Promise<InventoryBalance> {
   const row = await db.maybeOne<BalanceRow>(`SELECT ${BALANCE_COLUMNS} FROM inventory_balances b WHERE b.entity_id = $1 AND b.id = $2`, [entityId, balanceId]);
   if (!row) throw new ApiError('not_found', { param: 'id', hint: 'No such inventory balance in this entity.' });
-  return (await toBalances(db, entityId, [row]))[0];
+  return (await toBalances(db, entityId, [row], openQuantities))[0];
 }
 
 export interface BalanceFilters {
@@ -151,7 +156,13 @@ export interface BalanceFilters {
   stock_status?: 'in_stock' | 'low_stock' | 'out_of_stock';
 }
 
-export async function listBalances(db: Db, entityId: string, filters: BalanceFilters, page: PageRequest): Promise<Page<InventoryBalance>> {
+export async function listBalances(
+  db: Db,
+  entityId: string,
+  filters: BalanceFilters,
+  page: PageRequest,
+  openQuantities: OpenOrderQuantitiesSql,
+): Promise<Page<InventoryBalance>> {
   const where = ['b.entity_id = $1'];
   const params: unknown[] = [entityId];
   if (filters.product_id !== undefined) {
@@ -166,19 +177,25 @@ export async function listBalances(db: Db, entityId: string, filters: BalanceFil
   if (filters.stock_status === 'low_stock') where.push('b.is_low AND NOT b.is_out');
   if (filters.stock_status === 'in_stock') where.push('NOT b.is_low AND NOT b.is_out');
   const result = await keysetPage<BalanceRow>(db, { table: 'inventory_balances', alias: 'b', select: BALANCE_COLUMNS, where, params }, page);
-  return { ...result, data: await toBalances(db, entityId, result.data) };
+  return { ...result, data: await toBalances(db, entityId, result.data, openQuantities) };
 }
 
 /**
  * On hand minus committed per product (at one location, or summed over all), for kit
  * availability; committed by the same definition as the balances'.
  */
-export async function availableByProduct(db: Db, entityId: string, productIds: string[], locationId?: string): Promise<Map<string, Amount>> {
+export async function availableByProduct(
+  db: Db,
+  entityId: string,
+  productIds: string[],
+  openQuantities: OpenOrderQuantitiesSql,
+  locationId?: string,
+): Promise<Map<string, Amount>> {
   const params: unknown[] = [entityId, productIds];
   if (locationId) params.push(locationId);
   const atLocation = (alias: string) => (locationId ? `AND ${alias}.location_id = $3` : '');
   const rows = await db.query<{ product_id: string; available: string }>(
-    `WITH open_qty AS (${openOrderQuantitiesSql({ productIds: '$2' })})
+    `WITH open_qty AS (${openQuantities({ productIds: '$2' })})
      SELECT p.id AS product_id,
             coalesce((SELECT sum(b.on_hand) FROM inventory_balances b WHERE b.entity_id = $1 AND b.product_id = p.id ${atLocation('b')}), 0)
           - coalesce((SELECT sum(q.committed) FROM open_qty q WHERE q.product_id = p.id ${atLocation('q')}), 0) AS available

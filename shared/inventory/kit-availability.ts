@@ -1,18 +1,21 @@
 /** How many kits the stock on hand can build, per component and in all (E24's availability). */
+import { productDemand } from './product-demand';
 import type { Db } from '../db/database';
 import { getKit } from '../catalog/kits';
 import { QUANTITY_SCALE, toJsonNumber, ZERO } from '../money';
 import { buildableKits } from './buildable-kits';
 import { availableByProduct } from './inventory-balances';
 import { checkLocation } from './locations';
+import type { OpenOrderQuantitiesSql } from './open-order-quantities';
 
-export async function kitAvailability(db: Db, entityId: string, kitId: string, locationId?: string) {
-  const kit = await getKit(db, entityId, kitId);
+export async function kitAvailability(db: Db, entityId: string, kitId: string, openQuantities: OpenOrderQuantitiesSql, locationId?: string) {
+  const kit = await getKit(db, entityId, kitId, productDemand);
   if (locationId) await checkLocation(db, entityId, locationId);
   const available = await availableByProduct(
     db,
     entityId,
     kit.components.map((c) => c.component_product_id),
+    openQuantities,
     locationId,
   );
   const components = kit.components.map((component) => {

@@ -43,6 +43,15 @@ export async function defaultLocationId(db: Db, entityId: string): Promise<strin
   return row?.id ?? null;
 }
 
+/**
+ * A LEFT JOIN of the entity's default location as `alias`, made only for rows whose own location
+ * (`locationColumn`) is null: other capabilities' queries fall back to it with
+ * coalesce(locationColumn, alias.id).
+ */
+export function defaultLocationJoinSql(alias: string, locationColumn: string, entityColumn: string): string {
+  return `LEFT JOIN locations ${alias} ON ${locationColumn} IS NULL AND ${alias}.entity_id = ${entityColumn} AND ${alias}.is_default`;
+}
+
 export async function createLocation(db: Db, entityId: string, input: LocationCreate): Promise<Location> {
   // Serialise location writes of this entity so "the first location becomes the default" holds
   // when two first locations are created at once.

@@ -8,7 +8,7 @@ import { suggestReorder } from './reorder';
 import { ApiError } from '../errors';
 import { amount, PRICE_SCALE, QUANTITY_SCALE, toJsonNumber } from '../money';
 import type { ReorderRow } from './schemas/reorder-report';
-import { openOrderQuantitiesSql } from './open-order-quantities';
+import type { OpenOrderQuantitiesSql } from './open-order-quantities';
 import { checkLocation } from './locations';
 import { productLabels, productSkuKeySql, PRODUCTS_WITH_PREFERRED_VENDOR_SQL } from '../catalog/product-facts';
 import { vendorNameSql } from '../parties/parties';
@@ -41,7 +41,7 @@ interface Row {
   vendor_cost: string | null;
 }
 
-export async function reorderReport(db: Db, entityId: string, options: ReorderReportOptions) {
+export async function reorderReport(db: Db, entityId: string, options: ReorderReportOptions, openQuantities: OpenOrderQuantitiesSql) {
   const params: unknown[] = [entityId, basisTransactionTypes(options.demand_basis), options.demand_window];
   let locationParam: string | undefined;
   if (options.location_id) {
@@ -93,7 +93,7 @@ export async function reorderReport(db: Db, entityId: string, options: ReorderRe
          AND t.transaction_type = ANY($2::text[]) AND t.quantity < 0 ${atLocation('t')}
      ) d
      LEFT JOIN LATERAL (
-       ${openOrderQuantitiesSql({ perProduct: true, productColumn: 'p.id', locationId: locationParam })}
+       ${openQuantities({ perProduct: true, productColumn: 'p.id', locationId: locationParam })}
      ) o ON true
      WHERE ${where.join(' AND ')}
      ORDER BY p.sku_key

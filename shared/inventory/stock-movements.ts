@@ -20,6 +20,8 @@ import { COST_SCALE, type InventoryTransaction, type TransactionType } from './s
 import { TRANSACTION_COLUMNS, toTransaction, type TransactionRow } from './inventory-transactions';
 import { balanceKey, getBalance } from './inventory-balances';
 import { syncDemandReorderPoint } from '../catalog/demand-reorder-point';
+import { productDemand } from './product-demand';
+import type { OpenOrderQuantitiesSql } from './open-order-quantities';
 import { lockDemandModeProducts, stockFactsByProduct } from '../catalog/product-facts';
 
 /** A product as inventory needs it. */
@@ -151,7 +153,9 @@ async function fallbackUnitCost(db: Db, entityId: string, product: StockProduct,
 
 /**
  * Posts one movement against a balance already locked by lockBalances, records stock events when
- * the balance crosses a condition, and returns the immutable transaction row.
+ * the balance crosses a condition, and returns the immutable transaction row. The events carry the
+ * balance object, whose committed and on_order figures `openQuantities` (the orders capability's
+ * query, from the caller) answers.
  */
 export async function postMovement(
   db: Db,
@@ -159,6 +163,7 @@ export async function postMovement(
   events: EventRecorder,
   balances: Map<string, LockedBalance>,
   movement: Movement,
+  openQuantities: OpenOrderQuantitiesSql,
 ): Promise<PostedMovement> {
   const balance = balances.get(balanceKey(movement.product.id, movement.location_id));
   if (!balance) throw new Error('postMovement needs the balance locked first');
@@ -290,7 +295,8 @@ export async function postMovement(
       balance.id,
       occurredAt,
     ]);
-    const moved = await syncDemandReorderPoint(db, entityId, movement.product.id);
+    const demand = await productDemand(db, entityId, [movement.product.id]);
+    const moved = await syncDemandReorderPoint(db, entityId, movement.product.id, demand.get(movement.product.id)!);
     if (moved !== null) {
       movement.product.reorder_point = moved;
       pointMoved = true;
@@ -307,21 +313,34 @@ export async function postMovement(
   balance.is_out = after.out;
   const transaction = toTransaction(row);
   await events.record('inventory_transaction.created', transaction);
-  await recordCrossings(db, entityId, events, balance.id, crossingEvents(before, after, movement.product.reorder_point !== null));
+  await recordCrossings(db, entityId, events, balance.id, crossingEvents(before, after, movement.product.reorder_point !== null), openQuantities);
   // The product's other locations are read against the moved point too (their balances follow the product lock).
-  if (pointMoved) await refreshStockConditions(db, entityId, movement.product.id, events);
+  if (pointMoved) await refreshStockConditions(db, entityId, movement.product.id, events, openQuantities);
   return { transaction, draws, total_cost: totalCost, value_change: valueChange };
 }
 
 /** Records the events of a balance that crossed a stock condition, with the balance as it is now. */
-async function recordCrossings(db: Db, entityId: string, events: EventRecorder, balanceId: string, crossings: StockEvent[]): Promise<void> {
+async function recordCrossings(
+  db: Db,
+  entityId: string,
+  events: EventRecorder,
+  balanceId: string,
+  crossings: StockEvent[],
+  openQuantities: OpenOrderQuantitiesSql,
+): Promise<void> {
   if (!crossings.length) return;
-  const current = await getBalance(db, entityId, balanceId);
+  const current = await getBalance(db, entityId, balanceId, openQuantities);
   for (const type of crossings) await events.record(type, current);
 }
 
 /** After a product's reorder_point changes, every location balance is re-evaluated (and may cross). */
-export async function refreshStockConditions(db: Db, entityId: string, productId: string, events: EventRecorder): Promise<void> {
+export async function refreshStockConditions(
+  db: Db,
+  entityId: string,
+  productId: string,
+  events: EventRecorder,
+  openQuantities: OpenOrderQuantitiesSql,
+): Promise<void> {
   const balances = await db.query<{ id: string; on_hand: string; is_low: boolean; is_out: boolean }>(
     `SELECT b.id, b.on_hand, b.is_low, b.is_out FROM inventory_balances b
      WHERE b.entity_id = $1 AND b.product_id = $2 ORDER BY b.location_id FOR UPDATE OF b`,
@@ -338,6 +357,6 @@ export async function refreshStockConditions(db: Db, entityId: string, productId
       after.low,
       after.out,
     ]);
-    await recordCrossings(db, entityId, events, row.id, crossings);
+    await recordCrossings(db, entityId, events, row.id, crossings, openQuantities);
   }
 }

@@ -28,6 +28,7 @@ import { checkLocation } from './locations';
 import { getStockProduct, lockBalances, postMovement, type StockProduct } from './stock-movements';
 import { kitComponentsOf, stockFactsByProduct, withStockFacts } from '../catalog/product-facts';
 import { postStockValue } from './stock-postings';
+import type { OpenOrderQuantitiesSql } from './open-order-quantities';
 
 /** The date a movement's entry is dated: occurred_at's UTC date, default today. */
 const effectiveDate = (occurredAt: string | undefined) => (occurredAt === undefined ? todayUtc() : isoDateOf(occurredAt));
@@ -45,7 +46,7 @@ function referenceOf(input: { reference_type?: string; reference_id?: string; so
   return { reference_type: input.reference_type ?? null, reference_id: input.reference_id ?? null };
 }
 
-export async function receiveStock(db: Db, ctx: PostingContext, input: ReceiptCreate): Promise<InventoryTransaction> {
+export async function receiveStock(db: Db, ctx: PostingContext, input: ReceiptCreate, openQuantities: OpenOrderQuantitiesSql): Promise<InventoryTransaction> {
   const { entityId, events } = ctx;
   const product = await getStockProduct(db, entityId, input.product_id);
   await checkLocation(db, entityId, input.location_id);
@@ -54,18 +55,25 @@ export async function receiveStock(db: Db, ctx: PostingContext, input: ReceiptCr
     throw new ApiError('parameter_missing', { param: 'unit_cost', hint: 'The product has no cost; state the cost per unit received.' });
   }
   const balances = await lockBalances(db, entityId, [{ product_id: product.id, location_id: input.location_id }]);
-  const posted = await postMovement(db, entityId, events, balances, {
-    product,
-    location_id: input.location_id,
-    transaction_type: 'receive',
-    quantity: input.quantity,
-    unit_cost: unitCost,
-    ...referenceOf(input),
-    transaction_id: input.transaction_id,
-    notes: input.notes,
-    metadata: input.metadata,
-    occurred_at: input.occurred_at,
-  });
+  const posted = await postMovement(
+    db,
+    entityId,
+    events,
+    balances,
+    {
+      product,
+      location_id: input.location_id,
+      transaction_type: 'receive',
+      quantity: input.quantity,
+      unit_cost: unitCost,
+      ...referenceOf(input),
+      transaction_id: input.transaction_id,
+      notes: input.notes,
+      metadata: input.metadata,
+      occurred_at: input.occurred_at,
+    },
+    openQuantities,
+  );
   // The receipt's own cost in cents; when it settles negative stock, the layer (and the valuation)
   // takes less, and the settled units' cost goes to inventory_adjustments.
   await postStockValue(db, ctx, {
@@ -80,7 +88,7 @@ export async function receiveStock(db: Db, ctx: PostingContext, input: ReceiptCr
   return posted.transaction;
 }
 
-export async function adjustStock(db: Db, ctx: PostingContext, input: AdjustmentCreate): Promise<InventoryTransaction> {
+export async function adjustStock(db: Db, ctx: PostingContext, input: AdjustmentCreate, openQuantities: OpenOrderQuantitiesSql): Promise<InventoryTransaction> {
   const { entityId, events } = ctx;
   const product = await getStockProduct(db, entityId, input.product_id);
   await checkLocation(db, entityId, input.location_id);
@@ -88,20 +96,27 @@ export async function adjustStock(db: Db, ctx: PostingContext, input: Adjustment
     throw new ApiError('parameter_invalid', { param: 'unit_cost', hint: 'Stock removed is costed by FIFO; unit_cost applies to positive adjustments only.' });
   }
   const balances = await lockBalances(db, entityId, [{ product_id: product.id, location_id: input.location_id }]);
-  const posted = await postMovement(db, entityId, events, balances, {
-    product,
-    location_id: input.location_id,
-    transaction_type: 'adjust',
-    quantity: input.quantity,
-    unit_cost: input.unit_cost,
-    allow_negative: input.allow_negative,
-    ...referenceOf(input),
-    transaction_id: input.transaction_id,
-    reason: input.reason,
-    notes: input.notes,
-    metadata: input.metadata,
-    occurred_at: input.occurred_at,
-  });
+  const posted = await postMovement(
+    db,
+    entityId,
+    events,
+    balances,
+    {
+      product,
+      location_id: input.location_id,
+      transaction_type: 'adjust',
+      quantity: input.quantity,
+      unit_cost: input.unit_cost,
+      allow_negative: input.allow_negative,
+      ...referenceOf(input),
+      transaction_id: input.transaction_id,
+      reason: input.reason,
+      notes: input.notes,
+      metadata: input.metadata,
+      occurred_at: input.occurred_at,
+    },
+    openQuantities,
+  );
   await postStockValue(db, ctx, {
     entry_date: effectiveDate(input.occurred_at),
     date_param: 'occurred_at',
@@ -114,7 +129,7 @@ export async function adjustStock(db: Db, ctx: PostingContext, input: Adjustment
   return posted.transaction;
 }
 
-export async function transferStock(db: Db, ctx: PostingContext, input: TransferCreate) {
+export async function transferStock(db: Db, ctx: PostingContext, input: TransferCreate, openQuantities: OpenOrderQuantitiesSql) {
   const { entityId, events } = ctx;
   if (input.from_location_id === input.to_location_id) {
     throw new ApiError('parameter_invalid', { param: 'to_location_id', hint: 'A transfer moves stock between two different locations.' });
@@ -137,18 +152,32 @@ export async function transferStock(db: Db, ctx: PostingContext, input: Transfer
     metadata: input.metadata,
     occurred_at: input.occurred_at,
   };
-  const out = await postMovement(db, entityId, events, balances, {
-    ...common,
-    location_id: input.from_location_id,
-    quantity: amount(input.quantity).negated(),
-  });
+  const out = await postMovement(
+    db,
+    entityId,
+    events,
+    balances,
+    {
+      ...common,
+      location_id: input.from_location_id,
+      quantity: amount(input.quantity).negated(),
+    },
+    openQuantities,
+  );
   // The destination receives the very layers that left, so FIFO cost survives the move.
-  const into = await postMovement(db, entityId, events, balances, {
-    ...common,
-    location_id: input.to_location_id,
-    quantity: input.quantity,
-    layers: out.draws.map((draw) => ({ quantity: draw.quantity, unit_cost: draw.unit_cost, value: draw.value })),
-  });
+  const into = await postMovement(
+    db,
+    entityId,
+    events,
+    balances,
+    {
+      ...common,
+      location_id: input.to_location_id,
+      quantity: input.quantity,
+      layers: out.draws.map((draw) => ({ quantity: draw.quantity, unit_cost: draw.unit_cost, value: draw.value })),
+    },
+    openQuantities,
+  );
   await postStockValue(db, ctx, {
     entry_date: effectiveDate(input.occurred_at),
     date_param: 'occurred_at',
@@ -175,7 +204,7 @@ interface KitComponentStock {
   quantity_per_kit: string;
 }
 
-export async function buildKits(db: Db, ctx: PostingContext, kitId: string, input: KitBuildCreate) {
+export async function buildKits(db: Db, ctx: PostingContext, kitId: string, input: KitBuildCreate, openQuantities: OpenOrderQuantitiesSql) {
   const { entityId, events } = ctx;
   const kitFacts = (await stockFactsByProduct(db, entityId, [kitId])).get(kitId.toLowerCase());
   const kit: StockProduct | undefined =
@@ -213,27 +242,41 @@ export async function buildKits(db: Db, ctx: PostingContext, kitId: string, inpu
   let value = ZERO;
   let valueChange = ZERO;
   for (const component of components) {
-    const drawn = await postMovement(db, entityId, events, balances, {
-      ...common,
-      product: component,
-      location_id: input.location_id,
-      transaction_type: 'build_consume',
-      quantity: amount(component.quantity_per_kit).times(input.quantity).negated(),
-    });
+    const drawn = await postMovement(
+      db,
+      entityId,
+      events,
+      balances,
+      {
+        ...common,
+        product: component,
+        location_id: input.location_id,
+        transaction_type: 'build_consume',
+        quantity: amount(component.quantity_per_kit).times(input.quantity).negated(),
+      },
+      openQuantities,
+    );
     transactions.push(drawn.transaction);
     cost = cost.plus(drawn.total_cost.negated());
     value = value.plus(drawn.value_change.negated());
     valueChange = valueChange.plus(drawn.value_change);
   }
-  const produced = await postMovement(db, entityId, events, balances, {
-    ...common,
-    product: kit,
-    location_id: input.location_id,
-    transaction_type: 'build_produce',
-    quantity: input.quantity,
-    total_cost: cost,
-    total_value: value,
-  });
+  const produced = await postMovement(
+    db,
+    entityId,
+    events,
+    balances,
+    {
+      ...common,
+      product: kit,
+      location_id: input.location_id,
+      transaction_type: 'build_produce',
+      quantity: input.quantity,
+      total_cost: cost,
+      total_value: value,
+    },
+    openQuantities,
+  );
   transactions.push(produced.transaction);
   await postStockValue(db, ctx, {
     entry_date: effectiveDate(input.occurred_at),

@@ -22,6 +22,7 @@ import {
 } from './order-goods';
 import type { OrderFulfillment } from './schemas/order-lifecycle';
 import { begin, invalidTransition } from './order-state';
+import { openOrderQuantitiesSql } from './open-order-quantities';
 
 interface FulfilLine {
   id: string;
@@ -105,18 +106,25 @@ export async function fulfillOrder(db: Db, ctx: PostingContext, orderId: string,
   const transactionIds: string[] = [];
   for (const draw of draws) {
     const product = stockProductOf(draw.line);
-    const posted = await postMovement(db, entityId, ctx.events, balances, {
-      product,
-      location_id: locationId,
-      transaction_type: 'sale_fulfillment',
-      quantity: draw.quantity.negated(),
-      param: `${draw.param}.quantity`,
-      reference_type: 'order',
-      reference_id: order.id,
-      group_id: groupId,
-      metadata: { order_number: order.order_number, line_id: draw.line.id },
-      occurred_at: occurredAtOf(fulfillmentDate),
-    });
+    const posted = await postMovement(
+      db,
+      entityId,
+      ctx.events,
+      balances,
+      {
+        product,
+        location_id: locationId,
+        transaction_type: 'sale_fulfillment',
+        quantity: draw.quantity.negated(),
+        param: `${draw.param}.quantity`,
+        reference_type: 'order',
+        reference_id: order.id,
+        group_id: groupId,
+        metadata: { order_number: order.order_number, line_id: draw.line.id },
+        occurred_at: occurredAtOf(fulfillmentDate),
+      },
+      openOrderQuantitiesSql,
+    );
     valueChange = valueChange.plus(posted.value_change);
     transactionIds.push(posted.transaction.id);
   }

@@ -26,6 +26,7 @@ import {
   unfulfilled,
 } from './order-goods';
 import { begin, invalidTransition } from './order-state';
+import { openOrderQuantitiesSql } from './open-order-quantities';
 
 interface ReturnLine {
   id: string;
@@ -163,23 +164,30 @@ export async function receiveReturn(db: Db, ctx: PostingContext, returnId: strin
     const product = stockProductOf(move.line);
     const goodsLineId = move.line.source_line_id ? (goodsLines.get(move.line.source_line_id) ?? null) : null;
     const layers = goodsLineId ? await costLayersFor(db, entityId, goodsLineId, move.quantity, product) : undefined;
-    const posted = await postMovement(db, entityId, ctx.events, balances, {
-      product,
-      location_id: locationId!,
-      transaction_type: 'return',
-      quantity: move.quantity,
-      layers,
-      reference_type: 'order',
-      reference_id: order.id,
-      group_id: groupId,
-      metadata: {
-        order_number: order.order_number,
-        line_id: move.line.id,
-        ...(move.line.source_line_id ? { source_line_id: move.line.source_line_id } : {}),
-        ...(goodsLineId ? { goods_line_id: goodsLineId } : {}),
+    const posted = await postMovement(
+      db,
+      entityId,
+      ctx.events,
+      balances,
+      {
+        product,
+        location_id: locationId!,
+        transaction_type: 'return',
+        quantity: move.quantity,
+        layers,
+        reference_type: 'order',
+        reference_id: order.id,
+        group_id: groupId,
+        metadata: {
+          order_number: order.order_number,
+          line_id: move.line.id,
+          ...(move.line.source_line_id ? { source_line_id: move.line.source_line_id } : {}),
+          ...(goodsLineId ? { goods_line_id: goodsLineId } : {}),
+        },
+        occurred_at: occurredAtOf(receivedDate),
       },
-      occurred_at: occurredAtOf(receivedDate),
-    });
+      openOrderQuantitiesSql,
+    );
     costs.set(move.line.id, posted.value_change);
     valueChange = valueChange.plus(posted.value_change);
     transactionIds.push(posted.transaction.id);

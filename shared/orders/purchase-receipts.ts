@@ -20,6 +20,7 @@ import { lockBalances, postMovement } from '../inventory/stock-movements';
 import { postStockValue } from '../inventory/stock-postings';
 import { movesStock, overRemaining, pickLines, raiseFulfilled, recordFulfillmentProgress, resolveLocation, stockProductOf, unfulfilled } from './order-goods';
 import { begin, invalidTransition } from './order-state';
+import { openOrderQuantitiesSql } from './open-order-quantities';
 
 interface ReceiptLine {
   id: string;
@@ -155,20 +156,27 @@ export async function receivePurchaseOrder(
   let valueChange = ZERO;
   for (const plan of stocked) {
     const product = stockProductOf(plan.line);
-    const posted = await postMovement(db, entityId, ctx.events, balances, {
-      product,
-      location_id: locationId!,
-      transaction_type: 'receive',
-      quantity: plan.quantity,
-      unit_cost: plan.unitCost,
-      param: `${plan.param}.quantity`,
-      reference_type: 'order',
-      reference_id: order.id,
-      group_id: receiptId,
-      notes: input.notes ?? null,
-      metadata: { order_number: order.order_number, line_id: plan.line.id },
-      occurred_at: receivedAt,
-    });
+    const posted = await postMovement(
+      db,
+      entityId,
+      ctx.events,
+      balances,
+      {
+        product,
+        location_id: locationId!,
+        transaction_type: 'receive',
+        quantity: plan.quantity,
+        unit_cost: plan.unitCost,
+        param: `${plan.param}.quantity`,
+        reference_type: 'order',
+        reference_id: order.id,
+        group_id: receiptId,
+        notes: input.notes ?? null,
+        metadata: { order_number: order.order_number, line_id: plan.line.id },
+        occurred_at: receivedAt,
+      },
+      openOrderQuantitiesSql,
+    );
     transactionByLine.set(plan.line.id, posted.transaction.id);
     const lineCents = layerValue(plan.quantity, plan.unitCost);
     costByLine.set(plan.line.id, lineCents);

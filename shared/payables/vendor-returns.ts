@@ -35,6 +35,7 @@ import { fulfilledQuantities, lockPurchaseOrderHead, orderNumbers, purchaseOrder
 import { withStockFacts, type StockFacts } from '../catalog/product-facts';
 import { createCredit } from './vendor-credits';
 import type { VendorReturn, VendorReturnCreate } from './schemas/vendor-return';
+import { openOrderQuantitiesSql } from '../orders/open-order-quantities';
 
 type WireReturn = Omit<VendorReturn, 'livemode'>;
 
@@ -136,19 +137,26 @@ export async function createVendorReturn(db: Db, actor: Actor, orderId: string, 
   );
   const moved = [];
   for (const plan of planned) {
-    const posted = await postMovement(db, entityId, actor.events, balances, {
-      product: stockProductOf(plan.line),
-      location_id: plan.locationId,
-      transaction_type: 'vendor_return',
-      quantity: plan.quantity.negated(),
-      param: `${plan.param}.quantity`,
-      reference_type: 'vendor_return',
-      reference_id: returnId,
-      group_id: returnId,
-      reason: input.reason ?? null,
-      metadata: { order_number: order.order_number, line_id: plan.line.id, return_number: returnNumber },
-      occurred_at: returnedAt,
-    });
+    const posted = await postMovement(
+      db,
+      entityId,
+      actor.events,
+      balances,
+      {
+        product: stockProductOf(plan.line),
+        location_id: plan.locationId,
+        transaction_type: 'vendor_return',
+        quantity: plan.quantity.negated(),
+        param: `${plan.param}.quantity`,
+        reference_type: 'vendor_return',
+        reference_id: returnId,
+        group_id: returnId,
+        reason: input.reason ?? null,
+        metadata: { order_number: order.order_number, line_id: plan.line.id, return_number: returnNumber },
+        occurred_at: returnedAt,
+      },
+      openOrderQuantitiesSql,
+    );
     moved.push({ ...plan, transactionId: posted.transaction.id, cost: posted.value_change.negated() });
   }
   const creditAmount = moved.reduce((sum, plan) => sum.plus(plan.credit), ZERO);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../shared/db/database';
 import { listKits } from '../../shared/catalog/kits';
 import { listProducts } from '../../shared/catalog/products';
+import { productDemand } from '../../shared/inventory/product-demand';
 import { postMovementDirect } from '../support/inventory-fixtures';
 import { setupTestApi } from '../support/harness';
 
@@ -117,8 +118,8 @@ describe('demand_avg_per_day on products and kits', () => {
         expect(page.data).toHaveLength(rows);
         return counter.count();
       });
-    const productPage = (limit: number) => (db: Db) => listProducts(db, owner.entity.id, {}, { limit });
-    const kitPage = (limit: number) => (db: Db) => listKits(db, owner.entity.id, {}, { limit });
+    const productPage = (limit: number) => (db: Db) => listProducts(db, owner.entity.id, {}, { limit }, productDemand);
+    const kitPage = (limit: number) => (db: Db) => listKits(db, owner.entity.id, {}, { limit }, productDemand);
     // The page query and one demand query, whatever the page size.
     expect(await statements(productPage(25), 25)).toBe(2);
     expect(await statements(productPage(1), 1)).toBe(2);

@@ -5,6 +5,7 @@
 import { getStockProduct, lockBalances, postMovement } from '../../shared/inventory/stock-movements';
 import { createEventRecorder } from '../../shared/events/outbox';
 import type { TestEntity } from './harness';
+import { openOrderQuantitiesSql } from '../../shared/orders/open-order-quantities';
 
 const DAY_MS = 86_400_000;
 
@@ -21,14 +22,21 @@ export async function postMovementDirect(
     const events = createEventRecorder(db, { entityId: owner.entity.id, mode: 'test', requestId: null });
     const product = await getStockProduct(db, owner.entity.id, productId);
     const balances = await lockBalances(db, owner.entity.id, [{ product_id: productId, location_id: locationId }]);
-    await postMovement(db, owner.entity.id, events, balances, {
-      product,
-      location_id: locationId,
-      transaction_type: type,
-      quantity,
-      ...(options.unitCost !== undefined && { unit_cost: options.unitCost }),
-      occurred_at: new Date(Date.now() - daysAgo * DAY_MS).toISOString(),
-      allow_negative: true,
-    });
+    await postMovement(
+      db,
+      owner.entity.id,
+      events,
+      balances,
+      {
+        product,
+        location_id: locationId,
+        transaction_type: type,
+        quantity,
+        ...(options.unitCost !== undefined && { unit_cost: options.unitCost }),
+        occurred_at: new Date(Date.now() - daysAgo * DAY_MS).toISOString(),
+        allow_negative: true,
+      },
+      openOrderQuantitiesSql,
+    );
   });
 }

@@ -11,7 +11,7 @@
  * the kit, the components a build draws count for the components, never for their parent kit.
  */
 import type { Db } from '../db/database';
-import { averageDailyDemand, basisTransactionTypes } from './demand';
+import { averageDailyDemand, basisTransactionTypes } from '../catalog/demand';
 import { sum, ZERO, type Amount } from '../money';
 
 /** The balance window of demand_avg_per_day, in days (the same as the balance object's). */
