@@ -18,7 +18,7 @@
  * inside the VPC. A --mode the stage's authorizer would reject (live on the sandbox) is refused
  * before anything is invoked.
  */
-import './quiet-node-notice';
+import './local-environment';
 import { ADMIN_OPTIONS, ADMIN_USAGE, adminFunctionName, isAdminCommand, runAdminCommand, UsageError } from '../functions/platform/admin-commands';
 import type { AdminAnswer } from '../functions/platform/admin';
 import { stageKeyModes } from '../infra/config/stages';

@@ -6,7 +6,7 @@
  * It talks to DATABASE_URL, or to the embedded database of a running `npm start`, or opens the
  * embedded database itself when the server is stopped (as the CLI does). Prints what it posted.
  */
-import './quiet-node-notice';
+import './local-environment';
 import { runRecurringTemplates } from '../shared/ledger/run-recurring';
 import { parseCommandLine } from './command-line';
 import { connectForCommand } from './connect';

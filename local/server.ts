@@ -11,7 +11,7 @@
  *                          does (the stages' TTL); a revoked key keeps working until then, there as here. 0: none
  *   VALIDATE_RESPONSES     1: check every response against its schema (as the tests do); off by default
  */
-import './quiet-node-notice';
+import './local-environment';
 import './v8-tuning';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

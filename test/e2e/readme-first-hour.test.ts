@@ -28,8 +28,8 @@ function bash(script: string, env: NodeJS.ProcessEnv): Promise<string> {
 
 let server: LocalServer;
 beforeAll(async () => {
-  // Without the switch the tests set: the server must keep the AWS SDK's Node 20 notice quiet itself.
-  server = await startLocalServer({ AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined });
+  // Without the switches the tests set: the server must keep the SDK's notice and the metrics quiet itself.
+  server = await startLocalServer({ AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined, POWERTOOLS_METRICS_DISABLED: undefined });
 });
 afterAll(async () => {
   await server?.stop();
@@ -54,6 +54,8 @@ describe('README: First hour', () => {
     expect(eventTypes).toEqual(
       expect.arrayContaining(['"account.created"', '"product.created"', '"order.created"', '"order.confirmed"', '"journal_entry.posted"', '"payment.created"']),
     );
+    // Locally no metrics document is printed per request (Powertools Metrics is off in npm start).
+    expect(server.output()).not.toContain('CloudWatchMetrics');
     const error = JSON.parse(lines.at(-1)!) as { code: string; param: string; doc_url: string };
     expect(error).toMatchObject({ code: 'not_found', param: 'id', doc_url: expect.stringMatching(/^http:\/\/localhost:\d+\/docs#error-not_found$/) });
   });
