@@ -301,7 +301,7 @@ export class Api extends Construct {
   /**
    * Answers every method `path` does not have with 405 method_not_allowed, its Allow header and the
    * envelope's `allow` listing `methods`: an ANY method (explicit methods win over it) with a MOCK
-   * integration whose only, default response is the 405, whatever the mock returns. Without it, API
+   * integration whose only response is the default one, the 405. Without it, API
    * Gateway answers a wrong method as an unknown path (MISSING_AUTHENTICATION_TOKEN, our 404). One
    * resource per path that has routes, in `scope` (the area's nested stack).
    */
@@ -313,8 +313,9 @@ export class Api extends Construct {
       resource: this.resourceFor(scope, path),
       httpMethod: 'ANY',
       integration: new apigw.MockIntegration({
-        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
-        requestTemplates: { 'application/json': '{"statusCode": 405}' },
+        // No request template: whatever the body and its type, the mock answers its default
+        // integration response (the AWS guide's way for a mock that ignores the request).
+        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_TEMPLATES,
         integrationResponses: [
           {
             statusCode: '405',

@@ -33,7 +33,7 @@ const bucket = ({ ratePerSecond, burst }: TokenBucket) => `bursts of ${burst}, $
  */
 const RATE_LIMITS = [
   '## Rate limits',
-  'Requests are limited per API key (per client address on the routes without authentication), as a token bucket: a burst, refilled at a steady rate. Past it, a request is answered 429 rate_limit_exceeded with Retry-After, the seconds to wait. Failed authentications are limited per client address on top: once an address has spent that budget, a request with a key that fails authentication is answered 429 instead of 401, while a valid key from the same address is still served.',
+  'Requests are limited per API key as a token bucket: a burst, refilled at a steady rate (the routes without authentication: per client address locally; by the limit of all keys together and the firewall when deployed). Past it, a request is answered 429 rate_limit_exceeded with Retry-After, the seconds to wait. Failed authentications are limited per client address on top: once an address has spent that budget, a request with a key that fails authentication is answered 429 instead of 401, while a valid key from the same address is still served.',
   [
     '| stage | per API key | failed authentications |',
     '| --- | --- | --- |',
