@@ -35,7 +35,9 @@ const config: KnipConfig = {
   // Never imported: its standalone bundle is served as a file, resolved by path in
   // functions/docs/redoc-script.ts and copied beside the docs function by infra/functions.ts.
   // @aws-sdk/util-dynamodb: imported by Powertools idempotency's DynamoDBPersistenceLayer, which does not declare it.
-  ignoreDependencies: ['redoc', '@aws-sdk/util-dynamodb'],
+  // @stoplight/spectral-cli: run by path from client/spectral-lint.ts; @stoplight/spectral-owasp-ruleset:
+  // the ruleset .spectral.yaml extends, loaded by Spectral.
+  ignoreDependencies: ['redoc', '@aws-sdk/util-dynamodb', '@stoplight/spectral-cli', '@stoplight/spectral-owasp-ruleset'],
   // The machine's: bench/framework-overhead.ts --pin sets CPU affinity with util-linux's taskset (and
   // says so when it is missing).
   ignoreBinaries: ['taskset'],

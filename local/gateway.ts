@@ -15,6 +15,7 @@ import { ERROR_STATUS, statusOf } from '../shared/http/error-status';
 import { buildOpenApiDocument } from '../shared/http/openapi';
 import { MAX_BODY_BYTES } from '../shared/http/validation';
 import { setOpenApiSource } from '../shared/http/openapi-source';
+import { LOCAL_AUTH_FAILURE_LIMIT, LOCAL_RATE_LIMIT } from '../shared/http/rate-limits';
 import { logger } from '../shared/powertools';
 import { writeResponse } from './compression';
 import { LruCache } from './lru-cache';
@@ -160,8 +161,8 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
   const cacheTtl = options.authorizerCacheTtlMs ?? 0;
   const maxKeys = options.maxCachedKeys ?? DEFAULT_MAX_KEYS;
   const authorizerCache = new LruCache<string, Authorized>(maxKeys);
-  const limiter = new TokenBucketLimiter({ ...(options.rateLimit ?? { ratePerSecond: 50, burst: 100 }), maxKeys });
-  const authFailures = new TokenBucketLimiter({ ...(options.authFailureLimit ?? { ratePerSecond: 1, burst: 20 }), maxKeys });
+  const limiter = new TokenBucketLimiter({ ...(options.rateLimit ?? LOCAL_RATE_LIMIT), maxKeys });
+  const authFailures = new TokenBucketLimiter({ ...(options.authFailureLimit ?? LOCAL_AUTH_FAILURE_LIMIT), maxKeys });
   const authorizer = options.authorizer ?? authorize;
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
 
@@ -214,13 +215,21 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
 
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const requestId = randomUUID();
+    // Once the request is counted, every answer carries the RateLimit headers, errors included.
+    let rateHeaders: Record<string, string> = {};
     try {
       const target = request.url ?? '/';
       if (Buffer.byteLength(target) > MAX_URL_BYTES) return sendJson(response, requestId, 414, envelope('uri_too_long', requestId));
       const url = splitTarget(target);
       const method = (request.method ?? 'GET').toUpperCase();
       const found = routes.match(method, url.pathname);
-      if (!found) return sendJson(response, requestId, 404, envelope('route_not_found', requestId));
+      if (!found) {
+        // A path that exists with other methods is a 405 naming them, as on API Gateway (infra/constructs/api.ts).
+        const allow = routes.methodsAt(url.pathname);
+        if (allow.length === 0) return sendJson(response, requestId, 404, envelope('route_not_found', requestId));
+        const error = new ApiError('method_not_allowed', { details: { allow } });
+        return sendJson(response, requestId, 405, JSON.stringify(error.toEnvelope(requestId)), { Allow: allow.join(', ') });
+      }
       const { route } = found.route;
       const authorization = request.headers.authorization;
       // The socket's address, never X-Forwarded-For: a client could claim any address in a header.
@@ -229,7 +238,7 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       // Per key (the Authorization value, as the authorizer cache is keyed) before authorizing, so a
       // key over its limit costs no database work; per client address without a key.
       const limit = limiter.take(authorization === undefined ? `address ${address}` : `key ${authorization}`);
-      const rateHeaders = rateLimitHeaders(limit);
+      rateHeaders = rateLimitHeaders(limit);
       if (!limit.allowed) return sendJson(response, requestId, 429, envelope('rate_limit_exceeded', requestId), rateHeaders);
 
       let authorizer: Record<string, unknown> | null = null;
@@ -277,9 +286,10 @@ export function createGateway(options: GatewayOptions): http.RequestListener {
       writeResponse(request, response, result.statusCode, Object.assign(rateHeaders, result.headers), result.body);
     } catch (error) {
       // An authorizer that could not reach the database ends here: its 503 keeps its Retry-After.
-      if (error instanceof ApiError) return sendJson(response, requestId, statusOf(error), JSON.stringify(error.toEnvelope(requestId)), error.options.headers);
+      if (error instanceof ApiError)
+        return sendJson(response, requestId, statusOf(error), JSON.stringify(error.toEnvelope(requestId)), { ...rateHeaders, ...error.options.headers });
       logger.error('gateway failure', { requestId, error });
-      sendJson(response, requestId, 500, envelope('internal_error', requestId));
+      sendJson(response, requestId, 500, envelope('internal_error', requestId), rateHeaders);
     }
   };
   // node:http ignores what a listener returns; handle() answers every failure itself.

@@ -22,6 +22,8 @@ interface RouteMatch<T> {
 
 export interface RouteTable<T> {
   match(method: string, path: string): RouteMatch<T> | undefined;
+  /** The methods that have a route at this path (empty when none has): a 405's Allow. */
+  methodsAt(path: string): string[];
 }
 
 export function buildRouteTable<T extends { route: { method: string; path: string } }>(modules: readonly T[]): RouteTable<T> {
@@ -66,6 +68,18 @@ export function buildRouteTable<T extends { route: { method: string; path: strin
         return { route: candidate.route, params };
       }
       return undefined;
+    },
+    // Only after a miss; a malformed path is a miss for every method (its 400 comes from match).
+    methodsAt(path) {
+      return [...groups.keys()]
+        .filter((method) => {
+          try {
+            return this.match(method, path) !== undefined;
+          } catch {
+            return false;
+          }
+        })
+        .sort();
     },
   };
 }

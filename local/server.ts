@@ -10,6 +10,8 @@
  *   AUTHORIZER_CACHE_TTL_SECONDS (60)  how long an authorizer result is reused per key, as API Gateway
  *                          does (the stages' TTL); a revoked key keeps working until then, there as here. 0: none
  *   VALIDATE_RESPONSES     1: check every response against its schema (as the tests do); off by default
+ *   WEBHOOK_URL_ALLOWLIST (localhost,127.0.0.1,[::1])  hosts webhook endpoints may use over http, past
+ *                          the address rules: by default the loopback receivers, so deliveries can be watched here
  */
 import './local-environment';
 import './v8-tuning';
@@ -20,6 +22,7 @@ import { acceptedKeyModes, authenticate } from '../shared/auth/authenticate';
 import { ALL_SCOPES } from '../shared/auth/scopes';
 import { withTransaction } from '../shared/db/database';
 import { getEntity, inEntity, insertApiKey } from '../shared/tenants/identity-store';
+import { LOCAL_WEBHOOK_HOSTS } from '../shared/webhooks/url-policy';
 import { provisionEntity } from '../shared/tenants/provision-entity';
 import { sweepOutbox } from '../shared/events/publisher';
 import { logger } from '../shared/powertools';
@@ -31,12 +34,14 @@ parseCommandLine(
   `usage: npm start   (no arguments; --help: this text)
   Configured by environment: PORT (3000), DATABASE_URL (embedded PGlite), DATA_DIR (.data),
   ACCEPTED_KEY_MODES (live,test), PUBLIC_BASE_URL (http://localhost:<PORT>), AUTHORIZER_CACHE_TTL_SECONDS (60),
-  VALIDATE_RESPONSES (off; 1 checks every response against its schema).`,
+  VALIDATE_RESPONSES (off; 1 checks every response against its schema), WEBHOOK_URL_ALLOWLIST (${LOCAL_WEBHOOK_HOSTS}).`,
   {},
 );
 
 const port = Number(process.env.PORT ?? 3000);
 process.env.PUBLIC_BASE_URL ||= `http://localhost:${port}`;
+// A developer's own machine receives webhooks over http; set to '' to hold npm start to the deployed rules.
+process.env.WEBHOOK_URL_ALLOWLIST ??= LOCAL_WEBHOOK_HOSTS;
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
 const demoKeyFile = path.join(dataDir, 'demo-key.txt');
 /** A path as a developer would type it: relative below the working folder, else whole. */

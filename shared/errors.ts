@@ -63,7 +63,11 @@ export const ERROR_CATALOG = {
   segregation_of_duties: entry('permission_error', 'The user who requested this action cannot also approve it.'),
   // 404
   not_found: entry('not_found', 'No such record in this entity.'),
-  route_not_found: entry('not_found', 'No endpoint matches this method and path.'),
+  route_not_found: entry('not_found', 'No endpoint has this path.'),
+  method_not_allowed: entry(
+    'validation_error',
+    "The path exists, but not with this method: the Allow header and the envelope's allow member list the methods it has.",
+  ),
   order_not_found: entry('not_found', 'No such order in this entity (an order of another entity is never found).'),
   coupon_not_found: entry('not_found', 'No coupon of this entity has this code.'),
   relink_source_not_found: entry('not_found', 'The source_id is not an order of this entity; nothing was written for this item.'),

@@ -113,5 +113,10 @@ export class ApiAreaStack extends NestedStack {
       props.api.addRoute(this, `${constructId}Method`, route, target);
       this.functions.set(route.key, fn);
     }
+
+    // Every path of the area answers the methods it lacks with 405 (an area holds all the routes of its paths).
+    const methodsByPath = new Map<string, string[]>();
+    for (const route of props.routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    for (const [path, methods] of methodsByPath) props.api.addMethodNotAllowed(this, `${constructIdOf(path)}MethodNotAllowed`, path, methods);
   }
 }

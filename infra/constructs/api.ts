@@ -299,6 +299,51 @@ export class Api extends Construct {
   }
 
   /**
+   * Answers every method `path` does not have with 405 method_not_allowed, its Allow header and the
+   * envelope's `allow` listing `methods`: an ANY method (explicit methods win over it) with a MOCK
+   * integration whose only response is the default one, the 405. Without it, API
+   * Gateway answers a wrong method as an unknown path (MISSING_AUTHENTICATION_TOKEN, our 404). One
+   * resource per path that has routes, in `scope` (the area's nested stack).
+   */
+  addMethodNotAllowed(scope: Construct, id: string, path: string, methods: readonly string[]): apigw.Method {
+    const allow = [...methods].sort();
+    const envelope = envelopeTemplate('method_not_allowed').replace(/^\{/, `{"allow":${JSON.stringify(allow)},`);
+    const headers = { 'method.response.header.Allow': `'${allow.join(', ')}'`, 'method.response.header.Request-Id': 'context.requestId' };
+    const method = new apigw.Method(scope, id, {
+      resource: this.resourceFor(scope, path),
+      httpMethod: 'ANY',
+      integration: new apigw.MockIntegration({
+        // No request template: whatever the body and its type, the mock answers its default
+        // integration response (the AWS guide's way for a mock that ignores the request).
+        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_TEMPLATES,
+        integrationResponses: [
+          {
+            statusCode: '405',
+            responseParameters: { ...headers, 'method.response.header.Content-Type': "'application/json'" },
+            responseTemplates: { 'application/json': envelope },
+          },
+        ],
+      }),
+      options: {
+        authorizationType: apigw.AuthorizationType.NONE,
+        methodResponses: [
+          {
+            statusCode: '405',
+            responseParameters: {
+              'method.response.header.Allow': true,
+              'method.response.header.Request-Id': true,
+              'method.response.header.Content-Type': true,
+            },
+          },
+        ],
+      },
+    });
+    acknowledge(method, 'AwsSolutions-COG4', NO_COGNITO_REASON);
+    acknowledge(method, 'AwsSolutions-APIG4', `ANY ${path} only answers the methods ${path} does not have with 405: it runs nothing and reads no data.`);
+    return method;
+  }
+
+  /**
    * The path resource of `path`: the shared ones (SHARED_API_PATHS) in this stack, an area's root
    * resource and everything below it in the area's stack (`scope`).
    */

@@ -4,7 +4,7 @@
  */
 import type { ApiError, ErrorCode } from '../errors';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 503;
 
 export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   invalid_json: 400,
@@ -27,6 +27,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   segregation_of_duties: 403,
   not_found: 404,
   route_not_found: 404,
+  method_not_allowed: 405,
   order_not_found: 404,
   coupon_not_found: 404,
   relink_source_not_found: 404,

@@ -60,20 +60,22 @@ export async function loadOpenApiText(): Promise<ServedText> {
 interface Server {
   url: string;
   description: string;
+  /** Every stage is public to integrators (the API inventory's audience; OWASP API9). */
+  'x-internal': false;
 }
 
 const STAGE_DESCRIPTIONS: Record<DeploymentStage, string> = {
   prod: 'Production: live keys act on live data, test keys on test data.',
   sandbox: 'Sandbox: test keys and test data only.',
-  local: 'This machine (npm start).',
+  local: 'Local: this machine (npm start).',
 };
 
 /** The generated document's placeholder server; the serving deployment states its own. */
-export const LOCAL_SERVER: Server = { url: 'http://localhost:3000', description: STAGE_DESCRIPTIONS.local };
+export const LOCAL_SERVER: Server = { url: 'http://localhost:3000', description: STAGE_DESCRIPTIONS.local, 'x-internal': false };
 /** The placeholder as the generated document's compact JSON writes it. */
 const PLACEHOLDER_SERVERS = `"servers":${JSON.stringify([LOCAL_SERVER])}`;
 
 /** The server of the deployment that serves the document: its stage and public root. */
 function deploymentServers(): Server[] {
-  return [{ url: publicBaseUrl(), description: STAGE_DESCRIPTIONS[deploymentStage()] }];
+  return [{ url: publicBaseUrl(), description: STAGE_DESCRIPTIONS[deploymentStage()], 'x-internal': false }];
 }

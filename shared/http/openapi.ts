@@ -12,6 +12,7 @@ import { errorAnchor } from '../public-url';
 import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { LOCAL_SERVER } from './openapi-source';
+import { LOCAL_AUTH_FAILURE_LIMIT, LOCAL_RATE_LIMIT, type TokenBucket } from './rate-limits';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -22,6 +23,30 @@ const INPUT_LIMITS = [
   'A request body is at most 1 MiB (413 request_too_large), nested at most 32 levels deep; every string (body, query, path) is at most 10,000 characters and holds neither NUL nor unpaired surrogates (400 parameter_invalid naming where). The URL is at most 8,192 bytes (414 uri_too_long), the headers at most 16 KB (431 headers_too_large). Money and quantities are JSON numbers or plain decimal strings (no exponent). Ids are accepted in any case and returned in lower case.',
   'Card numbers are refused anywhere in a body, under any field name: a string holding a Luhn-valid 13 to 19 digit number (plain or in groups joined by spaces or dashes), or such a number as a JSON number, is a 400 raw_card_data_refused naming the field. Purely numeric references of that length therefore need a letter prefix; a valid GTIN under a gtin, upc, ean or barcode key is accepted. A routing and account number together in a bank-like field is a 400 raw_bank_data_refused.',
 ].join('\n\n');
+
+const bucket = ({ ratePerSecond, burst }: TokenBucket) => `bursts of ${burst}, ${ratePerSecond} requests per second`;
+
+/**
+ * The rate limits of every stage and the headers that tell them (docs/decisions.md, Rate-limit
+ * headers). The deployed stages' figures are their stage config's (infra/config/stages.ts); a test
+ * holds the two together.
+ */
+const RATE_LIMITS = [
+  '## Rate limits',
+  'Requests are limited per API key as a token bucket: a burst, refilled at a steady rate (the routes without authentication: per client address locally; by the limit of all keys together and the firewall when deployed). Past it, a request is answered 429 rate_limit_exceeded with Retry-After, the seconds to wait. Failed authentications are limited per client address on top: once an address has spent that budget, a request with a key that fails authentication is answered 429 instead of 401, while a valid key from the same address is still served.',
+  [
+    '| stage | per API key | failed authentications |',
+    '| --- | --- | --- |',
+    `| local (\`npm start\`) | ${bucket(LOCAL_RATE_LIMIT)} | ${bucket(LOCAL_AUTH_FAILURE_LIMIT)} per client address |`,
+    '| sandbox | standard tier (the default): bursts of 10, 5 requests per second; high tier: bursts of 30, 15 requests per second; all keys together: bursts of 50, 25 requests per second | the firewall blocks a client address past 1,500 requests (of any kind) in 5 minutes |',
+    '| prod | standard tier (the default): bursts of 50, 25 requests per second; high tier: bursts of 200, 100 requests per second; all keys together: bursts of 400, 200 requests per second | the firewall blocks a client address past 6,000 requests (of any kind) in 5 minutes |',
+  ].join('\n'),
+  'The local stage sends RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response to a request it counted (all but the answers given before counting: 404 route_not_found, 405, 414, 431 and a 400 on a malformed path), and on its 429 a Retry-After equal to RateLimit-Reset. The deployed stages throttle in API Gateway, which sends no RateLimit headers: their 429 carries Retry-After: 1.',
+].join('\n\n');
+
+/** How a wrong method is answered (no operation declares it: it is the answer of no operation). */
+const METHODS =
+  '## Methods\n\nA method a path does not have is answered 405 method_not_allowed, with an Allow header and an `allow` member in the envelope listing the methods the path has. A path that does not exist is a 404 route_not_found.';
 
 /** Codes any API-key route can return, whatever it does. */
 const SHARED_CODES: ErrorCode[] = [
@@ -89,10 +114,24 @@ class SchemaCollector {
         if (key === 'id' && typeof inner === 'string') continue; // zod's registry id, not a JSON Schema keyword here
         out[key] = key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewrite(inner);
       }
+      if (out.type === 'integer' && out.format === undefined) out.format = integerFormat(out);
       return out;
     }
     return value;
   }
+}
+
+const INT32 = 2 ** 31;
+
+/**
+ * The OpenAPI format of an integer (what a generated client picks its type by): int32 when its
+ * bounds fit in 32 bits, else int64 (zod's integers without bounds are JavaScript's safe integers).
+ */
+function integerFormat(schema: Record<string, unknown>): 'int32' | 'int64' {
+  const bound = (name: string) => (typeof schema[name] === 'number' ? schema[name] : undefined);
+  const low = bound('minimum') ?? bound('exclusiveMinimum');
+  const high = bound('maximum') ?? bound('exclusiveMaximum');
+  return low !== undefined && high !== undefined && low >= -INT32 && high < INT32 ? 'int32' : 'int64';
 }
 
 function isOptional(schema: z.ZodType): boolean {
@@ -179,11 +218,23 @@ function errorCodesOf(route: Route): ErrorCode[] {
   return [...codes];
 }
 
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+};
+
+/** A count or a number of seconds, as the headers carry them. */
+const HEADER_INTEGER = { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647 };
+const SENT_LOCALLY =
+  'Sent by the local stage (`npm start`) on every response to a request it counted; the deployed stages throttle in API Gateway, which does not send it (see Rate limits in the description of the API).';
+
 function responses(route: Route, collector: SchemaCollector): JsonSchema {
   const schemas: RouteSchemas = route;
   const success = String(route.successStatus ?? 200);
   const headers = {
     'Request-Id': { $ref: '#/components/headers/Request-Id' },
+    ...RATE_LIMIT_HEADERS,
     ...(route.method === 'GET' && { ETag: { $ref: '#/components/headers/ETag' } }),
     ...(acceptsIdempotencyKey(route) && { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }),
   };
@@ -202,6 +253,7 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
       description: `Error codes: ${codes.join(', ')}.`,
       headers: {
         'Request-Id': { $ref: '#/components/headers/Request-Id' },
+        ...RATE_LIMIT_HEADERS,
         ...((status === 429 || status === 409 || status === 503) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
       },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, 'x-error-codes': codes } },
@@ -376,6 +428,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       description: [
         "Multi-tenant REST API for sales and purchase documents, catalog, ledger and migration tooling. Every request is scoped to the entity of its API key; another entity's ids are 404s.",
         INPUT_LIMITS,
+        RATE_LIMITS,
+        METHODS,
         errorsSection(codes),
       ].join('\n\n'),
     },
@@ -399,7 +453,19 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
           description: 'true when this response is a replay of an earlier request with the same Idempotency-Key.',
           schema: { type: 'string', enum: ['true'] },
         },
-        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+        'Retry-After': {
+          description: 'Seconds to wait before retrying. On a 429 of the local stage it equals RateLimit-Reset; a deployed stage sends 1.',
+          schema: HEADER_INTEGER,
+        },
+        'RateLimit-Limit': {
+          description: `The requests the limit allows in a burst: the API key's, or on a 429 for failed authentications, the client address's budget of them. ${SENT_LOCALLY}`,
+          schema: HEADER_INTEGER,
+        },
+        'RateLimit-Remaining': { description: `The requests left of RateLimit-Limit now. ${SENT_LOCALLY}`, schema: HEADER_INTEGER },
+        'RateLimit-Reset': {
+          description: `Seconds until one more request is available (0 when the whole burst is). ${SENT_LOCALLY}`,
+          schema: HEADER_INTEGER,
+        },
       },
       schemas: {
         ...collector.describedComponents(),
@@ -419,6 +485,12 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
             hint: { type: 'string', description: 'One-sentence English explanation.' },
             param: { type: 'string', description: 'The offending parameter, e.g. name, components[2].quantity_per_kit or expand[1].' },
             required: { type: 'string', description: 'The scope needed; only on insufficient_scope.' },
+            allow: {
+              type: 'array',
+              items: { type: 'string', enum: ['DELETE', 'GET', 'PATCH', 'POST'] },
+              maxItems: 4,
+              description: 'The methods the path has, as its Allow header lists them; only on method_not_allowed.',
+            },
             doc_url: { type: 'string', format: 'uri', description: "The code's entry in the Errors section of this deployment's reference page (/docs)." },
             request_id: { type: 'string', description: 'The Request-Id header of the failed request; quote it to support.' },
           },

@@ -8,12 +8,16 @@
  *
  * `WEBHOOK_URL_ALLOWLIST` (comma-separated host names, such as `localhost,127.0.0.1`) lets a
  * developer's machine or the sandbox stage call a local receiver over http; the prod stage
- * ignores it, so no configuration can open prod up.
+ * ignores it, so no configuration can open prod up. `npm start` defaults it to the loopback hosts
+ * (LOCAL_WEBHOOK_HOSTS), so a developer can watch deliveries on their own machine.
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { ApiError } from '../errors';
 import { deploymentStage, type DeploymentStage } from '../public-url';
+
+/** WEBHOOK_URL_ALLOWLIST's default on the local stage (`npm start`): the loopback receivers, as URL.hostname spells them. */
+export const LOCAL_WEBHOOK_HOSTS = 'localhost,127.0.0.1,[::1]';
 
 export type AddressClass =
   'unspecified' | 'loopback' | 'private' | 'carrier_grade_nat' | 'link_local' | 'metadata' | 'multicast' | 'reserved' | 'documentation';
@@ -142,7 +146,7 @@ export function parseEndpointUrl(value: string, policy: UrlPolicy, param = 'url'
       hint:
         policy.stage === 'prod'
           ? 'The url must use https.'
-          : 'The url must use https, unless its host is on WEBHOOK_URL_ALLOWLIST of this local or sandbox server.',
+          : `The url must use https, unless its host is on WEBHOOK_URL_ALLOWLIST (comma-separated host names) of this ${policy.stage} server${policy.stage === 'local' ? `; npm start defaults it to ${LOCAL_WEBHOOK_HOSTS}` : ''}.`,
     });
   }
   return url;

@@ -4,6 +4,13 @@
  * (JSON Schema 2020-12 with ajv, strict, every $ref resolved inside the document). A status the
  * operation does not document, or a body its schema refuses, throws at the call, so a drift
  * between server and document fails the test that met it.
+ *
+ * Requests are held to the document too: each request's path and query parameters and body are
+ * validated against the operation before it is sent, and its answer must agree with that verdict.
+ * A request the document allows must not be refused as malformed (400 invalid_json or
+ * parameter_*, 415), and a request it refuses must not succeed. Every answer of the local stage
+ * carries the RateLimit headers the document declares, and a 429's Retry-After equals its
+ * RateLimit-Reset.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -12,8 +19,16 @@ import type { Middleware } from 'openapi-fetch';
 interface MediaType {
   schema?: unknown;
 }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: unknown;
+}
 interface Operation {
-  responses: Record<string, { content?: Record<string, MediaType> }>;
+  responses: Record<string, { content?: Record<string, MediaType>; headers?: Record<string, unknown> }>;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, MediaType> };
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation | undefined>>;
@@ -68,9 +83,114 @@ export function conformanceChecker(document: OpenApiDocument) {
       );
   }
 
+  // Parameters arrive as text: their schemas are applied as a server reads them, numbers and
+  // booleans coerced, a single value of an array parameter as an array of one.
+  const coercing = new Ajv2020({ strict: true, allErrors: true, coerceTypes: 'array' });
+  addFormats(coercing);
+  coercing.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
+  const requestValidators = new Map<Ajv2020, Map<unknown, ValidateFunction>>([
+    [ajv, new Map()],
+    [coercing, new Map()],
+  ]);
+  const compiled = (engine: Ajv2020, schema: unknown) => {
+    const cache = requestValidators.get(engine)!;
+    let validate = cache.get(schema);
+    if (!validate) {
+      validate = engine.compile(pointAtDefs(schema) as object);
+      cache.set(schema, validate);
+    }
+    return validate;
+  };
+  const explain = (validate: ValidateFunction) => (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ');
+
+  /** What the document says is wrong with a request: nothing (an empty list) when it allows it. */
+  function requestProblems(method: string, schemaPath: string, url: URL, pathParams: Record<string, unknown>, body: string): string[] {
+    const operation = document.paths[schemaPath]?.[method.toLowerCase()];
+    if (!operation) return [`${method} ${schemaPath}: no such operation in the document`];
+    const problems: string[] = [];
+    const declared = operation.parameters ?? [];
+    const query = new Map<string, string[]>();
+    for (const [name, value] of url.searchParams) query.set(name, [...(query.get(name) ?? []), value]);
+    for (const name of query.keys())
+      if (!declared.some((parameter) => parameter.in === 'query' && parameter.name === name)) problems.push(`query ${name} is not declared`);
+    for (const parameter of declared) {
+      if (parameter.in !== 'query' && parameter.in !== 'path') continue;
+      const values =
+        parameter.in === 'query' ? query.get(parameter.name) : pathParams[parameter.name] === undefined ? undefined : [String(pathParams[parameter.name])];
+      if (values === undefined) {
+        if (parameter.required) problems.push(`${parameter.in} ${parameter.name} is required`);
+        continue;
+      }
+      // A root value is coerced for validation too (ajv: the variable itself is not updated).
+      const validate = compiled(coercing, parameter.schema);
+      const value = (parameter.schema as { type?: string }).type === 'array' ? values : values[values.length - 1];
+      if (!validate(value)) problems.push(`${parameter.in} ${parameter.name}: ${explain(validate)}`);
+    }
+    const schema = operation.requestBody?.content['application/json']?.schema;
+    if (body === '') {
+      if (operation.requestBody?.required) problems.push('the body is required');
+    } else if (!schema) problems.push('the document declares no body');
+    else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        return [...problems, 'the body is not JSON'];
+      }
+      const validate = compiled(ajv, schema);
+      if (!validate(parsed)) problems.push(`body: ${explain(validate)}`);
+    }
+    return problems;
+  }
+
+  /** Refusals that say a request is malformed: the document must have said so first. */
+  const MALFORMED = new Set(['invalid_json', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'unsupported_media_type']);
+  const verdicts = new Map<string, string[]>();
+  let requestsChecked = 0;
+
+  function checkAgreement(where: string, problems: string[], status: number, body: string): void {
+    requestsChecked += 1;
+    let code: unknown;
+    try {
+      code = (JSON.parse(body) as { code?: unknown }).code;
+    } catch {
+      code = undefined;
+    }
+    if (problems.length === 0 && status >= 400 && status < 500 && MALFORMED.has(String(code)))
+      throw new Error(`${where}: refused as ${String(code)} though the document allows the request: ${body.slice(0, 1000)}`);
+    if (problems.length > 0 && status < 300) throw new Error(`${where}: succeeded though the document refuses the request: ${problems.join('; ')}`);
+  }
+
+  const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+  function checkRateLimitHeaders(where: string, method: string, schemaPath: string, status: number, headers: Headers): void {
+    const declared = document.paths[schemaPath]?.[method.toLowerCase()]?.responses[String(status)]?.headers ?? {};
+    const value = (name: string) => {
+      if (!(name in declared)) throw new Error(`${where}: the document does not declare ${name}`);
+      const text = headers.get(name);
+      if (text === null || !/^\d+$/.test(text)) throw new Error(`${where}: ${name} is ${String(text)}, not a whole number of the local stage`);
+      return Number(text);
+    };
+    const [limit, remaining, reset] = RATE_LIMIT_HEADERS.map(value);
+    if (remaining > limit) throw new Error(`${where}: RateLimit-Remaining ${remaining} over RateLimit-Limit ${limit}`);
+    if (status === 429 && Number(headers.get('Retry-After')) !== reset)
+      throw new Error(`${where}: Retry-After ${headers.get('Retry-After')} is not RateLimit-Reset ${reset}`);
+  }
+
   const middleware: Middleware = {
-    async onResponse({ request, response, schemaPath }) {
-      check(request.method, schemaPath, response.status, response.headers.get('content-type'), await response.clone().text());
+    async onRequest({ request, schemaPath, params, id }) {
+      const body = request.body ? await request.clone().text() : '';
+      verdicts.set(id, requestProblems(request.method, schemaPath, new URL(request.url), params.path ?? {}, body));
+      return undefined;
+    },
+    async onResponse({ request, response, schemaPath, id }) {
+      const text = await response.clone().text();
+      check(request.method, schemaPath, response.status, response.headers.get('content-type'), text);
+      const where = `${request.method} ${schemaPath} → ${response.status}`;
+      checkRateLimitHeaders(where, request.method, schemaPath, response.status, response.headers);
+      const problems = verdicts.get(id);
+      verdicts.delete(id);
+      if (problems) checkAgreement(where, problems, response.status, text);
       return undefined;
     },
   };
@@ -79,5 +199,9 @@ export function conformanceChecker(document: OpenApiDocument) {
     check,
     /** How many responses were checked so far. */
     checked: () => checked,
+    /** How many requests were held to the document so far (each with its answer). */
+    requestsChecked: () => requestsChecked,
+    /** What the document says is wrong with a request (empty when it allows it). */
+    requestProblems,
   };
 }

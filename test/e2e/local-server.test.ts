@@ -24,7 +24,8 @@ let api: ApiClient;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  server = await startLocalServer();
+  // A fresh npm start: no allowlist of the machine's environment (row 9 tests the default).
+  server = await startLocalServer({ WEBHOOK_URL_ALLOWLIST: undefined });
   const document = (await (await fetch(`${server.baseUrl}/v1/openapi.json`)).json()) as OpenApiDocument;
   conformance = conformanceChecker(document);
   api = createClient({ baseUrl: server.baseUrl, apiKey: server.demoKey });
@@ -133,15 +134,62 @@ describe('npm start', () => {
     });
     const doc = ok(await anonymous.GET('/v1/openapi.json'));
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toEqual([{ url: expect.stringMatching(/^http:\/\/localhost:\d+$/), description: 'This machine (npm start).' }]);
+    expect(doc.servers).toEqual([
+      { url: expect.stringMatching(/^http:\/\/localhost:\d+$/), description: 'Local: this machine (npm start).', 'x-internal': false },
+    ]);
   });
 
   it('held every response above to the document, and refuses a drift', () => {
     // One check per call of the tests above: each went through the conformance middleware.
     expect(conformance.checked()).toBe(21);
+    // Every request the typed client sent was held to the document too (the 401 above was checked by hand).
+    expect(conformance.requestsChecked()).toBe(20);
     const location = { id: 'not-a-uuid', object: 'location' };
     expect(() => conformance.check('GET', '/v1/locations/{id}', 200, 'application/json', JSON.stringify(location))).toThrow(/breaks the document/);
     expect(() => conformance.check('GET', '/v1/locations/{id}', 418, 'application/json', '{}')).toThrow(/status not documented/);
+  });
+});
+
+describe('requests held to the document', () => {
+  it('lets a request the document refuses be refused, and would refuse a drift either way', async () => {
+    const unknownMember = { name: 'Annex', nickname: 'x' } as unknown as { name: string };
+    const refused = await api.POST('/v1/locations', { body: unknownMember });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toMatchObject({ code: 'parameter_unknown', param: 'nickname' });
+    const url = new URL(`${server.baseUrl}/v1/locations?limit=2`);
+    expect(conformance.requestProblems('GET', '/v1/locations', url, {}, '')).toEqual([]);
+    expect(conformance.requestProblems('GET', '/v1/locations', new URL(`${server.baseUrl}/v1/locations?limit=zero&colour=red`), {}, '')).toEqual([
+      'query colour is not declared',
+      expect.stringMatching(/^query limit: /),
+    ]);
+    expect(conformance.requestProblems('POST', '/v1/locations', new URL(`${server.baseUrl}/v1/locations`), {}, JSON.stringify(unknownMember))).toEqual([
+      expect.stringMatching(/^body: /),
+    ]);
+  });
+});
+
+describe('row 7: a method the path does not have', () => {
+  it('is a 405 method_not_allowed naming the methods in Allow and in the envelope', async () => {
+    const response = await fetch(`${server.baseUrl}/v1/accounts`, { method: 'PUT', headers: { Authorization: `Bearer ${server.demoKey}` } });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, POST');
+    expect(await response.json()).toMatchObject({ code: 'method_not_allowed', type: 'validation_error', allow: ['GET', 'POST'] });
+  });
+});
+
+describe('row 9: webhook receivers on this machine', () => {
+  it('are accepted by default at loopback, so a developer can watch deliveries; http elsewhere is refused naming WEBHOOK_URL_ALLOWLIST', async () => {
+    const entityId = /demo entity \(test mode\): ([0-9a-f-]{36})/.exec(server.output())![1];
+    const create = (url: string) =>
+      api.POST('/v1/entities/{entity_id}/webhook-endpoints', { params: { path: { entity_id: entityId } }, body: { url, enabled_events: ['*'] } });
+    for (const url of ['http://localhost:4000/hook', 'http://127.0.0.1:4000/hook', 'http://[::1]:4000/hook']) {
+      const created = await create(url);
+      expect(created.response.status, url).toBe(201);
+      expect(ok(created).url, url).toBe(url);
+    }
+    const insecure = await create('http://93.184.216.34/hook');
+    expect(insecure.response.status).toBe(400);
+    expect(insecure.error).toMatchObject({ code: 'webhook_url_insecure', param: 'url', hint: expect.stringContaining('WEBHOOK_URL_ALLOWLIST') as unknown });
   });
 });
 

@@ -36,9 +36,9 @@ describe('the area stacks of a stage', () => {
     const sharedPaths = resourcesOf<{ PathPart: string }>(sandbox().api, 'AWS::ApiGateway::Resource').map((resource) => resource.Properties.PathPart);
     expect(sharedPaths.sort()).toEqual(['entities', 'v1', '{entity_id}']);
     const orders = sandbox().stacks.api.routeStacks.findIndex((nested) => nested.node.id === 'RoutesOrders');
-    const ordersMethods = resourcesOf<{ OperationName: string }>(sandbox().routeStacks[orders], 'AWS::ApiGateway::Method').map(
-      (method) => method.Properties.OperationName,
-    );
+    const ordersMethods = resourcesOf<{ OperationName: string; HttpMethod: string }>(sandbox().routeStacks[orders], 'AWS::ApiGateway::Method')
+      .filter((method) => method.Properties.HttpMethod !== 'ANY') // each path's 405 (stacks.test.ts)
+      .map((method) => method.Properties.OperationName);
     expect(ordersMethods.sort()).toEqual(
       routes
         .filter((route) => route.key.startsWith('orders/'))

@@ -158,7 +158,7 @@ describe('bundleFunctions', () => {
     const served = serve('https://api.example.com/sandbox');
     expect({ status: served.status, type: served.type, again: served.again }).toEqual({ status: 200, type: 'application/json', again: 304 });
     // Byte for byte what replacing the member in the parsed document would give, as ASCII JSON.
-    const servers = [{ url: 'https://api.example.com/sandbox', description: 'Sandbox: test keys and test data only.' }];
+    const servers = [{ url: 'https://api.example.com/sandbox', description: 'Sandbox: test keys and test data only.', 'x-internal': false }];
     expect(served.body === openApiText({ ...shipped, servers })).toBe(true);
     expect(served.body).toMatch(/^[\x20-\x7e]+$/);
     // A strong tag of its own: not the shipped document's, and another deployment's differs.

@@ -21,6 +21,17 @@ interface MethodProps {
   Integration: unknown;
   RequestValidatorId?: unknown;
 }
+interface MethodNotAllowedProps {
+  Integration: {
+    IntegrationResponses: {
+      StatusCode: string;
+      SelectionPattern?: string;
+      ResponseParameters: Record<string, string>;
+      ResponseTemplates: Record<string, string>;
+    }[];
+  };
+  MethodResponses: { StatusCode: string }[];
+}
 interface PermissionProps {
   SourceArn: { 'Fn::Join': [string, unknown[]] };
 }
@@ -99,7 +110,9 @@ describe('authorizer', () => {
 });
 
 describe('API methods', () => {
-  const methodsOf = (stage: SynthesizedStage) => nestedResources<MethodProps>(stage, 'AWS::ApiGateway::Method').map((method) => method.Properties);
+  const allMethodsOf = (stage: SynthesizedStage) => nestedResources<MethodProps>(stage, 'AWS::ApiGateway::Method').map((method) => method.Properties);
+  /** The routes' methods; ANY is each path's 405 (below). */
+  const methodsOf = (stage: SynthesizedStage) => allMethodsOf(stage).filter((method) => method.HttpMethod !== 'ANY');
 
   it('exist once per route', () => {
     const operations = methodsOf(sandbox).map((method) => `${method.HttpMethod} ${method.OperationName}`);
@@ -119,6 +132,37 @@ describe('API methods', () => {
       }
     }
     expect(byOperation.get('platform.openapi')?.AuthorizationType).toBe('NONE');
+  });
+
+  it('row 7: answer a method a path lacks with 405 method_not_allowed, its Allow header and allow member listing the methods it has', () => {
+    const anyMethods = allMethodsOf(sandbox).filter((method) => method.HttpMethod === 'ANY') as unknown as (MethodProps & MethodNotAllowedProps)[];
+    const pathsWithRoutes = new Set(routes.map((route) => route.path));
+    expect(anyMethods).toHaveLength(pathsWithRoutes.size);
+    const render = (template: string) =>
+      template.replaceAll('$context.requestId', 'req-405').replaceAll('$context.domainName', 'api.example').replaceAll('$context.stage', 'sandbox');
+    const allows = new Set<string>();
+    for (const method of anyMethods) {
+      expect(method.AuthorizationType).toBe('NONE');
+      expect(method.Integration).toMatchObject({ Type: 'MOCK', PassthroughBehavior: 'WHEN_NO_TEMPLATES' });
+      // No request template: the body and its content type never decide the answer.
+      expect(method.Integration).not.toHaveProperty('RequestTemplates');
+      // The only integration response is the default one (no SelectionPattern): whatever the mock says, the answer is the 405.
+      const [response] = method.Integration.IntegrationResponses;
+      expect(method.Integration.IntegrationResponses).toHaveLength(1);
+      expect(response.SelectionPattern).toBeUndefined();
+      expect(response.StatusCode).toBe('405');
+      expect(method.MethodResponses).toEqual([expect.objectContaining({ StatusCode: '405' })]);
+      const allow = response.ResponseParameters['method.response.header.Allow'];
+      expect(response.ResponseParameters['method.response.header.Request-Id']).toBe('context.requestId');
+      const body = JSON.parse(render(response.ResponseTemplates['application/json'])) as Record<string, unknown>;
+      expect(body).toMatchObject({ error: 'method_not_allowed', code: 'method_not_allowed', type: 'validation_error', request_id: 'req-405' });
+      expect(body.doc_url).toBe('https://api.example/sandbox/docs#error-method_not_allowed');
+      expect(`'${(body.allow as string[]).join(', ')}'`).toBe(allow);
+      allows.add(allow);
+    }
+    // /v1/accounts has GET and POST: the Allow of its ANY names both (the issue's PUT /v1/accounts).
+    const accounts = routes.filter((route) => route.path === '/v1/accounts').map((route) => route.method);
+    expect(allows).toContain(`'${accounts.sort().join(', ')}'`);
   });
 
   it('proxy to Lambda with a request validator', () => {

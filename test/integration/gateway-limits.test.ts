@@ -31,6 +31,51 @@ describe('rate limiting', () => {
   });
 });
 
+describe('row 4: rate-limit headers', () => {
+  it('are on every answer to a counted request, errors included, as the document declares them', async () => {
+    const owner = await api.newEntity();
+    const answers = [
+      await api.raw('GET', '/v1/locations', { key: owner.secret }),
+      await api.raw('GET', '/v1/locations/00000000-0000-0000-0000-000000000000', { key: owner.secret }),
+      // Refused by the gateway itself, after counting.
+      await api.raw('POST', '/v1/locations', { key: owner.secret, rawBody: 'x'.repeat(2 * 1024 * 1024), headers: { 'Content-Type': 'application/json' } }),
+      await api.raw('GET', '/v1/locations', { key: generateApiKey('test', 'bogus') }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 404, 413, 401]);
+    for (const answer of answers) {
+      expect(answer.headers.get('ratelimit-limit'), String(answer.status)).toBe('3');
+      expect(answer.headers.get('ratelimit-remaining'), String(answer.status)).toMatch(/^\d+$/);
+      expect(answer.headers.get('ratelimit-reset'), String(answer.status)).toMatch(/^\d+$/);
+    }
+    const document = (await api.raw('GET', '/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { $ref: string }> }> }>>;
+    };
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(item))
+        for (const [status, response] of Object.entries(operation.responses))
+          for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+            expect(response.headers?.[name], `${method} ${path} ${status} ${name}`).toEqual({ $ref: `#/components/headers/${name}` });
+  });
+});
+
+describe('row 7: a method the path does not have', () => {
+  it('is a 405 method_not_allowed with Allow, in the envelope; an unknown path stays a 404', async () => {
+    const owner = await api.newEntity();
+    const put = await api.raw('PUT', '/v1/accounts', { key: owner.secret, body: { name: 'x' } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect(put.error).toMatchObject({ error: 'method_not_allowed', code: 'method_not_allowed', type: 'validation_error', allow: ['GET', 'POST'] });
+    expect(put.error.request_id).toBe(put.headers.get('request-id'));
+    // Before authentication, as on API Gateway: no key is needed to learn the methods of a path.
+    const deleteList = await api.raw('DELETE', '/v1/locations');
+    expect([deleteList.status, deleteList.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    const postOne = await api.raw('POST', '/v1/locations/00000000-0000-0000-0000-000000000000', { key: owner.secret, body: {} });
+    expect([postOne.status, postOne.headers.get('allow')]).toEqual([405, 'DELETE, GET, PATCH']);
+    const unknown = await api.raw('PUT', '/v1/no-such-thing', { key: owner.secret });
+    expect([unknown.status, unknown.error.code]).toEqual([404, 'route_not_found']);
+  });
+});
+
 describe('authorizer cache', () => {
   it('is keyed by the whole Authorization value: a cached result never serves another key', async () => {
     const a = await api.newEntity();
@@ -79,7 +124,7 @@ describe('failed authentications per client address, and bounded caches', () => 
   // Well formed, so each one the authorizer sees is looked up in the database.
   const bogusKey = () => generateApiKey('test', 'bogus');
 
-  it('answers 300 distinct bogus keys from one address with the budget of 401s, then 429s whose Retry-After is their RateLimit-Reset', async () => {
+  it('row 4: answers 300 distinct bogus keys from one address with the budget of 401s, then 429s whose Retry-After is their RateLimit-Reset', async () => {
     const gateway = await startGateway();
     const responses = await Promise.all(Array.from({ length: 300 }, () => gateway.client.request('GET', '/v1/locations', { key: bogusKey() })));
     const invalid = responses.filter((response) => response.status === 401);
@@ -97,7 +142,7 @@ describe('failed authentications per client address, and bounded caches', () => 
     expect((await gateway.client.request('GET', '/v1/locations')).status).toBe(429);
   });
 
-  it('charges only failures, and never refuses a valid key for the failures of another client at its address', async () => {
+  it('row 4: charges only failures, and never refuses a valid key for the failures of another client at its address', async () => {
     const owner = await api.newEntity();
     const uncached = await startGateway();
     for (let i = 0; i < 3 * BUDGET; i++) expect((await uncached.client.request('GET', '/v1/locations', { key: owner.secret })).status).toBe(200);

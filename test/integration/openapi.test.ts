@@ -131,12 +131,12 @@ describe('the document integrators use', () => {
   }, 60_000);
 
   it('names the serving deployment as its server', async () => {
-    expect((await openApiDocument()).servers).toEqual([{ url: 'http://localhost:3000', description: 'This machine (npm start).' }]);
+    expect((await openApiDocument()).servers).toEqual([{ url: 'http://localhost:3000', description: 'Local: this machine (npm start).', 'x-internal': false }]);
     process.env.PUBLIC_BASE_URL = 'https://abc123.execute-api.eu-west-1.amazonaws.com/sandbox';
     process.env.STAGE_NAME = 'sandbox';
     try {
       expect((await openApiDocument()).servers).toEqual([
-        { url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/sandbox', description: 'Sandbox: test keys and test data only.' },
+        { url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/sandbox', description: 'Sandbox: test keys and test data only.', 'x-internal': false },
       ]);
       const missing = await api.request('GET', '/v1/locations');
       expect(missing.error.doc_url).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com/sandbox/docs#error-api_key_missing');

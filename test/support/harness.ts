@@ -101,6 +101,9 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     // Suites send many requests, and many refused keys (the security matrix), from one address.
     const unlimited = { ratePerSecond: 10_000, burst: 10_000 };
     server = createGatewayServer({ routes: Object.values(ROUTE_MODULES), rateLimit: unlimited, authFailureLimit: unlimited, ...gatewayOptions });
+    // A test that works synchronously for seconds (generating client types from the 2.4 MB document)
+    // would otherwise let the server close idle keep-alive sockets the client is about to reuse.
+    server.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     Object.assign(api, {
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -7,7 +7,7 @@ const entries = (Object.keys(ERROR_CATALOG) as ErrorCode[]).map((code) => [code,
 
 /** Which statuses each envelope type may use. */
 const STATUSES_BY_TYPE: Record<ErrorType, number[]> = {
-  validation_error: [400, 413, 414, 415, 422, 431],
+  validation_error: [400, 405, 413, 414, 415, 422, 431],
   expand_error: [400],
   permission_error: [401, 403],
   not_found: [404],

@@ -20,6 +20,15 @@ describe('buildRouteTable', () => {
     module('GET', '/v1/entities/{entity_id}/api-keys/{id}'),
   ]);
 
+  it('row 7: names the methods a path has, for the 405 of a method it lacks', () => {
+    expect(table.methodsAt('/v1/api-keys/key_1')).toEqual(['GET']);
+    expect(table.methodsAt('/v1/api-keys/key_1/roll')).toEqual(['POST']);
+    expect(table.methodsAt('/v1/products/search')).toEqual(['GET']);
+    expect(table.methodsAt('/v1/nothing')).toEqual([]);
+    // A malformed path has no methods (its 400 comes from matching it).
+    expect(table.methodsAt('/v1/api-keys/%zz')).toEqual([]);
+  });
+
   it('prefers the most literal route, as API Gateway does', () => {
     expect(table.match('POST', '/v1/api-keys/key_1/roll')?.route.name).toBe('POST /v1/api-keys/{id}/roll');
     expect(table.match('POST', '/v1/api-keys/key_1/revoke')).toEqual({

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors';
-import { checkEndpointUrl, classifyAddress, urlPolicy, type Resolver } from '../../shared/webhooks/url-policy';
+import { checkEndpointUrl, classifyAddress, LOCAL_WEBHOOK_HOSTS, urlPolicy, type Resolver } from '../../shared/webhooks/url-policy';
 
 const fakeDns: Record<string, string[]> = {
   'public.example': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
@@ -121,6 +121,24 @@ describe('checkEndpointUrl', () => {
     const refused = await refusal('https://sneaky.example/hook', { WEBHOOK_URL_ALLOWLIST: 'sneaky.example' });
     expect(refused).toMatchObject({ code: 'webhook_url_forbidden_address', param: 'url' });
     expect(refused.hint).toContain('sneaky.example resolves to 127.0.0.1');
+  });
+
+  it("row 9: allows every loopback spelling with npm start's default list, and names the variable when it refuses http", async () => {
+    const local = urlPolicy({ WEBHOOK_URL_ALLOWLIST: LOCAL_WEBHOOK_HOSTS }, (host) => Promise.resolve(host === 'localhost' ? ['127.0.0.1', '::1'] : []));
+    for (const url of ['http://localhost:4000/hook', 'http://127.0.0.1:4000/hook', 'http://[::1]:4000/hook'])
+      expect(await checkEndpointUrl(url, local), url).toBe(url);
+    const refused = await refusal('http://public.example/');
+    expect(refused.hint).toContain('WEBHOOK_URL_ALLOWLIST');
+    expect(refused.hint).toContain(`npm start defaults it to ${LOCAL_WEBHOOK_HOSTS}`);
+    process.env.STAGE_NAME = 'sandbox';
+    expect((await refusal('http://public.example/')).hint).toBe(
+      'The url must use https, unless its host is on WEBHOOK_URL_ALLOWLIST (comma-separated host names) of this sandbox server.',
+    );
+    process.env.STAGE_NAME = 'prod';
+    expect(await refusal('http://[::1]:4000/', { WEBHOOK_URL_ALLOWLIST: LOCAL_WEBHOOK_HOSTS })).toMatchObject({
+      code: 'webhook_url_insecure',
+      hint: 'The url must use https.',
+    });
   });
 
   it('requires https, and allows http only for allowlisted hosts off prod', async () => {
