@@ -21,7 +21,6 @@
  *
  * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
 import {
   assertLocal,
@@ -37,7 +36,7 @@ import {
   writeResults,
   type Summary,
 } from './lib';
-import { connectBenchDatabase, getEvent, seed } from './seed';
+import { connectBenchDatabase, invokeGet, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
 process.env.NODE_ENV = 'production';
@@ -51,8 +50,6 @@ const SPAN_DAYS = 730;
 
 const RUNS = Math.max(3, Math.min(option('runs', 20), 200));
 const BILLS = countOption('bills', 100_000);
-
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** Vendors, bills, payments and applications, and the AP account's day balances, as the owner with triggers off. */
 async function generate(owner: pg.Client, entityId: string, today: string): Promise<void> {
@@ -153,22 +150,8 @@ async function main(): Promise<void> {
     ).rows[0];
     console.log(`seeded in ${round(seedSeconds, 1)} s: ${JSON.stringify(counts)}`);
 
-    let sequence = 0;
-    const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context;
-    const invoke = async (handler: Handler, asOf: string) => {
-      const resource = route.route.path;
-      const base = getEvent({
-        resource,
-        path: resource.replace('{entity_id}', entityId),
-        pathParameters: { entity_id: entityId },
-        authorizer,
-        requestId: `bench-${++sequence}`,
-      });
-      const event = { ...base, queryStringParameters: { as_of_date: asOf }, multiValueQueryStringParameters: { as_of_date: [asOf] } };
-      const response = await handler(event as unknown as APIGatewayProxyEvent, context);
-      if (response.statusCode !== 200) throw new Error(`${resource}: ${response.statusCode} ${response.body}`);
-      return JSON.parse(response.body) as { vendors: unknown[]; totals: { total: number } };
-    };
+    const invoke = (asOf: string) =>
+      invokeGet(route.handler, { resource: route.route.path, pathParameters: { entity_id: entityId }, query: { as_of_date: asOf }, authorizer });
     const inEntity = <T>(work: (db: import('../shared/db/database').Db) => Promise<T>) => withTransaction({ role: 'app_user', entityId, readOnly: true }, work);
 
     const figures: Record<string, Record<string, unknown>> = {};
@@ -198,7 +181,7 @@ async function main(): Promise<void> {
         open_bills: independent.bills,
         grand_total: report.totals.total,
         data_layer: await timed(RUNS, () => inEntity((db) => apAging(db, entityId, asOf))),
-        handler: await timed(RUNS, () => invoke(route.handler, asOf)),
+        handler: await timed(RUNS, () => invoke(asOf)),
       };
     }
 

@@ -7,7 +7,7 @@
  *
  * The books (one entity, two years up to the seeding day), at --scale=1:
  *   5,000 customers, 160,000 posted invoices (100,000 open today: 60,000 unpaid, 40,000 half paid;
- *     the rest paid 10–59 days after their date), 100,000 customer payments, one in eighty
+ *     the rest paid 10–59 days after their date, or by today), 100,000 customer payments, one in eighty
  *     overpaid by 25.00 (unapplied credit in Customer Deposits and Credits);
  *   20,000 products stocked at two of three locations: 120,000 FIFO cost layers received over
  *     the first 640 days, the oldest layer of each balance sold in full and the next one half;
@@ -52,7 +52,7 @@ const TARGET_P50_MS = 300;
 const TARGET_P95_MS = 600;
 const TARGET_DEPTH_RATIO = 1.5;
 /** Changes whenever the generated books change, so an older seed is rebuilt. */
-const SEED_VERSION = 1;
+const SEED_VERSION = 2;
 const SPAN_DAYS = 730;
 
 const RUNS = Math.max(3, Math.min(option('runs', 20), 200));
@@ -89,6 +89,9 @@ async function generate(owner: pg.Client, entityId: string, mainLocationId: stri
   const q = (sql: string, values: unknown[] = []) => owner.query(sql, values);
   const first = `('${today}'::date - ${SPAN_DAYS - 1})`;
   const noon = (day: string) => `((${day})::timestamp + time '12:00') AT TIME ZONE 'UTC'`;
+  // `days` after `day`, or, when that is still to come, a point between `day` and today (`share` fiftieths of the way), so recent documents are settled on days spread up to today.
+  const within = (day: string, days: string, share: string) =>
+    `CASE WHEN ${day} + ${days} <= '${today}'::date THEN ${day} + ${days} ELSE ${day} + ('${today}'::date - ${day}) * (${share}) / 50 END`;
   await q('BEGIN');
   await q('SET LOCAL session_replication_role = replica');
   await q('SET LOCAL work_mem = \'64MB\'');
@@ -141,7 +144,7 @@ async function generate(owner: pg.Client, entityId: string, mainLocationId: stri
   await q(
     `CREATE TEMP TABLE bench_invoices ON COMMIT DROP AS
        SELECT i, id, customer_id, inv_date, subtotal, tax, subtotal + tax AS total, paid, extra,
-              CASE WHEN paid > 0 THEN least(inv_date + 10 + i % 50, '${today}'::date) END AS pay_date
+              CASE WHEN paid > 0 THEN ${within('inv_date', '10 + i % 50', 'i % 50')} END AS pay_date
          FROM (SELECT i, md5('inv' || i)::uuid AS id, md5('c' || (i * 13) % ${SIZES.customers})::uuid AS customer_id,
                       ${first} + i % ${SPAN_DAYS} AS inv_date, s.subtotal, round(s.subtotal * 0.08, 2) AS tax,
                       CASE WHEN i % 8 IN (0, 1) THEN round((s.subtotal + round(s.subtotal * 0.08, 2)) / 2, 2)
@@ -222,14 +225,14 @@ async function generate(owner: pg.Client, entityId: string, mainLocationId: stri
   );
   await q(
     `CREATE TEMP TABLE bench_ap_applications ON COMMIT DROP AS
-       SELECT b.b * 2 + j AS k, b.id AS bill_id, b.vendor_id, b.unit AS amount, least(b.bill_date + 5 + 10 * j, '${today}'::date) AS applied_on
+       SELECT b.b * 2 + j AS k, b.id AS bill_id, b.vendor_id, b.unit AS amount, ${within('b.bill_date', '5 + 10 * j', '10 + 30 * j')} AS applied_on
          FROM bench_bills b CROSS JOIN generate_series(0, 1) AS g(j)`,
   );
   await q(
     `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, journal_entry_id, posted_at)
      SELECT b.id, $1, 'BILL-' || lpad(b.b::text, 7, '0'), b.vendor_id, CASE WHEN b.units = 2 THEN 'paid' ELSE 'partially_paid' END,
             b.bill_date, b.bill_date + 30, b.unit * b.units, b.unit * b.units, 2 * b.unit,
-            CASE WHEN b.units = 2 THEN least(b.bill_date + 15, '${today}'::date) END, md5('be' || b.b)::uuid, ${noon('b.bill_date')}
+            CASE WHEN b.units = 2 THEN greatest(${within('b.bill_date', '5', '10')}, ${within('b.bill_date', '15', '40')}) END, md5('be' || b.b)::uuid, ${noon('b.bill_date')}
        FROM bench_bills b`,
     [entityId],
   );
