@@ -94,7 +94,7 @@ async function generate(owner: pg.Client, entityId: string, mainLocationId: stri
     `CASE WHEN ${day} + ${days} <= '${today}'::date THEN ${day} + ${days} ELSE ${day} + ('${today}'::date - ${day}) * (${share}) / 50 END`;
   await q('BEGIN');
   await q('SET LOCAL session_replication_role = replica');
-  await q('SET LOCAL work_mem = \'64MB\'');
+  await q("SET LOCAL work_mem = '64MB'");
 
   // The chart: the system accounts provisioning made, and the accounts manual entries move money between.
   await q(
@@ -425,10 +425,12 @@ async function main(): Promise<void> {
     }
     const { entity_id: entityId, authorizer } = record;
     const yearBack = yearBefore(today);
-    const firstDay = (await owner.query<{ day: string }>(`SELECT min(entry_date)::text AS day FROM journal_lines WHERE entity_id = $1`, [entityId])).rows[0].day;
+    const firstDay = (await owner.query<{ day: string }>(`SELECT min(entry_date)::text AS day FROM journal_lines WHERE entity_id = $1`, [entityId])).rows[0]
+      .day;
     const books = await checkBooks(owner, entityId, [today, yearBack]);
     console.log(`books: ${JSON.stringify({ ...books, ties: undefined })}; documents tie to their control accounts on ${today} and ${yearBack}`);
-    const arAccount = (await owner.query<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND system_key = 'accounts_receivable'`, [entityId])).rows[0].id;
+    const arAccount = (await owner.query<{ id: string }>(`SELECT id FROM gl_accounts WHERE entity_id = $1 AND system_key = 'accounts_receivable'`, [entityId]))
+      .rows[0].id;
 
     const reports: Report[] = [
       { name: 'trial balance', path: '/v1/entities/{entity_id}/reconciliation/trial-balance', query: (asOf) => ({ as_of_date: asOf }) },
@@ -516,7 +518,14 @@ async function main(): Promise<void> {
       ['report', 'as of', 'p50', 'p95', 'p50 / trial balance', 'verdict'],
       figures.map((f) =>
         f.handler
-          ? [f.report, f.as_of_date, round(f.handler.p50, 1), round(f.handler.p95, 1), `${round(f.handler.p50 / trial.get(f.as_of_date)!.p50, 2)}x`, verdictOf(f.handler)]
+          ? [
+              f.report,
+              f.as_of_date,
+              round(f.handler.p50, 1),
+              round(f.handler.p95, 1),
+              `${round(f.handler.p50 / trial.get(f.as_of_date)!.p50, 2)}x`,
+              verdictOf(f.handler),
+            ]
           : [f.report, f.as_of_date, 'not present', '', '', ''],
       ),
     );
@@ -531,7 +540,8 @@ async function main(): Promise<void> {
       console.log('\naccount activity deepest page: not present');
     }
     const measured = figures.filter((f) => f.handler);
-    const verdict = measured.every((f) => verdictOf(f.handler!) === 'PASS') && (!depth.present || Number(depth.ratio_p50) <= TARGET_DEPTH_RATIO) ? 'PASS' : 'FAIL';
+    const verdict =
+      measured.every((f) => verdictOf(f.handler!) === 'PASS') && (!depth.present || Number(depth.ratio_p50) <= TARGET_DEPTH_RATIO) ? 'PASS' : 'FAIL';
     console.log(`\n${measured.length / 2} of ${reports.length} reports present; verdict on those: ${verdict}`);
     const file = writeResults('reports', {
       runs: RUNS,

@@ -204,7 +204,12 @@ if (reports && selected.some((bench) => bench.name === 'reports')) {
       continue;
     }
     const pass = figure.handler.p50 <= target.p50_ms && figure.handler.p95 <= target.p95_ms;
-    rows.push([label, `${round(figure.handler.p50, 1)} / ${round(figure.handler.p95, 1)} ms`, `<= ${target.p50_ms} / ${target.p95_ms} ms`, pass ? 'PASS' : 'FAIL']);
+    rows.push([
+      label,
+      `${round(figure.handler.p50, 1)} / ${round(figure.handler.p95, 1)} ms`,
+      `<= ${target.p50_ms} / ${target.p95_ms} ms`,
+      pass ? 'PASS' : 'FAIL',
+    ]);
   }
   const depth = reports.account_activity_depth;
   rows.push([
