@@ -5,7 +5,7 @@
  * The data: 500 vendors; bill i dated over two years up to today, due 30 days later, with ten
  * applications (200,000 payments of five applications each) dated 0 to 45 days after the bill;
  * a quarter of the bills are paid in full, the rest half; one application in fifty was voided
- * three days after it was applied. amount_paid, status and paid_off_on are what the live applications give, and
+ * three days after it was applied. amount_paid, status, paid_off_on and last_applied_on are what the live applications give, and
  * the accounts payable day balances (gl_daily_balances) are what the bills, applications and voids
  * post, so the report's grand total can be checked against the control account, and its totals
  * against an independent computation from the applications, before anything is timed.
@@ -77,11 +77,11 @@ async function generate(owner: pg.Client, entityId: string, today: string): Prom
          FROM bench_bills b CROSS JOIN generate_series(0, ${APPLICATIONS_PER_BILL - 1}) AS g(j)`,
   );
   await owner.query(
-    `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, journal_entry_id, posted_at)
+    `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, last_applied_on, journal_entry_id, posted_at)
      SELECT b.id, $1, 'BILL-' || lpad(b.i::text, 7, '0'), b.vendor_id,
             CASE WHEN p.paid = b.unit * b.units THEN 'paid' ELSE 'partially_paid' END,
             b.bill_date, b.bill_date + 30, b.unit * b.units, b.unit * b.units, p.paid,
-            CASE WHEN p.paid = b.unit * b.units THEN p.last_applied END, md5('je' || b.i)::uuid, now()
+            CASE WHEN p.paid = b.unit * b.units THEN p.last_applied END, p.last_applied, md5('je' || b.i)::uuid, now()
        FROM bench_bills b
        JOIN (SELECT bill_id, sum(amount) FILTER (WHERE voided_on IS NULL) AS paid, max(applied_on) FILTER (WHERE voided_on IS NULL) AS last_applied
                FROM bench_applications GROUP BY bill_id) p ON p.bill_id = b.id`,

@@ -17,7 +17,7 @@
  * Each document's entry is what the API posts for it (invoice: AR / revenue / sales tax; payment:
  * undeposited funds / AR / customer credits; receipt: inventory / received not billed; sale:
  * cost of goods sold / inventory; bill: cost of goods sold / AP; AP payment: AP / bank), and the
- * documents carry the figures those entries imply (balance_due, amount_paid, paid_off_on,
+ * documents carry the figures those entries imply (balance_due, amount_paid, paid_off_on, last_applied_on,
  * remaining_quantity and remaining_value, on_hand). gl_daily_balances is built from the lines.
  * Before anything is timed the seed is checked: every entry balances, and open invoices, open
  * bills, unapplied payments and the cost layers tie to their control accounts, today and a year
@@ -229,10 +229,12 @@ async function generate(owner: pg.Client, entityId: string, mainLocationId: stri
          FROM bench_bills b CROSS JOIN generate_series(0, 1) AS g(j)`,
   );
   await q(
-    `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, journal_entry_id, posted_at)
+    `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, last_applied_on,
+                               journal_entry_id, posted_at)
      SELECT b.id, $1, 'BILL-' || lpad(b.b::text, 7, '0'), b.vendor_id, CASE WHEN b.units = 2 THEN 'paid' ELSE 'partially_paid' END,
             b.bill_date, b.bill_date + 30, b.unit * b.units, b.unit * b.units, 2 * b.unit,
-            CASE WHEN b.units = 2 THEN greatest(${within('b.bill_date', '5', '10')}, ${within('b.bill_date', '15', '40')}) END, md5('be' || b.b)::uuid, ${noon('b.bill_date')}
+            CASE WHEN b.units = 2 THEN greatest(${within('b.bill_date', '5', '10')}, ${within('b.bill_date', '15', '40')}) END,
+            greatest(${within('b.bill_date', '5', '10')}, ${within('b.bill_date', '15', '40')}), md5('be' || b.b)::uuid, ${noon('b.bill_date')}
        FROM bench_bills b`,
     [entityId],
   );
