@@ -5,7 +5,7 @@
  * The data: 500 vendors; bill i dated over two years up to today, due 30 days later, with ten
  * applications (200,000 payments of five applications each) dated 0 to 45 days after the bill;
  * a quarter of the bills are paid in full, the rest half; one application in fifty was voided
- * three days after it was applied. amount_paid, status and paid_off_on are what the live applications give, and
+ * three days after it was applied. amount_paid, status, paid_off_on and last_applied_on are what the live applications give, and
  * the accounts payable day balances (gl_daily_balances) are what the bills, applications and voids
  * post, so the report's grand total can be checked against the control account, and its totals
  * against an independent computation from the applications, before anything is timed.
@@ -21,7 +21,6 @@
  *
  * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
 import {
   assertLocal,
@@ -37,7 +36,7 @@ import {
   writeResults,
   type Summary,
 } from './lib';
-import { connectBenchDatabase, getEvent, seed } from './seed';
+import { connectBenchDatabase, invokeGet, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
 process.env.NODE_ENV = 'production';
@@ -51,8 +50,6 @@ const SPAN_DAYS = 730;
 
 const RUNS = Math.max(3, Math.min(option('runs', 20), 200));
 const BILLS = countOption('bills', 100_000);
-
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** Vendors, bills, payments and applications, and the AP account's day balances, as the owner with triggers off. */
 async function generate(owner: pg.Client, entityId: string, today: string): Promise<void> {
@@ -80,11 +77,11 @@ async function generate(owner: pg.Client, entityId: string, today: string): Prom
          FROM bench_bills b CROSS JOIN generate_series(0, ${APPLICATIONS_PER_BILL - 1}) AS g(j)`,
   );
   await owner.query(
-    `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, journal_entry_id, posted_at)
+    `INSERT INTO vendor_bills (id, entity_id, bill_number, vendor_id, status, bill_date, due_date, subtotal, bill_total, amount_paid, paid_off_on, last_applied_on, journal_entry_id, posted_at)
      SELECT b.id, $1, 'BILL-' || lpad(b.i::text, 7, '0'), b.vendor_id,
             CASE WHEN p.paid = b.unit * b.units THEN 'paid' ELSE 'partially_paid' END,
             b.bill_date, b.bill_date + 30, b.unit * b.units, b.unit * b.units, p.paid,
-            CASE WHEN p.paid = b.unit * b.units THEN p.last_applied END, md5('je' || b.i)::uuid, now()
+            CASE WHEN p.paid = b.unit * b.units THEN p.last_applied END, p.last_applied, md5('je' || b.i)::uuid, now()
        FROM bench_bills b
        JOIN (SELECT bill_id, sum(amount) FILTER (WHERE voided_on IS NULL) AS paid, max(applied_on) FILTER (WHERE voided_on IS NULL) AS last_applied
                FROM bench_applications GROUP BY bill_id) p ON p.bill_id = b.id`,
@@ -153,22 +150,8 @@ async function main(): Promise<void> {
     ).rows[0];
     console.log(`seeded in ${round(seedSeconds, 1)} s: ${JSON.stringify(counts)}`);
 
-    let sequence = 0;
-    const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context;
-    const invoke = async (handler: Handler, asOf: string) => {
-      const resource = route.route.path;
-      const base = getEvent({
-        resource,
-        path: resource.replace('{entity_id}', entityId),
-        pathParameters: { entity_id: entityId },
-        authorizer,
-        requestId: `bench-${++sequence}`,
-      });
-      const event = { ...base, queryStringParameters: { as_of_date: asOf }, multiValueQueryStringParameters: { as_of_date: [asOf] } };
-      const response = await handler(event as unknown as APIGatewayProxyEvent, context);
-      if (response.statusCode !== 200) throw new Error(`${resource}: ${response.statusCode} ${response.body}`);
-      return JSON.parse(response.body) as { vendors: unknown[]; totals: { total: number } };
-    };
+    const invoke = (asOf: string) =>
+      invokeGet(route.handler, { resource: route.route.path, pathParameters: { entity_id: entityId }, query: { as_of_date: asOf }, authorizer });
     const inEntity = <T>(work: (db: import('../shared/db/database').Db) => Promise<T>) => withTransaction({ role: 'app_user', entityId, readOnly: true }, work);
 
     const figures: Record<string, Record<string, unknown>> = {};
@@ -198,7 +181,7 @@ async function main(): Promise<void> {
         open_bills: independent.bills,
         grand_total: report.totals.total,
         data_layer: await timed(RUNS, () => inEntity((db) => apAging(db, entityId, asOf))),
-        handler: await timed(RUNS, () => invoke(route.handler, asOf)),
+        handler: await timed(RUNS, () => invoke(asOf)),
       };
     }
 

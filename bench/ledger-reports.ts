@@ -18,10 +18,9 @@
  *
  * DATABASE_URL picks the server (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
 import { assertLocal, createDatabase, databaseUrl, dropDatabase, hrtimeMs, printTable, round, timed, writeResults, type Summary, option } from './lib';
-import { connectBenchDatabase, getEvent, seed } from './seed';
+import { connectBenchDatabase, invokeGet, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
 process.env.NODE_ENV = 'production';
@@ -41,7 +40,6 @@ if (SIZES.some((size, i) => !Number.isInteger(size) || size <= 0 || size % 2 || 
   throw new Error('--sizes: increasing even line counts');
 }
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 /** One ledger size: its counts, and the timings under each as-of date. */
 type Stage = Record<string, unknown> & { lines: number };
 
@@ -118,16 +116,8 @@ async function main(): Promise<void> {
       [entityId, ACCOUNTS - existing, BANK_ACCOUNTS - 1],
     );
 
-    let sequence = 0;
-    const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context;
-    const invoke = async (handler: Handler, resource: string, asOf: string) => {
-      const path = resource.replace('{entity_id}', entityId);
-      const base = getEvent({ resource, path, pathParameters: { entity_id: entityId }, authorizer, requestId: `bench-${++sequence}` });
-      const event = { ...base, queryStringParameters: { as_of_date: asOf }, multiValueQueryStringParameters: { as_of_date: [asOf] } };
-      const response = await handler(event as unknown as APIGatewayProxyEvent, context);
-      if (response.statusCode !== 200) throw new Error(`${resource}: ${response.statusCode} ${response.body}`);
-      return JSON.parse(response.body) as { total_gl_balance?: number; total_debits?: number; total_credits?: number };
-    };
+    const invoke = (handler: unknown, resource: string, asOf: string) =>
+      invokeGet(handler, { resource, pathParameters: { entity_id: entityId }, query: { as_of_date: asOf }, authorizer });
     const inEntity = <T>(work: (db: import('../shared/db/database').Db) => Promise<T>) => withTransaction({ role: 'app_user', entityId, readOnly: true }, work);
     const rawCash = (asOf: string) =>
       owner.query<{ id: string; balance: string }>(

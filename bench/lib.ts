@@ -119,6 +119,28 @@ export async function createDatabase(adminUrl: string, name = BENCH_DATABASE): P
   return withDatabase(adminUrl, name);
 }
 
+/**
+ * The database `name` next to `adminUrl`'s, kept between runs: left as it is when a run recorded
+ * its seed on it (COMMENT ON DATABASE, returned as `comment`), else (and when `reset`) created
+ * empty, so a seed that never finished is never reused.
+ */
+export async function openDatabase(adminUrl: string, name: string, options: { reset: boolean }): Promise<{ url: string; comment: string | null }> {
+  assertLocal(adminUrl);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+  const comment = await admin(adminUrl, async (client) => {
+    const found = await client.query<{ comment: string | null }>(
+      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
+      [name],
+    );
+    const comment = found.rows[0]?.comment ?? null;
+    if (comment !== null && !options.reset) return comment;
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+    return null;
+  });
+  return { url: withDatabase(adminUrl, name), comment };
+}
+
 export async function dropDatabase(adminUrl: string, name = BENCH_DATABASE): Promise<void> {
   await admin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }

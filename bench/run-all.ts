@@ -30,6 +30,8 @@ const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
   { name: 'http-throughput', args: [], quickArgs: ['--rounds=1', '--duration=2', '--keys=50', '--no-embedded'] },
   { name: 'webhook-delivery', args: [], quickArgs: ['--events=1000', '--rate=200', '--slow-ms=500'] },
   { name: 'ap-aging', args: [], quickArgs: ['--runs=5', '--bills=10000'] },
+  // Seeds its books once (minutes) and keeps them in their own database for the next runs.
+  { name: 'reports', args: [], quickArgs: ['--runs=5', '--scale=0.05', '--walk-seconds=20'] },
 ];
 
 const selected = BENCHMARKS.filter((bench) => !only || only.split(',').includes(bench.name));
@@ -183,6 +185,39 @@ if (aging && selected.some((bench) => bench.name === 'ap-aging')) {
       figure.handler.p50 < aging.target_ms ? 'PASS' : 'FAIL',
     ]);
   }
+}
+interface ReportsResults {
+  scale: number;
+  seed_seconds: number;
+  target: { p50_ms: number; p95_ms: number; depth_ratio: number };
+  figures: { report: string; as_of_date: string; present: boolean; handler?: P50 & { p95: number } }[];
+  account_activity_depth: { present: boolean; ratio_p50?: number; pages_walked?: number };
+}
+const reports = read<ReportsResults>('reports');
+if (reports && selected.some((bench) => bench.name === 'reports')) {
+  const { target } = reports;
+  const books = reports.scale === 1 ? '2,000,000 journal lines' : `books at scale ${reports.scale}`;
+  for (const figure of reports.figures) {
+    const label = `${figure.report}, ${books}, as of ${figure.as_of_date} p50 / p95`;
+    if (!figure.handler) {
+      rows.push([label, 'not present', '', '']);
+      continue;
+    }
+    const pass = figure.handler.p50 <= target.p50_ms && figure.handler.p95 <= target.p95_ms;
+    rows.push([
+      label,
+      `${round(figure.handler.p50, 1)} / ${round(figure.handler.p95, 1)} ms`,
+      `<= ${target.p50_ms} / ${target.p95_ms} ms`,
+      pass ? 'PASS' : 'FAIL',
+    ]);
+  }
+  const depth = reports.account_activity_depth;
+  rows.push([
+    `account activity, deepest page reached (${depth.pages_walked ?? 0} pages) / first page p50`,
+    depth.present ? `${depth.ratio_p50}x` : 'not present',
+    `<= ${target.depth_ratio}x`,
+    depth.present ? (depth.ratio_p50! <= target.depth_ratio ? 'PASS' : 'FAIL') : '',
+  ]);
 }
 interface WebhookDeliveryResults {
   events: number;

@@ -104,3 +104,29 @@ export function getEvent(options: {
     },
   };
 }
+
+type GetHandler = (event: never, context: never) => Promise<{ statusCode: number; body: string }>;
+
+const BENCH_CONTEXT = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 };
+let requestSequence = 0;
+
+/**
+ * Calls a GET route's Lambda handler in process, as API Gateway would: the resource path, its path
+ * parameters, the query (one value per name) and the authorizer's context. Anything but 200 throws.
+ */
+export async function invokeGet<T = unknown>(
+  handler: unknown,
+  options: { resource: string; pathParameters: Record<string, string>; query?: Record<string, string>; authorizer: Record<string, string> },
+): Promise<T> {
+  const path = Object.entries(options.pathParameters).reduce((resource, [name, value]) => resource.replace(`{${name}}`, value), options.resource);
+  const base = getEvent({ ...options, path, requestId: `bench-${++requestSequence}` });
+  const query = options.query && Object.keys(options.query).length > 0 ? options.query : null;
+  const event = {
+    ...base,
+    queryStringParameters: query,
+    multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
+  };
+  const response = await (handler as GetHandler)(event as never, BENCH_CONTEXT as never);
+  if (response.statusCode !== 200) throw new Error(`GET ${path}: ${response.statusCode} ${response.body}`);
+  return JSON.parse(response.body) as T;
+}

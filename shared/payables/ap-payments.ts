@@ -119,6 +119,8 @@ async function lockAll<T extends { id: string }>(
 
 const BILL_SQL = `SELECT x.id, x.bill_number, x.vendor_id, x.status, x.currency, to_char(x.bill_date, 'YYYY-MM-DD') AS bill_date, x.bill_total, x.amount_paid,
   x.bill_total - x.amount_paid AS balance_due FROM vendor_bills x`;
+/** A bill's latest live application date ($1 entity, $2 bill): always one row, null when there is none. */
+const LAST_APPLIED_ON = `SELECT max(a.applied_on) AS last_applied_on FROM ap_payment_applications a WHERE a.entity_id = $1 AND a.bill_id = $2 AND a.voided_on IS NULL`;
 const CREDIT_SQL = `SELECT x.id, x.credit_number, x.vendor_id, x.status, x.currency, to_char(x.credit_date, 'YYYY-MM-DD') AS credit_date, x.amount,
   x.remaining_amount, x.expires_at FROM vendor_credits x`;
 type LockedBill = Pick<BillRow, 'id' | 'bill_number' | 'vendor_id' | 'status' | 'currency' | 'bill_date' | 'bill_total' | 'amount_paid' | 'balance_due'>;
@@ -260,11 +262,13 @@ export async function createApPayment(db: Db, actor: Actor, input: ApPaymentCrea
   for (const [index, bill] of bills.entries()) {
     const paid = amount(bill.amount_paid).plus(amount(input.bills[index].amount));
     const status = paid.eq(amount(bill.bill_total)) ? 'paid' : 'partially_paid';
-    // paid_off_on: the date the bill reached paid (its latest live application), which AP aging uses to skip it before that date.
+    // last_applied_on: the date of the bill's latest live application; paid_off_on: that date once the bill is paid. AP
+    // aging as of an earlier date skips the bills paid off by then, and adds back later applications only where there are any.
     await db.query(
-      `UPDATE vendor_bills SET amount_paid = $3, status = $4, updated_at = now(),
-         paid_off_on = CASE WHEN $4 = 'paid' THEN (SELECT max(a.applied_on) FROM ap_payment_applications a WHERE a.entity_id = $1 AND a.bill_id = $2 AND a.voided_on IS NULL) END
-       WHERE entity_id = $1 AND id = $2`,
+      `UPDATE vendor_bills b SET amount_paid = $3, status = $4, updated_at = now(), last_applied_on = l.last_applied_on,
+         paid_off_on = CASE WHEN $4 = 'paid' THEN l.last_applied_on END
+         FROM (${LAST_APPLIED_ON}) l
+       WHERE b.entity_id = $1 AND b.id = $2`,
       [entityId, bill.id, paid.toString(), status],
     );
     if (status === 'paid') await actor.events.record('vendor_bill.paid', await getBill(db, entityId, bill.id), { status: bill.status });
@@ -331,12 +335,12 @@ export async function voidApPayment(db: Db, actor: Actor, paymentId: string, rea
     const back = sum(applications.filter((a) => a.bill_id === bill.id).map((a) => a.amount));
     const paid = amount(bill.amount_paid).minus(back);
     const status = paid.isZero() ? 'open' : 'partially_paid';
-    await db.query(`UPDATE vendor_bills SET amount_paid = $3, status = $4, paid_off_on = NULL, updated_at = now() WHERE entity_id = $1 AND id = $2`, [
-      entityId,
-      bill.id,
-      paid.toString(),
-      status,
-    ]);
+    await db.query(
+      `UPDATE vendor_bills b SET amount_paid = $3, status = $4, paid_off_on = NULL, last_applied_on = l.last_applied_on, updated_at = now()
+         FROM (${LAST_APPLIED_ON}) l
+       WHERE b.entity_id = $1 AND b.id = $2`,
+      [entityId, bill.id, paid.toString(), status],
+    );
     if (status !== bill.status) await actor.events.record('vendor_bill.updated', await getBill(db, entityId, bill.id), { status: bill.status });
   }
   let released: Amount = ZERO;
