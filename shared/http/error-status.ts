@@ -12,6 +12,8 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   parameter_invalid: 400,
   parameter_unknown: 400,
   idempotency_key_invalid: 400,
+  dry_run_not_supported: 400,
+  dry_run_idempotency_key: 400,
   expand_error: 400,
   webhook_url_insecure: 400,
   webhook_url_forbidden_address: 400,

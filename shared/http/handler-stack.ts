@@ -13,10 +13,12 @@
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hasScope } from '../auth/scopes';
 import { connectDuringInit, withTransaction } from '../db/database';
+import { dryRunTransaction } from '../db/dry-run-transaction';
 import { ApiError } from '../errors';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { etagMatches, etagOf } from './etag';
+import { dryRunBody, refuseUnlessDryRunnable } from './dry-run';
 import { applyExpand } from './expand';
 import type { StoredResponse, WriteLayer } from './idempotency';
 import type { RouteInvocation } from './observe';
@@ -46,7 +48,10 @@ async function execute(route: KeyRoute, state: RequestState, writes: WriteLayer 
   const committed: (() => Promise<void>)[] = [];
   // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
   const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
-  const { body, events } = await withTransaction(
+  // A dry run's transaction is rolled back; it keeps what the work posted for its answer (dry-run.ts).
+  let postings: unknown[] = [];
+  const transaction = state.dryRun ? dryRunTransaction((posted) => (postings = posted)) : withTransaction;
+  const { body, events } = await transaction(
     { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
     async (db) => {
       const recorder =
@@ -85,6 +90,11 @@ async function execute(route: KeyRoute, state: RequestState, writes: WriteLayer 
       return { body: stamped, events: recorder.recorded };
     },
   );
+  if (state.dryRun) {
+    // Nothing was kept: nothing to publish, no task to start.
+    const answer = dryRunBody(body, postings, events);
+    return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(answer) }, afterCommit: NOTHING_AFTER_COMMIT };
+  }
   const afterCommit: AfterCommit =
     events.length === 0 && committed.length === 0
       ? NOTHING_AFTER_COMMIT
@@ -110,6 +120,7 @@ function core(route: KeyRoute, writes: WriteLayer | undefined) {
       afterCommit = executed.afterCommit();
       return executed.response;
     };
+    if (state.dryRun) refuseUnlessDryRunnable(route, state.idempotencyKey);
     let result: StoredResponse;
     try {
       if (state.idempotencyKey !== undefined) {
