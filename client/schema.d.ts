@@ -3979,6 +3979,67 @@ export interface components {
             updated_at: string;
         };
         /**
+         * AccountDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Account.
+         */
+        AccountDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "account";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            /** @description Your customer number; unique within the entity. */
+            account_number: string | null;
+            email: string | null;
+            phone: string | null;
+            address1: string | null;
+            address2: string | null;
+            city: string | null;
+            state: string | null;
+            postal_code: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string | null;
+            tax_exempt: boolean;
+            /** @description ISO 4217 code; defaults to USD. */
+            currency: string;
+            notes: string | null;
+            /** @description Archived parties stay on existing documents and can be restored; new documents should not use them. */
+            is_archived: boolean;
+            archived_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            external_source: string | null;
+            external_id: string | null;
+            /** @description The import batch the account was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * SetupIntent
          * @description The start of saving a payment method: what the client needs to collect it with the processor.
          */
@@ -3993,6 +4054,63 @@ export interface components {
             status: string;
             /** @description The processor's publishable key for the client library (test or live, as the API key). */
             publishable_key: string;
+        };
+        /**
+         * AccountPaymentMethodDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is AccountPaymentMethod.
+         */
+        AccountPaymentMethodDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "account_payment_method";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            account_id: string;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description The payment processor's id of the method (e.g. pm_…). */
+            processor_payment_method_id: string;
+            /** @enum {string} */
+            type: "card" | "ach";
+            /** @description Cards: visa, mastercard, amex, discover ... */
+            card_brand: string | null;
+            /** @description Last four digits of the card or bank account number. */
+            last_four: string | null;
+            bank_name: string | null;
+            /** @description ACH: checking or savings. */
+            account_type: string | null;
+            routing_last_four: string | null;
+            /** @description Cards: credit, debit, prepaid or unknown. */
+            funding_type: string | null;
+            /** @description ACH: verified, pending or blocked; null for cards. */
+            verification_status: string | null;
+            exp_month: number | null;
+            exp_year: number | null;
+            /** @description At most one active default per account; the account's first method becomes it. */
+            is_default: boolean;
+            /** @description False once removed (DELETE): kept for history, detached at the processor. */
+            is_active: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * ApPayment
@@ -4081,6 +4199,78 @@ export interface components {
             voided_on: string | null;
         };
         /**
+         * ApPaymentDryRun
+         * @description A payment of one vendor's bills from a bank account, with vendor credits applied first.
+         */
+        ApPaymentDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "ap_payment";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Sequential per entity and gap-free (APP-000001). */
+            payment_number: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /** @description The bank_account_id of the bank GL account paid from; null when vendor credits paid everything. */
+            bank_account_id: string | null;
+            /** @enum {string} */
+            method: "check" | "ach" | "wire" | "card";
+            /** @description Check number, ACH trace or wire reference. */
+            reference: string | null;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            payment_date: string;
+            /** @description Cash paid from the bank account (the bank is credited this). */
+            amount: number;
+            /** @description Vendor credits applied by this payment. */
+            credit_total: number;
+            /** @description amount + credit_total: what the bills were reduced by. */
+            total_applied: number;
+            /** @enum {string} */
+            status: "posted" | "voided";
+            currency: string;
+            memo: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Per bill: the vendor credit amounts (applied first) and the cash. */
+            applications: components["schemas"]["ApPaymentApplication"][];
+            /** @description The vendor credits this payment applied. */
+            vendor_credit_ids: string[];
+            created_by_user_id: string | null;
+            journal_entry_id: string | null;
+            voided_by: string | null;
+            voided_at: string | null;
+            void_date: string | null;
+            void_reason: string | null;
+            void_journal_entry_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * Coupon
          * @description A discount code applied to orders, with its validity window and redemption limits.
          */
@@ -4125,6 +4315,61 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * CouponDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Coupon.
+         */
+        CouponDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "coupon";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            discount_type: "percentage" | "fixed_amount";
+            /** @description For percentage 0 to 100 (exclusive of 0); for fixed_amount a currency amount. */
+            value: number;
+            /** @description Not redeemable before this instant; null: from creation. */
+            valid_from: string | null;
+            /** @description Not redeemable from this instant on; null: never expires. */
+            valid_until: string | null;
+            /** @description Total redemptions allowed; null: unlimited. */
+            max_redemptions: number | null;
+            /** @description Redemptions allowed per customer account; null: unlimited. */
+            max_redemptions_per_account: number | null;
+            /** @description Maintained by the server: documents that redeemed this coupon and still carry it. */
+            times_redeemed: number;
+            /** @description The document's subtotal must reach this when the coupon is applied. */
+            min_order_subtotal: number | null;
+            is_active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * Deposit
@@ -4249,12 +4494,90 @@ export interface components {
             updated_at: string;
         };
         /**
+         * DepositDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Deposit.
+         */
+        DepositDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "deposit";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @constant */
+            status: "posted";
+            total_amount: number;
+            line_count: number;
+            /** Format: uuid */
+            bank_account_id: string;
+            /** Format: uuid */
+            gl_account_id: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            deposit_date: string;
+            memo: string | null;
+            /** Format: uuid */
+            journal_entry_id: string;
+            payment_ids: string[];
+            /** @description One line per deposited receipt, in deposit order. */
+            lines: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                payment_id: string;
+                /** @description The receipt's amount net of refunds made before the deposit. */
+                amount: number;
+            }[];
+            /** @description With expand[]=payments (data.payments on lists): the deposited payments, in deposit order. */
+            payments?: components["schemas"]["Payment"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * DepositPreview
          * @description What a deposit of the given payments would total, without making it.
          */
         DepositPreview: {
             total_amount: number;
             line_count: number;
+        };
+        /**
+         * DepositPreviewDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is DepositPreview.
+         */
+        DepositPreviewDryRun: {
+            total_amount: number;
+            line_count: number;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * ApiKeyWithSecret
@@ -4334,6 +4657,64 @@ export interface components {
             updated_at: string;
         };
         /**
+         * ApiKeyWithSecretDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is ApiKeyWithSecret.
+         */
+        ApiKeyWithSecretDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "api_key";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string | null;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @description The key with its secret hidden but for the last four characters. */
+            redacted_key: string;
+            scopes: string[];
+            /**
+             * Format: uuid
+             * @description The user this key acts for; permissions and segregation-of-duties checks use this user.
+             */
+            created_by_user_id: string;
+            /** @description Present when expanded with expand[]=created_by_user. */
+            created_by_user?: components["schemas"]["User"] | null;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @description Updated at most once an hour. */
+            last_used_at: string | null;
+            rolled_from_key_id: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /** @description The full key. Shown once, in this response only; only its hash is stored. */
+            secret: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * ApiKey
          * @description An API key of the entity; its secret is never shown again after creation.
          */
@@ -4379,6 +4760,62 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * ApiKeyDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is ApiKey.
+         */
+        ApiKeyDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "api_key";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string | null;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @description The key with its secret hidden but for the last four characters. */
+            redacted_key: string;
+            scopes: string[];
+            /**
+             * Format: uuid
+             * @description The user this key acts for; permissions and segregation-of-duties checks use this user.
+             */
+            created_by_user_id: string;
+            /** @description Present when expanded with expand[]=created_by_user. */
+            created_by_user?: components["schemas"]["User"] | null;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @description Updated at most once an hour. */
+            last_used_at: string | null;
+            rolled_from_key_id: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * Event
@@ -4454,6 +4891,46 @@ export interface components {
             created_at: string;
         };
         /**
+         * WebhookDeliveryDryRun
+         * @description One event queued for one endpoint, retried until it succeeds or the schedule runs out.
+         */
+        WebhookDeliveryDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_delivery";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /**
+             * @description event: sent because the endpoint subscribes to the type; resend: sent again on request; test: a ping.
+             * @enum {string}
+             */
+            kind: "event" | "resend" | "test";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempt_count: number;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * MigrationBatch
          * @description An import batch: records created with its id, counted per resource type, and removable together before cutover.
          */
@@ -4518,6 +4995,79 @@ export interface components {
             updated_at: string;
         };
         /**
+         * MigrationBatchDryRun
+         * @description An import batch: records created with its id, counted per resource type, and removable together before cutover.
+         */
+        MigrationBatchDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "migration_batch";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description The source system; records created in the batch without external_source (source_platform on orders) take it. */
+            external_source: string;
+            description: string | null;
+            /**
+             * @description open takes records; completed and rolled_back refuse them (409 migration_batch_closed); a rollback can run in any status.
+             * @enum {string}
+             */
+            status: "open" | "completed" | "rolled_back";
+            /** @description Live counts per resource type: what the batch received, less what rollbacks removed. */
+            counts: {
+                /** @description Records that carry this batch id now: orders. */
+                orders: number;
+                /** @description Records that carry this batch id now: pricing policies. */
+                pricing_policies: number;
+                /** @description Records that carry this batch id now: products. */
+                products: number;
+                /** @description Records that carry this batch id now: accounts. */
+                accounts: number;
+                /** @description Records that carry this batch id now: vendors. */
+                vendors: number;
+            };
+            /** @description Per resource type, what rollbacks of this batch removed so far. */
+            removed_counts: {
+                /** @description Records removed by rollbacks: orders. */
+                orders: number;
+                /** @description Records removed by rollbacks: pricing policies. */
+                pricing_policies: number;
+                /** @description Records removed by rollbacks: products. */
+                products: number;
+                /** @description Records removed by rollbacks: accounts. */
+                accounts: number;
+                /** @description Records removed by rollbacks: vendors. */
+                vendors: number;
+            };
+            metadata: {
+                [key: string]: string;
+            };
+            completed_at: string | null;
+            /** @description The last rollback. */
+            rolled_back_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * MigrationBatchRollback
          * @description What a rollback removed (per resource type) and which records of the batch it kept, with the reason for each.
          */
@@ -4559,6 +5109,56 @@ export interface components {
             }[];
         };
         /**
+         * MigrationBatchRollbackDryRun
+         * @description What a rollback removed (per resource type) and which records of the batch it kept, with the reason for each.
+         */
+        MigrationBatchRollbackDryRun: {
+            /** @constant */
+            object: "migration_batch_rollback";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            batch: components["schemas"]["MigrationBatch"];
+            removed_counts: {
+                /** @description Removed by this rollback: orders. */
+                orders: number;
+                /** @description Removed by this rollback: pricing policies. */
+                pricing_policies: number;
+                /** @description Removed by this rollback: products. */
+                products: number;
+                /** @description Removed by this rollback: accounts. */
+                accounts: number;
+                /** @description Removed by this rollback: vendors. */
+                vendors: number;
+            };
+            /** @description Records of the batch left in place, each with why; they stay in the batch, and a later rollback tries them again. */
+            kept: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                resource_type: "orders" | "pricing_policies" | "products" | "accounts" | "vendors";
+                /**
+                 * @description order_not_draft: the order left draft (confirmed, fulfilled, cancelled ...), so it may have moved stock or posted; inventory_movements: stock moved for it; ledger_postings: a journal entry points at it; payments: a payment or refund names it; referenced: another record (referenced_by) points at it.
+                 * @enum {string}
+                 */
+                reason: "order_not_draft" | "inventory_movements" | "ledger_postings" | "payments" | "referenced";
+                /** @description For reason referenced: one record that points at it. */
+                referenced_by: {
+                    /** @description The table of the referencing record, e.g. order_lines, pricing_policies. */
+                    resource_type: string;
+                    id: string | null;
+                } | null;
+            }[];
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * CutoverFreeze
          * @description An entity's cutover freeze: while frozen, only keys with migration:admin may write.
          */
@@ -4579,6 +5179,37 @@ export interface components {
              * @description The cutover log entry this freeze or unfreeze wrote.
              */
             cutover_log_id: string;
+        };
+        /**
+         * CutoverFreezeDryRun
+         * @description An entity's cutover freeze: while frozen, only keys with migration:admin may write.
+         */
+        CutoverFreezeDryRun: {
+            /** @constant */
+            object: "cutover_freeze";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Whether writes of keys without migration:admin are refused (409 entity_frozen). */
+            frozen: boolean;
+            /** @description The token of the freeze in force: the snapshot request quotes it. Returned by freeze only; null once unfrozen. */
+            freeze_token: string | null;
+            frozen_at: string | null;
+            /**
+             * Format: uuid
+             * @description The cutover log entry this freeze or unfreeze wrote.
+             */
+            cutover_log_id: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * CutoverLogEntry
@@ -4688,6 +5319,37 @@ export interface components {
             /** @description The precise code (relink_source_not_found, relink_transaction_not_found, relink_duplicate_external_id); null otherwise. */
             code: string | null;
             hint: string | null;
+        };
+        /**
+         * MigrationItxSourceRelinkResultDryRun
+         * @description The outcome of a relink pass: counts and a result per migrated inventory transaction concerned.
+         */
+        MigrationItxSourceRelinkResultDryRun: {
+            /** @constant */
+            object: "migration_itx_source_relink_result";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** @description Number of results: one per matched transaction, plus one per item that matched none or was rejected. */
+            total: number;
+            /** @description Transactions whose reference_id this request set. */
+            relinked: number;
+            /** @description Transactions that already carried the order id (no-op). */
+            already_linked: number;
+            /** @description Items whose external id no migrated transaction of the entity carries. */
+            not_found: number;
+            /** @description Items rejected (the order is not in the entity, or the external id was sent twice); nothing written for them. */
+            failed: number;
+            /** @description In the order of the items sent; an item that matched several transactions has one result each, in transaction id order. */
+            results: components["schemas"]["MigrationItxSourceRelinkItemResult"][];
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * ApAging
@@ -4848,6 +5510,55 @@ export interface components {
             secret: string;
         };
         /**
+         * WebhookEndpointWithSecretDryRun
+         * @description A webhook endpoint with its signing secret, as creation and roll-secret return it once.
+         */
+        WebhookEndpointWithSecretDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_endpoint";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Where events are POSTed. https; a host that resolves to a private, loopback, link-local or metadata address is refused. */
+            url: string;
+            description: string | null;
+            /** @description The event types delivered here, or ["*"] for every type (types added later included). */
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why a disabled endpoint is: user (disable was called), gone (it answered 410), failing (every attempt failed for three days). Null when enabled. */
+            disabled_reason: ("user" | "gone" | "failing") | null;
+            /** @description After roll-secret: until when deliveries are also signed with the previous secret (24 hours); null otherwise. */
+            previous_secret_expires_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /** @description The signing secret (whsec_...), for verifying deliveries with a Standard Webhooks library. Shown once, in this response only. */
+            secret: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * WebhookEndpoint
          * @description A URL that receives the events of the enabled types as signed HTTP POSTs.
          */
@@ -4884,6 +5595,53 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * WebhookEndpointDryRun
+         * @description A URL that receives the events of the enabled types as signed HTTP POSTs.
+         */
+        WebhookEndpointDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "webhook_endpoint";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Where events are POSTed. https; a host that resolves to a private, loopback, link-local or metadata address is refused. */
+            url: string;
+            description: string | null;
+            /** @description The event types delivered here, or ["*"] for every type (types added later included). */
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why a disabled endpoint is: user (disable was called), gone (it answered 410), failing (every attempt failed for three days). Null when enabled. */
+            disabled_reason: ("user" | "gone" | "failing") | null;
+            /** @description After roll-secret: until when deliveries are also signed with the previous secret (24 hours); null otherwise. */
+            previous_secret_expires_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * WebhookDeliveryAttempt
@@ -4970,6 +5728,62 @@ export interface components {
             updated_at: string;
         };
         /**
+         * GlAccountDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is GlAccount.
+         */
+        GlAccountDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "gl_account";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Account number, unique within the entity (case-insensitive). */
+            code: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            type: "asset" | "liability" | "equity" | "revenue" | "expense";
+            /** @enum {string} */
+            subtype: "other_current_asset" | "bank" | "accounts_receivable" | "inventory" | "fixed_asset" | "other_asset" | "other_current_liability" | "accounts_payable" | "credit_card" | "long_term_liability" | "owners_equity" | "retained_earnings" | "opening_balance_equity" | "income" | "other_income" | "expense" | "cost_of_goods_sold" | "other_expense";
+            /**
+             * @description Debit for assets and expenses, credit for liabilities, equity and revenue.
+             * @enum {string}
+             */
+            normal_balance: "debit" | "credit";
+            /** @description Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted. */
+            system_key: ("bank" | "undeposited_funds" | "accounts_receivable" | "inventory" | "vendor_returns_receivable" | "accounts_payable" | "received_not_billed" | "customer_credits" | "vendor_credits" | "sales_tax_payable" | "opening_balance_equity" | "retained_earnings" | "sales_revenue" | "cost_of_goods_sold" | "purchase_price_variance" | "inventory_adjustments") | null;
+            /** @description Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report. */
+            is_bank: boolean;
+            /** @description The bank account this GL account represents; set exactly when is_bank is true. */
+            bank_account_id: string | null;
+            is_active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * InventoryTransaction
          * @description One stock movement of a product at a location, with its cost.
          */
@@ -5018,6 +5832,65 @@ export interface components {
              * @description ISO 8601 date-time
              */
             created_at: string;
+        };
+        /**
+         * InventoryTransactionDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is InventoryTransaction.
+         */
+        InventoryTransactionDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "inventory_transaction";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            location_id: string;
+            /** @enum {string} */
+            transaction_type: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce" | "vendor_return";
+            /** @description Signed: positive into the location, negative out of it. */
+            quantity: number;
+            /** @description Inflows: the cost received at. Outflows: the FIFO cost drawn, averaged over the layers consumed. */
+            unit_cost: number;
+            /** @description Signed like quantity; for outflows exactly the cost of the FIFO layers consumed. */
+            total_cost: number;
+            /** @description The product's unit of measure when the transaction was posted. */
+            uom_id: string | null;
+            /** @description What caused the movement (order, kit_build, transfer, ...); source_migration marks a migrated row. */
+            reference_type: string | null;
+            reference_id: string | null;
+            /** @description The source system transaction id of a migrated row. */
+            transaction_id: string | null;
+            /** @description Shared by the rows of one transfer or one kit build. */
+            group_id: string | null;
+            reason: string | null;
+            notes: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * InventoryBalance
@@ -5101,6 +5974,40 @@ export interface components {
             transactions: components["schemas"]["InventoryTransaction"][];
         };
         /**
+         * InventoryTransferDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is InventoryTransfer.
+         */
+        InventoryTransferDryRun: {
+            /**
+             * Format: uuid
+             * @description The group_id of the two transactions.
+             */
+            id: string;
+            /** @constant */
+            object: "inventory_transfer";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            from_location_id: string;
+            /** Format: uuid */
+            to_location_id: string;
+            quantity: number;
+            /** @description FIFO cost moved; the destination receives layers at the same unit costs. */
+            total_cost: number;
+            transactions: components["schemas"]["InventoryTransaction"][];
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * JournalEntry
          * @description A journal entry of the ledger, its lines balanced (debits equal credits).
          */
@@ -5177,6 +6084,75 @@ export interface components {
             memo: string | null;
             /** @description Present when expanded with expand[]=lines.account. */
             account?: components["schemas"]["GlAccount"] | null;
+        };
+        /**
+         * JournalEntryDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is JournalEntry.
+         */
+        JournalEntryDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "journal_entry";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description JE-000001 and up, gap-free per entity; taken when the entry is posted (null on drafts). */
+            entry_number: string | null;
+            /**
+             * @description draft (editable), posted (immutable) or reversed (posted, and cancelled by its reversing entry).
+             * @enum {string}
+             */
+            status: "draft" | "posted" | "reversed";
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            entry_date: string;
+            memo: string | null;
+            /** @description What produced the entry: manual, recurring_journal_template, or the document type of the module that posted it. */
+            source_type: string;
+            /** @description The id of the source document or template; null for manual entries. */
+            source_id: string | null;
+            /** @description The accounting period that covered entry_date when the entry was posted; null when none did. */
+            period_id: string | null;
+            total_debits: number;
+            /** @description Equal to total_debits once posted. */
+            total_credits: number;
+            lines: components["schemas"]["JournalLine"][];
+            created_by_user_id: string | null;
+            posted_by_user_id: string | null;
+            /** @description The API key that posted the entry; null for scheduled postings. */
+            posted_by_key_id: string | null;
+            posted_at: string | null;
+            /** @description On a reversing entry: the entry it reverses. */
+            reversal_of_id: string | null;
+            /** @description On a reversed entry: its reversing entry. */
+            reversed_by_id: string | null;
+            reversed_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * Kit
@@ -5352,6 +6328,83 @@ export interface components {
             updated_at: string;
         };
         /**
+         * KitDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Kit.
+         */
+        KitDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "product";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Unique within the entity (case-insensitive). */
+            sku: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description simple: a stocked item. kit: built from component products (POST /v1/kits, builds draw component stock). bundle: a priced grouping sold under one SKU, not stocked. service: not stocked.
+             * @enum {string}
+             */
+            product_type: "simple" | "kit" | "bundle" | "service";
+            manufacturer_id: string | null;
+            /** @description Present when expanded with expand[]=manufacturer. */
+            manufacturer?: components["schemas"]["Manufacturer"] | null;
+            /** @description The unit quantities of this product are counted in. */
+            uom_id: string | null;
+            /** @description Present when expanded with expand[]=uom. */
+            uom?: components["schemas"]["UnitOfMeasure"] | null;
+            list_price: number | null;
+            /** @description Standard cost; inventory itself is valued by FIFO cost layers. */
+            cost: number | null;
+            /** @description On-hand level at or below which a location balance is low on stock. With reorder_point_mode demand the server keeps it at demand_avg_per_day × the preferred vendor's lead_time_days (4 decimals; 0 without either). */
+            reorder_point: number | null;
+            /**
+             * @description manual (the default): reorder_point is what you set. demand: reorder_point follows demand × lead time, refreshed by every stock movement of the product and when the mode is set, and the stock events follow it; sending reorder_point then is 422 reorder_point_follows_demand.
+             * @enum {string}
+             */
+            reorder_point_mode: "manual" | "demand";
+            /** @description Average daily demand, summed over the product's location balances: fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1). Each physical decrement counts once, for the product it drew: a kit counts its own sales, a kit component the builds that drew it. */
+            demand_avg_per_day: number;
+            is_active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Source system of a migrated row. */
+            external_source: string | null;
+            /** @description Id in the source system; unique per external_source. */
+            external_id: string | null;
+            /** @description The import batch the product was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /** @description The kit name as sent on create (equal to name). */
+            product_name: string;
+            /** @description Ordered by sequence. */
+            components: components["schemas"]["KitComponent"][];
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * KitAvailability
          * @description How many kits can be built at a location from the components on hand.
          */
@@ -5401,6 +6454,88 @@ export interface components {
             transactions: components["schemas"]["InventoryTransaction"][];
         };
         /**
+         * KitBuildDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is KitBuild.
+         */
+        KitBuildDryRun: {
+            /**
+             * Format: uuid
+             * @description The group_id of the build transactions.
+             */
+            id: string;
+            /** @constant */
+            object: "kit_build";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            kit_product_id: string;
+            /** Format: uuid */
+            location_id: string;
+            quantity: number;
+            /** @description Cost of the component layers drawn; the kits are received at it. */
+            total_cost: number;
+            unit_cost: number;
+            /** @description build_consume rows (one per component) then the build_produce row. */
+            transactions: components["schemas"]["InventoryTransaction"][];
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
+         * KitComponentDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is KitComponent.
+         */
+        KitComponentDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "kit_component";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            parent_product_id: string;
+            /** Format: uuid */
+            component_product_id: string;
+            /** @description The component product's name. */
+            component_product_title: string;
+            component_product_sku: string;
+            /** @description Units of the component in one kit (up to 4 decimals). */
+            quantity_per_kit: number;
+            sequence: number;
+            /** @description Whether the component is assembled into the kit (true) or packed alongside it. */
+            is_assembled: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * Location
          * @description A warehouse or store that holds stock.
          */
@@ -5438,6 +6573,93 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * LocationDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Location.
+         */
+        LocationDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "location";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            address1: string | null;
+            address2: string | null;
+            city: string | null;
+            state: string | null;
+            postal_code: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string | null;
+            phone: string | null;
+            is_active: boolean;
+            /** @description The entity has exactly one default location once it has any; the first one created becomes it. */
+            is_default: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
+         * ManufacturerDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Manufacturer.
+         */
+        ManufacturerDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "manufacturer";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            website: string | null;
+            notes: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * Order
@@ -5717,6 +6939,143 @@ export interface components {
             updated_at: string;
         };
         /**
+         * OrderDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Order.
+         */
+        OrderDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "order";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Gap-free per entity and document type: QT-, SO-, INV-, RMA-, PO- then 6 digits. */
+            order_number: string;
+            /** @enum {string} */
+            document_type: "quote" | "sales_order" | "invoice" | "return" | "purchase_order";
+            /** @enum {string} */
+            order_status: "draft" | "confirmed" | "partially_fulfilled" | "fulfilled" | "cancelled" | "voided" | "awaiting_ach_clearance" | "on_hold";
+            /**
+             * @description Recomputed on every change of totals or payments: voided when the document is voided, or when its payments were voided leaving nothing paid and no refunds; else overpaid when amount_paid > order_total (whatever the refunds); with refunds, refunded once they gave the whole document back, else partially_refunded; else unpaid (nothing paid), paid (amount_paid = order_total) or partially_paid.
+             * @enum {string}
+             */
+            payment_status: "unpaid" | "partially_paid" | "paid" | "overpaid" | "refunded" | "partially_refunded" | "voided";
+            /** @enum {string} */
+            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            /**
+             * Format: uuid
+             * @description A customer account on sales documents, a vendor on purchase orders.
+             */
+            account_id: string;
+            location_id: string | null;
+            po_number: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            order_date: string;
+            due_date: string | null;
+            /** @description Quotes: when the quote lapses (null: never). Past it, an open (draft or confirmed) quote is expired: it cannot be converted or confirmed. */
+            expires_at: string | null;
+            /** @description A quote past its expires_at, still draft or confirmed (a read-time rule: true from that instant, with no job to wait for). Always false on other documents. */
+            is_expired: boolean;
+            /** @description Archived (POST /v1/orders/{id}/archive): a closed document filed away, left out of lists unless archived=true or all is asked for, and read-only until unarchived. */
+            is_archived: boolean;
+            archived_at: string | null;
+            subtotal: number;
+            discount_total: number;
+            shipping_total: number;
+            tax_total: number;
+            fee_total: number;
+            order_total: number;
+            /** @description Display-only: Σ list_price × quantity (each rounded to the cent) over the non-kit lines: a kit's or bundle's line that carries component lines, and those component lines, are left out. list_price_total − pricing_savings = the subtotal of those lines; never part of order_total. */
+            list_price_total: number;
+            /** @description Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total. */
+            pricing_savings: number;
+            amount_paid: number;
+            /** @description Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid (− amount_credited on an invoice credited by returns). A confirmed credit-memo return carries −(its credit not yet applied): customer credit. Never forced on purchase orders and quotes. */
+            balance_due: number;
+            /** @description order_total − amount_paid, rounded to 2 decimals; status-blind; negative when overpaid. */
+            amount_due: number;
+            tax_exempt: boolean;
+            delivery_option: ("ship" | "pick_up" | "local_delivery") | null;
+            notes: string | null;
+            internal_notes: string | null;
+            invoice_number: string | null;
+            invoice_type: ("order" | "manual" | "proforma" | "correction") | null;
+            is_on_hold: boolean;
+            hold_type: string | null;
+            ship_complete: boolean;
+            source_platform: string | null;
+            external_order_id: string | null;
+            external_order_number: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            revision_count: number;
+            duplicated_from_id: string | null;
+            /** @description The quote or sales order this document was converted from (POST /v1/orders/{id}/convert). */
+            converted_from_id: string | null;
+            /** @description A posted invoice's AR journal entry (reversed when the invoice is voided). */
+            journal_entry_id: string | null;
+            hold_reason: string | null;
+            /** @description The sales channel the order came through: an id the integrator assigns; approval rules can route by it. */
+            sales_channel_id: string | null;
+            /** @description The order approval rule that held this order for approval (a sales order when confirmed; a purchase order when submitted or confirmed). */
+            approval_rule_id: string | null;
+            /** @description That rule's approver when the order was routed. */
+            approver_user_id: string | null;
+            approval_requested_at: string | null;
+            approved_by: string | null;
+            approved_at: string | null;
+            /** @description Who last rejected the order (it went back to draft). */
+            rejected_by: string | null;
+            rejected_at: string | null;
+            rejection_reason: string | null;
+            /** @description Returns: the shipped sales order or posted invoice the goods came from (POST /v1/orders/{id}/returns); null on a plain return. */
+            source_order_id: string | null;
+            /** @description Credit memos: on an invoice, the return credits applied to it (they lower balance_due, never amount_due); on a return, the part of its credit applied to invoices: its source invoice when it posted, and others of the account with POST /v1/orders/{id}/apply-credit (the rest, less credit_refunded, is customer credit, shown as a negative balance_due). */
+            amount_credited: number;
+            /** @description Returns: the part of the credit memo paid back to the customer (POST /v1/orders/{id}/refund-credit); 0 on other documents. balance_due = −(order_total − amount_credited − credit_refunded) on a confirmed credit memo. */
+            credit_refunded: number;
+            /** @description The import batch the document was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
+            /** @description Purchase orders: when it was last sent to the vendor (POST /v1/orders/{id}/send). */
+            sent_at: string | null;
+            /** @description Purchase orders: the address it was last sent to. */
+            sent_to: string | null;
+            created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /** @description Always on a single order; on lists with expand[]=data.lines. */
+            lines?: components["schemas"]["OrderLineItem"][];
+            /** @description Always on a single order; on lists with expand[]=data.adjustments. */
+            adjustments?: components["schemas"]["OrderAdjustment"][];
+            /** @description With expand[]=account: the Account (or Vendor on purchase orders). */
+            account?: unknown;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * OrderAdjustmentResult
          * @description An adjustment as applied, with the order's new totals.
          */
@@ -5758,6 +7117,58 @@ export interface components {
             order_total: number;
             discount_total: number;
             fee_total: number;
+        };
+        /**
+         * OrderAdjustmentResultDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is OrderAdjustmentResult.
+         */
+        OrderAdjustmentResultDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "order_adjustment";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            order_id: string;
+            name: string;
+            /** @enum {string} */
+            effect_type: "discount" | "fee";
+            /** @enum {string} */
+            discount_type: "percentage" | "fixed_amount";
+            value: number;
+            /** @description The money effect now: capped at the merchandise left for discounts. */
+            amount: number;
+            notes: string | null;
+            /** Format: uuid */
+            created_by_user_id: string;
+            /** @description The coupon this discount redeems (apply-coupon); its line shares are the lines' coupon_adjustment, source_type coupon. */
+            coupon_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /** @description The order total after this adjustment. */
+            order_total: number;
+            discount_total: number;
+            fee_total: number;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * OrderFulfillment
@@ -5803,6 +7214,258 @@ export interface components {
             /** @description The COGS posted: exactly the cents the FIFO draws took from the inventory valuation. */
             cost_total: number;
             journal_entry_id: string | null;
+        };
+        /**
+         * OrderFulfillmentDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is OrderFulfillment.
+         */
+        OrderFulfillmentDryRun: {
+            /**
+             * Format: uuid
+             * @description group_id of its inventory transactions.
+             */
+            id: string;
+            /** @constant */
+            object: "order_fulfillment";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            order_id: string;
+            order_number: string;
+            /** @enum {string} */
+            order_status: "confirmed" | "partially_fulfilled" | "fulfilled";
+            /** @enum {string} */
+            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            previous_order_status: string;
+            /** Format: uuid */
+            location_id: string;
+            /**
+             * Format: date
+             * @description The date the shipment took effect; the COGS entry is dated on it.
+             */
+            fulfillment_date: string;
+            lines: {
+                /** Format: uuid */
+                line_id: string;
+                /** Format: uuid */
+                product_id: string;
+                kit_parent_line_id: string | null;
+                /** @description Shipped now. */
+                quantity: number;
+                /** @description The line's total shipped. */
+                quantity_fulfilled: number;
+            }[];
+            inventory_transaction_ids: string[];
+            /** @description The COGS posted: exactly the cents the FIFO draws took from the inventory valuation. */
+            cost_total: number;
+            journal_entry_id: string | null;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
+         * OrderLineItemDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is OrderLineItem.
+         */
+        OrderLineItemDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "order_line_item";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            order_id: string;
+            /** Format: uuid */
+            product_id: string;
+            variant_id: string | null;
+            product_vendor_id: string | null;
+            /** @description On purchase order lines: the unit the vendor sells in (quantity stays in stock units); null elsewhere. */
+            unit_of_measure_id: string | null;
+            /** @description Set on a kit's component lines: they are carried for fulfillment and priced on the kit's line. */
+            kit_parent_line_id: string | null;
+            sku: string;
+            title: string;
+            quantity: number;
+            quantity_fulfilled: number;
+            quantity_returned: number;
+            received_floor: number;
+            /** @description Purchase order lines: units on vendor bills that are not voided (three-way match: never above the units received). 0 on other documents. */
+            billed_quantity: number;
+            /** @description What may change on this line now, and why not. Reasons: document_cancelled, document_voided, document_fulfilled, document_posted, document_paid, po_pending_approval_edit_locked (a purchase order awaiting approval: every key is locked until it is approved or rejected), dropship_po_issued, kit_component, quantity_fulfilled, quantity_returned, quantity_received. */
+            line_editability: {
+                qty: {
+                    allowed: boolean;
+                    reason: string | null;
+                    /** @description The quantity cannot go below this (fulfilled, returned or received). */
+                    floor: number;
+                };
+                unit_cost: {
+                    allowed: boolean;
+                    reason: string | null;
+                    /** @description Units already received at the current cost, when any. */
+                    warn_received_qty: number | null;
+                };
+                delete: {
+                    allowed: boolean;
+                    reason: string | null;
+                };
+                notes: {
+                    allowed: boolean;
+                    reason: string | null;
+                };
+            };
+            /** @description Price per unit (4 decimals). */
+            sell_rate: number;
+            /** @description Same as sell_rate. */
+            unit_price: number;
+            list_price: number;
+            /** @description list_price − sell_rate, per unit. */
+            pricing_rule_adjustment: number;
+            coupon_adjustment: number;
+            /** @description The line's own discount, a money amount for the whole line. */
+            discount_amount: number;
+            discount_percent: number | null;
+            /** @description sell_rate × quantity, rounded half away from zero to cents. */
+            line_subtotal: number;
+            tax_rate_id: string | null;
+            tax_amount: number;
+            /** @description line_subtotal − discount_amount − coupon_adjustment − order-level discount shares + tax_amount. */
+            line_total: number;
+            unit_cost: number | null;
+            weight: number | null;
+            adjustments: {
+                /** Format: uuid */
+                id: string;
+                /** @description order_adjustment for an order-level discount. */
+                source_type: string;
+                /** Format: uuid */
+                source_id: string;
+                source_label: string;
+                per_unit_amount: number;
+                quantity: number;
+                /** @description The line's share of the order-level discount; the shares of one discount sum to it exactly. */
+                line_amount: number;
+                proration_ratio: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time
+                 */
+                applied_at: string;
+            }[];
+            is_tax_exempt: boolean;
+            product_tax_code: string | null;
+            is_drop_ship: boolean;
+            drop_ship_vendor_id: string | null;
+            drop_ship_po_id: string | null;
+            notes: string | null;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
+         * PaymentDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Payment.
+         */
+        PaymentDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "payment";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /**
+             * Format: uuid
+             * @description The paying customer account.
+             */
+            account_id: string;
+            amount: number;
+            /** @description What no application uses: unapplied customer credit. */
+            unapplied_amount: number;
+            /** @enum {string} */
+            payment_method: "check" | "cash" | "card" | "ach" | "other";
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            payment_date: string;
+            check_number: string | null;
+            check_date: string | null;
+            external_reference: string | null;
+            notes: string | null;
+            /**
+             * @description pending (an ACH debit not cleared yet: nothing posted), undeposited (in undeposited funds) until a bank deposit takes it, then deposited; voided (reversed before deposit) or failed (an ACH return).
+             * @enum {string}
+             */
+            status: "pending" | "undeposited" | "deposited" | "voided" | "failed";
+            /** @description The document of a single-document payment; null on multi-invoice payments. */
+            order_id: string | null;
+            /** @description The receipt entry; null while an ACH payment is pending and after it failed. */
+            journal_entry_id: string | null;
+            deposit_id: string | null;
+            /** @description What refunds gave back; the payment can refund amount minus this. */
+            amount_refunded: number;
+            /** @description When a pending ACH payment cleared. */
+            cleared_at: string | null;
+            voided_at: string | null;
+            /** @description When a pending ACH payment failed (was returned). */
+            failed_at: string | null;
+            failure_reason: string | null;
+            applied_count: number;
+            applications: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                order_id: string;
+                amount_applied: number;
+            }[];
+            created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * PurchaseReceipt
@@ -5863,6 +7526,73 @@ export interface components {
             journal_entry_id: string | null;
         };
         /**
+         * PurchaseReceiptDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is PurchaseReceipt.
+         */
+        PurchaseReceiptDryRun: {
+            /**
+             * Format: uuid
+             * @description The receipt: group_id of its inventory transactions, metadata.receipt_id of its GL entry.
+             */
+            id: string;
+            /** @constant */
+            object: "purchase_receipt";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            order_id: string;
+            order_number: string;
+            /**
+             * @description partially_fulfilled: partly received; fulfilled: fully received.
+             * @enum {string}
+             */
+            order_status: "confirmed" | "partially_fulfilled" | "fulfilled";
+            /** @enum {string} */
+            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            previous_order_status: string;
+            /** @description Where stock arrived; null when every line received was drop-shipped. */
+            location_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            received_at: string;
+            lines: {
+                /** Format: uuid */
+                line_id: string;
+                /** Format: uuid */
+                product_id: string;
+                /** @description Received now. */
+                quantity: number;
+                /** @description The line's total received (its quantity_fulfilled and received_floor). */
+                quantity_received: number;
+                unit_cost: number;
+                /** @description quantity × unit_cost, 4 decimals. */
+                total_cost: number;
+                /** @description The receive transaction; null for drop-ship lines and products that carry no stock. */
+                inventory_transaction_id: string | null;
+                /** @description Drop-ship lines: the sales order whose line this receipt fulfilled. */
+                drop_ship_sales_order_id: string | null;
+                drop_ship_sales_line_id: string | null;
+            }[];
+            inventory_transaction_ids: string[];
+            /** @description Cost of the stocked lines, in cents (each line's quantity × unit cost rounded half away from zero): credited to received_not_billed and debited to inventory, except the cost of units that settle negative stock, which goes to inventory_adjustments. */
+            inventory_cost: number;
+            /** @description Debited to cost_of_goods_sold (drop-ship lines), in cents. */
+            drop_ship_cost: number;
+            /** @description Debit inventory and/or COGS, credit received_not_billed; null when the receipt costs nothing. */
+            journal_entry_id: string | null;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * OrderReturnReceipt
          * @description Returned goods received back into a location, with the stock and cost they moved.
          */
@@ -5914,6 +7644,68 @@ export interface components {
             /** @description Inventory value restored, in cents (exactly what the new layers add to inventory_value): debit inventory, credit cost_of_goods_sold. */
             cost_total: number;
             journal_entry_id: string | null;
+        };
+        /**
+         * OrderReturnReceiptDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is OrderReturnReceipt.
+         */
+        OrderReturnReceiptDryRun: {
+            /**
+             * Format: uuid
+             * @description group_id of its inventory transactions.
+             */
+            id: string;
+            /** @constant */
+            object: "order_return_receipt";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * Format: uuid
+             * @description The return.
+             */
+            order_id: string;
+            order_number: string;
+            source_order_id: string | null;
+            /** @enum {string} */
+            order_status: "confirmed" | "partially_fulfilled" | "fulfilled";
+            /** @enum {string} */
+            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            previous_order_status: string;
+            location_id: string | null;
+            /**
+             * Format: date
+             * @description The date the goods came back; the inventory entry is dated on it.
+             */
+            received_date: string;
+            lines: {
+                /** Format: uuid */
+                line_id: string;
+                source_line_id: string | null;
+                /** Format: uuid */
+                product_id: string;
+                kit_parent_line_id: string | null;
+                /** @description Received now. */
+                quantity: number;
+                /** @description The return line's total received (its quantity_fulfilled). */
+                quantity_received: number;
+                /** @description Whether these units went back into stock. */
+                restocked: boolean;
+                /** @description Value put back into inventory for these units, in cents (0 when not restocked). */
+                cost: number;
+            }[];
+            inventory_transaction_ids: string[];
+            /** @description Inventory value restored, in cents (exactly what the new layers add to inventory_value): debit inventory, credit cost_of_goods_sold. */
+            cost_total: number;
+            journal_entry_id: string | null;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * VendorReturn
@@ -5998,6 +7790,97 @@ export interface components {
             created_at: string;
         };
         /**
+         * VendorReturnDryRun
+         * @description Received goods of a purchase order returned to the vendor, and the vendor credit they earned.
+         */
+        VendorReturnDryRun: {
+            /**
+             * Format: uuid
+             * @description The return: source_id of its vendor credit and of its GL entry, group_id of its inventory transactions.
+             */
+            id: string;
+            /** @constant */
+            object: "vendor_return";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Sequential per entity and gap-free (VR-000001). */
+            return_number: string;
+            /**
+             * Format: uuid
+             * @description The purchase order the goods were received on.
+             */
+            order_id: string;
+            order_number: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            returned_at: string;
+            lines: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description The purchase order line.
+                 */
+                line_id: string;
+                /** Format: uuid */
+                product_id: string;
+                /** Format: uuid */
+                location_id: string;
+                /** @description Units returned by this return. */
+                quantity: number;
+                /** @description The purchase order line's units received. */
+                quantity_received: number;
+                /** @description The line's units returned to the vendor so far, this return included. */
+                quantity_returned: number;
+                /** @description The purchase order line's unit cost: what the vendor credits per unit. */
+                unit_credit: number;
+                /** @description quantity × unit_credit, in cents. */
+                credit_amount: number;
+                /** @description The value the units took from the stock valuation: their FIFO layers' cents. */
+                inventory_cost: number;
+                /**
+                 * Format: uuid
+                 * @description The vendor_return inventory transaction (negative quantity).
+                 */
+                inventory_transaction_id: string;
+            }[];
+            /** @description The vendor credit issued: Σ line credit_amount, in cents. */
+            credit_amount: number;
+            /** @description Credited to inventory: the value the units took from the stock valuation (their FIFO layers' cents), so the inventory account keeps tying to it. */
+            inventory_cost: number;
+            /** @description credit_amount − inventory_cost: credited (positive) or debited (negative) to purchase_price_variance, in cents. */
+            purchase_price_variance: number;
+            /** @description The vendor credit (source_type vendor_return, source_id this return); null when the credit is 0. */
+            vendor_credit_id: string | null;
+            /** @description Debit cost_of_goods_sold the credit amount, credit inventory the FIFO cost, the difference to purchase_price_variance. */
+            journal_entry_id: string | null;
+            reason: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * OrderApprovalRule
          * @description A rule that holds matching orders for approval.
          */
@@ -6043,6 +7926,60 @@ export interface components {
             updated_at: string;
         };
         /**
+         * OrderApprovalRuleDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is OrderApprovalRule.
+         */
+        OrderApprovalRuleDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "order_approval_rule";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /**
+             * @description What the rule routes: sales orders (by customer account and/or sales channel) or purchase orders (by vendor, or every purchase order).
+             * @enum {string}
+             */
+            document_type: "sales_order" | "purchase_order";
+            /** @description The customer account whose sales orders this rule routes; null when the rule is per channel only. */
+            account_id: string | null;
+            /** @description The sales channel (the integrator's id, as sent on orders) whose sales orders this rule routes; null when per customer only. */
+            sales_channel_id: string | null;
+            /** @description Purchase order rules: the vendor whose purchase orders this rule routes; null routes every purchase order. Always null on sales order rules. */
+            vendor_id: string | null;
+            /** @description A sales order confirmed (or a purchase order submitted or confirmed) with order_total strictly over this amount is held for approval. */
+            threshold_amount: number;
+            /**
+             * Format: uuid
+             * @description The user who approves or rejects the orders this rule holds.
+             */
+            approver_user_id: string;
+            /** @description Inactive rules route nothing. */
+            is_active: boolean;
+            created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * PaymentTerm
          * @description Net-days payment terms (such as Net 30): a vendor bill naming them without a due_date is due on bill_date + net_days.
          */
@@ -6069,6 +8006,43 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * PaymentTermDryRun
+         * @description Net-days payment terms (such as Net 30): a vendor bill naming them without a due_date is due on bill_date + net_days.
+         */
+        PaymentTermDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "payment_term";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description What the terms are called on documents, such as Net 30. */
+            name: string;
+            /** @description Days from the bill date to the due date (0: due on receipt). */
+            net_days: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * Refund
@@ -6122,6 +8096,66 @@ export interface components {
             updated_at: string;
         };
         /**
+         * RefundDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Refund.
+         */
+        RefundDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "refund";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            payment_id: string;
+            amount: number;
+            reason: string | null;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            refund_date: string;
+            /**
+             * Format: uuid
+             * @description Where the money left from: undeposited funds, or the bank account of the payment's deposit.
+             */
+            cash_gl_account_id: string;
+            /** Format: uuid */
+            journal_entry_id: string;
+            lines: {
+                /** Format: uuid */
+                id: string;
+                /** @description The document the refund took back from; null for the payment's unapplied customer credit. */
+                order_id: string | null;
+                /** @description Customer credit given back (debit accounts receivable): the document's amount_paid fell by it. */
+                credit_amount: number;
+                /** @description The sale reduced (invoices only): debit sales revenue and, pro rata, sales tax payable; amount_paid unchanged. */
+                allowance_amount: number;
+            }[];
+            created_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * MultiInvoicePaymentResult
          * @description The payments made by applying one receipt across several invoices.
          */
@@ -6148,6 +8182,43 @@ export interface components {
             };
             /** @description true when this response is the replay of an earlier request with the same Idempotency-Key. */
             idempotent_replay: boolean;
+        };
+        /**
+         * MultiInvoicePaymentResultDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is MultiInvoicePaymentResult.
+         */
+        MultiInvoicePaymentResultDryRun: {
+            data: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                entity_id: string;
+                amount: number;
+                /** @enum {string} */
+                payment_method: "check" | "cash" | "card" | "ach" | "other";
+                /** @enum {string} */
+                status: "pending" | "undeposited" | "deposited" | "voided" | "failed";
+                journal_entry_id: string | null;
+                applied_count: number;
+                applications: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    order_id: string;
+                    amount_applied: number;
+                }[];
+            };
+            /** @description true when this response is the replay of an earlier request with the same Idempotency-Key. */
+            idempotent_replay: boolean;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * AccountingPeriod
@@ -6201,6 +8272,66 @@ export interface components {
             updated_at: string;
         };
         /**
+         * AccountingPeriodDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is AccountingPeriod.
+         */
+        AccountingPeriodDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "accounting_period";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            period_name: string;
+            /** @description The fiscal year the period belongs to, named by the calendar year the fiscal year ends in. */
+            fiscal_year: number;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            end_date: string;
+            /**
+             * @description Only open periods accept postings.
+             * @enum {string}
+             */
+            status: "open" | "close_requested" | "closed";
+            close_requested_by: string | null;
+            close_requested_at: string | null;
+            close_approved_by: string | null;
+            close_approved_at: string | null;
+            closed_by: string | null;
+            closed_at: string | null;
+            reopened_by: string | null;
+            reopened_at: string | null;
+            reopen_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * PricingLevel
          * @description A named price level (wholesale, retail) that pricing policies attach to.
          */
@@ -6229,6 +8360,45 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * PricingLevelDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is PricingLevel.
+         */
+        PricingLevelDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "pricing_level";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            description: string | null;
+            is_active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * PricingPolicy
@@ -6277,6 +8447,63 @@ export interface components {
             external_source: string | null;
             external_id: string | null;
             migration_batch_id: string | null;
+        };
+        /**
+         * PricingPolicyDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is PricingPolicy.
+         */
+        PricingPolicyDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "pricing_policy";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            product_id: string;
+            pricing_level_id: string | null;
+            account_id: string | null;
+            /** @description regular unless stated. */
+            pricing_type: string;
+            /** @description The tier starts at this quantity. */
+            min_quantity: number;
+            sell_price: number;
+            /** @description Defaults to the product's list price when the policy is created. */
+            list_price: number | null;
+            /** @description list_price minus sell_price. */
+            adjustment: number | null;
+            /** @description (sell_price - product cost) / sell_price x 100, 2 decimals; null without a cost or at a zero price. */
+            margin_pct: number | null;
+            is_active: boolean;
+            is_default: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            imported_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            level_name: string | null;
+            product_name: string;
+            product_sku: string;
+            external_source: string | null;
+            external_id: string | null;
+            migration_batch_id: string | null;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * Product
@@ -6343,6 +8570,79 @@ export interface components {
             updated_at: string;
         };
         /**
+         * ProductDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Product.
+         */
+        ProductDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "product";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** @description Unique within the entity (case-insensitive). */
+            sku: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description simple: a stocked item. kit: built from component products (POST /v1/kits, builds draw component stock). bundle: a priced grouping sold under one SKU, not stocked. service: not stocked.
+             * @enum {string}
+             */
+            product_type: "simple" | "kit" | "bundle" | "service";
+            manufacturer_id: string | null;
+            /** @description Present when expanded with expand[]=manufacturer. */
+            manufacturer?: components["schemas"]["Manufacturer"] | null;
+            /** @description The unit quantities of this product are counted in. */
+            uom_id: string | null;
+            /** @description Present when expanded with expand[]=uom. */
+            uom?: components["schemas"]["UnitOfMeasure"] | null;
+            list_price: number | null;
+            /** @description Standard cost; inventory itself is valued by FIFO cost layers. */
+            cost: number | null;
+            /** @description On-hand level at or below which a location balance is low on stock. With reorder_point_mode demand the server keeps it at demand_avg_per_day × the preferred vendor's lead_time_days (4 decimals; 0 without either). */
+            reorder_point: number | null;
+            /**
+             * @description manual (the default): reorder_point is what you set. demand: reorder_point follows demand × lead time, refreshed by every stock movement of the product and when the mode is set, and the stock events follow it; sending reorder_point then is 422 reorder_point_follows_demand.
+             * @enum {string}
+             */
+            reorder_point_mode: "manual" | "demand";
+            /** @description Average daily demand, summed over the product's location balances: fulfilled sales plus posted build_consume draws of the last 365 days, divided by the days since each balance's first movement (at most 365, at least 1). Each physical decrement counts once, for the product it drew: a kit counts its own sales, a kit component the builds that drew it. */
+            demand_avg_per_day: number;
+            is_active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Source system of a migrated row. */
+            external_source: string | null;
+            /** @description Id in the source system; unique per external_source. */
+            external_id: string | null;
+            /** @description The import batch the product was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * ProductOption
          * @description An option of a product (size, colour) and its values.
          */
@@ -6376,6 +8676,50 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * ProductOptionDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is ProductOption.
+         */
+        ProductOptionDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "product_option";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            product_id: string;
+            /** @description Unique per product (case-insensitive), e.g. Size. */
+            name: string;
+            /** @description The choices, e.g. S, M, L. */
+            values: string[];
+            /** @description Display order; set by POST .../options/reorder. */
+            sequence: number;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * ProductVendor
@@ -6416,6 +8760,55 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * ProductVendorDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is ProductVendor.
+         */
+        ProductVendorDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "product_vendor";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            vendor_id: string;
+            vendor_name: string;
+            vendor_sku: string | null;
+            vendor_cost: number | null;
+            lead_time_days: number | null;
+            /** @description Purchase quantities are rounded up to a multiple of this (a case of 12: 12). */
+            order_multiple: number;
+            minimum_order_quantity: number | null;
+            /** @description At most one preferred vendor per product; the reorder report uses it. */
+            is_preferred: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * ReorderReport
@@ -6555,6 +8948,80 @@ export interface components {
             memo: string | null;
         };
         /**
+         * RecurringJournalTemplateDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is RecurringJournalTemplate.
+         */
+        RecurringJournalTemplateDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "recurring_journal_entry_template";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            description: string | null;
+            /** @description Memo of every entry the template produces. */
+            memo: string | null;
+            /** @enum {string} */
+            frequency: "daily" | "weekly" | "biweekly" | "monthly" | "quarterly" | "semiannually" | "yearly";
+            /**
+             * Format: date
+             * @description The schedule anchor: occurrences are start_date plus whole intervals, kept at month ends (Jan 31 → Feb 28/29 → Mar 31).
+             */
+            start_date: string;
+            /** @description No occurrence after this date; null runs indefinitely. */
+            end_date: string | null;
+            /** @description The next occurrence the runner will post; null once the schedule is past end_date. */
+            next_run_date: string | null;
+            /** @description The date of the last occurrence posted (or drafted). */
+            last_run_date: string | null;
+            /** @description Post each occurrence (true) or create a draft journal entry for review (false). */
+            auto_post: boolean;
+            is_active: boolean;
+            template_lines: components["schemas"]["RecurringJournalTemplateLine"][];
+            /** @description Why the last run could not post the due occurrence (for example a closed period); the occurrence stays due and is retried by the next run. */
+            last_error: {
+                code: string;
+                message: string;
+                /**
+                 * Format: date
+                 * @description ISO 8601 date
+                 */
+                occurrence_date: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time
+                 */
+                failed_at: string;
+            } | null;
+            /** Format: uuid */
+            created_by_user_id: string;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * Tag
          * @description A label attached to records for filtering.
          */
@@ -6582,6 +9049,44 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+        };
+        /**
+         * TagDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Tag.
+         */
+        TagDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "tag";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            color: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * TaxRate
@@ -6617,6 +9122,48 @@ export interface components {
             updated_at: string;
         };
         /**
+         * TaxRateDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is TaxRate.
+         */
+        TaxRateDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "tax_rate";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            /** @description A percentage with up to 4 decimals: 8.25 means 8.25 %. */
+            rate: number;
+            description: string | null;
+            /** @description Inactive rates stay on the lines that use them but cannot be set on lines. */
+            is_active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * TestHelperSetupIntent
          * @description A setup intent confirmed through the test helper (test keys only).
          */
@@ -6632,6 +9179,77 @@ export interface components {
             type: "card" | "us_bank_account";
             /** @description The sandbox processor's payment method id, once the intent has one. */
             payment_method: string | null;
+        };
+        /**
+         * TestHelperSetupIntentDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is TestHelperSetupIntent.
+         */
+        TestHelperSetupIntentDryRun: {
+            /** @constant */
+            object: "setup_intent";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            setup_intent_id: string;
+            /** @description succeeded, requires_action (ACH awaiting micro-deposits) or requires_payment_method (declined). */
+            status: string;
+            /** @enum {string} */
+            type: "card" | "us_bank_account";
+            /** @description The sandbox processor's payment method id, once the intent has one. */
+            payment_method: string | null;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
+         * UnitOfMeasureDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is UnitOfMeasure.
+         */
+        UnitOfMeasureDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "unit_of_measure";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            /** @description Unique within the entity (case-insensitive), e.g. `ea`, `kg`, `cs12`. */
+            abbreviation: string;
+            /** @description The dimension the unit measures (count, weight, length, volume, ...); conversions happen only within a type. */
+            uom_type: string;
+            /** @description The base unit of its type: conversion_factor 1. The first unit created of a type becomes its base. */
+            is_base: boolean;
+            /** @description How many base units of the type one of this unit holds (a case of 12 each: 12). */
+            conversion_factor: number;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
         };
         /**
          * VendorBill
@@ -6770,6 +9388,107 @@ export interface components {
             updated_at: string;
         };
         /**
+         * VendorBillDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is VendorBill.
+         */
+        VendorBillDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor_bill";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /** @description The purchase order this bill bills (three-way match): its item lines name the purchase order lines in po_line_id. */
+            po_id: string | null;
+            /** @description The payment terms due_date was computed from. */
+            payment_term_id: string | null;
+            /** @description Sequential per entity and gap-free (BILL-000001). */
+            bill_number: string;
+            /** @description The vendor's own invoice number; unique per vendor among bills that are not voided. */
+            vendor_invoice_number: string | null;
+            /**
+             * @description draft → pending_approval (submit) → approved (approve) or rejected (reject; editable and submittable again, like a draft) → open (post) → partially_paid → paid; voided. open is not in the spec enum but is the status the spec gives a posted bill.
+             * @enum {string}
+             */
+            status: "draft" | "pending_approval" | "approved" | "rejected" | "open" | "partially_paid" | "paid" | "voided";
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            bill_date: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            due_date: string;
+            /** @description Sum of the line amounts. */
+            subtotal: number;
+            tax_total: number;
+            shipping_total: number;
+            /** @description subtotal + tax_total + shipping_total. */
+            bill_total: number;
+            amount_paid: number;
+            /** @description bill_total − amount_paid; never coerced to 0 by the lifecycle (a voided bill keeps it). There is no amount_due on this resource. */
+            balance_due: number;
+            currency: string;
+            notes: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The user of the key that created the bill; may neither approve nor post it. */
+            created_by_user_id: string | null;
+            submitted_by: string | null;
+            submitted_at: string | null;
+            approved_by: string | null;
+            approved_at: string | null;
+            rejected_by: string | null;
+            rejected_at: string | null;
+            rejection_reason: string | null;
+            posted_by: string | null;
+            posted_at: string | null;
+            /** @description True when the bill was posted with the migration carve-out (approval and segregation of duties skipped). */
+            skip_permission_check: boolean;
+            /** @description The AP journal entry written at posting. */
+            journal_entry_id: string | null;
+            voided_by: string | null;
+            voided_at: string | null;
+            /** @description The reversal of the AP journal entry, when a posted bill was voided. */
+            void_journal_entry_id: string | null;
+            /** @description With expand[]=lines (always present on line routes). */
+            lines?: components["schemas"]["VendorBillLine"][];
+            /** @description With expand[]=payments: the AP payments applied to the bill. */
+            payments?: unknown[];
+            /** @description With expand[]=gl_entries: the posting and its reversal, if voided. */
+            gl_entries?: unknown[];
+            /** @description With expand[]=vendor. */
+            vendor?: unknown;
+            /** @description With expand[]=purchase_order (null when po_id is null). */
+            purchase_order?: unknown;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * VendorCredit
          * @description A credit from a vendor, applied to its bills through AP payments (amounts are 4-decimal strings).
          */
@@ -6885,6 +9604,87 @@ export interface components {
             created_at: string;
         };
         /**
+         * VendorCreditDryRun
+         * @description A credit from a vendor, applied to its bills through AP payments (amounts are 4-decimal strings).
+         */
+        VendorCreditDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor_credit";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /** @description Sequential per entity and gap-free (VC-000001). */
+            credit_number: string;
+            /** @description Total issued: a numeric string with 4 decimals. */
+            amount: string;
+            /** @description Unapplied balance, 4 decimals: amount − applied − voided_amount − forfeited_amount. 0.0000 once applied in full, voided or expired. */
+            remaining_amount: string;
+            /** @description The unapplied balance a void took (0.0000 unless voided). */
+            voided_amount: string;
+            /** @description The balance forfeited at expiry (0.0000 unless expired). */
+            forfeited_amount: string;
+            /** @description Free text; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other. */
+            source_type: string;
+            /** @description The vendor bill of a price_adjustment; the vendor return of a vendor_return; else null. */
+            source_id: string | null;
+            /**
+             * @description open (nothing applied) → partially_applied → applied (remaining 0) as AP payments spend it, and back when a payment is voided; voided (its unapplied balance cancelled); expired (the expiry job forfeited the balance after expires_at).
+             * @enum {string}
+             */
+            status: "open" | "partially_applied" | "applied" | "voided" | "expired";
+            /**
+             * Format: date
+             * @description The date of the issuance journal entry.
+             */
+            credit_date: string;
+            /** @description The remaining balance is forfeited after this instant; null means the credit never expires. */
+            expires_at: string | null;
+            currency: string;
+            memo: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            created_by_user_id: string | null;
+            /** @description Issuance: debit vendor_returns_receivable, credit vendor_credits. */
+            journal_entry_id: string | null;
+            voided_by: string | null;
+            voided_at: string | null;
+            void_reason: string | null;
+            void_journal_entry_id: string | null;
+            expired_at: string | null;
+            expiry_journal_entry_id: string | null;
+            /** @description With expand[]=vendor. */
+            vendor?: unknown;
+            /** @description With expand[]=source: the vendor bill (price_adjustment) or vendor return (vendor_return); null otherwise. */
+            source?: unknown;
+            /** @description With expand[]=applications: the application events, oldest first. */
+            applications?: components["schemas"]["VendorCreditApplication"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * Vendor
          * @description A supplier that purchase orders are placed with.
          */
@@ -6937,6 +9737,67 @@ export interface components {
             updated_at: string;
         };
         /**
+         * VendorDryRun
+         * @description The answer of a dry run (dry_run=true) whose real answer is Vendor.
+         */
+        VendorDryRun: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "vendor";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            entity_id: string;
+            name: string;
+            /** @description Your account number with this vendor; unique within the entity. */
+            account_number: string | null;
+            email: string | null;
+            phone: string | null;
+            address1: string | null;
+            address2: string | null;
+            city: string | null;
+            state: string | null;
+            postal_code: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string | null;
+            tax_exempt: boolean;
+            /** @description ISO 4217 code; defaults to USD. */
+            currency: string;
+            notes: string | null;
+            /** @description Archived parties stay on existing documents and can be restored; new documents should not use them. */
+            is_archived: boolean;
+            archived_at: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            external_source: string | null;
+            external_id: string | null;
+            /** @description The import batch the vendor was created in. */
+            migration_batch_id: string | null;
+            /** @description When it was created in an import batch. */
+            imported_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time
+             */
+            updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
          * Error
          * @description The error envelope of every failure. Members beyond these are documented with the code that adds them.
          */
@@ -6947,7 +9808,7 @@ export interface components {
              * @description Precise machine-readable code; see x-error-catalog.
              * @enum {string}
              */
-            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "vendor_return_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
+            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "dry_run_not_supported" | "dry_run_idempotency_key" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "vendor_return_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
             /** @enum {string} */
             type: "validation_error" | "permission_error" | "not_found" | "conflict" | "rate_limit" | "internal" | "expand_error" | "not_implemented";
             /** @description One-sentence English explanation. */
@@ -7439,7 +10300,10 @@ export interface operations {
     };
     "accounts.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -7486,10 +10350,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["Account"] | components["schemas"]["AccountDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7775,7 +10639,10 @@ export interface operations {
     };
     "accounts.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -7822,10 +10689,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["Account"] | components["schemas"]["AccountDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7972,7 +10839,10 @@ export interface operations {
     };
     "accounts.archive": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -7995,10 +10865,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["Account"] | components["schemas"]["AccountDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8145,7 +11015,10 @@ export interface operations {
     };
     "accounts.payment_methods.setup": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -8179,7 +11052,7 @@ export interface operations {
                     "application/json": components["schemas"]["SetupIntent"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_not_supported. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8467,7 +11340,10 @@ export interface operations {
     };
     "accounts.payment_methods.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -8495,7 +11371,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountPaymentMethod"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_not_supported. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8642,7 +11518,10 @@ export interface operations {
     };
     "accounts.payment_methods.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -8677,10 +11556,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountPaymentMethod"];
+                    "application/json": components["schemas"]["AccountPaymentMethod"] | components["schemas"]["AccountPaymentMethodDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8827,7 +11706,10 @@ export interface operations {
     };
     "accounts.payment_methods.attach": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -8860,7 +11742,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountPaymentMethod"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_not_supported. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8997,7 +11879,10 @@ export interface operations {
     };
     "accounts.unarchive": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -9020,10 +11905,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["Account"] | components["schemas"]["AccountDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9341,7 +12226,10 @@ export interface operations {
     };
     "ap_payments.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -9394,10 +12282,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApPayment"];
+                    "application/json": components["schemas"]["ApPayment"] | components["schemas"]["ApPaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9683,7 +12571,10 @@ export interface operations {
     };
     "ap_payments.void": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -9711,10 +12602,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApPayment"];
+                    "application/json": components["schemas"]["ApPayment"] | components["schemas"]["ApPaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10018,7 +12909,10 @@ export interface operations {
     };
     "coupons.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -10060,10 +12954,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Coupon"];
+                    "application/json": components["schemas"]["Coupon"] | components["schemas"]["CouponDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10349,7 +13243,10 @@ export interface operations {
     };
     "coupons.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -10381,10 +13278,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "coupon";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10531,7 +13446,10 @@ export interface operations {
     };
     "coupons.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -10576,10 +13494,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Coupon"];
+                    "application/json": components["schemas"]["Coupon"] | components["schemas"]["CouponDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10897,7 +13815,10 @@ export interface operations {
     };
     "deposits.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -10932,10 +13853,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deposit"];
+                    "application/json": components["schemas"]["Deposit"] | components["schemas"]["DepositDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11224,7 +14145,10 @@ export interface operations {
     };
     "deposits.preview": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -11248,10 +14172,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DepositPreview"];
+                    "application/json": components["schemas"]["DepositPreview"] | components["schemas"]["DepositPreviewDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11561,6 +14485,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: "created_by_user"[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -11604,10 +14530,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                    "application/json": components["schemas"]["ApiKeyWithSecret"] | components["schemas"]["ApiKeyWithSecretDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11898,7 +14824,10 @@ export interface operations {
     };
     "api_keys.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -11933,10 +14862,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKey"];
+                    "application/json": components["schemas"]["ApiKey"] | components["schemas"]["ApiKeyDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12083,7 +15012,10 @@ export interface operations {
     };
     "api_keys.revoke": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -12106,10 +15038,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKey"];
+                    "application/json": components["schemas"]["ApiKey"] | components["schemas"]["ApiKeyDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12246,7 +15178,10 @@ export interface operations {
     };
     "api_keys.roll": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -12276,10 +15211,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                    "application/json": components["schemas"]["ApiKeyWithSecret"] | components["schemas"]["ApiKeyWithSecretDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12743,7 +15678,10 @@ export interface operations {
     };
     "events.resend": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -12776,10 +15714,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
+                    "application/json": components["schemas"]["WebhookDelivery"] | components["schemas"]["WebhookDeliveryDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13084,7 +16022,10 @@ export interface operations {
     };
     "migration.batches.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -13117,10 +16058,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MigrationBatch"];
+                    "application/json": components["schemas"]["MigrationBatch"] | components["schemas"]["MigrationBatchDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13408,7 +16349,10 @@ export interface operations {
     };
     "migration.batches.complete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -13431,10 +16375,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MigrationBatch"];
+                    "application/json": components["schemas"]["MigrationBatch"] | components["schemas"]["MigrationBatchDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13571,7 +16515,10 @@ export interface operations {
     };
     "migration.batches.rollback": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -13594,10 +16541,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MigrationBatchRollback"];
+                    "application/json": components["schemas"]["MigrationBatchRollback"] | components["schemas"]["MigrationBatchRollbackDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13734,7 +16681,10 @@ export interface operations {
     };
     "migration.cutover_freeze": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -13762,10 +16712,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CutoverFreeze"];
+                    "application/json": components["schemas"]["CutoverFreeze"] | components["schemas"]["CutoverFreezeDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14068,7 +17018,10 @@ export interface operations {
     };
     "migration.cutover_snapshot_create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -14103,7 +17056,7 @@ export interface operations {
                     "application/json": components["schemas"]["DbSnapshot"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_not_supported. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14557,7 +17510,10 @@ export interface operations {
     };
     "migration.cutover_unfreeze": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -14578,10 +17534,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CutoverFreeze"];
+                    "application/json": components["schemas"]["CutoverFreeze"] | components["schemas"]["CutoverFreezeDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14718,7 +17674,10 @@ export interface operations {
     };
     "migration.relink_inventory_transaction_sources": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -14754,10 +17713,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MigrationItxSourceRelinkResult"];
+                    "application/json": components["schemas"]["MigrationItxSourceRelinkResult"] | components["schemas"]["MigrationItxSourceRelinkResultDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15516,7 +18475,10 @@ export interface operations {
     };
     "webhook_endpoints.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -15550,10 +18512,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"] | components["schemas"]["WebhookEndpointWithSecretDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, webhook_url_insecure, webhook_url_forbidden_address, webhook_url_unresolvable, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, webhook_url_insecure, webhook_url_forbidden_address, webhook_url_unresolvable, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15841,7 +18803,10 @@ export interface operations {
     };
     "webhook_endpoints.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -15875,10 +18840,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "webhook_endpoint";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16025,7 +19008,10 @@ export interface operations {
     };
     "webhook_endpoints.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -16063,10 +19049,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpoint"] | components["schemas"]["WebhookEndpointDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, webhook_url_insecure, webhook_url_forbidden_address, webhook_url_unresolvable, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, webhook_url_insecure, webhook_url_forbidden_address, webhook_url_unresolvable, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16381,7 +19367,10 @@ export interface operations {
     };
     "webhook_endpoints.disable": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -16404,10 +19393,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpoint"] | components["schemas"]["WebhookEndpointDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16544,7 +19533,10 @@ export interface operations {
     };
     "webhook_endpoints.enable": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -16567,10 +19559,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpoint"] | components["schemas"]["WebhookEndpointDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16707,7 +19699,10 @@ export interface operations {
     };
     "webhook_endpoints.roll_secret": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -16730,10 +19725,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"] | components["schemas"]["WebhookEndpointWithSecretDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16870,7 +19865,10 @@ export interface operations {
     };
     "webhook_endpoints.test": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -16893,10 +19891,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
+                    "application/json": components["schemas"]["WebhookDelivery"] | components["schemas"]["WebhookDeliveryDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17202,7 +20200,10 @@ export interface operations {
     };
     "gl_accounts.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -17242,10 +20243,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GlAccount"];
+                    "application/json": components["schemas"]["GlAccount"] | components["schemas"]["GlAccountDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17531,7 +20532,10 @@ export interface operations {
     };
     "gl_accounts.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -17563,10 +20567,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "gl_account";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17713,7 +20735,10 @@ export interface operations {
     };
     "gl_accounts.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -17760,10 +20785,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GlAccount"];
+                    "application/json": components["schemas"]["GlAccount"] | components["schemas"]["GlAccountDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17910,7 +20935,10 @@ export interface operations {
     };
     "inventory.adjustments.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -17957,10 +20985,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryTransaction"];
+                    "application/json": components["schemas"]["InventoryTransaction"] | components["schemas"]["InventoryTransactionDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18412,7 +21440,10 @@ export interface operations {
     };
     "inventory.receipts.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -18459,10 +21490,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryTransaction"];
+                    "application/json": components["schemas"]["InventoryTransaction"] | components["schemas"]["InventoryTransactionDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18918,7 +21949,10 @@ export interface operations {
     };
     "inventory.transfers.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -18958,10 +21992,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryTransfer"];
+                    "application/json": components["schemas"]["InventoryTransfer"] | components["schemas"]["InventoryTransferDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19277,6 +22311,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: "lines.account"[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -19321,10 +22357,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JournalEntry"];
+                    "application/json": components["schemas"]["JournalEntry"] | components["schemas"]["JournalEntryDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19613,7 +22649,10 @@ export interface operations {
     };
     "journal_entries.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -19645,10 +22684,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "journal_entry";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19798,6 +22855,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: "lines.account"[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -19845,10 +22904,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JournalEntry"];
+                    "application/json": components["schemas"]["JournalEntry"] | components["schemas"]["JournalEntryDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19998,6 +23057,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: "lines.account"[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -20019,10 +23080,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JournalEntry"];
+                    "application/json": components["schemas"]["JournalEntry"] | components["schemas"]["JournalEntryDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20162,6 +23223,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: "lines.account"[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -20195,10 +23258,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JournalEntry"];
+                    "application/json": components["schemas"]["JournalEntry"] | components["schemas"]["JournalEntryDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20502,7 +23565,10 @@ export interface operations {
     };
     "kits.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -20558,10 +23624,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Kit"];
+                    "application/json": components["schemas"]["Kit"] | components["schemas"]["KitDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20999,7 +24065,10 @@ export interface operations {
     };
     "kits.builds.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -21042,10 +24111,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KitBuild"];
+                    "application/json": components["schemas"]["KitBuild"] | components["schemas"]["KitBuildDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21338,7 +24407,10 @@ export interface operations {
     };
     "kits.components.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -21375,10 +24447,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KitComponent"];
+                    "application/json": components["schemas"]["KitComponent"] | components["schemas"]["KitComponentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21666,7 +24738,10 @@ export interface operations {
     };
     "kits.components.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -21700,10 +24775,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "kit_component";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21850,7 +24943,10 @@ export interface operations {
     };
     "kits.components.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -21888,10 +24984,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KitComponent"];
+                    "application/json": components["schemas"]["KitComponent"] | components["schemas"]["KitComponentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22203,7 +25299,10 @@ export interface operations {
     };
     "locations.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -22243,10 +25342,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Location"];
+                    "application/json": components["schemas"]["Location"] | components["schemas"]["LocationDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22532,7 +25631,10 @@ export interface operations {
     };
     "locations.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -22564,10 +25666,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "location";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22714,7 +25834,10 @@ export interface operations {
     };
     "locations.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -22760,10 +25883,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Location"];
+                    "application/json": components["schemas"]["Location"] | components["schemas"]["LocationDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23075,7 +26198,10 @@ export interface operations {
     };
     "manufacturers.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -23106,10 +26232,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Manufacturer"];
+                    "application/json": components["schemas"]["Manufacturer"] | components["schemas"]["ManufacturerDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23395,7 +26521,10 @@ export interface operations {
     };
     "manufacturers.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -23430,10 +26559,31 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    } | {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            object: "manufacturer";
+                            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                            livemode: boolean;
+                            name: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23580,7 +26730,10 @@ export interface operations {
     };
     "manufacturers.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -23615,10 +26768,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Manufacturer"];
+                    "application/json": components["schemas"]["Manufacturer"] | components["schemas"]["ManufacturerDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24011,6 +27164,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -24103,10 +27258,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24395,7 +27550,10 @@ export interface operations {
     };
     "orders.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -24423,10 +27581,24 @@ export interface operations {
                         deleted: true;
                         /** Format: uuid */
                         id: string;
+                    } | {
+                        /** @constant */
+                        deleted: true;
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24576,6 +27748,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -24631,10 +27805,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24781,7 +27955,10 @@ export interface operations {
     };
     "orders.adjustments.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -24829,10 +28006,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderAdjustmentResult"];
+                    "application/json": components["schemas"]["OrderAdjustmentResult"] | components["schemas"]["OrderAdjustmentResultDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24969,7 +28146,10 @@ export interface operations {
     };
     "orders.adjustments.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -25008,10 +28188,33 @@ export interface operations {
                         order_total: number;
                         discount_total: number;
                         fee_total: number;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "order_adjustment";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /** @description True when a coupon redemption of this document was released. */
+                        coupon_released: boolean;
+                        order_total: number;
+                        discount_total: number;
+                        fee_total: number;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25158,7 +28361,10 @@ export interface operations {
     };
     "orders.apply_coupon": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -25192,10 +28398,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderAdjustmentResult"];
+                    "application/json": components["schemas"]["OrderAdjustmentResult"] | components["schemas"]["OrderAdjustmentResultDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25332,7 +28538,10 @@ export interface operations {
     };
     "orders.credit.apply": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -25370,10 +28579,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25510,7 +28719,10 @@ export interface operations {
     };
     "orders.approve": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -25531,10 +28743,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25671,7 +28883,10 @@ export interface operations {
     };
     "orders.archive": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -25692,10 +28907,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25832,7 +29047,10 @@ export interface operations {
     };
     "orders.cancel": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -25853,10 +29071,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25993,7 +29211,10 @@ export interface operations {
     };
     "orders.confirm": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -26014,10 +29235,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26154,7 +29375,10 @@ export interface operations {
     };
     "orders.convert": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -26175,10 +29399,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26315,7 +29539,10 @@ export interface operations {
     };
     "orders.drop_ship_purchase_orders.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -26342,10 +29569,25 @@ export interface operations {
                         data: components["schemas"]["Order"][];
                         /** @constant */
                         has_more: false;
+                    } | {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Order"][];
+                        /** @constant */
+                        has_more: false;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26485,6 +29727,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -26506,10 +29750,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26646,7 +29890,10 @@ export interface operations {
     };
     "orders.fulfillments.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -26690,10 +29937,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderFulfillment"];
+                    "application/json": components["schemas"]["OrderFulfillment"] | components["schemas"]["OrderFulfillmentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26830,7 +30077,10 @@ export interface operations {
     };
     "orders.hold": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -26860,10 +30110,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27000,7 +30250,10 @@ export interface operations {
     };
     "orders.items.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -27034,10 +30287,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "order_line_item";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27184,7 +30455,10 @@ export interface operations {
     };
     "orders.items.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -27228,10 +30502,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderLineItem"];
+                    "application/json": components["schemas"]["OrderLineItem"] | components["schemas"]["OrderLineItemDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27381,6 +30655,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -27432,10 +30708,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27572,7 +30848,10 @@ export interface operations {
     };
     "orders.payments.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -27614,10 +30893,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["Payment"] | components["schemas"]["PaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27754,7 +31033,10 @@ export interface operations {
     };
     "orders.receipts.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -27802,10 +31084,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PurchaseReceipt"];
+                    "application/json": components["schemas"]["PurchaseReceipt"] | components["schemas"]["PurchaseReceiptDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27942,7 +31224,10 @@ export interface operations {
     };
     "orders.receive_return": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -27987,10 +31272,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderReturnReceipt"];
+                    "application/json": components["schemas"]["OrderReturnReceipt"] | components["schemas"]["OrderReturnReceiptDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28127,7 +31412,10 @@ export interface operations {
     };
     "orders.credit.refund": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -28166,10 +31454,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28306,7 +31594,10 @@ export interface operations {
     };
     "orders.reject": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -28334,10 +31625,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28474,7 +31765,10 @@ export interface operations {
     };
     "orders.release": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -28495,10 +31789,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28635,7 +31929,10 @@ export interface operations {
     };
     "orders.returns.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -28679,10 +31976,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28819,7 +32116,10 @@ export interface operations {
     };
     "orders.send": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -28852,10 +32152,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -28992,7 +32292,10 @@ export interface operations {
     };
     "orders.submit": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -29013,10 +32316,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29153,7 +32456,10 @@ export interface operations {
     };
     "orders.unarchive": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -29174,10 +32480,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29314,7 +32620,10 @@ export interface operations {
     };
     "orders.vendor_returns.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -29369,10 +32678,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorReturn"];
+                    "application/json": components["schemas"]["VendorReturn"] | components["schemas"]["VendorReturnDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29509,7 +32818,10 @@ export interface operations {
     };
     "orders.void": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -29530,10 +32842,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -29843,7 +33155,10 @@ export interface operations {
     };
     "orders.approval_rules.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -29886,10 +33201,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderApprovalRule"];
+                    "application/json": components["schemas"]["OrderApprovalRule"] | components["schemas"]["OrderApprovalRuleDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30175,7 +33490,10 @@ export interface operations {
     };
     "orders.approval_rules.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -30207,10 +33525,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "order_approval_rule";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30357,7 +33693,10 @@ export interface operations {
     };
     "orders.approval_rules.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -30393,10 +33732,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderApprovalRule"];
+                    "application/json": components["schemas"]["OrderApprovalRule"] | components["schemas"]["OrderApprovalRuleDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -30706,7 +34045,10 @@ export interface operations {
     };
     "payment_terms.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -30733,10 +34075,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentTerm"];
+                    "application/json": components["schemas"]["PaymentTerm"] | components["schemas"]["PaymentTermDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -31022,7 +34364,10 @@ export interface operations {
     };
     "payment_terms.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -31054,10 +34399,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "payment_term";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -31204,7 +34567,10 @@ export interface operations {
     };
     "payment_terms.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -31235,10 +34601,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentTerm"];
+                    "application/json": components["schemas"]["PaymentTerm"] | components["schemas"]["PaymentTermDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -31699,7 +35065,10 @@ export interface operations {
     };
     "payments.apply": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -31740,10 +35109,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["Payment"] | components["schemas"]["PaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -31880,7 +35249,10 @@ export interface operations {
     };
     "payments.credit.apply": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -31918,10 +35290,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["Payment"] | components["schemas"]["PaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32058,7 +35430,10 @@ export interface operations {
     };
     "payments.clear": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -32089,10 +35464,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["Payment"] | components["schemas"]["PaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32229,7 +35604,10 @@ export interface operations {
     };
     "payments.fail": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -32257,10 +35635,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["Payment"] | components["schemas"]["PaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32397,7 +35775,10 @@ export interface operations {
     };
     "payments.refunds.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -32431,10 +35812,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Refund"];
+                    "application/json": components["schemas"]["Refund"] | components["schemas"]["RefundDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32571,7 +35952,10 @@ export interface operations {
     };
     "payments.void": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -32592,10 +35976,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["Payment"] | components["schemas"]["PaymentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -32732,7 +36116,10 @@ export interface operations {
     };
     "payments.multi_invoice_apply": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -32789,10 +36176,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MultiInvoicePaymentResult"];
+                    "application/json": components["schemas"]["MultiInvoicePaymentResult"] | components["schemas"]["MultiInvoicePaymentResultDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33081,7 +36468,10 @@ export interface operations {
     };
     "periods.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -33117,10 +36507,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountingPeriod"];
+                    "application/json": components["schemas"]["AccountingPeriod"] | components["schemas"]["AccountingPeriodDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33406,7 +36796,10 @@ export interface operations {
     };
     "periods.approve_close": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -33427,10 +36820,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountingPeriod"];
+                    "application/json": components["schemas"]["AccountingPeriod"] | components["schemas"]["AccountingPeriodDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33567,7 +36960,10 @@ export interface operations {
     };
     "periods.reopen": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -33595,10 +36991,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountingPeriod"];
+                    "application/json": components["schemas"]["AccountingPeriod"] | components["schemas"]["AccountingPeriodDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33735,7 +37131,10 @@ export interface operations {
     };
     "periods.request_close": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -33756,10 +37155,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountingPeriod"];
+                    "application/json": components["schemas"]["AccountingPeriod"] | components["schemas"]["AccountingPeriodDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -33896,7 +37295,10 @@ export interface operations {
     };
     "periods.create_fiscal_year": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -33925,10 +37327,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AccountingPeriod"][];
+                    } | {
+                        data: components["schemas"]["AccountingPeriod"][];
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -34230,7 +37643,10 @@ export interface operations {
     };
     "pricing_levels.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -34261,10 +37677,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PricingLevel"];
+                    "application/json": components["schemas"]["PricingLevel"] | components["schemas"]["PricingLevelDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -34720,7 +38136,10 @@ export interface operations {
     };
     "pricing_policies.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -34768,10 +38187,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PricingPolicy"];
+                    "application/json": components["schemas"]["PricingPolicy"] | components["schemas"]["PricingPolicyDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35239,6 +38658,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("manufacturer" | "uom")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -35292,10 +38713,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Product"];
+                    "application/json": components["schemas"]["Product"] | components["schemas"]["ProductDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35584,7 +39005,10 @@ export interface operations {
     };
     "products.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -35616,10 +39040,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "product";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -35769,6 +39211,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("manufacturer" | "uom")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -35822,10 +39266,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Product"];
+                    "application/json": components["schemas"]["Product"] | components["schemas"]["ProductDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36282,7 +39726,10 @@ export interface operations {
     };
     "products.options.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -36314,10 +39761,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductOption"];
+                    "application/json": components["schemas"]["ProductOption"] | components["schemas"]["ProductOptionDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36454,7 +39901,10 @@ export interface operations {
     };
     "products.options.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -36488,10 +39938,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "product_option";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36638,7 +40106,10 @@ export interface operations {
     };
     "products.options.reorder": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -36668,10 +40139,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         reordered: number;
+                    } | {
+                        reordered: number;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -36962,7 +40444,10 @@ export interface operations {
     };
     "products.vendors.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -37002,10 +40487,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductVendor"];
+                    "application/json": components["schemas"]["ProductVendor"] | components["schemas"]["ProductVendorDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37142,7 +40627,10 @@ export interface operations {
     };
     "products.vendors.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -37176,10 +40664,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "product_vendor";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37326,7 +40832,10 @@ export interface operations {
     };
     "products.vendors.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -37368,10 +40877,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductVendor"];
+                    "application/json": components["schemas"]["ProductVendor"] | components["schemas"]["ProductVendorDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -37839,7 +41348,10 @@ export interface operations {
     };
     "recurring_journal_entries.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -37890,10 +41402,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RecurringJournalTemplate"];
+                    "application/json": components["schemas"]["RecurringJournalTemplate"] | components["schemas"]["RecurringJournalTemplateDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -38179,7 +41691,10 @@ export interface operations {
     };
     "recurring_journal_entries.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -38211,10 +41726,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "recurring_journal_entry_template";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -38361,7 +41894,10 @@ export interface operations {
     };
     "recurring_journal_entries.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -38420,10 +41956,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RecurringJournalTemplate"];
+                    "application/json": components["schemas"]["RecurringJournalTemplate"] | components["schemas"]["RecurringJournalTemplateDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -38735,7 +42271,10 @@ export interface operations {
     };
     "tags.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -38765,10 +42304,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Tag"];
+                    "application/json": components["schemas"]["Tag"] | components["schemas"]["TagDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -39057,7 +42596,10 @@ export interface operations {
     };
     "tags.resource.attach": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -39088,10 +42630,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Tag"][];
+                    } | {
+                        data: components["schemas"]["Tag"][];
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -39228,7 +42781,10 @@ export interface operations {
     };
     "tags.resource.detach": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -39256,10 +42812,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Tag"][];
+                    } | {
+                        data: components["schemas"]["Tag"][];
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -39571,7 +43138,10 @@ export interface operations {
     };
     "tax_rates.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -39605,10 +43175,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaxRate"];
+                    "application/json": components["schemas"]["TaxRate"] | components["schemas"]["TaxRateDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -39894,7 +43464,10 @@ export interface operations {
     };
     "tax_rates.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -39926,10 +43499,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "tax_rate";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -40076,7 +43667,10 @@ export interface operations {
     };
     "tax_rates.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -40113,10 +43707,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaxRate"];
+                    "application/json": components["schemas"]["TaxRate"] | components["schemas"]["TaxRateDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -40263,7 +43857,10 @@ export interface operations {
     };
     "test_helpers.setup_intents.confirm": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -40294,10 +43891,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TestHelperSetupIntent"];
+                    "application/json": components["schemas"]["TestHelperSetupIntent"] | components["schemas"]["TestHelperSetupIntentDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -40599,7 +44196,10 @@ export interface operations {
     };
     "units_of_measure.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -40633,10 +44233,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnitOfMeasure"];
+                    "application/json": components["schemas"]["UnitOfMeasure"] | components["schemas"]["UnitOfMeasureDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -40922,7 +44522,10 @@ export interface operations {
     };
     "units_of_measure.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -40954,10 +44557,28 @@ export interface operations {
                         livemode: boolean;
                         /** @constant */
                         deleted: true;
+                    } | {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        object: "unit_of_measure";
+                        /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+                        livemode: boolean;
+                        /** @constant */
+                        deleted: true;
+                        /**
+                         * @description This answer is a dry run: nothing was kept.
+                         * @constant
+                         */
+                        dry_run: true;
+                        /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+                        journal_entries: components["schemas"]["JournalEntry"][];
+                        /** @description The types of the events the request would emit, in order. */
+                        events: string[];
                     };
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -41104,7 +44725,10 @@ export interface operations {
     };
     "units_of_measure.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -41140,10 +44764,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnitOfMeasure"];
+                    "application/json": components["schemas"]["UnitOfMeasure"] | components["schemas"]["UnitOfMeasureDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -41468,6 +45092,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -41557,10 +45183,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -41852,6 +45478,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -41902,10 +45530,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -42055,6 +45683,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -42076,10 +45706,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -42219,6 +45849,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -42273,10 +45905,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -42416,6 +46048,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -42441,10 +46075,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -42594,6 +46228,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -42642,10 +46278,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -42795,6 +46431,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -42823,10 +46461,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -42966,6 +46604,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -42994,10 +46634,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -43137,6 +46777,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -43158,10 +46800,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -43301,6 +46943,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -43322,10 +46966,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorBill"];
+                    "application/json": components["schemas"]["VendorBill"] | components["schemas"]["VendorBillDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -43634,6 +47278,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -43680,10 +47326,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorCredit"];
+                    "application/json": components["schemas"]["VendorCredit"] | components["schemas"]["VendorCreditDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -43975,6 +47621,8 @@ export interface operations {
             query?: {
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
             };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
@@ -44003,10 +47651,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VendorCredit"];
+                    "application/json": components["schemas"]["VendorCredit"] | components["schemas"]["VendorCreditDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -44636,7 +48284,10 @@ export interface operations {
     };
     "vendors.create": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -44683,10 +48334,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Vendor"];
+                    "application/json": components["schemas"]["Vendor"] | components["schemas"]["VendorDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -44972,7 +48623,10 @@ export interface operations {
     };
     "vendors.update": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -45019,10 +48673,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Vendor"];
+                    "application/json": components["schemas"]["Vendor"] | components["schemas"]["VendorDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -45169,7 +48823,10 @@ export interface operations {
     };
     "vendors.archive": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -45192,10 +48849,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Vendor"];
+                    "application/json": components["schemas"]["Vendor"] | components["schemas"]["VendorDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -45342,7 +48999,10 @@ export interface operations {
     };
     "vendors.unarchive": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
                 "Idempotency-Key"?: string;
@@ -45365,10 +49025,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Vendor"];
+                    "application/json": components["schemas"]["Vendor"] | components["schemas"]["VendorDryRun"];
                 };
             };
-            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid. */
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, idempotency_key_invalid, dry_run_idempotency_key. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
