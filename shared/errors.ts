@@ -47,6 +47,15 @@ export const ERROR_CATALOG = {
     'validation_error',
     'This endpoint cannot be dry-run: its work reaches beyond the database transaction (a card processor call, a workflow start). Send it without dry_run.',
   ),
+  batch_too_large: entry(
+    'validation_error',
+    'A batch holds at most 100 operations and its answer at most 5 MB; nothing of it was run or kept. Send it in smaller batches.',
+  ),
+  batch_reference_invalid: entry('validation_error', 'A $ops[n] reference names an operation that failed, comes later in the batch, or has no such field.'),
+  batch_operation_not_allowed: entry(
+    'validation_error',
+    'This operation cannot run in a batch: only POST, PATCH and DELETE of routes whose work stays in the database transaction, without dry_run of their own.',
+  ),
   dry_run_idempotency_key: entry(
     'validation_error',
     'A dry run takes no Idempotency-Key: it keeps nothing, so there is nothing to replay. Send the key with the real request only.',

@@ -323,6 +323,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Accounts: 'Customer accounts: who orders, is invoiced and pays.',
   'Accounting periods': 'Fiscal periods of the ledger and their closing and reopening.',
   'API keys': 'Keys of the entity: create, list, restrict scopes, roll and revoke.',
+  Batch: 'Up to 100 writes in one request and one transaction, each exactly the route it names.',
   Coupons: 'Discount codes applied to orders, with their validity and redemption limits.',
   Deposits: 'Bank deposits that group received payments.',
   Events: 'The durable feed of everything that happened in the entity: the events webhooks deliver, kept for at least 90 days.',
