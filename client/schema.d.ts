@@ -320,6 +320,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run up to 100 writes in one request
+         * @description Runs each operation exactly as the route it names (validation, scopes of the key, rules, errors, events), in order, in one database transaction. No scope is needed for the batch itself: each operation needs its own route’s.
+         *
+         *     `atomic: true` (default): the first failure rolls everything back, and the answer is that operation’s status and error envelope with `failed_index` (and `failed_request_id`). `atomic: false`: each operation runs in a savepoint of its own; the answer (200) lists every operation’s status and body, and the successful ones are kept.
+         *
+         *     An operation may use an earlier one’s answer: a body string (or query value, or whole path segment) that is exactly `$ops[n].field` (fields chained with `.name` or `[i]`, e.g. `$ops[0].lines[1].id`) is replaced by that value. A reference to a failed or later operation, or to a field that is not there, fails the operation with 400 batch_reference_invalid.
+         *
+         *     Only POST, PATCH and DELETE of routes whose work stays in the transaction can run in a batch (every write except those that refuse a dry run, and the batch itself); another is 400 batch_operation_not_allowed. Events are published once the batch commits. Import batches work inside a batch: `migration_batch_id` on each record, then the batch of imports can be rolled back like any other.
+         *
+         *     Limits: at most 100 operations and a request body of 1 MiB (413 request_too_large); an answer over 5 MB (Lambda answers at most 6 MB) is 400 batch_too_large with nothing kept; the whole batch must finish within API Gateway’s 29 seconds. An Idempotency-Key on the batch makes the whole batch safe to retry. With dry_run=true the whole batch runs and is rolled back.
+         *
+         *     No authentication.
+         */
+        post: operations["batch.run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/coupons": {
         parameters: {
             query?: never;
@@ -4260,6 +4290,55 @@ export interface components {
              * @description ISO 8601 date-time
              */
             updated_at: string;
+            /**
+             * @description This answer is a dry run: nothing was kept.
+             * @constant
+             */
+            dry_run: true;
+            /** @description The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing. */
+            journal_entries: components["schemas"]["JournalEntry"][];
+            /** @description The types of the events the request would emit, in order. */
+            events: string[];
+        };
+        /**
+         * Batch
+         * @description The answer of POST /v1/batch: each operation’s status and body, in order.
+         */
+        Batch: {
+            /** @constant */
+            object: "batch";
+            atomic: boolean;
+            /** @description One per operation, in order. */
+            results: components["schemas"]["BatchOperationResult"][];
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+        };
+        /**
+         * BatchOperationResult
+         * @description What one operation of a batch answered: its status and body, as its route answers.
+         */
+        BatchOperationResult: {
+            /** @description The operation’s position in operations. */
+            index: number;
+            /** @description The HTTP status the route answered. */
+            status: number;
+            /** @description The route’s answer: its resource, or its error envelope. */
+            body: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * BatchDryRun
+         * @description The answer of POST /v1/batch: each operation’s status and body, in order.
+         */
+        BatchDryRun: {
+            /** @constant */
+            object: "batch";
+            atomic: boolean;
+            /** @description One per operation, in order. */
+            results: components["schemas"]["BatchOperationResult"][];
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
             /**
              * @description This answer is a dry run: nothing was kept.
              * @constant
@@ -9808,7 +9887,7 @@ export interface components {
              * @description Precise machine-readable code; see x-error-catalog.
              * @enum {string}
              */
-            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "dry_run_not_supported" | "dry_run_idempotency_key" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "vendor_return_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
+            code: "invalid_json" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "idempotency_key_invalid" | "dry_run_not_supported" | "batch_too_large" | "batch_reference_invalid" | "batch_operation_not_allowed" | "dry_run_idempotency_key" | "expand_error" | "webhook_url_insecure" | "webhook_url_forbidden_address" | "webhook_url_unresolvable" | "api_key_missing" | "api_key_malformed" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_mode_not_allowed" | "insufficient_scope" | "insufficient_permissions" | "segregation_of_duties" | "not_found" | "route_not_found" | "order_not_found" | "coupon_not_found" | "relink_source_not_found" | "relink_transaction_not_found" | "snapshot_not_found" | "relink_duplicate_external_id" | "entity_frozen" | "entity_already_frozen" | "entity_not_frozen" | "freeze_token_mismatch" | "location_name_taken" | "location_is_default" | "location_in_use" | "manufacturer_name_taken" | "manufacturer_in_use" | "uom_abbreviation_taken" | "uom_in_use" | "uom_is_base" | "product_sku_taken" | "product_in_use" | "external_id_taken" | "migration_batch_closed" | "account_number_taken" | "option_name_taken" | "product_vendor_exists" | "kit_component_exists" | "kit_component_limit" | "kit_component_last" | "pricing_level_name_taken" | "pricing_tier_exists" | "tag_name_taken" | "api_key_already_revoked" | "gl_account_code_taken" | "gl_account_is_system" | "gl_account_in_use" | "journal_entry_not_draft" | "journal_entry_not_reversible" | "period_overlap" | "period_invalid_transition" | "order_not_deletable" | "order_locked" | "dropship_po_issued_blocks_line_edit" | "line_not_editable" | "webhook_endpoint_disabled" | "coupon_code_taken" | "coupon_in_use" | "coupon_already_applied" | "tax_rate_name_taken" | "tax_rate_in_use" | "idempotency_key_in_use" | "precondition_failed" | "request_too_large" | "uri_too_long" | "headers_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "insufficient_stock" | "product_not_stockable" | "resource_type_unavailable" | "journal_entry_unbalanced" | "gl_account_inactive" | "gl_account_control" | "period_closed" | "order_invalid_transition" | "order_over_fulfillment" | "return_quantity_exceeded" | "order_over_receipt" | "no_drop_ship_lines" | "drop_ship_vendor_missing" | "line_drop_shipped" | "order_not_adjustable" | "party_archived" | "reorder_point_follows_demand" | "quote_expired" | "order_archived" | "credit_not_available" | "order_not_archivable" | "coupon_inactive" | "coupon_not_yet_valid" | "coupon_expired" | "coupon_usage_limit_reached" | "coupon_minimum_not_met" | "coupon_not_applicable" | "approver_user_inactive" | "approval_rule_in_use" | "vendor_invoice_number_taken" | "vendor_bill_invalid_transition" | "vendor_bill_empty" | "vendor_bill_has_payments" | "vendor_bill_not_payable" | "vendor_bill_overpayment" | "vendor_credit_not_applicable" | "vendor_credit_invalid_transition" | "ap_payment_invalid_transition" | "bill_quantity_exceeds_received" | "vendor_return_exceeds_received" | "purchase_order_nothing_to_bill" | "purchase_order_vendor_mismatch" | "payment_term_in_use" | "po_approval_required" | "line_quantity_below_floor" | "order_not_payable" | "payment_already_applied" | "payment_already_deposited" | "refund_exceeds_refundable" | "payment_deposited" | "payment_refunded" | "payment_voided" | "payment_pending_clearance" | "payment_not_pending" | "raw_card_data_refused" | "raw_bank_data_refused" | "setup_intent_not_succeeded" | "payment_method_already_attached" | "payment_method_inactive" | "setup_intent_unexpected_state" | "test_mode_required" | "resource_locked" | "service_unavailable" | "rate_limit_exceeded" | "internal_error";
             /** @enum {string} */
             type: "validation_error" | "permission_error" | "not_found" | "conflict" | "rate_limit" | "internal" | "expand_error" | "not_implemented";
             /** @description One-sentence English explanation. */
@@ -12687,6 +12766,195 @@ export interface operations {
                 };
             };
             /** @description Error codes: period_closed, idempotency_key_reused. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "batch.run": {
+        parameters: {
+            query?: {
+                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 100 operations (400 batch_too_large beyond), run in order. */
+                    operations: {
+                        /**
+                         * @description The method of the route to run.
+                         * @enum {string}
+                         */
+                        method: "POST" | "PATCH" | "DELETE";
+                        /** @description The path of the route, under /v1; a whole segment may be a reference: /v1/orders/$ops[0].id/confirm. */
+                        path: string;
+                        /** @description Query parameters, as the route takes them (no dry_run: dry-run the whole batch). */
+                        query?: {
+                            [key: string]: string;
+                        };
+                        /** @description The JSON body of the route; any string that is exactly a reference ($ops[n].field) is replaced. */
+                        body?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /**
+                     * @description true (default): one transaction; the first failure rolls everything back and the answer is its error envelope with failed_index. false: each operation in its own savepoint; the successful ones are kept.
+                     * @default true
+                     */
+                    atomic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Run up to 100 writes in one request */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"] | components["schemas"]["BatchDryRun"];
+                };
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, batch_too_large, batch_reference_invalid, batch_operation_not_allowed, idempotency_key_invalid, dry_run_idempotency_key. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_in_use, resource_locked, entity_frozen. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_key_reused. */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -37,7 +37,7 @@ const OperationResult = z
     status: z.number().int().describe('The HTTP status the route answered.'),
     body: z.record(z.string(), z.unknown()).describe('The route’s answer: its resource, or its error envelope.'),
   })
-  .meta({ id: 'BatchOperationResult' });
+  .meta({ id: 'BatchOperationResult', description: 'What one operation of a batch answered: its status and body, as its route answers.' });
 
 export const BatchResult = z
   .object({
@@ -46,4 +46,4 @@ export const BatchResult = z
     results: z.array(OperationResult).describe('One per operation, in order.'),
     livemode: livemode(),
   })
-  .meta({ id: 'Batch' });
+  .meta({ id: 'Batch', description: 'The answer of POST /v1/batch: each operation’s status and body, in order.' });
