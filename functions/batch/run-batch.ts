@@ -7,7 +7,7 @@ import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, type RouteContext } from '../../shared/http/route';
 import { buildRouteTable, type RouteTable } from '../../local/route-matcher';
-import type { RouteModule } from '../routes/route-module';
+import type { RouteModule } from '../routes';
 import { BatchRequest, BatchResult, MAX_BATCH_ANSWER_BYTES, MAX_BATCH_OPERATIONS } from './batch-schemas';
 import { resolveReferences, type OperationOutcome } from './references';
 
@@ -53,7 +53,7 @@ function operationEvent(ctx: RouteContext, index: number, routePath: string, pat
 /** An operation's own refusal, answered as its route would answer an error. */
 function refusal(code: ErrorCode, requestId: string, options: ConstructorParameters<typeof ApiError>[1]): OperationOutcome {
   const error = new ApiError(code, options);
-  return { status: 400, body: error.toEnvelope(requestId) as unknown as Record<string, unknown> };
+  return { status: 400, body: error.toEnvelope(requestId) };
 }
 
 async function runOperation(ctx: RouteContext, context: Context, index: number, operation: Operation, earlier: OperationOutcome[]): Promise<OperationOutcome> {
