@@ -12,7 +12,7 @@ const BatchOperation = z.strictObject({
     .string()
     .min(4)
     .max(2048)
-    .regex(/^\/v1\//, 'must start with /v1/')
+    .regex(/^\/v1\/[^?#]*$/, 'must start with /v1/ and carry no query (send it in query)')
     .describe('The path of the route, under /v1; a whole segment may be a reference: /v1/orders/$ops[0].id/confirm.'),
   query: z.record(z.string(), z.string().max(10_000)).optional().describe('Query parameters, as the route takes them (no dry_run: dry-run the whole batch).'),
   body: z

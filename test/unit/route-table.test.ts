@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_MODULES, ROUTES } from '../../functions/routes';
@@ -35,6 +35,21 @@ describe('the route table', () => {
       const isDocs = route.path === '/docs' || route.path.startsWith('/docs/');
       expect(route.path.startsWith('/v1/') || (isDocs && route.auth === 'none'), route.path).toBe(true);
     }
+  });
+
+  it('marks transactional: false exactly the writes that reach beyond their transaction (card processor, workflow start, after-commit work)', () => {
+    const reachesOut = /paymentProcessor\(|startSnapshot\(|afterCommit\(/;
+    const marked = Object.entries(ROUTE_MODULES)
+      .filter(([, module]) => module.route.auth === 'api_key' && module.route.transactional === false)
+      .map(([key]) => key);
+    const reaching = Object.entries(ROUTE_MODULES)
+      .filter(([key, module]) => module.route.method !== 'GET' && reachesOut.test(readFileSync(`${functionsDir}${key}.ts`, 'utf8')))
+      .map(([key]) => key);
+    // The sandbox test helper checks the processor's name and writes only its own table; the batch
+    // passes on its operations' after-commit work, and runs only operations that have none.
+    const inTransaction = new Set(['test_helpers/confirm-setup-intent', 'batch/run-batch']);
+    expect(marked.sort()).toEqual(reaching.filter((key) => !inTransaction.has(key)).sort());
+    expect(marked.length).toBeGreaterThanOrEqual(4);
   });
 
   it('every API-key route names known scopes, and every PATCH or DELETE can honour If-Match', () => {
