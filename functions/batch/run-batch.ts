@@ -56,7 +56,14 @@ function refusal(code: ErrorCode, requestId: string, options: ConstructorParamet
   return { status: 400, body: error.toEnvelope(requestId) };
 }
 
-async function runOperation(ctx: RouteContext, context: Context, index: number, operation: Operation, earlier: OperationOutcome[]): Promise<OperationOutcome> {
+async function runOperation(
+  ctx: RouteContext,
+  context: Context,
+  atomic: boolean,
+  index: number,
+  operation: Operation,
+  earlier: OperationOutcome[],
+): Promise<OperationOutcome> {
   const requestId = `${ctx.requestId}.${index}`;
   if (operation.query && Object.hasOwn(operation.query, DRY_RUN_PARAMETER)) {
     return refusal('batch_operation_not_allowed', requestId, { param: `operations[${index}].query.dry_run`, hint: 'Send dry_run=true on the batch itself.' });
@@ -74,10 +81,14 @@ async function runOperation(ctx: RouteContext, context: Context, index: number, 
     });
   }
   const event = operationEvent(ctx, index, route.path, resolved.operation.path, match.params, resolved.operation);
-  const enclosing = savepointsOf(ctx.db, (events, tasks) => {
-    ctx.events.adopt(events);
-    for (const task of tasks) ctx.afterCommit(task);
-  });
+  const enclosing = savepointsOf(
+    ctx.db,
+    (events, tasks) => {
+      ctx.events.adopt(events);
+      for (const task of tasks) ctx.afterCommit(task);
+    },
+    atomic,
+  );
   const response = await (match.route.handler as Invocation)(markEnclosed(event, enclosing), context);
   return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
 }
@@ -112,7 +123,7 @@ export const route = defineRoute({
     const outcomes: OperationOutcome[] = [];
     let size = 0;
     for (const [index, operation] of body.operations.entries()) {
-      const outcome = await runOperation(ctx, context, index, operation, outcomes);
+      const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes);
       outcomes.push(outcome);
       if (body.atomic && outcome.status >= 400) {
         const envelope = outcome.body as unknown as ErrorEnvelope;

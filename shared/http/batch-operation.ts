@@ -1,7 +1,7 @@
 /**
  * An operation of POST /v1/batch runs through its route's own Lambda handler (the whole pipeline:
- * input, scopes, rules, errors), with one difference: it runs inside the batch's transaction, in a
- * savepoint of its own, instead of opening one, and hands the events and after-commit tasks it
+ * input, scopes, rules, errors), with one difference: it runs inside the batch's transaction (in a
+ * savepoint of its own when the batch is not atomic) instead of opening one, and hands the events and after-commit tasks it
  * produced to the batch, which publishes them once the batch has committed. The batch marks the
  * operation's event with its enclosing transaction; the handler stack reads it (handler-stack.ts).
  */
@@ -27,11 +27,15 @@ export function enclosingOf(event: object): EnclosingTransaction | undefined {
   return (event as Marked)[ENCLOSING];
 }
 
-/** The enclosing transaction of the operations of one batch, on the batch's own `db`. */
-export function savepointsOf(db: Db, adopt: EnclosingTransaction['adopt']): EnclosingTransaction {
+/**
+ * The enclosing transaction of the operations of one batch, on the batch's own `db`. An atomic
+ * batch needs no savepoint: its first failure rolls the whole transaction back.
+ */
+export function savepointsOf(db: Db, adopt: EnclosingTransaction['adopt'], atomic: boolean): EnclosingTransaction {
   return {
     adopt,
     async run(work) {
+      if (atomic) return work(db);
       await db.query('SAVEPOINT batch_operation');
       try {
         const result = await work(db);
