@@ -63,7 +63,7 @@ async function runOperation(
   index: number,
   operation: Operation,
   earlier: OperationOutcome[],
-): Promise<OperationOutcome> {
+): Promise<OperationOutcome & { bytes?: number }> {
   const requestId = `${ctx.requestId}.${index}`;
   if (operation.query && Object.hasOwn(operation.query, DRY_RUN_PARAMETER)) {
     return refusal('batch_operation_not_allowed', requestId, { param: `operations[${index}].query.dry_run`, hint: 'Send dry_run=true on the batch itself.' });
@@ -90,7 +90,7 @@ async function runOperation(
     atomic,
   );
   const response = await (match.route.handler as Invocation)(markEnclosed(event, enclosing), context);
-  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
+  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown>, bytes: Buffer.byteLength(response.body) };
 }
 
 const ROUTE_ID = 'batch.run';
@@ -120,7 +120,7 @@ export const route = defineRoute({
       });
     }
     const context = { getRemainingTimeInMillis: () => 29_000, functionName: ROUTE_ID, awsRequestId: ctx.requestId } as unknown as Context;
-    const outcomes: OperationOutcome[] = [];
+    const outcomes: (OperationOutcome & { bytes?: number })[] = [];
     let size = 0;
     for (const [index, operation] of body.operations.entries()) {
       const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes);
@@ -130,14 +130,14 @@ export const route = defineRoute({
         const { error: _key, code, type: _type, hint, param, required, doc_url: _doc, request_id, ...extra } = envelope;
         throw new ApiError(code as ErrorCode, { hint, param, required, details: { ...extra, failed_index: index, failed_request_id: request_id } });
       }
-      size += JSON.stringify(outcome.body).length;
+      size += outcome.bytes ?? Buffer.byteLength(JSON.stringify(outcome.body));
       if (size > MAX_BATCH_ANSWER_BYTES) {
         throw new ApiError('batch_too_large', {
           hint: `The answers of the first ${index + 1} operations exceed 5 MB; nothing was kept. Send fewer operations per batch.`,
         });
       }
     }
-    return { object: 'batch' as const, atomic: body.atomic, results: outcomes.map((outcome, index) => ({ index, ...outcome })) };
+    return { object: 'batch' as const, atomic: body.atomic, results: outcomes.map(({ status, body: answer }, index) => ({ index, status, body: answer })) };
   },
 });
 
