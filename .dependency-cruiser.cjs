@@ -104,10 +104,11 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'Modules import each other in one direction only.',
+      comment:
+        'Modules import each other in one direction only. The one cycle allowed goes through a dynamic import: POST /v1/batch (functions/batch/run-batch.ts) loads the route table it is part of when its first request comes.',
       severity: 'error',
       from: {},
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
     },
     {
       name: 'platform-takes-only-types-from-event-contracts',

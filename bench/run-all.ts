@@ -32,6 +32,7 @@ const BENCHMARKS: { name: string; args: string[]; quickArgs: string[] }[] = [
   { name: 'ap-aging', args: [], quickArgs: ['--runs=5', '--bills=10000'] },
   // Seeds its books once (minutes) and keeps them in their own database for the next runs.
   { name: 'reports', args: [], quickArgs: ['--runs=5', '--scale=0.05', '--walk-seconds=20'] },
+  { name: 'batch', args: [], quickArgs: ['--quick'] },
 ];
 
 const selected = BENCHMARKS.filter((bench) => !only || only.split(',').includes(bench.name));
@@ -244,6 +245,23 @@ if (webhooks && selected.some((bench) => bench.name === 'webhook-delivery')) {
     '',
     '',
   ]);
+}
+interface BatchResults {
+  orders: number;
+  batchSpeedup: number;
+  batchP50Ms: number;
+  dryRunRatio: number;
+}
+const batch = read<BatchResults>('batch');
+if (batch && selected.some((bench) => bench.name === 'batch')) {
+  rows.push([
+    `batch: ${batch.orders} orders, batches of 100 / single requests (orders/s)`,
+    `${batch.batchSpeedup}×`,
+    '≥ 4×',
+    batch.batchSpeedup >= 4 ? 'PASS' : 'FAIL',
+  ]);
+  rows.push(['batch: a batch of 100 orders, p50', `${batch.batchP50Ms} ms`, '≤ 2000 ms', batch.batchP50Ms <= 2000 ? 'PASS' : 'FAIL']);
+  rows.push(['batch: dry-run invoice confirmation / the real one (p50)', `${batch.dryRunRatio}×`, '≤ 1.2×', batch.dryRunRatio <= 1.2 ? 'PASS' : 'FAIL']);
 }
 printTable(
   'summary',

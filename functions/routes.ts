@@ -17,6 +17,7 @@ import { PAYMENT_ROUTES } from './routes/payments';
 import { PAYABLE_ROUTES } from './routes/payables';
 import { WEBHOOK_ROUTES } from './routes/webhooks';
 import { MIGRATION_ROUTES } from './routes/migration';
+import { BATCH_ROUTES } from './routes/batch';
 import type { RouteModule } from './routes/route-module';
 
 export type { RouteModule } from './routes/route-module';
@@ -34,6 +35,7 @@ export const ROUTE_MODULES = {
   ...PAYABLE_ROUTES,
   ...WEBHOOK_ROUTES,
   ...MIGRATION_ROUTES,
+  ...BATCH_ROUTES,
 } satisfies Record<string, RouteModule>;
 
 export const ROUTES: Route[] = Object.values(ROUTE_MODULES).map((module) => module.route);

@@ -43,6 +43,23 @@ export const ERROR_CATALOG = {
   parameter_invalid: entry('validation_error', 'A parameter has an invalid value.'),
   parameter_unknown: entry('validation_error', 'The request contains a parameter this endpoint does not accept.'),
   idempotency_key_invalid: entry('validation_error', 'The Idempotency-Key header must be 1 to 255 printable characters.'),
+  dry_run_not_supported: entry(
+    'validation_error',
+    'This endpoint cannot be dry-run: its work reaches beyond the database transaction (a card processor call, a workflow start). Send it without dry_run.',
+  ),
+  batch_too_large: entry(
+    'validation_error',
+    'A batch holds at most 100 operations and its answer at most 5 MB; nothing of it was run or kept. Send it in smaller batches.',
+  ),
+  batch_reference_invalid: entry('validation_error', 'A $ops[n] reference names an operation that failed, comes later in the batch, or has no such field.'),
+  batch_operation_not_allowed: entry(
+    'validation_error',
+    'This operation cannot run in a batch: only POST, PATCH and DELETE of routes whose work stays in the database transaction, without dry_run of their own.',
+  ),
+  dry_run_idempotency_key: entry(
+    'validation_error',
+    'A dry run takes no Idempotency-Key: it keeps nothing, so there is nothing to replay. Send the key with the real request only.',
+  ),
   expand_error: entry('expand_error', 'This expand value is not allowed for this resource.'),
   webhook_url_insecure: entry('validation_error', 'A webhook endpoint URL must use https (http is allowed only for hosts on the local or sandbox allowlist).'),
   webhook_url_forbidden_address: entry(

@@ -16,6 +16,8 @@ export const route = defineRoute({
   description:
     "Step 2 of saving a payment method. Checks with the payment processor that the setup intent exists, was created for this account (otherwise 404 not_found on setup_intent_id) and has succeeded (otherwise 422 setup_intent_not_succeeded with setup_intent_status, e.g. an ACH account still awaiting micro-deposit verification), then stores the method's display details (brand, last four, expiry, bank name, routing last four): never the numbers. The account's first method becomes its default; is_default true demotes the previous default in the same transaction. A setup intent is attached once (409 payment_method_already_attached).",
   scopes: ['payments:write'],
+  // It calls the card processor, which a rollback cannot undo.
+  transactional: false,
   params: idParams,
   body: PaymentMethodAttach,
   response: AccountPaymentMethod,

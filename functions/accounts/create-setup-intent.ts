@@ -15,6 +15,8 @@ export const route = defineRoute({
   description:
     "Step 1 of saving a card or ACH debit account (E12). Creates a setup intent at the payment processor for the account and returns its client_secret and the publishable key: the client collects the numbers with the processor's client library (they never reach this API) and confirms the intent there, then calls POST /v1/accounts/{id}/payment-methods/attach with the setup_intent_id. Test API keys use the processor's test mode. Archived accounts take no new methods (422 party_archived). Raw card or bank numbers in any request body are refused with 400 raw_card_data_refused / raw_bank_data_refused.",
   scopes: ['payments:write'],
+  // It calls the card processor, which a rollback cannot undo.
+  transactional: false,
   params: idParams,
   body: SetupIntentCreate,
   response: SetupIntentResponse,

@@ -14,6 +14,8 @@ export const route = defineRoute({
   description:
     'Soft removal: the method is detached at the payment processor (it can no longer be charged) and kept with is_active false, so history that used it still resolves. When the default is removed, the newest remaining active method becomes the default. Removing a removed method is 409 payment_method_inactive. Returns the method in its removed state.',
   scopes: ['payments:write'],
+  // It calls the card processor, which a rollback cannot undo.
+  transactional: false,
   params: paymentMethodParams,
   response: AccountPaymentMethod,
   errors: ['payment_method_inactive'],

@@ -20,6 +20,8 @@ export const route = defineRoute({
     'A snapshot covers the whole database cluster (db_instance_id), not only this entity: restore it only for the whole deployment.',
   ].join(' '),
   scopes: ['migration:admin', 'migration:write'],
+  // It starts a Step Functions execution once committed: the snapshot is not the transaction's work.
+  transactional: false,
   params: entityScopedParams,
   body: SnapshotRequest,
   response: DbSnapshot,

@@ -31,6 +31,8 @@ export interface EventRecorder {
   record(type: EventType, object: unknown, previousAttributes?: Record<string, unknown>): Promise<EventEnvelope>;
   /** Events recorded so far by this request, for publishing after commit. */
   readonly recorded: EventEnvelope[];
+  /** Takes in the events an operation of this batch recorded in the same transaction (shared/http/batch-operation.ts). */
+  adopt(events: readonly EventEnvelope[]): void;
 }
 
 export interface RecorderOrigin {
@@ -47,6 +49,9 @@ export interface RecorderOrigin {
 export const READ_ONLY_RECORDER: EventRecorder = Object.freeze({
   recorded: Object.freeze([]) as unknown as EventEnvelope[],
   record: () => Promise.reject(new Error('a read-only request records no events')),
+  adopt: () => {
+    throw new Error('a read-only request records no events');
+  },
 });
 
 /**
@@ -68,6 +73,7 @@ export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecord
   const recorded: EventEnvelope[] = [];
   return {
     recorded,
+    adopt: (events) => void recorded.push(...events),
     async record(type, object, previousAttributes) {
       const event: EventEnvelope = {
         id: newId(),

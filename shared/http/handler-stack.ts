@@ -12,11 +12,14 @@
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hasScope } from '../auth/scopes';
-import { connectDuringInit, withTransaction } from '../db/database';
+import { connectDuringInit, withTransaction, type Db } from '../db/database';
+import { dryRunTransaction } from '../db/dry-run-transaction';
 import { ApiError } from '../errors';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { etagMatches, etagOf } from './etag';
+import { enclosingOf, type EnclosingTransaction } from './batch-operation';
+import { dryRunBody, refuseUnlessDryRunnable } from './dry-run';
 import { applyExpand } from './expand';
 import type { StoredResponse, WriteLayer } from './idempotency';
 import type { RouteInvocation } from './observe';
@@ -39,14 +42,26 @@ type AfterCommit = () => Promise<void>;
 /** A read's: it records no events and registers no tasks. */
 const NOTHING_AFTER_COMMIT: AfterCommit = () => Promise.resolve();
 
-async function execute(route: KeyRoute, state: RequestState, writes: WriteLayer | undefined): Promise<{ response: StoredResponse; afterCommit: AfterCommit }> {
+async function execute(
+  route: KeyRoute,
+  state: RequestState,
+  writes: WriteLayer | undefined,
+  enclosing: EnclosingTransaction | undefined,
+): Promise<{ response: StoredResponse; afterCommit: AfterCommit }> {
   const caller = state.caller!;
   const input = state.input!;
   const live = caller.mode === 'live';
   const committed: (() => Promise<void>)[] = [];
   // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
   const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
-  const { body, events } = await withTransaction(
+  // A dry run's transaction is rolled back; it keeps what the work posted for its answer (dry-run.ts).
+  let postings: unknown[] = [];
+  const transaction = enclosing
+    ? <T>(_scope: unknown, work: (db: Db) => Promise<T>) => enclosing.run(work)
+    : state.dryRun
+      ? dryRunTransaction((posted) => (postings = posted))
+      : withTransaction;
+  const { body, events } = await transaction(
     { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
     async (db) => {
       const recorder =
@@ -85,6 +100,16 @@ async function execute(route: KeyRoute, state: RequestState, writes: WriteLayer 
       return { body: stamped, events: recorder.recorded };
     },
   );
+  if (enclosing) {
+    // An operation of a batch: its events are published, and its tasks start, once the batch commits.
+    enclosing.adopt(events, committed);
+    return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) }, afterCommit: NOTHING_AFTER_COMMIT };
+  }
+  if (state.dryRun) {
+    // Nothing was kept: nothing to publish, no task to start.
+    const answer = dryRunBody(body, postings, events);
+    return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(answer) }, afterCommit: NOTHING_AFTER_COMMIT };
+  }
   const afterCommit: AfterCommit =
     events.length === 0 && committed.length === 0
       ? NOTHING_AFTER_COMMIT
@@ -101,15 +126,17 @@ async function execute(route: KeyRoute, state: RequestState, writes: WriteLayer 
 function core(route: KeyRoute, writes: WriteLayer | undefined) {
   return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
+    const enclosing = enclosingOf(event);
     // Started the moment the transaction commits: under an Idempotency-Key it runs while the layer
     // saves the response, rather than one after the other. Awaited before the response leaves,
     // since a Lambda environment is frozen once its handler returns.
     let afterCommit: Promise<void> | undefined;
     const run = async () => {
-      const executed = await execute(route, state, writes);
+      const executed = await execute(route, state, writes, enclosing);
       afterCommit = executed.afterCommit();
       return executed.response;
     };
+    if (state.dryRun) refuseUnlessDryRunnable(route, state.idempotencyKey);
     let result: StoredResponse;
     try {
       if (state.idempotencyKey !== undefined) {

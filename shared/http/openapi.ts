@@ -13,6 +13,7 @@ import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { LOCAL_SERVER } from './openapi-source';
 import { LOCAL_AUTH_FAILURE_LIMIT, LOCAL_RATE_LIMIT, type TokenBucket } from './rate-limits';
+import { acceptsDryRun, DRY_RUN_PARAMETER, supportsDryRun } from './dry-run';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -73,6 +74,17 @@ const SHARED_CODES: ErrorCode[] = [
   'service_unavailable',
 ];
 
+/** What a dry run adds to the real answer's body (shared/http/dry-run.ts, DryRunMembers). */
+const DRY_RUN_PROPERTIES: Record<string, JsonSchema> = {
+  dry_run: { type: 'boolean', const: true, description: 'This answer is a dry run: nothing was kept.' },
+  journal_entries: {
+    type: 'array',
+    items: { $ref: '#/components/schemas/JournalEntry' },
+    description: 'The journal entries the request would post, in posting order (their ids and numbers were not kept); empty when it posts nothing.',
+  },
+  events: { type: 'array', items: { type: 'string' }, description: 'The types of the events the request would emit, in order.' },
+};
+
 class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
 
@@ -104,6 +116,25 @@ class SchemaCollector {
       return { $ref: `#/components/schemas/${id}` };
     }
     return this.rewrite(json) as JsonSchema;
+  }
+
+  /**
+   * The schema of a dry run's answer to a request whose real answer is `body`: the same object with
+   * dry_run, journal_entries and events added (dry-run.ts). A named body gets a named variant.
+   */
+  dryRunVariant(body: JsonSchema): JsonSchema {
+    const ref = typeof body.$ref === 'string' ? body.$ref : undefined;
+    const name = ref?.slice('#/components/schemas/'.length);
+    const base = name ? this.components[name] : body;
+    if (!base || base.type !== 'object' || typeof base.properties !== 'object') throw new Error(`a dry-run answer needs an object body (${name ?? 'inline'})`);
+    const variant: JsonSchema = {
+      ...base,
+      properties: { ...(base.properties as JsonSchema), ...DRY_RUN_PROPERTIES },
+      required: [...((base.required as string[] | undefined) ?? []), ...Object.keys(DRY_RUN_PROPERTIES)],
+    };
+    if (!name) return variant;
+    this.components[`${name}DryRun`] ??= { description: `The answer of a dry run (dry_run=true) whose real answer is ${name}.`, ...variant };
+    return { $ref: `#/components/schemas/${name}DryRun` };
   }
 
   private rewrite(value: unknown): unknown {
@@ -173,6 +204,17 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
       explode: true,
     });
   }
+  if (acceptsDryRun(route)) {
+    out.push({
+      name: DRY_RUN_PARAMETER,
+      in: 'query',
+      required: false,
+      description: supportsDryRun(route)
+        ? 'true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).'
+        : 'Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it.',
+      schema: { type: 'boolean', default: false },
+    });
+  }
   if (acceptsIdempotencyKey(route)) {
     out.push({
       name: 'Idempotency-Key',
@@ -211,6 +253,7 @@ function errorCodesOf(route: Route): ErrorCode[] {
   if (acceptsIdempotencyKey(route))
     ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'].forEach((code) => codes.add(code as ErrorCode));
   if (route.current) codes.add('precondition_failed');
+  if (acceptsDryRun(route)) codes.add(supportsDryRun(route) ? 'dry_run_idempotency_key' : 'dry_run_not_supported');
   // Reads never wait on a row lock; any write may meet one held by another request.
   if (route.method !== 'GET') codes.add('resource_locked');
   // While the entity is frozen for a migration cutover, writes of keys without migration:admin are refused.
@@ -239,8 +282,11 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
     ...(acceptsIdempotencyKey(route) && { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }),
   };
   const mediaType = (route.auth === 'none' && route.contentType) || 'application/json';
+  const body = collector.convert(schemas.response, 'output');
+  // A dry run answers the same body with the dry-run members added: its own schema, <Name>DryRun.
+  const schema = supportsDryRun(route) ? { oneOf: [body, collector.dryRunVariant(body)] } : body;
   const out: JsonSchema = {
-    [success]: { description: route.summary, headers, content: { [mediaType]: { schema: collector.convert(schemas.response, 'output') } } },
+    [success]: { description: route.summary, headers, content: { [mediaType]: { schema } } },
   };
   if (route.method === 'GET') out['304'] = { description: 'Not modified: the If-None-Match ETag is current.', headers };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -329,6 +375,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Accounts: 'Customer accounts: who orders, is invoiced and pays.',
   'Accounting periods': 'Fiscal periods of the ledger and their closing and reopening.',
   'API keys': 'Keys of the entity: create, list, restrict scopes, roll and revoke.',
+  Batch: 'Up to 100 writes in one request and one transaction, each exactly the route it names.',
   Coupons: 'Discount codes applied to orders, with their validity and redemption limits.',
   Deposits: 'Bank deposits that group received payments.',
   Events: 'The durable feed of everything that happened in the entity: the events webhooks deliver, kept for at least 90 days.',
@@ -388,6 +435,16 @@ function errorsSection(codes: ErrorCode[]): string {
   ].join('\n\n');
 }
 
+/** The dry run, and the writes that cannot take one (their work reaches beyond the transaction). */
+function dryRunSection(routes: Route[]): string {
+  const refused = routes.filter((route) => acceptsDryRun(route) && !supportsDryRun(route)).map((route) => `\`${route.method} ${route.path}\``);
+  return [
+    '# Dry run',
+    'Every POST, PATCH and DELETE takes `dry_run=true`: the whole request runs (authentication, scopes, validation, every rule, numbering, ledger postings, stock moves) in its transaction, which is then rolled back. The answer is the status and body the real request would give, with three members added at the top level: `dry_run: true`, `journal_entries` (the entries it would post, as GET /v1/journal-entries/{id} shows them) and `events` (the types of the events it would emit). Nothing is kept: no record, no document or entry number, no event, no idempotency record. Bad input gets the error the real request would get. An Idempotency-Key is refused (400 dry_run_idempotency_key), so a retry can never mistake a dry run for the real request.',
+    `These writes reach beyond their transaction (the card processor, the snapshot workflow) and answer a dry run with 400 dry_run_not_supported: ${refused.join(', ')}.`,
+  ].join('\n\n');
+}
+
 export function buildOpenApiDocument(routes: Route[]): JsonSchema {
   const collector = new SchemaCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -430,6 +487,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         INPUT_LIMITS,
         RATE_LIMITS,
         METHODS,
+        dryRunSection(routes),
         errorsSection(codes),
       ].join('\n\n'),
     },

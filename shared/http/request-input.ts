@@ -6,6 +6,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { ApiError } from '../errors';
+import { acceptsDryRun, takeDryRunFlag } from './dry-run';
 import { parseExpand } from './expand';
 import type { Route, RouteInput, RouteSchemas } from './route';
 import { checkInputValue, isArraySchema, parseOrThrow } from './validation';
@@ -61,6 +62,8 @@ export interface InputTarget {
   rawBody?: unknown;
   input?: RouteInput<unknown, unknown, unknown>;
   expand: string[];
+  /** `?dry_run=true` on a write (dry-run.ts). */
+  dryRun?: boolean;
 }
 
 /** The reader of a route's requests: path, query (with `expand`) and body, checked, into the request's state. */
@@ -68,6 +71,7 @@ export function inputReader(route: Route): (event: Event, state: InputTarget) =>
   const schemas: RouteSchemas = route;
   // Built once per route: zod compiles a schema on its first parse, so a fresh .strict() per request would cost.
   const querySchema = schemas.query ? schemas.query.strict() : NO_QUERY;
+  const takesDryRun = acceptsDryRun(route);
   return (event, state) => {
     // Their names are the route's placeholders; zod reads only the names its schema declares.
     const pathParameters = event.pathParameters ?? NO_PATH_PARAMETERS;
@@ -81,6 +85,7 @@ export function inputReader(route: Route): (event: Event, state: InputTarget) =>
     // `__proto__`): no NUL, no lone surrogate, nothing over the length limit.
     if (values) checkInputValue(Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0] : given])));
     const { expand, parameters } = values ? separateExpand(values) : { expand: [], parameters: undefined };
+    if (parameters && takesDryRun) state.dryRun = takeDryRunFlag(parameters);
     const query = parameters ? parseOrThrow(querySchema, collectQuery(parameters, querySchema)) : {};
     state.expand = route.auth === 'api_key' ? parseExpand(expand, route.expand, route.list === true) : parseExpand(expand, undefined, false);
     let body: unknown = undefined;

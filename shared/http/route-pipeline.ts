@@ -40,6 +40,8 @@ export interface RequestState {
   rawBody?: unknown;
   input?: RouteInput<unknown, unknown, unknown>;
   expand: string[];
+  /** `?dry_run=true` on a write: the transaction is rolled back (dry-run.ts). */
+  dryRun?: boolean;
 }
 /**
  * The state rides on the event under a private symbol (JSON and Object.keys do not see it). Not a

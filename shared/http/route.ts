@@ -95,6 +95,12 @@ export interface ApiKeyRoute<
   /** Whether an Idempotency-Key header is honoured; defaults to true for POST, PATCH and DELETE. */
   idempotent?: boolean;
   /**
+   * false when the route's work reaches beyond its database transaction (a card processor call, a
+   * Step Functions start): rolling the transaction back would not undo it, so the route answers a
+   * dry run with 400 dry_run_not_supported (shared/http/dry-run.ts). Default true.
+   */
+  transactional?: boolean;
+  /**
    * Rewrites the stored body when it is served as an Idempotency-Key replay (E6 says so in its
    * `idempotent_replay` field). Without it a replay is the original body byte for byte.
    */

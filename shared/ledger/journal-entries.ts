@@ -6,6 +6,7 @@
  * every module uses.
  */
 import type { Db } from '../db/database';
+import { notePosting } from '../db/dry-run-transaction';
 import { ApiError } from '../errors';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
 import { entityFilters } from '../db/sql';
@@ -297,10 +298,13 @@ export async function writePostedEntry(db: Db, entityId: string, header: PostedH
      RETURNING id, line_number, account_id, debit, credit, memo`,
     [entityId, row.id, header.entry_date, JSON.stringify(lines)],
   );
-  return toEntry(
+  const entry = toEntry(
     row,
     written.sort((a, b) => a.line_number - b.line_number),
   );
+  // A dry run answers with the entries it would post (shared/db/transaction-writes.ts).
+  notePosting(db, entry);
+  return entry;
 }
 
 /** Marks a posted entry reversed by `reversalId` (the one change a posted entry allows). */

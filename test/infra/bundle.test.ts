@@ -25,6 +25,12 @@ import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } 
 const BUNDLE_LIMIT = 1024 * 1024;
 /** The functions that can call the card processor carry the `stripe` package on top (about 250 KB, evaluated on the first card call). */
 const STRIPE_ALLOWANCE = 256 * 1024;
+/**
+ * POST /v1/batch runs every other route, so its function carries the whole route table (about
+ * 1.8 MB with stripe): its own limit (docs/decisions.md, "Batch"). It must stay the only one.
+ */
+const BATCH_LIMIT = 2 * 1024 * 1024;
+const BATCH_BUNDLE = 'batch/run-batch';
 const routes = realRoutes();
 let workDir: string;
 let result: BundleResult;
@@ -55,7 +61,8 @@ describe('bundleFunctions', () => {
   it(`keeps every function bundle under ${BUNDLE_LIMIT / 1024} KB minified`, () => {
     for (const [name, size] of Object.entries(result.sizes)) {
       const carriesStripe = readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8').includes('api.stripe.com');
-      expect(size, `${name}: ${size} bytes`).toBeLessThan(BUNDLE_LIMIT + (carriesStripe ? STRIPE_ALLOWANCE : 0));
+      const limit = name === BATCH_BUNDLE ? BATCH_LIMIT : BUNDLE_LIMIT + (carriesStripe ? STRIPE_ALLOWANCE : 0);
+      expect(size, `${name}: ${size} bytes`).toBeLessThan(limit);
     }
   });
 

@@ -10,9 +10,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
+import { acceptsDryRun, supportsDryRun } from '../../shared/http/dry-run';
 import type { Route, RouteSchemas } from '../../shared/http/route';
 import type { ErrorEnvelope } from '../support/client';
-import { setupTestApi, tenantRowCounts, type TestEntity } from '../support/harness';
+import { setupTestApi, tenantContents, tenantRowCounts, type TestEntity } from '../support/harness';
 import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
 import { crossModeBody, LIVE_SEEDERS, referenceCount, seedReferences, type ReferenceRecords } from '../support/mode-fixtures';
 
@@ -68,6 +69,9 @@ async function callAs(route: Route, key: string | undefined, params: Record<stri
   const body = route.method === 'GET' ? undefined : (extra.body ?? SAMPLE_BODIES[route.id] ?? {});
   return api.raw(route.method, fillPath(route, params), { key, headers, body });
 }
+
+/** Write routes whose dry run answered 2xx: the dry-run checks below must not pass on refusals alone. */
+const dryRunsAnswered: string[] = [];
 
 describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
   let ownParams: Record<string, string> = {};
@@ -183,6 +187,35 @@ describe.each(apiKeyRoutes.map((route) => [`${route.method} ${route.path}`, rout
       expect(crossed.status, crossed.text).toBeGreaterThanOrEqual(400);
       expect({ status: crossed.status, code: crossed.error.code }).toEqual({ status: missing.status, code: missing.error.code });
     }
+  });
+
+  it.runIf(acceptsDryRun(route))('a dry run writes nothing: no row, no number, no event', async () => {
+    const before = await tenantContents(attacker.entity.id);
+    const published = api.published.length;
+    const dry = await api.raw(route.method, fillPath(route, ownParams), {
+      key: attacker.secret,
+      query: { dry_run: 'true' },
+      body: SAMPLE_BODIES[route.id] ?? {},
+    });
+    expect(await tenantContents(attacker.entity.id)).toEqual(before);
+    expect(api.published.length).toBe(published);
+    if (!supportsDryRun(route)) {
+      expect(dry.status, dry.text).toBe(400);
+      expectEnvelope(dry.error, dry.status, 'dry_run_not_supported');
+      return;
+    }
+    // The sample body may be refused by a rule (the real request would be too); never a 500.
+    expect(dry.status, dry.text).toBeLessThan(500);
+    if (dry.status >= 400) return expectEnvelope(dry.error, dry.status, dry.error.code);
+    expect(dry.status).toBe(route.successStatus ?? 200);
+    expect(dry.body).toMatchObject({ dry_run: true, journal_entries: expect.any(Array), events: expect.any(Array) });
+    dryRunsAnswered.push(route.id);
+  });
+});
+
+describe('dry runs', () => {
+  it('answered (2xx) on many write routes: the nothing-written checks are not vacuous', () => {
+    expect(dryRunsAnswered.length).toBeGreaterThan(40);
   });
 });
 

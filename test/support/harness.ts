@@ -165,6 +165,23 @@ export async function tenantRowCounts(entityId: string): Promise<Record<string, 
   });
 }
 
+/**
+ * A fingerprint of every row of every tenant table for one entity (the gap-free counters and the
+ * outbox among them): equal before and after exactly when nothing was inserted, changed or deleted.
+ * Row counts miss an update (a PATCH, a number taken); this does not.
+ */
+export async function tenantContents(entityId: string): Promise<Record<string, string>> {
+  return withTransaction({ role: 'app_user', entityId }, async (db) => {
+    const tables = await db.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'entity_id' ORDER BY table_name`,
+    );
+    const columns = tables.map(
+      ({ table_name }) => `(SELECT count(*) || ':' || md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) FROM ${table_name} t) AS ${table_name}`,
+    );
+    return db.one<Record<string, string>>(`SELECT ${columns.join(', ')}`);
+  });
+}
+
 /** The types of the outbox events whose payload mentions `objectId`, oldest first. */
 export async function eventTypesOf(owner: TestEntity, objectId: string): Promise<string[]> {
   const rows = await owner.sql((db) =>

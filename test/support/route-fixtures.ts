@@ -135,6 +135,7 @@ export const SEEDERS: Record<string, Seeder> = {
 
 /** A body each route accepts (so a 404 is not masked by a 400). */
 export const SAMPLE_BODIES: Record<string, unknown> = {
+  'batch.run': { operations: [{ method: 'POST', path: '/v1/accounts', body: { name: 'Batch sample account' } }] },
   'locations.create': { name: 'Sample location' },
   'locations.update': { city: 'Sample city' },
   'manufacturers.create': { name: 'Sample manufacturer' },

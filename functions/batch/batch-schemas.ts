@@ -1,0 +1,49 @@
+/** The request and answer of POST /v1/batch (run-batch.ts). */
+import * as z from 'zod';
+import { livemode } from '../../shared/schemas/livemode';
+
+export const MAX_BATCH_OPERATIONS = 100;
+/** Under Lambda's 6 MB response limit, with room for the envelope and headers. */
+export const MAX_BATCH_ANSWER_BYTES = 5 * 1024 * 1024;
+
+const BatchOperation = z.strictObject({
+  method: z.enum(['POST', 'PATCH', 'DELETE']).describe('The method of the route to run.'),
+  path: z
+    .string()
+    .min(4)
+    .max(2048)
+    .regex(/^\/v1\/[^?#]*$/, 'must start with /v1/ and carry no query (send it in query)')
+    .describe('The path of the route, under /v1; a whole segment may be a reference: /v1/orders/$ops[0].id/confirm.'),
+  query: z.record(z.string(), z.string().max(10_000)).optional().describe('Query parameters, as the route takes them (no dry_run: dry-run the whole batch).'),
+  body: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The JSON body of the route; any string that is exactly a reference ($ops[n].field) is replaced.'),
+});
+
+export const BatchRequest = z.strictObject({
+  operations: z.array(BatchOperation).min(1).describe(`At most ${MAX_BATCH_OPERATIONS} operations (400 batch_too_large beyond), run in order.`),
+  atomic: z
+    .boolean()
+    .default(true)
+    .describe(
+      'true (default): one transaction; the first failure rolls everything back and the answer is its error envelope with failed_index. false: each operation in its own savepoint; the successful ones are kept.',
+    ),
+});
+
+const OperationResult = z
+  .object({
+    index: z.number().int().describe('The operation’s position in operations.'),
+    status: z.number().int().describe('The HTTP status the route answered.'),
+    body: z.record(z.string(), z.unknown()).describe('The route’s answer: its resource, or its error envelope.'),
+  })
+  .meta({ id: 'BatchOperationResult', description: 'What one operation of a batch answered: its status and body, as its route answers.' });
+
+export const BatchResult = z
+  .object({
+    object: z.literal('batch'),
+    atomic: z.boolean(),
+    results: z.array(OperationResult).describe('One per operation, in order.'),
+    livemode: livemode(),
+  })
+  .meta({ id: 'Batch', description: 'The answer of POST /v1/batch: each operation’s status and body, in order.' });

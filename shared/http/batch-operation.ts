@@ -1,0 +1,50 @@
+/**
+ * An operation of POST /v1/batch runs through its route's own Lambda handler (the whole pipeline:
+ * input, scopes, rules, errors), with one difference: it runs inside the batch's transaction (in a
+ * savepoint of its own when the batch is not atomic) instead of opening one, and hands the events and after-commit tasks it
+ * produced to the batch, which publishes them once the batch has committed. The batch marks the
+ * operation's event with its enclosing transaction; the handler stack reads it (handler-stack.ts).
+ */
+import type { Db } from '../db/database';
+import type { EventEnvelope } from '../events/outbox';
+
+export interface EnclosingTransaction {
+  /** Runs an operation's work in a savepoint of the batch's transaction: its failure undoes its own writes only. */
+  run<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /** What the operation leaves for after the batch commits. */
+  adopt(events: readonly EventEnvelope[], tasks: readonly (() => Promise<void>)[]): void;
+}
+
+const ENCLOSING = Symbol('enclosing transaction');
+type Marked = { [ENCLOSING]?: EnclosingTransaction };
+
+export function markEnclosed<E extends object>(event: E, enclosing: EnclosingTransaction): E {
+  (event as Marked)[ENCLOSING] = enclosing;
+  return event;
+}
+
+export function enclosingOf(event: object): EnclosingTransaction | undefined {
+  return (event as Marked)[ENCLOSING];
+}
+
+/**
+ * The enclosing transaction of the operations of one batch, on the batch's own `db`. An atomic
+ * batch needs no savepoint: its first failure rolls the whole transaction back.
+ */
+export function savepointsOf(db: Db, adopt: EnclosingTransaction['adopt'], atomic: boolean): EnclosingTransaction {
+  return {
+    adopt,
+    async run(work) {
+      if (atomic) return work(db);
+      await db.query('SAVEPOINT batch_operation');
+      try {
+        const result = await work(db);
+        await db.query('RELEASE SAVEPOINT batch_operation');
+        return result;
+      } catch (error) {
+        await db.query('ROLLBACK TO SAVEPOINT batch_operation');
+        throw error;
+      }
+    },
+  };
+}
