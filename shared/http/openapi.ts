@@ -280,7 +280,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Coupons: 'Discount codes applied to orders, with their validity and redemption limits.',
   Deposits: 'Bank deposits that group received payments.',
   Events: 'The durable feed of everything that happened in the entity: the events webhooks deliver, kept for at least 90 days.',
-  'General ledger': 'Chart of accounts, journal entries, recurring entries, trial balance and cash reports.',
+  'General ledger': 'Chart of accounts, journal entries and recurring entries.',
   Inventory: 'Stock on hand by location, movements, transfers and the reorder report.',
   Kits: 'Kit products: components, availability and builds.',
   Locations: 'Warehouses and stores that hold stock.',
@@ -297,7 +297,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Purchasing: 'Purchase orders and their receipts into stock.',
   Migration:
     'Tools for moving an entity from another system: relinking migrated inventory transactions to their orders, import batches, and the cutover (freeze, database snapshot, unfreeze).',
-  Reconciliation: 'Balances the ledger and the documents must agree on.',
+  Reports:
+    'Reports as of a date or over a range, read from the ledger and the documents: balance sheet, profit and loss, account activity, trial balance, cash balance and aging.',
   Tags: 'Labels attached to records for filtering.',
   'Tax rates': 'Sales tax rates applied to order lines.',
   'Units of measure': 'Units products are stocked and sold in, and their conversions.',

@@ -1,0 +1,162 @@
+/**
+ * One GL account's lines over a date range, with opening, running and closing balances, paged by
+ * a keyset on (entry_date, line id). Every balance comes from aggregates that do not grow with the
+ * page's depth: the day sums of gl_daily_balances for whole days, and the journal lines of the
+ * cursor's own day; so the last page costs what the first does.
+ *
+ * Balances are on the account's normal side. Balance sheet accounts carry everything posted
+ * before start_date; revenue and expense accounts start from zero at the fiscal year containing
+ * start_date; the retained earnings account also carries the profit or loss of the fiscal years
+ * before it, as the trial balance shows them.
+ */
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { amount, toJsonNumber, type Amount } from '../money';
+import { fiscalYearStart } from './fiscal-calendar';
+import type { GlAccountType } from './schemas/gl-account';
+import type { AccountActivity } from './schemas/financial-report';
+
+export interface AccountActivityRequest {
+  account_id: string;
+  start_date?: string;
+  end_date: string;
+  limit: number;
+  starting_after?: string;
+}
+
+interface AccountRow {
+  id: string;
+  code: string;
+  name: string;
+  type: GlAccountType;
+  system_key: string | null;
+}
+
+interface LineRow {
+  id: string;
+  entry_date: string;
+  entry_id: string;
+  entry_number: string;
+  memo: string | null;
+  source_type: string;
+  source_id: string | null;
+  debit: string;
+  credit: string;
+}
+
+const DEBIT_NORMAL: readonly GlAccountType[] = ['asset', 'expense'];
+
+/** Debits minus credits of the account on the days from `from` (inclusive, null: the beginning) to `before` (exclusive). */
+async function netDebitBetween(db: Db, entityId: string, accountId: string, from: string | null, before: string): Promise<string> {
+  const row = await db.one<{ net: string }>(
+    `SELECT coalesce(sum(debit_total - credit_total), 0) AS net FROM gl_daily_balances
+      WHERE entity_id = $1 AND account_id = $2 AND balance_date < $4::date AND ($3::date IS NULL OR balance_date >= $3::date)`,
+    [entityId, accountId, from, before],
+  );
+  return row.net;
+}
+
+/** The opening balance as debits minus credits: see the module comment for which postings count. */
+async function openingNetDebit(db: Db, entityId: string, account: AccountRow, startDate: string): Promise<Amount> {
+  if (account.type === 'revenue' || account.type === 'expense') {
+    return amount(await netDebitBetween(db, entityId, account.id, await fiscalYearStart(db, entityId, startDate), startDate));
+  }
+  const own = amount(await netDebitBetween(db, entityId, account.id, null, startDate));
+  if (account.system_key !== 'retained_earnings') return own;
+  const closed = await db.one<{ net: string }>(
+    `SELECT coalesce(sum(d.debit_total - d.credit_total), 0) AS net
+       FROM gl_daily_balances d JOIN gl_accounts a ON a.entity_id = d.entity_id AND a.id = d.account_id
+      WHERE d.entity_id = $1 AND a.type IN ('revenue', 'expense') AND d.balance_date < $2::date`,
+    [entityId, await fiscalYearStart(db, entityId, startDate)],
+  );
+  return own.plus(closed.net);
+}
+
+export async function accountActivity(db: Db, entityId: string, request: AccountActivityRequest): Promise<AccountActivity> {
+  const account = await db.maybeOne<AccountRow>('SELECT id, code, name, type, system_key FROM gl_accounts WHERE entity_id = $1 AND id = $2', [
+    entityId,
+    request.account_id,
+  ]);
+  if (!account) throw new ApiError('not_found', { param: 'account_id', hint: 'No GL account with this id in this entity.' });
+  const endDate = request.end_date;
+  const startDate = request.start_date ?? (await fiscalYearStart(db, entityId, endDate));
+  if (endDate < startDate) {
+    throw new ApiError('parameter_invalid', { param: 'end_date', hint: 'end_date (default today) must be on or after start_date.' });
+  }
+
+  const debitNormal = DEBIT_NORMAL.includes(account.type);
+  const onNormalSide = (netDebit: Amount) => (debitNormal ? netDebit : netDebit.negated());
+  const opening = await openingNetDebit(db, entityId, account, startDate);
+  const range = await db.one<{ debits: string; credits: string }>(
+    `SELECT coalesce(sum(debit_total), 0) AS debits, coalesce(sum(credit_total), 0) AS credits FROM gl_daily_balances
+      WHERE entity_id = $1 AND account_id = $2 AND balance_date BETWEEN $3::date AND $4::date`,
+    [entityId, account.id, startDate, endDate],
+  );
+
+  // The balance just before the page: the opening, the whole days before the cursor's day, and
+  // the cursor's day up to and including the cursor line.
+  let before = opening;
+  const params: unknown[] = [entityId, account.id, startDate, endDate];
+  let after = '';
+  if (request.starting_after) {
+    const cursor = await db.maybeOne<{ entry_date: string; id: string }>(
+      `SELECT entry_date, id FROM journal_lines WHERE entity_id = $1 AND account_id = $2 AND id = $3 AND entry_date BETWEEN $4::date AND $5::date`,
+      [entityId, account.id, request.starting_after, startDate, endDate],
+    );
+    if (!cursor) {
+      throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not the id of a line of this account in this range.' });
+    }
+    const sameDay = await db.one<{ net: string }>(
+      `SELECT coalesce(sum(debit - credit), 0) AS net FROM journal_lines
+        WHERE entity_id = $1 AND account_id = $2 AND entry_date = $3::date AND id <= $4`,
+      [entityId, account.id, cursor.entry_date, cursor.id],
+    );
+    before = before.plus(await netDebitBetween(db, entityId, account.id, startDate, cursor.entry_date)).plus(sameDay.net);
+    params.push(cursor.entry_date, cursor.id);
+    after = `AND (l.entry_date, l.id) > ($5::date, $6::uuid)`;
+  }
+  params.push(request.limit + 1);
+  const rows = await db.query<LineRow>(
+    `SELECT l.id, l.entry_date, l.entry_id, e.entry_number, coalesce(l.memo, e.memo) AS memo, e.source_type, e.source_id, l.debit, l.credit
+       FROM journal_lines l JOIN journal_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
+      WHERE l.entity_id = $1 AND l.account_id = $2 AND l.entry_date BETWEEN $3::date AND $4::date ${after}
+      ORDER BY l.entry_date, l.id
+      LIMIT $${params.length}`,
+    params,
+  );
+  const page = rows.slice(0, request.limit);
+  let running = before;
+  const lines = page.map((row) => {
+    running = running.plus(row.debit).minus(row.credit);
+    return {
+      id: row.id,
+      date: row.entry_date,
+      journal_entry_id: row.entry_id,
+      entry_number: row.entry_number,
+      memo: row.memo,
+      source_type: row.source_type,
+      source_id: row.source_id,
+      debit: toJsonNumber(row.debit),
+      credit: toJsonNumber(row.credit),
+      running_balance: toJsonNumber(onNormalSide(running)),
+    };
+  });
+  const hasMore = rows.length > request.limit;
+  return {
+    object: 'account_activity',
+    account_id: account.id,
+    code: account.code,
+    name: account.name,
+    type: account.type,
+    normal_balance: debitNormal ? 'debit' : 'credit',
+    start_date: startDate,
+    end_date: endDate,
+    opening_balance: toJsonNumber(onNormalSide(opening)),
+    total_debits: toJsonNumber(range.debits),
+    total_credits: toJsonNumber(range.credits),
+    closing_balance: toJsonNumber(onNormalSide(opening.plus(range.debits).minus(range.credits))),
+    lines,
+    has_more: hasMore,
+    next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
+  };
+}
