@@ -16,7 +16,7 @@ const BalanceSheetLine = z
     balance: z.number().describe("The account's balance on as_of_date on its section's side: debits minus credits for assets, credits minus debits for liabilities and equity."),
     compare_balance: z.number().optional().describe('The balance on compare_to; present when compare_to is given.'),
   })
-  .meta({ id: 'BalanceSheetLine' });
+  .meta({ id: 'BalanceSheetLine', description: 'One account of a balance sheet section and its balance.' });
 
 const sectionMembers = () => ({
   accounts: z.array(BalanceSheetLine).describe('Accounts of the section holding a balance on either date, by code.'),
@@ -24,7 +24,7 @@ const sectionMembers = () => ({
   compare_total: z.number().optional().describe('The total on compare_to; present when compare_to is given.'),
 });
 
-const BalanceSheetSection = z.object(sectionMembers()).meta({ id: 'BalanceSheetSection' });
+const BalanceSheetSection = z.object(sectionMembers()).meta({ id: 'BalanceSheetSection', description: 'Assets or liabilities: their accounts and total.' });
 
 const BalanceSheetEquity = z
   .object({
@@ -76,7 +76,7 @@ const ProfitAndLossLine = z
     amount: z.number().describe('The whole range, signed as its section adds it (see the section).'),
     column_amounts: z.array(z.number()).describe('One amount per entry of columns, in the same order.'),
   })
-  .meta({ id: 'ProfitAndLossLine' });
+  .meta({ id: 'ProfitAndLossLine', description: 'One account of a profit and loss section: the whole range and each column.' });
 
 const ProfitAndLossSectionSchema = z
   .object({
@@ -84,7 +84,7 @@ const ProfitAndLossSectionSchema = z
     total: z.number(),
     column_totals: z.array(z.number()),
   })
-  .meta({ id: 'ProfitAndLossSection' });
+  .meta({ id: 'ProfitAndLossSection', description: 'A section of the profit and loss: its accounts, its total and its total per column.' });
 
 const ProfitAndLossColumn = z
   .object({
@@ -144,7 +144,7 @@ const AccountActivityLine = z
     credit: z.number(),
     running_balance: z.number().describe("The account's balance after this line, on its normal side."),
   })
-  .meta({ id: 'AccountActivityLine' });
+  .meta({ id: 'AccountActivityLine', description: 'A journal line of the account, with the balance after it.' });
 
 export const AccountActivity = z
   .object({
