@@ -16,7 +16,7 @@ import { fiscalYearStart } from './fiscal-calendar';
 import type { GlAccountType } from './schemas/gl-account';
 import type { AccountActivity } from './schemas/financial-report';
 
-export interface AccountActivityRequest {
+interface AccountActivityRequest {
   account_id: string;
   start_date?: string;
   end_date: string;

@@ -13,7 +13,7 @@ import { amount, sum, toJsonNumber, ZERO, type Amount } from '../money';
 import { accountBalances, type AccountBalance } from './ledger-reports';
 import { addDays, daysBetween, fiscalYearStartOf, fiscalYears, monthEnd, monthStart } from './fiscal-calendar';
 import type { GlAccountSubtype } from './schemas/gl-account';
-import type { BalanceSheet, ProfitAndLoss, ProfitAndLossSection } from './schemas/financial-report';
+import { PROFIT_AND_LOSS_SECTIONS, type BalanceSheet, type ProfitAndLoss, type ProfitAndLossSection } from './schemas/financial-report';
 
 type Side = 'asset' | 'liability' | 'equity';
 
@@ -60,7 +60,6 @@ export async function balanceSheet(db: Db, entityId: string, asOfDate: string, c
   const retained = equity.lines.find((l) => l.account.system_key === 'retained_earnings');
   const equityTotal = equity.total.plus(earnings);
   const earlierEquityTotal = equity.compareTotal.plus(earlierEarnings);
-  const compareOnly = <T>(value: T) => (compared ? value : undefined);
   const plain = ({ accounts, total, compareTotal }: ReturnType<typeof section>) => ({
     accounts,
     total: toJsonNumber(total),
@@ -88,7 +87,7 @@ export async function balanceSheet(db: Db, entityId: string, asOfDate: string, c
         : {}),
     },
     total_liabilities_and_equity: toJsonNumber(liabilities.total.plus(equityTotal)),
-    compare_total_liabilities_and_equity: compareOnly(toJsonNumber(liabilities.compareTotal.plus(earlierEquityTotal))),
+    ...(compared ? { compare_total_liabilities_and_equity: toJsonNumber(liabilities.compareTotal.plus(earlierEquityTotal)) } : {}),
   };
 }
 
@@ -169,7 +168,7 @@ function netByRange(db: Db, entityId: string, ranges: readonly DateRange[]): Pro
   );
 }
 
-export interface ProfitAndLossRequest {
+interface ProfitAndLossRequest {
   start_date?: string;
   end_date: string;
   columns: 'total' | 'month' | 'quarter';
@@ -231,7 +230,7 @@ export async function profitAndLoss(db: Db, entityId: string, request: ProfitAnd
     return Array.from({ length: columnCount + 1 }, (_, i) => sum(members.map((m) => m.figures[i])));
   };
   const totals = Object.fromEntries(
-    (['income', 'cost_of_goods_sold', 'expenses', 'other'] as const).map((section) => [section, totalsOf(section)]),
+    PROFIT_AND_LOSS_SECTIONS.map((section) => [section, totalsOf(section)]),
   ) as Record<ProfitAndLossSection, Amount[]>;
   const grossProfit = totals.income.map((income, i) => income.minus(totals.cost_of_goods_sold[i]));
   const netIncome = grossProfit.map((gross, i) => gross.minus(totals.expenses[i]).plus(totals.other[i]));

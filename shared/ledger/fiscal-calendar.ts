@@ -14,7 +14,7 @@
  */
 import type { Db } from '../db/database';
 
-export interface FiscalYearSpan {
+interface FiscalYearSpan {
   first_day: string;
   last_day: string;
 }
