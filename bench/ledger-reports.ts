@@ -174,7 +174,10 @@ async function main(): Promise<void> {
     /** The balance sheet, profit and loss and account activity as of a date: handler timings (and the pages' sizes). */
     const newReports = async (asOf: string) => {
       const fiscalStart = `${asOf.slice(0, 4)}-01-01`;
-      const sheet = (await invoke(sheetRoute.handler, sheetRoute.route.path, asOf)) as unknown as { assets: { total: number }; total_liabilities_and_equity: number };
+      const sheet = (await invoke(sheetRoute.handler, sheetRoute.route.path, asOf)) as unknown as {
+        assets: { total: number };
+        total_liabilities_and_equity: number;
+      };
       if (sheet.assets.total !== sheet.total_liabilities_and_equity) throw new Error(`balance sheet does not tie at ${asOf}`);
       const activity = async (start: string) => {
         const query = { account_id: busiest, start_date: start, end_date: asOf, limit: '100' };
@@ -191,7 +194,9 @@ async function main(): Promise<void> {
       return {
         balance_sheet: { handler: await timed(RUNS, () => invoke(sheetRoute.handler, sheetRoute.route.path, asOf)) },
         balance_sheet_compared: {
-          handler: await timed(RUNS, () => invoke(sheetRoute.handler, sheetRoute.route.path, { as_of_date: asOf, compare_to: `${Number(asOf.slice(0, 4)) - 1}${asOf.slice(4)}` })),
+          handler: await timed(RUNS, () =>
+            invoke(sheetRoute.handler, sheetRoute.route.path, { as_of_date: asOf, compare_to: `${Number(asOf.slice(0, 4)) - 1}${asOf.slice(4)}` }),
+          ),
         },
         profit_and_loss: { handler: await timed(RUNS, () => invoke(profitRoute.handler, profitRoute.route.path, { end_date: asOf })) },
         profit_and_loss_by_month: {

@@ -138,7 +138,11 @@ function yearEarlier(date: string): string {
 function comparisonRange(range: DateRange, compare: 'previous_period' | 'previous_year'): DateRange {
   if (compare === 'previous_year') return { start_date: yearEarlier(range.start_date), end_date: yearEarlier(range.end_date) };
   if (isMonthStart(range.start_date) && isMonthEnd(range.end_date)) {
-    const months = (Number(range.end_date.slice(0, 4)) - Number(range.start_date.slice(0, 4))) * 12 + Number(range.end_date.slice(5, 7)) - Number(range.start_date.slice(5, 7)) + 1;
+    const months =
+      (Number(range.end_date.slice(0, 4)) - Number(range.start_date.slice(0, 4))) * 12 +
+      Number(range.end_date.slice(5, 7)) -
+      Number(range.start_date.slice(5, 7)) +
+      1;
     return { start_date: monthStart(range.start_date, -months), end_date: addDays(range.start_date, -1) };
   }
   const days = daysBetween(range.start_date, range.end_date) + 1;
@@ -229,9 +233,7 @@ export async function profitAndLoss(db: Db, entityId: string, request: ProfitAnd
     const members = [...accounts.values()].filter((a) => a.section === section);
     return Array.from({ length: columnCount + 1 }, (_, i) => sum(members.map((m) => m.figures[i])));
   };
-  const totals = Object.fromEntries(
-    PROFIT_AND_LOSS_SECTIONS.map((section) => [section, totalsOf(section)]),
-  ) as Record<ProfitAndLossSection, Amount[]>;
+  const totals = Object.fromEntries(PROFIT_AND_LOSS_SECTIONS.map((section) => [section, totalsOf(section)])) as Record<ProfitAndLossSection, Amount[]>;
   const grossProfit = totals.income.map((income, i) => income.minus(totals.cost_of_goods_sold[i]));
   const netIncome = grossProfit.map((gross, i) => gross.minus(totals.expenses[i]).plus(totals.other[i]));
 
@@ -249,10 +251,9 @@ export async function profitAndLoss(db: Db, entityId: string, request: ProfitAnd
     total: toJsonNumber(totals[section][0]),
     column_totals: totals[section].slice(1).map((t) => toJsonNumber(t)),
   });
-  const columns = [
-    ...periods.map((p) => ({ kind: periodKind!, ...p })),
-    ...(comparison ? [{ kind: request.compare!, ...comparison }] : []),
-  ].map((column, i) => ({ ...column, gross_profit: toJsonNumber(grossProfit[i + 1]), net_income: toJsonNumber(netIncome[i + 1]) }));
+  const columns = [...periods.map((p) => ({ kind: periodKind!, ...p })), ...(comparison ? [{ kind: request.compare!, ...comparison }] : [])].map(
+    (column, i) => ({ ...column, gross_profit: toJsonNumber(grossProfit[i + 1]), net_income: toJsonNumber(netIncome[i + 1]) }),
+  );
 
   return {
     object: 'profit_and_loss',

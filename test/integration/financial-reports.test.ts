@@ -146,7 +146,14 @@ describe('profit and loss', () => {
     const response = await profitAndLoss(owner, { end_date: '2026-03-31' });
     expect(response.status, response.text).toBe(200);
     const pl = response.body;
-    expect(pl).toMatchObject({ object: 'profit_and_loss', start_date: '2026-01-01', end_date: '2026-03-31', columns: [], gross_profit: 500, net_income: 409.9 });
+    expect(pl).toMatchObject({
+      object: 'profit_and_loss',
+      start_date: '2026-01-01',
+      end_date: '2026-03-31',
+      columns: [],
+      gross_profit: 500,
+      net_income: 409.9,
+    });
     const line = (id: string, amount: number, subtype: string) => expect.objectContaining({ account_id: id, amount, subtype, column_amounts: [] });
     expect(pl.income).toEqual({ accounts: [line(accounts.revenue, 800, 'income')], total: 800, column_totals: [] });
     expect(pl.cost_of_goods_sold).toEqual({ accounts: [line(accounts.cogs, 300, 'cost_of_goods_sold')], total: 300, column_totals: [] });

@@ -12,6 +12,7 @@
  */
 import { expect } from 'vitest';
 import { amount, sum, type AmountLike } from '../../shared/money';
+import type { AccountActivity } from '../../shared/ledger/schemas/financial-report';
 import type { TestApi, TestEntity } from './harness';
 
 const text = (value: AmountLike) => amount(value).toString();
@@ -23,10 +24,10 @@ const ACTIVITY_ACCOUNTS = ['bank', 'accounts_receivable', 'inventory', 'accounts
 
 /** Every page of an account's activity (small pages, so paging is exercised), with the page-by-page figures. */
 async function readActivity(api: TestApi, owner: TestEntity, accountId: string, endDate: string) {
-  const pages = [];
+  const pages: AccountActivity[] = [];
   let cursor: string | null = null;
   do {
-    const page = await api.get(owner, `/v1/entities/${owner.entity.id}/reports/account-activity`, {
+    const page: AccountActivity = await api.get(owner, `/v1/entities/${owner.entity.id}/reports/account-activity`, {
       account_id: accountId,
       end_date: endDate,
       limit: '25',
@@ -61,7 +62,8 @@ export async function readStatements(api: TestApi, owner: TestEntity, system: Re
   const yearToDate = await pl({ end_date: end });
   const byMonth = await pl({ end_date: end, columns: 'month', compare: 'previous_year' });
   // Nothing in the books is dated more than a few years back.
-  const earlierYears = sheet.fiscal_year_start > yearsBefore(end, 5) ? await pl({ start_date: yearsBefore(end, 5), end_date: dayBefore(sheet.fiscal_year_start) }) : undefined;
+  const earlierYears =
+    sheet.fiscal_year_start > yearsBefore(end, 5) ? await pl({ start_date: yearsBefore(end, 5), end_date: dayBefore(sheet.fiscal_year_start) }) : undefined;
   const trial = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/trial-balance`, { as_of_date: end });
   const activity: Record<string, Awaited<ReturnType<typeof readActivity>> & { trial: string }> = {};
   for (const key of ACTIVITY_ACCOUNTS) {
@@ -111,7 +113,10 @@ export function statementIdentities(s: Statements): Record<string, [string, stri
   }
   for (const [key, a] of Object.entries(s.activity)) {
     const net = amount(a.totalDebits).minus(a.totalCredits);
-    identities[`account activity ${key}: opening ± movements = closing`] = [text(amount(a.opening).plus(a.normal === 'debit' ? net : net.negated())), a.closing];
+    identities[`account activity ${key}: opening ± movements = closing`] = [
+      text(amount(a.opening).plus(a.normal === 'debit' ? net : net.negated())),
+      a.closing,
+    ];
     identities[`account activity ${key}: Σ line debits = total_debits`] = [a.lineDebits, a.totalDebits];
     identities[`account activity ${key}: Σ line credits = total_credits`] = [a.lineCredits, a.totalCredits];
     identities[`account activity ${key}: last running balance = closing`] = [a.lastRunning, a.closing];

@@ -16,19 +16,51 @@ const BALANCE_SHEET_EXAMPLE = {
   compare_to: '2025-12-31',
   compare_fiscal_year_start: '2025-01-01',
   assets: {
-    accounts: [{ account_id: '01a24e93-71ec-75b3-a07f-812b155b0c6f', code: '1000', name: 'Operating Bank Account', subtype: 'bank', balance: 1830, compare_balance: 1300 }],
+    accounts: [
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-812b155b0c6f',
+        code: '1000',
+        name: 'Operating Bank Account',
+        subtype: 'bank',
+        balance: 1830,
+        compare_balance: 1300,
+      },
+    ],
     total: 1830,
     compare_total: 1300,
   },
   liabilities: {
-    accounts: [{ account_id: '01a24e93-71ec-75b3-a07f-a1d85041b791', code: '2700', name: 'Bank loan', subtype: 'long_term_liability', balance: 120.1, compare_balance: 0 }],
+    accounts: [
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-a1d85041b791',
+        code: '2700',
+        name: 'Bank loan',
+        subtype: 'long_term_liability',
+        balance: 120.1,
+        compare_balance: 0,
+      },
+    ],
     total: 120.1,
     compare_total: 0,
   },
   equity: {
     accounts: [
-      { account_id: '01a24e93-71ec-75b3-a07f-c36d0b98d152', code: '3000', name: "Owner's capital", subtype: 'owners_equity', balance: 1000, compare_balance: 1000 },
-      { account_id: '01a24e93-71ec-75b3-a07f-d36d0b98d152', code: '3100', name: 'Retained Earnings', subtype: 'retained_earnings', balance: 300, compare_balance: 0 },
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-c36d0b98d152',
+        code: '3000',
+        name: "Owner's capital",
+        subtype: 'owners_equity',
+        balance: 1000,
+        compare_balance: 1000,
+      },
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-d36d0b98d152',
+        code: '3100',
+        name: 'Retained Earnings',
+        subtype: 'retained_earnings',
+        balance: 300,
+        compare_balance: 0,
+      },
     ],
     retained_earnings: 300,
     current_year_earnings: 409.9,
@@ -47,7 +79,9 @@ const BalanceSheetLine = z
     code: z.string(),
     name: z.string(),
     subtype: subtype(),
-    balance: z.number().describe("The account's balance on as_of_date on its section's side: debits minus credits for assets, credits minus debits for liabilities and equity."),
+    balance: z
+      .number()
+      .describe("The account's balance on as_of_date on its section's side: debits minus credits for assets, credits minus debits for liabilities and equity."),
     compare_balance: z.number().optional().describe('The balance on compare_to; present when compare_to is given.'),
   })
   .meta({ id: 'BalanceSheetLine', description: 'One account of a balance sheet section and its balance.' });
@@ -74,7 +108,10 @@ const BalanceSheetEquity = z
     compare_retained_earnings: z.number().optional(),
     compare_current_year_earnings: z.number().optional(),
   })
-  .meta({ id: 'BalanceSheetEquity', description: 'Equity accounts, and the current fiscal year earnings no account holds yet; total = Σ accounts + current_year_earnings.' });
+  .meta({
+    id: 'BalanceSheetEquity',
+    description: 'Equity accounts, and the current fiscal year earnings no account holds yet; total = Σ accounts + current_year_earnings.',
+  });
 
 export const BalanceSheet = z
   .object({
@@ -118,24 +155,65 @@ const PROFIT_AND_LOSS_EXAMPLE = {
     { kind: 'month', start_date: '2026-03-01', end_date: '2026-03-31', gross_profit: 0, net_income: -20 },
   ],
   income: {
-    accounts: [{ account_id: '01a24e93-71ec-75b3-a07f-e36d0b98d152', code: '4000', name: 'Service revenue', subtype: 'income', amount: 800, column_amounts: [800, 0, 0] }],
+    accounts: [
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-e36d0b98d152',
+        code: '4000',
+        name: 'Service revenue',
+        subtype: 'income',
+        amount: 800,
+        column_amounts: [800, 0, 0],
+      },
+    ],
     total: 800,
     column_totals: [800, 0, 0],
   },
   cost_of_goods_sold: {
-    accounts: [{ account_id: '01a24e93-71ec-75b3-a07f-f36d0b98d152', code: '5000', name: 'Cost of Goods Sold', subtype: 'cost_of_goods_sold', amount: 300, column_amounts: [300, 0, 0] }],
+    accounts: [
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-f36d0b98d152',
+        code: '5000',
+        name: 'Cost of Goods Sold',
+        subtype: 'cost_of_goods_sold',
+        amount: 300,
+        column_amounts: [300, 0, 0],
+      },
+    ],
     total: 300,
     column_totals: [300, 0, 0],
   },
   expenses: {
-    accounts: [{ account_id: '01a24e93-71ec-75b3-a07f-036d0b98d153', code: '6100', name: 'Rent expense', subtype: 'expense', amount: 120.1, column_amounts: [0, 120.1, 0] }],
+    accounts: [
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-036d0b98d153',
+        code: '6100',
+        name: 'Rent expense',
+        subtype: 'expense',
+        amount: 120.1,
+        column_amounts: [0, 120.1, 0],
+      },
+    ],
     total: 120.1,
     column_totals: [0, 120.1, 0],
   },
   other: {
     accounts: [
-      { account_id: '01a24e93-71ec-75b3-a07f-136d0b98d153', code: '7000', name: 'Interest income', subtype: 'other_income', amount: 50, column_amounts: [0, 50, 0] },
-      { account_id: '01a24e93-71ec-75b3-a07f-236d0b98d153', code: '8000', name: 'Bank fees', subtype: 'other_expense', amount: -20, column_amounts: [0, 0, -20] },
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-136d0b98d153',
+        code: '7000',
+        name: 'Interest income',
+        subtype: 'other_income',
+        amount: 50,
+        column_amounts: [0, 50, 0],
+      },
+      {
+        account_id: '01a24e93-71ec-75b3-a07f-236d0b98d153',
+        code: '8000',
+        name: 'Bank fees',
+        subtype: 'other_expense',
+        amount: -20,
+        column_amounts: [0, 0, -20],
+      },
     ],
     total: 30,
     column_totals: [0, 50, -20],
