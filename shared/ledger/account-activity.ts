@@ -96,8 +96,10 @@ export async function accountActivity(db: Db, entityId: string, request: Account
   // The balance just before the page: the opening, the whole days before the cursor's day, and
   // the cursor's day up to and including the cursor line.
   let before = opening;
-  const params: unknown[] = [entityId, account.id, startDate, endDate];
-  let after = '';
+  // The page's lower bound: the range start, or after a cursor (which lies in the range) the
+  // cursor alone, so the index scan starts at the cursor rather than filtering from the start.
+  const params: unknown[] = [entityId, account.id, endDate, startDate];
+  let lowerBound = `l.entry_date >= $4::date`;
   if (request.starting_after) {
     const cursor = await db.maybeOne<{ entry_date: string; id: string }>(
       `SELECT entry_date, id FROM journal_lines WHERE entity_id = $1 AND account_id = $2 AND id = $3 AND entry_date BETWEEN $4::date AND $5::date`,
@@ -112,14 +114,14 @@ export async function accountActivity(db: Db, entityId: string, request: Account
       [entityId, account.id, cursor.entry_date, cursor.id],
     );
     before = before.plus(await netDebitBetween(db, entityId, account.id, startDate, cursor.entry_date)).plus(sameDay.net);
-    params.push(cursor.entry_date, cursor.id);
-    after = `AND (l.entry_date, l.id) > ($5::date, $6::uuid)`;
+    params.splice(3, 1, cursor.entry_date, cursor.id);
+    lowerBound = `(l.entry_date, l.id) > ($4::date, $5::uuid)`;
   }
   params.push(request.limit + 1);
   const rows = await db.query<LineRow>(
     `SELECT l.id, l.entry_date, l.entry_id, e.entry_number, coalesce(l.memo, e.memo) AS memo, e.source_type, e.source_id, l.debit, l.credit
        FROM journal_lines l JOIN journal_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-      WHERE l.entity_id = $1 AND l.account_id = $2 AND l.entry_date BETWEEN $3::date AND $4::date ${after}
+      WHERE l.entity_id = $1 AND l.account_id = $2 AND l.entry_date <= $3::date AND ${lowerBound}
       ORDER BY l.entry_date, l.id
       LIMIT $${params.length}`,
     params,
