@@ -4876,6 +4876,49 @@ export interface components {
         /**
          * AccountActivity
          * @description One GL account's postings over a date range with opening, running and closing balances.
+         * @example {
+         *       "object": "account_activity",
+         *       "livemode": false,
+         *       "account_id": "01a24e93-71ec-75b3-a07f-812b155b0c6f",
+         *       "code": "1000",
+         *       "name": "Operating Bank Account",
+         *       "type": "asset",
+         *       "normal_balance": "debit",
+         *       "start_date": "2026-01-01",
+         *       "end_date": "2026-03-31",
+         *       "opening_balance": 1300,
+         *       "total_debits": 850,
+         *       "total_credits": 320,
+         *       "closing_balance": 1830,
+         *       "lines": [
+         *         {
+         *           "id": "01a24e95-0c11-7d2e-9a51-3f2b7c1d0001",
+         *           "date": "2026-01-15",
+         *           "journal_entry_id": "01a24e95-0c10-7d2e-9a51-3f2b7c1d0001",
+         *           "entry_number": "JE-000004",
+         *           "memo": "January sales",
+         *           "source_type": "manual",
+         *           "source_id": null,
+         *           "debit": 800,
+         *           "credit": 0,
+         *           "running_balance": 2100
+         *         },
+         *         {
+         *           "id": "01a24e95-0c11-7d2e-9a51-3f2b7c1d0002",
+         *           "date": "2026-01-20",
+         *           "journal_entry_id": "01a24e95-0c10-7d2e-9a51-3f2b7c1d0002",
+         *           "entry_number": "JE-000005",
+         *           "memo": null,
+         *           "source_type": "ap_payment",
+         *           "source_id": "01a24e95-0c0f-7d2e-9a51-3f2b7c1d0009",
+         *           "debit": 0,
+         *           "credit": 300,
+         *           "running_balance": 1800
+         *         }
+         *       ],
+         *       "has_more": true,
+         *       "next_cursor": "01a24e95-0c11-7d2e-9a51-3f2b7c1d0002"
+         *     }
          */
         AccountActivity: {
             /** @constant */
@@ -4949,6 +4992,70 @@ export interface components {
         /**
          * BalanceSheet
          * @description Assets, liabilities and equity on a date, and optionally on an earlier date beside it.
+         * @example {
+         *       "object": "balance_sheet",
+         *       "livemode": false,
+         *       "as_of_date": "2026-03-31",
+         *       "fiscal_year_start": "2026-01-01",
+         *       "compare_to": "2025-12-31",
+         *       "compare_fiscal_year_start": "2025-01-01",
+         *       "assets": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-812b155b0c6f",
+         *             "code": "1000",
+         *             "name": "Operating Bank Account",
+         *             "subtype": "bank",
+         *             "balance": 1830,
+         *             "compare_balance": 1300
+         *           }
+         *         ],
+         *         "total": 1830,
+         *         "compare_total": 1300
+         *       },
+         *       "liabilities": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-a1d85041b791",
+         *             "code": "2700",
+         *             "name": "Bank loan",
+         *             "subtype": "long_term_liability",
+         *             "balance": 120.1,
+         *             "compare_balance": 0
+         *           }
+         *         ],
+         *         "total": 120.1,
+         *         "compare_total": 0
+         *       },
+         *       "equity": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-c36d0b98d152",
+         *             "code": "3000",
+         *             "name": "Owner's capital",
+         *             "subtype": "owners_equity",
+         *             "balance": 1000,
+         *             "compare_balance": 1000
+         *           },
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-d36d0b98d152",
+         *             "code": "3100",
+         *             "name": "Retained Earnings",
+         *             "subtype": "retained_earnings",
+         *             "balance": 300,
+         *             "compare_balance": 0
+         *           }
+         *         ],
+         *         "retained_earnings": 300,
+         *         "current_year_earnings": 409.9,
+         *         "total": 1709.9,
+         *         "compare_total": 1300,
+         *         "compare_retained_earnings": 0,
+         *         "compare_current_year_earnings": 300
+         *       },
+         *       "total_liabilities_and_equity": 1830,
+         *       "compare_total_liabilities_and_equity": 1300
+         *     }
          */
         BalanceSheet: {
             /** @constant */
@@ -5021,6 +5128,137 @@ export interface components {
         /**
          * ProfitAndLoss
          * @description Income and expenses over a date range, optionally split by month or fiscal quarter and compared with an earlier range.
+         * @example {
+         *       "object": "profit_and_loss",
+         *       "livemode": false,
+         *       "start_date": "2026-01-01",
+         *       "end_date": "2026-03-31",
+         *       "columns": [
+         *         {
+         *           "kind": "month",
+         *           "start_date": "2026-01-01",
+         *           "end_date": "2026-01-31",
+         *           "gross_profit": 500,
+         *           "net_income": 500
+         *         },
+         *         {
+         *           "kind": "month",
+         *           "start_date": "2026-02-01",
+         *           "end_date": "2026-02-28",
+         *           "gross_profit": 0,
+         *           "net_income": -70.1
+         *         },
+         *         {
+         *           "kind": "month",
+         *           "start_date": "2026-03-01",
+         *           "end_date": "2026-03-31",
+         *           "gross_profit": 0,
+         *           "net_income": -20
+         *         }
+         *       ],
+         *       "income": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-e36d0b98d152",
+         *             "code": "4000",
+         *             "name": "Service revenue",
+         *             "subtype": "income",
+         *             "amount": 800,
+         *             "column_amounts": [
+         *               800,
+         *               0,
+         *               0
+         *             ]
+         *           }
+         *         ],
+         *         "total": 800,
+         *         "column_totals": [
+         *           800,
+         *           0,
+         *           0
+         *         ]
+         *       },
+         *       "cost_of_goods_sold": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-f36d0b98d152",
+         *             "code": "5000",
+         *             "name": "Cost of Goods Sold",
+         *             "subtype": "cost_of_goods_sold",
+         *             "amount": 300,
+         *             "column_amounts": [
+         *               300,
+         *               0,
+         *               0
+         *             ]
+         *           }
+         *         ],
+         *         "total": 300,
+         *         "column_totals": [
+         *           300,
+         *           0,
+         *           0
+         *         ]
+         *       },
+         *       "expenses": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-036d0b98d153",
+         *             "code": "6100",
+         *             "name": "Rent expense",
+         *             "subtype": "expense",
+         *             "amount": 120.1,
+         *             "column_amounts": [
+         *               0,
+         *               120.1,
+         *               0
+         *             ]
+         *           }
+         *         ],
+         *         "total": 120.1,
+         *         "column_totals": [
+         *           0,
+         *           120.1,
+         *           0
+         *         ]
+         *       },
+         *       "other": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-136d0b98d153",
+         *             "code": "7000",
+         *             "name": "Interest income",
+         *             "subtype": "other_income",
+         *             "amount": 50,
+         *             "column_amounts": [
+         *               0,
+         *               50,
+         *               0
+         *             ]
+         *           },
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-236d0b98d153",
+         *             "code": "8000",
+         *             "name": "Bank fees",
+         *             "subtype": "other_expense",
+         *             "amount": -20,
+         *             "column_amounts": [
+         *               0,
+         *               0,
+         *               -20
+         *             ]
+         *           }
+         *         ],
+         *         "total": 30,
+         *         "column_totals": [
+         *           0,
+         *           50,
+         *           -20
+         *         ]
+         *       },
+         *       "gross_profit": 500,
+         *       "net_income": 409.9
+         *     }
          */
         ProfitAndLoss: {
             /** @constant */

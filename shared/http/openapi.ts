@@ -87,6 +87,11 @@ class SchemaCollector {
       const out: Record<string, unknown> = {};
       for (const [key, inner] of Object.entries(value)) {
         if (key === 'id' && typeof inner === 'string') continue; // zod's registry id, not a JSON Schema keyword here
+        // Example values are data: their `id` members are the example's own.
+        if (key === 'examples') {
+          out[key] = inner;
+          continue;
+        }
         out[key] = key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewrite(inner);
       }
       return out;
