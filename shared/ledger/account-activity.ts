@@ -46,30 +46,56 @@ interface LineRow {
 
 const DEBIT_NORMAL: readonly GlAccountType[] = ['asset', 'expense'];
 
-/** Debits minus credits of the account on the days from `from` (inclusive, null: the beginning) to `before` (exclusive). */
-async function netDebitBetween(db: Db, entityId: string, accountId: string, from: string | null, before: string): Promise<string> {
-  const row = await db.one<{ net: string }>(
-    `SELECT coalesce(sum(debit_total - credit_total), 0) AS net FROM gl_daily_balances
-      WHERE entity_id = $1 AND account_id = $2 AND balance_date < $4::date AND ($3::date IS NULL OR balance_date >= $3::date)`,
-    [entityId, accountId, from, before],
-  );
-  return row.net;
+interface Totals {
+  /** Debits minus credits that open the range (see the module comment for which postings count). */
+  opening: Amount;
+  debits: string;
+  credits: string;
 }
 
-/** The opening balance as debits minus credits: see the module comment for which postings count. */
-async function openingNetDebit(db: Db, entityId: string, account: AccountRow, startDate: string): Promise<Amount> {
-  if (account.type === 'revenue' || account.type === 'expense') {
-    return amount(await netDebitBetween(db, entityId, account.id, await fiscalYearStart(db, entityId, startDate), startDate));
-  }
-  const own = amount(await netDebitBetween(db, entityId, account.id, null, startDate));
-  if (account.system_key !== 'retained_earnings') return own;
-  const closed = await db.one<{ net: string }>(
-    `SELECT coalesce(sum(d.debit_total - d.credit_total), 0) AS net
-       FROM gl_daily_balances d JOIN gl_accounts a ON a.entity_id = d.entity_id AND a.id = d.account_id
-      WHERE d.entity_id = $1 AND a.type IN ('revenue', 'expense') AND d.balance_date < $2::date`,
-    [entityId, await fiscalYearStart(db, entityId, startDate)],
+/** The opening balance (as debits minus credits) and the range's debits and credits, from the day sums in one pass. */
+async function rangeTotals(db: Db, entityId: string, account: AccountRow, startDate: string, endDate: string): Promise<Totals> {
+  const profitAndLoss = account.type === 'revenue' || account.type === 'expense';
+  const retained = account.system_key === 'retained_earnings';
+  const fyStart = profitAndLoss || retained ? await fiscalYearStart(db, entityId, startDate) : null;
+  const row = await db.one<{ opening: string; debits: string; credits: string }>(
+    `SELECT coalesce(sum(debit_total - credit_total) FILTER (WHERE balance_date < $3::date AND ($5::date IS NULL OR balance_date >= $5::date)), 0) AS opening,
+            coalesce(sum(debit_total) FILTER (WHERE balance_date >= $3::date), 0) AS debits,
+            coalesce(sum(credit_total) FILTER (WHERE balance_date >= $3::date), 0) AS credits
+       FROM gl_daily_balances
+      WHERE entity_id = $1 AND account_id = $2 AND balance_date <= $4::date`,
+    [entityId, account.id, startDate, endDate, profitAndLoss ? fyStart : null],
   );
-  return own.plus(closed.net);
+  let opening = amount(row.opening);
+  if (retained) {
+    // Every earlier fiscal year's profit or loss closes into retained earnings.
+    const closed = await db.one<{ net: string }>(
+      `SELECT coalesce(sum(d.debit_total - d.credit_total), 0) AS net
+         FROM gl_daily_balances d JOIN gl_accounts a ON a.entity_id = d.entity_id AND a.id = d.account_id
+        WHERE d.entity_id = $1 AND a.type IN ('revenue', 'expense') AND d.balance_date < $2::date`,
+      [entityId, fyStart],
+    );
+    opening = opening.plus(closed.net);
+  }
+  return { opening, debits: row.debits, credits: row.credits };
+}
+
+/**
+ * The cursor line (it must be a line of the account in the range), and the debits minus credits
+ * from the range start up to and including it: whole days from the day sums, the cursor's own day
+ * from its lines.
+ */
+async function cursorPosition(db: Db, entityId: string, accountId: string, lineId: string, startDate: string, endDate: string) {
+  return db.maybeOne<{ entry_date: string; id: string; net: string }>(
+    `SELECT c.entry_date, c.id,
+            (SELECT coalesce(sum(d.debit_total - d.credit_total), 0) FROM gl_daily_balances d
+              WHERE d.entity_id = $1 AND d.account_id = $2 AND d.balance_date >= $4::date AND d.balance_date < c.entry_date)
+          + (SELECT coalesce(sum(l.debit - l.credit), 0) FROM journal_lines l
+              WHERE l.entity_id = $1 AND l.account_id = $2 AND l.entry_date = c.entry_date AND l.id <= c.id) AS net
+       FROM journal_lines c
+      WHERE c.entity_id = $1 AND c.account_id = $2 AND c.id = $3 AND c.entry_date BETWEEN $4::date AND $5::date`,
+    [entityId, accountId, lineId, startDate, endDate],
+  );
 }
 
 export async function accountActivity(db: Db, entityId: string, request: AccountActivityRequest): Promise<AccountActivity> {
@@ -86,34 +112,20 @@ export async function accountActivity(db: Db, entityId: string, request: Account
 
   const debitNormal = DEBIT_NORMAL.includes(account.type);
   const onNormalSide = (netDebit: Amount) => (debitNormal ? netDebit : netDebit.negated());
-  const opening = await openingNetDebit(db, entityId, account, startDate);
-  const range = await db.one<{ debits: string; credits: string }>(
-    `SELECT coalesce(sum(debit_total), 0) AS debits, coalesce(sum(credit_total), 0) AS credits FROM gl_daily_balances
-      WHERE entity_id = $1 AND account_id = $2 AND balance_date BETWEEN $3::date AND $4::date`,
-    [entityId, account.id, startDate, endDate],
-  );
+  const totals = await rangeTotals(db, entityId, account, startDate, endDate);
 
-  // The balance just before the page: the opening, the whole days before the cursor's day, and
-  // the cursor's day up to and including the cursor line.
-  let before = opening;
+  // The balance just before the page: the opening, then up to and including the cursor line.
+  let before = totals.opening;
   // The page's lower bound: the range start, or after a cursor (which lies in the range) the
   // cursor alone, so the index scan starts at the cursor rather than filtering from the start.
   const params: unknown[] = [entityId, account.id, endDate, startDate];
   let lowerBound = `l.entry_date >= $4::date`;
   if (request.starting_after) {
-    const cursor = await db.maybeOne<{ entry_date: string; id: string }>(
-      `SELECT entry_date, id FROM journal_lines WHERE entity_id = $1 AND account_id = $2 AND id = $3 AND entry_date BETWEEN $4::date AND $5::date`,
-      [entityId, account.id, request.starting_after, startDate, endDate],
-    );
+    const cursor = await cursorPosition(db, entityId, account.id, request.starting_after, startDate, endDate);
     if (!cursor) {
       throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not the id of a line of this account in this range.' });
     }
-    const sameDay = await db.one<{ net: string }>(
-      `SELECT coalesce(sum(debit - credit), 0) AS net FROM journal_lines
-        WHERE entity_id = $1 AND account_id = $2 AND entry_date = $3::date AND id <= $4`,
-      [entityId, account.id, cursor.entry_date, cursor.id],
-    );
-    before = before.plus(await netDebitBetween(db, entityId, account.id, startDate, cursor.entry_date)).plus(sameDay.net);
+    before = before.plus(cursor.net);
     params.splice(3, 1, cursor.entry_date, cursor.id);
     lowerBound = `(l.entry_date, l.id) > ($4::date, $5::uuid)`;
   }
@@ -153,10 +165,10 @@ export async function accountActivity(db: Db, entityId: string, request: Account
     normal_balance: debitNormal ? 'debit' : 'credit',
     start_date: startDate,
     end_date: endDate,
-    opening_balance: toJsonNumber(onNormalSide(opening)),
-    total_debits: toJsonNumber(range.debits),
-    total_credits: toJsonNumber(range.credits),
-    closing_balance: toJsonNumber(onNormalSide(opening.plus(range.debits).minus(range.credits))),
+    opening_balance: toJsonNumber(onNormalSide(totals.opening)),
+    total_debits: toJsonNumber(totals.debits),
+    total_credits: toJsonNumber(totals.credits),
+    closing_balance: toJsonNumber(onNormalSide(totals.opening.plus(totals.debits).minus(totals.credits))),
     lines,
     has_more: hasMore,
     next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
