@@ -51,20 +51,34 @@ interface Totals {
   opening: Amount;
   debits: string;
   credits: string;
+  /** Whether the cursor is a line of the account in the range (true without a cursor). */
+  cursorFound: boolean;
+  /** Debits minus credits from the range start up to and including the cursor line (0 without one). */
+  throughCursor: string;
 }
 
-/** The opening balance (as debits minus credits) and the range's debits and credits, from the day sums in one pass. */
-async function rangeTotals(db: Db, entityId: string, account: AccountRow, startDate: string, endDate: string): Promise<Totals> {
+/**
+ * The opening balance, the range's debits and credits, and where the cursor stands, in one
+ * statement over the day sums (whole days) and the lines of the cursor's own day, so a page
+ * deep in the range costs what the first does.
+ */
+async function rangeTotals(db: Db, entityId: string, account: AccountRow, range: { start: string; end: string; cursor?: string }): Promise<Totals> {
   const profitAndLoss = account.type === 'revenue' || account.type === 'expense';
   const retained = account.system_key === 'retained_earnings';
-  const fyStart = profitAndLoss || retained ? await fiscalYearStart(db, entityId, startDate) : null;
-  const row = await db.one<{ opening: string; debits: string; credits: string }>(
-    `SELECT coalesce(sum(debit_total - credit_total) FILTER (WHERE balance_date < $3::date AND ($5::date IS NULL OR balance_date >= $5::date)), 0) AS opening,
+  const fyStart = profitAndLoss || retained ? await fiscalYearStart(db, entityId, range.start) : null;
+  const row = await db.one<{ opening: string; debits: string; credits: string; cursor_found: boolean; through_cursor: string }>(
+    `WITH c AS (SELECT entry_date, id FROM journal_lines
+                 WHERE entity_id = $1 AND account_id = $2 AND id = $6::uuid AND entry_date BETWEEN $3::date AND $4::date)
+     SELECT coalesce(sum(debit_total - credit_total) FILTER (WHERE balance_date < $3::date AND ($5::date IS NULL OR balance_date >= $5::date)), 0) AS opening,
             coalesce(sum(debit_total) FILTER (WHERE balance_date >= $3::date), 0) AS debits,
-            coalesce(sum(credit_total) FILTER (WHERE balance_date >= $3::date), 0) AS credits
+            coalesce(sum(credit_total) FILTER (WHERE balance_date >= $3::date), 0) AS credits,
+            $6::uuid IS NULL OR EXISTS (SELECT 1 FROM c) AS cursor_found,
+            coalesce(sum(debit_total - credit_total) FILTER (WHERE balance_date >= $3::date AND balance_date < (SELECT entry_date FROM c)), 0)
+              + (SELECT coalesce(sum(l.debit - l.credit), 0) FROM c JOIN journal_lines l
+                  ON l.entity_id = $1 AND l.account_id = $2 AND l.entry_date = c.entry_date AND l.id <= c.id) AS through_cursor
        FROM gl_daily_balances
       WHERE entity_id = $1 AND account_id = $2 AND balance_date <= $4::date`,
-    [entityId, account.id, startDate, endDate, profitAndLoss ? fyStart : null],
+    [entityId, account.id, range.start, range.end, profitAndLoss ? fyStart : null, range.cursor ?? null],
   );
   let opening = amount(row.opening);
   if (retained) {
@@ -77,25 +91,7 @@ async function rangeTotals(db: Db, entityId: string, account: AccountRow, startD
     );
     opening = opening.plus(closed.net);
   }
-  return { opening, debits: row.debits, credits: row.credits };
-}
-
-/**
- * The cursor line (it must be a line of the account in the range), and the debits minus credits
- * from the range start up to and including it: whole days from the day sums, the cursor's own day
- * from its lines.
- */
-async function cursorPosition(db: Db, entityId: string, accountId: string, lineId: string, startDate: string, endDate: string) {
-  return db.maybeOne<{ entry_date: string; id: string; net: string }>(
-    `SELECT c.entry_date, c.id,
-            (SELECT coalesce(sum(d.debit_total - d.credit_total), 0) FROM gl_daily_balances d
-              WHERE d.entity_id = $1 AND d.account_id = $2 AND d.balance_date >= $4::date AND d.balance_date < c.entry_date)
-          + (SELECT coalesce(sum(l.debit - l.credit), 0) FROM journal_lines l
-              WHERE l.entity_id = $1 AND l.account_id = $2 AND l.entry_date = c.entry_date AND l.id <= c.id) AS net
-       FROM journal_lines c
-      WHERE c.entity_id = $1 AND c.account_id = $2 AND c.id = $3 AND c.entry_date BETWEEN $4::date AND $5::date`,
-    [entityId, accountId, lineId, startDate, endDate],
-  );
+  return { opening, debits: row.debits, credits: row.credits, cursorFound: row.cursor_found, throughCursor: row.through_cursor };
 }
 
 export async function accountActivity(db: Db, entityId: string, request: AccountActivityRequest): Promise<AccountActivity> {
@@ -112,23 +108,17 @@ export async function accountActivity(db: Db, entityId: string, request: Account
 
   const debitNormal = DEBIT_NORMAL.includes(account.type);
   const onNormalSide = (netDebit: Amount) => (debitNormal ? netDebit : netDebit.negated());
-  const totals = await rangeTotals(db, entityId, account, startDate, endDate);
-
-  // The balance just before the page: the opening, then up to and including the cursor line.
-  let before = totals.opening;
-  // The page's lower bound: the range start, or after a cursor (which lies in the range) the
-  // cursor alone, so the index scan starts at the cursor rather than filtering from the start.
-  const params: unknown[] = [entityId, account.id, endDate, startDate];
-  let lowerBound = `l.entry_date >= $4::date`;
-  if (request.starting_after) {
-    const cursor = await cursorPosition(db, entityId, account.id, request.starting_after, startDate, endDate);
-    if (!cursor) {
-      throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not the id of a line of this account in this range.' });
-    }
-    before = before.plus(cursor.net);
-    params.splice(3, 1, cursor.entry_date, cursor.id);
-    lowerBound = `(l.entry_date, l.id) > ($4::date, $5::uuid)`;
+  const totals = await rangeTotals(db, entityId, account, { start: startDate, end: endDate, cursor: request.starting_after });
+  if (!totals.cursorFound) {
+    throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not the id of a line of this account in this range.' });
   }
+  // The balance just before the page. The page's lower bound: the range start, or after a cursor
+  // (which lies in the range) the cursor alone, so the index scan starts at the cursor.
+  const before = totals.opening.plus(totals.throughCursor);
+  const params: unknown[] = [entityId, account.id, endDate, request.starting_after ?? startDate];
+  const lowerBound = request.starting_after
+    ? `(l.entry_date, l.id) > (SELECT c.entry_date, c.id FROM journal_lines c WHERE c.entity_id = $1 AND c.id = $4::uuid)`
+    : `l.entry_date >= $4::date`;
   params.push(request.limit + 1);
   const rows = await db.query<LineRow>(
     `SELECT l.id, l.entry_date, l.entry_id, e.entry_number, coalesce(l.memo, e.memo) AS memo, e.source_type, e.source_id, l.debit, l.credit
