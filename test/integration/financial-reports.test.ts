@@ -154,7 +154,7 @@ describe('profit and loss', () => {
       gross_profit: 500,
       net_income: 409.9,
     });
-    const line = (id: string, amount: number, subtype: string) => expect.objectContaining({ account_id: id, amount, subtype, column_amounts: [] });
+    const line = (id: string, amount: number, subtype: string): unknown => expect.objectContaining({ account_id: id, amount, subtype, column_amounts: [] });
     expect(pl.income).toEqual({ accounts: [line(accounts.revenue, 800, 'income')], total: 800, column_totals: [] });
     expect(pl.cost_of_goods_sold).toEqual({ accounts: [line(accounts.cogs, 300, 'cost_of_goods_sold')], total: 300, column_totals: [] });
     expect(pl.expenses).toEqual({ accounts: [line(accounts.expense, 120.1, 'expense')], total: 120.1, column_totals: [] });
