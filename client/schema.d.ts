@@ -962,6 +962,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities/{entity_id}/reports/account-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One GL account's activity over a date range
+         * @description The journal lines of account_id dated from start_date (default: the start of the fiscal year containing end_date) to end_date (default today, UTC), by date and then in posting order, each with its entry, memo (the line's, else the entry's), the source document that posted it, and the running balance. Balances are on the account's normal side (debit for assets and expenses, credit for liabilities, equity and revenue): closing_balance = opening_balance + total_debits − total_credits, or + credits − debits on a credit-normal account. Balance sheet accounts open with everything posted before start_date; revenue and expense accounts open with their activity since the start of start_date's fiscal year; the retained earnings account also opens with the profit or loss of earlier fiscal years. Within one fiscal year closing_balance is the account's trial balance figure on end_date. Lines are paged by cursor (limit, starting_after: the last line id of the previous page); the totals and balances cover the whole range on every page. Another entity's account is a 404 on account_id. Scope accounting:read or migration:read.
+         *
+         *     Requires one of the scopes: accounting:read, migration:read.
+         */
+        get: operations["reports.account_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/reports/balance-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance sheet as of a date
+         * @description Assets, liabilities and equity on as_of_date (default today, UTC), each account on its section's side (assets debits minus credits, liabilities and equity credits minus debits, so a contra account shows negative), with section totals. Equity lists the equity accounts, retained earnings among them, and adds current_year_earnings: the net income of the fiscal year to date, computed from the revenue and expense accounts (equal to the profit and loss's net_income from fiscal_year_start to as_of_date). The profit or loss of every earlier fiscal year sits in retained earnings, whether or not its periods were closed, as QuickBooks and Xero report it; no closing entry is needed. The fiscal year follows the accounting periods (a full fiscal year defined there, else its start month; January without one). assets.total equals total_liabilities_and_equity exactly. compare_to, an earlier date, adds compare_balance and compare_total beside every figure. Scope accounting:read or migration:read.
+         *
+         *     Requires one of the scopes: accounting:read, migration:read.
+         */
+        get: operations["reports.balance_sheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/reports/profit-and-loss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profit and loss over a date range
+         * @description Income and expenses posted from start_date (default: the start of the fiscal year containing end_date) to end_date (default today, UTC), inclusive. Sections by account subtype: income (revenue accounts of subtype income), cost_of_goods_sold (expense accounts of subtype cost_of_goods_sold), expenses (subtype expense) and other (subtypes other_income and other_expense). Income and other show credits minus debits (other expenses are negative there, so other.total is net other income); cost of goods sold and expenses show debits minus credits. gross_profit = income − cost of goods sold; net_income = gross_profit − expenses + other. columns=month or quarter (fiscal quarters: three months from the fiscal year start) splits the range into columns cut at its ends, and the whole range is their sum; compare=previous_period or previous_year adds one column for the earlier range. Every line carries one amount per column. Accounts with no activity in the range or any column are left out. Scope accounting:read or migration:read.
+         *
+         *     Requires one of the scopes: accounting:read, migration:read.
+         */
+        get: operations["reports.profit_and_loss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entities/{entity_id}/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -5690,6 +5756,469 @@ export interface components {
             total_debits: number;
             /** @description Always equal to total_debits. */
             total_credits: number;
+        };
+        /**
+         * AccountActivity
+         * @description One GL account's postings over a date range with opening, running and closing balances.
+         * @example {
+         *       "object": "account_activity",
+         *       "livemode": false,
+         *       "account_id": "01a24e93-71ec-75b3-a07f-812b155b0c6f",
+         *       "code": "1000",
+         *       "name": "Operating Bank Account",
+         *       "type": "asset",
+         *       "normal_balance": "debit",
+         *       "start_date": "2026-01-01",
+         *       "end_date": "2026-03-31",
+         *       "opening_balance": 1300,
+         *       "total_debits": 850,
+         *       "total_credits": 320,
+         *       "closing_balance": 1830,
+         *       "lines": [
+         *         {
+         *           "id": "01a24e95-0c11-7d2e-9a51-3f2b7c1d0001",
+         *           "date": "2026-01-15",
+         *           "journal_entry_id": "01a24e95-0c10-7d2e-9a51-3f2b7c1d0001",
+         *           "entry_number": "JE-000004",
+         *           "memo": "January sales",
+         *           "source_type": "manual",
+         *           "source_id": null,
+         *           "debit": 800,
+         *           "credit": 0,
+         *           "running_balance": 2100
+         *         },
+         *         {
+         *           "id": "01a24e95-0c11-7d2e-9a51-3f2b7c1d0002",
+         *           "date": "2026-01-20",
+         *           "journal_entry_id": "01a24e95-0c10-7d2e-9a51-3f2b7c1d0002",
+         *           "entry_number": "JE-000005",
+         *           "memo": null,
+         *           "source_type": "ap_payment",
+         *           "source_id": "01a24e95-0c0f-7d2e-9a51-3f2b7c1d0009",
+         *           "debit": 0,
+         *           "credit": 300,
+         *           "running_balance": 1800
+         *         }
+         *       ],
+         *       "has_more": true,
+         *       "next_cursor": "01a24e95-0c11-7d2e-9a51-3f2b7c1d0002"
+         *     }
+         */
+        AccountActivity: {
+            /** @constant */
+            object: "account_activity";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /** Format: uuid */
+            account_id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            type: "asset" | "liability" | "equity" | "revenue" | "expense";
+            /**
+             * @description The side balances are shown on: debit for assets and expenses, credit for the rest.
+             * @enum {string}
+             */
+            normal_balance: "debit" | "credit";
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            end_date: string;
+            /** @description The balance at the start of start_date, on the normal side. */
+            opening_balance: number;
+            /** @description Σ debits of the whole range (every page). */
+            total_debits: number;
+            /** @description Σ credits of the whole range (every page). */
+            total_credits: number;
+            /** @description opening_balance + total_debits − total_credits for a debit-normal account (+ credits − debits for a credit-normal one). */
+            closing_balance: number;
+            /** @description This page of the lines, by date, then in the order they were posted. */
+            lines: components["schemas"]["AccountActivityLine"][];
+            has_more: boolean;
+            /** @description Pass as starting_after for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /**
+         * AccountActivityLine
+         * @description A journal line of the account, with the balance after it.
+         */
+        AccountActivityLine: {
+            /**
+             * Format: uuid
+             * @description The journal line; pass it as starting_after to page on.
+             */
+            id: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            date: string;
+            /** Format: uuid */
+            journal_entry_id: string;
+            entry_number: string;
+            /** @description The line's memo, else its entry's. */
+            memo: string | null;
+            /** @description What posted the entry: manual, recurring_journal_template, or the document type (invoice, payment, vendor_bill, ...). */
+            source_type: string;
+            /** @description The document that posted the entry; null for manual entries. */
+            source_id: string | null;
+            debit: number;
+            credit: number;
+            /** @description The account's balance after this line, on its normal side. */
+            running_balance: number;
+        };
+        /**
+         * BalanceSheet
+         * @description Assets, liabilities and equity on a date, and optionally on an earlier date beside it.
+         * @example {
+         *       "object": "balance_sheet",
+         *       "livemode": false,
+         *       "as_of_date": "2026-03-31",
+         *       "fiscal_year_start": "2026-01-01",
+         *       "compare_to": "2025-12-31",
+         *       "compare_fiscal_year_start": "2025-01-01",
+         *       "assets": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-812b155b0c6f",
+         *             "code": "1000",
+         *             "name": "Operating Bank Account",
+         *             "subtype": "bank",
+         *             "balance": 1830,
+         *             "compare_balance": 1300
+         *           }
+         *         ],
+         *         "total": 1830,
+         *         "compare_total": 1300
+         *       },
+         *       "liabilities": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-a1d85041b791",
+         *             "code": "2700",
+         *             "name": "Bank loan",
+         *             "subtype": "long_term_liability",
+         *             "balance": 120.1,
+         *             "compare_balance": 0
+         *           }
+         *         ],
+         *         "total": 120.1,
+         *         "compare_total": 0
+         *       },
+         *       "equity": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-c36d0b98d152",
+         *             "code": "3000",
+         *             "name": "Owner's capital",
+         *             "subtype": "owners_equity",
+         *             "balance": 1000,
+         *             "compare_balance": 1000
+         *           },
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-d36d0b98d152",
+         *             "code": "3100",
+         *             "name": "Retained Earnings",
+         *             "subtype": "retained_earnings",
+         *             "balance": 300,
+         *             "compare_balance": 0
+         *           }
+         *         ],
+         *         "retained_earnings": 300,
+         *         "current_year_earnings": 409.9,
+         *         "total": 1709.9,
+         *         "compare_total": 1300,
+         *         "compare_retained_earnings": 0,
+         *         "compare_current_year_earnings": 300
+         *       },
+         *       "total_liabilities_and_equity": 1830,
+         *       "compare_total_liabilities_and_equity": 1300
+         *     }
+         */
+        BalanceSheet: {
+            /** @constant */
+            object: "balance_sheet";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            as_of_date: string;
+            /**
+             * Format: date
+             * @description The first day of the fiscal year containing as_of_date: current_year_earnings start here.
+             */
+            fiscal_year_start: string;
+            compare_to: string | null;
+            compare_fiscal_year_start: string | null;
+            assets: components["schemas"]["BalanceSheetSection"];
+            liabilities: components["schemas"]["BalanceSheetSection"];
+            equity: components["schemas"]["BalanceSheetEquity"];
+            /** @description liabilities.total + equity.total; always equal to assets.total. */
+            total_liabilities_and_equity: number;
+            compare_total_liabilities_and_equity?: number;
+        };
+        /**
+         * BalanceSheetSection
+         * @description Assets or liabilities: their accounts and total.
+         */
+        BalanceSheetSection: {
+            /** @description Accounts of the section holding a balance on either date, by code. */
+            accounts: components["schemas"]["BalanceSheetLine"][];
+            total: number;
+            /** @description The total on compare_to; present when compare_to is given. */
+            compare_total?: number;
+        };
+        /**
+         * BalanceSheetLine
+         * @description One account of a balance sheet section and its balance.
+         */
+        BalanceSheetLine: {
+            /** Format: uuid */
+            account_id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            subtype: "other_current_asset" | "bank" | "accounts_receivable" | "inventory" | "fixed_asset" | "other_asset" | "other_current_liability" | "accounts_payable" | "credit_card" | "long_term_liability" | "owners_equity" | "retained_earnings" | "opening_balance_equity" | "income" | "other_income" | "expense" | "cost_of_goods_sold" | "other_expense";
+            /** @description The account's balance on as_of_date on its section's side: debits minus credits for assets, credits minus debits for liabilities and equity. */
+            balance: number;
+            /** @description The balance on compare_to; present when compare_to is given. */
+            compare_balance?: number;
+        };
+        /**
+         * BalanceSheetEquity
+         * @description Equity accounts, and the current fiscal year earnings no account holds yet; total = Σ accounts + current_year_earnings.
+         */
+        BalanceSheetEquity: {
+            /** @description Accounts of the section holding a balance on either date, by code. */
+            accounts: components["schemas"]["BalanceSheetLine"][];
+            total: number;
+            /** @description The total on compare_to; present when compare_to is given. */
+            compare_total?: number;
+            /** @description The retained earnings account's line: what was posted to it plus the profit or loss of every fiscal year that ended before fiscal_year_start. */
+            retained_earnings: number;
+            /** @description Net income from fiscal_year_start to as_of_date (income minus expenses), computed from the revenue and expense accounts; included in total. */
+            current_year_earnings: number;
+            compare_retained_earnings?: number;
+            compare_current_year_earnings?: number;
+        };
+        /**
+         * ProfitAndLoss
+         * @description Income and expenses over a date range, optionally split by month or fiscal quarter and compared with an earlier range.
+         * @example {
+         *       "object": "profit_and_loss",
+         *       "livemode": false,
+         *       "start_date": "2026-01-01",
+         *       "end_date": "2026-03-31",
+         *       "columns": [
+         *         {
+         *           "kind": "month",
+         *           "start_date": "2026-01-01",
+         *           "end_date": "2026-01-31",
+         *           "gross_profit": 500,
+         *           "net_income": 500
+         *         },
+         *         {
+         *           "kind": "month",
+         *           "start_date": "2026-02-01",
+         *           "end_date": "2026-02-28",
+         *           "gross_profit": 0,
+         *           "net_income": -70.1
+         *         },
+         *         {
+         *           "kind": "month",
+         *           "start_date": "2026-03-01",
+         *           "end_date": "2026-03-31",
+         *           "gross_profit": 0,
+         *           "net_income": -20
+         *         }
+         *       ],
+         *       "income": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-e36d0b98d152",
+         *             "code": "4000",
+         *             "name": "Service revenue",
+         *             "subtype": "income",
+         *             "amount": 800,
+         *             "column_amounts": [
+         *               800,
+         *               0,
+         *               0
+         *             ]
+         *           }
+         *         ],
+         *         "total": 800,
+         *         "column_totals": [
+         *           800,
+         *           0,
+         *           0
+         *         ]
+         *       },
+         *       "cost_of_goods_sold": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-f36d0b98d152",
+         *             "code": "5000",
+         *             "name": "Cost of Goods Sold",
+         *             "subtype": "cost_of_goods_sold",
+         *             "amount": 300,
+         *             "column_amounts": [
+         *               300,
+         *               0,
+         *               0
+         *             ]
+         *           }
+         *         ],
+         *         "total": 300,
+         *         "column_totals": [
+         *           300,
+         *           0,
+         *           0
+         *         ]
+         *       },
+         *       "expenses": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-036d0b98d153",
+         *             "code": "6100",
+         *             "name": "Rent expense",
+         *             "subtype": "expense",
+         *             "amount": 120.1,
+         *             "column_amounts": [
+         *               0,
+         *               120.1,
+         *               0
+         *             ]
+         *           }
+         *         ],
+         *         "total": 120.1,
+         *         "column_totals": [
+         *           0,
+         *           120.1,
+         *           0
+         *         ]
+         *       },
+         *       "other": {
+         *         "accounts": [
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-136d0b98d153",
+         *             "code": "7000",
+         *             "name": "Interest income",
+         *             "subtype": "other_income",
+         *             "amount": 50,
+         *             "column_amounts": [
+         *               0,
+         *               50,
+         *               0
+         *             ]
+         *           },
+         *           {
+         *             "account_id": "01a24e93-71ec-75b3-a07f-236d0b98d153",
+         *             "code": "8000",
+         *             "name": "Bank fees",
+         *             "subtype": "other_expense",
+         *             "amount": -20,
+         *             "column_amounts": [
+         *               0,
+         *               0,
+         *               -20
+         *             ]
+         *           }
+         *         ],
+         *         "total": 30,
+         *         "column_totals": [
+         *           0,
+         *           50,
+         *           -20
+         *         ]
+         *       },
+         *       "gross_profit": 500,
+         *       "net_income": 409.9
+         *     }
+         */
+        ProfitAndLoss: {
+            /** @constant */
+            object: "profit_and_loss";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            end_date: string;
+            /** @description The months or fiscal quarters of the range (columns), then the comparison range (compare); empty when neither is asked. */
+            columns: components["schemas"]["ProfitAndLossColumn"][];
+            /** @description Income accounts (revenue, subtype income): credits minus debits. */
+            income: components["schemas"]["ProfitAndLossSection"];
+            /** @description Expense accounts of subtype cost_of_goods_sold: debits minus credits. */
+            cost_of_goods_sold: components["schemas"]["ProfitAndLossSection"];
+            /** @description Expense accounts of subtype expense: debits minus credits. */
+            expenses: components["schemas"]["ProfitAndLossSection"];
+            /** @description Other income and other expense accounts (subtypes other_income, other_expense): credits minus debits, so other expenses are negative and total is net other income. */
+            other: components["schemas"]["ProfitAndLossSection"];
+            /** @description income.total − cost_of_goods_sold.total. */
+            gross_profit: number;
+            /** @description gross_profit − expenses.total + other.total. */
+            net_income: number;
+        };
+        /**
+         * ProfitAndLossColumn
+         * @description A column beside the whole range: a month or fiscal quarter of it, or the range it is compared with.
+         */
+        ProfitAndLossColumn: {
+            /** @enum {string} */
+            kind: "month" | "quarter" | "previous_period" | "previous_year";
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            end_date: string;
+            gross_profit: number;
+            net_income: number;
+        };
+        /**
+         * ProfitAndLossLine
+         * @description One account of a profit and loss section: the whole range and each column.
+         */
+        ProfitAndLossLine: {
+            /** Format: uuid */
+            account_id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            subtype: "other_current_asset" | "bank" | "accounts_receivable" | "inventory" | "fixed_asset" | "other_asset" | "other_current_liability" | "accounts_payable" | "credit_card" | "long_term_liability" | "owners_equity" | "retained_earnings" | "opening_balance_equity" | "income" | "other_income" | "expense" | "cost_of_goods_sold" | "other_expense";
+            /** @description The whole range, signed as its section adds it (see the section). */
+            amount: number;
+            /** @description One amount per entry of columns, in the same order. */
+            column_amounts: number[];
+        };
+        /**
+         * ProfitAndLossSection
+         * @description A section of the profit and loss: its accounts, its total and its total per column.
+         */
+        ProfitAndLossSection: {
+            /** @description Accounts with activity in the range or a column, by code. */
+            accounts: components["schemas"]["ProfitAndLossLine"][];
+            total: number;
+            column_totals: number[];
         };
         /**
          * WebhookEndpointWithSecret
@@ -20839,6 +21368,478 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reports.account_activity": {
+        parameters: {
+            query: {
+                /** @description The GL account. */
+                account_id: string;
+                /** @description First day of the range; defaults to the start of the fiscal year containing end_date. */
+                start_date?: string;
+                /** @description Last day of the range, inclusive; defaults to today (UTC). */
+                end_date?: string;
+                /** @description Lines per page, 1 to 500. */
+                limit?: number;
+                /** @description A line id from the previous page: the lines after it. */
+                starting_after?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One GL account's activity over a date range */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountActivity"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reports.balance_sheet": {
+        parameters: {
+            query?: {
+                /** @description Balances include postings dated on or before this date; defaults to today (UTC). */
+                as_of_date?: string;
+                /** @description An earlier date: adds its balances beside each line (compare_balance, compare_total). */
+                compare_to?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balance sheet as of a date */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceSheet"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reports.profit_and_loss": {
+        parameters: {
+            query?: {
+                /** @description First day of the range; defaults to the start of the fiscal year containing end_date. */
+                start_date?: string;
+                /** @description Last day of the range, inclusive; defaults to today (UTC). At most ten years after start_date. */
+                end_date?: string;
+                /** @description total (default): the whole range only; month: a column per calendar month; quarter: a column per fiscal quarter (three months from the fiscal year start). Columns are cut at the range ends. */
+                columns?: "total" | "month" | "quarter";
+                /** @description Adds a column for an earlier range: previous_period is as long as the range and ends the day before start_date (as many whole months when the range is whole months); previous_year is the same range a year earlier. */
+                compare?: "previous_period" | "previous_year";
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profit and loss over a date range */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfitAndLoss"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

@@ -9,7 +9,7 @@ export const route = defineRoute({
   id: 'reconciliation.ap_aging',
   method: 'GET',
   path: '/v1/entities/{entity_id}/reconciliation/ap-aging',
-  tag: 'Reconciliation',
+  tag: 'Reports',
   summary: 'AP aging per vendor (E23)',
   description:
     "Open vendor bill balances per vendor in buckets by days past due_date (current: not yet due; days_1_30, days_31_60, days_61_90, days_over_90), with a totals object of the same members. as_of_date (default today, UTC) gives a historical snapshot rebuilt from the bill and AP payment history: bills posted (bill_date) on or before it and not voided by then, less the AP payment applications dated on or before it and not voided by then — not today's balances. The grand total equals the accounts payable control balance on that date, returned as accounts_payable_balance. Vendors with nothing open are left out.",

@@ -9,7 +9,7 @@ export const route = defineRoute({
   id: 'reconciliation.cash_balance',
   method: 'GET',
   path: '/v1/entities/{entity_id}/reconciliation/cash-balance',
-  tag: 'Reconciliation',
+  tag: 'Reports',
   summary: 'Cash balance per bank account (E20)',
   description:
     'The GL-derived balance of each bank account (debits minus credits posted on or before as_of_date, default today in UTC), and their total. Inactive bank accounts appear while they hold a balance.',

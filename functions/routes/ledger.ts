@@ -1,6 +1,7 @@
 /**
  * Route table entries: GL accounts, journal entries (one-off and recurring), accounting periods,
- * and the cash balance and trial balance reports (shared/ledger). Keys are the handler modules'
+ * the cash balance and trial balance, and the financial reports: balance sheet, profit and loss and
+ * account activity (shared/ledger). Keys are the handler modules'
  * paths under functions/ (see ../routes.ts).
  */
 import type { RouteModule } from './route-module';
@@ -25,6 +26,9 @@ import * as reopenPeriod from '../periods/reopen-period';
 import * as requestPeriodClose from '../periods/request-period-close';
 import * as getCashBalance from '../reconciliation/get-cash-balance';
 import * as getTrialBalance from '../reconciliation/get-trial-balance';
+import * as getAccountActivity from '../reports/get-account-activity';
+import * as getBalanceSheet from '../reports/get-balance-sheet';
+import * as getProfitAndLoss from '../reports/get-profit-and-loss';
 import * as createRecurringJournalEntry from '../recurring-journal-entries/create-recurring-journal-entry';
 import * as deleteRecurringJournalEntry from '../recurring-journal-entries/delete-recurring-journal-entry';
 import * as getRecurringJournalEntry from '../recurring-journal-entries/get-recurring-journal-entry';
@@ -53,6 +57,9 @@ export const LEDGER_ROUTES = {
   'periods/request-period-close': requestPeriodClose,
   'reconciliation/get-cash-balance': getCashBalance,
   'reconciliation/get-trial-balance': getTrialBalance,
+  'reports/get-account-activity': getAccountActivity,
+  'reports/get-balance-sheet': getBalanceSheet,
+  'reports/get-profit-and-loss': getProfitAndLoss,
   'recurring-journal-entries/create-recurring-journal-entry': createRecurringJournalEntry,
   'recurring-journal-entries/delete-recurring-journal-entry': deleteRecurringJournalEntry,
   'recurring-journal-entries/get-recurring-journal-entry': getRecurringJournalEntry,

@@ -143,6 +143,11 @@ class SchemaCollector {
       const out: Record<string, unknown> = {};
       for (const [key, inner] of Object.entries(value)) {
         if (key === 'id' && typeof inner === 'string') continue; // zod's registry id, not a JSON Schema keyword here
+        // Example values are data: their `id` members are the example's own.
+        if (key === 'examples') {
+          out[key] = inner;
+          continue;
+        }
         out[key] = key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewrite(inner);
       }
       if (out.type === 'integer' && out.format === undefined) out.format = integerFormat(out);
@@ -379,7 +384,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Coupons: 'Discount codes applied to orders, with their validity and redemption limits.',
   Deposits: 'Bank deposits that group received payments.',
   Events: 'The durable feed of everything that happened in the entity: the events webhooks deliver, kept for at least 90 days.',
-  'General ledger': 'Chart of accounts, journal entries, recurring entries, trial balance and cash reports.',
+  'General ledger': 'Chart of accounts, journal entries and recurring entries.',
   Inventory: 'Stock on hand by location, movements, transfers and the reorder report.',
   Kits: 'Kit products: components, availability and builds.',
   Locations: 'Warehouses and stores that hold stock.',
@@ -396,7 +401,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Purchasing: 'Purchase orders and their receipts into stock.',
   Migration:
     'Tools for moving an entity from another system: relinking migrated inventory transactions to their orders, import batches, and the cutover (freeze, database snapshot, unfreeze).',
-  Reconciliation: 'Balances the ledger and the documents must agree on.',
+  Reports:
+    'Reports as of a date or over a range, read from the ledger and the documents: balance sheet, profit and loss, account activity, trial balance, cash balance and aging.',
   Tags: 'Labels attached to records for filtering.',
   'Tax rates': 'Sales tax rates applied to order lines.',
   'Units of measure': 'Units products are stocked and sold in, and their conversions.',

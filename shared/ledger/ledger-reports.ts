@@ -5,8 +5,9 @@
  */
 import type { Db } from '../db/database';
 import { trialBalanceRow, trialBalanceTotals } from './trial-balance';
-import { amount, sum, toJsonNumber } from '../money';
-import type { GlAccountType } from './schemas/gl-account';
+import { amount, sum, toJsonNumber, ZERO, type Amount } from '../money';
+import { fiscalYearStart } from './fiscal-calendar';
+import type { GlAccountSubtype, GlAccountType } from './schemas/gl-account';
 import type { CashBalance, TrialBalance } from './schemas/ledger-report';
 
 /**
@@ -32,25 +33,12 @@ export async function cashBalance(db: Db, entityId: string, asOfDate: string): P
   };
 }
 
-/**
- * The first day of the fiscal year containing `asOfDate`: the start of the earliest period of the
- * fiscal year whose period covers the date, else January 1 of the date's year.
- */
-async function fiscalYearStart(db: Db, entityId: string, asOfDate: string): Promise<string> {
-  const row = await db.maybeOne<{ start: string }>(
-    `SELECT min(p.start_date) AS start FROM accounting_periods p
-      WHERE p.entity_id = $1 AND p.fiscal_year = (SELECT c.fiscal_year FROM accounting_periods c
-                                                   WHERE c.entity_id = $1 AND c.start_date <= $2::date AND c.end_date >= $2::date LIMIT 1)`,
-    [entityId, asOfDate],
-  );
-  return row?.start && row.start <= asOfDate ? row.start : `${asOfDate.slice(0, 4)}-01-01`;
-}
-
 interface ActivityRow {
   id: string;
   code: string;
   name: string;
   type: GlAccountType;
+  subtype: GlAccountSubtype;
   system_key: string | null;
   is_active: boolean;
   debits: string;
@@ -58,14 +46,26 @@ interface ActivityRow {
   prior_net: string;
 }
 
+/** An account's balance as of a date, the way the trial balance and the balance sheet show it. */
+export interface AccountBalance {
+  id: string;
+  code: string;
+  name: string;
+  type: GlAccountType;
+  subtype: GlAccountSubtype;
+  system_key: string | null;
+  is_active: boolean;
+  /** Debits minus credits: positive on the debit side. */
+  net_debit: Amount;
+}
+
 /**
- * The trial balance as QuickBooks shows it: balance sheet accounts carry everything posted on or
- * before the date; revenue and expense accounts carry the current fiscal year's activity, and the
- * profit or loss of earlier years sits in retained earnings. Each account's net balance is in the
- * debit or the credit column; the columns tie. Active accounts are listed even at zero, inactive
- * ones only while they hold a balance.
+ * Every account's balance on a date, as QuickBooks shows it: balance sheet accounts carry
+ * everything posted on or before the date; revenue and expense accounts carry the current fiscal
+ * year's activity, and the profit or loss of earlier fiscal years sits in retained earnings
+ * (whether or not their periods were closed: a fiscal year's end closes it into retained earnings).
  */
-export async function trialBalance(db: Db, entityId: string, asOfDate: string): Promise<TrialBalance> {
+export async function accountBalances(db: Db, entityId: string, asOfDate: string): Promise<{ fiscalYearStart: string; accounts: AccountBalance[] }> {
   const fyStart = await fiscalYearStart(db, entityId, asOfDate);
   const rows = await db.query<ActivityRow>(
     `WITH activity AS (
@@ -77,7 +77,7 @@ export async function trialBalance(db: Db, entityId: string, asOfDate: string): 
         WHERE d.entity_id = $1 AND d.balance_date <= $2::date
         GROUP BY d.account_id
      )
-     SELECT a.id, a.code, a.name, a.type, a.system_key, a.is_active,
+     SELECT a.id, a.code, a.name, a.type, a.subtype, a.system_key, a.is_active,
             coalesce(x.debits, 0) AS debits, coalesce(x.credits, 0) AS credits, coalesce(x.prior_net, 0) AS prior_net
        FROM gl_accounts a LEFT JOIN activity x ON x.account_id = a.id
       WHERE a.entity_id = $1
@@ -86,12 +86,22 @@ export async function trialBalance(db: Db, entityId: string, asOfDate: string): 
   );
   // Earlier years' profit (net credit) or loss (net debit) closes into retained earnings.
   const priorNet = sum(rows.map((row) => row.prior_net));
-  const accounts = rows
-    .map((row) => {
-      const closing = row.system_key === 'retained_earnings' ? priorNet : amount(0);
-      const balance = trialBalanceRow({ debits: amount(row.debits).plus(closing), credits: row.credits });
-      return { row, balance };
-    })
+  const accounts = rows.map(({ debits, credits, prior_net: _prior, ...row }) => {
+    const closing = row.system_key === 'retained_earnings' ? priorNet : ZERO;
+    return { ...row, net_debit: amount(debits).minus(credits).plus(closing) };
+  });
+  return { fiscalYearStart: fyStart, accounts };
+}
+
+/**
+ * The trial balance: each account's balance (accountBalances) in the debit or the credit column;
+ * the columns tie. Active accounts are listed even at zero, inactive ones only while they hold a
+ * balance.
+ */
+export async function trialBalance(db: Db, entityId: string, asOfDate: string): Promise<TrialBalance> {
+  const { fiscalYearStart: fyStart, accounts: balances } = await accountBalances(db, entityId, asOfDate);
+  const accounts = balances
+    .map((row) => ({ row, balance: trialBalanceRow({ debits: row.net_debit, credits: ZERO }) }))
     .filter(({ row, balance }) => row.is_active || !balance.debit_balance.isZero() || !balance.credit_balance.isZero());
   const totals = trialBalanceTotals(accounts.map(({ balance }) => balance));
   return {

@@ -56,7 +56,9 @@ describe('README: First hour', () => {
     );
     // Locally no metrics document is printed per request (Powertools Metrics is off in npm start).
     expect(server.output()).not.toContain('CloudWatchMetrics');
-    const error = JSON.parse(lines.at(-1)!) as { code: string; param: string; doc_url: string };
+    const error = JSON.parse(lines.find((line) => line.startsWith('{"error"'))!) as { code: string; param: string; doc_url: string };
     expect(error).toMatchObject({ code: 'not_found', param: 'id', doc_url: expect.stringMatching(/^http:\/\/localhost:\d+\/docs#error-not_found$/) });
+    // It ends with the balance sheet of what it did: the check in undeposited funds, owed as a deposit.
+    expect(lines.slice(-3)).toEqual(['assets 50: Undeposited Funds 50', 'liabilities 50: Customer Deposits and Credits 50', 'equity 0: Retained Earnings 0']);
   });
 });

@@ -8,7 +8,9 @@
  * entries and period closes — and runs each through the HTTP API on PostgreSQL against a fresh
  * entity. After every step the books' identities (test/support/books.ts) hold and nothing was
  * posted into a closed period; at the end every document holding money is driven to a terminal
- * state through the API, and the identities still hold with every money sub-ledger at 0.
+ * state through the API, and the identities still hold with every money sub-ledger at 0. The
+ * financial statements tie too (balance sheet, profit and loss, account activity), and every report
+ * as of the latest closed period's end reads the same after later steps.
  *
  * CI runs BOOKS_RUNS sequences (default 4, shrinkable: a failure is cut down to the shortest
  * sequence that breaks an identity, and fast-check prints its seed and path); `npm run fuzz` runs
@@ -17,6 +19,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { expectBooksSettled, expectBooksTie, readBooks } from '../support/books';
+import { expectClosedStatementsUntouched } from '../support/books-reports';
 import { expectClosedPeriodsUntouched, runPurchasing, type PurchasingOp } from '../support/books-purchasing';
 import { REFUSALS, runRefusal, type RefusedOp } from '../support/books-refusals';
 import { runSales, type SalesOp } from '../support/books-sales';
@@ -132,6 +135,7 @@ async function run(w: BooksWorld, step: Op): Promise<void> {
 async function expectTies(w: BooksWorld, label: string): Promise<void> {
   expectBooksTie(await readBooks(api, w.owner, w.system), label);
   await expectClosedPeriodsUntouched(w, label);
+  await expectClosedStatementsUntouched(api, w.owner, w.system, w.closed, label);
 }
 
 const RUNS = Number(process.env.BOOKS_RUNS ?? 4);
@@ -164,6 +168,7 @@ describe('the books through a whole cycle', () => {
           expectBooksTie(books, 'after settling');
           expectBooksSettled(books, 'after settling');
           await expectClosedPeriodsUntouched(w, 'after settling');
+          await expectClosedStatementsUntouched(api, w.owner, w.system, w.closed, 'after settling');
         }),
         {
           numRuns: RUNS,

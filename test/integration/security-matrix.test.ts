@@ -14,7 +14,7 @@ import { acceptsDryRun, supportsDryRun } from '../../shared/http/dry-run';
 import type { Route, RouteSchemas } from '../../shared/http/route';
 import type { ErrorEnvelope } from '../support/client';
 import { setupTestApi, tenantContents, tenantRowCounts, type TestEntity } from '../support/harness';
-import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SEEDERS } from '../support/route-fixtures';
+import { fillPath, hasPathParams, NOT_FOUND_CODES, SAMPLE_BODIES, SAMPLE_QUERIES, SEEDERS } from '../support/route-fixtures';
 import { crossModeBody, LIVE_SEEDERS, referenceCount, seedReferences, type ReferenceRecords } from '../support/mode-fixtures';
 
 const api = setupTestApi();
@@ -67,7 +67,7 @@ async function callAs(route: Route, key: string | undefined, params: Record<stri
   const headers: Record<string, string> = extra.authorization ? { Authorization: extra.authorization } : {};
   // The route comes from the table at run time: the untyped escape hatch.
   const body = route.method === 'GET' ? undefined : (extra.body ?? SAMPLE_BODIES[route.id] ?? {});
-  return api.raw(route.method, fillPath(route, params), { key, headers, body });
+  return api.raw(route.method, fillPath(route, params), { key, headers, body, query: SAMPLE_QUERIES[route.id] });
 }
 
 /** Write routes whose dry run answered 2xx: the dry-run checks below must not pass on refusals alone. */

@@ -12,6 +12,7 @@
  *   received_not_billed    = Σ cost of purchase-order receipts − Σ receipt_cost cleared by posted bills
  *   accounts_payable       = Σ balance_due of the open bills = the AP aging total (and its control figure)
  *   vendor_credits         = Σ remaining_amount of vendor credits (and vendor_returns_receivable too)
+ *   the statements         balance sheet, profit and loss and account activity (books-reports.ts)
  *
  *   const books = await readBooks(api, owner);
  *   expectBooksTie(books, 'after step 3');
@@ -19,6 +20,7 @@
 import { expect } from 'vitest';
 import { amount, sum, type AmountLike } from '../../shared/money';
 import type { TestApi, TestEntity } from './harness';
+import { readStatements, statementIdentities, type Statements } from './books-reports';
 
 type Row = Record<string, unknown>;
 
@@ -76,6 +78,8 @@ export interface Books {
   apAgingTotal: string;
   apAgingControl: string;
   vendorCreditsRemaining: string;
+  /** Balance sheet, profit and loss and account activity as of today (books-reports.ts). */
+  statements: Statements;
 }
 
 /** Reads the GL and every sub-ledger of the entity through the API. */
@@ -127,6 +131,7 @@ export async function readBooks(api: TestApi, owner: TestEntity, system: Record<
     apAgingTotal: amount(aging.totals.total).toString(),
     apAgingControl: amount(aging.accounts_payable_balance).toString(),
     vendorCreditsRemaining: total(credits.map((c) => c.remaining_amount)),
+    statements: await readStatements(api, owner, system),
   };
 }
 
@@ -144,6 +149,7 @@ function booksIdentities(books: Books): Record<string, [string, string]> {
     'AP aging control figure = accounts_payable': [books.apAgingControl, books.gl.accounts_payable],
     'vendor_credits = Σ remaining_amount': [books.gl.vendor_credits, books.vendorCreditsRemaining],
     'vendor_returns_receivable = Σ remaining_amount': [books.gl.vendor_returns_receivable, books.vendorCreditsRemaining],
+    ...statementIdentities(books.statements),
   };
 }
 

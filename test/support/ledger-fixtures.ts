@@ -63,9 +63,17 @@ export const LEDGER_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) =>
   '/v1/recurring-journal-entries/{id}': template,
   '/v1/entities/{entity_id}/reconciliation/cash-balance': ownEntity,
   '/v1/entities/{entity_id}/reconciliation/trial-balance': ownEntity,
+  '/v1/entities/{entity_id}/reports/balance-sheet': ownEntity,
+  '/v1/entities/{entity_id}/reports/profit-and-loss': ownEntity,
+  '/v1/entities/{entity_id}/reports/account-activity': ownEntity,
 };
 
 const SAMPLE_ACCOUNT = '0190a8e0-0000-7000-8000-000000000001';
+
+/** The required query parameters of the ledger's GET routes, so a request gets past validation to the entity check. */
+export const LEDGER_SAMPLE_QUERIES: Record<string, Record<string, string>> = {
+  'reports.account_activity': { account_id: SAMPLE_ACCOUNT },
+};
 
 export const LEDGER_SAMPLE_BODIES: Record<string, unknown> = {
   'gl_accounts.create': { code: 'S-100', name: 'Sample account', type: 'expense' },

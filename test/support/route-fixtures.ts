@@ -5,7 +5,7 @@
  */
 import type { Route } from '../../shared/http/route';
 import type { TestApi, TestEntity } from './harness';
-import { LEDGER_SAMPLE_BODIES, LEDGER_SEEDERS } from './ledger-fixtures';
+import { LEDGER_SAMPLE_BODIES, LEDGER_SAMPLE_QUERIES, LEDGER_SEEDERS } from './ledger-fixtures';
 import { ORDER_SAMPLE_BODIES, ORDER_SEEDERS } from './order-fixtures';
 import { PURCHASE_SAMPLE_BODIES, PURCHASE_SEEDERS } from './purchase-fixtures';
 import { APPROVAL_SAMPLE_BODIES, APPROVAL_SEEDERS } from './approval-fixtures';
@@ -197,6 +197,9 @@ export const SAMPLE_BODIES: Record<string, unknown> = {
   'api_keys.update': { name: 'Renamed' },
   'api_keys.roll': {},
 };
+
+/** The required query parameters of GET routes that have any (route id → query). */
+export const SAMPLE_QUERIES: Record<string, Record<string, string>> = { ...LEDGER_SAMPLE_QUERIES };
 
 export function fillPath(route: Route, params: Params): string {
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
