@@ -4,50 +4,6 @@
  */
 
 export interface paths {
-    "/docs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The reference page of this API
-         * @description This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.
-         *
-         *     No authentication.
-         */
-        get: operations["platform.docs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/docs/redoc.standalone.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The script that renders the reference page
-         * @description Redoc's standalone bundle, as the redoc npm package ships it.
-         *
-         *     No authentication.
-         */
-        get: operations["platform.docs_script"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/account-payment-methods": {
         parameters: {
             query?: never;
@@ -855,7 +811,7 @@ export interface paths {
         put?: never;
         /**
          * Relink migrated inventory transactions to their orders
-         * @description A pass after orders and invoices are migrated: sets reference_id of the migrated inventory transactions (reference_type source_migration, matched by their source-system id in transaction_id) to the order given. Native transactions are never matched. Only reference_id changes: no quantity, cost, balance or cost layer. A transaction that already carries the order answers relinked false, so re-running is safe. An external id that matches several migrated transactions (the legs of a transfer, several lines of one source document) relinks all of them, one result each. An external id sent twice in one request is rejected at every occurrence (relink_duplicate_external_id), since the two could name different orders. A source_id that is not an order of the entity rejects its item (relink_source_not_found) and nothing is written for it; the other items proceed. Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.
+         * @description A pass after orders and invoices are migrated: sets reference_id of the migrated inventory transactions (reference_type source_migration, matched by their source-system id in transaction_id) to the order given. Native transactions are never matched. Only reference_id changes: no quantity, cost, balance or cost layer. A transaction that already carries the order answers relinked false, so re-running is safe. An external id that matches several migrated transactions (the legs of a transfer, several lines of one source document) relinks all of them, one result each. An external id sent twice in one request is rejected at every occurrence (relink_duplicate_external_id), since the two could name different orders. A source_id that is not an order of the entity, a uuid or not, rejects its item (relink_source_not_found) and nothing is written for it; the other items proceed. Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.
          *
          *     Requires scope: migration:write.
          */
@@ -3919,12 +3875,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * Account
@@ -3957,7 +3913,7 @@ export interface components {
             notes: string | null;
             /** @description Archived parties stay on existing documents and can be restored; new documents should not use them. */
             is_archived: boolean;
-            archived_at: string | null;
+            archived_at: (string & (unknown & unknown)) | null;
             metadata: {
                 [key: string]: string;
             };
@@ -3966,17 +3922,17 @@ export interface components {
             /** @description The import batch the account was created in. */
             migration_batch_id: string | null;
             /** @description When it was created in an import batch. */
-            imported_at: string | null;
+            imported_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * SetupIntent
@@ -4042,7 +3998,7 @@ export interface components {
             created_by_user_id: string | null;
             journal_entry_id: string | null;
             voided_by: string | null;
-            voided_at: string | null;
+            voided_at: (string & (unknown & unknown)) | null;
             void_date: string | null;
             void_reason: string | null;
             void_journal_entry_id: string | null;
@@ -4050,12 +4006,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * ApPaymentApplication
@@ -4066,6 +4022,8 @@ export interface components {
             id: string;
             /** @constant */
             object: "ap_payment_application";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
             /** Format: uuid */
             bill_id: string;
             bill_number: string;
@@ -4100,9 +4058,9 @@ export interface components {
             /** @description For percentage 0 to 100 (exclusive of 0); for fixed_amount a currency amount. */
             value: number;
             /** @description Not redeemable before this instant; null: from creation. */
-            valid_from: string | null;
+            valid_from: (string & (unknown & unknown)) | null;
             /** @description Not redeemable from this instant on; null: never expires. */
-            valid_until: string | null;
+            valid_until: (string & (unknown & unknown)) | null;
             /** @description Total redemptions allowed; null: unlimited. */
             max_redemptions: number | null;
             /** @description Redemptions allowed per customer account; null: unlimited. */
@@ -4119,12 +4077,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * Deposit
@@ -4171,12 +4129,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * Payment
@@ -4223,10 +4181,10 @@ export interface components {
             /** @description What refunds gave back; the payment can refund amount minus this. */
             amount_refunded: number;
             /** @description When a pending ACH payment cleared. */
-            cleared_at: string | null;
-            voided_at: string | null;
+            cleared_at: (string & (unknown & unknown)) | null;
+            voided_at: (string & (unknown & unknown)) | null;
             /** @description When a pending ACH payment failed (was returned). */
-            failed_at: string | null;
+            failed_at: (string & (unknown & unknown)) | null;
             failure_reason: string | null;
             applied_count: number;
             applications: {
@@ -4241,12 +4199,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * DepositPreview
@@ -4284,10 +4242,10 @@ export interface components {
             created_by_user?: components["schemas"]["User"] | null;
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
-            expires_at: string | null;
-            revoked_at: string | null;
+            expires_at: (string & (unknown & unknown)) | null;
+            revoked_at: (string & (unknown & unknown)) | null;
             /** @description Updated at most once an hour. */
-            last_used_at: string | null;
+            last_used_at: (string & (unknown & unknown)) | null;
             rolled_from_key_id: string | null;
             metadata: {
                 [key: string]: string;
@@ -4296,12 +4254,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
             /** @description The full key. Shown once, in this response only; only its hash is stored. */
             secret: string;
         };
@@ -4326,12 +4284,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * ApiKey
@@ -4361,10 +4319,10 @@ export interface components {
             created_by_user?: components["schemas"]["User"] | null;
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
-            expires_at: string | null;
-            revoked_at: string | null;
+            expires_at: (string & (unknown & unknown)) | null;
+            revoked_at: (string & (unknown & unknown)) | null;
             /** @description Updated at most once an hour. */
-            last_used_at: string | null;
+            last_used_at: (string & (unknown & unknown)) | null;
             rolled_from_key_id: string | null;
             metadata: {
                 [key: string]: string;
@@ -4373,12 +4331,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * Event
@@ -4403,7 +4361,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /** Format: uuid */
             entity_id: string;
             data: {
@@ -4446,12 +4404,12 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
-            next_attempt_at: string | null;
+            next_attempt_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
         };
         /**
          * MigrationBatch
@@ -4503,19 +4461,19 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            completed_at: string | null;
+            completed_at: (string & (unknown & unknown)) | null;
             /** @description The last rollback. */
-            rolled_back_at: string | null;
+            rolled_back_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * MigrationBatchRollback
@@ -4573,7 +4531,7 @@ export interface components {
             frozen: boolean;
             /** @description The token of the freeze in force: the snapshot request quotes it. Returned by freeze only; null once unfrozen. */
             freeze_token: string | null;
-            frozen_at: string | null;
+            frozen_at: (string & (unknown & unknown)) | null;
             /**
              * Format: uuid
              * @description The cutover log entry this freeze or unfreeze wrote.
@@ -4603,7 +4561,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
         };
         /**
          * DbSnapshot
@@ -4633,14 +4591,14 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            started_at: string;
+            started_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            estimated_completion_at: string;
+            estimated_completion_at: string & (unknown & unknown);
             /** @description When the snapshot became available or failed. */
-            completed_at: string | null;
+            completed_at: (string & (unknown & unknown)) | null;
             failure_reason: string | null;
             /** @enum {string} */
             env: "dev" | "staging" | "prod";
@@ -4666,7 +4624,7 @@ export interface components {
             already_linked: number;
             /** @description Items whose external id no migrated transaction of the entity carries. */
             not_found: number;
-            /** @description Items rejected (the order is not in the entity, or the external id was sent twice); nothing written for them. */
+            /** @description Items rejected (the source_id is not a uuid of an order in the entity, or the external id was sent twice); nothing written for them. */
             failed: number;
             /** @description In the order of the items sent; an item that matched several transactions has one result each, in transaction id order. */
             results: components["schemas"]["MigrationItxSourceRelinkItemResult"][];
@@ -4679,7 +4637,7 @@ export interface components {
             external_id: string;
             /** @description The migrated transaction this result is about; null when the item matched none or was rejected. */
             inventory_transaction_id: string | null;
-            /** Format: uuid */
+            /** @description As sent; lower-cased when it is a uuid. */
             source_id: string;
             /** @description True when reference_id was changed by this request; false for a no-op (already linked) and for a rejected item. */
             relinked: boolean;
@@ -4830,7 +4788,7 @@ export interface components {
             /** @description Why a disabled endpoint is: user (disable was called), gone (it answered 410), failing (every attempt failed for three days). Null when enabled. */
             disabled_reason: ("user" | "gone" | "failing") | null;
             /** @description After roll-secret: until when deliveries are also signed with the previous secret (24 hours); null otherwise. */
-            previous_secret_expires_at: string | null;
+            previous_secret_expires_at: (string & (unknown & unknown)) | null;
             metadata: {
                 [key: string]: string;
             };
@@ -4838,12 +4796,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
             /** @description The signing secret (whsec_...), for verifying deliveries with a Standard Webhooks library. Shown once, in this response only. */
             secret: string;
         };
@@ -4870,7 +4828,7 @@ export interface components {
             /** @description Why a disabled endpoint is: user (disable was called), gone (it answered 410), failing (every attempt failed for three days). Null when enabled. */
             disabled_reason: ("user" | "gone" | "failing") | null;
             /** @description After roll-secret: until when deliveries are also signed with the previous secret (24 hours); null otherwise. */
-            previous_secret_expires_at: string | null;
+            previous_secret_expires_at: (string & (unknown & unknown)) | null;
             metadata: {
                 [key: string]: string;
             };
@@ -4878,12 +4836,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * WebhookDeliveryAttempt
@@ -4915,12 +4873,12 @@ export interface components {
             /** @description Why no usable answer came: a timeout, a refused connection, a redirect (never followed), a refused address. */
             error: string | null;
             /** @description When the next attempt is due; null when this one succeeded or was the last. */
-            next_attempt_at: string | null;
+            next_attempt_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
         };
         /**
          * GlAccount
@@ -4962,12 +4920,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * InventoryTransaction
@@ -5012,12 +4970,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            occurred_at: string;
+            occurred_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
         };
         /**
          * InventoryBalance
@@ -5068,12 +5026,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * InventoryTransfer
@@ -5140,12 +5098,12 @@ export interface components {
             posted_by_user_id: string | null;
             /** @description The API key that posted the entry; null for scheduled postings. */
             posted_by_key_id: string | null;
-            posted_at: string | null;
+            posted_at: (string & (unknown & unknown)) | null;
             /** @description On a reversing entry: the entry it reverses. */
             reversal_of_id: string | null;
             /** @description On a reversed entry: its reversing entry. */
             reversed_by_id: string | null;
-            reversed_at: string | null;
+            reversed_at: (string & (unknown & unknown)) | null;
             metadata: {
                 [key: string]: string;
             };
@@ -5153,12 +5111,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * JournalLine
@@ -5230,17 +5188,17 @@ export interface components {
             /** @description The import batch the product was created in. */
             migration_batch_id: string | null;
             /** @description When it was created in an import batch. */
-            imported_at: string | null;
+            imported_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
             /** @description The kit name as sent on create (equal to name). */
             product_name: string;
             /** @description Ordered by sequence. */
@@ -5269,12 +5227,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * UnitOfMeasure
@@ -5305,12 +5263,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * KitComponent
@@ -5344,12 +5302,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * KitAvailability
@@ -5432,12 +5390,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * Order
@@ -5476,15 +5434,15 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            order_date: string;
-            due_date: string | null;
+            order_date: string & (unknown & unknown);
+            due_date: (string & (unknown & unknown)) | null;
             /** @description Quotes: when the quote lapses (null: never). Past it, an open (draft or confirmed) quote is expired: it cannot be converted or confirmed. */
-            expires_at: string | null;
+            expires_at: (string & (unknown & unknown)) | null;
             /** @description A quote past its expires_at, still draft or confirmed (a read-time rule: true from that instant, with no job to wait for). Always false on other documents. */
             is_expired: boolean;
             /** @description Archived (POST /v1/orders/{id}/archive): a closed document filed away, left out of lists unless archived=true or all is asked for, and read-only until unarchived. */
             is_archived: boolean;
-            archived_at: string | null;
+            archived_at: (string & (unknown & unknown)) | null;
             subtotal: number;
             discount_total: number;
             shipping_total: number;
@@ -5528,12 +5486,12 @@ export interface components {
             approval_rule_id: string | null;
             /** @description That rule's approver when the order was routed. */
             approver_user_id: string | null;
-            approval_requested_at: string | null;
+            approval_requested_at: (string & (unknown & unknown)) | null;
             approved_by: string | null;
-            approved_at: string | null;
+            approved_at: (string & (unknown & unknown)) | null;
             /** @description Who last rejected the order (it went back to draft). */
             rejected_by: string | null;
-            rejected_at: string | null;
+            rejected_at: (string & (unknown & unknown)) | null;
             rejection_reason: string | null;
             /** @description Returns: the shipped sales order or posted invoice the goods came from (POST /v1/orders/{id}/returns); null on a plain return. */
             source_order_id: string | null;
@@ -5544,9 +5502,9 @@ export interface components {
             /** @description The import batch the document was created in. */
             migration_batch_id: string | null;
             /** @description When it was created in an import batch. */
-            imported_at: string | null;
+            imported_at: (string & (unknown & unknown)) | null;
             /** @description Purchase orders: when it was last sent to the vendor (POST /v1/orders/{id}/send). */
-            sent_at: string | null;
+            sent_at: (string & (unknown & unknown)) | null;
             /** @description Purchase orders: the address it was last sent to. */
             sent_to: string | null;
             created_by_user_id: string | null;
@@ -5554,12 +5512,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
             /** @description Always on a single order; on lists with expand[]=data.lines. */
             lines?: components["schemas"]["OrderLineItem"][];
             /** @description Always on a single order; on lists with expand[]=data.adjustments. */
@@ -5657,7 +5615,7 @@ export interface components {
                  * Format: date-time
                  * @description ISO 8601 date-time
                  */
-                applied_at: string;
+                applied_at: string & (unknown & unknown);
             }[];
             is_tax_exempt: boolean;
             product_tax_code: string | null;
@@ -5670,12 +5628,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * OrderAdjustment
@@ -5709,12 +5667,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * OrderAdjustmentResult
@@ -5748,12 +5706,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
             /** @description The order total after this adjustment. */
             order_total: number;
             discount_total: number;
@@ -5835,7 +5793,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            received_at: string;
+            received_at: string & (unknown & unknown);
             lines: {
                 /** Format: uuid */
                 line_id: string;
@@ -5945,7 +5903,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            returned_at: string;
+            returned_at: string & (unknown & unknown);
             lines: {
                 /** Format: uuid */
                 id: string;
@@ -5995,7 +5953,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
         };
         /**
          * OrderApprovalRule
@@ -6035,12 +5993,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * PaymentTerm
@@ -6063,12 +6021,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * Refund
@@ -6114,12 +6072,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * MultiInvoicePaymentResult
@@ -6181,24 +6139,24 @@ export interface components {
              */
             status: "open" | "close_requested" | "closed";
             close_requested_by: string | null;
-            close_requested_at: string | null;
+            close_requested_at: (string & (unknown & unknown)) | null;
             close_approved_by: string | null;
-            close_approved_at: string | null;
+            close_approved_at: (string & (unknown & unknown)) | null;
             closed_by: string | null;
-            closed_at: string | null;
+            closed_at: (string & (unknown & unknown)) | null;
             reopened_by: string | null;
-            reopened_at: string | null;
+            reopened_at: (string & (unknown & unknown)) | null;
             reopen_reason: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * PricingLevel
@@ -6223,12 +6181,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * PricingPolicy
@@ -6264,13 +6222,13 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
-            imported_at: string | null;
+            created_at: string & (unknown & unknown);
+            imported_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
             level_name: string | null;
             product_name: string;
             product_sku: string;
@@ -6330,17 +6288,17 @@ export interface components {
             /** @description The import batch the product was created in. */
             migration_batch_id: string | null;
             /** @description When it was created in an import batch. */
-            imported_at: string | null;
+            imported_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * ProductOption
@@ -6370,12 +6328,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * ProductVendor
@@ -6410,12 +6368,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * ReorderReport
@@ -6434,7 +6392,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            generated_at: string;
+            generated_at: string & (unknown & unknown);
             data: components["schemas"]["ReorderReportRow"][];
             has_more: boolean;
             next_cursor: string | null;
@@ -6523,7 +6481,7 @@ export interface components {
                  * Format: date-time
                  * @description ISO 8601 date-time
                  */
-                failed_at: string;
+                failed_at: string & (unknown & unknown);
             } | null;
             /** Format: uuid */
             created_by_user_id: string;
@@ -6534,12 +6492,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * RecurringJournalTemplateLine
@@ -6576,12 +6534,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * TaxRate
@@ -6609,12 +6567,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * TestHelperSetupIntent
@@ -6688,20 +6646,20 @@ export interface components {
             /** @description The user of the key that created the bill; may neither approve nor post it. */
             created_by_user_id: string | null;
             submitted_by: string | null;
-            submitted_at: string | null;
+            submitted_at: (string & (unknown & unknown)) | null;
             approved_by: string | null;
-            approved_at: string | null;
+            approved_at: (string & (unknown & unknown)) | null;
             rejected_by: string | null;
-            rejected_at: string | null;
+            rejected_at: (string & (unknown & unknown)) | null;
             rejection_reason: string | null;
             posted_by: string | null;
-            posted_at: string | null;
+            posted_at: (string & (unknown & unknown)) | null;
             /** @description True when the bill was posted with the migration carve-out (approval and segregation of duties skipped). */
             skip_permission_check: boolean;
             /** @description The AP journal entry written at posting. */
             journal_entry_id: string | null;
             voided_by: string | null;
-            voided_at: string | null;
+            voided_at: (string & (unknown & unknown)) | null;
             /** @description The reversal of the AP journal entry, when a posted bill was voided. */
             void_journal_entry_id: string | null;
             /** @description With expand[]=lines (always present on line routes). */
@@ -6718,12 +6676,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * VendorBillLine
@@ -6762,12 +6720,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * VendorCredit
@@ -6809,7 +6767,7 @@ export interface components {
              */
             credit_date: string;
             /** @description The remaining balance is forfeited after this instant; null means the credit never expires. */
-            expires_at: string | null;
+            expires_at: (string & (unknown & unknown)) | null;
             currency: string;
             memo: string | null;
             metadata: {
@@ -6819,10 +6777,10 @@ export interface components {
             /** @description Issuance: debit vendor_returns_receivable, credit vendor_credits. */
             journal_entry_id: string | null;
             voided_by: string | null;
-            voided_at: string | null;
+            voided_at: (string & (unknown & unknown)) | null;
             void_reason: string | null;
             void_journal_entry_id: string | null;
-            expired_at: string | null;
+            expired_at: (string & (unknown & unknown)) | null;
             expiry_journal_entry_id: string | null;
             /** @description With expand[]=vendor. */
             vendor?: unknown;
@@ -6834,12 +6792,12 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
         };
         /**
          * VendorCreditApplication
@@ -6882,7 +6840,7 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
         };
         /**
          * Vendor
@@ -6915,7 +6873,7 @@ export interface components {
             notes: string | null;
             /** @description Archived parties stay on existing documents and can be restored; new documents should not use them. */
             is_archived: boolean;
-            archived_at: string | null;
+            archived_at: (string & (unknown & unknown)) | null;
             metadata: {
                 [key: string]: string;
             };
@@ -6924,17 +6882,28 @@ export interface components {
             /** @description The import batch the vendor was created in. */
             migration_batch_id: string | null;
             /** @description When it was created in an import batch. */
-            imported_at: string | null;
+            imported_at: (string & (unknown & unknown)) | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            created_at: string;
+            created_at: string & (unknown & unknown);
             /**
              * Format: date-time
              * @description ISO 8601 date-time
              */
-            updated_at: string;
+            updated_at: string & (unknown & unknown);
+        };
+        /**
+         * EmptyBody
+         * @description A body with no parameters: the request needs none, and an empty object is accepted.
+         */
+        EmptyBody: {
+            /**
+             * @deprecated
+             * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+             */
+            entity_id?: unknown;
         };
         /**
          * Error
@@ -6984,116 +6953,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "platform.docs": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag from a previous response; 304 when unchanged. */
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The reference page of this API */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html; charset=utf-8": string;
-                };
-            };
-            /** @description Not modified: the If-None-Match ETag is current. */
-            304: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error codes: rate_limit_exceeded. */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: internal_error. */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "platform.docs_script": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag from a previous response; 304 when unchanged. */
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The script that renders the reference page */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript; charset=utf-8": string;
-                };
-            };
-            /** @description Not modified: the If-None-Match ETag is current. */
-            304: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error codes: rate_limit_exceeded. */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: internal_error. */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     "account_payment_methods.list": {
         parameters: {
             query?: {
@@ -7474,6 +7333,11 @@ export interface operations {
                      * @description An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's.
                      */
                     migration_batch_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -7788,7 +7652,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -7810,6 +7674,11 @@ export interface operations {
                     };
                     external_source?: string | null;
                     external_id?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -7985,7 +7854,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Archive a account */
             200: {
@@ -8164,6 +8037,11 @@ export interface operations {
                      * @enum {string}
                      */
                     type: "card" | "us_bank_account";
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -8665,6 +8543,11 @@ export interface operations {
                      * @constant
                      */
                     is_default: true;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -8845,6 +8728,11 @@ export interface operations {
                     setup_intent_id: string;
                     /** @description Make this the account's default (the previous default is demoted). The first method is the default regardless. */
                     is_default?: boolean;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -9010,7 +8898,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Unarchive a account */
             200: {
@@ -9382,6 +9274,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -9694,11 +9591,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why the payment is voided; kept as void_reason. */
                     reason?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -10037,9 +9939,9 @@ export interface operations {
                     discount_type: "percentage" | "fixed_amount";
                     /** @description For percentage up to 100; for fixed_amount a currency amount (2 decimals). */
                     value: number | string;
-                    valid_from?: string | null;
+                    valid_from?: (string & (unknown & unknown)) | null;
                     /** @description Must be after valid_from. */
-                    valid_until?: string | null;
+                    valid_until?: (string & (unknown & unknown)) | null;
                     max_redemptions?: number | null;
                     max_redemptions_per_account?: number | null;
                     min_order_subtotal?: (number | string) | null;
@@ -10048,6 +9950,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -10544,7 +10451,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Unique within the entity, case-insensitive (SAVE10 and save10 are the same coupon). */
@@ -10553,9 +10460,9 @@ export interface operations {
                     /** @enum {string} */
                     discount_type?: "percentage" | "fixed_amount";
                     value?: number | string;
-                    valid_from?: string | null;
+                    valid_from?: (string & (unknown & unknown)) | null;
                     /** @description Must be after valid_from. */
-                    valid_until?: string | null;
+                    valid_until?: (string & (unknown & unknown)) | null;
                     max_redemptions?: number | null;
                     max_redemptions_per_account?: number | null;
                     min_order_subtotal?: (number | string) | null;
@@ -10564,6 +10471,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -10920,6 +10832,11 @@ export interface operations {
                     deposit_date: string;
                     payment_ids: string[];
                     memo?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -11236,6 +11153,11 @@ export interface operations {
             content: {
                 "application/json": {
                     payment_ids: string[];
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -11587,11 +11509,16 @@ export interface operations {
                      * Format: date-time
                      * @description When the key stops working; omit for no expiry.
                      */
-                    expires_at?: string;
+                    expires_at?: string & (unknown & unknown);
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -11913,7 +11840,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string | null;
@@ -11921,6 +11848,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -12096,7 +12028,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Revoke an API key */
             200: {
@@ -12259,11 +12195,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description How long the old key keeps working (0 to 604800 seconds); default 0, it stops at once. */
                     expires_in_seconds?: number;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -12428,9 +12369,9 @@ export interface operations {
                 /** @description Only events of these types (types[]=a&types[]=b); not together with type. */
                 "types[]"?: string[];
                 /** @description Only events created at or after this time. */
-                "created[gte]"?: string;
+                "created[gte]"?: string & (unknown & unknown);
                 /** @description Only events created at or before this time. */
-                "created[lte]"?: string;
+                "created[lte]"?: string & (unknown & unknown);
                 /** @description Only events about this object (data.object.id). */
                 object_id?: string;
             };
@@ -12764,6 +12705,11 @@ export interface operations {
                      * @description The webhook endpoint to send the event to.
                      */
                     endpoint_id: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -13105,6 +13051,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -13421,7 +13372,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Complete an import batch */
             200: {
@@ -13584,7 +13539,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Roll back an import batch */
             200: {
@@ -13745,11 +13704,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why the entity is frozen, for the cutover log. */
                     description?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -14088,6 +14052,11 @@ export interface operations {
                      */
                     freeze_token: string;
                     description: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -14568,7 +14537,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Lift the cutover freeze */
             200: {
@@ -14736,12 +14709,14 @@ export interface operations {
                     items: {
                         /** @description The source-system transaction id: the transaction_id the migrated inventory transactions carry. */
                         external_id: string;
-                        /**
-                         * Format: uuid
-                         * @description The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to.
-                         */
+                        /** @description The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to: its uuid. A value that is no order of the entity, a uuid or not, rejects its item only (relink_source_not_found). */
                         source_id: string;
                     }[];
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -15538,6 +15513,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -16040,7 +16020,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     url?: string;
@@ -16051,6 +16031,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -16394,7 +16379,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Disable a webhook endpoint */
             200: {
@@ -16557,7 +16546,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Enable a webhook endpoint */
             200: {
@@ -16720,7 +16713,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Roll a webhook endpoint's secret */
             200: {
@@ -16883,7 +16880,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Send a test ping to a webhook endpoint */
             202: {
@@ -17230,6 +17231,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -17726,7 +17732,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     code?: string;
@@ -17748,6 +17754,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -17939,12 +17950,17 @@ export interface operations {
                      * Format: date-time
                      * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
                      */
-                    occurred_at?: string;
+                    occurred_at?: string & (unknown & unknown);
                     notes?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -18441,12 +18457,17 @@ export interface operations {
                      * Format: date-time
                      * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
                      */
-                    occurred_at?: string;
+                    occurred_at?: string & (unknown & unknown);
                     notes?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -18940,12 +18961,17 @@ export interface operations {
                      * Format: date-time
                      * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
                      */
-                    occurred_at?: string;
+                    occurred_at?: string & (unknown & unknown);
                     notes?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -19309,6 +19335,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -19811,7 +19842,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -19833,6 +19864,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -20009,7 +20045,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Post a draft journal entry */
             200: {
@@ -20173,7 +20213,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -20183,6 +20223,11 @@ export interface operations {
                     reversal_date?: string;
                     /** @description Defaults to "Reversal of JE-…". */
                     memo?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -20546,6 +20591,11 @@ export interface operations {
                             [key: string]: string;
                         };
                     }[];
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -21024,12 +21074,17 @@ export interface operations {
                      * Format: date-time
                      * @description When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).
                      */
-                    occurred_at?: string;
+                    occurred_at?: string & (unknown & unknown);
                     notes?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -21363,6 +21418,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -21865,7 +21925,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Greater than 0, up to 4 decimals. */
@@ -21876,6 +21936,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -22231,6 +22296,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -22727,7 +22797,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -22748,6 +22818,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -23094,6 +23169,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -23593,7 +23673,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -23603,6 +23683,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -23839,13 +23924,13 @@ export interface operations {
                 /** @description Only documents that came through this sales channel. */
                 sales_channel_id?: string;
                 /** @description Only documents created at or after this time. */
-                created_gte?: string;
+                created_gte?: string & (unknown & unknown);
                 /** @description Only documents created at or before this time. */
-                created_lte?: string;
+                created_lte?: string & (unknown & unknown);
                 /** @description Only documents with order_date at or after this time. */
-                order_date_gte?: string;
+                order_date_gte?: string & (unknown & unknown);
                 /** @description Only documents with order_date at or before this time. */
-                order_date_lte?: string;
+                order_date_lte?: string & (unknown & unknown);
                 /** @description Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false. */
                 archived?: "false" | "true" | "all";
                 /** @description true: only quotes past their expires_at (still draft or confirmed); false: every document but those. */
@@ -24040,10 +24125,10 @@ export interface operations {
                      * Format: date-time
                      * @description ISO 8601 date-time
                      */
-                    order_date?: string;
-                    due_date?: string | null;
+                    order_date?: string & (unknown & unknown);
+                    due_date?: (string & (unknown & unknown)) | null;
                     /** @description Quotes only (400 parameter_invalid on other documents): when the quote lapses; past it the quote cannot be converted or confirmed. null: never. */
-                    expires_at?: string | null;
+                    expires_at?: (string & (unknown & unknown)) | null;
                     shipping_total?: number | string;
                     tax_exempt?: boolean;
                     delivery_option?: ("ship" | "pick_up" | "local_delivery") | null;
@@ -24091,6 +24176,11 @@ export interface operations {
                      * @description An open import batch of this entity: the document keeps it, imported_at is set, and source_platform defaults to the batch's external_source.
                      */
                     migration_batch_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -24589,7 +24679,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -24600,10 +24690,10 @@ export interface operations {
                      * Format: date-time
                      * @description ISO 8601 date-time
                      */
-                    order_date?: string;
-                    due_date?: string | null;
+                    order_date?: string & (unknown & unknown);
+                    due_date?: (string & (unknown & unknown)) | null;
                     /** @description Quotes only (400 parameter_invalid on other documents): when the quote lapses; past it the quote cannot be converted or confirmed. null: never. */
-                    expires_at?: string | null;
+                    expires_at?: (string & (unknown & unknown)) | null;
                     shipping_total?: number | string;
                     tax_exempt?: boolean;
                     delivery_option?: ("ship" | "pick_up" | "local_delivery") | null;
@@ -24619,6 +24709,11 @@ export interface operations {
                     };
                     /** @description The sales channel the order came through (an id your integration assigns); order approval rules can route by it. */
                     sales_channel_id?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -24817,6 +24912,11 @@ export interface operations {
                      * @description The acting user; defaults to the user of the API key.
                      */
                     created_by_user_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -25180,6 +25280,11 @@ export interface operations {
                      * @description The acting user; defaults to the user of the API key.
                      */
                     created_by_user_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -25358,6 +25463,11 @@ export interface operations {
                      * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the credit memo's order_date is 400; in a closed period 422 period_closed.
                      */
                     applied_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -25521,7 +25631,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Approve a sales or purchase order held for approval */
             200: {
@@ -25682,7 +25796,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Archive a closed document */
             200: {
@@ -25843,7 +25961,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Cancel a document */
             200: {
@@ -26004,7 +26126,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Confirm a draft document */
             200: {
@@ -26165,7 +26291,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Convert a quote to a sales order, or invoice a sales order */
             201: {
@@ -26326,7 +26456,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Issue drop-ship purchase orders for a sales order */
             201: {
@@ -26496,7 +26630,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Duplicate an order as a new draft */
             201: {
@@ -26678,6 +26816,11 @@ export interface operations {
                      * @description The date the goods shipped, which dates the cost of goods sold entry and the stock movements; defaults to today (UTC). Not before the order's own date (400); in a closed period 422 period_closed.
                      */
                     fulfillment_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -26848,6 +26991,11 @@ export interface operations {
                     hold_type: string;
                     /** @description Free text kept as hold_reason. */
                     reason?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -27199,7 +27347,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     quantity?: number | string;
@@ -27216,6 +27364,11 @@ export interface operations {
                     /** @description Edit a paid document anyway: needs the orders.revision_override permission; audited. */
                     override?: boolean;
                     override_reason?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -27420,6 +27573,11 @@ export interface operations {
                     product_vendor_id?: string | null;
                     /** @description Purchase order lines only (400 elsewhere): the unit the vendor sells in; quantity stays in stock units. */
                     unit_of_measure_id?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -27602,6 +27760,11 @@ export interface operations {
                     check_date?: string | null;
                     external_reference?: string | null;
                     notes?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -27788,8 +27951,13 @@ export interface operations {
                      * Format: date-time
                      * @description When the goods arrived; default now. Dates the inventory transactions and the GL entry.
                      */
-                    received_at?: string;
+                    received_at?: string & (unknown & unknown);
                     notes?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -27953,7 +28121,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Default: everything not yet received. */
@@ -27975,6 +28143,11 @@ export interface operations {
                      * @description The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.
                      */
                     received_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -28154,6 +28327,11 @@ export interface operations {
                      */
                     refund_date?: string;
                     reason?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -28322,6 +28500,11 @@ export interface operations {
                 "application/json": {
                     /** @description Why the order is rejected; kept as rejection_reason. */
                     reason: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -28485,7 +28668,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Release a hold */
             200: {
@@ -28667,6 +28854,11 @@ export interface operations {
                      */
                     location_id?: string;
                     notes?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -28830,7 +29022,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -28840,6 +29032,11 @@ export interface operations {
                     email?: string;
                     /** @description A note for the vendor, carried in the purchase_order.sent event. */
                     message?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -29003,7 +29200,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Submit a purchase order for approval */
             200: {
@@ -29164,7 +29365,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Unarchive a document */
             200: {
@@ -29351,12 +29556,17 @@ export interface operations {
                      * Format: date-time
                      * @description When the goods left; default now. Dates the inventory transactions, the GL entry and the credit (credit_date).
                      */
-                    returned_at?: string;
+                    returned_at?: string & (unknown & unknown);
                     reason?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -29520,7 +29730,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Void a posted invoice */
             200: {
@@ -29874,6 +30088,11 @@ export interface operations {
                     approver_user_id: string;
                     /** @description Defaults to true. */
                     is_active?: boolean;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -30370,7 +30589,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Purchase order rules only. */
@@ -30381,6 +30600,11 @@ export interface operations {
                     /** Format: uuid */
                     approver_user_id?: string;
                     is_active?: boolean;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -30721,6 +30945,11 @@ export interface operations {
                     name: string;
                     /** @description 0 to 3650: the due date is the bill date plus this many days. */
                     net_days: number;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -31217,12 +31446,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
                     /** @description Applies to bills whose due date is computed from now on; bills keep the due_date they have. */
                     net_days?: number;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -31728,6 +31962,11 @@ export interface operations {
                      * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.
                      */
                     applied_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -31906,6 +32145,11 @@ export interface operations {
                      * @description The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.
                      */
                     applied_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -32069,7 +32313,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -32077,6 +32321,11 @@ export interface operations {
                      * @description The date the ACH funds settled and the receipt posts; defaults to today (UTC); not before payment_date.
                      */
                     cleared_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -32240,11 +32489,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description The ACH return reason (for example R01 insufficient funds). */
                     failure_reason?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -32408,7 +32662,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Defaults to everything not yet refunded; more than that is 422 refund_exceeds_refundable. */
@@ -32419,6 +32673,11 @@ export interface operations {
                      * @description Defaults to today (UTC); not before the payment (or its deposit).
                      */
                     refund_date?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -32582,7 +32841,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Void an undeposited payment */
             200: {
@@ -32777,6 +33040,11 @@ export interface operations {
                     check_date?: string | null;
                     external_reference?: string | null;
                     notes?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -33105,6 +33373,11 @@ export interface operations {
                     end_date: string;
                     /** @description Defaults to end_date's year. */
                     fiscal_year?: number;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -33417,7 +33690,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Approve the close of a period */
             200: {
@@ -33583,6 +33860,11 @@ export interface operations {
                 "application/json": {
                     /** @description Why the period is reopened; kept in reopen_reason. */
                     reason: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -33746,7 +34028,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Request the close of a period */
             200: {
@@ -33911,6 +34197,11 @@ export interface operations {
                     fiscal_year: number;
                     /** @description First month of the fiscal year, 1 (January, the default) to 12. */
                     start_month?: number;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -34249,6 +34540,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -34748,7 +35044,7 @@ export interface operations {
                      * Format: date-time
                      * @description When a migrated policy was imported.
                      */
-                    imported_at?: string;
+                    imported_at?: string & (unknown & unknown);
                     external_source?: string | null;
                     external_id?: string | null;
                     /**
@@ -34756,6 +35052,11 @@ export interface operations {
                      * @description An open import batch of this entity: the policy keeps it, imported_at defaults to now, and external_source to the batch's.
                      */
                     migration_batch_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -35280,6 +35581,11 @@ export interface operations {
                      * @description An open import batch of this entity: the product keeps it, imported_at is set, and external_source defaults to the batch's.
                      */
                     migration_batch_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -35782,7 +36088,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     sku?: string;
@@ -35810,6 +36116,11 @@ export interface operations {
                     };
                     external_source?: string | null;
                     external_id?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -36302,6 +36613,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -36654,6 +36970,11 @@ export interface operations {
                 "application/json": {
                     /** @description Option ids of this product; each gets its 1-based position as sequence. Options not listed keep theirs. */
                     order: string[];
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -36990,6 +37311,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -37341,7 +37667,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     vendor_sku?: string | null;
@@ -37356,6 +37682,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -37878,6 +38209,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -38374,7 +38710,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -38408,6 +38744,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -38753,6 +39094,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -39074,6 +39420,11 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     tag_id: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -39593,6 +39944,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -40089,7 +40445,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -40101,6 +40457,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -40282,6 +40643,11 @@ export interface operations {
                      * @enum {string}
                      */
                     payment_method: "pm_card_visa" | "pm_card_mastercard" | "pm_card_amex" | "pm_card_discover" | "pm_card_visa_debit" | "pm_card_chargeDeclined" | "pm_usBankAccount_success" | "pm_usBankAccount_microdeposits";
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -40621,6 +40987,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -41117,7 +41488,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -41128,6 +41499,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -41302,9 +41678,9 @@ export interface operations {
                 /** @description Bills in this status; void is the same as voided. */
                 status?: "draft" | "pending_approval" | "approved" | "rejected" | "open" | "partially_paid" | "paid" | "voided" | "void";
                 /** @description Created at or after this instant. */
-                created_gte?: string;
+                created_gte?: string & (unknown & unknown);
                 /** @description Created at or before this instant. */
-                created_lte?: string;
+                created_lte?: string & (unknown & unknown);
                 /** @description Due on or before this date. */
                 due_date_lte?: string;
                 /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
@@ -41545,6 +41921,11 @@ export interface operations {
                         /** @description Free text shown on the line. */
                         description?: string | null;
                     }[];
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -41865,7 +42246,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -41890,6 +42271,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -42066,7 +42452,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Approve a vendor bill */
             200: {
@@ -42261,6 +42651,11 @@ export interface operations {
                     po_line_id?: string;
                     /** @description Free text shown on the line. */
                     description?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -42609,7 +43004,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -42630,6 +43025,11 @@ export interface operations {
                     unit_cost?: number | string;
                     /** @description Free text shown on the line. */
                     description?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -42806,11 +43206,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Migration-only carve-out: posts without approval and without the segregation-of-duties check. Requires the migration:write scope. */
                     skip_permission_check?: boolean;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -42982,6 +43387,11 @@ export interface operations {
                 "application/json": {
                     /** @description Why the bill is rejected; kept as rejection_reason. */
                     reason: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -43148,7 +43558,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Submit a vendor bill for approval */
             200: {
@@ -43312,7 +43726,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Void a vendor bill */
             200: {
@@ -43662,12 +44080,17 @@ export interface operations {
                      */
                     credit_date?: string;
                     /** @description After this instant the expiry job forfeits the remaining balance; must be in the future. */
-                    expires_at?: string | null;
+                    expires_at?: (string & (unknown & unknown)) | null;
                     memo?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -43986,11 +44409,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why the credit is voided; kept as void_reason. */
                     reason?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -44155,9 +44583,9 @@ export interface operations {
                 /** @description Returns of goods received on this purchase order. */
                 order_id?: string;
                 /** @description Created at or after this instant. */
-                created_gte?: string;
+                created_gte?: string & (unknown & unknown);
                 /** @description Created at or before this instant. */
-                created_lte?: string;
+                created_lte?: string & (unknown & unknown);
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -44671,6 +45099,11 @@ export interface operations {
                      * @description An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's.
                      */
                     migration_batch_id?: string;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -44985,7 +45418,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -45007,6 +45440,11 @@ export interface operations {
                     };
                     external_source?: string | null;
                     external_id?: string | null;
+                    /**
+                     * @deprecated
+                     * @description Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.
+                     */
+                    entity_id?: unknown;
                 };
             };
         };
@@ -45182,7 +45620,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Archive a vendor */
             200: {
@@ -45355,7 +45797,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description Unarchive a vendor */
             200: {

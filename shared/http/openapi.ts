@@ -12,6 +12,7 @@ import { errorAnchor } from '../public-url';
 import { ERROR_STATUS } from './error-status';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { LOCAL_SERVER } from './openapi-source';
+import { IGNORED_BODY_MEMBER } from './request-input';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -22,6 +23,10 @@ const INPUT_LIMITS = [
   'A request body is at most 1 MiB (413 request_too_large), nested at most 32 levels deep; every string (body, query, path) is at most 10,000 characters and holds neither NUL nor unpaired surrogates (400 parameter_invalid naming where). The URL is at most 8,192 bytes (414 uri_too_long), the headers at most 16 KB (431 headers_too_large). Money and quantities are JSON numbers or plain decimal strings (no exponent). Ids are accepted in any case and returned in lower case.',
   'Card numbers are refused anywhere in a body, under any field name: a string holding a Luhn-valid 13 to 19 digit number (plain or in groups joined by spaces or dashes), or such a number as a JSON number, is a 400 raw_card_data_refused naming the field. Purely numeric references of that length therefore need a letter prefix; a valid GTIN under a gtin, upc, ean or barcode key is accepted. A routing and account number together in a bank-like field is a 400 raw_bank_data_refused.',
 ].join('\n\n');
+
+/** Where the document is shown as a page: served beside the API, not one of its operations. */
+const REFERENCE_PAGE =
+  "## Reference page\n\nThis document is rendered as a page at `/docs` of the same deployment (outside `/v1`), with the Errors section below that every error envelope's `doc_url` points at.";
 
 /** Codes any API-key route can return, whatever it does. */
 const SHARED_CODES: ErrorCode[] = [
@@ -97,6 +102,35 @@ class SchemaCollector {
 
 function isOptional(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
+}
+
+/** The member every body may carry and the server ignores (request-input.ts), as every body schema states it. */
+const IGNORED_MEMBER_SCHEMA: JsonSchema = {
+  deprecated: true,
+  description: "Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.",
+};
+
+/** The body of a POST without parameters: nothing but the ignored member, and none needed. */
+const EMPTY_BODY = 'EmptyBody';
+
+/**
+ * The requestBody of a route. Required exactly when a request needs one: the body schema refuses
+ * `{}` (a request without a body is read as `{}`), or the route says so. A POST without a body
+ * schema still reads a body when one is sent (an object with no members), so it declares that.
+ */
+function requestBody(route: Route, collector: SchemaCollector): JsonSchema | undefined {
+  const schemas: RouteSchemas = route;
+  if (!schemas.body) {
+    if (route.method !== 'POST' || route.auth === 'none') return undefined;
+    return { required: false, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EMPTY_BODY}` } } } };
+  }
+  const schema = collector.convert(schemas.body, 'input');
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (schema.type === 'object' && properties && !(IGNORED_BODY_MEMBER in properties)) {
+    schema.properties = { ...properties, [IGNORED_BODY_MEMBER]: IGNORED_MEMBER_SCHEMA };
+  }
+  const required = route.bodyRequired ?? !schemas.body.safeParse({}).success;
+  return { required, content: { 'application/json': { schema } } };
 }
 
 function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
@@ -289,7 +323,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders: 'Quotes, sales orders, invoices, credit memos and returns: lines, totals, lifecycle, fulfilment and refunds.',
   Payments: 'Customer payments, their application to invoices, refunds, voids and ACH clearance.',
   'Payment terms': 'Net-days terms that vendor bills compute their due date from.',
-  Platform: 'This description of the API and its reference page.',
+  Platform: 'This description of the API.',
   Pricing: 'Pricing levels and policies that set sell prices.',
   'Product options': 'Options and values that define product variants.',
   'Product vendors': 'Which vendors supply a product, at what cost and lead time.',
@@ -339,10 +373,13 @@ function errorsSection(codes: ErrorCode[]): string {
 export function buildOpenApiDocument(routes: Route[]): JsonSchema {
   const collector = new SchemaCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
-    const schemas: RouteSchemas = route;
+  // The API's operations are under /v1; the reference page (/docs) and its script are served
+  // beside them but are no operation of the API.
+  const operations = routes.filter((route) => route.path.startsWith('/v1/'));
+  for (const route of [...operations].sort((a, b) => a.path.localeCompare(b.path))) {
     const scopes = route.auth === 'api_key' ? route.scopes : [];
     const anyScope = route.auth === 'api_key' && route.scopeMatch === 'any';
+    const body = requestBody(route, collector);
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = {
       operationId: route.id,
@@ -363,7 +400,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       'x-required-scopes': scopes,
       ...(anyScope && { 'x-scope-match': 'any' }),
       parameters: parameters(route, collector),
-      ...(schemas.body && { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(schemas.body, 'input') } } } }),
+      ...(body && { requestBody: body }),
       responses: responses(route, collector),
     };
   }
@@ -376,6 +413,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       description: [
         "Multi-tenant REST API for sales and purchase documents, catalog, ledger and migration tooling. Every request is scoped to the entity of its API key; another entity's ids are 404s.",
         INPUT_LIMITS,
+        REFERENCE_PAGE,
         errorsSection(codes),
       ].join('\n\n'),
     },
@@ -403,6 +441,13 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       },
       schemas: {
         ...collector.describedComponents(),
+        [EMPTY_BODY]: {
+          title: EMPTY_BODY,
+          type: 'object',
+          description: 'A body with no parameters: the request needs none, and an empty object is accepted.',
+          properties: { [IGNORED_BODY_MEMBER]: IGNORED_MEMBER_SCHEMA },
+          additionalProperties: false,
+        },
         Error: {
           title: 'Error',
           type: 'object',
