@@ -44068,7 +44068,7 @@ export interface operations {
                      * @description A vendor of the entity that is not archived.
                      */
                     vendor_id: string;
-                    /** @description Greater than 0, in whole cents (the ledger posts cents); 12.5 and "12.5000" alike. Shown with 4 decimals. */
+                    /** @description At least 0.01, up to 4 decimals; 12.5 and "12.5000" alike. The ledger posts it rounded to cents, and AP payments apply whole cents of the remaining amount. */
                     amount: number | string;
                     /** @description Free text, default manual; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other. price_adjustment needs source_id: a posted bill of the vendor. */
                     source_type?: string;

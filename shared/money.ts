@@ -127,7 +127,7 @@ function decimalInputJsonSchema(options: DecimalInputOptions): { number: Record<
   if (nonZero) number.not = { const: 0 };
   // A minus only where negatives are allowed, else before a zero ("-0.00" is 0).
   const sign = min === undefined || min < 0 ? '-?' : '(?:-(?=0+(?:\\.0+)?$))?';
-  const notZero = nonZero || (min === 0 && exclusiveMin) ? '(?!-?0+(?:\\.0+)?$)' : '';
+  const notZero = nonZero || (min !== undefined && (min > 0 || (min === 0 && exclusiveMin))) ? '(?!-?0+(?:\\.0+)?$)' : '';
   // Up to 20 decimals as DECIMAL_TEXT, of which only zeros past the scale (12.5000 is 12.5).
   const fraction = `(?:\\.(?=\\d{1,20}$)${scale > 0 ? `\\d{1,${scale}}0*` : '0+'})?`;
   return { number, text: { pattern: `^${notZero}${sign}\\d{1,20}${fraction}$` } };
