@@ -149,14 +149,11 @@ describe('row 2: every number rule the server enforces on an input is in its sch
     expect(new Ajv2020().compile({ type: 'number', multipleOf: 0.01 })(0.07)).toBe(false);
   });
 
-  it('for every decimal member of every request body, the document and the server accept and refuse the same values', async () => {
+  it('for every decimal member of every request body, the document and the server accept and refuse the same values', () => {
     const exact = validators(true);
     const prismLike = validators(false);
     let members = 0;
     for (const { route, operation } of operations()) {
-      // Lets the event loop run between operations: after seconds of synchronous work, the next
-      // request would take a kept-alive socket whose overdue timeout closes it (ECONNRESET).
-      await new Promise((resolve) => setImmediate(resolve));
       const schemas: RouteSchemas = route;
       const body = operation.requestBody?.content['application/json'].schema;
       const shape = (schemas.body as z.ZodObject | undefined)?.shape;

@@ -101,6 +101,9 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     // Suites send many requests, and many refused keys (the security matrix), from one address.
     const unlimited = { ratePerSecond: 10_000, burst: 10_000 };
     server = createGatewayServer({ routes: Object.values(ROUTE_MODULES), rateLimit: unlimited, authFailureLimit: unlimited, ...gatewayOptions });
+    // Longer than fetch's own 4 s idle limit: after a long synchronous step (a lint run, type
+    // generation) both timers are overdue, and a server closing first resets the next request.
+    server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     Object.assign(api, {
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
