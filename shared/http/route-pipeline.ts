@@ -194,7 +194,7 @@ export function checkResponse(route: Route, body: unknown): void {
  * declare, while the document states every object of a response as closed (additionalProperties
  * false): a stripped key is one the document refuses, at whatever depth it sits.
  */
-export function undeclaredMembers(sent: unknown, parsed: unknown, path: string): string[] {
+function undeclaredMembers(sent: unknown, parsed: unknown, path: string): string[] {
   if (Array.isArray(sent)) {
     if (!Array.isArray(parsed)) return [];
     return sent.flatMap((item, index) => undeclaredMembers(item, parsed[index], `${path}[${index}]`));

@@ -15,7 +15,7 @@ export const id = () => z.uuid().toLowerCase();
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
 const LATEST = Date.parse('9999-12-31T23:59:59Z');
 /** Z, or an offset from -12:00 to +14:00, ending the text. */
-export const UTC_OFFSET = /(?:Z|\+(?:(?:0\d|1[0-3]):[0-5]\d|14:00)|-(?:(?:0\d|1[01]):[0-5]\d|12:00))$/;
+const UTC_OFFSET = /(?:Z|\+(?:(?:0\d|1[0-3]):[0-5]\d|14:00)|-(?:(?:0\d|1[01]):[0-5]\d|12:00))$/;
 const RANGE_MESSAGE = 'Dates run from 0001-01-01 to 9999-12-31 (UTC)';
 function inYearRange(value: string): boolean {
   const time = Date.parse(value);
