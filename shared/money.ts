@@ -80,11 +80,16 @@ export function toFixedString(value: AmountLike, scale: number): string {
  */
 const DECIMAL_TEXT = /^-?\d{1,20}(?:\.\d{1,20})?$/;
 
+/** The largest amount or quantity a request may carry. */
+const DEFAULT_MAX = 999_999_999_999;
+
 export interface DecimalInputOptions {
   scale?: number;
   min?: number;
   max?: number;
   exclusiveMin?: boolean;
+  /** Zero refused (a signed change, say). */
+  nonZero?: boolean;
 }
 
 /**
@@ -92,7 +97,7 @@ export interface DecimalInputOptions {
  * DECIMAL_TEXT): its decimal text, or the message that refuses it.
  */
 function decimalInputValue(value: number | string, options: DecimalInputOptions): { value: string } | { refused: string } {
-  const { scale = MONEY_SCALE, min, max = 999_999_999_999, exclusiveMin = false } = options;
+  const { scale = MONEY_SCALE, min, max = DEFAULT_MAX, exclusiveMin = false, nonZero = false } = options;
   if (typeof value === 'number' && !Number.isFinite(value)) return { refused: 'must be a finite number' };
   // A number's shortest text can use an exponent (1e-7, 1e+21); decimal.js reads both exactly.
   const decimal = amount(value);
@@ -100,7 +105,32 @@ function decimalInputValue(value: number | string, options: DecimalInputOptions)
   if (min !== undefined && (exclusiveMin ? decimal.lte(min) : decimal.lt(min)))
     return { refused: `must be ${exclusiveMin ? 'greater than' : 'at least'} ${min}` };
   if (decimal.gt(max)) return { refused: `must be at most ${max}` };
+  if (nonZero && decimal.isZero()) return { refused: 'must not be zero' };
   return { value: decimal.toString() };
+}
+
+/** The extension keyword that states a number's decimal places in the OpenAPI document. */
+export const DECIMAL_PLACES_KEYWORD = 'x-decimal-places';
+
+/**
+ * The rules of a decimal input as the OpenAPI document states them, from the same options the
+ * server applies. The number form carries its bounds (minimum or exclusiveMinimum, maximum) and
+ * its decimal places as `x-decimal-places`: JSON Schema's `multipleOf: 0.01` is float division
+ * in Ajv and Prism and refuses valid amounts such as 0.07 (docs/decisions.md, "Decimal places in
+ * the OpenAPI document"). The text form carries a pattern that states the sign, the decimal
+ * places and, for amounts greater than 0 or never 0, that the value is not zero.
+ */
+function decimalInputJsonSchema(options: DecimalInputOptions): { number: Record<string, unknown>; text: Record<string, unknown> } {
+  const { scale = MONEY_SCALE, min, max = DEFAULT_MAX, exclusiveMin = false, nonZero = false } = options;
+  const number: Record<string, unknown> = { maximum: max, [DECIMAL_PLACES_KEYWORD]: scale };
+  if (min !== undefined) number[exclusiveMin ? 'exclusiveMinimum' : 'minimum'] = min;
+  if (nonZero) number.not = { const: 0 };
+  // A minus only where negatives are allowed, else before a zero ("-0.00" is 0).
+  const sign = min === undefined || min < 0 ? '-?' : '(?:-(?=0+(?:\\.0+)?$))?';
+  const notZero = nonZero || (min !== undefined && (min > 0 || (min === 0 && exclusiveMin))) ? '(?!-?0+(?:\\.0+)?$)' : '';
+  // Up to 20 decimals as DECIMAL_TEXT, of which only zeros past the scale (12.5000 is 12.5).
+  const fraction = `(?:\\.(?=\\d{1,20}$)${scale > 0 ? `\\d{1,${scale}}0*` : '0+'})?`;
+  return { number, text: { pattern: `^${notZero}${sign}\\d{1,20}${fraction}$` } };
 }
 
 /**
@@ -110,7 +140,8 @@ function decimalInputValue(value: number | string, options: DecimalInputOptions)
  * never handed to the decimal library), and no message repeats the value.
  */
 export function decimalInput(options: DecimalInputOptions = {}) {
-  return z.union([z.number(), z.string().regex(DECIMAL_TEXT, 'must be a decimal number')]).transform((value, ctx) => {
+  const { number, text } = decimalInputJsonSchema(options);
+  return z.union([z.number().meta(number), z.string().regex(DECIMAL_TEXT, 'must be a decimal number').meta(text)]).transform((value, ctx) => {
     const result = decimalInputValue(value, options);
     if ('value' in result) return result.value;
     ctx.issues.push({ code: 'custom', message: result.refused, input: undefined });

@@ -17,7 +17,7 @@ export const route = defineRoute({
     'balance or cost layer. A transaction that already carries the order answers relinked false, so re-running is safe.',
     'An external id that matches several migrated transactions (the legs of a transfer, several lines of one source document) relinks all of them, one result each.',
     'An external id sent twice in one request is rejected at every occurrence (relink_duplicate_external_id), since the two could name different orders.',
-    'A source_id that is not an order of the entity rejects its item (relink_source_not_found) and nothing is written for it; the other items proceed.',
+    'A source_id that is not an order of the entity, a uuid or not, rejects its item (relink_source_not_found) and nothing is written for it; the other items proceed.',
     'Up to 10,000 items per request, applied in one statement (all or nothing on a database failure). An Idempotency-Key retry within 24 hours returns the stored result.',
   ].join(' '),
   scopes: ['migration:write'],

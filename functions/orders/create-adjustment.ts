@@ -29,6 +29,8 @@ export const route = defineRoute({
   scopes: ['orders:write'],
   params: idParams,
   body: OrderAdjustmentCreate,
+  // The four manual fields or coupon_code: the schema leaves each optional, the handler needs one set.
+  bodyRequired: true,
   response: OrderAdjustmentResult,
   errors: ['order_not_found', 'order_not_adjustable', ...COUPON_REDEMPTION_ERRORS],
   handler: async (ctx, { params, body }) => {

@@ -14,6 +14,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 import { LOCAL_SERVER } from './openapi-source';
 import { LOCAL_AUTH_FAILURE_LIMIT, LOCAL_RATE_LIMIT, type TokenBucket } from './rate-limits';
 import { acceptsDryRun, DRY_RUN_PARAMETER, supportsDryRun } from './dry-run';
+import { IGNORED_BODY_MEMBER } from './request-input';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -48,6 +49,9 @@ const RATE_LIMITS = [
 /** How a wrong method is answered (no operation declares it: it is the answer of no operation). */
 const METHODS =
   '## Methods\n\nA method a path does not have is answered 405 method_not_allowed, with an Allow header and an `allow` member in the envelope listing the methods the path has. A path that does not exist is a 404 route_not_found.';
+/** Where the document is shown as a page: served beside the API, not one of its operations. */
+const REFERENCE_PAGE =
+  "## Reference page\n\nThis document is rendered as a page at `/docs` of the same deployment (outside `/v1`), with the Errors section below that every error envelope's `doc_url` points at.";
 
 /** Codes any API-key route can return, whatever it does. */
 const SHARED_CODES: ErrorCode[] = [
@@ -172,6 +176,35 @@ function integerFormat(schema: Record<string, unknown>): 'int32' | 'int64' {
 
 function isOptional(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
+}
+
+/** The member every body may carry and the server ignores (request-input.ts), as every body schema states it. */
+const IGNORED_MEMBER_SCHEMA: JsonSchema = {
+  deprecated: true,
+  description: "Ignored: the entity is always the API key's. Accepted so that a body naming it is not refused; send nothing.",
+};
+
+/** The body of a POST without parameters: nothing but the ignored member, and none needed. */
+const EMPTY_BODY = 'EmptyBody';
+
+/**
+ * The requestBody of a route. Required exactly when a request needs one: the body schema refuses
+ * `{}` (a request without a body is read as `{}`), or the route says so. A POST without a body
+ * schema still reads a body when one is sent (an object with no members), so it declares that.
+ */
+function requestBody(route: Route, collector: SchemaCollector): JsonSchema | undefined {
+  const schemas: RouteSchemas = route;
+  if (!schemas.body) {
+    if (route.method !== 'POST' || route.auth === 'none') return undefined;
+    return { required: false, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EMPTY_BODY}` } } } };
+  }
+  const schema = collector.convert(schemas.body, 'input');
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (schema.type === 'object' && properties && !(IGNORED_BODY_MEMBER in properties)) {
+    schema.properties = { ...properties, [IGNORED_BODY_MEMBER]: IGNORED_MEMBER_SCHEMA };
+  }
+  const required = route.bodyRequired ?? !schemas.body.safeParse({}).success;
+  return { required, content: { 'application/json': { schema } } };
 }
 
 function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
@@ -393,7 +426,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders: 'Quotes, sales orders, invoices, credit memos and returns: lines, totals, lifecycle, fulfilment and refunds.',
   Payments: 'Customer payments, their application to invoices, refunds, voids and ACH clearance.',
   'Payment terms': 'Net-days terms that vendor bills compute their due date from.',
-  Platform: 'This description of the API and its reference page.',
+  Platform: 'This description of the API.',
   Pricing: 'Pricing levels and policies that set sell prices.',
   'Product options': 'Options and values that define product variants.',
   'Product vendors': 'Which vendors supply a product, at what cost and lead time.',
@@ -454,10 +487,13 @@ function dryRunSection(routes: Route[]): string {
 export function buildOpenApiDocument(routes: Route[]): JsonSchema {
   const collector = new SchemaCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
-    const schemas: RouteSchemas = route;
+  // The API's operations are under /v1; the reference page (/docs) and its script are served
+  // beside them but are no operation of the API.
+  const operations = routes.filter((route) => route.path.startsWith('/v1/'));
+  for (const route of [...operations].sort((a, b) => a.path.localeCompare(b.path))) {
     const scopes = route.auth === 'api_key' ? route.scopes : [];
     const anyScope = route.auth === 'api_key' && route.scopeMatch === 'any';
+    const body = requestBody(route, collector);
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = {
       operationId: route.id,
@@ -478,7 +514,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       'x-required-scopes': scopes,
       ...(anyScope && { 'x-scope-match': 'any' }),
       parameters: parameters(route, collector),
-      ...(schemas.body && { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(schemas.body, 'input') } } } }),
+      ...(body && { requestBody: body }),
       responses: responses(route, collector),
     };
   }
@@ -494,6 +530,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         RATE_LIMITS,
         METHODS,
         dryRunSection(routes),
+        REFERENCE_PAGE,
         errorsSection(codes),
       ].join('\n\n'),
     },
@@ -533,6 +570,13 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       },
       schemas: {
         ...collector.describedComponents(),
+        [EMPTY_BODY]: {
+          title: EMPTY_BODY,
+          type: 'object',
+          description: 'A body with no parameters: the request needs none, and an empty object is accepted.',
+          properties: { [IGNORED_BODY_MEMBER]: IGNORED_MEMBER_SCHEMA },
+          additionalProperties: false,
+        },
         Error: {
           title: 'Error',
           type: 'object',

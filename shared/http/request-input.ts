@@ -16,6 +16,9 @@ type Event = APIGatewayProxyEvent;
 const NO_PATH_PARAMETERS: Readonly<Record<string, string>> = Object.freeze({});
 /** The query of a route that declares none: any parameter is unknown. */
 const NO_QUERY = z.strictObject({});
+/** The body member every route ignores: the entity comes from the API key only (not an error). */
+export const IGNORED_BODY_MEMBER = 'entity_id';
+
 /** What a body sent to a route without a body schema is checked against: no member is known. */
 const NO_BODY_FIELDS = z.strictObject({});
 
@@ -94,8 +97,7 @@ export function inputReader(route: Route): (event: Event, state: InputTarget) =>
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
         throw new ApiError('parameter_invalid', { hint: 'The request body must be a JSON object.' });
       }
-      // The entity comes from the API key only; a supplied entity_id is ignored, not an error.
-      const { entity_id: _ignored, ...rest } = raw as Record<string, unknown>;
+      const { [IGNORED_BODY_MEMBER]: _ignored, ...rest } = raw as Record<string, unknown>;
       body = parseOrThrow(schemas.body ?? NO_BODY_FIELDS, rest);
     }
     state.input = { params, query, body };

@@ -185,6 +185,28 @@ export function checkResponse(route: Route, body: unknown): void {
   if (!result.success) {
     throw new Error(`response of ${route.id} breaks its schema: ${JSON.stringify(result.error.issues.slice(0, 3))}`);
   }
+  const undeclared = undeclaredMembers(value, result.data, '');
+  if (undeclared.length > 0) {
+    throw new Error(`response of ${route.id} carries members its schema does not declare: ${undeclared.slice(0, 5).join(', ')}`);
+  }
+}
+
+/**
+ * The members of a response that parsing dropped. A zod object strips the keys it does not
+ * declare, while the document states every object of a response as closed (additionalProperties
+ * false): a stripped key is one the document refuses, at whatever depth it sits.
+ */
+function undeclaredMembers(sent: unknown, parsed: unknown, path: string): string[] {
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(parsed)) return [];
+    return sent.flatMap((item, index) => undeclaredMembers(item, parsed[index], `${path}[${index}]`));
+  }
+  if (sent === null || typeof sent !== 'object' || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return [];
+  const kept = parsed as Record<string, unknown>;
+  return Object.entries(sent).flatMap(([key, member]) => {
+    const where = path ? `${path}.${key}` : key;
+    return Object.hasOwn(kept, key) ? undeclaredMembers(member, kept[key], where) : [where];
+  });
 }
 
 const MIDDY_JSON_PACKAGE = '@middy/http-json-body-parser';

@@ -72,6 +72,12 @@ interface RouteCommon<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Whether a request must carry a body (OpenAPI requestBody.required). By default, when the body
+   * schema refuses `{}`; true where the handler requires members the schema leaves optional
+   * (one of two alternatives, say).
+   */
+  bodyRequired?: boolean;
   response: R;
   /** 200 unless stated (201 for creates, 202 for accepted async work). */
   successStatus?: 200 | 201 | 202;

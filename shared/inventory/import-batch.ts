@@ -26,7 +26,8 @@ export interface RelinkRow {
  * by reference_type `source_migration` and its source-system id, transaction_id) gets the item's
  * source as reference_id. Only reference_id is written: the application role may UPDATE no other
  * column of inventory_transactions, so quantities, costs, balances and cost layers cannot move.
- * An external id named twice, or a source the caller found unusable (sourceOk false), links nothing.
+ * An external id named twice, or a source the caller found unusable (source_ok false: not a uuid,
+ * or no order of the entity), links nothing; a source is cast to uuid only once found usable.
  */
 export function relinkMigratedTransactions(
   db: Db,
@@ -36,14 +37,14 @@ export function relinkMigratedTransactions(
   return db.query<RelinkRow>(
     `WITH input AS (
   SELECT i.ord, i.external_id, i.source_id, i.source_ok
-    FROM unnest($2::text[], $3::uuid[], $4::boolean[]) WITH ORDINALITY AS i(external_id, source_id, source_ok, ord)
+    FROM unnest($2::text[], $3::text[], $4::boolean[]) WITH ORDINALITY AS i(external_id, source_id, source_ok, ord)
 ),
 checked AS (
   SELECT input.*, count(*) OVER (PARTITION BY input.external_id) AS occurrences
     FROM input
 ),
 matched AS (
-  SELECT c.ord, c.source_id, t.id AS transaction_id
+  SELECT c.ord, c.source_id::uuid AS source_id, t.id AS transaction_id
     FROM checked c
     JOIN inventory_transactions t
       ON t.entity_id = $1 AND t.reference_type = 'source_migration' AND t.transaction_id = c.external_id

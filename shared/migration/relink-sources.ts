@@ -7,6 +7,7 @@ import type { Db } from '../db/database';
 import { ERROR_CATALOG, errorKey } from '../errors';
 import { relinkMigratedTransactions, type RelinkRow } from '../inventory/import-batch';
 import { liveOrderIds } from '../orders/import-batch';
+import { id } from '../schemas/common';
 import type { RelinkItemResult, RelinkRequest, RelinkResult } from './schemas/relink';
 
 function toResult(row: RelinkRow): RelinkItemResult {
@@ -22,16 +23,23 @@ function toResult(row: RelinkRow): RelinkItemResult {
   };
 }
 
+const uuid = id();
+
 export async function relinkSources(db: Db, entityId: string, request: RelinkRequest): Promise<RelinkResult> {
+  // A source_id that is not a uuid can name no order: its item is rejected like an unknown order.
+  const items = request.items.map((item) => {
+    const parsed = uuid.safeParse(item.source_id);
+    return { external_id: item.external_id, source_id: parsed.success ? parsed.data : item.source_id, isUuid: parsed.success };
+  });
   const live = await liveOrderIds(
     db,
     entityId,
-    request.items.map((item) => item.source_id),
+    items.filter((item) => item.isUuid).map((item) => item.source_id),
   );
   const rows = await relinkMigratedTransactions(
     db,
     entityId,
-    request.items.map((item) => ({ ...item, source_ok: live.has(item.source_id.toLowerCase()) })),
+    items.map((item) => ({ external_id: item.external_id, source_id: item.source_id, source_ok: item.isUuid && live.has(item.source_id) })),
   );
   const counts = { relinked: 0, already_linked: 0, not_found: 0, failed: 0 };
   for (const row of rows) {

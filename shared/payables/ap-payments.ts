@@ -15,7 +15,7 @@ import { newId } from '../ids';
 import { amount, sum, toJsonNumber, ZERO, type Amount } from '../money';
 import { postJournalEntry, reverseJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { bankGlAccountId } from '../ledger/ledger-reads';
-import { creditStatus, paymentLines, planApplications, releaseLines } from './credit-postings';
+import { applicable, creditStatus, paymentLines, planApplications, releaseLines } from './credit-postings';
 import { getBill, type BillRow } from './vendor-bills';
 import { getCredit, type CreditRow } from './vendor-credits';
 import type { ApPayment, ApPaymentCreate } from './schemas/ap-payment';
@@ -194,7 +194,7 @@ export async function createApPayment(db: Db, actor: Actor, input: ApPaymentCrea
 
   const plan = planApplications(
     input.bills.map((bill) => bill.amount),
-    credits.map((credit) => credit.remaining_amount),
+    credits.map((credit) => applicable(credit.remaining_amount)),
   );
   const cash = sum(plan.filter((a) => a.creditIndex === null).map((a) => a.amount));
   const creditTotal = sum(plan.filter((a) => a.creditIndex !== null).map((a) => a.amount));

@@ -10,14 +10,27 @@
  * - void or expiry of the remaining r: debit vendor_credits r, credit vendor_returns_receivable r
  *   (the claim is cancelled or forfeited; nothing was realised, so no P&L).
  *
- * So the credit balance of vendor_credits, and the debit balance of vendor_returns_receivable, both
- * equal Σ remaining_amount at every moment, and each entry balances.
+ * A credit carries 4 decimals and the ledger cents: issuance and release post their amount rounded
+ * to cents, and applications take whole cents only (`applicable`). Since every application is whole
+ * cents, the rounded issuance less the applications is the rounded remaining, so the credit balance
+ * of vendor_credits, and the debit balance of vendor_returns_receivable, both equal
+ * Σ round(remaining_amount, 2) at every moment, and each entry balances.
  */
-import { amount, ZERO, type Amount, type AmountLike } from '../money';
+import { amount, floor, MONEY_SCALE, round, ZERO, type Amount, type AmountLike } from '../money';
 import type { PostingLine } from '../ledger/post-journal-entry';
 
+/** What a credit's remaining balance can pay: its whole cents (a bill is paid in cents). */
+export function applicable(remaining: AmountLike): Amount {
+  return floor(amount(remaining).times(100)).div(100);
+}
+
+/** What an issuance or a release posts: the amount in cents (zero: nothing to post). */
+export function postedAmount(value: AmountLike): Amount {
+  return round(value, MONEY_SCALE);
+}
+
 export function issuanceLines(value: AmountLike, creditNumber: string): PostingLine[] {
-  const total = amount(value).toString();
+  const total = postedAmount(value).toString();
   return [
     { system_key: 'vendor_returns_receivable', debit: total, memo: creditNumber },
     { system_key: 'vendor_credits', credit: total, memo: creditNumber },
@@ -26,7 +39,7 @@ export function issuanceLines(value: AmountLike, creditNumber: string): PostingL
 
 /** Void or expiry: the unapplied balance leaves both accounts. */
 export function releaseLines(value: AmountLike, memo: string): PostingLine[] {
-  const total = amount(value).toString();
+  const total = postedAmount(value).toString();
   return [
     { system_key: 'vendor_credits', debit: total, memo },
     { system_key: 'vendor_returns_receivable', credit: total, memo },

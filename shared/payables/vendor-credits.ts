@@ -12,7 +12,7 @@ import { newId } from '../ids';
 import { amount, toFixedString } from '../money';
 import { postJournalEntry, type PostingContext } from '../ledger/post-journal-entry';
 import { getParty } from '../parties/parties';
-import { issuanceLines, releaseLines } from './credit-postings';
+import { issuanceLines, postedAmount, releaseLines } from './credit-postings';
 import { getBillRow } from './vendor-bills';
 import type { VendorCredit, VendorCreditApplication, VendorCreditCreate, VendorCreditStatus } from './schemas/vendor-credit';
 
@@ -155,17 +155,20 @@ export async function voidCredit(db: Db, actor: Actor, creditId: string, reason:
     });
   }
   const remaining = credit.remaining_amount;
-  const entry = await postJournalEntry(db, actor, {
-    entry_date: later(todayUtc(), credit.credit_date),
-    memo: `Void of vendor credit ${credit.credit_number}`,
-    source_type: 'vendor_credit',
-    source_id: credit.id,
-    lines: releaseLines(remaining, `${credit.credit_number} void`),
-  });
+  // Less than half a cent left posts nothing: the ledger holds the remaining in cents.
+  const entry = postedAmount(remaining).isZero()
+    ? undefined
+    : await postJournalEntry(db, actor, {
+        entry_date: later(todayUtc(), credit.credit_date),
+        memo: `Void of vendor credit ${credit.credit_number}`,
+        source_type: 'vendor_credit',
+        source_id: credit.id,
+        lines: releaseLines(remaining, `${credit.credit_number} void`),
+      });
   await db.query(
     `UPDATE vendor_credits SET status = 'voided', voided_amount = remaining_amount, remaining_amount = 0, voided_by = $3, voided_at = now(), void_reason = $4,
        void_journal_entry_id = $5, updated_at = now() WHERE entity_id = $1 AND id = $2`,
-    [entityId, creditId, actor.userId, reason ?? null, entry.id],
+    [entityId, creditId, actor.userId, reason ?? null, entry?.id ?? null],
   );
   const voided = await getCredit(db, entityId, creditId);
   await actor.events.record('vendor_credit.voided', voided, { status: credit.status, remaining_amount: fixed(remaining) });
@@ -193,17 +196,19 @@ export async function expireCredit(db: Db, ctx: PostingContext, creditId: string
     [ctx.entityId, creditId, asOf.toISOString()],
   );
   if (!credit) return undefined;
-  const entry = await postJournalEntry(db, ctx, {
-    entry_date: later(isoDateOf(asOf), credit.credit_date),
-    memo: `Expiry of vendor credit ${credit.credit_number}`,
-    source_type: 'vendor_credit',
-    source_id: credit.id,
-    lines: releaseLines(credit.remaining_amount, `${credit.credit_number} expired`),
-  });
+  const entry = postedAmount(credit.remaining_amount).isZero()
+    ? undefined
+    : await postJournalEntry(db, ctx, {
+        entry_date: later(isoDateOf(asOf), credit.credit_date),
+        memo: `Expiry of vendor credit ${credit.credit_number}`,
+        source_type: 'vendor_credit',
+        source_id: credit.id,
+        lines: releaseLines(credit.remaining_amount, `${credit.credit_number} expired`),
+      });
   await db.query(
     `UPDATE vendor_credits SET status = 'expired', forfeited_amount = remaining_amount, remaining_amount = 0, expired_at = now(), expiry_journal_entry_id = $3,
        updated_at = now() WHERE entity_id = $1 AND id = $2`,
-    [ctx.entityId, creditId, entry.id],
+    [ctx.entityId, creditId, entry?.id ?? null],
   );
   const expired = await getCredit(db, ctx.entityId, creditId);
   await ctx.events.record('vendor_credit.expired', expired, { status: credit.status, remaining_amount: fixed(credit.remaining_amount) });

@@ -15,6 +15,20 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Middleware } from 'openapi-fetch';
+import { amount, DECIMAL_PLACES_KEYWORD } from '../../shared/money';
+
+/**
+ * The document's own keyword: a JSON number has at most this many decimal places, read from its
+ * shortest decimal text as the server reads it (never float division, which `multipleOf` is).
+ */
+export function addDocumentKeywords(ajv: Ajv2020): Ajv2020 {
+  return ajv.addKeyword({
+    keyword: DECIMAL_PLACES_KEYWORD,
+    type: 'number',
+    schemaType: 'number',
+    validate: (places: number, data: number) => Number.isFinite(data) && amount(data).decimalPlaces() <= places,
+  });
+}
 
 interface MediaType {
   schema?: unknown;
@@ -54,7 +68,7 @@ function pointAtDefs(value: unknown): unknown {
 }
 
 export function conformanceChecker(document: OpenApiDocument) {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  const ajv = addDocumentKeywords(new Ajv2020({ strict: true, allErrors: true }));
   addFormats(ajv);
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
   const validators = new Map<string, ValidateFunction>();

@@ -32,6 +32,14 @@ interface OpenApiOperation {
   requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
 }
 
+/** A schema, or the component it refers to (a body with no parameters is `$ref: EmptyBody`). */
+function resolved(document: Record<string, unknown>, schema: JsonSchema | undefined): JsonSchema | undefined {
+  const ref = (schema as { $ref?: string } | undefined)?.$ref;
+  if (!ref) return schema;
+  const components = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
+  return components[ref.replace('#/components/schemas/', '')];
+}
+
 export function operationsOf(document: Record<string, unknown>): Operation[] {
   const paths = document.paths as Record<string, Record<string, OpenApiOperation>>;
   const out: Operation[] = [];
@@ -39,7 +47,7 @@ export function operationsOf(document: Record<string, unknown>): Operation[] {
     for (const [method, operation] of Object.entries(methods)) {
       const inLocation = (location: string) =>
         operation.parameters.filter((parameter) => parameter.in === location).map(({ name, schema, required }) => ({ name, schema, required }));
-      const body = operation.requestBody?.content['application/json'].schema;
+      const body = resolved(document, operation.requestBody?.content['application/json'].schema);
       for (const parameter of [...inLocation('path'), ...inLocation('query')])
         assertKnownKeywords(parameter.schema, `${operation.operationId} ${parameter.name}`);
       if (body) assertKnownKeywords(body, `${operation.operationId} body`);

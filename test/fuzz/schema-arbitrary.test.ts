@@ -5,8 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { ROUTES } from '../../functions/routes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { IGNORED_BODY_MEMBER } from '../../shared/http/request-input';
 import type { RouteSchemas } from '../../shared/http/route';
 import { operationsOf } from './operations';
 import { valueArbitrary } from './schema-arbitrary';
@@ -20,12 +22,17 @@ describe('bodies generated from the OpenAPI document', () => {
     let total = 0;
     const never: string[] = [];
     for (const op of operations) {
-      const schema = routes.get(op.id)!.body!;
+      // A POST without a body schema reads an empty object (EmptyBody); entity_id is dropped before parsing, as the server does.
+      const schema = routes.get(op.id)!.body ?? z.strictObject({});
       const samples = fc.sample(
         valueArbitrary(op.body!, 'body', () => []),
         { seed: 1, numRuns: 40 },
       );
-      const passed = samples.filter((sample) => schema.safeParse(sample).success).length;
+      const withoutIgnored = (sample: unknown) => {
+        const { [IGNORED_BODY_MEMBER]: _ignored, ...rest } = sample as Record<string, unknown>;
+        return rest;
+      };
+      const passed = samples.filter((sample) => schema.safeParse(withoutIgnored(sample)).success).length;
       if (passed === 0) never.push(op.id);
       valid += passed;
       total += samples.length;

@@ -1,8 +1,10 @@
 /**
  * Valid values for the subset of JSON Schema 2020-12 the OpenAPI document's request schemas use
  * (type, enum, const, anyOf, properties, required, additionalProperties, propertyNames, items,
- * minItems/maxItems, minLength/maxLength, pattern, format, minimum/maximum). The fuzzer starts
- * from these and breaks one thing, so most requests pass validation and reach the handlers.
+ * minItems/maxItems, minLength/maxLength, pattern, format, minimum/maximum, exclusiveMinimum,
+ * x-decimal-places). The fuzzer starts from these and breaks one thing, so most requests pass
+ * validation and reach the handlers. Keywords that only narrow (allOf's second pattern of a
+ * date-time, `not` zero) are known and left to the occasional refusal they cause.
  *
  * An unknown keyword fails loudly (`assertKnownKeywords`): a new zod construct in a route then
  * shows up here instead of silently producing values that never validate.
@@ -25,6 +27,10 @@ export interface JsonSchema {
   format?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  'x-decimal-places'?: number;
+  allOf?: JsonSchema[];
+  not?: JsonSchema;
   minItems?: number;
   maxItems?: number;
   default?: unknown;
@@ -47,6 +53,12 @@ const KNOWN_KEYWORDS = new Set([
   'format',
   'minimum',
   'maximum',
+  'exclusiveMinimum',
+  'x-decimal-places',
+  'allOf',
+  'not',
+  'deprecated',
+  'title',
   'minItems',
   'maxItems',
   'default',
@@ -61,6 +73,8 @@ export function assertKnownKeywords(schema: JsonSchema, where: string): void {
   if (schema.propertyNames) assertKnownKeywords(schema.propertyNames, `${where}<key>`);
   if (schema.items) assertKnownKeywords(schema.items, `${where}[]`);
   schema.anyOf?.forEach((option, index) => assertKnownKeywords(option, `${where}|${index}`));
+  schema.allOf?.forEach((option, index) => assertKnownKeywords(option, `${where}&${index}`));
+  if (schema.not) assertKnownKeywords(schema.not, `${where}!`);
 }
 
 /** Real ids of the caller's world, by property name (`product_id`), so references resolve. */
@@ -71,13 +85,16 @@ export function alternatives(schema: JsonSchema): JsonSchema[] {
   return schema.anyOf ? schema.anyOf.flatMap(alternatives) : [schema];
 }
 
-/** Decimal text: a pattern of digits with an optional sign and fraction (decimalInput in shared/money.ts). */
-const isDecimalPattern = (pattern: string | undefined) => pattern !== undefined && pattern.startsWith('^-?\\d');
+/** Decimal text: the pattern of digits, with sign and fraction rules, of decimalInput (shared/money.ts). */
+const isDecimalPattern = (pattern: string | undefined) => pattern !== undefined && pattern.includes('\\d{1,20}');
 
-/** Whether a schema is a money or quantity field: a number or decimal text. */
+/** Whether a schema is a money or quantity field: a number with its decimal places, or decimal text. */
 export function isDecimalSchema(schema: JsonSchema): boolean {
   const options = alternatives(schema);
-  return options.some((option) => option.type === 'number') && options.some((option) => option.type === 'string' && isDecimalPattern(option.pattern));
+  return (
+    options.some((option) => option.type === 'number' && option['x-decimal-places'] !== undefined) &&
+    options.some((option) => option.type === 'string' && isDecimalPattern(option.pattern))
+  );
 }
 
 export function isUuidSchema(schema: JsonSchema): boolean {
@@ -120,7 +137,8 @@ function stringArbitrary(schema: JsonSchema, name: string, ids: IdPool): fc.Arbi
 }
 
 function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
-  const min = schema.minimum ?? (integer ? -1000 : 0);
+  // Greater than the exclusive minimum by a cent (the smallest step of every decimal field).
+  const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : 0.01) : integer ? -1000 : 0);
   const max = schema.maximum ?? 100_000;
   const boundedMin = Math.max(min, -1_000_000);
   const boundedMax = Math.min(max, Math.max(boundedMin, 1_000_000));

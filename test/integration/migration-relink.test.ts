@@ -8,6 +8,7 @@ import { withTransaction, type Db } from '../../shared/db/database';
 import { newId } from '../../shared/ids';
 import { relinkSources } from '../../shared/migration/relink-sources';
 import { seedOrder } from '../support/order-fixtures';
+import { unchecked } from '../support/client';
 import { setupTestApi, type TestEntity } from '../support/harness';
 
 const api = setupTestApi();
@@ -181,11 +182,44 @@ describe('POST /v1/entities/{entity_id}/migration/inventory-transactions/relink-
     expect(await referenceOf(transaction)).toBeNull();
   });
 
-  it('refuses 10,001 items with 400 naming items, and a malformed source_id with its param, writing nothing', async () => {
+  it('a source_id that is not a uuid rejects only its item, with its error, writing nothing for it; the rest proceed (issue 42 row 10)', async () => {
+    const order = await seedOrder(api, owner);
+    const [malformed, good] = [externalId(), externalId()];
+    const malformedTransaction = await migratedReceipt(malformed);
+    const goodTransaction = await migratedReceipt(good);
+    const result = await api.post(
+      owner,
+      path(owner),
+      {
+        items: [
+          { external_id: malformed, source_id: 'not-a-uuid' },
+          { external_id: good, source_id: order.id.toUpperCase() },
+        ],
+      },
+      200,
+    );
+    expect(result.results).toEqual([
+      {
+        external_id: malformed,
+        inventory_transaction_id: null,
+        source_id: 'not-a-uuid',
+        relinked: false,
+        error: 'relink_source_not_found',
+        code: 'relink_source_not_found',
+        hint: expect.stringContaining('not an order of this entity') as unknown,
+      },
+      { external_id: good, inventory_transaction_id: goodTransaction, source_id: order.id, relinked: true, error: null, code: null, hint: null },
+    ]);
+    expect({ failed: result.failed, relinked: result.relinked, total: result.total }).toEqual({ failed: 1, relinked: 1, total: 2 });
+    expect(await referenceOf(malformedTransaction)).toBeNull();
+    expect(await referenceOf(goodTransaction)).toBe(order.id);
+  });
+
+  it('refuses 10,001 items with 400 naming items, and a source_id that is no string with its param, writing nothing', async () => {
     const order = await seedOrder(api, owner);
     const items = Array.from({ length: 10_001 }, (_, n) => ({ external_id: `X${n.toString(36)}`, source_id: order.id }));
     await api.expectRefusal(owner, 'POST', path(owner), { items }, 400, undefined, 'items');
-    await api.expectRefusal(owner, 'POST', path(owner), { items: [{ external_id: 'A', source_id: 'not-a-uuid' }] }, 400, undefined, 'items[0].source_id');
+    await api.expectRefusal(owner, 'POST', path(owner), unchecked({ items: [{ external_id: 'A', source_id: 42 }] }), 400, undefined, 'items[0].source_id');
     await api.expectRefusal(owner, 'POST', path(owner), { items: [] }, 400, undefined, 'items');
   });
 

@@ -54,7 +54,7 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents every route with its scopes, parameters, bodies and responses', async () => {
     const doc = await openApiDocument();
-    for (const route of ROUTES) {
+    for (const route of ROUTES.filter((route) => route.path.startsWith('/v1/'))) {
       const found = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(found, `${route.method} ${route.path}`).toBeDefined();
       const operation = found!;

@@ -95,9 +95,41 @@ describe('the vendor credit resource (spec table)', () => {
       expect(credit.amount).toBe(shown);
       expect(typeof credit.amount).toBe('string');
     }
-    // The ledger posts cents: sub-cent amounts and non-positive ones are refused.
-    await api.expectRefusal(w.owner, 'POST', CREDITS, { vendor_id: w.vendor.id, amount: '1.0001' }, 400, 'parameter_invalid', 'amount');
+    // Up to 4 decimals, at least a cent; a fifth decimal and amounts under a cent are refused.
+    await api.expectRefusal(w.owner, 'POST', CREDITS, { vendor_id: w.vendor.id, amount: '1.00001' }, 400, 'parameter_invalid', 'amount');
+    await api.expectRefusal(w.owner, 'POST', CREDITS, { vendor_id: w.vendor.id, amount: 0.0099 }, 400, 'parameter_invalid', 'amount');
     await api.expectRefusal(w.owner, 'POST', CREDITS, { vendor_id: w.vendor.id, amount: 0 }, 400, 'parameter_invalid', 'amount');
+  });
+
+  it('amount accepts 4 decimals as the resource carries them (issue 42 row 10): the ledger posts cents, payments apply whole cents, and the balances tie', async () => {
+    const w = await apWorld(api);
+    const credit = await api.post(w.owner, CREDITS, { vendor_id: w.vendor.id, amount: '10.0050' });
+    expect([credit.amount, credit.remaining_amount]).toEqual(['10.0050', '10.0050']);
+    expect((await entryLines(api, w.owner, credit.journal_entry_id)).lines).toEqual([
+      { key: 'vendor_returns_receivable', debit: 10.01, credit: 0 },
+      { key: 'vendor_credits', debit: 0, credit: 10.01 },
+    ]);
+    const bill = await w.postedBill(100);
+    const payment = await api.post(w.owner, '/v1/ap-payments', {
+      bills: [{ bill_id: bill.id, amount: 100 }],
+      vendor_credit_ids: [credit.id],
+      bank_account_id: w.bankAccountId,
+      method: 'check',
+    });
+    expect(payment).toMatchObject({ amount: 90, credit_total: 10 });
+    expect(await api.get(w.owner, `${CREDITS}/${credit.id}`)).toMatchObject({ remaining_amount: '0.0050', status: 'partially_applied' });
+    // The ledger holds the remaining in cents: round(0.0050, 2) = 0.01, on both accounts.
+    expect([await glBalance(w.owner, 'vendor_credits'), await glBalance(w.owner, 'vendor_returns_receivable')]).toEqual(['-0.01', '0.01']);
+    const voided = await api.post(w.owner, `${CREDITS}/${credit.id}/void`, undefined, 200);
+    expect(voided).toMatchObject({ status: 'voided', voided_amount: '0.0050', remaining_amount: '0.0000' });
+    expect([await glBalance(w.owner, 'vendor_credits'), await glBalance(w.owner, 'vendor_returns_receivable')]).toEqual(['0', '0']);
+    // Less than half a cent left posts no release entry.
+    const small = await api.post(w.owner, CREDITS, { vendor_id: w.vendor.id, amount: '5.0049' });
+    const second = await w.postedBill(5);
+    await api.post(w.owner, '/v1/ap-payments', { bills: [{ bill_id: second.id, amount: 5 }], vendor_credit_ids: [small.id], method: 'check' });
+    const residue = await api.post(w.owner, `${CREDITS}/${small.id}/void`, undefined, 200);
+    expect(residue).toMatchObject({ status: 'voided', voided_amount: '0.0049', void_journal_entry_id: null });
+    expect([await glBalance(w.owner, 'vendor_credits'), await glBalance(w.owner, 'vendor_returns_receivable')]).toEqual(['0', '0']);
   });
 
   it('remaining_amount is a string, numeric with 4 decimals: the unapplied balance', async () => {

@@ -11,14 +11,14 @@
  *   inventory              = Σ inventory_value of /v1/inventory/balances, to the cent
  *   received_not_billed    = Σ cost of purchase-order receipts − Σ receipt_cost cleared by posted bills
  *   accounts_payable       = Σ balance_due of the open bills = the AP aging total (and its control figure)
- *   vendor_credits         = Σ remaining_amount of vendor credits (and vendor_returns_receivable too)
+ *   vendor_credits         = Σ remaining_amount of vendor credits, each in cents (and vendor_returns_receivable too)
  *   the statements         balance sheet, profit and loss and account activity (books-reports.ts)
  *
  *   const books = await readBooks(api, owner);
  *   expectBooksTie(books, 'after step 3');
  */
 import { expect } from 'vitest';
-import { amount, sum, type AmountLike } from '../../shared/money';
+import { amount, round, sum, type AmountLike } from '../../shared/money';
 import type { TestApi, TestEntity } from './harness';
 import { readStatements, statementIdentities, type Statements } from './books-reports';
 
@@ -130,7 +130,8 @@ export async function readBooks(api: TestApi, owner: TestEntity, system: Record<
     openBills: total(bills.filter((b) => b.status === 'open' || b.status === 'partially_paid').map((b) => b.balance_due)),
     apAgingTotal: amount(aging.totals.total).toString(),
     apAgingControl: amount(aging.accounts_payable_balance).toString(),
-    vendorCreditsRemaining: total(credits.map((c) => c.remaining_amount)),
+    // The ledger holds each credit's remaining in cents (4-decimal credits, applications in whole cents).
+    vendorCreditsRemaining: total(credits.map((c) => round(c.remaining_amount, 2))),
     statements: await readStatements(api, owner, system),
   };
 }

@@ -114,9 +114,9 @@ export type ReceiptCreate = z.infer<typeof ReceiptCreate>;
 export const AdjustmentCreate = z.strictObject({
   product_id: id(),
   location_id: id(),
-  quantity: decimalInput({ scale: QUANTITY_SCALE, min: -999_999_999_999 })
-    .refine((value) => !/^-?0(\.0+)?$/.test(value), { message: 'must not be zero' })
-    .describe('Signed change of on hand: positive adds stock, negative removes it.'),
+  quantity: decimalInput({ scale: QUANTITY_SCALE, min: -999_999_999_999, nonZero: true }).describe(
+    'Signed change of on hand: positive adds stock, negative removes it.',
+  ),
   unit_cost: unitCost()
     .optional()
     .describe('Positive adjustments only: cost per unit added; defaults to the product cost, else the latest layer cost, else 0.'),

@@ -7,7 +7,14 @@ const MAX_RELINK_ITEMS = 10_000;
 
 const RelinkItem = z.strictObject({
   external_id: z.string().trim().min(1).max(200).describe('The source-system transaction id: the transaction_id the migrated inventory transactions carry.'),
-  source_id: id().describe('The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to.'),
+  // Any string: one that is not a uuid rejects its item (relink_source_not_found), not the request.
+  source_id: z
+    .string()
+    .trim()
+    .min(1)
+    .describe(
+      'The order (any document: quote, sales order, invoice, return, purchase order) the transactions belong to: its uuid. A value that is no order of the entity, a uuid or not, rejects its item only (relink_source_not_found).',
+    ),
 });
 
 export const RelinkRequest = z.strictObject({
@@ -23,7 +30,7 @@ export const RelinkItemResult = z
   .object({
     external_id: z.string(),
     inventory_transaction_id: id().nullable().describe('The migrated transaction this result is about; null when the item matched none or was rejected.'),
-    source_id: id(),
+    source_id: z.string().describe('As sent; lower-cased when it is a uuid.'),
     relinked: z.boolean().describe('True when reference_id was changed by this request; false for a no-op (already linked) and for a rejected item.'),
     error: z.string().nullable().describe('The broad error key of a rejected or unmatched item; null otherwise.'),
     code: z
@@ -43,7 +50,10 @@ export const RelinkResult = z
     relinked: z.number().int().describe('Transactions whose reference_id this request set.'),
     already_linked: z.number().int().describe('Transactions that already carried the order id (no-op).'),
     not_found: z.number().int().describe('Items whose external id no migrated transaction of the entity carries.'),
-    failed: z.number().int().describe('Items rejected (the order is not in the entity, or the external id was sent twice); nothing written for them.'),
+    failed: z
+      .number()
+      .int()
+      .describe('Items rejected (the source_id is not a uuid of an order in the entity, or the external id was sent twice); nothing written for them.'),
     results: z
       .array(RelinkItemResult)
       .describe('In the order of the items sent; an item that matched several transactions has one result each, in transaction id order.'),

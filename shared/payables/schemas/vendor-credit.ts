@@ -1,6 +1,9 @@
 /** Vendor credits (E16): the resource, its application events and the request bodies. */
 import * as z from 'zod';
-import { decimalInput, MONEY_SCALE } from '../../money';
+import { decimalInput } from '../../money';
+
+/** Vendor credit amounts carry 4 decimals (the spec's resource). */
+const CREDIT_SCALE = 4;
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -72,8 +75,8 @@ export type VendorCredit = z.infer<typeof VendorCredit>;
 
 export const VendorCreditCreate = z.strictObject({
   vendor_id: id().describe('A vendor of the entity that is not archived.'),
-  amount: decimalInput({ scale: MONEY_SCALE, min: 0, exclusiveMin: true }).describe(
-    'Greater than 0, in whole cents (the ledger posts cents); 12.5 and "12.5000" alike. Shown with 4 decimals.',
+  amount: decimalInput({ scale: CREDIT_SCALE, min: 0.01 }).describe(
+    'At least 0.01, up to 4 decimals; 12.5 and "12.5000" alike. The ledger posts it rounded to cents, and AP payments apply whole cents of the remaining amount.',
   ),
   source_type: z
     .string()
