@@ -4066,6 +4066,8 @@ export interface components {
             id: string;
             /** @constant */
             object: "ap_payment_application";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
             /** Format: uuid */
             bill_id: string;
             bill_number: string;
@@ -7097,18 +7099,37 @@ export interface operations {
     "account_payment_methods.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 500. */
+                /**
+                 * @description Page size, 1 to 500.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 05a06497-ab5d-462d-bad4-35bd6df4acc3
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 0e8b22e2-4c1d-4f51-b256-1dcbd9796da7
+                 */
                 ending_before?: string;
-                /** @description Only the methods of this account. */
+                /**
+                 * @description Only the methods of this account.
+                 * @example d4ac0275-5f72-4ca8-a971-ee2e01f90f4e
+                 */
                 account_id?: string;
+                /** @example card */
                 type?: "card" | "ach";
-                /** @description Only default (true) or non-default (false) methods. */
+                /**
+                 * @description Only default (true) or non-default (false) methods.
+                 * @example true
+                 */
                 is_default?: "true" | "false";
-                /** @description Only active (true) or removed (false) methods; omit for both. */
+                /**
+                 * @description Only active (true) or removed (false) methods; omit for both.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
             };
             header?: {
@@ -7128,6 +7149,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "05a06497-ab5d-462d-bad4-35bd6df4acc3",
+                     *           "object": "account_payment_method",
+                     *           "livemode": false,
+                     *           "account_id": "d4ac0275-5f72-4ca8-a971-ee2e01f90f4e",
+                     *           "entity_id": "6583496c-c565-4993-8459-cc6bc5c818df",
+                     *           "processor_payment_method_id": "pm_sbx_9778b8050d5bc2c023e5d16f",
+                     *           "type": "card",
+                     *           "card_brand": "discover",
+                     *           "last_four": "1117",
+                     *           "bank_name": null,
+                     *           "account_type": null,
+                     *           "routing_last_four": null,
+                     *           "funding_type": "credit",
+                     *           "verification_status": null,
+                     *           "exp_month": 12,
+                     *           "exp_year": 2034,
+                     *           "is_default": true,
+                     *           "is_active": true,
+                     *           "created_at": "2026-12-07T03:26:43.986Z",
+                     *           "updated_at": "2026-12-07T03:26:43.986Z"
+                     *         },
+                     *         {
+                     *           "id": "43078666-dd69-4bc1-831a-5f09bddcf5e7",
+                     *           "object": "account_payment_method",
+                     *           "livemode": false,
+                     *           "account_id": "d4ac0275-5f72-4ca8-a971-ee2e01f90f4e",
+                     *           "entity_id": "6583496c-c565-4993-8459-cc6bc5c818df",
+                     *           "processor_payment_method_id": "pm_sbx_104684bd15a12f5e34f1af13",
+                     *           "type": "card",
+                     *           "card_brand": "visa",
+                     *           "last_four": "4242",
+                     *           "bank_name": null,
+                     *           "account_type": null,
+                     *           "routing_last_four": null,
+                     *           "funding_type": "credit",
+                     *           "verification_status": null,
+                     *           "exp_month": 12,
+                     *           "exp_year": 2034,
+                     *           "is_default": false,
+                     *           "is_active": true,
+                     *           "created_at": "2026-12-07T03:26:43.986Z",
+                     *           "updated_at": "2026-12-07T03:26:43.986Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/account-payment-methods"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -7267,21 +7342,45 @@ export interface operations {
     "accounts.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example dcbc87ff-a608-42d2-ab2a-aeeec9abd5f1
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example beee38bf-37db-4c56-a601-b19a48f01760
+                 */
                 ending_before?: string;
-                /** @description Only archived (true) or only current (false) accounts. */
+                /**
+                 * @description Only archived (true) or only current (false) accounts.
+                 * @example false
+                 */
                 is_archived?: "true" | "false";
-                /** @description Exact email, case-insensitive. */
+                /**
+                 * @description Exact email, case-insensitive.
+                 * @example ap@northwind.example
+                 */
                 email?: string;
-                /** @description Exact account_number, case-insensitive. */
+                /**
+                 * @description Exact account_number, case-insensitive.
+                 * @example C-100
+                 */
                 account_number?: string;
-                /** @description Exact external_id of a migrated row. */
+                /**
+                 * @description Exact external_id of a migrated row.
+                 * @example 42
+                 */
                 external_id?: string;
-                /** @description Name contains this text (case-insensitive). */
+                /**
+                 * @description Name contains this text (case-insensitive).
+                 * @example north
+                 */
                 q?: string;
             };
             header?: {
@@ -7301,6 +7400,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "dcbc87ff-a608-42d2-ab2a-aeeec9abd5f1",
+                     *           "object": "account",
+                     *           "livemode": false,
+                     *           "entity_id": "93489667-364e-4d71-89e9-9ccf566dc283",
+                     *           "name": "Northwind Traders",
+                     *           "account_number": "C-100",
+                     *           "email": "ap@northwind.example",
+                     *           "phone": null,
+                     *           "address1": null,
+                     *           "address2": null,
+                     *           "city": null,
+                     *           "state": null,
+                     *           "postal_code": null,
+                     *           "country": "US",
+                     *           "tax_exempt": false,
+                     *           "currency": "USD",
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "external_source": "qb",
+                     *           "external_id": "42",
+                     *           "is_archived": false,
+                     *           "archived_at": null,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "created_at": "2026-12-07T03:30:20.304Z",
+                     *           "updated_at": "2026-12-07T03:30:20.304Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/accounts"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -7449,6 +7586,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     account_number?: string | null;
@@ -7486,6 +7628,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0816f427-5a82-4754-98ad-1b2838dfe5d9",
+                     *       "object": "account",
+                     *       "livemode": false,
+                     *       "entity_id": "2be7fcd7-8310-44f5-8694-a8c71aea6309",
+                     *       "name": "Acme",
+                     *       "account_number": null,
+                     *       "email": null,
+                     *       "phone": null,
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:26:38.271Z",
+                     *       "updated_at": "2026-12-07T03:26:38.271Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -7632,7 +7804,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c88daa1d-1ceb-404e-8c26-d58763707aeb
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7647,6 +7822,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c88daa1d-1ceb-404e-8c26-d58763707aeb",
+                     *       "object": "account",
+                     *       "livemode": false,
+                     *       "entity_id": "b2ccbe94-eca8-45ba-9e69-22d51ed5452e",
+                     *       "name": "Ruled",
+                     *       "account_number": null,
+                     *       "email": null,
+                     *       "phone": null,
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": "legacy",
+                     *       "external_id": null,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": "8fa23fd3-59f3-44d1-849a-2b273482819b",
+                     *       "imported_at": "2026-12-07T03:27:25.407Z",
+                     *       "created_at": "2026-12-07T03:27:25.407Z",
+                     *       "updated_at": "2026-12-07T03:27:25.407Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -7783,13 +7988,22 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 42a4712c-7f59-4f68-9fd9-99003b6c5c3f
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phone": "+1 555 0100",
+                 *       "email": null
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     account_number?: string | null;
@@ -7822,6 +8036,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "42a4712c-7f59-4f68-9fd9-99003b6c5c3f",
+                     *       "object": "account",
+                     *       "livemode": false,
+                     *       "entity_id": "664fc466-8e2b-4f3a-a2bf-d0aef5066671",
+                     *       "name": "Northwind Traders",
+                     *       "account_number": "C-100",
+                     *       "email": null,
+                     *       "phone": "+1 555 0100",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": "US",
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": "qb",
+                     *       "external_id": "42",
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:30:20.304Z",
+                     *       "updated_at": "2026-12-07T03:30:20.614Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -7980,7 +8224,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 60523e95-f85c-4dfa-8274-7ed8d69e960d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7995,6 +8242,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "60523e95-f85c-4dfa-8274-7ed8d69e960d",
+                     *       "object": "account",
+                     *       "livemode": false,
+                     *       "entity_id": "580bb1e7-48ed-48b2-aee9-c88bbad338e8",
+                     *       "name": "Gone",
+                     *       "account_number": null,
+                     *       "email": null,
+                     *       "phone": null,
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "is_archived": true,
+                     *       "archived_at": "2026-12-07T03:26:38.810Z",
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:26:38.805Z",
+                     *       "updated_at": "2026-12-07T03:26:38.810Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -8151,13 +8428,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example dd423727-606f-4ee4-a02c-e333b78d4986
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "card"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description card, or us_bank_account for an ACH debit account.
@@ -8176,6 +8461,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "setup_intent",
+                     *       "livemode": false,
+                     *       "client_secret": "seti_sbx_32ef9359175c7916007cf3da_secret_b478a2ddcb058b54b2a22581",
+                     *       "setup_intent_id": "seti_sbx_32ef9359175c7916007cf3da",
+                     *       "status": "requires_payment_method",
+                     *       "publishable_key": "pk_test_sandbox"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SetupIntent"];
                 };
             };
@@ -8322,9 +8617,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The account id. */
+                /**
+                 * @description The account id.
+                 * @example 1f32dbb1-b309-4e92-b8e3-12b2f3e07c0f
+                 */
                 id: string;
-                /** @description The account payment method id. */
+                /**
+                 * @description The account payment method id.
+                 * @example a0858b36-8fd0-44e6-a783-7aaabc5c180d
+                 */
                 payment_method_id: string;
             };
             cookie?: never;
@@ -8339,6 +8640,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a0858b36-8fd0-44e6-a783-7aaabc5c180d",
+                     *       "object": "account_payment_method",
+                     *       "livemode": false,
+                     *       "account_id": "1f32dbb1-b309-4e92-b8e3-12b2f3e07c0f",
+                     *       "entity_id": "990ffb70-4797-4bf7-a89d-7575981f4f52",
+                     *       "processor_payment_method_id": "pm_sbx_bc99c096f3efcd4df344e978",
+                     *       "type": "card",
+                     *       "card_brand": "mastercard",
+                     *       "last_four": "4444",
+                     *       "bank_name": null,
+                     *       "account_type": null,
+                     *       "routing_last_four": null,
+                     *       "funding_type": "credit",
+                     *       "verification_status": null,
+                     *       "exp_month": 12,
+                     *       "exp_year": 2034,
+                     *       "is_default": false,
+                     *       "is_active": true,
+                     *       "created_at": "2026-12-07T03:26:43.294Z",
+                     *       "updated_at": "2026-12-07T03:26:43.394Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountPaymentMethod"];
                 };
             };
@@ -8475,9 +8800,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The account id. */
+                /**
+                 * @description The account id.
+                 * @example 76fffbaa-f6e4-466f-9f27-692cec828145
+                 */
                 id: string;
-                /** @description The account payment method id. */
+                /**
+                 * @description The account payment method id.
+                 * @example 311bd9f4-babe-4141-ad33-87d416ba2553
+                 */
                 payment_method_id: string;
             };
             cookie?: never;
@@ -8492,6 +8823,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "311bd9f4-babe-4141-ad33-87d416ba2553",
+                     *       "object": "account_payment_method",
+                     *       "livemode": false,
+                     *       "account_id": "76fffbaa-f6e4-466f-9f27-692cec828145",
+                     *       "entity_id": "6c643a31-fbf0-49b3-a65c-553b0015bc66",
+                     *       "processor_payment_method_id": "pm_sbx_b110ed448810e86639e6443e",
+                     *       "type": "card",
+                     *       "card_brand": "mastercard",
+                     *       "last_four": "4444",
+                     *       "bank_name": null,
+                     *       "account_type": null,
+                     *       "routing_last_four": null,
+                     *       "funding_type": "credit",
+                     *       "verification_status": null,
+                     *       "exp_month": 12,
+                     *       "exp_year": 2034,
+                     *       "is_default": false,
+                     *       "is_active": false,
+                     *       "created_at": "2026-12-07T03:26:44.445Z",
+                     *       "updated_at": "2026-12-07T03:26:44.518Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountPaymentMethod"];
                 };
             };
@@ -8650,15 +9005,26 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The account id. */
+                /**
+                 * @description The account id.
+                 * @example dca229e8-0cc8-4b51-a086-1f5343331295
+                 */
                 id: string;
-                /** @description The account payment method id. */
+                /**
+                 * @description The account payment method id.
+                 * @example 328e34c9-3b4e-452d-ad04-99739b9cd675
+                 */
                 payment_method_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "is_default": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Only true: make this the account's default; the previous default is demoted in the same transaction.
@@ -8677,6 +9043,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "328e34c9-3b4e-452d-ad04-99739b9cd675",
+                     *       "object": "account_payment_method",
+                     *       "livemode": false,
+                     *       "account_id": "dca229e8-0cc8-4b51-a086-1f5343331295",
+                     *       "entity_id": "ca9751bd-a3ad-431f-b089-f3ff737806b3",
+                     *       "processor_payment_method_id": "pm_sbx_b110ed448810e86639e6443e",
+                     *       "type": "card",
+                     *       "card_brand": "mastercard",
+                     *       "last_four": "4444",
+                     *       "bank_name": null,
+                     *       "account_type": null,
+                     *       "routing_last_four": null,
+                     *       "funding_type": "credit",
+                     *       "verification_status": null,
+                     *       "exp_month": 12,
+                     *       "exp_year": 2034,
+                     *       "is_default": true,
+                     *       "is_active": true,
+                     *       "created_at": "2026-12-07T03:26:44.445Z",
+                     *       "updated_at": "2026-12-07T03:26:44.489Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountPaymentMethod"];
                 };
             };
@@ -8833,13 +9223,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f7875eb7-c701-4301-bd57-2c7e4f9d3a03
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "setup_intent_id": "seti_sbx_a4d8bca5d0b1ae8de2b7371e"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The setup intent from POST /v1/accounts/{id}/payment-methods, confirmed by the client. */
                     setup_intent_id: string;
@@ -8857,6 +9255,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b12f1230-1e07-4198-8b7d-52f9de3a7054",
+                     *       "object": "account_payment_method",
+                     *       "livemode": false,
+                     *       "account_id": "f7875eb7-c701-4301-bd57-2c7e4f9d3a03",
+                     *       "entity_id": "df2d9d4c-a63b-47d1-88dd-e6a24dc6c399",
+                     *       "processor_payment_method_id": "pm_sbx_b760a5610430656343db9408",
+                     *       "type": "card",
+                     *       "card_brand": "visa",
+                     *       "last_four": "4242",
+                     *       "bank_name": null,
+                     *       "account_type": null,
+                     *       "routing_last_four": null,
+                     *       "funding_type": "credit",
+                     *       "verification_status": null,
+                     *       "exp_month": 12,
+                     *       "exp_year": 2034,
+                     *       "is_default": true,
+                     *       "is_active": true,
+                     *       "created_at": "2026-12-07T03:26:43.254Z",
+                     *       "updated_at": "2026-12-07T03:26:43.254Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountPaymentMethod"];
                 };
             };
@@ -9005,7 +9427,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 4054d214-c390-4153-9c4d-67a762fe160b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9020,6 +9445,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4054d214-c390-4153-9c4d-67a762fe160b",
+                     *       "object": "account",
+                     *       "livemode": false,
+                     *       "entity_id": "0a2a3cd3-3d2b-419e-8574-eaec511a5050",
+                     *       "name": "Northwind Traders",
+                     *       "account_number": "C-100",
+                     *       "email": null,
+                     *       "phone": "+1 555 0100",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": "US",
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": "qb",
+                     *       "external_id": "42",
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:30:20.304Z",
+                     *       "updated_at": "2026-12-07T03:30:20.758Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -9171,19 +9626,40 @@ export interface operations {
     "ap_payments.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 6b258148-e4e0-4e56-a03a-a10f7af8fcdd
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 135ef687-bac0-44eb-8d6c-5f6348ee1d74
+                 */
                 ending_before?: string;
-                /** @description This vendor's payments. */
+                /**
+                 * @description This vendor's payments.
+                 * @example 1fad9f98-688a-4d5b-bb34-362c55a32c29
+                 */
                 vendor_id?: string;
-                /** @description Payments applied to this vendor bill. */
+                /**
+                 * @description Payments applied to this vendor bill.
+                 * @example f951e29b-25c4-4444-8d0e-b028a6e2ab09
+                 */
                 bill_id?: string;
-                /** @description Paid on or after this date. */
+                /**
+                 * @description Paid on or after this date.
+                 * @example 2026-05-01
+                 */
                 payment_date_gte?: string;
-                /** @description Paid on or before this date. */
+                /**
+                 * @description Paid on or before this date.
+                 * @example 2026-05-01
+                 */
                 payment_date_lte?: string;
             };
             header?: {
@@ -9203,6 +9679,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6b258148-e4e0-4e56-a03a-a10f7af8fcdd",
+                     *           "object": "ap_payment",
+                     *           "livemode": false,
+                     *           "entity_id": "db809411-b258-43a8-adc4-6d9e00732d3b",
+                     *           "payment_number": "APP-000003",
+                     *           "vendor_id": "1fad9f98-688a-4d5b-bb34-362c55a32c29",
+                     *           "bank_account_id": "8cec4fc2-fe9f-4602-b734-84098f42ae6a",
+                     *           "method": "ach",
+                     *           "reference": null,
+                     *           "payment_date": "2026-05-01",
+                     *           "amount": 2,
+                     *           "credit_total": 0,
+                     *           "total_applied": 2,
+                     *           "status": "posted",
+                     *           "currency": "USD",
+                     *           "memo": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "1e4d92d7-20d7-42c1-8ff6-cb90c2d8dd57",
+                     *           "journal_entry_id": "7fb7b403-dbce-4827-af9b-8d0c4b6e79bd",
+                     *           "voided_by": null,
+                     *           "voided_at": null,
+                     *           "void_date": null,
+                     *           "void_reason": null,
+                     *           "void_journal_entry_id": null,
+                     *           "created_at": "2026-12-07T03:27:12.361Z",
+                     *           "updated_at": "2026-12-07T03:27:12.361Z",
+                     *           "applications": [
+                     *             {
+                     *               "id": "0faaf1ec-1b61-4ade-aeaf-00eab51affb0",
+                     *               "object": "ap_payment_application",
+                     *               "livemode": false,
+                     *               "bill_id": "50534c18-2322-4a95-9502-602687e18879",
+                     *               "bill_number": "BILL-000001",
+                     *               "vendor_credit_id": null,
+                     *               "amount": 2,
+                     *               "applied_on": "2026-05-01",
+                     *               "voided_on": null
+                     *             }
+                     *           ],
+                     *           "vendor_credit_ids": []
+                     *         },
+                     *         {
+                     *           "id": "d6d93e0a-d2f6-4b47-ab0c-500bd7889cde",
+                     *           "object": "ap_payment",
+                     *           "livemode": false,
+                     *           "entity_id": "db809411-b258-43a8-adc4-6d9e00732d3b",
+                     *           "payment_number": "APP-000002",
+                     *           "vendor_id": "1fad9f98-688a-4d5b-bb34-362c55a32c29",
+                     *           "bank_account_id": "8cec4fc2-fe9f-4602-b734-84098f42ae6a",
+                     *           "method": "ach",
+                     *           "reference": null,
+                     *           "payment_date": "2026-04-01",
+                     *           "amount": 2,
+                     *           "credit_total": 0,
+                     *           "total_applied": 2,
+                     *           "status": "posted",
+                     *           "currency": "USD",
+                     *           "memo": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "1e4d92d7-20d7-42c1-8ff6-cb90c2d8dd57",
+                     *           "journal_entry_id": "8bb6af93-e4d9-4058-8182-0c7bf1aa80d0",
+                     *           "voided_by": null,
+                     *           "voided_at": null,
+                     *           "void_date": null,
+                     *           "void_reason": null,
+                     *           "void_journal_entry_id": null,
+                     *           "created_at": "2026-12-07T03:27:12.353Z",
+                     *           "updated_at": "2026-12-07T03:27:12.353Z",
+                     *           "applications": [
+                     *             {
+                     *               "id": "e890460b-2612-4fb4-8c48-514f7904ed5e",
+                     *               "object": "ap_payment_application",
+                     *               "livemode": false,
+                     *               "bill_id": "1b3dab5c-9844-4161-892e-268155cdbd74",
+                     *               "bill_number": "BILL-000002",
+                     *               "vendor_credit_id": null,
+                     *               "amount": 2,
+                     *               "applied_on": "2026-04-01",
+                     *               "voided_on": null
+                     *             }
+                     *           ],
+                     *           "vendor_credit_ids": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/ap-payments"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -9351,6 +9921,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bills": [
+                 *         {
+                 *           "bill_id": "5059720c-87fc-469b-bf5a-accb830e7377",
+                 *           "amount": 60
+                 *         },
+                 *         {
+                 *           "bill_id": "8f1bee0b-e2a4-4b02-a9d2-4f16a0be6ca5",
+                 *           "amount": 15
+                 *         }
+                 *       ],
+                 *       "vendor_credit_ids": [
+                 *         "3ed672d3-a475-4dee-a9c7-07f06898dfa2"
+                 *       ],
+                 *       "bank_account_id": "d4b86061-0b4c-488d-bf36-17cbb780f132",
+                 *       "method": "wire",
+                 *       "reference": "WIRE-77",
+                 *       "payment_date": "2026-06-10"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The bills paid, 1 to 100, each at most once, all of one vendor. */
                     bills: {
@@ -9394,6 +9985,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "241a6d41-0941-43cc-991c-d3d9243cbb97",
+                     *       "object": "ap_payment",
+                     *       "livemode": false,
+                     *       "entity_id": "a8435570-95ff-4f5f-a22e-da694d30bb44",
+                     *       "payment_number": "APP-000001",
+                     *       "vendor_id": "2a8bf68c-40d4-4a96-992a-103ef6acce9b",
+                     *       "bank_account_id": "d4b86061-0b4c-488d-bf36-17cbb780f132",
+                     *       "method": "wire",
+                     *       "reference": "WIRE-77",
+                     *       "payment_date": "2026-06-10",
+                     *       "amount": 50,
+                     *       "credit_total": 25,
+                     *       "total_applied": 75,
+                     *       "status": "posted",
+                     *       "currency": "USD",
+                     *       "memo": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "3987ccc9-e6b2-42b3-af35-1ff130286688",
+                     *       "journal_entry_id": "f9995c19-7d80-4cb6-8f11-108224be3779",
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_date": null,
+                     *       "void_reason": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:27:11.241Z",
+                     *       "updated_at": "2026-12-07T03:27:11.241Z",
+                     *       "applications": [
+                     *         {
+                     *           "id": "ab819574-b55d-4665-a7d1-9e77735469ef",
+                     *           "object": "ap_payment_application",
+                     *           "livemode": false,
+                     *           "bill_id": "5059720c-87fc-469b-bf5a-accb830e7377",
+                     *           "bill_number": "BILL-000001",
+                     *           "vendor_credit_id": "3ed672d3-a475-4dee-a9c7-07f06898dfa2",
+                     *           "amount": 25,
+                     *           "applied_on": "2026-06-10",
+                     *           "voided_on": null
+                     *         },
+                     *         {
+                     *           "id": "b8ab2405-2f14-483d-a452-7711d4748b6f",
+                     *           "object": "ap_payment_application",
+                     *           "livemode": false,
+                     *           "bill_id": "5059720c-87fc-469b-bf5a-accb830e7377",
+                     *           "bill_number": "BILL-000001",
+                     *           "vendor_credit_id": null,
+                     *           "amount": 35,
+                     *           "applied_on": "2026-06-10",
+                     *           "voided_on": null
+                     *         },
+                     *         {
+                     *           "id": "8274d51d-da8c-461c-941d-9d76db6cb542",
+                     *           "object": "ap_payment_application",
+                     *           "livemode": false,
+                     *           "bill_id": "8f1bee0b-e2a4-4b02-a9d2-4f16a0be6ca5",
+                     *           "bill_number": "BILL-000002",
+                     *           "vendor_credit_id": null,
+                     *           "amount": 15,
+                     *           "applied_on": "2026-06-10",
+                     *           "voided_on": null
+                     *         }
+                     *       ],
+                     *       "vendor_credit_ids": [
+                     *         "3ed672d3-a475-4dee-a9c7-07f06898dfa2"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApPayment"];
                 };
             };
@@ -9540,7 +10199,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c63f6ca9-ffe9-4a7a-95c4-43caccffcc4e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9555,6 +10217,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c63f6ca9-ffe9-4a7a-95c4-43caccffcc4e",
+                     *       "object": "ap_payment",
+                     *       "livemode": false,
+                     *       "entity_id": "2b70d5ce-d13c-4d1c-9d1d-766459bb3769",
+                     *       "payment_number": "APP-000001",
+                     *       "vendor_id": "e75c7ca8-fb4a-4c61-abba-523147b662ec",
+                     *       "bank_account_id": "e5edd53c-8b8f-48e9-b1ca-caff7df4226b",
+                     *       "method": "ach",
+                     *       "reference": null,
+                     *       "payment_date": "2026-03-01",
+                     *       "amount": 2,
+                     *       "credit_total": 0,
+                     *       "total_applied": 2,
+                     *       "status": "posted",
+                     *       "currency": "USD",
+                     *       "memo": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "30951ef8-895f-4111-8863-cf0706cb7e22",
+                     *       "journal_entry_id": "cc4a2836-1543-47f5-9369-10cc1bb06078",
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_date": null,
+                     *       "void_reason": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:27:12.338Z",
+                     *       "updated_at": "2026-12-07T03:27:12.338Z",
+                     *       "applications": [
+                     *         {
+                     *           "id": "7e04746c-0645-4363-93a9-27617357d583",
+                     *           "object": "ap_payment_application",
+                     *           "livemode": false,
+                     *           "bill_id": "5ede2845-1eb6-43d9-9c01-3e4b9c29c2eb",
+                     *           "bill_number": "BILL-000001",
+                     *           "vendor_credit_id": null,
+                     *           "amount": 2,
+                     *           "applied_on": "2026-03-01",
+                     *           "voided_on": null
+                     *         }
+                     *       ],
+                     *       "vendor_credit_ids": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApPayment"];
                 };
             };
@@ -9689,13 +10395,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 8fc19e6e-700e-4170-944d-524f2012bd80
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Check lost"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the payment is voided; kept as void_reason. */
                     reason?: string | null;
@@ -9711,6 +10425,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8fc19e6e-700e-4170-944d-524f2012bd80",
+                     *       "object": "ap_payment",
+                     *       "livemode": false,
+                     *       "entity_id": "f7e98e37-9ce4-48cf-bfb9-2a1e16e56f91",
+                     *       "payment_number": "APP-000001",
+                     *       "vendor_id": "10d53f14-9984-4d73-82ad-ecb8296f3cfe",
+                     *       "bank_account_id": "dc3fd183-2870-4b3e-9306-4d41436de1c7",
+                     *       "method": "check",
+                     *       "reference": null,
+                     *       "payment_date": "2026-12-07",
+                     *       "amount": 30,
+                     *       "credit_total": 20,
+                     *       "total_applied": 50,
+                     *       "status": "voided",
+                     *       "currency": "USD",
+                     *       "memo": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "2888baf1-7535-4484-bbdf-bc34ffb42353",
+                     *       "journal_entry_id": "af3260a4-e5de-4990-83c2-322a5383a9e5",
+                     *       "voided_by": "2888baf1-7535-4484-bbdf-bc34ffb42353",
+                     *       "voided_at": "2026-12-07T03:27:12.509Z",
+                     *       "void_date": "2026-12-07",
+                     *       "void_reason": "Check lost",
+                     *       "void_journal_entry_id": "a77436b9-10d5-4d8f-9a64-fd5479b9f4e4",
+                     *       "created_at": "2026-12-07T03:27:12.461Z",
+                     *       "updated_at": "2026-12-07T03:27:12.509Z",
+                     *       "applications": [
+                     *         {
+                     *           "id": "6a7e93b0-819e-4e99-a7d6-562886ff0de9",
+                     *           "object": "ap_payment_application",
+                     *           "livemode": false,
+                     *           "bill_id": "8a9742ff-f3ce-4ba9-84a1-f489827f7bcc",
+                     *           "bill_number": "BILL-000001",
+                     *           "vendor_credit_id": "1ae8cc0e-3ab2-4188-b283-3243106e1714",
+                     *           "amount": 20,
+                     *           "applied_on": "2026-12-07",
+                     *           "voided_on": "2026-12-07"
+                     *         },
+                     *         {
+                     *           "id": "714b9506-7649-4e0f-a6e9-954c213cd347",
+                     *           "object": "ap_payment_application",
+                     *           "livemode": false,
+                     *           "bill_id": "8a9742ff-f3ce-4ba9-84a1-f489827f7bcc",
+                     *           "bill_number": "BILL-000001",
+                     *           "vendor_credit_id": null,
+                     *           "amount": 30,
+                     *           "applied_on": "2026-12-07",
+                     *           "voided_on": "2026-12-07"
+                     *         }
+                     *       ],
+                     *       "vendor_credit_ids": [
+                     *         "1ae8cc0e-3ab2-4188-b283-3243106e1714"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApPayment"];
                 };
             };
@@ -9852,15 +10623,30 @@ export interface operations {
     "coupons.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 7055799f-fd14-4327-9e54-aded9ea06a68
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example c957938e-2217-4402-84ce-96829aaabc2e
+                 */
                 ending_before?: string;
-                /** @description Only active (true) or inactive (false) coupons. */
+                /**
+                 * @description Only active (true) or inactive (false) coupons.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
-                /** @description The coupon with this code (case-insensitive). */
+                /**
+                 * @description The coupon with this code (case-insensitive).
+                 * @example FLAT5
+                 */
                 code?: string;
             };
             header?: {
@@ -9880,6 +10666,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "7055799f-fd14-4327-9e54-aded9ea06a68",
+                     *           "object": "coupon",
+                     *           "livemode": false,
+                     *           "entity_id": "18db3745-f613-489e-bfe0-c5f4e6b993f1",
+                     *           "code": "FLAT5",
+                     *           "name": "Five off",
+                     *           "discount_type": "fixed_amount",
+                     *           "value": 5,
+                     *           "valid_from": null,
+                     *           "valid_until": null,
+                     *           "max_redemptions": null,
+                     *           "max_redemptions_per_account": null,
+                     *           "times_redeemed": 0,
+                     *           "min_order_subtotal": null,
+                     *           "is_active": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:52.423Z",
+                     *           "updated_at": "2026-12-07T03:26:52.423Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "7055799f-fd14-4327-9e54-aded9ea06a68",
+                     *       "url": "/v1/coupons"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -10028,6 +10844,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "Spring10",
+                 *       "discount_type": "percentage",
+                 *       "value": 10,
+                 *       "valid_until": "2999-01-01T00:00:00Z",
+                 *       "max_redemptions": 5,
+                 *       "max_redemptions_per_account": 1,
+                 *       "min_order_subtotal": "20",
+                 *       "metadata": {
+                 *         "campaign": "spring"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity, case-insensitive (SAVE10 and save10 are the same coupon). */
                     code: string;
@@ -10060,6 +10890,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "832e7067-4cee-4f0d-88b4-9d9937e72aac",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "entity_id": "ac361c75-fa81-44a7-a1ab-e5597f38a85a",
+                     *       "code": "Spring10",
+                     *       "name": "Spring10",
+                     *       "discount_type": "percentage",
+                     *       "value": 10,
+                     *       "valid_from": null,
+                     *       "valid_until": "2999-01-01T00:00:00.000Z",
+                     *       "max_redemptions": 5,
+                     *       "max_redemptions_per_account": 1,
+                     *       "times_redeemed": 0,
+                     *       "min_order_subtotal": 20,
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "campaign": "spring"
+                     *       },
+                     *       "created_at": "2026-12-07T03:26:52.391Z",
+                     *       "updated_at": "2026-12-07T03:26:52.391Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Coupon"];
                 };
             };
@@ -10206,7 +11060,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 654f64ae-d1ed-4427-9812-1b54ec97b96f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10221,6 +11078,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "654f64ae-d1ed-4427-9812-1b54ec97b96f",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "entity_id": "e6c04e46-4891-46ac-b265-936c2f265dff",
+                     *       "code": "Spring10",
+                     *       "name": "Spring10",
+                     *       "discount_type": "percentage",
+                     *       "value": 10,
+                     *       "valid_from": null,
+                     *       "valid_until": "2999-01-01T00:00:00.000Z",
+                     *       "max_redemptions": 5,
+                     *       "max_redemptions_per_account": 1,
+                     *       "times_redeemed": 0,
+                     *       "min_order_subtotal": 20,
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "campaign": "spring"
+                     *       },
+                     *       "created_at": "2026-12-07T03:26:52.391Z",
+                     *       "updated_at": "2026-12-07T03:26:52.391Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Coupon"];
                 };
             };
@@ -10357,7 +11238,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b26b8878-bc73-4ec3-ae4f-770e0c5f00cd
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10372,6 +11256,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b26b8878-bc73-4ec3-ae4f-770e0c5f00cd",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -10539,13 +11431,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 8b92895e-402d-4be9-b311-398fc85c111a
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Spring sale"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity, case-insensitive (SAVE10 and save10 are the same coupon). */
                     code?: string;
@@ -10576,6 +11476,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8b92895e-402d-4be9-b311-398fc85c111a",
+                     *       "object": "coupon",
+                     *       "livemode": false,
+                     *       "entity_id": "2ae9c884-46a2-45cc-be28-9005df358210",
+                     *       "code": "Spring10",
+                     *       "name": "Spring sale",
+                     *       "discount_type": "percentage",
+                     *       "value": 10,
+                     *       "valid_from": null,
+                     *       "valid_until": "2999-01-01T00:00:00.000Z",
+                     *       "max_redemptions": 5,
+                     *       "max_redemptions_per_account": 1,
+                     *       "times_redeemed": 0,
+                     *       "min_order_subtotal": 20,
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "campaign": "spring"
+                     *       },
+                     *       "created_at": "2026-12-07T03:26:52.391Z",
+                     *       "updated_at": "2026-12-07T03:26:52.539Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Coupon"];
                 };
             };
@@ -10727,19 +11651,42 @@ export interface operations {
     "deposits.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 3e08376f-e272-4082-9984-8c8a7bbe84df
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 3e08376f-e272-4082-9984-8c8a7bbe84df
+                 */
                 ending_before?: string;
-                /** @description Only deposits to this bank account. */
+                /**
+                 * @description Only deposits to this bank account.
+                 * @example f829347a-ae88-497e-b3e6-4e123cb4afb3
+                 */
                 bank_account_id?: string;
-                /** @description Only deposits dated on or after this date. */
+                /**
+                 * @description Only deposits dated on or after this date.
+                 * @example 2026-11-09
+                 */
                 deposit_date_gte?: string;
-                /** @description Only deposits dated on or before this date. */
+                /**
+                 * @description Only deposits dated on or before this date.
+                 * @example 2026-11-09
+                 */
                 deposit_date_lte?: string;
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.payments"
+                 *     ]
+                 */
                 "expand[]"?: "data.payments"[];
             };
             header?: {
@@ -10759,6 +11706,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "3e08376f-e272-4082-9984-8c8a7bbe84df",
+                     *           "object": "deposit",
+                     *           "livemode": false,
+                     *           "entity_id": "05a82084-1b4d-45c2-b3d4-a3963c1ea49c",
+                     *           "status": "posted",
+                     *           "total_amount": 3,
+                     *           "line_count": 1,
+                     *           "bank_account_id": "f829347a-ae88-497e-b3e6-4e123cb4afb3",
+                     *           "gl_account_id": "66454ee7-7c93-45de-96c1-7e63cc2dd25a",
+                     *           "deposit_date": "2026-11-09",
+                     *           "memo": null,
+                     *           "journal_entry_id": "4d8cfb95-ca25-4670-b046-3c2aef37c8a0",
+                     *           "created_at": "2026-12-07T03:29:12.438Z",
+                     *           "updated_at": "2026-12-07T03:29:12.438Z",
+                     *           "payment_ids": [
+                     *             "e2fc43e9-ab10-4945-8690-145d0522db73"
+                     *           ],
+                     *           "lines": [
+                     *             {
+                     *               "id": "9878fc4f-8d6f-4075-a0f2-02e4fc0de792",
+                     *               "payment_id": "e2fc43e9-ab10-4945-8690-145d0522db73",
+                     *               "amount": 3
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "a3812a55-e7c1-4310-bb5b-fc24940f502c",
+                     *           "object": "deposit",
+                     *           "livemode": false,
+                     *           "entity_id": "05a82084-1b4d-45c2-b3d4-a3963c1ea49c",
+                     *           "status": "posted",
+                     *           "total_amount": 2,
+                     *           "line_count": 1,
+                     *           "bank_account_id": "d86461dc-69cc-45d4-81af-3a07bf2a8024",
+                     *           "gl_account_id": "50f46f2d-b844-456d-a9d9-50ab458d37a0",
+                     *           "deposit_date": "2026-11-05",
+                     *           "memo": null,
+                     *           "journal_entry_id": "186c6a6d-fa29-4668-84d2-5aa0fee57d47",
+                     *           "created_at": "2026-12-07T03:29:11.943Z",
+                     *           "updated_at": "2026-12-07T03:29:11.943Z",
+                     *           "payment_ids": [
+                     *             "b318bf54-af8a-4fc7-82cb-7d0e9c24b232"
+                     *           ],
+                     *           "lines": [
+                     *             {
+                     *               "id": "2c3594af-b9be-4292-b1f2-fb685a829c20",
+                     *               "payment_id": "b318bf54-af8a-4fc7-82cb-7d0e9c24b232",
+                     *               "amount": 2
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/deposits"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -10907,6 +11916,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bank_account_id": "5f06aa09-dfb4-4dec-afe8-a3eb756cf5f9",
+                 *       "deposit_date": "2026-11-05",
+                 *       "payment_ids": [
+                 *         "57d01ef4-fff2-412a-910b-c081525daf74",
+                 *         "52305634-0dfe-42bd-a7ba-8f2197fc73ad"
+                 *       ],
+                 *       "memo": "Friday deposit"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10932,6 +11952,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c05d7878-2f98-4b3a-87a6-0cef0af8fea1",
+                     *       "object": "deposit",
+                     *       "livemode": false,
+                     *       "entity_id": "10cb89d3-241b-4f04-a04f-1c932bd6716f",
+                     *       "status": "posted",
+                     *       "total_amount": 20,
+                     *       "line_count": 2,
+                     *       "bank_account_id": "5f06aa09-dfb4-4dec-afe8-a3eb756cf5f9",
+                     *       "gl_account_id": "13277dcc-cebe-4b17-8541-19eb40e1ab14",
+                     *       "deposit_date": "2026-11-05",
+                     *       "memo": "Friday deposit",
+                     *       "journal_entry_id": "8fbe7341-c5d6-470d-8a0b-b0c5093bbeeb",
+                     *       "created_at": "2026-12-07T03:27:03.944Z",
+                     *       "updated_at": "2026-12-07T03:27:03.944Z",
+                     *       "payment_ids": [
+                     *         "57d01ef4-fff2-412a-910b-c081525daf74",
+                     *         "52305634-0dfe-42bd-a7ba-8f2197fc73ad"
+                     *       ],
+                     *       "lines": [
+                     *         {
+                     *           "id": "613eb248-38b1-499f-8f5c-8ff6ed1f14db",
+                     *           "payment_id": "57d01ef4-fff2-412a-910b-c081525daf74",
+                     *           "amount": 12.34
+                     *         },
+                     *         {
+                     *           "id": "ea539d0e-3525-4d77-a506-53e64216cfce",
+                     *           "payment_id": "52305634-0dfe-42bd-a7ba-8f2197fc73ad",
+                     *           "amount": 7.66
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deposit"];
                 };
             };
@@ -11073,7 +12127,12 @@ export interface operations {
     "deposits.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "payments"
+                 *     ]
+                 */
                 "expand[]"?: "payments"[];
             };
             header?: {
@@ -11081,7 +12140,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 13bcb1db-a8cf-492a-9fee-99431e62782c
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11096,6 +12158,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "13bcb1db-a8cf-492a-9fee-99431e62782c",
+                     *       "object": "deposit",
+                     *       "livemode": false,
+                     *       "entity_id": "e35f8f12-b27f-4644-8fc2-6c858ceb5a05",
+                     *       "status": "posted",
+                     *       "total_amount": 20,
+                     *       "line_count": 2,
+                     *       "bank_account_id": "9f531be6-77b6-4183-a6dc-aceccaf70e7c",
+                     *       "gl_account_id": "7da3291c-8c89-4aa0-b4b9-f32a449b7247",
+                     *       "deposit_date": "2026-11-03",
+                     *       "memo": null,
+                     *       "journal_entry_id": "486e60e2-c4a4-444c-ac0c-945a46b221ae",
+                     *       "created_at": "2026-12-07T03:29:09.869Z",
+                     *       "updated_at": "2026-12-07T03:29:09.869Z",
+                     *       "payment_ids": [
+                     *         "92690340-70f2-4aa9-bc7f-3ac90a4aaff4",
+                     *         "bc1b28d1-c407-44c6-adaf-c81f6084c361"
+                     *       ],
+                     *       "lines": [
+                     *         {
+                     *           "id": "e263fbe3-e845-49b2-91c2-f866ee4ef789",
+                     *           "payment_id": "92690340-70f2-4aa9-bc7f-3ac90a4aaff4",
+                     *           "amount": 12
+                     *         },
+                     *         {
+                     *           "id": "18357d8e-1cde-4d32-a5dc-98aa9f009d1b",
+                     *           "payment_id": "bc1b28d1-c407-44c6-adaf-c81f6084c361",
+                     *           "amount": 8
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deposit"];
                 };
             };
@@ -11234,6 +12330,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_ids": [
+                 *         "483ea985-216b-400c-bc0b-3bc7321e018e",
+                 *         "0c9343f5-3118-4a1b-b6ee-f4d8d104d457"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     payment_ids: string[];
                 };
@@ -11248,6 +12352,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total_amount": 20,
+                     *       "line_count": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["DepositPreview"];
                 };
             };
@@ -11389,15 +12499,31 @@ export interface operations {
     "api_keys.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 9c7ee97a-fcca-439d-bd53-6514cf4b0b73
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 5aedf2e1-881f-4945-8df7-6b3fd364b981
+                 */
                 ending_before?: string;
+                /** @example test */
                 mode?: "live" | "test";
+                /** @example active */
                 status?: "active" | "expired" | "revoked";
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.created_by_user"
+                 *     ]
+                 */
                 "expand[]"?: "data.created_by_user"[];
             };
             header?: {
@@ -11405,7 +12531,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 88eb9cf4-a4bf-44b3-95da-d0349c3d93fa
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -11420,6 +12549,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "9c7ee97a-fcca-439d-bd53-6514cf4b0b73",
+                     *           "object": "api_key",
+                     *           "livemode": false,
+                     *           "entity_id": "88eb9cf4-a4bf-44b3-95da-d0349c3d93fa",
+                     *           "name": "Test key",
+                     *           "mode": "test",
+                     *           "redacted_key": "bo_test_ent_acme_...EX41",
+                     *           "scopes": [
+                     *             "accounts:read",
+                     *             "accounts:write",
+                     *             "accounting:read",
+                     *             "accounting:write",
+                     *             "api_keys:read",
+                     *             "api_keys:write",
+                     *             "manufacturers:read",
+                     *             "manufacturers:write",
+                     *             "migration:read",
+                     *             "migration:write",
+                     *             "orders:read",
+                     *             "orders:write",
+                     *             "payments:read",
+                     *             "payments:write",
+                     *             "products:read",
+                     *             "products:write",
+                     *             "purchasing:read",
+                     *             "purchasing:write",
+                     *             "settings:read",
+                     *             "settings:write",
+                     *             "webhooks:read",
+                     *             "webhooks:write",
+                     *             "migration:admin"
+                     *           ],
+                     *           "created_by_user_id": "030873eb-9aa5-4acb-a69a-a8d59686bbdc",
+                     *           "status": "active",
+                     *           "expires_at": null,
+                     *           "revoked_at": null,
+                     *           "last_used_at": "2026-12-07T03:27:08.832Z",
+                     *           "rolled_from_key_id": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:27:08.821Z",
+                     *           "updated_at": "2026-12-07T03:27:08.821Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/entities/88eb9cf4-a4bf-44b3-95da-d0349c3d93fa/api-keys"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -11559,7 +12741,12 @@ export interface operations {
     "api_keys.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "created_by_user"
+                 *     ]
+                 */
                 "expand[]"?: "created_by_user"[];
             };
             header?: {
@@ -11567,13 +12754,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example b317be9a-7ad6-4239-96cd-014ac57a38f5
+                 */
                 entity_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "payments:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name?: string | null;
                     /**
@@ -11604,6 +12801,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3b6ad1c5-751d-4619-b8bf-2cb326ad3340",
+                     *       "object": "api_key",
+                     *       "livemode": false,
+                     *       "entity_id": "b317be9a-7ad6-4239-96cd-014ac57a38f5",
+                     *       "name": null,
+                     *       "mode": "test",
+                     *       "redacted_key": "bo_test_ent_acme_...Yww7",
+                     *       "scopes": [
+                     *         "payments:read"
+                     *       ],
+                     *       "created_by_user_id": "139ca26a-1787-481e-93be-4fceedfbb766",
+                     *       "status": "active",
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "last_used_at": null,
+                     *       "rolled_from_key_id": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:47.565Z",
+                     *       "updated_at": "2026-12-07T03:26:47.565Z",
+                     *       "secret": "bo_test_ent_acme_dgnYtgV90lLpyCURLJKNaonqAZ8tCc8N"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
@@ -11745,7 +12966,12 @@ export interface operations {
     "api_keys.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "created_by_user"
+                 *     ]
+                 */
                 "expand[]"?: "created_by_user"[];
             };
             header?: {
@@ -11753,9 +12979,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example df4c5f65-43ab-46a8-866b-4e7d6a3e6c06
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 95f1f3fa-0f55-43b6-b878-53318808134c
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11770,6 +13002,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "95f1f3fa-0f55-43b6-b878-53318808134c",
+                     *       "object": "api_key",
+                     *       "livemode": false,
+                     *       "entity_id": "df4c5f65-43ab-46a8-866b-4e7d6a3e6c06",
+                     *       "name": "Sync job",
+                     *       "mode": "test",
+                     *       "redacted_key": "bo_test_ent_acme_...VRym",
+                     *       "scopes": [
+                     *         "settings:read"
+                     *       ],
+                     *       "created_by_user_id": "1742dace-1d38-41cb-b36a-91ec99376620",
+                     *       "status": "active",
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "last_used_at": null,
+                     *       "rolled_from_key_id": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:12.603Z",
+                     *       "updated_at": "2026-12-07T03:28:12.603Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -11906,15 +13161,29 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 4cc96689-f9cf-45d3-9662-164ee56124de
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 8b225841-f001-4c4e-8fc4-52308bbf5c18
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Main",
+                 *       "metadata": {
+                 *         "team": "ops"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name?: string | null;
                     /** @description Up to 50 keys (40 characters each) with string values (500 characters each). */
@@ -11933,6 +13202,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8b225841-f001-4c4e-8fc4-52308bbf5c18",
+                     *       "object": "api_key",
+                     *       "livemode": false,
+                     *       "entity_id": "4cc96689-f9cf-45d3-9662-164ee56124de",
+                     *       "name": "Main",
+                     *       "mode": "test",
+                     *       "redacted_key": "bo_test_ent_acme_...XlM3",
+                     *       "scopes": [
+                     *         "accounts:read",
+                     *         "accounts:write",
+                     *         "accounting:read",
+                     *         "accounting:write",
+                     *         "api_keys:read",
+                     *         "api_keys:write",
+                     *         "manufacturers:read",
+                     *         "manufacturers:write",
+                     *         "migration:read",
+                     *         "migration:write",
+                     *         "orders:read",
+                     *         "orders:write",
+                     *         "payments:read",
+                     *         "payments:write",
+                     *         "products:read",
+                     *         "products:write",
+                     *         "purchasing:read",
+                     *         "purchasing:write",
+                     *         "settings:read",
+                     *         "settings:write",
+                     *         "webhooks:read",
+                     *         "webhooks:write",
+                     *         "migration:admin"
+                     *       ],
+                     *       "created_by_user_id": "af017928-1797-4083-8b5e-951b25a5ed72",
+                     *       "status": "active",
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "last_used_at": "2026-12-07T03:28:12.996Z",
+                     *       "rolled_from_key_id": null,
+                     *       "metadata": {
+                     *         "team": "ops"
+                     *       },
+                     *       "created_at": "2026-12-07T03:28:12.991Z",
+                     *       "updated_at": "2026-12-07T03:28:12.998Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -12089,9 +13405,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 3a0a9d12-749f-4936-944e-6891ff263604
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 28d62c95-2dfa-49f9-b4d7-b7273c9eb87f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12106,6 +13428,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "28d62c95-2dfa-49f9-b4d7-b7273c9eb87f",
+                     *       "object": "api_key",
+                     *       "livemode": false,
+                     *       "entity_id": "3a0a9d12-749f-4936-944e-6891ff263604",
+                     *       "name": null,
+                     *       "mode": "test",
+                     *       "redacted_key": "bo_test_ent_acme_...9rtU",
+                     *       "scopes": [
+                     *         "settings:read"
+                     *       ],
+                     *       "created_by_user_id": "78e5e703-4b55-4812-8c00-ed59321461d6",
+                     *       "status": "revoked",
+                     *       "expires_at": null,
+                     *       "revoked_at": "2026-12-07T03:28:12.863Z",
+                     *       "last_used_at": "2026-12-07T03:28:12.853Z",
+                     *       "rolled_from_key_id": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:12.845Z",
+                     *       "updated_at": "2026-12-07T03:28:12.863Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -12252,15 +13597,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example ad036733-5df1-4c44-b52f-174898f634eb
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 5b3a642c-0133-42e6-aa20-4842bd832e66
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expires_in_seconds": 3600
+                 *     }
+                 */
                 "application/json": {
                     /** @description How long the old key keeps working (0 to 604800 seconds); default 0, it stops at once. */
                     expires_in_seconds?: number;
@@ -12276,6 +13632,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "916c08e1-4a70-45b8-8668-07918bbad967",
+                     *       "object": "api_key",
+                     *       "livemode": false,
+                     *       "entity_id": "ad036733-5df1-4c44-b52f-174898f634eb",
+                     *       "name": "Rotating",
+                     *       "mode": "test",
+                     *       "redacted_key": "bo_test_ent_acme_...G2sW",
+                     *       "scopes": [
+                     *         "settings:read"
+                     *       ],
+                     *       "created_by_user_id": "01d97f28-33ec-48c6-96d8-f55d4810c803",
+                     *       "status": "active",
+                     *       "expires_at": null,
+                     *       "revoked_at": null,
+                     *       "last_used_at": null,
+                     *       "rolled_from_key_id": "5b3a642c-0133-42e6-aa20-4842bd832e66",
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:12.895Z",
+                     *       "updated_at": "2026-12-07T03:28:12.895Z",
+                     *       "secret": "bo_test_ent_acme_3SGs4FaLFmyjYx6pcYpDPvk2vDCAmAMc"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
@@ -12417,21 +13797,47 @@ export interface operations {
     "events.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 3
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 93874204-37a5-4c88-9abd-f8d01fcd09cc
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example c8f32671-c76b-4ca9-a8b8-0f248a4fdb0e
+                 */
                 ending_before?: string;
-                /** @description Only events of this type. */
+                /**
+                 * @description Only events of this type.
+                 * @example location.deleted
+                 */
                 type?: string;
-                /** @description Only events of these types (types[]=a&types[]=b); not together with type. */
+                /**
+                 * @description Only events of these types (types[]=a&types[]=b); not together with type.
+                 * @example [
+                 *       "location.deleted"
+                 *     ]
+                 */
                 "types[]"?: string[];
-                /** @description Only events created at or after this time. */
+                /**
+                 * @description Only events created at or after this time.
+                 * @example 2026-12-07T03:27:37.033Z
+                 */
                 "created[gte]"?: string;
-                /** @description Only events created at or before this time. */
+                /**
+                 * @description Only events created at or before this time.
+                 * @example 2026-12-07T03:27:37.033Z
+                 */
                 "created[lte]"?: string;
-                /** @description Only events about this object (data.object.id). */
+                /**
+                 * @description Only events about this object (data.object.id).
+                 * @example 1eeb28b0-97d6-489e-b460-05c42b0f65c5
+                 */
                 object_id?: string;
             };
             header?: {
@@ -12439,7 +13845,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -12454,6 +13863,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "93874204-37a5-4c88-9abd-f8d01fcd09cc",
+                     *           "data": {
+                     *             "object": {
+                     *               "id": "b3311b93-2d83-4c87-9dea-cfa9c71f64c3",
+                     *               "city": null,
+                     *               "name": "Overflow",
+                     *               "phone": null,
+                     *               "state": null,
+                     *               "object": "location",
+                     *               "livemode": false,
+                     *               "country": null,
+                     *               "address1": null,
+                     *               "address2": null,
+                     *               "metadata": {},
+                     *               "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *               "is_active": true,
+                     *               "created_at": "2026-12-07T03:27:36.938Z",
+                     *               "is_default": false,
+                     *               "updated_at": "2026-12-07T03:27:36.938Z",
+                     *               "postal_code": null
+                     *             }
+                     *           },
+                     *           "type": "location.deleted",
+                     *           "object": "event",
+                     *           "livemode": false,
+                     *           "request": {
+                     *             "id": "c65923f2-8323-4592-97bc-dcb0e31f4d91",
+                     *             "idempotency_key": null
+                     *           },
+                     *           "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *           "created_at": "2026-12-07T03:27:37.033Z",
+                     *           "api_version": "1.0.0",
+                     *           "payload_version": 1
+                     *         },
+                     *         {
+                     *           "id": "a0f958be-45ac-49fb-b6ac-1ea2b038e2ba",
+                     *           "data": {
+                     *             "object": {
+                     *               "id": "381d1372-a4fe-4120-8c33-dcfc8c9b602d",
+                     *               "sku": "FEED-1",
+                     *               "cost": null,
+                     *               "name": "Feed product",
+                     *               "object": "product",
+                     *               "livemode": false,
+                     *               "uom_id": null,
+                     *               "metadata": {},
+                     *               "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *               "is_active": true,
+                     *               "created_at": "2026-12-07T03:27:37.003Z",
+                     *               "list_price": null,
+                     *               "updated_at": "2026-12-07T03:27:37.003Z",
+                     *               "description": null,
+                     *               "external_id": null,
+                     *               "imported_at": null,
+                     *               "product_type": "simple",
+                     *               "reorder_point": null,
+                     *               "external_source": null,
+                     *               "manufacturer_id": null,
+                     *               "demand_avg_per_day": 0,
+                     *               "migration_batch_id": null,
+                     *               "reorder_point_mode": "manual"
+                     *             }
+                     *           },
+                     *           "type": "product.created",
+                     *           "object": "event",
+                     *           "livemode": false,
+                     *           "request": {
+                     *             "id": "15d26982-3af1-4950-be77-63e049c00ef8",
+                     *             "idempotency_key": null
+                     *           },
+                     *           "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *           "created_at": "2026-12-07T03:27:37.011Z",
+                     *           "api_version": "1.0.0",
+                     *           "payload_version": 1
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "ce6ff261-3e93-4290-8d03-0b7abf436817",
+                     *       "url": "/v1/entities/e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df/events"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -12598,9 +14093,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 55930372-112a-44e1-be26-6a1e4051b00e
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example eebfc260-7b6c-4fd4-8df5-ae4b7797285b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12615,6 +14116,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "eebfc260-7b6c-4fd4-8df5-ae4b7797285b",
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "447d5118-39a6-4ea9-9c01-f111322a8b3e",
+                     *           "city": null,
+                     *           "name": "Single",
+                     *           "phone": null,
+                     *           "state": null,
+                     *           "object": "location",
+                     *           "livemode": false,
+                     *           "country": null,
+                     *           "address1": null,
+                     *           "address2": null,
+                     *           "metadata": {},
+                     *           "entity_id": "55930372-112a-44e1-be26-6a1e4051b00e",
+                     *           "is_active": true,
+                     *           "created_at": "2026-12-07T03:27:37.400Z",
+                     *           "is_default": true,
+                     *           "updated_at": "2026-12-07T03:27:37.400Z",
+                     *           "postal_code": null
+                     *         }
+                     *       },
+                     *       "type": "location.created",
+                     *       "object": "event",
+                     *       "livemode": false,
+                     *       "request": {
+                     *         "id": "47e44e30-b47f-49ff-b6e8-707b20b8368b",
+                     *         "idempotency_key": null
+                     *       },
+                     *       "entity_id": "55930372-112a-44e1-be26-6a1e4051b00e",
+                     *       "created_at": "2026-12-07T03:27:37.402Z",
+                     *       "api_version": "1.0.0",
+                     *       "payload_version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Event"];
                 };
             };
@@ -12749,15 +14287,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 50c29a6f-09c8-449b-a9ed-cab88818827a
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 57477f73-48e1-44ca-a065-18d92d59784e
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "3f5a1a7f-a960-40c0-828e-3e7ea219c74a"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -12776,6 +14325,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "60ca583a-475c-42eb-8a61-66c782096f74",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "endpoint_id": "3f5a1a7f-a960-40c0-828e-3e7ea219c74a",
+                     *       "event_id": "57477f73-48e1-44ca-a065-18d92d59784e",
+                     *       "event_type": "location.created",
+                     *       "kind": "resend",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "next_attempt_at": "2026-12-07T03:27:52.201Z",
+                     *       "created_at": "2026-12-07T03:27:52.201Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -12917,13 +14481,25 @@ export interface operations {
     "migration.batches.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 5bea2c6c-ef65-4aa6-b3ca-8e9c240c075b
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 12391206-5b1b-41b7-a558-980fec168636
+                 */
                 ending_before?: string;
-                /** @description Only batches in this status. */
+                /**
+                 * @description Only batches in this status.
+                 * @example open
+                 */
                 status?: "open" | "completed" | "rolled_back";
             };
             header?: {
@@ -12931,7 +14507,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 9d630724-0b05-4e1d-85c5-fd5c30eeaa6f
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -12946,6 +14525,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "5bea2c6c-ef65-4aa6-b3ca-8e9c240c075b",
+                     *           "object": "migration_batch",
+                     *           "livemode": false,
+                     *           "entity_id": "9d630724-0b05-4e1d-85c5-fd5c30eeaa6f",
+                     *           "external_source": "other",
+                     *           "description": null,
+                     *           "status": "open",
+                     *           "removed_counts": {
+                     *             "orders": 0,
+                     *             "pricing_policies": 0,
+                     *             "products": 0,
+                     *             "accounts": 0,
+                     *             "vendors": 0
+                     *           },
+                     *           "metadata": {},
+                     *           "completed_at": null,
+                     *           "rolled_back_at": null,
+                     *           "created_at": "2026-12-07T03:27:23.412Z",
+                     *           "updated_at": "2026-12-07T03:27:23.412Z",
+                     *           "counts": {
+                     *             "orders": 0,
+                     *             "pricing_policies": 0,
+                     *             "products": 0,
+                     *             "accounts": 0,
+                     *             "vendors": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "5bea2c6c-ef65-4aa6-b3ca-8e9c240c075b",
+                     *       "url": "/v1/entities/9d630724-0b05-4e1d-85c5-fd5c30eeaa6f/migration/batches"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -13090,13 +14707,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 3258aa9d-49d9-4fc4-b35f-aecef3df5562
+                 */
                 entity_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "external_source": "legacy-erp",
+                 *       "description": "First load",
+                 *       "metadata": {
+                 *         "run": "a"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description The source system, e.g. quickbooks. */
                     external_source: string;
@@ -13117,6 +14746,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01ec574f-8474-4426-82ed-491670606d33",
+                     *       "object": "migration_batch",
+                     *       "livemode": false,
+                     *       "entity_id": "3258aa9d-49d9-4fc4-b35f-aecef3df5562",
+                     *       "external_source": "legacy-erp",
+                     *       "description": "First load",
+                     *       "status": "open",
+                     *       "removed_counts": {
+                     *         "orders": 0,
+                     *         "pricing_policies": 0,
+                     *         "products": 0,
+                     *         "accounts": 0,
+                     *         "vendors": 0
+                     *       },
+                     *       "metadata": {
+                     *         "run": "a"
+                     *       },
+                     *       "completed_at": null,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-12-07T03:27:22.359Z",
+                     *       "updated_at": "2026-12-07T03:27:22.359Z",
+                     *       "counts": {
+                     *         "orders": 0,
+                     *         "pricing_policies": 0,
+                     *         "products": 0,
+                     *         "accounts": 0,
+                     *         "vendors": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MigrationBatch"];
                 };
             };
@@ -13263,9 +14924,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example a4d35844-8121-4e21-a7f2-002f1a64b215
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 4788de8e-9991-4b17-a063-5a8ad7173761
+                 */
                 id: string;
             };
             cookie?: never;
@@ -13280,6 +14947,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4788de8e-9991-4b17-a063-5a8ad7173761",
+                     *       "object": "migration_batch",
+                     *       "livemode": false,
+                     *       "entity_id": "a4d35844-8121-4e21-a7f2-002f1a64b215",
+                     *       "external_source": "legacy-erp",
+                     *       "description": "First load",
+                     *       "status": "open",
+                     *       "removed_counts": {
+                     *         "orders": 0,
+                     *         "pricing_policies": 0,
+                     *         "products": 0,
+                     *         "accounts": 0,
+                     *         "vendors": 0
+                     *       },
+                     *       "metadata": {
+                     *         "run": "a"
+                     *       },
+                     *       "completed_at": null,
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-12-07T03:27:22.359Z",
+                     *       "updated_at": "2026-12-07T03:27:22.359Z",
+                     *       "counts": {
+                     *         "orders": 1,
+                     *         "pricing_policies": 1,
+                     *         "products": 2,
+                     *         "accounts": 1,
+                     *         "vendors": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MigrationBatch"];
                 };
             };
@@ -13414,9 +15113,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example d8f1d256-bb07-47ef-bcfe-7916c463e0cd
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example d59c4dae-2d9d-40ed-b284-556f66839ea7
+                 */
                 id: string;
             };
             cookie?: never;
@@ -13431,6 +15136,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d59c4dae-2d9d-40ed-b284-556f66839ea7",
+                     *       "object": "migration_batch",
+                     *       "livemode": false,
+                     *       "entity_id": "d8f1d256-bb07-47ef-bcfe-7916c463e0cd",
+                     *       "external_source": "legacy",
+                     *       "description": null,
+                     *       "status": "completed",
+                     *       "removed_counts": {
+                     *         "orders": 0,
+                     *         "pricing_policies": 0,
+                     *         "products": 0,
+                     *         "accounts": 0,
+                     *         "vendors": 0
+                     *       },
+                     *       "metadata": {},
+                     *       "completed_at": "2026-12-07T03:27:24.541Z",
+                     *       "rolled_back_at": null,
+                     *       "created_at": "2026-12-07T03:27:24.536Z",
+                     *       "updated_at": "2026-12-07T03:27:24.541Z",
+                     *       "counts": {
+                     *         "orders": 0,
+                     *         "pricing_policies": 0,
+                     *         "products": 0,
+                     *         "accounts": 0,
+                     *         "vendors": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MigrationBatch"];
                 };
             };
@@ -13577,9 +15312,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example aac8394b-1ad1-45b5-acb9-36e6005bbc72
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example d47d6de8-75d6-4dd4-8723-1f7f046fa2af
+                 */
                 id: string;
             };
             cookie?: never;
@@ -13594,6 +15335,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "migration_batch_rollback",
+                     *       "livemode": false,
+                     *       "batch": {
+                     *         "id": "d47d6de8-75d6-4dd4-8723-1f7f046fa2af",
+                     *         "object": "migration_batch",
+                     *         "livemode": false,
+                     *         "entity_id": "aac8394b-1ad1-45b5-acb9-36e6005bbc72",
+                     *         "external_source": "legacy",
+                     *         "description": null,
+                     *         "status": "rolled_back",
+                     *         "removed_counts": {
+                     *           "orders": 1,
+                     *           "pricing_policies": 1,
+                     *           "products": 1,
+                     *           "accounts": 1,
+                     *           "vendors": 1
+                     *         },
+                     *         "metadata": {},
+                     *         "completed_at": null,
+                     *         "rolled_back_at": "2026-12-07T03:27:24.896Z",
+                     *         "created_at": "2026-12-07T03:27:24.599Z",
+                     *         "updated_at": "2026-12-07T03:27:24.896Z",
+                     *         "counts": {
+                     *           "orders": 1,
+                     *           "pricing_policies": 0,
+                     *           "products": 3,
+                     *           "accounts": 1,
+                     *           "vendors": 0
+                     *         }
+                     *       },
+                     *       "removed_counts": {
+                     *         "orders": 1,
+                     *         "pricing_policies": 1,
+                     *         "products": 1,
+                     *         "accounts": 1,
+                     *         "vendors": 1
+                     *       },
+                     *       "kept": [
+                     *         {
+                     *           "id": "40cf0dbc-0472-450b-90fd-6a251cf61a04",
+                     *           "resource_type": "orders",
+                     *           "reason": "order_not_draft",
+                     *           "referenced_by": null
+                     *         },
+                     *         {
+                     *           "id": "3821da6c-1062-4500-b859-7be2677a5f0d",
+                     *           "resource_type": "products",
+                     *           "reason": "referenced",
+                     *           "referenced_by": {
+                     *             "resource_type": "orders",
+                     *             "id": "40cf0dbc-0472-450b-90fd-6a251cf61a04"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "5553c494-4902-4437-9a19-661527f3f5bd",
+                     *           "resource_type": "products",
+                     *           "reason": "referenced",
+                     *           "referenced_by": {
+                     *             "resource_type": "orders",
+                     *             "id": "e1d48e0b-2db6-40d8-a435-105c3e283c9b"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "05091147-b819-4702-953b-ee00124cccfe",
+                     *           "resource_type": "products",
+                     *           "reason": "inventory_movements",
+                     *           "referenced_by": {
+                     *             "resource_type": "inventory_transactions",
+                     *             "id": "5431ccde-2c58-4500-9662-b0ffbc682dde"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "305b13cd-7efd-4278-9bef-7eb10fcf4f6c",
+                     *           "resource_type": "accounts",
+                     *           "reason": "referenced",
+                     *           "referenced_by": {
+                     *             "resource_type": "orders",
+                     *             "id": "40cf0dbc-0472-450b-90fd-6a251cf61a04"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["MigrationBatchRollback"];
                 };
             };
@@ -13740,13 +15566,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 0f15d06e-6c00-4510-a964-b460f184388c
+                 */
                 entity_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "cutover rehearsal"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the entity is frozen, for the cutover log. */
                     description?: string;
@@ -13762,6 +15596,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "cutover_freeze",
+                     *       "livemode": false,
+                     *       "entity_id": "0f15d06e-6c00-4510-a964-b460f184388c",
+                     *       "frozen": true,
+                     *       "freeze_token": "10ae29d2-2316-474e-9ebb-305c28ae5682",
+                     *       "frozen_at": "2026-12-07T03:30:00.194Z",
+                     *       "cutover_log_id": "7be72925-daf4-4d23-8a37-5c0e5354e12b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CutoverFreeze"];
                 };
             };
@@ -13903,11 +15748,20 @@ export interface operations {
     "migration.cutover_log_list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 787aaa8c-a948-4d4c-ab04-a279c1c17f85
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 03d8e7a9-62e9-4a73-bd51-0a1d71fc7dee
+                 */
                 ending_before?: string;
             };
             header?: {
@@ -13915,7 +15769,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example e9780590-78ac-4802-86f9-b8b1ef00c110
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -13930,6 +15787,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "787aaa8c-a948-4d4c-ab04-a279c1c17f85",
+                     *           "object": "cutover_log_entry",
+                     *           "livemode": false,
+                     *           "entity_id": "e9780590-78ac-4802-86f9-b8b1ef00c110",
+                     *           "action": "snapshot",
+                     *           "api_key_id": "98aef7f7-0745-44cc-acb6-89d144cc77a0",
+                     *           "request_id": "7eb98e31-d341-4944-9403-6e2f673593ad",
+                     *           "description": "go-live",
+                     *           "created_at": "2026-12-07T03:28:31.504Z"
+                     *         },
+                     *         {
+                     *           "id": "1d715eb4-426e-4b86-9379-bea120ab4fea",
+                     *           "object": "cutover_log_entry",
+                     *           "livemode": false,
+                     *           "entity_id": "e9780590-78ac-4802-86f9-b8b1ef00c110",
+                     *           "action": "freeze",
+                     *           "api_key_id": "98aef7f7-0745-44cc-acb6-89d144cc77a0",
+                     *           "request_id": "5d6894d4-bd8d-4a93-83c1-aa3ce8cb97e0",
+                     *           "description": null,
+                     *           "created_at": "2026-12-07T03:28:31.424Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/entities/e9780590-78ac-4802-86f9-b8b1ef00c110/migration/cutover/log"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -14074,13 +15963,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example c746913d-a8b8-4d90-b92d-8628f4bf5a29
+                 */
                 entity_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "freeze_token": "a9e4935d-06df-4093-9eca-0221c067b2aa",
+                 *       "description": "go-live"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14100,6 +15998,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a28c5e21-740b-4739-bea7-d740e0caf686",
+                     *       "object": "db_snapshot",
+                     *       "livemode": false,
+                     *       "entity_id": "c746913d-a8b8-4d90-b92d-8628f4bf5a29",
+                     *       "snapshot_id": "cutover-t4f9822a3550-mxcpnkme-1d2379",
+                     *       "db_instance_id": "local-dev",
+                     *       "status": "creating",
+                     *       "percent_progress": 0,
+                     *       "description": "go-live",
+                     *       "started_at": "2026-12-07T03:28:31.504Z",
+                     *       "estimated_completion_at": "2026-12-07T03:28:41.504Z",
+                     *       "completed_at": null,
+                     *       "failure_reason": null,
+                     *       "env": "dev",
+                     *       "dev_stub": true,
+                     *       "cutover_log_id": "3de9e2d8-efd2-486f-9bb9-d0deaa6fdf77"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbSnapshot"];
                 };
             };
@@ -14241,11 +16159,20 @@ export interface operations {
     "migration.cutover_snapshot_list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example deef3147-0421-440f-9a63-a293a582459b
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example deef3147-0421-440f-9a63-a293a582459b
+                 */
                 ending_before?: string;
             };
             header?: {
@@ -14253,7 +16180,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example f9f08b30-9855-4bd7-b6a1-beb28c9362cc
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -14268,6 +16198,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "deef3147-0421-440f-9a63-a293a582459b",
+                     *           "object": "db_snapshot",
+                     *           "livemode": false,
+                     *           "entity_id": "f9f08b30-9855-4bd7-b6a1-beb28c9362cc",
+                     *           "snapshot_id": "cutover-t4f9822a3550-mxcpnkme-1d2379",
+                     *           "db_instance_id": "local-dev",
+                     *           "status": "available",
+                     *           "percent_progress": 100,
+                     *           "description": "go-live",
+                     *           "started_at": "2026-12-07T03:28:31.504Z",
+                     *           "estimated_completion_at": "2026-12-07T03:28:41.504Z",
+                     *           "completed_at": "2026-12-07T03:28:31.692Z",
+                     *           "failure_reason": null,
+                     *           "env": "dev",
+                     *           "dev_stub": true,
+                     *           "cutover_log_id": "cb4310d7-05b1-4622-b60c-46b14feac4c6"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/entities/f9f08b30-9855-4bd7-b6a1-beb28c9362cc/migration/cutover/snapshots"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -14412,9 +16370,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key (for a test key, the entity's test-mode id). */
+                /**
+                 * @description The entity of the API key (for a test key, the entity's test-mode id).
+                 * @example 801ad4aa-d4a1-4506-aa04-51198cf9282f
+                 */
                 entity_id: string;
-                /** @description The snapshot identifier (snapshot_id of the db_snapshot). */
+                /**
+                 * @description The snapshot identifier (snapshot_id of the db_snapshot).
+                 * @example cutover-t4f9822a3550-mxcpnkme-1d2379
+                 */
                 snapshot_id: string;
             };
             cookie?: never;
@@ -14429,6 +16393,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b4277bfb-62b0-4cdb-9aaa-c8083be453a5",
+                     *       "object": "db_snapshot",
+                     *       "livemode": false,
+                     *       "entity_id": "801ad4aa-d4a1-4506-aa04-51198cf9282f",
+                     *       "snapshot_id": "cutover-t4f9822a3550-mxcpnkme-1d2379",
+                     *       "db_instance_id": "local-dev",
+                     *       "status": "creating",
+                     *       "percent_progress": 50,
+                     *       "description": "go-live",
+                     *       "started_at": "2026-12-07T03:28:31.504Z",
+                     *       "estimated_completion_at": "2026-12-07T03:28:41.504Z",
+                     *       "completed_at": null,
+                     *       "failure_reason": null,
+                     *       "env": "dev",
+                     *       "dev_stub": true,
+                     *       "cutover_log_id": "84429ae7-0aaa-4b11-8000-b7d324cd2837"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DbSnapshot"];
                 };
             };
@@ -14563,7 +16547,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 85b21353-d1b3-4ef3-b02e-50a01f3c9702
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -14578,6 +16565,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "cutover_freeze",
+                     *       "livemode": false,
+                     *       "entity_id": "85b21353-d1b3-4ef3-b02e-50a01f3c9702",
+                     *       "frozen": false,
+                     *       "freeze_token": null,
+                     *       "frozen_at": null,
+                     *       "cutover_log_id": "8e6db2cf-4305-4af9-ad1f-74d9f4365413"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CutoverFreeze"];
                 };
             };
@@ -14724,13 +16722,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 0705d438-5e71-4435-96d6-3f02fbf59e68
+                 */
                 entity_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "external_id": "ITX-mxcpn4s6-0",
+                 *           "source_id": "c215d407-5ad3-42a3-96ae-a9c412b3d79e"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 to 10,000 pairs of external id and order id. */
                     items: {
@@ -14754,6 +16765,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "migration_itx_source_relink_result",
+                     *       "livemode": false,
+                     *       "total": 1,
+                     *       "relinked": 1,
+                     *       "already_linked": 0,
+                     *       "not_found": 0,
+                     *       "failed": 0,
+                     *       "results": [
+                     *         {
+                     *           "external_id": "ITX-mxcpn4s6-0",
+                     *           "inventory_transaction_id": "4f45845e-3575-44e9-ae17-1c174584ee0d",
+                     *           "source_id": "c215d407-5ad3-42a3-96ae-a9c412b3d79e",
+                     *           "relinked": true,
+                     *           "error": null,
+                     *           "code": null,
+                     *           "hint": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["MigrationItxSourceRelinkResult"];
                 };
             };
@@ -14895,7 +16928,10 @@ export interface operations {
     "reconciliation.ap_aging": {
         parameters: {
             query?: {
-                /** @description The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then. */
+                /**
+                 * @description The date of the snapshot (default today, UTC): bills posted on or before it, payments applied on or before it and not voided by then.
+                 * @example 2026-12-07
+                 */
                 as_of_date?: string;
             };
             header?: {
@@ -14903,7 +16939,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 3b9e4436-ed9b-4f7f-bb21-2e0b0c15681c
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -14918,6 +16957,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "ap_aging",
+                     *       "livemode": false,
+                     *       "as_of_date": "2026-12-07",
+                     *       "vendors": [],
+                     *       "totals": {
+                     *         "current": 0,
+                     *         "days_1_30": 0,
+                     *         "days_31_60": 0,
+                     *         "days_61_90": 0,
+                     *         "days_over_90": 0,
+                     *         "total": 0
+                     *       },
+                     *       "accounts_payable_balance": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApAging"];
                 };
             };
@@ -15047,7 +17103,10 @@ export interface operations {
     "reconciliation.cash_balance": {
         parameters: {
             query?: {
-                /** @description Balances include postings dated on or before this date; defaults to today (UTC). */
+                /**
+                 * @description Balances include postings dated on or before this date; defaults to today (UTC).
+                 * @example 2026-01-15
+                 */
                 as_of_date?: string;
             };
             header?: {
@@ -15055,7 +17114,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 1331490b-4ae0-459e-a671-0f911c6e0afb
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -15070,6 +17132,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "cash_balance",
+                     *       "livemode": false,
+                     *       "as_of_date": "2026-01-15",
+                     *       "accounts": [
+                     *         {
+                     *           "bank_account_id": "10e28703-f68c-4345-a4a2-4c2a27ddb1e8",
+                     *           "account_name": "Operating Bank Account",
+                     *           "gl_balance": 1000
+                     *         },
+                     *         {
+                     *           "bank_account_id": "23c62b15-a293-4c9a-8f55-b5c104baba77",
+                     *           "account_name": "Savings",
+                     *           "gl_balance": 0
+                     *         }
+                     *       ],
+                     *       "total_gl_balance": 1000
+                     *     }
+                     */
                     "application/json": components["schemas"]["CashBalance"];
                 };
             };
@@ -15199,7 +17281,10 @@ export interface operations {
     "reconciliation.trial_balance": {
         parameters: {
             query?: {
-                /** @description Balances include postings dated on or before this date; defaults to today (UTC). */
+                /**
+                 * @description Balances include postings dated on or before this date; defaults to today (UTC).
+                 * @example 2026-08-31
+                 */
                 as_of_date?: string;
             };
             header?: {
@@ -15207,7 +17292,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example c44d039e-7460-475f-a1da-e3f8b283b94a
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -15222,6 +17310,170 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "trial_balance",
+                     *       "livemode": false,
+                     *       "as_of_date": "2026-08-31",
+                     *       "fiscal_year_start": "2026-01-01",
+                     *       "accounts": [
+                     *         {
+                     *           "account_id": "4a906524-6fad-4711-821f-00cfca967df5",
+                     *           "code": "1000",
+                     *           "name": "Operating Bank Account",
+                     *           "type": "asset",
+                     *           "debit_balance": 0.2,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "92ffc273-af4f-4419-82d9-4d530491b4f7",
+                     *           "code": "1050",
+                     *           "name": "Undeposited Funds",
+                     *           "type": "asset",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "0163c715-6a14-405f-ac78-ca95e4ffc390",
+                     *           "code": "1100",
+                     *           "name": "Accounts Receivable",
+                     *           "type": "asset",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "48969171-744d-4c79-b2d4-b46347428119",
+                     *           "code": "1200",
+                     *           "name": "Inventory Asset",
+                     *           "type": "asset",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "a70e4a4c-f85b-4d68-9dbf-de754ee06f68",
+                     *           "code": "1300",
+                     *           "name": "Vendor Returns Receivable",
+                     *           "type": "asset",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "b2ff305e-97a3-4884-8d0a-c0b35d0329b0",
+                     *           "code": "2000",
+                     *           "name": "Accounts Payable",
+                     *           "type": "liability",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "55dec9c9-fdfc-4503-94a7-48a3c37b6336",
+                     *           "code": "2050",
+                     *           "name": "Received Not Billed",
+                     *           "type": "liability",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "194b02c5-1094-4a5f-b994-864050bce5f9",
+                     *           "code": "2100",
+                     *           "name": "Vendor Credits",
+                     *           "type": "liability",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "fe83211f-8b62-4d38-bf24-0d6609f65504",
+                     *           "code": "2150",
+                     *           "name": "Customer Deposits and Credits",
+                     *           "type": "liability",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "5d9d1c3e-d2c3-4d4b-b488-e6125673a3b0",
+                     *           "code": "2200",
+                     *           "name": "Sales Tax Payable",
+                     *           "type": "liability",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "8a87a265-36ba-45c3-a96f-3344ccb5e983",
+                     *           "code": "3000",
+                     *           "name": "Opening Balance Equity",
+                     *           "type": "equity",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "faacb881-4b1b-46d4-b71f-e17d43c8a6ec",
+                     *           "code": "3100",
+                     *           "name": "Retained Earnings",
+                     *           "type": "equity",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "6c90ffe5-e1df-44c0-8b13-968e788d0583",
+                     *           "code": "4000",
+                     *           "name": "Sales Revenue",
+                     *           "type": "revenue",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "9b114d3d-737e-407e-a14f-9693efaf946a",
+                     *           "code": "5000",
+                     *           "name": "Cost of Goods Sold",
+                     *           "type": "expense",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "54b3e5ec-e0d9-4022-9fa0-c95cf1923c2f",
+                     *           "code": "5100",
+                     *           "name": "Purchase Price Variance",
+                     *           "type": "expense",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "28e9c2dd-2c6b-4a27-bf8c-785919276923",
+                     *           "code": "5200",
+                     *           "name": "Inventory Shrinkage and Adjustments",
+                     *           "type": "expense",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0
+                     *         },
+                     *         {
+                     *           "account_id": "563ec552-f6b4-41ae-936e-362c89d863f1",
+                     *           "code": "T11",
+                     *           "name": "Rent expense",
+                     *           "type": "expense",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0.2
+                     *         },
+                     *         {
+                     *           "account_id": "1063e931-0b38-4208-b771-a8bcd8e3b356",
+                     *           "code": "T12",
+                     *           "name": "Service revenue",
+                     *           "type": "revenue",
+                     *           "debit_balance": 0,
+                     *           "credit_balance": 0.2
+                     *         },
+                     *         {
+                     *           "account_id": "1e0e5dc9-dc21-45d2-8066-548842bf0c78",
+                     *           "code": "T13",
+                     *           "name": "Savings",
+                     *           "type": "asset",
+                     *           "debit_balance": 0.2,
+                     *           "credit_balance": 0
+                     *         }
+                     *       ],
+                     *       "total_debits": 0.4,
+                     *       "total_credits": 0.4
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrialBalance"];
                 };
             };
@@ -15351,11 +17603,20 @@ export interface operations {
     "webhook_endpoints.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example e0e76fc6-3666-4426-9e9c-adec7d84ab75
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 5565d1d4-2d56-431a-8507-8ebf3451a5e4
+                 */
                 ending_before?: string;
             };
             header?: {
@@ -15363,7 +17624,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example e03827d5-c52a-4c74-95fa-05a1df432b9b
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -15378,6 +17642,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "e0e76fc6-3666-4426-9e9c-adec7d84ab75",
+                     *           "object": "webhook_endpoint",
+                     *           "livemode": false,
+                     *           "entity_id": "e03827d5-c52a-4c74-95fa-05a1df432b9b",
+                     *           "url": "https://93.184.216.34/hooks",
+                     *           "description": null,
+                     *           "enabled_events": [
+                     *             "*"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabled_reason": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:28:18.937Z",
+                     *           "updated_at": "2026-12-07T03:28:18.937Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "e0e76fc6-3666-4426-9e9c-adec7d84ab75",
+                     *       "url": "/v1/entities/e03827d5-c52a-4c74-95fa-05a1df432b9b/webhook-endpoints"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -15522,13 +17813,24 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example afffe6fd-41ee-4be2-aa83-318cfdbf2093
+                 */
                 entity_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://93.184.216.34/hooks",
+                 *       "enabled_events": [
+                 *         "*"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     url: string;
                     /** @description Event types (such as order.created) or ["*"] for all; an unknown type is refused. */
@@ -15550,6 +17852,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ef85de51-03e0-4048-80f9-34f03eeda548",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "entity_id": "afffe6fd-41ee-4be2-aa83-318cfdbf2093",
+                     *       "url": "https://93.184.216.34/hooks",
+                     *       "description": null,
+                     *       "enabled_events": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:37.881Z",
+                     *       "updated_at": "2026-12-07T03:27:37.881Z",
+                     *       "secret": "whsec_EANTbtb6mYxVVmoB6c332d1J0oFJclzOD0uVLmyg7p8="
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -15696,9 +18018,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 28531055-b7b1-46fa-8ace-35d70ab79d08
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f85b933a-7c3e-4ae9-a188-9da0d3d17a2f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -15713,6 +18041,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "f85b933a-7c3e-4ae9-a188-9da0d3d17a2f",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "entity_id": "28531055-b7b1-46fa-8ace-35d70ab79d08",
+                     *       "url": "http://localhost:33559/hooks",
+                     *       "description": null,
+                     *       "enabled_events": [
+                     *         "order.created"
+                     *       ],
+                     *       "status": "disabled",
+                     *       "disabled_reason": "failing",
+                     *       "previous_secret_expires_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:48.891Z",
+                     *       "updated_at": "2026-12-07T03:27:49.635Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -15849,9 +18196,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example fa7492b1-0350-49b2-a8c0-08760610cc17
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 2e30a9e4-6850-45f9-bfd3-bff97f00d962
+                 */
                 id: string;
             };
             cookie?: never;
@@ -15866,6 +18219,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2e30a9e4-6850-45f9-bfd3-bff97f00d962",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -16033,15 +18394,30 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 6d1f9bf1-f4a3-4b4f-896c-80f23d4d2ab4
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 237780dc-a8c7-4e31-ac02-6632b0bcebff
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled_events": [
+                 *         "*"
+                 *       ],
+                 *       "description": null,
+                 *       "url": "https://93.184.216.35/v2"
+                 *     }
+                 */
                 "application/json": {
                     url?: string;
                     /** @description Event types (such as order.created) or ["*"] for all; an unknown type is refused. */
@@ -16063,6 +18439,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "237780dc-a8c7-4e31-ac02-6632b0bcebff",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "entity_id": "6d1f9bf1-f4a3-4b4f-896c-80f23d4d2ab4",
+                     *       "url": "https://93.184.216.35/v2",
+                     *       "description": null,
+                     *       "enabled_events": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "metadata": {
+                     *         "team": "ops"
+                     *       },
+                     *       "created_at": "2026-12-07T03:28:18.912Z",
+                     *       "updated_at": "2026-12-07T03:28:18.971Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -16214,11 +18611,20 @@ export interface operations {
     "webhook_endpoints.deliveries.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example b4c81934-0a62-4b0d-9c38-803c424a54e6
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 508357db-f034-45f5-8bad-a7a67edca04b
+                 */
                 ending_before?: string;
             };
             header?: {
@@ -16226,9 +18632,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example b27268e0-96c2-42dd-b695-6ff4a4a5b45a
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 395d94ec-47fe-4c0a-a988-d3b6820bf77b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -16243,6 +18655,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "b4c81934-0a62-4b0d-9c38-803c424a54e6",
+                     *           "object": "webhook_delivery_attempt",
+                     *           "livemode": false,
+                     *           "delivery_id": "3653f253-227e-4fce-96fc-8dbf006e556e",
+                     *           "endpoint_id": "395d94ec-47fe-4c0a-a988-d3b6820bf77b",
+                     *           "event_id": "2cfa38f2-96f4-4447-8174-5221e9cc5438",
+                     *           "event_type": "order.created",
+                     *           "attempt_number": 1,
+                     *           "succeeded": true,
+                     *           "status_code": 200,
+                     *           "duration_ms": 7,
+                     *           "response_excerpt": "ok",
+                     *           "error": null,
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-12-07T03:27:47.618Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/entities/b27268e0-96c2-42dd-b695-6ff4a4a5b45a/webhook-endpoints/395d94ec-47fe-4c0a-a988-d3b6820bf77b/deliveries"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -16387,9 +18826,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example da2173bc-e2a2-4d2b-9dfb-7e417ed00029
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 7f5d2c5c-43a1-442a-9bb1-4da9ff2de17e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -16404,6 +18849,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7f5d2c5c-43a1-442a-9bb1-4da9ff2de17e",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "entity_id": "da2173bc-e2a2-4d2b-9dfb-7e417ed00029",
+                     *       "url": "http://localhost:40905/hooks",
+                     *       "description": null,
+                     *       "enabled_events": [
+                     *         "product.created"
+                     *       ],
+                     *       "status": "disabled",
+                     *       "disabled_reason": "user",
+                     *       "previous_secret_expires_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:52.154Z",
+                     *       "updated_at": "2026-12-07T03:27:52.365Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -16550,9 +19014,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example c59228c4-10d5-4106-b90a-b54c3b33c51b
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example a7084de9-6f8a-4de6-8e7c-77d0edf3eade
+                 */
                 id: string;
             };
             cookie?: never;
@@ -16567,6 +19037,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a7084de9-6f8a-4de6-8e7c-77d0edf3eade",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "entity_id": "c59228c4-10d5-4106-b90a-b54c3b33c51b",
+                     *       "url": "https://93.184.216.34/hooks",
+                     *       "description": null,
+                     *       "enabled_events": [
+                     *         "*"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:18.999Z",
+                     *       "updated_at": "2026-12-07T03:28:19.016Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -16713,9 +19202,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 60f761f9-becd-434b-bae4-7afa10ad4a38
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 9eff0921-f171-49e3-92cd-fbf1e95c6edd
+                 */
                 id: string;
             };
             cookie?: never;
@@ -16730,6 +19225,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9eff0921-f171-49e3-92cd-fbf1e95c6edd",
+                     *       "object": "webhook_endpoint",
+                     *       "livemode": false,
+                     *       "entity_id": "60f761f9-becd-434b-bae4-7afa10ad4a38",
+                     *       "url": "http://localhost:33641/hooks",
+                     *       "description": null,
+                     *       "enabled_events": [
+                     *         "order.created"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": "2026-12-08T03:27:51.943Z",
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:51.935Z",
+                     *       "updated_at": "2026-12-07T03:27:51.943Z",
+                     *       "secret": "whsec_hh1t3E63lCwEe6RJ6rHFWucX5TDzPdioNHcyHBvTp4E="
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -16876,9 +19391,15 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example ad8859eb-9af5-49ae-a921-bd420fc2b13b
+                 */
                 entity_id: string;
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 75bd4099-e1a3-4cb7-b6db-b3934aea113c
+                 */
                 id: string;
             };
             cookie?: never;
@@ -16893,6 +19414,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b56d3eb7-e194-4540-b527-94cd15abff8d",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "endpoint_id": "75bd4099-e1a3-4cb7-b6db-b3934aea113c",
+                     *       "event_id": "3c480042-3319-439f-bd02-4f5f7bf478c3",
+                     *       "event_type": "ping",
+                     *       "kind": "test",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "next_attempt_at": "2026-12-07T03:27:50.410Z",
+                     *       "created_at": "2026-12-07T03:27:50.410Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -17034,17 +19570,34 @@ export interface operations {
     "gl_accounts.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 100
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example bcecceb0-4e9b-4f7b-bdd5-5aa428ba5c98
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 9a218ae6-cfef-4de1-939e-78b29c3923f5
+                 */
                 ending_before?: string;
+                /** @example expense */
                 type?: "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @example cost_of_goods_sold */
                 subtype?: "other_current_asset" | "bank" | "accounts_receivable" | "inventory" | "fixed_asset" | "other_asset" | "other_current_liability" | "accounts_payable" | "credit_card" | "long_term_liability" | "owners_equity" | "retained_earnings" | "opening_balance_equity" | "income" | "other_income" | "expense" | "cost_of_goods_sold" | "other_expense";
-                /** @description Only active (true) or inactive (false) accounts. */
+                /**
+                 * @description Only active (true) or inactive (false) accounts.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
-                /** @description Only bank accounts (true) or only other accounts (false). */
+                /**
+                 * @description Only bank accounts (true) or only other accounts (false).
+                 * @example false
+                 */
                 is_bank?: "true" | "false";
             };
             header?: {
@@ -17064,6 +19617,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "bcecceb0-4e9b-4f7b-bdd5-5aa428ba5c98",
+                     *           "object": "gl_account",
+                     *           "livemode": false,
+                     *           "entity_id": "ce536506-c3c3-4961-9ac3-472e7d0c2ba0",
+                     *           "code": "5200",
+                     *           "name": "Inventory Shrinkage and Adjustments",
+                     *           "description": null,
+                     *           "type": "expense",
+                     *           "subtype": "cost_of_goods_sold",
+                     *           "normal_balance": "debit",
+                     *           "system_key": "inventory_adjustments",
+                     *           "is_bank": false,
+                     *           "bank_account_id": null,
+                     *           "is_active": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:38.819Z",
+                     *           "updated_at": "2026-12-07T03:26:38.819Z"
+                     *         },
+                     *         {
+                     *           "id": "987f90c7-34df-4431-82bc-94e9393f1960",
+                     *           "object": "gl_account",
+                     *           "livemode": false,
+                     *           "entity_id": "ce536506-c3c3-4961-9ac3-472e7d0c2ba0",
+                     *           "code": "5100",
+                     *           "name": "Purchase Price Variance",
+                     *           "description": null,
+                     *           "type": "expense",
+                     *           "subtype": "cost_of_goods_sold",
+                     *           "normal_balance": "debit",
+                     *           "system_key": "purchase_price_variance",
+                     *           "is_bank": false,
+                     *           "bank_account_id": null,
+                     *           "is_active": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:38.819Z",
+                     *           "updated_at": "2026-12-07T03:26:38.819Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/gl-accounts"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -17212,6 +19813,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "T0",
+                 *       "name": "Rent expense",
+                 *       "type": "expense"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity (case-insensitive). */
                     code: string;
@@ -17242,6 +19850,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5822266b-44e4-4b6b-8852-33f6d2f40b39",
+                     *       "object": "gl_account",
+                     *       "livemode": false,
+                     *       "entity_id": "6457d69a-767a-4021-9663-aed84200f747",
+                     *       "code": "T0",
+                     *       "name": "Rent expense",
+                     *       "description": null,
+                     *       "type": "expense",
+                     *       "subtype": "expense",
+                     *       "normal_balance": "debit",
+                     *       "system_key": null,
+                     *       "is_bank": false,
+                     *       "bank_account_id": null,
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:38.940Z",
+                     *       "updated_at": "2026-12-07T03:26:38.940Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GlAccount"];
                 };
             };
@@ -17388,7 +20017,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 0cc134f9-e19b-4685-8e58-4244f6270b44
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17403,6 +20035,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0cc134f9-e19b-4685-8e58-4244f6270b44",
+                     *       "object": "gl_account",
+                     *       "livemode": false,
+                     *       "entity_id": "410e8b91-6dfe-47e2-9388-64679e2e6ee6",
+                     *       "code": "X-10",
+                     *       "name": "Office supplies",
+                     *       "description": null,
+                     *       "type": "expense",
+                     *       "subtype": "expense",
+                     *       "normal_balance": "debit",
+                     *       "system_key": null,
+                     *       "is_bank": false,
+                     *       "bank_account_id": null,
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:36:29.904Z",
+                     *       "updated_at": "2026-12-07T03:36:29.904Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GlAccount"];
                 };
             };
@@ -17539,7 +20192,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example a411b25d-4c66-4707-a675-9996b8b63f74
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17554,6 +20210,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a411b25d-4c66-4707-a675-9996b8b63f74",
+                     *       "object": "gl_account",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -17721,13 +20385,22 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c981f5c7-2552-4da9-bc33-858a6d51488c
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "asset",
+                 *       "subtype": "bank"
+                 *     }
+                 */
                 "application/json": {
                     code?: string;
                     name?: string;
@@ -17760,6 +20433,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c981f5c7-2552-4da9-bc33-858a6d51488c",
+                     *       "object": "gl_account",
+                     *       "livemode": false,
+                     *       "entity_id": "5ccb9d6e-a663-4942-aafb-5fbe4d0f3515",
+                     *       "code": "X-10",
+                     *       "name": "Office supplies",
+                     *       "description": null,
+                     *       "type": "asset",
+                     *       "subtype": "bank",
+                     *       "normal_balance": "debit",
+                     *       "system_key": null,
+                     *       "is_bank": true,
+                     *       "bank_account_id": "47432ed9-0e25-42e7-88a3-1a1287ca93a3",
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:19.265Z",
+                     *       "updated_at": "2026-12-07T03:27:19.332Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GlAccount"];
                 };
             };
@@ -17920,6 +20614,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "e38ae449-2d88-4e67-8f4d-19f78acf5499",
+                 *       "location_id": "29bd2a0a-ed9a-44f6-b008-ae621c412302",
+                 *       "quantity": -1,
+                 *       "allow_negative": true,
+                 *       "reason": "count"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     product_id: string;
@@ -17957,6 +20660,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fcd94691-5e55-4af3-803d-766d5594245a",
+                     *       "object": "inventory_transaction",
+                     *       "livemode": false,
+                     *       "entity_id": "decf3349-dc77-42c4-a695-85ef0357aac5",
+                     *       "product_id": "e38ae449-2d88-4e67-8f4d-19f78acf5499",
+                     *       "location_id": "29bd2a0a-ed9a-44f6-b008-ae621c412302",
+                     *       "transaction_type": "adjust",
+                     *       "quantity": -1,
+                     *       "unit_cost": 4,
+                     *       "total_cost": -4,
+                     *       "uom_id": null,
+                     *       "reference_type": null,
+                     *       "reference_id": null,
+                     *       "transaction_id": null,
+                     *       "group_id": null,
+                     *       "reason": "count",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "occurred_at": "2026-12-07T03:26:39.190Z",
+                     *       "created_at": "2026-12-07T03:26:39.187Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InventoryTransaction"];
                 };
             };
@@ -18098,14 +20825,26 @@ export interface operations {
     "inventory.balances.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 90a72805-63c9-4a63-b100-3fdc44fbf977
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 14feaef5-d989-422b-bb26-2044ecf27641
+                 */
                 ending_before?: string;
+                /** @example 0902b795-2b96-4807-b3ac-3d876c408b19 */
                 product_id?: string;
+                /** @example cafb20a8-7a45-4d48-9422-de9bb82abd30 */
                 location_id?: string;
+                /** @example in_stock */
                 stock_status?: "in_stock" | "low_stock" | "out_of_stock";
             };
             header?: {
@@ -18125,6 +20864,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "90a72805-63c9-4a63-b100-3fdc44fbf977",
+                     *           "object": "inventory_balance",
+                     *           "livemode": false,
+                     *           "entity_id": "3c633d42-4de7-4518-9c23-e1c4436efbee",
+                     *           "product_id": "0902b795-2b96-4807-b3ac-3d876c408b19",
+                     *           "location_id": "cafb20a8-7a45-4d48-9422-de9bb82abd30",
+                     *           "sku": "W-6",
+                     *           "product_name": "Widget",
+                     *           "on_hand": 4,
+                     *           "committed": 0,
+                     *           "available": 4,
+                     *           "on_order": 6,
+                     *           "reorder_point": 2,
+                     *           "stock_status": "in_stock",
+                     *           "inventory_value": 12,
+                     *           "demand_avg_per_day": 0,
+                     *           "current_demand_units": 0,
+                     *           "run_rate_30": 0,
+                     *           "run_rate_90": 0,
+                     *           "run_rate_180": 0,
+                     *           "run_rate_365": 0,
+                     *           "blended_daily": 0,
+                     *           "created_at": "2026-12-07T03:26:38.888Z",
+                     *           "updated_at": "2026-12-07T03:26:38.888Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/inventory/balances"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -18269,7 +21044,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example e2e67ddc-c564-4709-865b-da37d55a4dcc
+                 */
                 id: string;
             };
             cookie?: never;
@@ -18284,6 +21062,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e2e67ddc-c564-4709-865b-da37d55a4dcc",
+                     *       "object": "inventory_balance",
+                     *       "livemode": false,
+                     *       "entity_id": "8278fc56-7405-4101-8f41-275066637d99",
+                     *       "product_id": "348888cf-3dbb-46be-a168-668c1e5c5273",
+                     *       "location_id": "37e9483f-f61a-4887-9687-adf8758f94c2",
+                     *       "sku": "P-fzhfhyjnqen",
+                     *       "product_name": "Stocked",
+                     *       "on_hand": 3,
+                     *       "committed": 0,
+                     *       "available": 3,
+                     *       "on_order": 0,
+                     *       "reorder_point": null,
+                     *       "stock_status": "in_stock",
+                     *       "inventory_value": 10,
+                     *       "demand_avg_per_day": 0,
+                     *       "current_demand_units": 0,
+                     *       "run_rate_30": 0,
+                     *       "run_rate_90": 0,
+                     *       "run_rate_180": 0,
+                     *       "run_rate_365": 0,
+                     *       "blended_daily": 0,
+                     *       "created_at": "2026-12-07T03:27:29.619Z",
+                     *       "updated_at": "2026-12-07T03:27:29.677Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InventoryBalance"];
                 };
             };
@@ -18422,6 +21228,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "6b7ae168-20a1-4a96-9407-4ded2aea9010",
+                 *       "location_id": "2f8b14a6-edb4-4466-a107-609740e0c442",
+                 *       "quantity": 2,
+                 *       "unit_cost": 4
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     product_id: string;
@@ -18459,6 +21273,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2a1ee429-787c-435e-b51a-187dc9c3ff68",
+                     *       "object": "inventory_transaction",
+                     *       "livemode": false,
+                     *       "entity_id": "51b144a8-a565-43af-922a-667fcb6fc6a0",
+                     *       "product_id": "6b7ae168-20a1-4a96-9407-4ded2aea9010",
+                     *       "location_id": "2f8b14a6-edb4-4466-a107-609740e0c442",
+                     *       "transaction_type": "receive",
+                     *       "quantity": 2,
+                     *       "unit_cost": 4,
+                     *       "total_cost": 8,
+                     *       "uom_id": null,
+                     *       "reference_type": null,
+                     *       "reference_id": null,
+                     *       "transaction_id": null,
+                     *       "group_id": null,
+                     *       "reason": null,
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "occurred_at": "2026-12-07T03:26:40.002Z",
+                     *       "created_at": "2026-12-07T03:26:40.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InventoryTransaction"];
                 };
             };
@@ -18600,18 +21438,35 @@ export interface operations {
     "inventory.transactions.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 6b2d9cca-6517-46d6-ac71-97b961978192
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 269cac21-3229-4f2a-b7fc-e1b3bb4ae0b5
+                 */
                 ending_before?: string;
+                /** @example 28c6c52e-ae67-429a-8867-43489e973b0f */
                 product_id?: string;
+                /** @example 53cc1a04-271f-49c2-94c7-e2f7ea43e6e3 */
                 location_id?: string;
+                /** @example receive */
                 transaction_type?: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce" | "vendor_return";
+                /** @example order */
                 reference_type?: string;
+                /** @example 2f9621af-41b1-449a-9391-58d25418e814 */
                 reference_id?: string;
-                /** @description The rows of one transfer or kit build. */
+                /**
+                 * @description The rows of one transfer or kit build.
+                 * @example d7e6d19e-0983-49ac-854a-75dc5f7409be
+                 */
                 group_id?: string;
             };
             header?: {
@@ -18631,6 +21486,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6b2d9cca-6517-46d6-ac71-97b961978192",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "98978ae0-8d3d-41b2-bf0e-8c053c0bc6c0",
+                     *           "product_id": "28c6c52e-ae67-429a-8867-43489e973b0f",
+                     *           "location_id": "53cc1a04-271f-49c2-94c7-e2f7ea43e6e3",
+                     *           "transaction_type": "receive",
+                     *           "quantity": 5,
+                     *           "unit_cost": 3.3333,
+                     *           "total_cost": 16.6665,
+                     *           "uom_id": null,
+                     *           "reference_type": null,
+                     *           "reference_id": null,
+                     *           "transaction_id": null,
+                     *           "group_id": null,
+                     *           "reason": null,
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:27:29.641Z",
+                     *           "created_at": "2026-12-07T03:27:29.640Z"
+                     *         },
+                     *         {
+                     *           "id": "1b06380d-a97f-4dcf-a753-ce20932c5a4f",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "98978ae0-8d3d-41b2-bf0e-8c053c0bc6c0",
+                     *           "product_id": "28c6c52e-ae67-429a-8867-43489e973b0f",
+                     *           "location_id": "53cc1a04-271f-49c2-94c7-e2f7ea43e6e3",
+                     *           "transaction_type": "receive",
+                     *           "quantity": 5,
+                     *           "unit_cost": 2,
+                     *           "total_cost": 10,
+                     *           "uom_id": null,
+                     *           "reference_type": null,
+                     *           "reference_id": null,
+                     *           "transaction_id": null,
+                     *           "group_id": null,
+                     *           "reason": null,
+                     *           "notes": "PO 1",
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:27:29.623Z",
+                     *           "created_at": "2026-12-07T03:27:29.619Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/inventory/transactions"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -18775,7 +21684,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c88fc3d9-7d8a-4561-bf1c-127b45105e08
+                 */
                 id: string;
             };
             cookie?: never;
@@ -18790,6 +21702,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c88fc3d9-7d8a-4561-bf1c-127b45105e08",
+                     *       "object": "inventory_transaction",
+                     *       "livemode": false,
+                     *       "entity_id": "c7df5d95-3879-437b-8726-0bbd2b018ffa",
+                     *       "product_id": "2178f808-f11d-4359-bfff-2c28def9be7c",
+                     *       "location_id": "eae32d0a-9f76-4801-8678-2fe0e21e82ca",
+                     *       "transaction_type": "receive",
+                     *       "quantity": 4,
+                     *       "unit_cost": 3,
+                     *       "total_cost": 12,
+                     *       "uom_id": null,
+                     *       "reference_type": "order",
+                     *       "reference_id": "6a91fb73-5303-471c-bf13-6f585a352b76",
+                     *       "transaction_id": null,
+                     *       "group_id": "df1a97f1-a996-4289-9524-68b79a72a623",
+                     *       "reason": null,
+                     *       "notes": null,
+                     *       "metadata": {
+                     *         "line_id": "eaeb88ef-6d88-4998-91a2-1bd906524d50",
+                     *         "order_number": "PO-000001"
+                     *       },
+                     *       "occurred_at": "2026-12-07T03:26:38.890Z",
+                     *       "created_at": "2026-12-07T03:26:38.888Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InventoryTransaction"];
                 };
             };
@@ -18928,6 +21867,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
+                 *       "from_location_id": "7a089b13-6741-4cc0-b2bb-b24fcae3d86e",
+                 *       "to_location_id": "99c65d1f-e00f-4551-9440-75ab3f774e92",
+                 *       "quantity": 3
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     product_id: string;
@@ -18958,6 +21905,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *       "object": "inventory_transfer",
+                     *       "livemode": false,
+                     *       "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
+                     *       "from_location_id": "7a089b13-6741-4cc0-b2bb-b24fcae3d86e",
+                     *       "to_location_id": "99c65d1f-e00f-4551-9440-75ab3f774e92",
+                     *       "quantity": 3,
+                     *       "total_cost": 7,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "d9cb8ad7-6456-48ba-8dd6-90d0dd3e75f0",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "5c235e21-0403-4bb2-907f-b698446dd2ae",
+                     *           "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
+                     *           "location_id": "7a089b13-6741-4cc0-b2bb-b24fcae3d86e",
+                     *           "transaction_type": "transfer",
+                     *           "quantity": -3,
+                     *           "unit_cost": 2.3333,
+                     *           "total_cost": -7,
+                     *           "uom_id": null,
+                     *           "reference_type": "transfer",
+                     *           "reference_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "transaction_id": null,
+                     *           "group_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "reason": null,
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:27:30.312Z",
+                     *           "created_at": "2026-12-07T03:27:30.306Z"
+                     *         },
+                     *         {
+                     *           "id": "419e225d-60b8-4e4d-aa4d-f02df288b8d7",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "5c235e21-0403-4bb2-907f-b698446dd2ae",
+                     *           "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
+                     *           "location_id": "99c65d1f-e00f-4551-9440-75ab3f774e92",
+                     *           "transaction_type": "transfer",
+                     *           "quantity": 3,
+                     *           "unit_cost": 2.3333,
+                     *           "total_cost": 7,
+                     *           "uom_id": null,
+                     *           "reference_type": "transfer",
+                     *           "reference_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "transaction_id": null,
+                     *           "group_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "reason": null,
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:27:30.324Z",
+                     *           "created_at": "2026-12-07T03:27:30.306Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["InventoryTransfer"];
                 };
             };
@@ -19099,24 +22104,54 @@ export interface operations {
     "journal_entries.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 246ef7b6-21d8-42de-8cc8-3dbc1cec84f4
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 105e8622-8c1b-4d6f-bc63-cb4ddc7f1024
+                 */
                 ending_before?: string;
+                /** @example posted */
                 status?: "draft" | "posted" | "reversed";
-                /** @description Only entries dated on or after this date. */
+                /**
+                 * @description Only entries dated on or after this date.
+                 * @example 2026-12-07
+                 */
                 entry_date_gte?: string;
-                /** @description Only entries dated on or before this date. */
+                /**
+                 * @description Only entries dated on or before this date.
+                 * @example 2026-12-07
+                 */
                 entry_date_lte?: string;
-                /** @description Only entries from this source (manual, recurring_journal_template, invoice, ...). */
+                /**
+                 * @description Only entries from this source (manual, recurring_journal_template, invoice, ...).
+                 * @example vendor_bill
+                 */
                 source_type?: string;
-                /** @description Only entries of this source document or template (a document’s posting and its reversal). */
+                /**
+                 * @description Only entries of this source document or template (a document’s posting and its reversal).
+                 * @example 064416bb-2695-4b59-8d71-7b8a19baca24
+                 */
                 source_id?: string;
-                /** @description Only entries with a line on this GL account. */
+                /**
+                 * @description Only entries with a line on this GL account.
+                 * @example f5e63f8e-1d2f-4ba3-8ff2-346db5cff5b8
+                 */
                 account_id?: string;
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.lines.account"
+                 *     ]
+                 */
                 "expand[]"?: "data.lines.account"[];
             };
             header?: {
@@ -19136,6 +22171,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "246ef7b6-21d8-42de-8cc8-3dbc1cec84f4",
+                     *           "entity_id": "3e157fd1-84a6-412d-9ec1-8e1226381ea5",
+                     *           "entry_number": "JE-000001",
+                     *           "status": "posted",
+                     *           "entry_date": "2026-12-07",
+                     *           "memo": "Vendor bill BILL-000001",
+                     *           "source_type": "vendor_bill",
+                     *           "source_id": "064416bb-2695-4b59-8d71-7b8a19baca24",
+                     *           "period_id": null,
+                     *           "created_by_user_id": "f4eee2bd-898d-439e-bc5d-81d6ac9a20fc",
+                     *           "posted_by_user_id": "f4eee2bd-898d-439e-bc5d-81d6ac9a20fc",
+                     *           "posted_by_key_id": "7dd25d80-5aca-4504-9ae4-4f82e2830160",
+                     *           "posted_at": "2026-12-07T03:26:58.493Z",
+                     *           "reversal_of_id": null,
+                     *           "reversed_by_id": null,
+                     *           "reversed_at": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:58.493Z",
+                     *           "updated_at": "2026-12-07T03:26:58.493Z",
+                     *           "object": "journal_entry",
+                     *           "livemode": false,
+                     *           "total_debits": 100,
+                     *           "total_credits": 100,
+                     *           "lines": [
+                     *             {
+                     *               "id": "023fd6fa-dc69-4fad-b2dd-c94614019f91",
+                     *               "line_number": 1,
+                     *               "account_id": "f4897a6b-56a8-4871-b2ee-2c84b454355b",
+                     *               "debit": 100,
+                     *               "credit": 0,
+                     *               "memo": "BILL-000001 line 1"
+                     *             },
+                     *             {
+                     *               "id": "04d51103-3bab-4f80-99cd-635eff7814d3",
+                     *               "line_number": 2,
+                     *               "account_id": "711a9201-288b-4752-955b-202f0c9fe9a1",
+                     *               "debit": 0,
+                     *               "credit": 100,
+                     *               "memo": "BILL-000001"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/journal-entries"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -19275,7 +22363,12 @@ export interface operations {
     "journal_entries.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines.account"
+                 *     ]
+                 */
                 "expand[]"?: "lines.account"[];
             };
             header?: {
@@ -19287,6 +22380,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entry_date": "2026-01-05",
+                 *       "lines": [
+                 *         {
+                 *           "account_id": "f995c210-87aa-45ae-8628-a5fbc8919885",
+                 *           "debit": 5
+                 *         },
+                 *         {
+                 *           "account_id": "8e350e89-545e-4fdc-95ec-4190e15d5fb0",
+                 *           "credit": 5
+                 *         }
+                 *       ],
+                 *       "post": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date
@@ -19321,6 +22430,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "f7a31f9b-461c-48ec-bd05-cb1d7d4a20fb",
+                     *       "entity_id": "7ab77c93-5cc9-4c29-a05c-7d4004291c81",
+                     *       "entry_number": "JE-000001",
+                     *       "status": "posted",
+                     *       "entry_date": "2026-01-05",
+                     *       "memo": null,
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "period_id": null,
+                     *       "created_by_user_id": "8fd1910d-423d-4c3c-8dac-490b57370d89",
+                     *       "posted_by_user_id": "8fd1910d-423d-4c3c-8dac-490b57370d89",
+                     *       "posted_by_key_id": "9f2970e7-15b1-4435-a0b4-cb513a322692",
+                     *       "posted_at": "2026-12-07T03:27:19.410Z",
+                     *       "reversal_of_id": null,
+                     *       "reversed_by_id": null,
+                     *       "reversed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:19.410Z",
+                     *       "updated_at": "2026-12-07T03:27:19.410Z",
+                     *       "object": "journal_entry",
+                     *       "livemode": false,
+                     *       "total_debits": 5,
+                     *       "total_credits": 5,
+                     *       "lines": [
+                     *         {
+                     *           "id": "1f9224a2-dfbe-4b5f-95d8-b1680d1017e0",
+                     *           "line_number": 1,
+                     *           "account_id": "f995c210-87aa-45ae-8628-a5fbc8919885",
+                     *           "debit": 5,
+                     *           "credit": 0,
+                     *           "memo": null
+                     *         },
+                     *         {
+                     *           "id": "879c5801-2520-4199-bc8f-7cf3c6c21013",
+                     *           "line_number": 2,
+                     *           "account_id": "8e350e89-545e-4fdc-95ec-4190e15d5fb0",
+                     *           "debit": 0,
+                     *           "credit": 5,
+                     *           "memo": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalEntry"];
                 };
             };
@@ -19462,7 +22616,12 @@ export interface operations {
     "journal_entries.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines.account"
+                 *     ]
+                 */
                 "expand[]"?: "lines.account"[];
             };
             header?: {
@@ -19470,7 +22629,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example d76fc02d-6668-4dd1-ae04-27db3225f100
+                 */
                 id: string;
             };
             cookie?: never;
@@ -19485,6 +22647,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d76fc02d-6668-4dd1-ae04-27db3225f100",
+                     *       "entity_id": "1b47c8c9-99bb-48d3-a209-ee9c3330a9f7",
+                     *       "entry_number": "JE-000001",
+                     *       "status": "posted",
+                     *       "entry_date": "2026-12-07",
+                     *       "memo": "Goods received on PO-000001",
+                     *       "source_type": "purchase_receipt",
+                     *       "source_id": "b1da76ca-7ce6-4efc-8591-122e72a6613b",
+                     *       "period_id": null,
+                     *       "created_by_user_id": "8b87b023-6a4e-48b6-8139-d658e43d01ba",
+                     *       "posted_by_user_id": "8b87b023-6a4e-48b6-8139-d658e43d01ba",
+                     *       "posted_by_key_id": "dcf4bb17-90e4-47a8-b138-20fc9a1fd446",
+                     *       "posted_at": "2026-12-07T03:26:38.888Z",
+                     *       "reversal_of_id": null,
+                     *       "reversed_by_id": null,
+                     *       "reversed_at": null,
+                     *       "metadata": {
+                     *         "receipt_id": "b8392c9f-26a1-49e9-ab85-0bd887dc50aa"
+                     *       },
+                     *       "created_at": "2026-12-07T03:26:38.888Z",
+                     *       "updated_at": "2026-12-07T03:26:38.888Z",
+                     *       "object": "journal_entry",
+                     *       "livemode": false,
+                     *       "total_debits": 12,
+                     *       "total_credits": 12,
+                     *       "lines": [
+                     *         {
+                     *           "id": "29a414ff-7987-4fc2-aeab-cac668112e1a",
+                     *           "line_number": 1,
+                     *           "account_id": "045aca69-fe4b-43f9-9f14-134fee5fa951",
+                     *           "debit": 12,
+                     *           "credit": 0,
+                     *           "memo": null
+                     *         },
+                     *         {
+                     *           "id": "b17aeee0-c168-4970-8fc9-7511cf6d4a38",
+                     *           "line_number": 2,
+                     *           "account_id": "dcd8d12b-dd93-4db1-a043-389c88c5a506",
+                     *           "debit": 0,
+                     *           "credit": 12,
+                     *           "memo": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalEntry"];
                 };
             };
@@ -19621,7 +22830,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 873b91ed-5e68-4181-998e-374e8b04d80d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -19636,6 +22848,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "873b91ed-5e68-4181-998e-374e8b04d80d",
+                     *       "object": "journal_entry",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -19796,7 +23016,12 @@ export interface operations {
     "journal_entries.update": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines.account"
+                 *     ]
+                 */
                 "expand[]"?: "lines.account"[];
             };
             header?: {
@@ -19806,13 +23031,31 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 4ea9ffe7-4a99-4437-8403-0f91cf6c7d63
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "account_id": "54d082ae-7d41-4f06-8429-ea12d5afd1b1",
+                 *           "debit": 1200.5
+                 *         },
+                 *         {
+                 *           "account_id": "90cd5f2b-de97-49d5-b672-9df110dec451",
+                 *           "credit": "1200.50",
+                 *           "memo": "Cheque 12"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date
@@ -19845,6 +23088,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4ea9ffe7-4a99-4437-8403-0f91cf6c7d63",
+                     *       "entity_id": "74f4b9e1-10f4-4039-9444-da694a9f77b7",
+                     *       "entry_number": null,
+                     *       "status": "draft",
+                     *       "entry_date": "2026-02-10",
+                     *       "memo": "Rent",
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "period_id": null,
+                     *       "created_by_user_id": "7685684a-5745-4273-a185-56bc5310e2cb",
+                     *       "posted_by_user_id": null,
+                     *       "posted_by_key_id": null,
+                     *       "posted_at": null,
+                     *       "reversal_of_id": null,
+                     *       "reversed_by_id": null,
+                     *       "reversed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:19.498Z",
+                     *       "updated_at": "2026-12-07T03:27:19.530Z",
+                     *       "object": "journal_entry",
+                     *       "livemode": false,
+                     *       "total_debits": 1200.5,
+                     *       "total_credits": 1200.5,
+                     *       "lines": [
+                     *         {
+                     *           "id": "ea1fb368-dff3-4cb5-8a55-60839762ca89",
+                     *           "line_number": 1,
+                     *           "account_id": "54d082ae-7d41-4f06-8429-ea12d5afd1b1",
+                     *           "debit": 1200.5,
+                     *           "credit": 0,
+                     *           "memo": null
+                     *         },
+                     *         {
+                     *           "id": "b064e832-208c-45b8-a247-64ace45469ed",
+                     *           "line_number": 2,
+                     *           "account_id": "90cd5f2b-de97-49d5-b672-9df110dec451",
+                     *           "debit": 0,
+                     *           "credit": 1200.5,
+                     *           "memo": "Cheque 12"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalEntry"];
                 };
             };
@@ -19996,7 +23284,12 @@ export interface operations {
     "journal_entries.post": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines.account"
+                 *     ]
+                 */
                 "expand[]"?: "lines.account"[];
             };
             header?: {
@@ -20004,7 +23297,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 71f5f637-05b8-451d-9d84-e378bb151a96
+                 */
                 id: string;
             };
             cookie?: never;
@@ -20019,6 +23315,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "71f5f637-05b8-451d-9d84-e378bb151a96",
+                     *       "entity_id": "b103d97b-5a6f-4cff-ba14-dd267e1acdcb",
+                     *       "entry_number": "JE-000001",
+                     *       "status": "posted",
+                     *       "entry_date": "2026-02-10",
+                     *       "memo": "Rent",
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "period_id": null,
+                     *       "created_by_user_id": "bd42a698-04d8-43c9-9649-4d48cd938e86",
+                     *       "posted_by_user_id": "bd42a698-04d8-43c9-9649-4d48cd938e86",
+                     *       "posted_by_key_id": "522b05b4-9b1a-4efb-94f4-3973ef77a5aa",
+                     *       "posted_at": "2026-12-07T03:27:19.536Z",
+                     *       "reversal_of_id": null,
+                     *       "reversed_by_id": null,
+                     *       "reversed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:19.498Z",
+                     *       "updated_at": "2026-12-07T03:27:19.536Z",
+                     *       "object": "journal_entry",
+                     *       "livemode": false,
+                     *       "total_debits": 1200.5,
+                     *       "total_credits": 1200.5,
+                     *       "lines": [
+                     *         {
+                     *           "id": "2cfa9dee-7f59-408b-9faf-1128bb4be8f7",
+                     *           "line_number": 1,
+                     *           "account_id": "825c1ff5-883c-4958-86d5-b3fb69d85f7e",
+                     *           "debit": 1200.5,
+                     *           "credit": 0,
+                     *           "memo": null
+                     *         },
+                     *         {
+                     *           "id": "b1a8474d-2228-4099-b9a5-a8a3c91616b9",
+                     *           "line_number": 2,
+                     *           "account_id": "e20a8c2b-a099-41b8-9a4c-78f63bdeb8a9",
+                     *           "debit": 0,
+                     *           "credit": 1200.5,
+                     *           "memo": "Cheque 12"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalEntry"];
                 };
             };
@@ -20160,7 +23501,12 @@ export interface operations {
     "journal_entries.reverse": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines.account"
+                 *     ]
+                 */
                 "expand[]"?: "lines.account"[];
             };
             header?: {
@@ -20168,13 +23514,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 284e0ad8-c0dd-484f-b60f-6f4269c10733
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reversal_date": "2026-05-01"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date
@@ -20195,6 +23549,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c4d55009-e701-463e-953a-1ebb67b654a8",
+                     *       "entity_id": "f4925a14-dc7d-4575-ba74-ad879bbf0c47",
+                     *       "entry_number": "JE-000002",
+                     *       "status": "posted",
+                     *       "entry_date": "2026-05-01",
+                     *       "memo": "Reversal of JE-000001",
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "period_id": null,
+                     *       "created_by_user_id": "8ab0e524-e83a-4701-8174-2f723cd8bbde",
+                     *       "posted_by_user_id": "8ab0e524-e83a-4701-8174-2f723cd8bbde",
+                     *       "posted_by_key_id": "57c4f5c3-c66c-40ac-b64d-b1cf6edaadd3",
+                     *       "posted_at": "2026-12-07T03:27:19.800Z",
+                     *       "reversal_of_id": "284e0ad8-c0dd-484f-b60f-6f4269c10733",
+                     *       "reversed_by_id": null,
+                     *       "reversed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:19.800Z",
+                     *       "updated_at": "2026-12-07T03:27:19.800Z",
+                     *       "object": "journal_entry",
+                     *       "livemode": false,
+                     *       "total_debits": 300,
+                     *       "total_credits": 300,
+                     *       "lines": [
+                     *         {
+                     *           "id": "b0963592-02dd-4a48-9f8f-35ed71f12b44",
+                     *           "line_number": 1,
+                     *           "account_id": "449374a8-01c0-4d0d-9d9f-71f9c3c84194",
+                     *           "debit": 0,
+                     *           "credit": 300,
+                     *           "memo": "Accrual"
+                     *         },
+                     *         {
+                     *           "id": "18abeb00-035d-40ba-af0d-8a3f52aec8c0",
+                     *           "line_number": 2,
+                     *           "account_id": "9c8e7247-21cf-4bfa-91e9-bbe169b54fe2",
+                     *           "debit": 100,
+                     *           "credit": 0,
+                     *           "memo": null
+                     *         },
+                     *         {
+                     *           "id": "f8174137-7488-43be-a208-5a11cea841cd",
+                     *           "line_number": 3,
+                     *           "account_id": "f28374bc-6395-49c8-bc7e-777d85e9cbe5",
+                     *           "debit": 200,
+                     *           "credit": 0,
+                     *           "memo": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalEntry"];
                 };
             };
@@ -20336,15 +23743,30 @@ export interface operations {
     "kits.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 4645dffd-77e1-42a8-a32f-3fa7429230cd
+                 */
                 ending_before?: string;
-                /** @description Only active (true) or inactive (false) kits. */
+                /**
+                 * @description Only active (true) or inactive (false) kits.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
-                /** @description SKU starting with, or name containing, this text (case-insensitive). */
+                /**
+                 * @description SKU starting with, or name containing, this text (case-insensitive).
+                 * @example Bike
+                 */
                 q?: string;
             };
             header?: {
@@ -20364,6 +23786,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8",
+                     *           "object": "product",
+                     *           "livemode": false,
+                     *           "entity_id": "d66713e5-0425-44b8-9737-a5b8ece75eec",
+                     *           "sku": "BIKE-KIT",
+                     *           "name": "Bike kit",
+                     *           "description": "Frame and two wheels",
+                     *           "product_type": "kit",
+                     *           "manufacturer_id": null,
+                     *           "uom_id": null,
+                     *           "list_price": null,
+                     *           "cost": null,
+                     *           "reorder_point": null,
+                     *           "reorder_point_mode": "manual",
+                     *           "is_active": true,
+                     *           "metadata": {
+                     *             "line": "road"
+                     *           },
+                     *           "external_source": null,
+                     *           "external_id": null,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "demand_avg_per_day": 0,
+                     *           "created_at": "2026-12-07T03:26:42.744Z",
+                     *           "updated_at": "2026-12-07T03:26:42.744Z",
+                     *           "product_name": "Bike kit",
+                     *           "components": [
+                     *             {
+                     *               "id": "f5944b4f-3218-43d1-a870-01d9afca65b1",
+                     *               "object": "kit_component",
+                     *               "livemode": false,
+                     *               "entity_id": "d66713e5-0425-44b8-9737-a5b8ece75eec",
+                     *               "parent_product_id": "6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8",
+                     *               "component_product_id": "eec02806-3881-4967-8f81-582ecc9a4a86",
+                     *               "component_product_title": "FRAME name",
+                     *               "component_product_sku": "FRAME",
+                     *               "quantity_per_kit": 1,
+                     *               "sequence": 1,
+                     *               "is_assembled": true,
+                     *               "metadata": {},
+                     *               "created_at": "2026-12-07T03:26:42.744Z",
+                     *               "updated_at": "2026-12-07T03:26:42.744Z"
+                     *             },
+                     *             {
+                     *               "id": "a61ad8c5-4997-4da9-a81b-ccbeaf5e509b",
+                     *               "object": "kit_component",
+                     *               "livemode": false,
+                     *               "entity_id": "d66713e5-0425-44b8-9737-a5b8ece75eec",
+                     *               "parent_product_id": "6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8",
+                     *               "component_product_id": "3fea4a3d-2bc5-42e0-a1a8-f7ec823c1f16",
+                     *               "component_product_title": "WHEEL name",
+                     *               "component_product_sku": "WHEEL",
+                     *               "quantity_per_kit": 2.5,
+                     *               "sequence": 2,
+                     *               "is_assembled": false,
+                     *               "metadata": {
+                     *                 "side": "both"
+                     *               },
+                     *               "created_at": "2026-12-07T03:26:42.744Z",
+                     *               "updated_at": "2026-12-07T03:26:42.744Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/kits"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -20512,6 +24008,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sku": "KIT-0",
+                 *       "product_name": "Bundle kit",
+                 *       "components": [
+                 *         {
+                 *           "component_product_id": "17415810-617f-4098-b98e-95d42fee7da1",
+                 *           "quantity_per_kit": 2
+                 *         },
+                 *         {
+                 *           "component_product_id": "532407f3-f3f2-4434-92b1-4499f93c4dac",
+                 *           "quantity_per_kit": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     sku: string;
                     product_name: string;
@@ -20558,6 +24070,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "11c86b50-d30a-409d-9476-ddd25a63beaf",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "entity_id": "93ec24c3-5ddc-425d-bb4d-0a4aa2c9fd7b",
+                     *       "sku": "KIT-0",
+                     *       "name": "Bundle kit",
+                     *       "description": null,
+                     *       "product_type": "kit",
+                     *       "manufacturer_id": null,
+                     *       "uom_id": null,
+                     *       "list_price": null,
+                     *       "cost": null,
+                     *       "reorder_point": null,
+                     *       "reorder_point_mode": "manual",
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "demand_avg_per_day": 0,
+                     *       "created_at": "2026-12-07T03:26:38.968Z",
+                     *       "updated_at": "2026-12-07T03:26:38.968Z",
+                     *       "product_name": "Bundle kit",
+                     *       "components": [
+                     *         {
+                     *           "id": "a497a3ce-b9f2-4221-82f4-3275286322c5",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "93ec24c3-5ddc-425d-bb4d-0a4aa2c9fd7b",
+                     *           "parent_product_id": "11c86b50-d30a-409d-9476-ddd25a63beaf",
+                     *           "component_product_id": "17415810-617f-4098-b98e-95d42fee7da1",
+                     *           "component_product_title": "Widget",
+                     *           "component_product_sku": "W-8",
+                     *           "quantity_per_kit": 2,
+                     *           "sequence": 1,
+                     *           "is_assembled": false,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:38.968Z",
+                     *           "updated_at": "2026-12-07T03:26:38.968Z"
+                     *         },
+                     *         {
+                     *           "id": "a7d99ee8-39e7-41b0-bb0e-cca22ac44309",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "93ec24c3-5ddc-425d-bb4d-0a4aa2c9fd7b",
+                     *           "parent_product_id": "11c86b50-d30a-409d-9476-ddd25a63beaf",
+                     *           "component_product_id": "532407f3-f3f2-4434-92b1-4499f93c4dac",
+                     *           "component_product_title": "Gadget",
+                     *           "component_product_sku": "G-9",
+                     *           "quantity_per_kit": 1,
+                     *           "sequence": 2,
+                     *           "is_assembled": false,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:38.968Z",
+                     *           "updated_at": "2026-12-07T03:26:38.968Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Kit"];
                 };
             };
@@ -20704,7 +24278,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example fa78a7b6-5a67-4df0-8e11-a499932d54a2
+                 */
                 id: string;
             };
             cookie?: never;
@@ -20719,6 +24296,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fa78a7b6-5a67-4df0-8e11-a499932d54a2",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "entity_id": "8f76b1ed-37aa-4d55-8dcf-7d327bce8b71",
+                     *       "sku": "BIKE-KIT",
+                     *       "name": "Bike kit",
+                     *       "description": "Frame and two wheels",
+                     *       "product_type": "kit",
+                     *       "manufacturer_id": null,
+                     *       "uom_id": null,
+                     *       "list_price": null,
+                     *       "cost": null,
+                     *       "reorder_point": null,
+                     *       "reorder_point_mode": "manual",
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "line": "road"
+                     *       },
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "demand_avg_per_day": 0,
+                     *       "created_at": "2026-12-07T03:26:42.744Z",
+                     *       "updated_at": "2026-12-07T03:26:42.744Z",
+                     *       "product_name": "Bike kit",
+                     *       "components": [
+                     *         {
+                     *           "id": "d6269e78-0ea5-4c73-941b-8d6ff1caf4d2",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "8f76b1ed-37aa-4d55-8dcf-7d327bce8b71",
+                     *           "parent_product_id": "fa78a7b6-5a67-4df0-8e11-a499932d54a2",
+                     *           "component_product_id": "76e19d55-3d12-4a34-92c8-31769d72968c",
+                     *           "component_product_title": "FRAME name",
+                     *           "component_product_sku": "FRAME",
+                     *           "quantity_per_kit": 1,
+                     *           "sequence": 1,
+                     *           "is_assembled": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:42.744Z",
+                     *           "updated_at": "2026-12-07T03:26:42.744Z"
+                     *         },
+                     *         {
+                     *           "id": "d6940b94-a6e4-460c-9361-4198707fe810",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "8f76b1ed-37aa-4d55-8dcf-7d327bce8b71",
+                     *           "parent_product_id": "fa78a7b6-5a67-4df0-8e11-a499932d54a2",
+                     *           "component_product_id": "2634e42a-923a-4601-bcc9-a64aaa8537f5",
+                     *           "component_product_title": "WHEEL name",
+                     *           "component_product_sku": "WHEEL",
+                     *           "quantity_per_kit": 2.5,
+                     *           "sequence": 2,
+                     *           "is_assembled": false,
+                     *           "metadata": {
+                     *             "side": "both"
+                     *           },
+                     *           "created_at": "2026-12-07T03:26:42.744Z",
+                     *           "updated_at": "2026-12-07T03:26:42.744Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Kit"];
                 };
             };
@@ -20848,7 +24491,10 @@ export interface operations {
     "kits.availability.get": {
         parameters: {
             query?: {
-                /** @description Count stock at this location only. */
+                /**
+                 * @description Count stock at this location only.
+                 * @example ad51ca7c-8467-4afd-bdd4-2a8ecdbe5124
+                 */
                 location_id?: string;
             };
             header?: {
@@ -20856,7 +24502,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 2bf8a11d-f93c-4592-a8bd-124645cd00f7
+                 */
                 id: string;
             };
             cookie?: never;
@@ -20871,6 +24520,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "kit_availability",
+                     *       "livemode": false,
+                     *       "kit_product_id": "2bf8a11d-f93c-4592-a8bd-124645cd00f7",
+                     *       "location_id": "ad51ca7c-8467-4afd-bdd4-2a8ecdbe5124",
+                     *       "buildable_quantity": 5,
+                     *       "components": [
+                     *         {
+                     *           "component_product_id": "9f52f7e1-35db-4dad-b6c3-629b2f9c1cf3",
+                     *           "component_product_sku": "BOLT",
+                     *           "quantity_per_kit": 4,
+                     *           "available": 20,
+                     *           "buildable_quantity": 5
+                     *         },
+                     *         {
+                     *           "component_product_id": "e6049e55-bd74-48b4-a6f4-fcc2651d87a0",
+                     *           "component_product_sku": "PLATE",
+                     *           "quantity_per_kit": 0.5,
+                     *           "available": 3,
+                     *           "buildable_quantity": 6
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["KitAvailability"];
                 };
             };
@@ -21005,13 +24679,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 4acf8722-b5f8-448c-bea3-7bd631e9ed15
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                 *       "quantity": 3
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -21042,6 +24725,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *       "object": "kit_build",
+                     *       "livemode": false,
+                     *       "kit_product_id": "4acf8722-b5f8-448c-bea3-7bd631e9ed15",
+                     *       "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *       "quantity": 3,
+                     *       "total_cost": 7.4,
+                     *       "unit_cost": 2.4667,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "efb1cba4-f5b6-4b29-8310-ed74c619431c",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "20a55d4e-9bce-4bd0-bb65-3f241c5c6430",
+                     *           "product_id": "ca35f83f-45eb-4e5e-aba7-901c542c1e4b",
+                     *           "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *           "transaction_type": "build_consume",
+                     *           "quantity": -12,
+                     *           "unit_cost": 0.1167,
+                     *           "total_cost": -1.4,
+                     *           "uom_id": null,
+                     *           "reference_type": "kit_build",
+                     *           "reference_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "transaction_id": null,
+                     *           "group_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "reason": null,
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:26:43.243Z",
+                     *           "created_at": "2026-12-07T03:26:43.228Z"
+                     *         },
+                     *         {
+                     *           "id": "2fd6ff30-d3cf-4514-be8d-8dda1a2de242",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "20a55d4e-9bce-4bd0-bb65-3f241c5c6430",
+                     *           "product_id": "7896b0e9-6165-472f-9adb-38a1a98c5417",
+                     *           "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *           "transaction_type": "build_consume",
+                     *           "quantity": -1.5,
+                     *           "unit_cost": 4,
+                     *           "total_cost": -6,
+                     *           "uom_id": null,
+                     *           "reference_type": "kit_build",
+                     *           "reference_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "transaction_id": null,
+                     *           "group_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "reason": null,
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:26:43.248Z",
+                     *           "created_at": "2026-12-07T03:26:43.228Z"
+                     *         },
+                     *         {
+                     *           "id": "8a2ae424-54bf-4a8b-8ee0-6abf3ab35693",
+                     *           "object": "inventory_transaction",
+                     *           "livemode": false,
+                     *           "entity_id": "20a55d4e-9bce-4bd0-bb65-3f241c5c6430",
+                     *           "product_id": "4acf8722-b5f8-448c-bea3-7bd631e9ed15",
+                     *           "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *           "transaction_type": "build_produce",
+                     *           "quantity": 3,
+                     *           "unit_cost": 2.4667,
+                     *           "total_cost": 7.4,
+                     *           "uom_id": null,
+                     *           "reference_type": "kit_build",
+                     *           "reference_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "transaction_id": null,
+                     *           "group_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "reason": null,
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "occurred_at": "2026-12-07T03:26:43.250Z",
+                     *           "created_at": "2026-12-07T03:26:43.228Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["KitBuild"];
                 };
             };
@@ -21188,7 +24951,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 6d001a98-463a-471f-a9cd-314ab39b4bf7
+                 */
                 id: string;
             };
             cookie?: never;
@@ -21203,6 +24969,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "bbb917dc-7712-4175-93a1-10a72a0c75d5",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "5ea6b5c1-13ae-478a-b9e6-395771b6ba30",
+                     *           "parent_product_id": "6d001a98-463a-471f-a9cd-314ab39b4bf7",
+                     *           "component_product_id": "1be736ad-3b24-4dec-8cf7-b9e385dbb67f",
+                     *           "component_product_title": "SOAP name",
+                     *           "component_product_sku": "SOAP",
+                     *           "quantity_per_kit": 2,
+                     *           "sequence": 1,
+                     *           "is_assembled": false,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:43.045Z",
+                     *           "updated_at": "2026-12-07T03:26:43.045Z"
+                     *         },
+                     *         {
+                     *           "id": "f1bf16a8-fff3-4595-a2f8-51c1e8e70cb3",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "5ea6b5c1-13ae-478a-b9e6-395771b6ba30",
+                     *           "parent_product_id": "6d001a98-463a-471f-a9cd-314ab39b4bf7",
+                     *           "component_product_id": "2837ebdd-a612-47ad-b21a-cc354a9605b1",
+                     *           "component_product_title": "TOWEL name",
+                     *           "component_product_sku": "TOWEL",
+                     *           "quantity_per_kit": 1,
+                     *           "sequence": 2,
+                     *           "is_assembled": false,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:43.045Z",
+                     *           "updated_at": "2026-12-07T03:26:43.045Z"
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -21344,13 +25151,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The kit product id. */
+                /**
+                 * @description The kit product id.
+                 * @example a8c3bc83-afd5-45c3-bae8-53339deef90b
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "component_product_id": "0dac6f61-404e-475a-ae59-04c5d65c6aed",
+                 *       "quantity_per_kit": "0.25",
+                 *       "metadata": {
+                 *         "note": "optional"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     component_product_id: string;
@@ -21375,6 +25194,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d57228b3-f1f5-4e87-8d06-e3c18118eda1",
+                     *       "object": "kit_component",
+                     *       "livemode": false,
+                     *       "entity_id": "e6a423ad-524f-4f4b-b08a-b3683f45cc9d",
+                     *       "parent_product_id": "a8c3bc83-afd5-45c3-bae8-53339deef90b",
+                     *       "component_product_id": "0dac6f61-404e-475a-ae59-04c5d65c6aed",
+                     *       "component_product_title": "BELL name",
+                     *       "component_product_sku": "BELL",
+                     *       "quantity_per_kit": 0.25,
+                     *       "sequence": 3,
+                     *       "is_assembled": false,
+                     *       "metadata": {
+                     *         "note": "optional"
+                     *       },
+                     *       "created_at": "2026-12-07T03:26:43.631Z",
+                     *       "updated_at": "2026-12-07T03:26:43.631Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KitComponent"];
                 };
             };
@@ -21521,9 +25360,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The kit product id. */
+                /**
+                 * @description The kit product id.
+                 * @example 1745bd0d-7dd6-4494-a9b8-430e1f5d6ced
+                 */
                 id: string;
-                /** @description The id of the kit_component row (not of the component product). */
+                /**
+                 * @description The id of the kit_component row (not of the component product).
+                 * @example be5f45eb-f40c-4ae3-be28-3ef2a238113d
+                 */
                 component_id: string;
             };
             cookie?: never;
@@ -21538,6 +25383,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "be5f45eb-f40c-4ae3-be28-3ef2a238113d",
+                     *       "object": "kit_component",
+                     *       "livemode": false,
+                     *       "entity_id": "a08d2f1b-5403-4251-b4cc-198c61822c47",
+                     *       "parent_product_id": "1745bd0d-7dd6-4494-a9b8-430e1f5d6ced",
+                     *       "component_product_id": "1a2bd06c-e5e6-43f1-ae6f-0a339fac780a",
+                     *       "component_product_title": "WHEEL name",
+                     *       "component_product_sku": "WHEEL",
+                     *       "quantity_per_kit": 2,
+                     *       "sequence": 2,
+                     *       "is_assembled": false,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:43.610Z",
+                     *       "updated_at": "2026-12-07T03:26:43.610Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KitComponent"];
                 };
             };
@@ -21674,9 +25537,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The kit product id. */
+                /**
+                 * @description The kit product id.
+                 * @example 9fa41b26-e0c7-4a57-94db-f28cd1524edd
+                 */
                 id: string;
-                /** @description The id of the kit_component row (not of the component product). */
+                /**
+                 * @description The id of the kit_component row (not of the component product).
+                 * @example 40310490-fb43-47dc-b435-588761ec578f
+                 */
                 component_id: string;
             };
             cookie?: never;
@@ -21691,6 +25560,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "40310490-fb43-47dc-b435-588761ec578f",
+                     *       "object": "kit_component",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -21858,15 +25735,31 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The kit product id. */
+                /**
+                 * @description The kit product id.
+                 * @example 102f1334-11cb-42b1-ac82-bc3210cd2016
+                 */
                 id: string;
-                /** @description The id of the kit_component row (not of the component product). */
+                /**
+                 * @description The id of the kit_component row (not of the component product).
+                 * @example 1ba3cc7e-40b2-41ba-8214-48972abcd286
+                 */
                 component_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity_per_kit": "2.5",
+                 *       "sequence": 0,
+                 *       "is_assembled": true,
+                 *       "metadata": {
+                 *         "side": "both"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Greater than 0, up to 4 decimals. */
                     quantity_per_kit?: number | string;
@@ -21888,6 +25781,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1ba3cc7e-40b2-41ba-8214-48972abcd286",
+                     *       "object": "kit_component",
+                     *       "livemode": false,
+                     *       "entity_id": "c9b42202-b404-4f53-812c-f123e94e56d5",
+                     *       "parent_product_id": "102f1334-11cb-42b1-ac82-bc3210cd2016",
+                     *       "component_product_id": "ed3f5e17-d6f6-4114-ab57-a7c279a69f76",
+                     *       "component_product_title": "WHEEL name",
+                     *       "component_product_sku": "WHEEL",
+                     *       "quantity_per_kit": 2.5,
+                     *       "sequence": 0,
+                     *       "is_assembled": true,
+                     *       "metadata": {
+                     *         "side": "both"
+                     *       },
+                     *       "created_at": "2026-12-07T03:26:43.610Z",
+                     *       "updated_at": "2026-12-07T03:26:43.676Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KitComponent"];
                 };
             };
@@ -22039,13 +25952,25 @@ export interface operations {
     "locations.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example e963fbe2-f4a6-49d9-b359-aa667763c9f6
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example ce36265b-26bd-41d1-8c3c-73e7ebb49f8c
+                 */
                 ending_before?: string;
-                /** @description Only active (true) or inactive (false) locations. */
+                /**
+                 * @description Only active (true) or inactive (false) locations.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
             };
             header?: {
@@ -22065,6 +25990,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "e963fbe2-f4a6-49d9-b359-aa667763c9f6",
+                     *           "object": "location",
+                     *           "livemode": false,
+                     *           "entity_id": "44c6a3f3-8101-40a0-b7ea-e77f5e4dc11f",
+                     *           "name": "Main warehouse",
+                     *           "address1": null,
+                     *           "address2": null,
+                     *           "city": null,
+                     *           "state": null,
+                     *           "postal_code": null,
+                     *           "country": null,
+                     *           "phone": null,
+                     *           "is_active": true,
+                     *           "is_default": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:27:08.856Z",
+                     *           "updated_at": "2026-12-07T03:27:08.856Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/locations"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -22213,6 +26167,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Main"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity (case-insensitive). */
                     name: string;
@@ -22243,6 +26202,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a7d7ad99-7f93-487d-9ccd-247e7ce47c6f",
+                     *       "object": "location",
+                     *       "livemode": false,
+                     *       "entity_id": "50fde112-d0c3-4ab6-aaab-d484dd45b72b",
+                     *       "name": "Main",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "phone": null,
+                     *       "is_active": true,
+                     *       "is_default": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:38.229Z",
+                     *       "updated_at": "2026-12-07T03:26:38.229Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Location"];
                 };
             };
@@ -22389,7 +26369,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 10defaeb-6060-4189-936c-e19da976bc33
+                 */
                 id: string;
             };
             cookie?: never;
@@ -22404,6 +26387,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "10defaeb-6060-4189-936c-e19da976bc33",
+                     *       "object": "location",
+                     *       "livemode": false,
+                     *       "entity_id": "f1ec1553-136b-4f38-bed2-478216b71911",
+                     *       "name": "Store",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "phone": null,
+                     *       "is_active": true,
+                     *       "is_default": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:56.392Z",
+                     *       "updated_at": "2026-12-07T03:28:56.392Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Location"];
                 };
             };
@@ -22540,7 +26544,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b5bce1ba-1680-4896-af83-076f00d8a278
+                 */
                 id: string;
             };
             cookie?: never;
@@ -22555,6 +26562,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b5bce1ba-1680-4896-af83-076f00d8a278",
+                     *       "object": "location",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -22722,13 +26737,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example a947ca3a-c761-44dc-9f83-d64a288961fd
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "city": "Leeds"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     address1?: string | null;
@@ -22760,6 +26783,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a947ca3a-c761-44dc-9f83-d64a288961fd",
+                     *       "object": "location",
+                     *       "livemode": false,
+                     *       "entity_id": "ec83beb5-6c78-4b23-b3a6-13f5943fe91a",
+                     *       "name": "Main",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": "Leeds",
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "phone": null,
+                     *       "is_active": true,
+                     *       "is_default": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:36.910Z",
+                     *       "updated_at": "2026-12-07T03:27:36.954Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Location"];
                 };
             };
@@ -22911,13 +26955,25 @@ export interface operations {
     "manufacturers.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 2279ce50-e035-4575-af46-dac57e71ac40
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 2279ce50-e035-4575-af46-dac57e71ac40
+                 */
                 ending_before?: string;
-                /** @description Exact name, case-insensitive. */
+                /**
+                 * @description Exact name, case-insensitive.
+                 * @example BOSCH
+                 */
                 name?: string;
             };
             header?: {
@@ -22937,6 +26993,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "2279ce50-e035-4575-af46-dac57e71ac40",
+                     *           "object": "manufacturer",
+                     *           "livemode": false,
+                     *           "entity_id": "d2148cea-96e6-4d61-b731-067cb77e0778",
+                     *           "name": "Bosch",
+                     *           "website": "https://bosch.example",
+                     *           "notes": null,
+                     *           "metadata": {
+                     *             "legacy_id": "17"
+                     *           },
+                     *           "created_at": "2026-12-07T03:30:34.277Z",
+                     *           "updated_at": "2026-12-07T03:30:34.277Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/manufacturers"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -23085,6 +27165,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity (case-insensitive). */
                     name: string;
@@ -23106,6 +27191,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c4fdf2e8-7c8a-4298-8587-ade22ccad734",
+                     *       "object": "manufacturer",
+                     *       "livemode": false,
+                     *       "entity_id": "efd00856-c071-4f7d-a6ad-5882d1ae0a24",
+                     *       "name": "Acme",
+                     *       "website": null,
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:36.987Z",
+                     *       "updated_at": "2026-12-07T03:27:36.987Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Manufacturer"];
                 };
             };
@@ -23252,7 +27351,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 7b08ba95-8e0c-4846-bd78-0d9bcf91cdc9
+                 */
                 id: string;
             };
             cookie?: never;
@@ -23267,6 +27369,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7b08ba95-8e0c-4846-bd78-0d9bcf91cdc9",
+                     *       "object": "manufacturer",
+                     *       "livemode": false,
+                     *       "entity_id": "1f0c7c62-29aa-4a91-82f4-8a1531156612",
+                     *       "name": "Guarded",
+                     *       "website": null,
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:29:15.149Z",
+                     *       "updated_at": "2026-12-07T03:29:15.149Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Manufacturer"];
                 };
             };
@@ -23403,7 +27519,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f5b8de2f-988a-4da5-a462-68a6b016944d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -23418,6 +27537,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "f5b8de2f-988a-4da5-a462-68a6b016944d",
+                     *         "object": "manufacturer",
+                     *         "livemode": false,
+                     *         "name": "Bosch",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -23588,13 +27718,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example ec644e92-ea00-4b49-9b0d-15fe0e7c0dc9
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Preferred for drills"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     website?: string | null;
@@ -23615,6 +27753,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ec644e92-ea00-4b49-9b0d-15fe0e7c0dc9",
+                     *       "object": "manufacturer",
+                     *       "livemode": false,
+                     *       "entity_id": "ff5f5e6e-cc04-45f2-b329-fc573a0e915d",
+                     *       "name": "Bosch",
+                     *       "website": "https://bosch.example",
+                     *       "notes": "Preferred for drills",
+                     *       "metadata": {
+                     *         "legacy_id": "17"
+                     *       },
+                     *       "created_at": "2026-12-07T03:30:34.277Z",
+                     *       "updated_at": "2026-12-07T03:30:34.471Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Manufacturer"];
                 };
             };
@@ -23823,34 +27977,78 @@ export interface operations {
     "orders.list": {
         parameters: {
             query: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 9bfd8e91-207f-4f07-9776-3ec1c38229d7
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example ffae547c-1139-44bd-8b79-4007879db47d
+                 */
                 ending_before?: string;
-                /** @description Required: the kind of document to list. */
+                /**
+                 * @description Required: the kind of document to list.
+                 * @example sales_order
+                 */
                 document_type: "quote" | "sales_order" | "invoice" | "return" | "purchase_order";
+                /** @example draft */
                 order_status?: "draft" | "confirmed" | "partially_fulfilled" | "fulfilled" | "cancelled" | "voided" | "awaiting_ach_clearance" | "on_hold";
+                /** @example unpaid */
                 payment_status?: "unpaid" | "partially_paid" | "paid" | "overpaid" | "refunded" | "partially_refunded" | "voided";
-                /** @description Only documents of this account (vendor, for purchase orders). */
+                /**
+                 * @description Only documents of this account (vendor, for purchase orders).
+                 * @example 51b00e4b-2351-45f7-94c4-8ae87ceca6ac
+                 */
                 account_id?: string;
+                /** @example shop-1 */
                 external_order_id?: string;
-                /** @description Only documents that came through this sales channel. */
+                /**
+                 * @description Only documents that came through this sales channel.
+                 * @example 68e817c4-fc3a-4ae0-ad7a-d2884e6c4196
+                 */
                 sales_channel_id?: string;
-                /** @description Only documents created at or after this time. */
+                /**
+                 * @description Only documents created at or after this time.
+                 * @example 2026-12-07T03:26:39.171Z
+                 */
                 created_gte?: string;
-                /** @description Only documents created at or before this time. */
+                /**
+                 * @description Only documents created at or before this time.
+                 * @example 2026-12-07T03:26:39.171Z
+                 */
                 created_lte?: string;
-                /** @description Only documents with order_date at or after this time. */
+                /**
+                 * @description Only documents with order_date at or after this time.
+                 * @example 2026-12-07T03:26:39.171Z
+                 */
                 order_date_gte?: string;
-                /** @description Only documents with order_date at or before this time. */
+                /**
+                 * @description Only documents with order_date at or before this time.
+                 * @example 2026-12-07T03:26:39.171Z
+                 */
                 order_date_lte?: string;
-                /** @description Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false. */
+                /**
+                 * @description Archived documents are left out unless asked for: true lists only archived ones, all lists both. Default false.
+                 * @example true
+                 */
                 archived?: "false" | "true" | "all";
-                /** @description true: only quotes past their expires_at (still draft or confirmed); false: every document but those. */
+                /**
+                 * @description true: only quotes past their expires_at (still draft or confirmed); false: every document but those.
+                 * @example true
+                 */
                 expired?: "true" | "false";
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.lines"
+                 *     ]
+                 */
                 "expand[]"?: ("data.lines" | "data.adjustments" | "data.account")[];
             };
             header?: {
@@ -23870,6 +28068,152 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "9bfd8e91-207f-4f07-9776-3ec1c38229d7",
+                     *           "object": "order",
+                     *           "livemode": false,
+                     *           "entity_id": "4073d6ed-14e0-40a0-bcd1-fa55299eefe7",
+                     *           "order_number": "SO-000003",
+                     *           "document_type": "sales_order",
+                     *           "order_status": "draft",
+                     *           "payment_status": "unpaid",
+                     *           "fulfillment_status": "unfulfilled",
+                     *           "account_id": "51b00e4b-2351-45f7-94c4-8ae87ceca6ac",
+                     *           "location_id": "16b36617-3d63-42a3-aa3c-86d611de3624",
+                     *           "po_number": null,
+                     *           "order_date": "2026-12-07T03:26:39.171Z",
+                     *           "due_date": null,
+                     *           "subtotal": 10,
+                     *           "discount_total": 0,
+                     *           "shipping_total": 0,
+                     *           "tax_total": 0,
+                     *           "fee_total": 0,
+                     *           "order_total": 10,
+                     *           "list_price_total": 10,
+                     *           "pricing_savings": 0,
+                     *           "amount_paid": 0,
+                     *           "balance_due": 0,
+                     *           "tax_exempt": false,
+                     *           "delivery_option": null,
+                     *           "notes": null,
+                     *           "internal_notes": null,
+                     *           "invoice_number": null,
+                     *           "invoice_type": null,
+                     *           "is_on_hold": false,
+                     *           "hold_type": null,
+                     *           "ship_complete": false,
+                     *           "source_platform": null,
+                     *           "external_order_id": null,
+                     *           "external_order_number": null,
+                     *           "metadata": {},
+                     *           "revision_count": 0,
+                     *           "duplicated_from_id": null,
+                     *           "created_by_user_id": "43a3f145-653b-4e27-b964-98287dcd0319",
+                     *           "created_at": "2026-12-07T03:26:39.171Z",
+                     *           "updated_at": "2026-12-07T03:26:39.171Z",
+                     *           "converted_from_id": null,
+                     *           "journal_entry_id": null,
+                     *           "hold_reason": null,
+                     *           "sent_at": null,
+                     *           "sent_to": null,
+                     *           "sales_channel_id": null,
+                     *           "approval_rule_id": null,
+                     *           "approver_user_id": null,
+                     *           "approval_requested_at": null,
+                     *           "approved_by": null,
+                     *           "approved_at": null,
+                     *           "rejected_by": null,
+                     *           "rejected_at": null,
+                     *           "rejection_reason": null,
+                     *           "source_order_id": null,
+                     *           "amount_credited": 0,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "credit_refunded": 0,
+                     *           "is_archived": false,
+                     *           "archived_at": null,
+                     *           "expires_at": null,
+                     *           "is_expired": false,
+                     *           "amount_due": 10
+                     *         },
+                     *         {
+                     *           "id": "5a646f13-b546-4a25-a1a7-46d31e1cfec1",
+                     *           "object": "order",
+                     *           "livemode": false,
+                     *           "entity_id": "4073d6ed-14e0-40a0-bcd1-fa55299eefe7",
+                     *           "order_number": "SO-000002",
+                     *           "document_type": "sales_order",
+                     *           "order_status": "draft",
+                     *           "payment_status": "unpaid",
+                     *           "fulfillment_status": "unfulfilled",
+                     *           "account_id": "51b00e4b-2351-45f7-94c4-8ae87ceca6ac",
+                     *           "location_id": "16b36617-3d63-42a3-aa3c-86d611de3624",
+                     *           "po_number": null,
+                     *           "order_date": "2026-12-07T03:26:39.160Z",
+                     *           "due_date": null,
+                     *           "subtotal": 10,
+                     *           "discount_total": 0,
+                     *           "shipping_total": 0,
+                     *           "tax_total": 0,
+                     *           "fee_total": 0,
+                     *           "order_total": 10,
+                     *           "list_price_total": 10,
+                     *           "pricing_savings": 0,
+                     *           "amount_paid": 0,
+                     *           "balance_due": 0,
+                     *           "tax_exempt": false,
+                     *           "delivery_option": null,
+                     *           "notes": null,
+                     *           "internal_notes": null,
+                     *           "invoice_number": null,
+                     *           "invoice_type": null,
+                     *           "is_on_hold": false,
+                     *           "hold_type": null,
+                     *           "ship_complete": false,
+                     *           "source_platform": null,
+                     *           "external_order_id": null,
+                     *           "external_order_number": null,
+                     *           "metadata": {},
+                     *           "revision_count": 0,
+                     *           "duplicated_from_id": null,
+                     *           "created_by_user_id": "43a3f145-653b-4e27-b964-98287dcd0319",
+                     *           "created_at": "2026-12-07T03:26:39.160Z",
+                     *           "updated_at": "2026-12-07T03:26:39.160Z",
+                     *           "converted_from_id": null,
+                     *           "journal_entry_id": null,
+                     *           "hold_reason": null,
+                     *           "sent_at": null,
+                     *           "sent_to": null,
+                     *           "sales_channel_id": null,
+                     *           "approval_rule_id": null,
+                     *           "approver_user_id": null,
+                     *           "approval_requested_at": null,
+                     *           "approved_by": null,
+                     *           "approved_at": null,
+                     *           "rejected_by": null,
+                     *           "rejected_at": null,
+                     *           "rejection_reason": null,
+                     *           "source_order_id": null,
+                     *           "amount_credited": 0,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "credit_refunded": 0,
+                     *           "is_archived": false,
+                     *           "archived_at": null,
+                     *           "expires_at": null,
+                     *           "is_expired": false,
+                     *           "amount_due": 10
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "5a646f13-b546-4a25-a1a7-46d31e1cfec1",
+                     *       "url": "/v1/orders"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -24009,7 +28353,12 @@ export interface operations {
     "orders.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
@@ -24021,6 +28370,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "sales_order",
+                 *       "account_id": "f34d770d-e574-45f0-90e5-edd0ce97960d",
+                 *       "shipping_total": 5,
+                 *       "metadata": {
+                 *         "legacy": "42"
+                 *       },
+                 *       "lines": [
+                 *         {
+                 *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                 *           "quantity": 10
+                 *         },
+                 *         {
+                 *           "product_id": "fef7ab8f-694d-4139-8748-0a1133b92ea3",
+                 *           "quantity": 3
+                 *         },
+                 *         {
+                 *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                 *           "quantity": 1,
+                 *           "sell_rate": "7.5"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     document_type: "quote" | "sales_order" | "invoice" | "return" | "purchase_order";
@@ -24103,6 +28477,267 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "f34d770d-e574-45f0-90e5-edd0ce97960d",
+                     *       "location_id": "31373d9e-0f8e-49c4-ae20-92811dc3e3e3",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:38.377Z",
+                     *       "due_date": null,
+                     *       "subtotal": 106.5,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 5,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 111.5,
+                     *       "list_price_total": 120,
+                     *       "pricing_savings": 13.5,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {
+                     *         "legacy": "42"
+                     *       },
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "b6f39f46-a45c-4de2-a707-9fd906c48aef",
+                     *       "created_at": "2026-12-07T03:26:38.377Z",
+                     *       "updated_at": "2026-12-07T03:26:38.377Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 111.5,
+                     *       "lines": [
+                     *         {
+                     *           "id": "e6a3fb22-5da8-4c2d-9f2a-1ea4cd096232",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
+                     *           "order_id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
+                     *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-0",
+                     *           "title": "Widget",
+                     *           "quantity": 10,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 9,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 1,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 90,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 90,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.377Z",
+                     *           "updated_at": "2026-12-07T03:26:38.377Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 9,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "ff5d10f1-6bec-4cf0-a47c-26d74d54040f",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
+                     *           "order_id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
+                     *           "product_id": "fef7ab8f-694d-4139-8748-0a1133b92ea3",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "G-1",
+                     *           "title": "Gadget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 3,
+                     *           "list_price": 3.3333,
+                     *           "pricing_rule_adjustment": 0.3333,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 9,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 9,
+                     *           "unit_cost": 1,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 2,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.377Z",
+                     *           "updated_at": "2026-12-07T03:26:38.377Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 3,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "5a26a3de-62de-4f63-bb61-6c43f9d30c78",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
+                     *           "order_id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
+                     *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-0",
+                     *           "title": "Widget",
+                     *           "quantity": 1,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 7.5,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 2.5,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 7.5,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 7.5,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 3,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.377Z",
+                     *           "updated_at": "2026-12-07T03:26:38.377Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 7.5,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -24244,7 +28879,12 @@ export interface operations {
     "orders.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
@@ -24252,7 +28892,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 0f993bd3-278f-431e-bb7e-8ab41cf00ad5
+                 */
                 id: string;
             };
             cookie?: never;
@@ -24267,6 +28910,265 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "344d3060-a0a6-406f-ab8b-72fffb43eff3",
+                     *       "location_id": "73bb4409-2789-4f9c-b1e6-0bbcbca8ab06",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:38.998Z",
+                     *       "due_date": null,
+                     *       "subtotal": 20,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 20,
+                     *       "list_price_total": 0,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "1692391b-f2d3-47ad-bcf9-02a6588289d8",
+                     *       "created_at": "2026-12-07T03:26:38.998Z",
+                     *       "updated_at": "2026-12-07T03:26:39.018Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 20,
+                     *       "lines": [
+                     *         {
+                     *           "id": "a0df3821-112c-490f-887f-35b035ff54a4",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
+                     *           "order_id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
+                     *           "product_id": "680d4b9c-2538-44b0-89fe-62834cd27330",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "KIT-0",
+                     *           "title": "Bundle kit",
+                     *           "quantity": 1,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 20,
+                     *           "list_price": 20,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 20,
+                     *           "unit_cost": null,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.998Z",
+                     *           "updated_at": "2026-12-07T03:26:39.018Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 20,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "1df802a9-fb17-4b82-ac10-2f700f0eee74",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
+                     *           "order_id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
+                     *           "product_id": "9ccff7e6-5f5d-4cd8-ac34-551dfbf4df5b",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": "a0df3821-112c-490f-887f-35b035ff54a4",
+                     *           "sku": "W-8",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.998Z",
+                     *           "updated_at": "2026-12-07T03:26:39.018Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "1f4e24c3-ce7b-49b5-b23d-16d4b3c71425",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
+                     *           "order_id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
+                     *           "product_id": "3ed3c372-bf83-4ba4-b6d9-1492077b236b",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": "a0df3821-112c-490f-887f-35b035ff54a4",
+                     *           "sku": "G-9",
+                     *           "title": "Gadget",
+                     *           "quantity": 1,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 3.3333,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": 1,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.998Z",
+                     *           "updated_at": "2026-12-07T03:26:39.018Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -24403,7 +29305,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The order's uuid or its order_number (e.g. SO-000042). */
+                /**
+                 * @description The order's uuid or its order_number (e.g. SO-000042).
+                 * @example SO-000001
+                 */
                 id: string;
             };
             cookie?: never;
@@ -24418,6 +29323,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "2e1b2902-7787-4a23-88e8-bf397b1a22d6"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         deleted: true;
@@ -24574,7 +29485,12 @@ export interface operations {
     "orders.update": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
@@ -24584,13 +29500,22 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 509da461-5385-4d2a-a1cb-04b5e2a1d141
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "shipping_total": "7.5",
+                 *       "po_number": "PO-77"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     account_id?: string;
@@ -24631,6 +29556,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "509da461-5385-4d2a-a1cb-04b5e2a1d141",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "29f09781-121e-4c07-a532-ab1f0ecc9670",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "b57b1b12-c409-4f2e-884d-ab050c225d8b",
+                     *       "location_id": "67b75935-4389-46eb-bd84-9328738a2658",
+                     *       "po_number": "PO-77",
+                     *       "order_date": "2026-12-07T03:26:39.356Z",
+                     *       "due_date": null,
+                     *       "subtotal": 20,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 7.5,
+                     *       "tax_total": 1.65,
+                     *       "fee_total": 0,
+                     *       "order_total": 29.15,
+                     *       "list_price_total": 20,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "f6f3625d-529d-4c49-bec6-eaffcda4692c",
+                     *       "created_at": "2026-12-07T03:26:39.356Z",
+                     *       "updated_at": "2026-12-07T03:26:39.386Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 29.15,
+                     *       "lines": [
+                     *         {
+                     *           "id": "e33bb845-5c26-4554-945a-5f3ebc5d07ae",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "29f09781-121e-4c07-a532-ab1f0ecc9670",
+                     *           "order_id": "509da461-5385-4d2a-a1cb-04b5e2a1d141",
+                     *           "product_id": "1a8321bf-822d-45fc-b39f-2464d1ef603a",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-12",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": "0b48adfe-1e86-4026-bde8-0e6405b0491e",
+                     *           "tax_amount": 1.65,
+                     *           "line_total": 21.65,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:39.356Z",
+                     *           "updated_at": "2026-12-07T03:26:39.356Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -24787,13 +29847,24 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example fc09b8bc-fbe9-466e-830e-e3ed4f7f97b9
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Promo",
+                 *       "effect_type": "discount",
+                 *       "discount_type": "fixed_amount",
+                 *       "value": 5
+                 *     }
+                 */
                 "application/json": {
                     /** @description Display label. Required unless coupon_code is sent. */
                     name?: string;
@@ -24829,6 +29900,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d844ec16-1c30-400b-900d-3286e228f140",
+                     *       "entity_id": "191695c0-0c2f-4d71-ad83-228605540fde",
+                     *       "order_id": "fc09b8bc-fbe9-466e-830e-e3ed4f7f97b9",
+                     *       "name": "Promo",
+                     *       "effect_type": "discount",
+                     *       "discount_type": "fixed_amount",
+                     *       "value": 5,
+                     *       "amount": 5,
+                     *       "notes": null,
+                     *       "created_by_user_id": "e378ee1b-03f8-4905-9b81-143f5059430e",
+                     *       "coupon_id": null,
+                     *       "created_at": "2026-12-07T03:26:40.898Z",
+                     *       "updated_at": "2026-12-07T03:26:40.898Z",
+                     *       "object": "order_adjustment",
+                     *       "livemode": false,
+                     *       "order_total": 31,
+                     *       "discount_total": 5,
+                     *       "fee_total": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderAdjustmentResult"];
                 };
             };
@@ -24977,9 +30070,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The order id. */
+                /**
+                 * @description The order id.
+                 * @example 72500052-1e35-4090-9d7b-440979e0e62e
+                 */
                 id: string;
-                /** @description The adjustment id. */
+                /**
+                 * @description The adjustment id.
+                 * @example 410c78ab-b165-4166-97f6-43290b97985b
+                 */
                 adjustment_id: string;
             };
             cookie?: never;
@@ -24994,6 +30093,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "410c78ab-b165-4166-97f6-43290b97985b",
+                     *       "object": "order_adjustment",
+                     *       "livemode": false,
+                     *       "deleted": true,
+                     *       "coupon_released": true,
+                     *       "order_total": 30.03,
+                     *       "discount_total": 0,
+                     *       "fee_total": 0
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -25164,13 +30275,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example a5a7b58d-ef42-4296-bb31-d53636797377
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "TAKEN"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The coupon code (case-insensitive). */
                     code: string;
@@ -25192,6 +30311,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8a80a5b1-7262-4001-b652-faaeec1cc64e",
+                     *       "entity_id": "0c9be773-dd71-4c75-8c52-748ec7398bb3",
+                     *       "order_id": "a5a7b58d-ef42-4296-bb31-d53636797377",
+                     *       "name": "TAKEN",
+                     *       "effect_type": "discount",
+                     *       "discount_type": "fixed_amount",
+                     *       "value": 150,
+                     *       "amount": 30.03,
+                     *       "notes": null,
+                     *       "created_by_user_id": "7b52a2da-816b-4723-b292-770913764ad4",
+                     *       "coupon_id": "eb699ed5-5d11-4a7a-97d9-6382b61ac458",
+                     *       "created_at": "2026-12-07T03:26:53.099Z",
+                     *       "updated_at": "2026-12-07T03:26:53.099Z",
+                     *       "object": "order_adjustment",
+                     *       "livemode": false,
+                     *       "order_total": 0,
+                     *       "discount_total": 30.03,
+                     *       "fee_total": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderAdjustmentResult"];
                 };
             };
@@ -25338,13 +30479,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 742e317b-baa1-442d-aaf7-9cc871a1ced3
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "invoice_id": "e5753c78-781e-48a9-9d41-d29752fa78d3",
+                 *       "amount": 5,
+                 *       "applied_date": "2020-01-15"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -25370,6 +30521,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "742e317b-baa1-442d-aaf7-9cc871a1ced3",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "50d61074-a6e8-4680-a4a1-383c1911763f",
+                     *       "order_number": "RMA-000001",
+                     *       "document_type": "return",
+                     *       "order_status": "confirmed",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "54b242b7-1f59-4e69-86b4-8a307ed0f6c6",
+                     *       "location_id": "78f608d2-6092-4eb2-8cad-69f9ab5a1aab",
+                     *       "po_number": null,
+                     *       "order_date": "2020-01-10T12:00:00.000Z",
+                     *       "due_date": null,
+                     *       "subtotal": 20,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 20,
+                     *       "list_price_total": 20,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": -15,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "a85c07c2-3bb1-43bb-a2cd-92eee153ff68",
+                     *       "created_at": "2026-12-07T03:28:08.366Z",
+                     *       "updated_at": "2026-12-07T03:28:08.601Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": "2749230f-5dd8-4770-ad13-3c9746b31fb7",
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": "dcc6acd3-0065-4e9e-b33c-fe15b35ec584",
+                     *       "amount_credited": 5,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 20,
+                     *       "lines": [
+                     *         {
+                     *           "id": "cd2a23de-b1c4-4ced-998e-5580be0bb1d3",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "50d61074-a6e8-4680-a4a1-383c1911763f",
+                     *           "order_id": "742e317b-baa1-442d-aaf7-9cc871a1ced3",
+                     *           "product_id": "9b4e2091-e610-445d-94cd-c09c7fb99cdd",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-8",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 20,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 0,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:28:08.366Z",
+                     *           "updated_at": "2026-12-07T03:28:08.366Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted"
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -25516,7 +30802,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example d0ba1fdc-531c-4280-b5fc-056d3ef0d8b0
+                 */
                 id: string;
             };
             cookie?: never;
@@ -25531,6 +30820,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d0ba1fdc-531c-4280-b5fc-056d3ef0d8b0",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "a0b0d789-f6f7-46ef-9c49-69850326da03",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "confirmed",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "a480ae19-c686-4329-92af-4f60f85c2691",
+                     *       "location_id": "3853b0e9-53ac-4aa2-96f3-3e5e413898e3",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:27:06.604Z",
+                     *       "due_date": null,
+                     *       "subtotal": 200,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 200,
+                     *       "list_price_total": 200,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 200,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "18022fbd-4f41-4726-a83e-a6bb7fe2c64f",
+                     *       "created_at": "2026-12-07T03:27:06.604Z",
+                     *       "updated_at": "2026-12-07T03:27:06.946Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": "dc6958ac-47af-4426-8bcb-e5c1d426e470",
+                     *       "approver_user_id": "7ab59032-028c-4e01-8ad3-b520ee020d39",
+                     *       "approval_requested_at": "2026-12-07T03:27:06.653Z",
+                     *       "approved_by": "7ab59032-028c-4e01-8ad3-b520ee020d39",
+                     *       "approved_at": "2026-12-07T03:27:06.946Z",
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 200,
+                     *       "lines": [
+                     *         {
+                     *           "id": "65c16afe-8177-47b1-bfc6-54098ecdb836",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "a0b0d789-f6f7-46ef-9c49-69850326da03",
+                     *           "order_id": "d0ba1fdc-531c-4280-b5fc-056d3ef0d8b0",
+                     *           "product_id": "9c307060-a72b-4bee-9e1c-5532f76c6c7e",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-7",
+                     *           "title": "Widget",
+                     *           "quantity": 20,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 200,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 200,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:27:06.604Z",
+                     *           "updated_at": "2026-12-07T03:27:06.604Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -25677,7 +31101,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c30858a5-e416-4d73-bc9d-0886c0c372e5
+                 */
                 id: string;
             };
             cookie?: never;
@@ -25692,6 +31119,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c30858a5-e416-4d73-bc9d-0886c0c372e5",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "8b8c30f3-1358-47f0-9b05-c928a269d238",
+                     *       "order_number": "SO-000002",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "fulfilled",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "fulfilled",
+                     *       "account_id": "e2fdb98a-188e-4f3e-a17d-9f8c2a99d8b7",
+                     *       "location_id": "56c00194-66cf-4759-b7da-e10d22d747c7",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:28:54.949Z",
+                     *       "due_date": null,
+                     *       "subtotal": 100,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 100,
+                     *       "list_price_total": 100,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "905b62f5-3ecc-4cb3-9aa2-c3b719ec3803",
+                     *       "created_at": "2026-12-07T03:28:54.949Z",
+                     *       "updated_at": "2026-12-07T03:28:55.562Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": true,
+                     *       "archived_at": "2026-12-07T03:28:55.562Z",
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 100,
+                     *       "lines": [
+                     *         {
+                     *           "id": "3fa3a022-58ab-4f89-828c-dd1cc138f6e1",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "8b8c30f3-1358-47f0-9b05-c928a269d238",
+                     *           "order_id": "c30858a5-e416-4d73-bc9d-0886c0c372e5",
+                     *           "product_id": "67951c2d-a4f2-44e3-ad52-7bf435f6fdeb",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-0",
+                     *           "title": "Widget",
+                     *           "quantity": 10,
+                     *           "quantity_fulfilled": 10,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 100,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 100,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:28:54.949Z",
+                     *           "updated_at": "2026-12-07T03:28:55.270Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled",
+                     *               "floor": 10
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled"
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -25838,7 +31400,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 34994703-678c-4c91-b5e7-d1928dba922a
+                 */
                 id: string;
             };
             cookie?: never;
@@ -25853,6 +31418,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "34994703-678c-4c91-b5e7-d1928dba922a",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "e7f5f308-2879-4707-897c-3bf03bac6843",
+                     *       "order_number": "SO-000002",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "cancelled",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "dbb250c6-d9f7-4d3b-89cf-136671b3e042",
+                     *       "location_id": "954116a3-4876-4a83-acdb-1ffc741a16fb",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:40.066Z",
+                     *       "due_date": null,
+                     *       "subtotal": 20,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 20,
+                     *       "list_price_total": 20,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "8b614649-6668-416d-a652-34c33763d857",
+                     *       "created_at": "2026-12-07T03:26:40.066Z",
+                     *       "updated_at": "2026-12-07T03:26:40.086Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 20,
+                     *       "lines": [
+                     *         {
+                     *           "id": "32b46803-284b-4f06-8e85-4d725a16b8bd",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "e7f5f308-2879-4707-897c-3bf03bac6843",
+                     *           "order_id": "34994703-678c-4c91-b5e7-d1928dba922a",
+                     *           "product_id": "0d07b8c9-1f80-4c3e-b91e-d7bdc06c416a",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-18",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 20,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.066Z",
+                     *           "updated_at": "2026-12-07T03:26:40.066Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_cancelled",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_cancelled",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_cancelled"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_cancelled"
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -25999,7 +31699,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 4b5abedc-c170-43c4-a1d9-b86d5b8680a9
+                 */
                 id: string;
             };
             cookie?: never;
@@ -26014,6 +31717,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4b5abedc-c170-43c4-a1d9-b86d5b8680a9",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "9bf95861-0dd7-48cb-81a6-803d4c370583",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "confirmed",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "da5305eb-bad0-4b24-af39-65cdf5c75fa6",
+                     *       "location_id": "f8c1128c-6a26-46a8-945f-13013c973834",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:39.981Z",
+                     *       "due_date": null,
+                     *       "subtotal": 20,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 20,
+                     *       "list_price_total": 20,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 20,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "6f8f05c9-c707-42c1-a10c-9f123a6ea8af",
+                     *       "created_at": "2026-12-07T03:26:39.981Z",
+                     *       "updated_at": "2026-12-07T03:26:40.019Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 20,
+                     *       "lines": [
+                     *         {
+                     *           "id": "16c3df71-890f-4e78-9e56-1a3c37e9f4d3",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "9bf95861-0dd7-48cb-81a6-803d4c370583",
+                     *           "order_id": "4b5abedc-c170-43c4-a1d9-b86d5b8680a9",
+                     *           "product_id": "af6014a4-10a0-44f6-baff-7f4272b2e298",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-18",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 20,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:39.981Z",
+                     *           "updated_at": "2026-12-07T03:26:39.981Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -26160,7 +31998,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 1ab5f5ea-4336-4d1f-9ea3-d912cef15e5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -26175,6 +32016,171 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "41873d1b-b3c4-480c-ab4a-0ddc0f20fd02",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "5ba6dc5a-e5eb-4c0f-af65-1c7af79f6622",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "ec89e2e8-db90-4602-acab-08984e802374",
+                     *       "location_id": "e5b677ae-386a-4ef8-b603-b7fd50e814ac",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:56.833Z",
+                     *       "due_date": null,
+                     *       "subtotal": 20,
+                     *       "discount_total": 2,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 18,
+                     *       "list_price_total": 20,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "0dafcec7-501f-4bc7-b54b-5497e0c7ed76",
+                     *       "created_at": "2026-12-07T03:26:56.833Z",
+                     *       "updated_at": "2026-12-07T03:26:56.833Z",
+                     *       "converted_from_id": "1ab5f5ea-4336-4d1f-9ea3-d912cef15e5b",
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 18,
+                     *       "lines": [
+                     *         {
+                     *           "id": "e48eb95d-a7ba-4cbf-afda-0f488d229f63",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "5ba6dc5a-e5eb-4c0f-af65-1c7af79f6622",
+                     *           "order_id": "41873d1b-b3c4-480c-ab4a-0ddc0f20fd02",
+                     *           "product_id": "8966ec2d-8142-4cf3-8cb8-4980e3a55187",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-9",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 2,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 18,
+                     *           "unit_cost": null,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:56.833Z",
+                     *           "updated_at": "2026-12-07T03:26:56.833Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": [
+                     *             {
+                     *               "id": "e33be802-46c7-45bb-883e-86b9ac57d0d7",
+                     *               "source_type": "coupon",
+                     *               "source_id": "09805308-c07d-4dfa-bd33-87ae98866df6",
+                     *               "source_label": "QUOTE",
+                     *               "per_unit_amount": 1,
+                     *               "quantity": 2,
+                     *               "line_amount": 2,
+                     *               "proration_ratio": 1,
+                     *               "applied_at": "2026-12-07T03:26:56.773Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "adjustments": [
+                     *         {
+                     *           "id": "fefe9617-1663-4c1e-9a68-1579f7750160",
+                     *           "entity_id": "5ba6dc5a-e5eb-4c0f-af65-1c7af79f6622",
+                     *           "order_id": "41873d1b-b3c4-480c-ab4a-0ddc0f20fd02",
+                     *           "name": "QUOTE",
+                     *           "effect_type": "discount",
+                     *           "discount_type": "percentage",
+                     *           "value": 10,
+                     *           "amount": 2,
+                     *           "notes": null,
+                     *           "created_by_user_id": "0dafcec7-501f-4bc7-b54b-5497e0c7ed76",
+                     *           "coupon_id": "09805308-c07d-4dfa-bd33-87ae98866df6",
+                     *           "created_at": "2026-12-07T03:26:56.773Z",
+                     *           "updated_at": "2026-12-07T03:26:56.833Z",
+                     *           "object": "order_adjustment",
+                     *           "livemode": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -26321,7 +32327,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 5e95eaa1-deca-468c-b37e-034d7fb06c1e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -26336,6 +32345,150 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "d7e9dd21-163f-43f7-9602-a1437b3f4d7f",
+                     *           "object": "order",
+                     *           "livemode": false,
+                     *           "entity_id": "e371b3c9-d464-48ba-ac57-ff381b8a5d02",
+                     *           "order_number": "PO-000001",
+                     *           "document_type": "purchase_order",
+                     *           "order_status": "draft",
+                     *           "payment_status": "unpaid",
+                     *           "fulfillment_status": "unfulfilled",
+                     *           "account_id": "5aa2e623-d72b-49ac-af01-961ef0466e79",
+                     *           "location_id": "9f228c5a-6467-4229-966c-66e1a04e99b1",
+                     *           "po_number": null,
+                     *           "order_date": "2026-12-07T03:26:40.457Z",
+                     *           "due_date": null,
+                     *           "subtotal": 8,
+                     *           "discount_total": 0,
+                     *           "shipping_total": 0,
+                     *           "tax_total": 0,
+                     *           "fee_total": 0,
+                     *           "order_total": 8,
+                     *           "list_price_total": 8,
+                     *           "pricing_savings": 0,
+                     *           "amount_paid": 0,
+                     *           "balance_due": 8,
+                     *           "tax_exempt": false,
+                     *           "delivery_option": null,
+                     *           "notes": "Drop ship for SO-000001",
+                     *           "internal_notes": null,
+                     *           "invoice_number": null,
+                     *           "invoice_type": null,
+                     *           "is_on_hold": false,
+                     *           "hold_type": null,
+                     *           "ship_complete": false,
+                     *           "source_platform": null,
+                     *           "external_order_id": null,
+                     *           "external_order_number": null,
+                     *           "metadata": {
+                     *             "drop_ship_sales_order_id": "5e95eaa1-deca-468c-b37e-034d7fb06c1e",
+                     *             "drop_ship_sales_order_number": "SO-000001"
+                     *           },
+                     *           "revision_count": 0,
+                     *           "duplicated_from_id": null,
+                     *           "created_by_user_id": "31e3fbc6-f462-4f7d-aabb-adfffab16cd3",
+                     *           "created_at": "2026-12-07T03:26:40.457Z",
+                     *           "updated_at": "2026-12-07T03:26:40.457Z",
+                     *           "converted_from_id": null,
+                     *           "journal_entry_id": null,
+                     *           "hold_reason": null,
+                     *           "sent_at": null,
+                     *           "sent_to": null,
+                     *           "sales_channel_id": null,
+                     *           "approval_rule_id": null,
+                     *           "approver_user_id": null,
+                     *           "approval_requested_at": null,
+                     *           "approved_by": null,
+                     *           "approved_at": null,
+                     *           "rejected_by": null,
+                     *           "rejected_at": null,
+                     *           "rejection_reason": null,
+                     *           "source_order_id": null,
+                     *           "amount_credited": 0,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "credit_refunded": 0,
+                     *           "is_archived": false,
+                     *           "archived_at": null,
+                     *           "expires_at": null,
+                     *           "is_expired": false,
+                     *           "amount_due": 8,
+                     *           "lines": [
+                     *             {
+                     *               "id": "318f22c2-4f1f-4923-aef9-692f489b2b3c",
+                     *               "object": "order_line_item",
+                     *               "livemode": false,
+                     *               "entity_id": "e371b3c9-d464-48ba-ac57-ff381b8a5d02",
+                     *               "order_id": "d7e9dd21-163f-43f7-9602-a1437b3f4d7f",
+                     *               "product_id": "b3165233-d03c-4bdd-84e3-c340009b1614",
+                     *               "variant_id": null,
+                     *               "product_vendor_id": null,
+                     *               "kit_parent_line_id": null,
+                     *               "sku": "W-20",
+                     *               "title": "Widget",
+                     *               "quantity": 2,
+                     *               "quantity_fulfilled": 0,
+                     *               "quantity_returned": 0,
+                     *               "received_floor": 0,
+                     *               "billed_quantity": 0,
+                     *               "sell_rate": 4,
+                     *               "list_price": 4,
+                     *               "pricing_rule_adjustment": 0,
+                     *               "coupon_adjustment": 0,
+                     *               "discount_amount": 0,
+                     *               "discount_percent": null,
+                     *               "line_subtotal": 8,
+                     *               "tax_rate_id": null,
+                     *               "tax_amount": 0,
+                     *               "line_total": 8,
+                     *               "unit_cost": 4,
+                     *               "weight": null,
+                     *               "is_tax_exempt": false,
+                     *               "product_tax_code": null,
+                     *               "is_drop_ship": true,
+                     *               "drop_ship_vendor_id": null,
+                     *               "drop_ship_po_id": null,
+                     *               "notes": null,
+                     *               "sort_order": 1,
+                     *               "unit_of_measure_id": null,
+                     *               "created_at": "2026-12-07T03:26:40.457Z",
+                     *               "updated_at": "2026-12-07T03:26:40.457Z",
+                     *               "line_editability": {
+                     *                 "qty": {
+                     *                   "allowed": true,
+                     *                   "reason": null,
+                     *                   "floor": 0
+                     *                 },
+                     *                 "unit_cost": {
+                     *                   "allowed": true,
+                     *                   "reason": null,
+                     *                   "warn_received_qty": null
+                     *                 },
+                     *                 "delete": {
+                     *                   "allowed": true,
+                     *                   "reason": null
+                     *                 },
+                     *                 "notes": {
+                     *                   "allowed": true,
+                     *                   "reason": null
+                     *                 }
+                     *               },
+                     *               "unit_price": 4,
+                     *               "adjustments": []
+                     *             }
+                     *           ],
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -26483,7 +32636,12 @@ export interface operations {
     "orders.duplicate": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
@@ -26491,7 +32649,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example ff95e5e8-ff24-48b1-af6d-e3b2ad9035fe
+                 */
                 id: string;
             };
             cookie?: never;
@@ -26506,6 +32667,143 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "28cc1952-3bd5-455d-a484-f3003204fafe",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "ba911081-60cf-4ec1-8797-1b86c0e5a45b",
+                     *       "order_number": "SO-000002",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "233efe8c-2f48-4998-9b17-1f3181776e17",
+                     *       "location_id": "d09aa703-a6a1-4b70-9133-a5c80a89ed06",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:40.959Z",
+                     *       "due_date": null,
+                     *       "subtotal": 36,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 36,
+                     *       "list_price_total": 40,
+                     *       "pricing_savings": 4,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {
+                     *         "channel": "web"
+                     *       },
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": "ff95e5e8-ff24-48b1-af6d-e3b2ad9035fe",
+                     *       "created_by_user_id": "8603c897-0016-477b-9e1c-b84798216994",
+                     *       "created_at": "2026-12-07T03:26:40.959Z",
+                     *       "updated_at": "2026-12-07T03:26:40.959Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 36,
+                     *       "lines": [
+                     *         {
+                     *           "id": "85c7bcd8-79fc-47ec-85f0-d8561f416485",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "ba911081-60cf-4ec1-8797-1b86c0e5a45b",
+                     *           "order_id": "28cc1952-3bd5-455d-a484-f3003204fafe",
+                     *           "product_id": "a7d3caf7-ec41-4266-a737-94f4fa51cec4",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-28",
+                     *           "title": "Widget",
+                     *           "quantity": 4,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 9,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 1,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 36,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 36,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.959Z",
+                     *           "updated_at": "2026-12-07T03:26:40.959Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 9,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -26652,13 +32950,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 5b5b4ab4-3854-4e62-8b9a-508ad2fceb67
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "becad093-1193-49fc-8297-c122ac7c6e7a",
+                 *           "quantity": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     lines: {
                         /**
@@ -26690,6 +33001,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5c5f7b1c-170a-4082-bb33-02e6cbc1e3fa",
+                     *       "object": "order_fulfillment",
+                     *       "livemode": false,
+                     *       "order_id": "5b5b4ab4-3854-4e62-8b9a-508ad2fceb67",
+                     *       "order_number": "SO-000001",
+                     *       "order_status": "fulfilled",
+                     *       "fulfillment_status": "fulfilled",
+                     *       "previous_order_status": "confirmed",
+                     *       "location_id": "ff95a066-773d-4655-9c6c-0090c7e30aa9",
+                     *       "fulfillment_date": "2026-12-07",
+                     *       "lines": [
+                     *         {
+                     *           "line_id": "becad093-1193-49fc-8297-c122ac7c6e7a",
+                     *           "product_id": "45181fa1-80f9-46a3-8fe0-5ef17cce0a77",
+                     *           "kit_parent_line_id": null,
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 2
+                     *         }
+                     *       ],
+                     *       "inventory_transaction_ids": [
+                     *         "38d19269-7dec-45e5-88a5-986ebaa991bd"
+                     *       ],
+                     *       "cost_total": 8,
+                     *       "journal_entry_id": "6c2816a7-476c-42fa-a331-71200f34c508"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderFulfillment"];
                 };
             };
@@ -26836,13 +33175,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "hold_type": "credit"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the order is held, as a short key: credit, fraud_review, customer_request, ... */
                     hold_type: string;
@@ -26860,6 +33207,265 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "on_hold",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "1ff65b12-1051-48d7-97da-35b1be9c4a4c",
+                     *       "location_id": "abb0599c-b491-4aad-8ac7-461d48781648",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:40.879Z",
+                     *       "due_date": null,
+                     *       "subtotal": 0,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 0,
+                     *       "list_price_total": 0,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": true,
+                     *       "hold_type": "credit",
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "5435354d-249c-4643-a8b3-a104c282182f",
+                     *       "created_at": "2026-12-07T03:26:40.879Z",
+                     *       "updated_at": "2026-12-07T03:26:40.937Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 0,
+                     *       "lines": [
+                     *         {
+                     *           "id": "1e556bbd-dec0-4211-a0a3-386aae7ba0c5",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
+                     *           "order_id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
+                     *           "product_id": "33d40b03-67dc-4d70-a7c8-a1b42d5f6a65",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "KIT-0",
+                     *           "title": "Kit",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 0,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": null,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": true,
+                     *           "drop_ship_vendor_id": "fbb8e8a8-7e0d-448c-8b6b-53da9b1f4711",
+                     *           "drop_ship_po_id": "99346474-9fed-4a23-8c4c-7cca84505042",
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.879Z",
+                     *           "updated_at": "2026-12-07T03:26:40.902Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "dropship_po_issued",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "dropship_po_issued"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "4862180a-ff2d-4080-824f-4a75801a08e7",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
+                     *           "order_id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
+                     *           "product_id": "e5957856-669a-4f52-b13d-0e4e314044ec",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": "1e556bbd-dec0-4211-a0a3-386aae7ba0c5",
+                     *           "sku": "W-22",
+                     *           "title": "Widget",
+                     *           "quantity": 6,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.879Z",
+                     *           "updated_at": "2026-12-07T03:26:40.879Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "4e7b2bfe-f2b6-476b-8e41-06b9e4a57173",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
+                     *           "order_id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
+                     *           "product_id": "d2732a35-af20-4232-9899-69892cdc6ea8",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": "1e556bbd-dec0-4211-a0a3-386aae7ba0c5",
+                     *           "sku": "G-23",
+                     *           "title": "Gadget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 5,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": 1,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.879Z",
+                     *           "updated_at": "2026-12-07T03:26:40.879Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -27008,9 +33614,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The order id. */
+                /**
+                 * @description The order id.
+                 * @example 41cf1459-ca1e-43ec-8b45-ee09e7bb1730
+                 */
                 id: string;
-                /** @description The line item id. */
+                /**
+                 * @description The line item id.
+                 * @example 47324f94-9e31-42dc-9660-176198f6fe80
+                 */
                 item_id: string;
             };
             cookie?: never;
@@ -27025,6 +33637,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "47324f94-9e31-42dc-9660-176198f6fe80",
+                     *       "object": "order_line_item",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -27192,15 +33812,26 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The order id. */
+                /**
+                 * @description The order id.
+                 * @example 11988842-d9ae-471d-9a04-47c87ef7f866
+                 */
                 id: string;
-                /** @description The line item id. */
+                /**
+                 * @description The line item id.
+                 * @example 901bf4a3-804f-48b0-8f40-d4e7084a0804
+                 */
                 item_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity": 1
+                 *     }
+                 */
                 "application/json": {
                     quantity?: number | string;
                     sell_rate?: number | string;
@@ -27228,6 +33859,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "901bf4a3-804f-48b0-8f40-d4e7084a0804",
+                     *       "object": "order_line_item",
+                     *       "livemode": false,
+                     *       "entity_id": "8a9b7d18-ed81-410a-ba33-41c3d3982654",
+                     *       "order_id": "11988842-d9ae-471d-9a04-47c87ef7f866",
+                     *       "product_id": "815f098a-d0da-497d-80bb-082bc7d53bb6",
+                     *       "variant_id": null,
+                     *       "product_vendor_id": null,
+                     *       "kit_parent_line_id": null,
+                     *       "sku": "KIT-0",
+                     *       "title": "Bundle kit",
+                     *       "quantity": 1,
+                     *       "quantity_fulfilled": 0,
+                     *       "quantity_returned": 0,
+                     *       "received_floor": 0,
+                     *       "billed_quantity": 0,
+                     *       "sell_rate": 20,
+                     *       "list_price": 20,
+                     *       "pricing_rule_adjustment": 0,
+                     *       "coupon_adjustment": 0,
+                     *       "discount_amount": 0,
+                     *       "discount_percent": null,
+                     *       "line_subtotal": 20,
+                     *       "tax_rate_id": null,
+                     *       "tax_amount": 0,
+                     *       "line_total": 20,
+                     *       "unit_cost": null,
+                     *       "weight": null,
+                     *       "is_tax_exempt": false,
+                     *       "product_tax_code": null,
+                     *       "is_drop_ship": false,
+                     *       "drop_ship_vendor_id": null,
+                     *       "drop_ship_po_id": null,
+                     *       "notes": null,
+                     *       "sort_order": 1,
+                     *       "unit_of_measure_id": null,
+                     *       "created_at": "2026-12-07T03:26:38.998Z",
+                     *       "updated_at": "2026-12-07T03:26:39.018Z",
+                     *       "line_editability": {
+                     *         "qty": {
+                     *           "allowed": true,
+                     *           "reason": null,
+                     *           "floor": 0
+                     *         },
+                     *         "unit_cost": {
+                     *           "allowed": true,
+                     *           "reason": null,
+                     *           "warn_received_qty": null
+                     *         },
+                     *         "delete": {
+                     *           "allowed": true,
+                     *           "reason": null
+                     *         },
+                     *         "notes": {
+                     *           "allowed": true,
+                     *           "reason": null
+                     *         }
+                     *       },
+                     *       "unit_price": 20,
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderLineItem"];
                 };
             };
@@ -27379,7 +34074,12 @@ export interface operations {
     "orders.lines.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
@@ -27387,13 +34087,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b229d956-b040-4927-bfb1-69058052db2e
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "45e667f3-9695-4a25-91b6-eeccc7d1f945",
+                 *       "quantity": 3,
+                 *       "discount_percent": 10
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     product_id: string;
@@ -27432,6 +34142,203 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b229d956-b040-4927-bfb1-69058052db2e",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "fe68e982-baad-42e2-93cb-d6a85a90d4ad",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "9ba1adc7-7b44-46fe-8df7-0f60169f71ee",
+                     *       "location_id": "25de1c17-3fc7-4161-a32b-4b020f26da2e",
+                     *       "po_number": "PO-77",
+                     *       "order_date": "2026-12-07T03:26:39.356Z",
+                     *       "due_date": null,
+                     *       "subtotal": 30,
+                     *       "discount_total": 1,
+                     *       "shipping_total": 7.5,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 36.5,
+                     *       "list_price_total": 30,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": true,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "d4c30ab4-7edf-41ea-aca8-3b7729720c73",
+                     *       "created_at": "2026-12-07T03:26:39.356Z",
+                     *       "updated_at": "2026-12-07T03:26:39.410Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 36.5,
+                     *       "lines": [
+                     *         {
+                     *           "id": "1144adcc-88ab-4ba2-bff7-546253274257",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "fe68e982-baad-42e2-93cb-d6a85a90d4ad",
+                     *           "order_id": "b229d956-b040-4927-bfb1-69058052db2e",
+                     *           "product_id": "ffb23720-7f3d-4bfe-93c0-921d8be61f25",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-12",
+                     *           "title": "Widget",
+                     *           "quantity": 2,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 20,
+                     *           "tax_rate_id": "06863835-bf99-4f8b-9fa7-12c3a96cb2ea",
+                     *           "tax_amount": 0,
+                     *           "line_total": 20,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:39.356Z",
+                     *           "updated_at": "2026-12-07T03:26:39.410Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "2f804fe5-f5d6-4c15-87d3-8a70b0c86150",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "fe68e982-baad-42e2-93cb-d6a85a90d4ad",
+                     *           "order_id": "b229d956-b040-4927-bfb1-69058052db2e",
+                     *           "product_id": "45e667f3-9695-4a25-91b6-eeccc7d1f945",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "G-13",
+                     *           "title": "Gadget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 3.3333,
+                     *           "list_price": 3.3333,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 1,
+                     *           "discount_percent": 10,
+                     *           "line_subtotal": 10,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 9,
+                     *           "unit_cost": 1,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 2,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:39.516Z",
+                     *           "updated_at": "2026-12-07T03:26:39.516Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 3.3333,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -27578,13 +34485,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 91c7bed8-b8de-4e50-8e1b-10d4b08f1de4
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 20
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most what the document accepts (its balance_due); more is 422 order_not_payable. */
                     amount: number | string;
@@ -27614,6 +34529,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cbdc521a-a79b-40dc-8032-b232a54c57ba",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "aa6f519f-9151-439f-80b7-de5480263ba4",
+                     *       "account_id": "b967fc3b-b7ef-441d-a379-ecefd8cf28e6",
+                     *       "amount": 20,
+                     *       "unapplied_amount": 0,
+                     *       "payment_method": "other",
+                     *       "payment_date": "2026-12-07",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": null,
+                     *       "notes": null,
+                     *       "status": "undeposited",
+                     *       "order_id": "91c7bed8-b8de-4e50-8e1b-10d4b08f1de4",
+                     *       "journal_entry_id": "986dbb27-dd75-4235-ac6f-3230f764ef99",
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": null,
+                     *       "voided_at": null,
+                     *       "failed_at": null,
+                     *       "failure_reason": null,
+                     *       "created_by_user_id": "6cd8db95-da07-449c-a227-cbd26bc2ac76",
+                     *       "created_at": "2026-12-07T03:26:40.232Z",
+                     *       "updated_at": "2026-12-07T03:26:40.232Z",
+                     *       "applied_count": 1,
+                     *       "applications": [
+                     *         {
+                     *           "id": "4287521c-e974-4134-a0de-1428d781b03a",
+                     *           "order_id": "91c7bed8-b8de-4e50-8e1b-10d4b08f1de4",
+                     *           "amount_applied": 20
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -27760,13 +34712,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 4ac654a2-6c62-43e7-88b6-4ad82a0aabb7
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "5cc03a55-a6a0-4ffc-9c63-4ea4afa1ce85",
+                 *           "quantity": 4
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     lines: {
                         /**
@@ -27802,6 +34767,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "00a7d2f9-100c-43a2-b8fc-4d8e538ea564",
+                     *       "object": "purchase_receipt",
+                     *       "livemode": false,
+                     *       "order_id": "4ac654a2-6c62-43e7-88b6-4ad82a0aabb7",
+                     *       "order_number": "PO-000001",
+                     *       "order_status": "partially_fulfilled",
+                     *       "fulfillment_status": "partially_fulfilled",
+                     *       "previous_order_status": "confirmed",
+                     *       "location_id": "1b5c8ab6-4e74-4697-8549-d86ff4820cb0",
+                     *       "received_at": "2026-12-07T03:26:38.890Z",
+                     *       "lines": [
+                     *         {
+                     *           "line_id": "5cc03a55-a6a0-4ffc-9c63-4ea4afa1ce85",
+                     *           "product_id": "a1e563d8-8728-4943-859c-188eeb7207fd",
+                     *           "quantity": 4,
+                     *           "quantity_received": 4,
+                     *           "unit_cost": 3,
+                     *           "total_cost": 12,
+                     *           "inventory_transaction_id": "2b78338b-666e-45bd-8645-a428368d8e87",
+                     *           "drop_ship_sales_order_id": null,
+                     *           "drop_ship_sales_line_id": null
+                     *         }
+                     *       ],
+                     *       "inventory_transaction_ids": [
+                     *         "2b78338b-666e-45bd-8645-a428368d8e87"
+                     *       ],
+                     *       "inventory_cost": 12,
+                     *       "drop_ship_cost": 0,
+                     *       "journal_entry_id": "67c01c32-b7e2-4c6d-8053-ff2ae56e71ce"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PurchaseReceipt"];
                 };
             };
@@ -27948,13 +34946,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example a055b697-3c36-4634-a6c5-cc52fad1c560
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "ea60c0db-27f5-49b2-a9a4-6e8f6d1ffd65",
+                 *           "quantity": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Default: everything not yet received. */
                     lines?: {
@@ -27987,6 +34998,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7884113c-9e8f-41cf-b320-5784258c0353",
+                     *       "object": "order_return_receipt",
+                     *       "livemode": false,
+                     *       "order_id": "a055b697-3c36-4634-a6c5-cc52fad1c560",
+                     *       "order_number": "RMA-000001",
+                     *       "source_order_id": "a1256169-5d7c-49da-9021-b98dc3e0b6e7",
+                     *       "order_status": "partially_fulfilled",
+                     *       "fulfillment_status": "partially_fulfilled",
+                     *       "previous_order_status": "confirmed",
+                     *       "location_id": "6cdbb473-5467-4f2f-8599-9bd782815909",
+                     *       "received_date": "2026-12-07",
+                     *       "lines": [
+                     *         {
+                     *           "line_id": "ea60c0db-27f5-49b2-a9a4-6e8f6d1ffd65",
+                     *           "source_line_id": "d0c7937e-5c42-4cfe-b372-49ec700d609b",
+                     *           "product_id": "5b510691-f320-44b1-96fc-a1f891beecd5",
+                     *           "kit_parent_line_id": null,
+                     *           "quantity": 2,
+                     *           "quantity_received": 2,
+                     *           "restocked": true,
+                     *           "cost": 6
+                     *         }
+                     *       ],
+                     *       "inventory_transaction_ids": [
+                     *         "4bf9436b-de08-41a8-905a-7744a63da486"
+                     *       ],
+                     *       "cost_total": 6,
+                     *       "journal_entry_id": "3c344c68-c5c7-4b72-98cb-d086979b2ea8"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderReturnReceipt"];
                 };
             };
@@ -28133,13 +35176,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b0acab51-ce5c-4caf-aeba-a53f697404f1
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bank_account_id": "bea1f4df-444d-4202-a3eb-99fae4bc31f2",
+                 *       "amount": 12.5
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -28166,6 +35218,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b0acab51-ce5c-4caf-aeba-a53f697404f1",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "41af719c-14ba-4d87-ba92-f3819745ee48",
+                     *       "order_number": "RMA-000001",
+                     *       "document_type": "return",
+                     *       "order_status": "confirmed",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "3927d68a-4c71-47d7-be36-3409212771f8",
+                     *       "location_id": "2651add4-68b7-4f95-8331-a19201d31042",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:28:48.048Z",
+                     *       "due_date": null,
+                     *       "subtotal": 30,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 30,
+                     *       "list_price_total": 30,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": -17.5,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "d1a0440c-72cf-4a88-ab18-7911b0ee49e4",
+                     *       "created_at": "2026-12-07T03:28:48.048Z",
+                     *       "updated_at": "2026-12-07T03:28:48.451Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": "b1f40a43-12be-4b26-a33a-7267c85a2af6",
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": "eae11825-f61e-4753-8912-cef7fdffa3fc",
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 12.5,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 30,
+                     *       "lines": [
+                     *         {
+                     *           "id": "f816de60-c215-42b0-ae1d-ce50f21a8fd4",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "41af719c-14ba-4d87-ba92-f3819745ee48",
+                     *           "order_id": "b0acab51-ce5c-4caf-aeba-a53f697404f1",
+                     *           "product_id": "11d2be41-7fb6-4d02-b103-621eefe32cf8",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-6",
+                     *           "title": "Widget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 30,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 30,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 0,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:28:48.048Z",
+                     *           "updated_at": "2026-12-07T03:28:48.048Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_posted"
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -28312,13 +35499,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example fb2d8877-9023-439e-b4ac-8956dec801c2
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Credit limit exceeded"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the order is rejected; kept as rejection_reason. */
                     reason: string;
@@ -28334,6 +35529,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fb2d8877-9023-439e-b4ac-8956dec801c2",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "a8e7213d-46b1-4ed4-b8f3-643b260ee202",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "94f236f5-3885-4cb4-90c3-31d3ee4f1bf7",
+                     *       "location_id": "b5ec7ddd-ec6c-4871-8376-85f74849a672",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:27:07.151Z",
+                     *       "due_date": null,
+                     *       "subtotal": 200,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 200,
+                     *       "list_price_total": 200,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "ddc0bd8a-cdaa-413d-8198-5b6156044c06",
+                     *       "created_at": "2026-12-07T03:27:07.151Z",
+                     *       "updated_at": "2026-12-07T03:27:07.345Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": "ae74689c-ea37-4d66-acdf-17304b63eaf8",
+                     *       "approver_user_id": "9279ecaf-f60d-40f0-855a-bda5be19a348",
+                     *       "approval_requested_at": "2026-12-07T03:27:07.188Z",
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": "177a7680-8388-4f82-b80d-bd9e9d930a3c",
+                     *       "rejected_at": "2026-12-07T03:27:07.345Z",
+                     *       "rejection_reason": "Credit limit exceeded",
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 200,
+                     *       "lines": [
+                     *         {
+                     *           "id": "2869fc36-26bd-43ae-a2b2-9323db7c6286",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "a8e7213d-46b1-4ed4-b8f3-643b260ee202",
+                     *           "order_id": "fb2d8877-9023-439e-b4ac-8956dec801c2",
+                     *           "product_id": "d0529a4e-74ed-4b39-b92a-551e743c8a3c",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-8",
+                     *           "title": "Widget",
+                     *           "quantity": 20,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 200,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 200,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:27:07.151Z",
+                     *           "updated_at": "2026-12-07T03:27:07.151Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -28480,7 +35810,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 8c0025c6-6bc6-4756-823e-b7b94d104fce
+                 */
                 id: string;
             };
             cookie?: never;
@@ -28495,6 +35828,265 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
+                     *       "order_number": "SO-000001",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "partially_fulfilled",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "partially_fulfilled",
+                     *       "account_id": "dbb3e32c-4b17-40a5-aaf5-2a5390cc8e8d",
+                     *       "location_id": "17926c51-2e9a-463d-a619-b095aa607fab",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:40.879Z",
+                     *       "due_date": null,
+                     *       "subtotal": 0,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 0,
+                     *       "list_price_total": 0,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "a0d78250-0ac8-46dc-92e5-fc026c6e437b",
+                     *       "created_at": "2026-12-07T03:26:40.879Z",
+                     *       "updated_at": "2026-12-07T03:26:40.957Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 0,
+                     *       "lines": [
+                     *         {
+                     *           "id": "d4f78ca0-f2e8-4563-9119-b00471f1a98a",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
+                     *           "order_id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
+                     *           "product_id": "bafdcd86-d4e3-41f2-8e50-bf2819ff8fa4",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "KIT-0",
+                     *           "title": "Kit",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 1,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 0,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": null,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": true,
+                     *           "drop_ship_vendor_id": "9821897f-7d1a-43fd-ab77-48b6e3419974",
+                     *           "drop_ship_po_id": "41dfe966-3e79-4b8a-87e8-420aed0b661a",
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.879Z",
+                     *           "updated_at": "2026-12-07T03:26:40.946Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "dropship_po_issued",
+                     *               "floor": 1
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "dropship_po_issued"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "da9c9d53-c616-4c19-9a44-58dc7aafa302",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
+                     *           "order_id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
+                     *           "product_id": "f84208d5-8853-4ead-a923-1597281b1151",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": "d4f78ca0-f2e8-4563-9119-b00471f1a98a",
+                     *           "sku": "W-22",
+                     *           "title": "Widget",
+                     *           "quantity": 6,
+                     *           "quantity_fulfilled": 2,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.879Z",
+                     *           "updated_at": "2026-12-07T03:26:40.946Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "floor": 2
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "f9ccec32-e24f-4ec1-97bf-88e63e75419a",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
+                     *           "order_id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
+                     *           "product_id": "40c9ba25-82e0-4e86-a90e-541624908f39",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": "d4f78ca0-f2e8-4563-9119-b00471f1a98a",
+                     *           "sku": "G-23",
+                     *           "title": "Gadget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 1,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 0,
+                     *           "list_price": 5,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 0,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 0,
+                     *           "unit_cost": 1,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:40.879Z",
+                     *           "updated_at": "2026-12-07T03:26:40.946Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "floor": 1
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "kit_component"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 0,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -28641,13 +36233,27 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 210b4433-653e-482f-aaf1-02a94bc6f56e
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "cde34677-4a12-48aa-ad67-3220cf6244df",
+                 *           "quantity": 3,
+                 *           "reason": "Wrong size"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     lines: {
                         /**
@@ -28679,6 +36285,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fdbcdff3-a65b-4447-8826-07b33144bfef",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "7760a303-b1d2-49ab-b933-0ae5952ab522",
+                     *       "order_number": "RMA-000001",
+                     *       "document_type": "return",
+                     *       "order_status": "draft",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "a1356bb9-1a06-44bc-acb2-47735977da9b",
+                     *       "location_id": "044d631e-1ec5-43f7-b145-45f4e1209f3d",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:27:17.097Z",
+                     *       "due_date": null,
+                     *       "subtotal": 30,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 30,
+                     *       "list_price_total": 30,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "317d816f-c6a1-40df-a0c7-3b4ee5d57040",
+                     *       "created_at": "2026-12-07T03:27:17.097Z",
+                     *       "updated_at": "2026-12-07T03:27:17.097Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": "210b4433-653e-482f-aaf1-02a94bc6f56e",
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 30,
+                     *       "lines": [
+                     *         {
+                     *           "id": "5b630458-1dd1-47e6-99c3-fd8b2e3d3bd6",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "7760a303-b1d2-49ab-b933-0ae5952ab522",
+                     *           "order_id": "fdbcdff3-a65b-4447-8826-07b33144bfef",
+                     *           "product_id": "5f56993e-6557-4da5-b3e3-d8c9fadc1186",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-0",
+                     *           "title": "Widget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 30,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 30,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 0,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:27:17.097Z",
+                     *           "updated_at": "2026-12-07T03:27:17.097Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -28825,13 +36566,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example e669a1f3-2125-4de2-b336-c3d5958e8dd9
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "buyer@acme.example",
+                 *       "message": "Please rush"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -28852,6 +36602,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e669a1f3-2125-4de2-b336-c3d5958e8dd9",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "596d6c5a-8426-4abf-9071-ec8f8a32342c",
+                     *       "order_number": "PO-000001",
+                     *       "document_type": "purchase_order",
+                     *       "order_status": "confirmed",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "918a64e8-69f2-46e8-90c8-adcc3132813b",
+                     *       "location_id": "a1795a93-80e7-4e0e-94c5-fe6e0f2b91ad",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:26:38.332Z",
+                     *       "due_date": null,
+                     *       "subtotal": 30,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 30,
+                     *       "list_price_total": 30,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 30,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "6af142f3-6985-41c9-acb4-68f2cc715731",
+                     *       "created_at": "2026-12-07T03:26:38.332Z",
+                     *       "updated_at": "2026-12-07T03:26:38.384Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": "2026-12-07T03:26:38.384Z",
+                     *       "sent_to": "buyer@acme.example",
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 30,
+                     *       "lines": [
+                     *         {
+                     *           "id": "c8cd01ab-4f76-402b-9e2a-a37ccaee4a9f",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "596d6c5a-8426-4abf-9071-ec8f8a32342c",
+                     *           "order_id": "e669a1f3-2125-4de2-b336-c3d5958e8dd9",
+                     *           "product_id": "b215ea93-ef64-4265-85b4-e14cf6f72a21",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-0",
+                     *           "title": "Widget",
+                     *           "quantity": 10,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 3,
+                     *           "list_price": 3,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 30,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 30,
+                     *           "unit_cost": 3,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:26:38.332Z",
+                     *           "updated_at": "2026-12-07T03:26:38.332Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": true,
+                     *               "reason": null,
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             },
+                     *             "notes": {
+                     *               "allowed": true,
+                     *               "reason": null
+                     *             }
+                     *           },
+                     *           "unit_price": 3,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -28998,7 +36883,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b2a6aafb-71b8-4ffc-92c9-a6b74d0d0568
+                 */
                 id: string;
             };
             cookie?: never;
@@ -29013,6 +36901,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b2a6aafb-71b8-4ffc-92c9-a6b74d0d0568",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "5e187223-103c-491e-81c3-c52a46fc9105",
+                     *       "order_number": "PO-000001",
+                     *       "document_type": "purchase_order",
+                     *       "order_status": "on_hold",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "4824d91f-503c-4428-a8a6-c4effe106c5c",
+                     *       "location_id": "b1a57b94-1d73-4b33-9e76-4ad4788e705b",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:27:55.666Z",
+                     *       "due_date": null,
+                     *       "subtotal": 150,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 150,
+                     *       "list_price_total": 40,
+                     *       "pricing_savings": -110,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 150,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": true,
+                     *       "hold_type": "approval",
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "178cc47d-9db7-47ff-ad9b-6e72f82bac88",
+                     *       "created_at": "2026-12-07T03:27:55.666Z",
+                     *       "updated_at": "2026-12-07T03:27:55.714Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": "7c1f1b4f-5573-4edf-ae3e-ca7dc76e63ac",
+                     *       "approver_user_id": "f02d94fb-cae0-406e-9cf2-17d157f07d0d",
+                     *       "approval_requested_at": "2026-12-07T03:27:55.714Z",
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 150,
+                     *       "lines": [
+                     *         {
+                     *           "id": "80df24a4-f1f4-43be-a2bf-c4be02edb039",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "5e187223-103c-491e-81c3-c52a46fc9105",
+                     *           "order_id": "b2a6aafb-71b8-4ffc-92c9-a6b74d0d0568",
+                     *           "product_id": "939624f8-1a7e-4b15-88db-a3f83285f9c4",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-1",
+                     *           "title": "Widget",
+                     *           "quantity": 10,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 15,
+                     *           "list_price": 4,
+                     *           "pricing_rule_adjustment": -11,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 150,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 150,
+                     *           "unit_cost": 15,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:27:55.666Z",
+                     *           "updated_at": "2026-12-07T03:27:55.666Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "po_pending_approval_edit_locked",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "po_pending_approval_edit_locked",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "po_pending_approval_edit_locked"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "po_pending_approval_edit_locked"
+                     *             }
+                     *           },
+                     *           "unit_price": 15,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -29159,7 +37182,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example fa06c2c3-2456-46c8-8aaf-6ea120233d3d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -29174,6 +37200,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fa06c2c3-2456-46c8-8aaf-6ea120233d3d",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "e658dbfe-7014-4a8f-9e4c-f53152bd9476",
+                     *       "order_number": "SO-000002",
+                     *       "document_type": "sales_order",
+                     *       "order_status": "fulfilled",
+                     *       "payment_status": "unpaid",
+                     *       "fulfillment_status": "fulfilled",
+                     *       "account_id": "e234a358-d344-4fc1-bd46-0a1d8f80a4dc",
+                     *       "location_id": "36b1b668-e193-43f3-85c6-84f6a81622fc",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:28:54.949Z",
+                     *       "due_date": null,
+                     *       "subtotal": 100,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 0,
+                     *       "tax_total": 0,
+                     *       "fee_total": 0,
+                     *       "order_total": 100,
+                     *       "list_price_total": 100,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 100,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": null,
+                     *       "invoice_type": null,
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "b233982e-5ac5-4969-9e5e-7aff82ba8155",
+                     *       "created_at": "2026-12-07T03:28:54.949Z",
+                     *       "updated_at": "2026-12-07T03:28:56.061Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": null,
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 100,
+                     *       "lines": [
+                     *         {
+                     *           "id": "bd908c48-f863-4680-b9da-27e99e94ab7e",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "e658dbfe-7014-4a8f-9e4c-f53152bd9476",
+                     *           "order_id": "fa06c2c3-2456-46c8-8aaf-6ea120233d3d",
+                     *           "product_id": "a55484ac-3d04-4f06-acab-61a41781d80a",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-0",
+                     *           "title": "Widget",
+                     *           "quantity": 10,
+                     *           "quantity_fulfilled": 10,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 100,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 100,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:28:54.949Z",
+                     *           "updated_at": "2026-12-07T03:28:55.270Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled",
+                     *               "floor": 10
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_fulfilled"
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -29320,13 +37481,28 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f19ecc42-7bc9-4867-b339-deca202cce2e
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "adbbe2a3-590f-4c39-b729-70acdc6e8893",
+                 *           "quantity": 3
+                 *         }
+                 *       ],
+                 *       "returned_at": "2026-03-10T12:00:00Z",
+                 *       "reason": "Damaged in transit"
+                 *     }
+                 */
                 "application/json": {
                     lines: {
                         /**
@@ -29369,6 +37545,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "353ceb07-ba4c-4f29-b960-a0bbeb5260e7",
+                     *       "object": "vendor_return",
+                     *       "livemode": false,
+                     *       "entity_id": "cc9e7998-90cd-484a-93ff-b97c4e306797",
+                     *       "return_number": "VR-000001",
+                     *       "order_id": "f19ecc42-7bc9-4867-b339-deca202cce2e",
+                     *       "order_number": "PO-000001",
+                     *       "vendor_id": "f0555abc-e4f0-4448-8d52-fa53c01e3945",
+                     *       "returned_at": "2026-03-10T12:00:00.000Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "49e724a2-01da-44cb-be66-565eab454d09",
+                     *           "line_id": "adbbe2a3-590f-4c39-b729-70acdc6e8893",
+                     *           "product_id": "7dfadb84-6df9-4348-ab87-6536eebb51c0",
+                     *           "location_id": "5b016045-d1ff-4bb9-a875-e71eaf220d4f",
+                     *           "quantity": 3,
+                     *           "quantity_received": 4,
+                     *           "quantity_returned": 3,
+                     *           "unit_credit": 3,
+                     *           "credit_amount": 9,
+                     *           "inventory_cost": 7,
+                     *           "inventory_transaction_id": "6f37c5c1-bbd1-48a1-b547-417cfb878eac"
+                     *         }
+                     *       ],
+                     *       "credit_amount": 9,
+                     *       "inventory_cost": 7,
+                     *       "purchase_price_variance": 2,
+                     *       "vendor_credit_id": "50a65c63-b4aa-424d-b9af-2f996688d9f3",
+                     *       "journal_entry_id": "41ac9a27-2979-440a-83a4-3289cc53010b",
+                     *       "reason": "Damaged in transit",
+                     *       "metadata": {},
+                     *       "created_by_user_id": "af035860-02bd-4b3e-ad71-94145890344b",
+                     *       "created_at": "2026-12-07T03:27:41.280Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorReturn"];
                 };
             };
@@ -29515,7 +37728,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example dfb790ed-5f20-4919-8d0b-52a430d7656a
+                 */
                 id: string;
             };
             cookie?: never;
@@ -29530,6 +37746,221 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
+                     *       "object": "order",
+                     *       "livemode": false,
+                     *       "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
+                     *       "order_number": "INV-000001",
+                     *       "document_type": "invoice",
+                     *       "order_status": "voided",
+                     *       "payment_status": "voided",
+                     *       "fulfillment_status": "unfulfilled",
+                     *       "account_id": "93b175bf-434d-42ab-afda-94cd767f7190",
+                     *       "location_id": "c3dda0ab-c508-4a7c-bd5a-03ac5afd2512",
+                     *       "po_number": null,
+                     *       "order_date": "2026-12-07T03:27:36.547Z",
+                     *       "due_date": null,
+                     *       "subtotal": 35,
+                     *       "discount_total": 0,
+                     *       "shipping_total": 7,
+                     *       "tax_total": 3,
+                     *       "fee_total": 2,
+                     *       "order_total": 47,
+                     *       "list_price_total": 35,
+                     *       "pricing_savings": 0,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 0,
+                     *       "tax_exempt": false,
+                     *       "delivery_option": null,
+                     *       "notes": null,
+                     *       "internal_notes": null,
+                     *       "invoice_number": "INV-000001",
+                     *       "invoice_type": "manual",
+                     *       "is_on_hold": false,
+                     *       "hold_type": null,
+                     *       "ship_complete": false,
+                     *       "source_platform": null,
+                     *       "external_order_id": null,
+                     *       "external_order_number": null,
+                     *       "metadata": {},
+                     *       "revision_count": 0,
+                     *       "duplicated_from_id": null,
+                     *       "created_by_user_id": "a8e8925b-b3f3-4d7e-8ae2-0f5260ddc2b7",
+                     *       "created_at": "2026-12-07T03:27:36.547Z",
+                     *       "updated_at": "2026-12-07T03:27:36.815Z",
+                     *       "converted_from_id": null,
+                     *       "journal_entry_id": "25542e9c-f808-4ada-8acf-e4e3ca17a6d3",
+                     *       "hold_reason": null,
+                     *       "sent_at": null,
+                     *       "sent_to": null,
+                     *       "sales_channel_id": null,
+                     *       "approval_rule_id": null,
+                     *       "approver_user_id": null,
+                     *       "approval_requested_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "source_order_id": null,
+                     *       "amount_credited": 0,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "credit_refunded": 0,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "expires_at": null,
+                     *       "is_expired": false,
+                     *       "amount_due": 47,
+                     *       "lines": [
+                     *         {
+                     *           "id": "0c7d40d2-9a65-447c-a1e8-fd8f2bfdc2d9",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
+                     *           "order_id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
+                     *           "product_id": "196cf78f-5548-4b16-90f2-3449a63c3456",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "W-6",
+                     *           "title": "Widget",
+                     *           "quantity": 3,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 10,
+                     *           "list_price": 10,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 30,
+                     *           "tax_rate_id": "153c3281-feb7-44d3-9374-2a291e30c1c9",
+                     *           "tax_amount": 3,
+                     *           "line_total": 33,
+                     *           "unit_cost": 4,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 1,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:27:36.547Z",
+                     *           "updated_at": "2026-12-07T03:27:36.547Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided"
+                     *             }
+                     *           },
+                     *           "unit_price": 10,
+                     *           "adjustments": []
+                     *         },
+                     *         {
+                     *           "id": "b4da2cf6-21fb-4dbf-b83b-fca17a3eb74a",
+                     *           "object": "order_line_item",
+                     *           "livemode": false,
+                     *           "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
+                     *           "order_id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
+                     *           "product_id": "112e824f-015f-4fab-aa8d-403935817676",
+                     *           "variant_id": null,
+                     *           "product_vendor_id": null,
+                     *           "kit_parent_line_id": null,
+                     *           "sku": "G-7",
+                     *           "title": "Gadget",
+                     *           "quantity": 1,
+                     *           "quantity_fulfilled": 0,
+                     *           "quantity_returned": 0,
+                     *           "received_floor": 0,
+                     *           "billed_quantity": 0,
+                     *           "sell_rate": 5,
+                     *           "list_price": 5,
+                     *           "pricing_rule_adjustment": 0,
+                     *           "coupon_adjustment": 0,
+                     *           "discount_amount": 0,
+                     *           "discount_percent": null,
+                     *           "line_subtotal": 5,
+                     *           "tax_rate_id": null,
+                     *           "tax_amount": 0,
+                     *           "line_total": 5,
+                     *           "unit_cost": 1,
+                     *           "weight": null,
+                     *           "is_tax_exempt": false,
+                     *           "product_tax_code": null,
+                     *           "is_drop_ship": false,
+                     *           "drop_ship_vendor_id": null,
+                     *           "drop_ship_po_id": null,
+                     *           "notes": null,
+                     *           "sort_order": 2,
+                     *           "unit_of_measure_id": null,
+                     *           "created_at": "2026-12-07T03:27:36.547Z",
+                     *           "updated_at": "2026-12-07T03:27:36.547Z",
+                     *           "line_editability": {
+                     *             "qty": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided",
+                     *               "floor": 0
+                     *             },
+                     *             "unit_cost": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided",
+                     *               "warn_received_qty": null
+                     *             },
+                     *             "delete": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided"
+                     *             },
+                     *             "notes": {
+                     *               "allowed": false,
+                     *               "reason": "document_voided"
+                     *             }
+                     *           },
+                     *           "unit_price": 5,
+                     *           "adjustments": []
+                     *         }
+                     *       ],
+                     *       "adjustments": [
+                     *         {
+                     *           "id": "8fdc5c37-4168-4dc6-bc7e-d7698b898b99",
+                     *           "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
+                     *           "order_id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
+                     *           "name": "Handling",
+                     *           "effect_type": "fee",
+                     *           "discount_type": "fixed_amount",
+                     *           "value": 2,
+                     *           "amount": 2,
+                     *           "notes": null,
+                     *           "created_by_user_id": "a8e8925b-b3f3-4d7e-8ae2-0f5260ddc2b7",
+                     *           "coupon_id": null,
+                     *           "created_at": "2026-12-07T03:27:36.577Z",
+                     *           "updated_at": "2026-12-07T03:27:36.577Z",
+                     *           "object": "order_adjustment",
+                     *           "livemode": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -29671,21 +38102,45 @@ export interface operations {
     "orders.approval_rules.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example a76dc8b7-e9c2-45f0-8e62-7c332d9e3d94
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 4ddefb41-3ada-4fef-a2d5-57283841cfe8
+                 */
                 ending_before?: string;
-                /** @description Sales order or purchase order rules. */
+                /**
+                 * @description Sales order or purchase order rules.
+                 * @example sales_order
+                 */
                 document_type?: "sales_order" | "purchase_order";
-                /** @description Purchase order rules of this vendor. */
+                /**
+                 * @description Purchase order rules of this vendor.
+                 * @example b12730f8-b690-48f5-bbeb-8778c3ed4185
+                 */
                 vendor_id?: string;
-                /** @description Rules of this customer account. */
+                /**
+                 * @description Rules of this customer account.
+                 * @example bb06e92f-4f68-4c34-8917-6bdc18875823
+                 */
                 account_id?: string;
-                /** @description Rules of this sales channel. */
+                /**
+                 * @description Rules of this sales channel.
+                 * @example 37aeff5a-b08e-4a10-b7c5-8ce47a2109e9
+                 */
                 sales_channel_id?: string;
-                /** @description Only active (true) or inactive (false) rules. */
+                /**
+                 * @description Only active (true) or inactive (false) rules.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
             };
             header?: {
@@ -29705,6 +38160,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "a76dc8b7-e9c2-45f0-8e62-7c332d9e3d94",
+                     *           "object": "order_approval_rule",
+                     *           "livemode": false,
+                     *           "entity_id": "ffc60ed9-28d8-4551-bdf1-67d7ed78e553",
+                     *           "document_type": "sales_order",
+                     *           "account_id": "bb06e92f-4f68-4c34-8917-6bdc18875823",
+                     *           "sales_channel_id": "37aeff5a-b08e-4a10-b7c5-8ce47a2109e9",
+                     *           "vendor_id": null,
+                     *           "threshold_amount": 100,
+                     *           "approver_user_id": "7b5b8647-8195-44ff-91ab-68940fa06eb8",
+                     *           "is_active": true,
+                     *           "created_by_user_id": "6baaca9c-3dc9-4cae-bf6c-1f680f409d2d",
+                     *           "created_at": "2026-12-07T03:27:03.146Z",
+                     *           "updated_at": "2026-12-07T03:27:03.146Z"
+                     *         },
+                     *         {
+                     *           "id": "03554d69-b9c4-4c6f-a69a-0a4a2d5359a6",
+                     *           "object": "order_approval_rule",
+                     *           "livemode": false,
+                     *           "entity_id": "ffc60ed9-28d8-4551-bdf1-67d7ed78e553",
+                     *           "document_type": "sales_order",
+                     *           "account_id": null,
+                     *           "sales_channel_id": "37aeff5a-b08e-4a10-b7c5-8ce47a2109e9",
+                     *           "vendor_id": null,
+                     *           "threshold_amount": 100,
+                     *           "approver_user_id": "7b5b8647-8195-44ff-91ab-68940fa06eb8",
+                     *           "is_active": false,
+                     *           "created_by_user_id": "6baaca9c-3dc9-4cae-bf6c-1f680f409d2d",
+                     *           "created_at": "2026-12-07T03:27:03.130Z",
+                     *           "updated_at": "2026-12-07T03:27:03.130Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/orders/approval-rules"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -29853,6 +38350,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "threshold_amount": "2500.50",
+                 *       "approver_user_id": "e9763dbe-4f7a-4718-8815-323c45513600",
+                 *       "account_id": "5806c21f-c9d4-4000-a90f-6a1a6cf7843a"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description sales_order (default) or purchase_order. A purchase order rule takes vendor_id (or nothing: every purchase order) and no account_id or sales_channel_id.
@@ -29886,6 +38390,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "50a2645c-df00-4cf6-a188-9f32d8fc059e",
+                     *       "object": "order_approval_rule",
+                     *       "livemode": false,
+                     *       "entity_id": "b2220f77-3ab5-4c0e-a8b2-640d909c8d04",
+                     *       "document_type": "sales_order",
+                     *       "account_id": "5806c21f-c9d4-4000-a90f-6a1a6cf7843a",
+                     *       "sales_channel_id": null,
+                     *       "vendor_id": null,
+                     *       "threshold_amount": 2500.5,
+                     *       "approver_user_id": "e9763dbe-4f7a-4718-8815-323c45513600",
+                     *       "is_active": true,
+                     *       "created_by_user_id": "606fa045-a096-4f0c-9f3f-e1e3f5538b16",
+                     *       "created_at": "2026-12-07T03:27:03.110Z",
+                     *       "updated_at": "2026-12-07T03:27:03.110Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderApprovalRule"];
                 };
             };
@@ -30032,7 +38554,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 6ed23567-2d69-44d7-a8ba-7ff9e37ae7f7
+                 */
                 id: string;
             };
             cookie?: never;
@@ -30047,6 +38572,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6ed23567-2d69-44d7-a8ba-7ff9e37ae7f7",
+                     *       "object": "order_approval_rule",
+                     *       "livemode": false,
+                     *       "entity_id": "323a1132-55fd-4ec1-945f-6b551e5542b7",
+                     *       "document_type": "sales_order",
+                     *       "account_id": "c09cb206-927f-4682-98b7-d0b0f76fbf58",
+                     *       "sales_channel_id": null,
+                     *       "vendor_id": null,
+                     *       "threshold_amount": 2500.5,
+                     *       "approver_user_id": "b349a6d3-fa14-4284-bd0f-68ce11570860",
+                     *       "is_active": true,
+                     *       "created_by_user_id": "6780b302-1040-4117-aba1-5ff35888dc85",
+                     *       "created_at": "2026-12-07T03:27:03.110Z",
+                     *       "updated_at": "2026-12-07T03:27:03.110Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderApprovalRule"];
                 };
             };
@@ -30183,7 +38726,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 385a7a3c-9037-470b-8bc5-ff9568d63758
+                 */
                 id: string;
             };
             cookie?: never;
@@ -30198,6 +38744,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "385a7a3c-9037-470b-8bc5-ff9568d63758",
+                     *       "object": "order_approval_rule",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -30365,13 +38919,23 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 8fd0d701-83dd-497c-b720-c9796d6d23f0
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "threshold_amount": 10,
+                 *       "is_active": false,
+                 *       "sales_channel_id": "5b6b1565-65e9-4ad1-8478-0dbc4b179055"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Purchase order rules only. */
                     vendor_id?: string | null;
@@ -30393,6 +38957,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "8fd0d701-83dd-497c-b720-c9796d6d23f0",
+                     *       "object": "order_approval_rule",
+                     *       "livemode": false,
+                     *       "entity_id": "5ad06ebb-c517-43eb-9386-2e4aaf7595be",
+                     *       "document_type": "sales_order",
+                     *       "account_id": "70b2fc81-11e9-44e6-a1a3-15152464c288",
+                     *       "sales_channel_id": "5b6b1565-65e9-4ad1-8478-0dbc4b179055",
+                     *       "vendor_id": null,
+                     *       "threshold_amount": 10,
+                     *       "approver_user_id": "eee3a39c-6ef4-406f-bdc9-37a419b56ef5",
+                     *       "is_active": false,
+                     *       "created_by_user_id": "e5acbb64-d424-4a74-8a7a-e04791bf7104",
+                     *       "created_at": "2026-12-07T03:27:03.110Z",
+                     *       "updated_at": "2026-12-07T03:27:03.273Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderApprovalRule"];
                 };
             };
@@ -30544,11 +39126,20 @@ export interface operations {
     "payment_terms.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 8f292e81-3c3d-4041-9ffd-61635b79b969
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 976d0e92-5289-49b5-925e-ee3217eee265
+                 */
                 ending_before?: string;
             };
             header?: {
@@ -30568,6 +39159,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "8f292e81-3c3d-4041-9ffd-61635b79b969",
+                     *           "object": "payment_term",
+                     *           "livemode": false,
+                     *           "entity_id": "468fa11b-b1de-4ede-aa5e-5f070c88fb3b",
+                     *           "name": "Net 60",
+                     *           "net_days": 60,
+                     *           "created_at": "2026-12-07T03:29:56.876Z",
+                     *           "updated_at": "2026-12-07T03:29:56.876Z"
+                     *         },
+                     *         {
+                     *           "id": "9eb81cea-ae5c-4cb5-9477-1a69a3ea3f87",
+                     *           "object": "payment_term",
+                     *           "livemode": false,
+                     *           "entity_id": "468fa11b-b1de-4ede-aa5e-5f070c88fb3b",
+                     *           "name": "Due on receipt",
+                     *           "net_days": 0,
+                     *           "created_at": "2026-12-07T03:29:56.810Z",
+                     *           "updated_at": "2026-12-07T03:29:56.810Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "9eb81cea-ae5c-4cb5-9477-1a69a3ea3f87",
+                     *       "url": "/v1/payment-terms"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -30716,6 +39337,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Net 30",
+                 *       "net_days": 30
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 to 100 characters, such as Net 30. */
                     name: string;
@@ -30733,6 +39360,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "54d3a5b5-9d5a-4b03-9c37-a57cf6bb588a",
+                     *       "object": "payment_term",
+                     *       "livemode": false,
+                     *       "entity_id": "83b4be34-4fc0-4f57-ab1c-a93a735eaf53",
+                     *       "name": "Net 30",
+                     *       "net_days": 30,
+                     *       "created_at": "2026-12-07T03:29:56.745Z",
+                     *       "updated_at": "2026-12-07T03:29:56.745Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentTerm"];
                 };
             };
@@ -30879,7 +39518,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 3af3f7e7-cc47-4520-90c8-fec976617790
+                 */
                 id: string;
             };
             cookie?: never;
@@ -30894,6 +39536,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3af3f7e7-cc47-4520-90c8-fec976617790",
+                     *       "object": "payment_term",
+                     *       "livemode": false,
+                     *       "entity_id": "5252f0ab-1cc9-4b36-ad8e-c93a9df65ca6",
+                     *       "name": "Net 30",
+                     *       "net_days": 30,
+                     *       "created_at": "2026-12-07T03:29:56.745Z",
+                     *       "updated_at": "2026-12-07T03:29:56.745Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentTerm"];
                 };
             };
@@ -31030,7 +39684,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f20cea8f-96c9-412a-8de9-81ea20046f64
+                 */
                 id: string;
             };
             cookie?: never;
@@ -31045,6 +39702,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "f20cea8f-96c9-412a-8de9-81ea20046f64",
+                     *       "object": "payment_term",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -31212,13 +39877,22 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 83cbc508-e11b-45b7-9acc-6f3c96236e8c
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Net 45",
+                 *       "net_days": 45
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description Applies to bills whose due date is computed from now on; bills keep the due_date they have. */
@@ -31235,6 +39909,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "83cbc508-e11b-45b7-9acc-6f3c96236e8c",
+                     *       "object": "payment_term",
+                     *       "livemode": false,
+                     *       "entity_id": "7f65beaa-2847-4b49-b31c-cee6d6978a60",
+                     *       "name": "Net 45",
+                     *       "net_days": 45,
+                     *       "created_at": "2026-12-07T03:29:56.745Z",
+                     *       "updated_at": "2026-12-07T03:29:57.052Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentTerm"];
                 };
             };
@@ -31386,13 +40072,24 @@ export interface operations {
     "payments.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 2750969a-d0a0-4ed0-8cdd-f7da881975fb
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 2750969a-d0a0-4ed0-8cdd-f7da881975fb
+                 */
                 ending_before?: string;
+                /** @example 3049b35e-f7f5-41d9-a2b0-5d7df8a91932 */
                 account_id?: string;
+                /** @example undeposited */
                 status?: "pending" | "undeposited" | "deposited" | "voided" | "failed";
             };
             header?: {
@@ -31412,6 +40109,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "2750969a-d0a0-4ed0-8cdd-f7da881975fb",
+                     *           "object": "payment",
+                     *           "livemode": false,
+                     *           "entity_id": "589ceeb7-3432-4f01-baf5-9ef86eb7bdb5",
+                     *           "account_id": "3049b35e-f7f5-41d9-a2b0-5d7df8a91932",
+                     *           "amount": 2,
+                     *           "unapplied_amount": 2,
+                     *           "payment_method": "other",
+                     *           "payment_date": "2026-12-07",
+                     *           "check_number": null,
+                     *           "check_date": null,
+                     *           "external_reference": null,
+                     *           "notes": null,
+                     *           "status": "undeposited",
+                     *           "order_id": null,
+                     *           "journal_entry_id": "c888e560-74da-494a-a335-4cc3292be8bf",
+                     *           "deposit_id": null,
+                     *           "amount_refunded": 0,
+                     *           "cleared_at": null,
+                     *           "voided_at": null,
+                     *           "failed_at": null,
+                     *           "failure_reason": null,
+                     *           "created_by_user_id": "5d013269-9eb4-4ce3-822e-fe14ec280d49",
+                     *           "created_at": "2026-12-07T03:27:03.590Z",
+                     *           "updated_at": "2026-12-07T03:27:03.590Z",
+                     *           "applied_count": 0,
+                     *           "applications": []
+                     *         },
+                     *         {
+                     *           "id": "458c3ede-416f-4202-8417-1564a8cff951",
+                     *           "object": "payment",
+                     *           "livemode": false,
+                     *           "entity_id": "589ceeb7-3432-4f01-baf5-9ef86eb7bdb5",
+                     *           "account_id": "f4eca3d1-ff2e-4e16-bd48-61ad1bc528bb",
+                     *           "amount": 1,
+                     *           "unapplied_amount": 1,
+                     *           "payment_method": "other",
+                     *           "payment_date": "2026-12-07",
+                     *           "check_number": null,
+                     *           "check_date": null,
+                     *           "external_reference": null,
+                     *           "notes": null,
+                     *           "status": "undeposited",
+                     *           "order_id": null,
+                     *           "journal_entry_id": "2bde6627-6070-458c-ba62-737d99e43176",
+                     *           "deposit_id": null,
+                     *           "amount_refunded": 0,
+                     *           "cleared_at": null,
+                     *           "voided_at": null,
+                     *           "failed_at": null,
+                     *           "failure_reason": null,
+                     *           "created_by_user_id": "5d013269-9eb4-4ce3-822e-fe14ec280d49",
+                     *           "created_at": "2026-12-07T03:27:03.550Z",
+                     *           "updated_at": "2026-12-07T03:27:03.550Z",
+                     *           "applied_count": 0,
+                     *           "applications": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/payments"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -31556,7 +40321,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example 4de2c7bb-b37d-4e85-b79a-066f568a22c3
+                 */
                 payment_id: string;
             };
             cookie?: never;
@@ -31571,6 +40339,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4de2c7bb-b37d-4e85-b79a-066f568a22c3",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "12f61b8b-b51f-4b62-9404-b17203c0b098",
+                     *       "account_id": "5ff68351-d678-4c4f-8bc2-15d8c5d7eea4",
+                     *       "amount": 60,
+                     *       "unapplied_amount": 9.5,
+                     *       "payment_method": "other",
+                     *       "payment_date": "2026-11-21",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": "wire-1",
+                     *       "notes": null,
+                     *       "status": "undeposited",
+                     *       "order_id": null,
+                     *       "journal_entry_id": "e6f8dd49-8317-40a2-aa48-e72d1d1087ee",
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": null,
+                     *       "voided_at": null,
+                     *       "failed_at": null,
+                     *       "failure_reason": null,
+                     *       "created_by_user_id": "6e90852d-1dd3-4d49-b9d6-81160718a6fe",
+                     *       "created_at": "2026-12-07T03:27:01.318Z",
+                     *       "updated_at": "2026-12-07T03:27:01.318Z",
+                     *       "applied_count": 2,
+                     *       "applications": [
+                     *         {
+                     *           "id": "570c51de-6ba9-4dfa-84fa-8f07d8a39f3b",
+                     *           "order_id": "19662fd4-4d08-4808-a004-06c93b02c951",
+                     *           "amount_applied": 30
+                     *         },
+                     *         {
+                     *           "id": "9a00b6d8-548e-4e87-888a-ecc674c8a349",
+                     *           "order_id": "9c936dc2-5577-4029-9886-5df4957f00c4",
+                     *           "amount_applied": 20.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -31705,13 +40515,31 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example 9956892c-e86a-4fce-8351-d65768c66521
+                 */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account_id": "54652b86-29a2-46a9-a87d-0040171617e8",
+                 *       "applications": [
+                 *         {
+                 *           "order_id": "1a45a6ec-cf62-46d7-99f3-25f40b9af65a",
+                 *           "amount_applied": 30
+                 *         },
+                 *         {
+                 *           "order_id": "ece7c742-b241-4d5f-8585-62e9569a3c0b",
+                 *           "amount_applied": 15
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     applications: {
                         /** Format: uuid */
@@ -31740,6 +40568,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9956892c-e86a-4fce-8351-d65768c66521",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "23d12d5e-cc9a-46e0-914a-6b90f98f231f",
+                     *       "account_id": "54652b86-29a2-46a9-a87d-0040171617e8",
+                     *       "amount": 50,
+                     *       "unapplied_amount": 5,
+                     *       "payment_method": "other",
+                     *       "payment_date": "2026-12-07",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": null,
+                     *       "notes": null,
+                     *       "status": "undeposited",
+                     *       "order_id": null,
+                     *       "journal_entry_id": "1e72ad7c-5611-4c38-8cbf-53976436dd97",
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": null,
+                     *       "voided_at": null,
+                     *       "failed_at": null,
+                     *       "failure_reason": null,
+                     *       "created_by_user_id": "4f2cb510-9403-4234-86f9-61faf6e7609c",
+                     *       "created_at": "2026-12-07T03:27:02.854Z",
+                     *       "updated_at": "2026-12-07T03:27:02.867Z",
+                     *       "applied_count": 2,
+                     *       "applications": [
+                     *         {
+                     *           "id": "beea4742-d611-44ce-b611-7dcb2da2dd9e",
+                     *           "order_id": "1a45a6ec-cf62-46d7-99f3-25f40b9af65a",
+                     *           "amount_applied": 30
+                     *         },
+                     *         {
+                     *           "id": "985f3377-1da9-40a4-9c74-cc67b19c4bd0",
+                     *           "order_id": "ece7c742-b241-4d5f-8585-62e9569a3c0b",
+                     *           "amount_applied": 15
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -31886,13 +40756,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example 24b00688-7652-4235-b12e-aebd15604ce5
+                 */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "invoice_id": "ba8a3242-d904-4b54-8ed7-0c7fe74246de",
+                 *       "amount": 50
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -31918,6 +40797,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "24b00688-7652-4235-b12e-aebd15604ce5",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "58e94947-de25-45ee-8403-dd512d22d34f",
+                     *       "account_id": "9c3228ac-b20a-43a9-bc06-2a2e8416b7d0",
+                     *       "amount": 100,
+                     *       "unapplied_amount": 20,
+                     *       "payment_method": "other",
+                     *       "payment_date": "2026-12-07",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": null,
+                     *       "notes": null,
+                     *       "status": "undeposited",
+                     *       "order_id": null,
+                     *       "journal_entry_id": "35cba675-07f7-42c6-bae8-4258d96c0967",
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": null,
+                     *       "voided_at": null,
+                     *       "failed_at": null,
+                     *       "failure_reason": null,
+                     *       "created_by_user_id": "9ca7138e-db89-4f5e-bdd6-60f0385433b2",
+                     *       "created_at": "2026-12-07T03:28:07.331Z",
+                     *       "updated_at": "2026-12-07T03:28:07.399Z",
+                     *       "applied_count": 2,
+                     *       "applications": [
+                     *         {
+                     *           "id": "cbf6c55a-262b-4a98-9243-8f66c5502331",
+                     *           "order_id": "c212ee3c-8e91-477e-be50-85e82484ec84",
+                     *           "amount_applied": 30
+                     *         },
+                     *         {
+                     *           "id": "619be530-3975-4d7c-bbd9-943ebd4fd8fe",
+                     *           "order_id": "ba8a3242-d904-4b54-8ed7-0c7fe74246de",
+                     *           "amount_applied": 50
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -32064,13 +40985,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example 9479bd00-84ae-43fe-8a81-1a605a4eb53e
+                 */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cleared_date": "2026-11-13"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date
@@ -32089,6 +41018,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9479bd00-84ae-43fe-8a81-1a605a4eb53e",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "2fc68368-1ab8-4feb-9644-f90d1497b0ea",
+                     *       "account_id": "b526b11a-767b-44a0-8c0f-dcb85eff2871",
+                     *       "amount": 100,
+                     *       "unapplied_amount": 0,
+                     *       "payment_method": "ach",
+                     *       "payment_date": "2026-11-10",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": null,
+                     *       "notes": null,
+                     *       "status": "undeposited",
+                     *       "order_id": "41440c2b-88f0-40b1-aba9-6c06d90f3e2b",
+                     *       "journal_entry_id": "92fee1d7-ebb9-4ddd-bbfd-1347463a1e32",
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": "2026-12-07T03:28:15.172Z",
+                     *       "voided_at": null,
+                     *       "failed_at": null,
+                     *       "failure_reason": null,
+                     *       "created_by_user_id": "340a0023-b4bc-4e79-8b25-515e3d781440",
+                     *       "created_at": "2026-12-07T03:28:14.976Z",
+                     *       "updated_at": "2026-12-07T03:28:15.172Z",
+                     *       "applied_count": 1,
+                     *       "applications": [
+                     *         {
+                     *           "id": "dd0edef2-288e-49db-808c-807dfde8b3d7",
+                     *           "order_id": "41440c2b-88f0-40b1-aba9-6c06d90f3e2b",
+                     *           "amount_applied": 100
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -32235,13 +41201,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example fef97254-1ee6-4976-a805-8fc815e670a2
+                 */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "failure_reason": "R01 insufficient funds"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The ACH return reason (for example R01 insufficient funds). */
                     failure_reason?: string | null;
@@ -32257,6 +41231,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fef97254-1ee6-4976-a805-8fc815e670a2",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "bd66e489-0b7e-473e-a453-d88f6a9cd985",
+                     *       "account_id": "ff87c5fd-1cc2-4fc9-9a82-9d93d195fecd",
+                     *       "amount": 60,
+                     *       "unapplied_amount": 0,
+                     *       "payment_method": "ach",
+                     *       "payment_date": "2026-12-07",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": null,
+                     *       "notes": null,
+                     *       "status": "failed",
+                     *       "order_id": "afe41bcd-6aad-4200-a4ed-a4c8c69eb4fa",
+                     *       "journal_entry_id": null,
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": null,
+                     *       "voided_at": null,
+                     *       "failed_at": "2026-12-07T03:28:15.340Z",
+                     *       "failure_reason": "R01 insufficient funds",
+                     *       "created_by_user_id": "56024100-8dc2-41a6-8f5f-ec83d0ecf00b",
+                     *       "created_at": "2026-12-07T03:28:15.329Z",
+                     *       "updated_at": "2026-12-07T03:28:15.340Z",
+                     *       "applied_count": 1,
+                     *       "applications": [
+                     *         {
+                     *           "id": "2b728bf5-796e-4fab-82d0-59fb4278754e",
+                     *           "order_id": "afe41bcd-6aad-4200-a4ed-a4c8c69eb4fa",
+                     *           "amount_applied": 60
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -32403,13 +41414,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example 4654c337-94d2-4774-b3c5-436019d1ca58
+                 */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "30.25",
+                 *       "reason": "Damaged in transit",
+                 *       "refund_date": "2026-11-12"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Defaults to everything not yet refunded; more than that is 422 refund_exceeds_refundable. */
                     amount?: number | string;
@@ -32431,6 +41452,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "81d5c79c-26e4-443a-a258-c36a59c2f496",
+                     *       "entity_id": "004cb156-6501-4d66-9ac3-2a4f960b04b0",
+                     *       "payment_id": "4654c337-94d2-4774-b3c5-436019d1ca58",
+                     *       "amount": 30.25,
+                     *       "reason": "Damaged in transit",
+                     *       "refund_date": "2026-11-12",
+                     *       "cash_gl_account_id": "e06104a1-17d9-4d8b-a7eb-2ee07d631334",
+                     *       "journal_entry_id": "ff08ce69-2f0e-4008-9ce1-eb5ae0800014",
+                     *       "created_by_user_id": "c1da7aea-17b2-448b-83ff-384fc4bdf87f",
+                     *       "created_at": "2026-12-07T03:27:42.921Z",
+                     *       "updated_at": "2026-12-07T03:27:42.921Z",
+                     *       "object": "refund",
+                     *       "livemode": false,
+                     *       "lines": [
+                     *         {
+                     *           "id": "5217680d-787a-45a7-8fc0-4a00b69cdb68",
+                     *           "order_id": "3b22c34b-d0f3-4c4f-86e2-16addcc2901b",
+                     *           "credit_amount": 0,
+                     *           "allowance_amount": 30.25
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -32577,7 +41623,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The payment id. */
+                /**
+                 * @description The payment id.
+                 * @example bf91c481-e476-4a2d-929e-8518e2f970fd
+                 */
                 payment_id: string;
             };
             cookie?: never;
@@ -32592,6 +41641,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bf91c481-e476-4a2d-929e-8518e2f970fd",
+                     *       "object": "payment",
+                     *       "livemode": false,
+                     *       "entity_id": "5d1a18e1-1376-4523-85f8-7e4ce9e76cbd",
+                     *       "account_id": "d647c563-cbff-4938-94d9-2d2bd5cdd030",
+                     *       "amount": 9,
+                     *       "unapplied_amount": 0,
+                     *       "payment_method": "other",
+                     *       "payment_date": "2026-12-07",
+                     *       "check_number": null,
+                     *       "check_date": null,
+                     *       "external_reference": null,
+                     *       "notes": null,
+                     *       "status": "voided",
+                     *       "order_id": "6de2f747-14b1-4d0e-b46f-a011f4fcf01a",
+                     *       "journal_entry_id": "18c13035-9940-45d5-acb5-ae5430eba206",
+                     *       "deposit_id": null,
+                     *       "amount_refunded": 0,
+                     *       "cleared_at": null,
+                     *       "voided_at": "2026-12-07T03:27:44.947Z",
+                     *       "failed_at": null,
+                     *       "failure_reason": null,
+                     *       "created_by_user_id": "3595baf2-04f4-4492-b8fd-ac3406ac31e6",
+                     *       "created_at": "2026-12-07T03:27:44.928Z",
+                     *       "updated_at": "2026-12-07T03:27:44.947Z",
+                     *       "applied_count": 1,
+                     *       "applications": [
+                     *         {
+                     *           "id": "c2f86df7-93ff-4430-becd-db1865368a52",
+                     *           "order_id": "6de2f747-14b1-4d0e-b46f-a011f4fcf01a",
+                     *           "amount_applied": 9
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -32742,6 +41828,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account_id": "9d808808-121e-4a39-a52c-28e1355ff90c",
+                 *       "amount": 60,
+                 *       "route_unapplied": "credit",
+                 *       "applications": [
+                 *         {
+                 *           "order_id": "ca8f2b0f-9559-4cd4-8362-37ed237603d1",
+                 *           "amount_applied": 30
+                 *         },
+                 *         {
+                 *           "order_id": "8d1b07f1-b90f-4cfa-8321-a141394bdc4d",
+                 *           "amount_applied": "20.5"
+                 *         }
+                 *       ],
+                 *       "payment_date": "2026-11-21",
+                 *       "external_reference": "wire-1"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     account_id: string;
@@ -32789,6 +41894,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "b534fc3c-9a72-48e2-9aeb-e43a41ec4bb7",
+                     *         "entity_id": "611bd2d6-1992-49af-b429-f6faab4d37d4",
+                     *         "amount": 60,
+                     *         "payment_method": "other",
+                     *         "status": "undeposited",
+                     *         "journal_entry_id": "bdc2fd40-37b7-4f18-9145-b5c066ed55c3",
+                     *         "applied_count": 2,
+                     *         "applications": [
+                     *           {
+                     *             "id": "d890808f-dcec-4b33-b491-bfb34d422119",
+                     *             "order_id": "ca8f2b0f-9559-4cd4-8362-37ed237603d1",
+                     *             "amount_applied": 30
+                     *           },
+                     *           {
+                     *             "id": "8fed8f54-fc04-4882-935a-aecd12e9335f",
+                     *             "order_id": "8d1b07f1-b90f-4cfa-8321-a141394bdc4d",
+                     *             "amount_applied": 20.5
+                     *           }
+                     *         ]
+                     *       },
+                     *       "idempotent_replay": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["MultiInvoicePaymentResult"];
                 };
             };
@@ -32930,8 +42061,12 @@ export interface operations {
     "periods.list": {
         parameters: {
             query?: {
+                /** @example open */
                 status?: "open" | "close_requested" | "closed";
-                /** @description Only the periods of this fiscal year. */
+                /**
+                 * @description Only the periods of this fiscal year.
+                 * @example 2026
+                 */
                 fiscal_year?: number;
             };
             header?: {
@@ -32951,6 +42086,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "e8bfb640-af84-4b92-ad22-1b73a1310afe",
+                     *           "object": "accounting_period",
+                     *           "livemode": false,
+                     *           "entity_id": "5c345523-8c69-4232-8958-662cdaef91e7",
+                     *           "period_name": "Apr 2025",
+                     *           "fiscal_year": 2026,
+                     *           "start_date": "2025-04-01",
+                     *           "end_date": "2025-04-30",
+                     *           "status": "open",
+                     *           "close_requested_by": null,
+                     *           "close_requested_at": null,
+                     *           "close_approved_by": null,
+                     *           "close_approved_at": null,
+                     *           "closed_by": null,
+                     *           "closed_at": null,
+                     *           "reopened_by": null,
+                     *           "reopened_at": null,
+                     *           "reopen_reason": null,
+                     *           "created_at": "2026-12-07T03:27:21.952Z",
+                     *           "updated_at": "2026-12-07T03:27:21.952Z"
+                     *         },
+                     *         {
+                     *           "id": "6cde5a1b-007c-42ad-811b-86585a65967f",
+                     *           "object": "accounting_period",
+                     *           "livemode": false,
+                     *           "entity_id": "5c345523-8c69-4232-8958-662cdaef91e7",
+                     *           "period_name": "May 2025",
+                     *           "fiscal_year": 2026,
+                     *           "start_date": "2025-05-01",
+                     *           "end_date": "2025-05-31",
+                     *           "status": "open",
+                     *           "close_requested_by": null,
+                     *           "close_requested_at": null,
+                     *           "close_approved_by": null,
+                     *           "close_approved_at": null,
+                     *           "closed_by": null,
+                     *           "closed_at": null,
+                     *           "reopened_by": null,
+                     *           "reopened_at": null,
+                     *           "reopen_reason": null,
+                     *           "created_at": "2026-12-07T03:27:21.952Z",
+                     *           "updated_at": "2026-12-07T03:27:21.952Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingPeriod"][];
                     };
@@ -33091,6 +42276,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "period_name": "Jan 2020",
+                 *       "start_date": "2020-01-01",
+                 *       "end_date": "2020-01-31"
+                 *     }
+                 */
                 "application/json": {
                     period_name: string;
                     /**
@@ -33117,6 +42309,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "91484d44-1e0d-4a00-ac05-2885bdac5217",
+                     *       "object": "accounting_period",
+                     *       "livemode": false,
+                     *       "entity_id": "d21a6861-f917-42f2-8032-24a67ad069b1",
+                     *       "period_name": "Jan 2020",
+                     *       "fiscal_year": 2020,
+                     *       "start_date": "2020-01-01",
+                     *       "end_date": "2020-01-31",
+                     *       "status": "open",
+                     *       "close_requested_by": null,
+                     *       "close_requested_at": null,
+                     *       "close_approved_by": null,
+                     *       "close_approved_at": null,
+                     *       "closed_by": null,
+                     *       "closed_at": null,
+                     *       "reopened_by": null,
+                     *       "reopened_at": null,
+                     *       "reopen_reason": null,
+                     *       "created_at": "2026-12-07T03:26:39.632Z",
+                     *       "updated_at": "2026-12-07T03:26:39.632Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -33263,7 +42479,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 156de46f-5c7f-4e5d-b8c5-61e0fd2014b3
+                 */
                 id: string;
             };
             cookie?: never;
@@ -33278,6 +42497,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "156de46f-5c7f-4e5d-b8c5-61e0fd2014b3",
+                     *       "object": "accounting_period",
+                     *       "livemode": false,
+                     *       "entity_id": "534edd06-4107-4cd8-b360-6d71f26a00e9",
+                     *       "period_name": "Stub Q2 2026",
+                     *       "fiscal_year": 2026,
+                     *       "start_date": "2026-04-01",
+                     *       "end_date": "2026-06-30",
+                     *       "status": "close_requested",
+                     *       "close_requested_by": "f5e48802-4a23-4eb5-9a39-3a524067732d",
+                     *       "close_requested_at": "2026-12-07T03:27:22.145Z",
+                     *       "close_approved_by": null,
+                     *       "close_approved_at": null,
+                     *       "closed_by": null,
+                     *       "closed_at": null,
+                     *       "reopened_by": null,
+                     *       "reopened_at": null,
+                     *       "reopen_reason": null,
+                     *       "created_at": "2026-12-07T03:27:22.077Z",
+                     *       "updated_at": "2026-12-07T03:27:22.143Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -33412,7 +42655,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 54043492-6c49-4c5e-86da-5b83cbd6b669
+                 */
                 id: string;
             };
             cookie?: never;
@@ -33427,6 +42673,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "54043492-6c49-4c5e-86da-5b83cbd6b669",
+                     *       "object": "accounting_period",
+                     *       "livemode": false,
+                     *       "entity_id": "f421eeb0-eb70-42eb-b164-467cedd1e5b6",
+                     *       "period_name": "Jan 2020",
+                     *       "fiscal_year": 2020,
+                     *       "start_date": "2020-01-01",
+                     *       "end_date": "2020-01-31",
+                     *       "status": "closed",
+                     *       "close_requested_by": "fd2191ff-fda7-4edb-905b-5ac698ad9f71",
+                     *       "close_requested_at": "2026-12-07T03:26:39.674Z",
+                     *       "close_approved_by": "26374ba8-8e93-464f-a534-c730eb760c4b",
+                     *       "close_approved_at": "2026-12-07T03:26:39.737Z",
+                     *       "closed_by": "26374ba8-8e93-464f-a534-c730eb760c4b",
+                     *       "closed_at": "2026-12-07T03:26:39.737Z",
+                     *       "reopened_by": null,
+                     *       "reopened_at": null,
+                     *       "reopen_reason": null,
+                     *       "created_at": "2026-12-07T03:26:39.632Z",
+                     *       "updated_at": "2026-12-07T03:26:39.729Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -33573,13 +42843,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example ba733ec4-97f4-4952-bf69-a99471c0a401
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Late invoice"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the period is reopened; kept in reopen_reason. */
                     reason: string;
@@ -33595,6 +42873,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ba733ec4-97f4-4952-bf69-a99471c0a401",
+                     *       "object": "accounting_period",
+                     *       "livemode": false,
+                     *       "entity_id": "1f55c15e-7749-4f3a-9adf-2379db4e121c",
+                     *       "period_name": "Jan 2026",
+                     *       "fiscal_year": 2026,
+                     *       "start_date": "2026-01-01",
+                     *       "end_date": "2026-01-31",
+                     *       "status": "open",
+                     *       "close_requested_by": "def352ba-c038-46e3-b1d6-0db1b31fa15c",
+                     *       "close_requested_at": "2026-12-07T03:27:23.111Z",
+                     *       "close_approved_by": "a4e32444-9b7a-437e-bcc1-85e3a707f946",
+                     *       "close_approved_at": "2026-12-07T03:27:23.233Z",
+                     *       "closed_by": "a4e32444-9b7a-437e-bcc1-85e3a707f946",
+                     *       "closed_at": "2026-12-07T03:27:23.233Z",
+                     *       "reopened_by": "a4e32444-9b7a-437e-bcc1-85e3a707f946",
+                     *       "reopened_at": "2026-12-07T03:27:23.257Z",
+                     *       "reopen_reason": "Late invoice",
+                     *       "created_at": "2026-12-07T03:27:23.029Z",
+                     *       "updated_at": "2026-12-07T03:27:23.256Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -33741,7 +43043,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 461ddb5f-c7b7-4779-930a-af4007b8eb86
+                 */
                 id: string;
             };
             cookie?: never;
@@ -33756,6 +43061,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "461ddb5f-c7b7-4779-930a-af4007b8eb86",
+                     *       "object": "accounting_period",
+                     *       "livemode": false,
+                     *       "entity_id": "86e63bc2-00b1-40c5-816b-07f208b565c8",
+                     *       "period_name": "Jan 2020",
+                     *       "fiscal_year": 2020,
+                     *       "start_date": "2020-01-01",
+                     *       "end_date": "2020-01-31",
+                     *       "status": "close_requested",
+                     *       "close_requested_by": "86c1feb0-40a9-48f8-94c8-6ca73fa3f373",
+                     *       "close_requested_at": "2026-12-07T03:26:39.674Z",
+                     *       "close_approved_by": null,
+                     *       "close_approved_at": null,
+                     *       "closed_by": null,
+                     *       "closed_at": null,
+                     *       "reopened_by": null,
+                     *       "reopened_at": null,
+                     *       "reopen_reason": null,
+                     *       "created_at": "2026-12-07T03:26:39.632Z",
+                     *       "updated_at": "2026-12-07T03:26:39.669Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -33906,6 +43235,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "fiscal_year": 2026,
+                 *       "start_month": 4
+                 *     }
+                 */
                 "application/json": {
                     /** @description Named by the calendar year it ends in. */
                     fiscal_year: number;
@@ -33923,6 +43258,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0e7fe35e-e134-4e05-9d86-bf45f03f48de",
+                     *           "object": "accounting_period",
+                     *           "livemode": false,
+                     *           "entity_id": "275e01cc-adb5-4f7c-9954-8ae08621d075",
+                     *           "period_name": "Apr 2025",
+                     *           "fiscal_year": 2026,
+                     *           "start_date": "2025-04-01",
+                     *           "end_date": "2025-04-30",
+                     *           "status": "open",
+                     *           "close_requested_by": null,
+                     *           "close_requested_at": null,
+                     *           "close_approved_by": null,
+                     *           "close_approved_at": null,
+                     *           "closed_by": null,
+                     *           "closed_at": null,
+                     *           "reopened_by": null,
+                     *           "reopened_at": null,
+                     *           "reopen_reason": null,
+                     *           "created_at": "2026-12-07T03:27:21.952Z",
+                     *           "updated_at": "2026-12-07T03:27:21.952Z"
+                     *         },
+                     *         {
+                     *           "id": "c4eea472-3857-445b-8c1b-7bde82893334",
+                     *           "object": "accounting_period",
+                     *           "livemode": false,
+                     *           "entity_id": "275e01cc-adb5-4f7c-9954-8ae08621d075",
+                     *           "period_name": "May 2025",
+                     *           "fiscal_year": 2026,
+                     *           "start_date": "2025-05-01",
+                     *           "end_date": "2025-05-31",
+                     *           "status": "open",
+                     *           "close_requested_by": null,
+                     *           "close_requested_at": null,
+                     *           "close_approved_by": null,
+                     *           "close_approved_at": null,
+                     *           "closed_by": null,
+                     *           "closed_at": null,
+                     *           "reopened_by": null,
+                     *           "reopened_at": null,
+                     *           "reopen_reason": null,
+                     *           "created_at": "2026-12-07T03:27:21.952Z",
+                     *           "updated_at": "2026-12-07T03:27:21.952Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingPeriod"][];
                     };
@@ -34066,13 +43451,25 @@ export interface operations {
     "pricing_levels.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example c368ec4c-932b-4fb3-9970-3be8bfdddd50
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example c368ec4c-932b-4fb3-9970-3be8bfdddd50
+                 */
                 ending_before?: string;
-                /** @description Only active (true) or inactive (false) pricing levels. */
+                /**
+                 * @description Only active (true) or inactive (false) pricing levels.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
             };
             header?: {
@@ -34092,6 +43489,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "c368ec4c-932b-4fb3-9970-3be8bfdddd50",
+                     *           "object": "pricing_level",
+                     *           "livemode": false,
+                     *           "entity_id": "dae341c2-acbf-4bb8-be1b-4e0a16c47c52",
+                     *           "name": "Wholesale",
+                     *           "description": null,
+                     *           "is_active": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:30:10.094Z",
+                     *           "updated_at": "2026-12-07T03:30:10.094Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/pricing-levels"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -34240,6 +43659,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Wholesale"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity (case-insensitive), e.g. Wholesale. */
                     name: string;
@@ -34261,6 +43685,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cd8b091b-2109-4e7f-8072-c67e51bba807",
+                     *       "object": "pricing_level",
+                     *       "livemode": false,
+                     *       "entity_id": "a0fcdd4f-a81d-43c0-a41b-096b65635958",
+                     *       "name": "Wholesale",
+                     *       "description": null,
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:30:10.094Z",
+                     *       "updated_at": "2026-12-07T03:30:10.094Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PricingLevel"];
                 };
             };
@@ -34407,7 +43845,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 55557658-0dc6-41e4-a329-523d6d72e934
+                 */
                 id: string;
             };
             cookie?: never;
@@ -34422,6 +43863,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "55557658-0dc6-41e4-a329-523d6d72e934",
+                     *       "object": "pricing_level",
+                     *       "livemode": false,
+                     *       "entity_id": "2c8d4616-25a0-4eba-9001-154ae3d79095",
+                     *       "name": "Wholesale",
+                     *       "description": null,
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:30:10.094Z",
+                     *       "updated_at": "2026-12-07T03:30:10.094Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PricingLevel"];
                 };
             };
@@ -34551,18 +44006,36 @@ export interface operations {
     "pricing_policies.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 0f22c419-4ead-4e7d-8909-d68d38907262
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 5d910ea4-db6a-42fc-8964-ca71f673d0c2
+                 */
                 ending_before?: string;
+                /** @example d4166663-5350-4e27-aee8-075006132926 */
                 product_id?: string;
+                /** @example e7b16660-1568-4913-97f1-4c7f83a63d6d */
                 pricing_level_id?: string;
+                /** @example 675ae416-c997-4778-9536-f924b262c071 */
                 account_id?: string;
-                /** @description Only active (true) or inactive (false) policies. */
+                /**
+                 * @description Only active (true) or inactive (false) policies.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
-                /** @description The policies of one migration batch. */
+                /**
+                 * @description The policies of one migration batch.
+                 * @example 6e0e307c-d9df-4b28-a2a5-84f8d3c99039
+                 */
                 migration_batch_id?: string;
             };
             header?: {
@@ -34582,6 +44055,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "0f22c419-4ead-4e7d-8909-d68d38907262",
+                     *           "object": "pricing_policy",
+                     *           "livemode": false,
+                     *           "entity_id": "fb95e0ac-e720-41fd-aad0-e2b4c6c54e56",
+                     *           "product_id": "d4166663-5350-4e27-aee8-075006132926",
+                     *           "pricing_level_id": null,
+                     *           "account_id": null,
+                     *           "pricing_type": "regular",
+                     *           "min_quantity": 1,
+                     *           "sell_price": 9,
+                     *           "list_price": 10,
+                     *           "adjustment": 1,
+                     *           "margin_pct": null,
+                     *           "is_active": true,
+                     *           "is_default": false,
+                     *           "created_at": "2026-12-07T03:27:23.198Z",
+                     *           "imported_at": "2026-12-07T03:27:23.198Z",
+                     *           "updated_at": "2026-12-07T03:27:23.198Z",
+                     *           "level_name": null,
+                     *           "product_name": "Widget",
+                     *           "product_sku": "L-P1",
+                     *           "external_source": "legacy-erp",
+                     *           "external_id": "L-PP1",
+                     *           "migration_batch_id": "6e0e307c-d9df-4b28-a2a5-84f8d3c99039"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/pricing-policies"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -34730,6 +44239,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "41a768c8-2c0a-4bb5-86ff-a28108595d74",
+                 *       "sell_price": 9,
+                 *       "min_quantity": 10
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     product_id: string;
@@ -34768,6 +44284,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d53d0efd-cf3d-4829-b53b-7d429d2da0fc",
+                     *       "object": "pricing_policy",
+                     *       "livemode": false,
+                     *       "entity_id": "2ea9a343-45d6-40b0-8529-cdf459962591",
+                     *       "product_id": "41a768c8-2c0a-4bb5-86ff-a28108595d74",
+                     *       "pricing_level_id": null,
+                     *       "account_id": null,
+                     *       "pricing_type": "regular",
+                     *       "min_quantity": 10,
+                     *       "sell_price": 9,
+                     *       "list_price": 10,
+                     *       "adjustment": 1,
+                     *       "margin_pct": 55.56,
+                     *       "is_active": true,
+                     *       "is_default": false,
+                     *       "created_at": "2026-12-07T03:26:38.353Z",
+                     *       "imported_at": null,
+                     *       "updated_at": "2026-12-07T03:26:38.353Z",
+                     *       "level_name": null,
+                     *       "product_name": "Widget",
+                     *       "product_sku": "W-0",
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "migration_batch_id": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PricingPolicy"];
                 };
             };
@@ -34914,7 +44458,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example cce39207-243f-438f-ac35-f80c26179556
+                 */
                 id: string;
             };
             cookie?: never;
@@ -34929,6 +44476,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cce39207-243f-438f-ac35-f80c26179556",
+                     *         "object": "pricing_policy",
+                     *         "livemode": false,
+                     *         "entity_id": "c793b330-75a0-47cc-8b8f-cbac919b2e69",
+                     *         "product_id": "15ca4b08-a5a6-4779-92f2-5c18e60547fc",
+                     *         "pricing_level_id": "7e74e0ea-6f2a-4363-b724-47abea6ca2e1",
+                     *         "account_id": null,
+                     *         "pricing_type": "regular",
+                     *         "min_quantity": 1,
+                     *         "sell_price": 16,
+                     *         "list_price": 20,
+                     *         "adjustment": 4,
+                     *         "margin_pct": 25,
+                     *         "is_active": true,
+                     *         "is_default": false,
+                     *         "created_at": "2026-12-07T03:30:10.463Z",
+                     *         "imported_at": "2026-12-07T03:30:10.463Z",
+                     *         "updated_at": "2026-12-07T03:30:10.463Z",
+                     *         "level_name": "Wholesale",
+                     *         "product_name": "Priced",
+                     *         "product_sku": "PR-1",
+                     *         "external_source": "legacy",
+                     *         "external_id": "PP-1",
+                     *         "migration_batch_id": "d7102767-2975-4b8e-abe1-500edf2c1279"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PricingPolicy"];
                     };
@@ -35060,25 +44637,57 @@ export interface operations {
     "products.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 32069246-0221-4742-b241-3b47c013237e
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 70960338-2543-47bd-844b-3920e1f71150
+                 */
                 ending_before?: string;
-                /** @description Only products of this type. */
+                /**
+                 * @description Only products of this type.
+                 * @example simple
+                 */
                 product_type?: "simple" | "kit" | "bundle" | "service";
-                /** @description Only active (true) or inactive (false) products. */
+                /**
+                 * @description Only active (true) or inactive (false) products.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
-                /** @description Only products of this manufacturer. */
+                /**
+                 * @description Only products of this manufacturer.
+                 * @example b3f9493e-5bb4-4cda-b19f-06c689db154f
+                 */
                 manufacturer_id?: string;
-                /** @description Exact SKU, case-insensitive. */
+                /**
+                 * @description Exact SKU, case-insensitive.
+                 * @example BULK-199
+                 */
                 sku?: string;
-                /** @description Search: SKU starting with, or name containing, this text (case-insensitive). */
+                /**
+                 * @description Search: SKU starting with, or name containing, this text (case-insensitive).
+                 * @example Bulk
+                 */
                 q?: string;
-                /** @description Exact external_id of a migrated row. */
+                /**
+                 * @description Exact external_id of a migrated row.
+                 * @example L-A1
+                 */
                 external_id?: string;
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.manufacturer"
+                 *     ]
+                 */
                 "expand[]"?: ("data.manufacturer" | "data.uom")[];
             };
             header?: {
@@ -35098,6 +44707,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "32069246-0221-4742-b241-3b47c013237e",
+                     *           "object": "product",
+                     *           "livemode": false,
+                     *           "entity_id": "0cb4a1f0-437e-4135-89e8-1d5e33412a3a",
+                     *           "sku": "BULK-199",
+                     *           "name": "Bulk 199",
+                     *           "description": null,
+                     *           "product_type": "simple",
+                     *           "manufacturer_id": null,
+                     *           "uom_id": null,
+                     *           "list_price": null,
+                     *           "cost": null,
+                     *           "reorder_point": null,
+                     *           "reorder_point_mode": "manual",
+                     *           "is_active": true,
+                     *           "metadata": {},
+                     *           "external_source": null,
+                     *           "external_id": null,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "demand_avg_per_day": 0,
+                     *           "created_at": "2026-12-07T03:26:46.286Z",
+                     *           "updated_at": "2026-12-07T03:26:46.286Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/products"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -35237,7 +44881,12 @@ export interface operations {
     "products.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "manufacturer"
+                 *     ]
+                 */
                 "expand[]"?: ("manufacturer" | "uom")[];
             };
             header?: {
@@ -35249,6 +44898,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sku": "W-0",
+                 *       "name": "Widget",
+                 *       "list_price": 10,
+                 *       "cost": 4
+                 *     }
+                 */
                 "application/json": {
                     sku: string;
                     name: string;
@@ -35292,6 +44949,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d5c904de-79eb-497b-b8e8-57586b4b9aa5",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "entity_id": "c712bf77-a3d7-45ee-a5fc-651989de9ad5",
+                     *       "sku": "W-0",
+                     *       "name": "Widget",
+                     *       "description": null,
+                     *       "product_type": "simple",
+                     *       "manufacturer_id": null,
+                     *       "uom_id": null,
+                     *       "list_price": 10,
+                     *       "cost": 4,
+                     *       "reorder_point": null,
+                     *       "reorder_point_mode": "manual",
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "demand_avg_per_day": 0,
+                     *       "created_at": "2026-12-07T03:26:38.316Z",
+                     *       "updated_at": "2026-12-07T03:26:38.316Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -35433,7 +45117,12 @@ export interface operations {
     "products.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "manufacturer"
+                 *     ]
+                 */
                 "expand[]"?: ("manufacturer" | "uom")[];
             };
             header?: {
@@ -35441,7 +45130,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 841f4bfb-6023-4f04-b599-f0b32db3c052
+                 */
                 id: string;
             };
             cookie?: never;
@@ -35456,6 +45148,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "841f4bfb-6023-4f04-b599-f0b32db3c052",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "entity_id": "70ee674b-cf42-47fb-abbe-57f4e1b43148",
+                     *       "sku": "BIKE-KIT",
+                     *       "name": "Bike kit",
+                     *       "description": "Frame and two wheels",
+                     *       "product_type": "kit",
+                     *       "manufacturer_id": null,
+                     *       "uom_id": null,
+                     *       "list_price": null,
+                     *       "cost": null,
+                     *       "reorder_point": null,
+                     *       "reorder_point_mode": "manual",
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "line": "road"
+                     *       },
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "demand_avg_per_day": 0,
+                     *       "created_at": "2026-12-07T03:26:42.744Z",
+                     *       "updated_at": "2026-12-07T03:26:42.744Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -35592,7 +45313,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b4a6307c-36df-48b2-a941-1fd02888ab01
+                 */
                 id: string;
             };
             cookie?: never;
@@ -35607,6 +45331,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b4a6307c-36df-48b2-a941-1fd02888ab01",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -35767,7 +45499,12 @@ export interface operations {
     "products.update": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "manufacturer"
+                 *     ]
+                 */
                 "expand[]"?: ("manufacturer" | "uom")[];
             };
             header?: {
@@ -35777,13 +45514,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 1a238b4b-ab27-45a8-99fb-839ac77e19be
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "list_price": 20
+                 *     }
+                 */
                 "application/json": {
                     sku?: string;
                     name?: string;
@@ -35822,6 +45567,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1a238b4b-ab27-45a8-99fb-839ac77e19be",
+                     *       "object": "product",
+                     *       "livemode": false,
+                     *       "entity_id": "0884e198-5a70-4452-9485-93db12e420c6",
+                     *       "sku": "KIT-0",
+                     *       "name": "Bundle kit",
+                     *       "description": null,
+                     *       "product_type": "kit",
+                     *       "manufacturer_id": null,
+                     *       "uom_id": null,
+                     *       "list_price": 20,
+                     *       "cost": null,
+                     *       "reorder_point": null,
+                     *       "reorder_point_mode": "manual",
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "demand_avg_per_day": 0,
+                     *       "created_at": "2026-12-07T03:26:38.968Z",
+                     *       "updated_at": "2026-12-07T03:26:38.990Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -35978,7 +45750,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example e5bee46f-c743-478b-94be-c80f273355a2
+                 */
                 id: string;
             };
             cookie?: never;
@@ -35993,6 +45768,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "801fd89e-3d48-438b-9031-05c11e72dc1d",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "4a8f28f7-66ad-4095-81f3-7fe25f7c4d21",
+                     *           "parent_product_id": "e5bee46f-c743-478b-94be-c80f273355a2",
+                     *           "component_product_id": "db7621fd-8362-4616-a621-55a5123a0413",
+                     *           "component_product_title": "FRAME name",
+                     *           "component_product_sku": "FRAME",
+                     *           "quantity_per_kit": 1,
+                     *           "sequence": 1,
+                     *           "is_assembled": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:42.744Z",
+                     *           "updated_at": "2026-12-07T03:26:42.744Z"
+                     *         },
+                     *         {
+                     *           "id": "582e311b-6b9c-45b7-b245-4604ab472ca0",
+                     *           "object": "kit_component",
+                     *           "livemode": false,
+                     *           "entity_id": "4a8f28f7-66ad-4095-81f3-7fe25f7c4d21",
+                     *           "parent_product_id": "e5bee46f-c743-478b-94be-c80f273355a2",
+                     *           "component_product_id": "fa53c434-f658-486b-87e0-d1230ef75050",
+                     *           "component_product_title": "WHEEL name",
+                     *           "component_product_sku": "WHEEL",
+                     *           "quantity_per_kit": 2.5,
+                     *           "sequence": 2,
+                     *           "is_assembled": false,
+                     *           "metadata": {
+                     *             "side": "both"
+                     *           },
+                     *           "created_at": "2026-12-07T03:26:42.744Z",
+                     *           "updated_at": "2026-12-07T03:26:42.744Z"
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -36134,7 +45952,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c6da181e-4eb2-490d-bb40-d5538a13a193
+                 */
                 id: string;
             };
             cookie?: never;
@@ -36149,6 +45970,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "191aa082-5719-4429-b61f-d07ed9abca4f",
+                     *           "object": "product_option",
+                     *           "livemode": false,
+                     *           "entity_id": "107f31f4-b3d9-48cf-977a-ee4716bce861",
+                     *           "product_id": "c6da181e-4eb2-490d-bb40-d5538a13a193",
+                     *           "name": "Size",
+                     *           "values": [
+                     *             "a",
+                     *             "b"
+                     *           ],
+                     *           "sequence": 1,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:30:27.511Z",
+                     *           "updated_at": "2026-12-07T03:30:27.511Z"
+                     *         },
+                     *         {
+                     *           "id": "023cca3e-1406-4dbb-a5e1-b54d5d2c74ce",
+                     *           "object": "product_option",
+                     *           "livemode": false,
+                     *           "entity_id": "107f31f4-b3d9-48cf-977a-ee4716bce861",
+                     *           "product_id": "c6da181e-4eb2-490d-bb40-d5538a13a193",
+                     *           "name": "Colour",
+                     *           "values": [
+                     *             "a",
+                     *             "b"
+                     *           ],
+                     *           "sequence": 2,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:30:27.588Z",
+                     *           "updated_at": "2026-12-07T03:30:27.588Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -36288,13 +46149,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example ed10e255-b333-48d5-9b57-aefbce157127
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Size",
+                 *       "values": [
+                 *         "a",
+                 *         "b"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     values?: string[];
@@ -36314,6 +46187,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e7344989-87d0-49c7-a336-746c3e14d17d",
+                     *       "object": "product_option",
+                     *       "livemode": false,
+                     *       "entity_id": "02495b79-cc5a-4f51-8ec4-105cd6ad88fd",
+                     *       "product_id": "ed10e255-b333-48d5-9b57-aefbce157127",
+                     *       "name": "Size",
+                     *       "values": [
+                     *         "a",
+                     *         "b"
+                     *       ],
+                     *       "sequence": 1,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:30:27.511Z",
+                     *       "updated_at": "2026-12-07T03:30:27.511Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProductOption"];
                 };
             };
@@ -36462,9 +46353,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The product id. */
+                /**
+                 * @description The product id.
+                 * @example 1e41eecc-8650-4355-8746-d85451d07cb0
+                 */
                 id: string;
-                /** @description The option id. */
+                /**
+                 * @description The option id.
+                 * @example 4fb7bb79-0a68-4841-9357-629e014325bf
+                 */
                 option_id: string;
             };
             cookie?: never;
@@ -36479,6 +46376,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4fb7bb79-0a68-4841-9357-629e014325bf",
+                     *       "object": "product_option",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -36644,13 +46549,24 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 592829eb-2f00-493a-99cf-f5a823d8904b
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order": [
+                 *         "892c0068-f79c-4c17-a295-636c4f5961c7",
+                 *         "7b7a65c0-201e-40f3-82a3-a27db2f9d534"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Option ids of this product; each gets its 1-based position as sequence. Options not listed keep theirs. */
                     order: string[];
@@ -36666,6 +46582,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reordered": 2
+                     *     }
+                     */
                     "application/json": {
                         reordered: number;
                     };
@@ -36814,7 +46735,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f56ea68f-5ff3-46e2-992e-145b8cece59d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -36829,6 +46753,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "908d3cfe-a4e2-4a89-abfc-95efc215ad36",
+                     *           "object": "product_vendor",
+                     *           "livemode": false,
+                     *           "entity_id": "dbc03710-1188-4f65-836a-d2ba0fc8f1c4",
+                     *           "product_id": "f56ea68f-5ff3-46e2-992e-145b8cece59d",
+                     *           "vendor_id": "07c2e0e1-8a81-4772-b0e8-436ec78dcd73",
+                     *           "vendor_name": "Globex",
+                     *           "vendor_sku": null,
+                     *           "vendor_cost": null,
+                     *           "lead_time_days": null,
+                     *           "order_multiple": 2.5,
+                     *           "minimum_order_quantity": null,
+                     *           "is_preferred": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:30:19.237Z",
+                     *           "updated_at": "2026-12-07T03:30:19.300Z"
+                     *         },
+                     *         {
+                     *           "id": "6e4ef0e2-a120-49a0-a23d-03238d070081",
+                     *           "object": "product_vendor",
+                     *           "livemode": false,
+                     *           "entity_id": "dbc03710-1188-4f65-836a-d2ba0fc8f1c4",
+                     *           "product_id": "f56ea68f-5ff3-46e2-992e-145b8cece59d",
+                     *           "vendor_id": "2353d53a-da98-4c04-bdd2-5f413564587d",
+                     *           "vendor_name": "Acme Supply",
+                     *           "vendor_sku": "AC-77",
+                     *           "vendor_cost": 3.5,
+                     *           "lead_time_days": 10,
+                     *           "order_multiple": 12,
+                     *           "minimum_order_quantity": null,
+                     *           "is_preferred": false,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:30:19.086Z",
+                     *           "updated_at": "2026-12-07T03:30:19.300Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -36968,13 +46936,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 41041b51-0752-4e2c-a827-832c52233cca
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "vendor_id": "f2d44be0-ce1f-41ee-a8b2-f7467e6aea72",
+                 *       "vendor_cost": "3.75"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     vendor_id: string;
@@ -37002,6 +46979,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dedd1767-9520-4c44-a39f-44ee3d9a13c5",
+                     *       "object": "product_vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "3792bdb9-284e-41c8-947e-8933ff913207",
+                     *       "product_id": "41041b51-0752-4e2c-a827-832c52233cca",
+                     *       "vendor_id": "f2d44be0-ce1f-41ee-a8b2-f7467e6aea72",
+                     *       "vendor_name": "Supplier",
+                     *       "vendor_sku": null,
+                     *       "vendor_cost": 3.75,
+                     *       "lead_time_days": null,
+                     *       "order_multiple": 1,
+                     *       "minimum_order_quantity": null,
+                     *       "is_preferred": false,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:38.465Z",
+                     *       "updated_at": "2026-12-07T03:26:38.465Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProductVendor"];
                 };
             };
@@ -37150,9 +47147,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The product id. */
+                /**
+                 * @description The product id.
+                 * @example a03de93d-510e-4d44-8dee-c3aebfcaa742
+                 */
                 id: string;
-                /** @description The product-vendor relationship id. */
+                /**
+                 * @description The product-vendor relationship id.
+                 * @example 670f48d1-5279-4036-8e61-90ee72a2999c
+                 */
                 pvid: string;
             };
             cookie?: never;
@@ -37167,6 +47170,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "670f48d1-5279-4036-8e61-90ee72a2999c",
+                     *       "object": "product_vendor",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -37334,15 +47345,27 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The product id. */
+                /**
+                 * @description The product id.
+                 * @example c9a5b289-0dc0-4682-b9b2-30d017cfd7f2
+                 */
                 id: string;
-                /** @description The product-vendor relationship id. */
+                /**
+                 * @description The product-vendor relationship id.
+                 * @example 552a9247-52b9-4d7f-95c3-8b2ce5fec42f
+                 */
                 pvid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "is_preferred": true,
+                 *       "order_multiple": "2.5"
+                 *     }
+                 */
                 "application/json": {
                     vendor_sku?: string | null;
                     vendor_cost?: (number | string) | null;
@@ -37368,6 +47391,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "552a9247-52b9-4d7f-95c3-8b2ce5fec42f",
+                     *       "object": "product_vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "f59035c3-2414-4750-a799-f3863e546558",
+                     *       "product_id": "c9a5b289-0dc0-4682-b9b2-30d017cfd7f2",
+                     *       "vendor_id": "88512872-b009-4ac3-a0f0-b1a0004fc00e",
+                     *       "vendor_name": "Globex",
+                     *       "vendor_sku": null,
+                     *       "vendor_cost": null,
+                     *       "lead_time_days": null,
+                     *       "order_multiple": 2.5,
+                     *       "minimum_order_quantity": null,
+                     *       "is_preferred": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:30:19.237Z",
+                     *       "updated_at": "2026-12-07T03:30:19.300Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProductVendor"];
                 };
             };
@@ -37519,19 +47562,40 @@ export interface operations {
     "purchasing.reorder_report.get": {
         parameters: {
             query?: {
-                /** @description Days of history daily_demand averages over (1 to 365, default 90). */
+                /**
+                 * @description Days of history daily_demand averages over (1 to 365, default 90).
+                 * @example 90
+                 */
                 demand_window?: number;
-                /** @description Which decrements count as demand: sales (fulfilled sales), builds (build_consume draws), sales_and_builds (both; default), consumption (both plus negative adjustments). Each physical decrement counts once. */
+                /**
+                 * @description Which decrements count as demand: sales (fulfilled sales), builds (build_consume draws), sales_and_builds (both; default), consumption (both plus negative adjustments). Each physical decrement counts once.
+                 * @example sales_and_builds
+                 */
                 demand_basis?: "sales" | "sales_and_builds" | "builds" | "consumption";
-                /** @description Stock and demand of this location only; default the whole entity. */
+                /**
+                 * @description Stock and demand of this location only; default the whole entity.
+                 * @example 1f406b08-b74e-43d2-b224-0a44c7ba7e78
+                 */
                 location_id?: string;
-                /** @description Only products whose preferred vendor is this vendor. */
+                /**
+                 * @description Only products whose preferred vendor is this vendor.
+                 * @example 747bc166-d901-452c-b35f-2173e58caeff
+                 */
                 vendor_id?: string;
-                /** @description Also list products that need nothing (net_suggested_qty 0). */
+                /**
+                 * @description Also list products that need nothing (net_suggested_qty 0).
+                 * @example true
+                 */
                 include_all?: "true" | "false";
-                /** @description Rows per page, 1 to 1000. */
+                /**
+                 * @description Rows per page, 1 to 1000.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description A product_id from the previous page. */
+                /**
+                 * @description A product_id from the previous page.
+                 * @example 789b90eb-bf1b-44af-85ab-34ef95f3307e
+                 */
                 starting_after?: string;
             };
             header?: {
@@ -37551,6 +47615,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "reorder_report",
+                     *       "livemode": false,
+                     *       "demand_window": 90,
+                     *       "demand_basis": "sales_and_builds",
+                     *       "location_id": null,
+                     *       "generated_at": "2026-12-07T03:26:40.108Z",
+                     *       "data": [
+                     *         {
+                     *           "product_id": "25afead3-f98d-4c5e-a3ef-18ebb0403419",
+                     *           "sku": "G-15",
+                     *           "product_name": "Gadget",
+                     *           "on_hand": 0,
+                     *           "committed": 0,
+                     *           "available": 0,
+                     *           "on_order": 0,
+                     *           "reorder_point": null,
+                     *           "demand_units": 0,
+                     *           "daily_demand": 0,
+                     *           "lead_time_days": null,
+                     *           "suggested_reorder_point": 0,
+                     *           "target_level": 0,
+                     *           "suggested_qty": 0,
+                     *           "net_suggested_qty": 0,
+                     *           "order_multiple": null,
+                     *           "preferred_vendor_id": null,
+                     *           "preferred_vendor_name": null,
+                     *           "product_vendor_id": null,
+                     *           "vendor_cost": null,
+                     *           "estimated_cost": null
+                     *         },
+                     *         {
+                     *           "product_id": "f2775ae8-0e2f-4f9a-84e4-cc8e9d799c36",
+                     *           "sku": "W-14",
+                     *           "product_name": "Widget",
+                     *           "on_hand": 4,
+                     *           "committed": 0,
+                     *           "available": 4,
+                     *           "on_order": 0,
+                     *           "reorder_point": 2,
+                     *           "demand_units": 0,
+                     *           "daily_demand": 0,
+                     *           "lead_time_days": null,
+                     *           "suggested_reorder_point": 0,
+                     *           "target_level": 2,
+                     *           "suggested_qty": 0,
+                     *           "net_suggested_qty": 0,
+                     *           "order_multiple": null,
+                     *           "preferred_vendor_id": null,
+                     *           "preferred_vendor_name": null,
+                     *           "product_vendor_id": null,
+                     *           "vendor_cost": null,
+                     *           "estimated_cost": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReorderReport"];
                 };
             };
@@ -37680,11 +47804,20 @@ export interface operations {
     "recurring_journal_entries.list": {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /**
+                 * @description Page number, from 1.
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Templates per page, 1 to 100 (default 25). */
+                /**
+                 * @description Templates per page, 1 to 100 (default 25).
+                 * @example 2
+                 */
                 page_size?: number;
-                /** @description Only active (true) or inactive (false) templates. */
+                /**
+                 * @description Only active (true) or inactive (false) templates.
+                 * @example true
+                 */
                 is_active?: "true" | "false";
             };
             header?: {
@@ -37704,6 +47837,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "05ea19b8-1bd8-45a3-a34e-3286b9e8df50",
+                     *           "object": "recurring_journal_entry_template",
+                     *           "livemode": false,
+                     *           "entity_id": "e2d3625a-2187-40aa-b5a9-a73a585d703b",
+                     *           "name": "T4",
+                     *           "description": null,
+                     *           "memo": "Monthly rent",
+                     *           "frequency": "monthly",
+                     *           "start_date": "2026-01-31",
+                     *           "end_date": null,
+                     *           "next_run_date": "2026-01-31",
+                     *           "last_run_date": null,
+                     *           "auto_post": true,
+                     *           "is_active": true,
+                     *           "template_lines": [
+                     *             {
+                     *               "account_id": "966972da-3c02-4c39-a8a6-fc785eeb27bb",
+                     *               "debit": 2500,
+                     *               "credit": 0,
+                     *               "memo": "Rent"
+                     *             },
+                     *             {
+                     *               "account_id": "3dff6ed1-e8d6-4fb1-811a-1ed31c367019",
+                     *               "debit": 0,
+                     *               "credit": 2500,
+                     *               "memo": null
+                     *             }
+                     *           ],
+                     *           "last_error": null,
+                     *           "created_by_user_id": "96c87799-c544-456f-a7f2-1c5e07ea4c79",
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:27:55.866Z",
+                     *           "updated_at": "2026-12-07T03:27:55.866Z"
+                     *         },
+                     *         {
+                     *           "id": "33d662e3-a858-411e-9b14-ce6ffb61349e",
+                     *           "object": "recurring_journal_entry_template",
+                     *           "livemode": false,
+                     *           "entity_id": "e2d3625a-2187-40aa-b5a9-a73a585d703b",
+                     *           "name": "T3",
+                     *           "description": null,
+                     *           "memo": "Monthly rent",
+                     *           "frequency": "monthly",
+                     *           "start_date": "2026-01-31",
+                     *           "end_date": null,
+                     *           "next_run_date": "2026-01-31",
+                     *           "last_run_date": null,
+                     *           "auto_post": true,
+                     *           "is_active": true,
+                     *           "template_lines": [
+                     *             {
+                     *               "account_id": "966972da-3c02-4c39-a8a6-fc785eeb27bb",
+                     *               "debit": 2500,
+                     *               "credit": 0,
+                     *               "memo": "Rent"
+                     *             },
+                     *             {
+                     *               "account_id": "3dff6ed1-e8d6-4fb1-811a-1ed31c367019",
+                     *               "debit": 0,
+                     *               "credit": 2500,
+                     *               "memo": null
+                     *             }
+                     *           ],
+                     *           "last_error": null,
+                     *           "created_by_user_id": "96c87799-c544-456f-a7f2-1c5e07ea4c79",
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:27:55.850Z",
+                     *           "updated_at": "2026-12-07T03:27:55.850Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "page_size": 2,
+                     *       "has_more": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RecurringJournalTemplate"][];
                         /** @description The page returned, from 1. */
@@ -37849,6 +48061,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Office rent",
+                 *       "memo": "Monthly rent",
+                 *       "frequency": "monthly",
+                 *       "start_date": "2026-01-31",
+                 *       "template_lines": [
+                 *         {
+                 *           "account_id": "fbc9b7d9-8209-4c67-9a93-ae777f0c198b",
+                 *           "debit": 2500,
+                 *           "memo": "Rent"
+                 *         },
+                 *         {
+                 *           "account_id": "835be65c-799f-4db7-a67d-d9fa777ef103",
+                 *           "credit": 2500
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     description?: string | null;
@@ -37890,6 +48121,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "09a82bdb-e54e-451e-8ef5-c7f54be7f350",
+                     *       "object": "recurring_journal_entry_template",
+                     *       "livemode": false,
+                     *       "entity_id": "51dfb49a-cbda-440f-8e37-d53b36c21e1c",
+                     *       "name": "Office rent",
+                     *       "description": null,
+                     *       "memo": "Monthly rent",
+                     *       "frequency": "monthly",
+                     *       "start_date": "2026-01-31",
+                     *       "end_date": null,
+                     *       "next_run_date": "2026-01-31",
+                     *       "last_run_date": null,
+                     *       "auto_post": true,
+                     *       "is_active": true,
+                     *       "template_lines": [
+                     *         {
+                     *           "account_id": "fbc9b7d9-8209-4c67-9a93-ae777f0c198b",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "memo": "Rent"
+                     *         },
+                     *         {
+                     *           "account_id": "835be65c-799f-4db7-a67d-d9fa777ef103",
+                     *           "debit": 0,
+                     *           "credit": 2500,
+                     *           "memo": null
+                     *         }
+                     *       ],
+                     *       "last_error": null,
+                     *       "created_by_user_id": "a5f73bcd-7d77-4fea-9dd0-8c0bdd9e7a16",
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:55.446Z",
+                     *       "updated_at": "2026-12-07T03:27:55.446Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecurringJournalTemplate"];
                 };
             };
@@ -38036,7 +48304,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 9ea68436-733b-4639-9881-0524d845bd22
+                 */
                 id: string;
             };
             cookie?: never;
@@ -38051,6 +48322,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9ea68436-733b-4639-9881-0524d845bd22",
+                     *       "object": "recurring_journal_entry_template",
+                     *       "livemode": false,
+                     *       "entity_id": "3a040dca-0aa1-43a3-a54c-dea88444c5fa",
+                     *       "name": "Office rent",
+                     *       "description": null,
+                     *       "memo": "Monthly rent",
+                     *       "frequency": "monthly",
+                     *       "start_date": "2026-01-31",
+                     *       "end_date": null,
+                     *       "next_run_date": "2026-01-31",
+                     *       "last_run_date": null,
+                     *       "auto_post": true,
+                     *       "is_active": true,
+                     *       "template_lines": [
+                     *         {
+                     *           "account_id": "69dc8ee0-89fd-490f-ba01-f9d855b67e93",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "memo": "Rent"
+                     *         },
+                     *         {
+                     *           "account_id": "3aa55b74-9cad-4518-935b-2b6e4e2f354c",
+                     *           "debit": 0,
+                     *           "credit": 2500,
+                     *           "memo": null
+                     *         }
+                     *       ],
+                     *       "last_error": null,
+                     *       "created_by_user_id": "43c7f27e-fa68-4b40-bb99-fcb35f98c900",
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:55.446Z",
+                     *       "updated_at": "2026-12-07T03:27:55.446Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecurringJournalTemplate"];
                 };
             };
@@ -38187,7 +48495,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 86d4c0be-854d-4002-8735-b16320370f1f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -38202,6 +48513,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "86d4c0be-854d-4002-8735-b16320370f1f",
+                     *       "object": "recurring_journal_entry_template",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -38369,13 +48688,22 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c5f76f08-0bd9-41af-8c4c-ffe30c567499
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frequency": "quarterly",
+                 *       "end_date": "2026-12-31"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     description?: string | null;
@@ -38420,6 +48748,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c5f76f08-0bd9-41af-8c4c-ffe30c567499",
+                     *       "object": "recurring_journal_entry_template",
+                     *       "livemode": false,
+                     *       "entity_id": "32e7f874-cdaa-46d3-8e3d-14e5af556ffb",
+                     *       "name": "Office rent",
+                     *       "description": null,
+                     *       "memo": "Monthly rent",
+                     *       "frequency": "quarterly",
+                     *       "start_date": "2026-01-31",
+                     *       "end_date": "2026-12-31",
+                     *       "next_run_date": "2026-01-31",
+                     *       "last_run_date": null,
+                     *       "auto_post": true,
+                     *       "is_active": true,
+                     *       "template_lines": [
+                     *         {
+                     *           "account_id": "d08c168e-dc34-4add-a4c3-1ecb62043fe7",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "memo": "Rent"
+                     *         },
+                     *         {
+                     *           "account_id": "34e6a864-1333-4fd1-8ee6-c24910b16d13",
+                     *           "debit": 0,
+                     *           "credit": 2500,
+                     *           "memo": null
+                     *         }
+                     *       ],
+                     *       "last_error": null,
+                     *       "created_by_user_id": "c00dcf0c-8d2d-497f-aa01-82576f17822a",
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:27:55.446Z",
+                     *       "updated_at": "2026-12-07T03:27:55.503Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecurringJournalTemplate"];
                 };
             };
@@ -38571,13 +48936,25 @@ export interface operations {
     "tags.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 93973828-a79f-4cd5-9b4d-b4c7c447cbaf
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 41807d2a-6cc5-4f7e-adda-bf744c249a91
+                 */
                 ending_before?: string;
-                /** @description Exact name, case-insensitive. */
+                /**
+                 * @description Exact name, case-insensitive.
+                 * @example Hot
+                 */
                 name?: string;
             };
             header?: {
@@ -38597,6 +48974,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "93973828-a79f-4cd5-9b4d-b4c7c447cbaf",
+                     *           "object": "tag",
+                     *           "livemode": false,
+                     *           "entity_id": "acb6f8a0-1876-4d14-a218-f8e19c3c62ec",
+                     *           "name": "Hot",
+                     *           "color": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:36:17.524Z",
+                     *           "updated_at": "2026-12-07T03:36:17.524Z"
+                     *         },
+                     *         {
+                     *           "id": "41807d2a-6cc5-4f7e-adda-bf744c249a91",
+                     *           "object": "tag",
+                     *           "livemode": false,
+                     *           "entity_id": "acb6f8a0-1876-4d14-a218-f8e19c3c62ec",
+                     *           "name": "VIP",
+                     *           "color": "#ff0000",
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:36:17.424Z",
+                     *           "updated_at": "2026-12-07T03:36:17.424Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/tags"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -38745,6 +49154,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Disputed"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity (case-insensitive). */
                     name: string;
@@ -38765,6 +49179,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "17be1c77-2dee-416f-be8e-07c9499ca946",
+                     *       "object": "tag",
+                     *       "livemode": false,
+                     *       "entity_id": "e0fbe031-3e01-4891-b003-d7cbdce54947",
+                     *       "name": "Disputed",
+                     *       "color": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:59.800Z",
+                     *       "updated_at": "2026-12-07T03:26:59.800Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tag"];
                 };
             };
@@ -38911,8 +49338,12 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
+                /**
+                 * @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).
+                 * @example vendor_bill
+                 */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
+                /** @example 62884bfd-c9e5-49b9-9d2f-49979583d55b */
                 resourceId: string;
             };
             cookie?: never;
@@ -38927,6 +49358,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "83d9f3b8-8b45-412c-95e4-798434e2f932",
+                     *           "object": "tag",
+                     *           "livemode": false,
+                     *           "entity_id": "6bb539f1-e11a-46b7-b5ef-5a2839203c12",
+                     *           "name": "Disputed",
+                     *           "color": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:59.800Z",
+                     *           "updated_at": "2026-12-07T03:26:59.800Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                     };
@@ -39063,14 +49511,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
+                /**
+                 * @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).
+                 * @example vendor_bill
+                 */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
+                /** @example a1eff0d1-0641-499b-909d-dba8670d048c */
                 resourceId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag_id": "fdc78c53-47b0-4d14-8342-aa7360830825"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     tag_id: string;
@@ -39086,6 +49543,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "fdc78c53-47b0-4d14-8342-aa7360830825",
+                     *           "object": "tag",
+                     *           "livemode": false,
+                     *           "entity_id": "9f47de88-8661-4d23-8a78-4d4357961898",
+                     *           "name": "Disputed",
+                     *           "color": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:26:59.800Z",
+                     *           "updated_at": "2026-12-07T03:26:59.800Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                     };
@@ -39236,10 +49710,17 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list). */
+                /**
+                 * @description account, product, vendor, order, invoice, return, purchase_order, vendor_bill, contact or package (the union of the two lists in the spec, plus vendor). order is a quote or sales order; invoice, return and purchase_order are orders of that document_type. contact and package resources are not served yet (writes 422 resource_type_unavailable, reads an empty list).
+                 * @example account
+                 */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
+                /** @example 53248d7f-8cd1-432c-9134-47517f850a4d */
                 resourceId: string;
-                /** @description The tag to detach. */
+                /**
+                 * @description The tag to detach.
+                 * @example 8e8e11b5-cc6b-4e0c-b6c6-48aed982fc9f
+                 */
                 tagId: string;
             };
             cookie?: never;
@@ -39254,6 +49735,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "8b0318ae-a5bd-41cd-9c3e-fb9c9c5ec0ac",
+                     *           "object": "tag",
+                     *           "livemode": false,
+                     *           "entity_id": "fdfc0ca7-da5c-4830-91bb-75d35855634d",
+                     *           "name": "Hot",
+                     *           "color": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:28:29.928Z",
+                     *           "updated_at": "2026-12-07T03:28:29.928Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                     };
@@ -39407,13 +49905,25 @@ export interface operations {
     "tax_rates.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 473f0989-8978-4ab7-ae6a-a74b2ad397e6
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 6439f7b3-3de4-4047-aa0a-75d7ccfa013e
+                 */
                 ending_before?: string;
-                /** @description Only active (true) or inactive (false) rates. */
+                /**
+                 * @description Only active (true) or inactive (false) rates.
+                 * @example false
+                 */
                 is_active?: "true" | "false";
             };
             header?: {
@@ -39433,6 +49943,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "473f0989-8978-4ab7-ae6a-a74b2ad397e6",
+                     *           "object": "tax_rate",
+                     *           "livemode": false,
+                     *           "entity_id": "ff2b172b-9ed7-4e10-b927-74680a2c2c0a",
+                     *           "name": "County",
+                     *           "rate": 1.5,
+                     *           "description": null,
+                     *           "is_active": false,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:28:41.457Z",
+                     *           "updated_at": "2026-12-07T03:28:41.457Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "473f0989-8978-4ab7-ae6a-a74b2ad397e6",
+                     *       "url": "/v1/tax-rates"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -39581,6 +50114,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "State",
+                 *       "rate": 8.25
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique within the entity (case-insensitive). */
                     name: string;
@@ -39605,6 +50144,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6ea576b0-0de2-4d41-86e3-07d0436df614",
+                     *       "object": "tax_rate",
+                     *       "livemode": false,
+                     *       "entity_id": "953012da-5382-4bec-99d7-c6c2fc35208a",
+                     *       "name": "State",
+                     *       "rate": 8.25,
+                     *       "description": null,
+                     *       "is_active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:26:39.344Z",
+                     *       "updated_at": "2026-12-07T03:26:39.344Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TaxRate"];
                 };
             };
@@ -39751,7 +50305,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 99747afc-75d4-4170-a230-8bb55ba34ede
+                 */
                 id: string;
             };
             cookie?: never;
@@ -39766,6 +50323,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "99747afc-75d4-4170-a230-8bb55ba34ede",
+                     *       "object": "tax_rate",
+                     *       "livemode": false,
+                     *       "entity_id": "04722c3b-d1f0-48dc-9a5d-63f773637103",
+                     *       "name": "State",
+                     *       "rate": 8.25,
+                     *       "description": "State sales tax",
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "jurisdiction": "UT"
+                     *       },
+                     *       "created_at": "2026-12-07T03:28:41.430Z",
+                     *       "updated_at": "2026-12-07T03:28:41.430Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TaxRate"];
                 };
             };
@@ -39902,7 +50476,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 1258b706-98d8-4ad9-9981-a1c0f995dcba
+                 */
                 id: string;
             };
             cookie?: never;
@@ -39917,6 +50494,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1258b706-98d8-4ad9-9981-a1c0f995dcba",
+                     *       "object": "tax_rate",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -40084,13 +50669,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c051e139-4fd6-4b70-8b1f-539e4d4e395f
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": null
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description Lines keep the rate they were given (a snapshot); the new rate applies to lines the rate is set on from now on. */
@@ -40113,6 +50706,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c051e139-4fd6-4b70-8b1f-539e4d4e395f",
+                     *       "object": "tax_rate",
+                     *       "livemode": false,
+                     *       "entity_id": "de2eccf6-0e2a-4cdd-b33f-54fd87237bc0",
+                     *       "name": "State",
+                     *       "rate": 8.25,
+                     *       "description": null,
+                     *       "is_active": true,
+                     *       "metadata": {
+                     *         "jurisdiction": "UT"
+                     *       },
+                     *       "created_at": "2026-12-07T03:28:41.430Z",
+                     *       "updated_at": "2026-12-07T03:28:41.556Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TaxRate"];
                 };
             };
@@ -40269,13 +50879,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The setup_intent_id from POST /v1/accounts/{id}/payment-methods. */
+                /**
+                 * @description The setup_intent_id from POST /v1/accounts/{id}/payment-methods.
+                 * @example seti_sbx_a4d8bca5d0b1ae8de2b7371e
+                 */
                 setup_intent_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": "pm_card_visa"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A Stripe test payment method token standing in for the numbers a customer types: pm_card_visa, pm_card_mastercard, ... (card intents), pm_usBankAccount_success or pm_usBankAccount_microdeposits (us_bank_account intents); pm_card_chargeDeclined leaves the intent requires_payment_method.
@@ -40294,6 +50912,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "setup_intent",
+                     *       "livemode": false,
+                     *       "setup_intent_id": "seti_sbx_a4d8bca5d0b1ae8de2b7371e",
+                     *       "status": "succeeded",
+                     *       "type": "card",
+                     *       "payment_method": "pm_sbx_b760a5610430656343db9408"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestHelperSetupIntent"];
                 };
             };
@@ -40435,13 +51063,25 @@ export interface operations {
     "units_of_measure.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 5a634348-2ba4-4851-a62b-09e9c545a5f7
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 92ce1b4d-7190-4fa3-916a-d0ddfa60c66c
+                 */
                 ending_before?: string;
-                /** @description Only units of this type. */
+                /**
+                 * @description Only units of this type.
+                 * @example count
+                 */
                 uom_type?: string;
             };
             header?: {
@@ -40461,6 +51101,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "5a634348-2ba4-4851-a62b-09e9c545a5f7",
+                     *           "object": "unit_of_measure",
+                     *           "livemode": false,
+                     *           "entity_id": "3e3e18ca-e9db-492d-abe8-d08457167d18",
+                     *           "name": "Dozen",
+                     *           "abbreviation": "dz",
+                     *           "uom_type": "count",
+                     *           "is_base": false,
+                     *           "conversion_factor": 12,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:28:21.483Z",
+                     *           "updated_at": "2026-12-07T03:28:21.483Z"
+                     *         },
+                     *         {
+                     *           "id": "92ce1b4d-7190-4fa3-916a-d0ddfa60c66c",
+                     *           "object": "unit_of_measure",
+                     *           "livemode": false,
+                     *           "entity_id": "3e3e18ca-e9db-492d-abe8-d08457167d18",
+                     *           "name": "Each",
+                     *           "abbreviation": "ea",
+                     *           "uom_type": "count",
+                     *           "is_base": true,
+                     *           "conversion_factor": 1,
+                     *           "metadata": {},
+                     *           "created_at": "2026-12-07T03:28:21.432Z",
+                     *           "updated_at": "2026-12-07T03:28:21.432Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/units-of-measure"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -40609,6 +51287,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Each",
+                 *       "abbreviation": "ea",
+                 *       "uom_type": "count"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description Unique within the entity (case-insensitive). */
@@ -40633,6 +51318,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4453d358-e804-40a2-a999-20fc29b903ff",
+                     *       "object": "unit_of_measure",
+                     *       "livemode": false,
+                     *       "entity_id": "b7da3ba9-4225-4dfd-b296-75226b4876f8",
+                     *       "name": "Each",
+                     *       "abbreviation": "ea",
+                     *       "uom_type": "count",
+                     *       "is_base": true,
+                     *       "conversion_factor": 1,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:21.432Z",
+                     *       "updated_at": "2026-12-07T03:28:21.432Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UnitOfMeasure"];
                 };
             };
@@ -40779,7 +51480,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b3f78145-8789-477e-a9e2-ca0481afa271
+                 */
                 id: string;
             };
             cookie?: never;
@@ -40794,6 +51498,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b3f78145-8789-477e-a9e2-ca0481afa271",
+                     *       "object": "unit_of_measure",
+                     *       "livemode": false,
+                     *       "entity_id": "1547b089-6d19-4fc4-ac3e-06ade9839acb",
+                     *       "name": "Dozen",
+                     *       "abbreviation": "dz",
+                     *       "uom_type": "count",
+                     *       "is_base": false,
+                     *       "conversion_factor": 12.5,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:21.483Z",
+                     *       "updated_at": "2026-12-07T03:28:21.603Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UnitOfMeasure"];
                 };
             };
@@ -40930,7 +51650,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 76c8e62c-f8fe-4d66-aa23-a6c32302965e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -40945,6 +51668,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "76c8e62c-f8fe-4d66-aa23-a6c32302965e",
+                     *       "object": "unit_of_measure",
+                     *       "livemode": false,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -41112,13 +51843,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example cb3eb55a-5473-4c86-a8a6-e5bc8fcf4713
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "conversion_factor": "12.5"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     abbreviation?: string;
@@ -41140,6 +51879,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cb3eb55a-5473-4c86-a8a6-e5bc8fcf4713",
+                     *       "object": "unit_of_measure",
+                     *       "livemode": false,
+                     *       "entity_id": "94a0cb28-7670-412e-bbc5-1878d61beacb",
+                     *       "name": "Dozen",
+                     *       "abbreviation": "dz",
+                     *       "uom_type": "count",
+                     *       "is_base": false,
+                     *       "conversion_factor": 12.5,
+                     *       "metadata": {},
+                     *       "created_at": "2026-12-07T03:28:21.483Z",
+                     *       "updated_at": "2026-12-07T03:28:21.603Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UnitOfMeasure"];
                 };
             };
@@ -41291,23 +52046,52 @@ export interface operations {
     "vendor_bills.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 100
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example fd5e05a3-307c-438b-a5ca-579f6cb83b1c
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example ee487cb0-7f9f-46ab-8f3a-84b4d5bdd3ab
+                 */
                 ending_before?: string;
-                /** @description This vendor's bills. */
+                /**
+                 * @description This vendor's bills.
+                 * @example 681c6276-359c-410c-a27e-5bc474717ea0
+                 */
                 vendor_id?: string;
-                /** @description Bills in this status; void is the same as voided. */
+                /**
+                 * @description Bills in this status; void is the same as voided.
+                 * @example draft
+                 */
                 status?: "draft" | "pending_approval" | "approved" | "rejected" | "open" | "partially_paid" | "paid" | "voided" | "void";
-                /** @description Created at or after this instant. */
+                /**
+                 * @description Created at or after this instant.
+                 * @example 2026-12-07T03:26:56.262Z
+                 */
                 created_gte?: string;
-                /** @description Created at or before this instant. */
+                /**
+                 * @description Created at or before this instant.
+                 * @example 2026-12-07T03:26:56.262Z
+                 */
                 created_lte?: string;
-                /** @description Due on or before this date. */
+                /**
+                 * @description Due on or before this date.
+                 * @example 2026-12-07
+                 */
                 due_date_lte?: string;
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.lines"
+                 *     ]
+                 */
                 "expand[]"?: ("data.lines" | "data.lines.product" | "data.payments" | "data.gl_entries" | "data.vendor" | "data.purchase_order")[];
             };
             header?: {
@@ -41327,6 +52111,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "fd5e05a3-307c-438b-a5ca-579f6cb83b1c",
+                     *           "object": "vendor_bill",
+                     *           "livemode": false,
+                     *           "entity_id": "215a2188-ae78-4d5c-bbac-dfe214863485",
+                     *           "vendor_id": "681c6276-359c-410c-a27e-5bc474717ea0",
+                     *           "po_id": null,
+                     *           "payment_term_id": null,
+                     *           "bill_number": "BILL-000003",
+                     *           "vendor_invoice_number": null,
+                     *           "status": "draft",
+                     *           "bill_date": "2026-12-07",
+                     *           "due_date": "2026-12-07",
+                     *           "subtotal": 100,
+                     *           "tax_total": 0,
+                     *           "shipping_total": 0,
+                     *           "bill_total": 100,
+                     *           "amount_paid": 0,
+                     *           "balance_due": 100,
+                     *           "currency": "USD",
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "4f1bdd6e-77f8-4bbc-ab20-51c0e37c25a8",
+                     *           "submitted_by": null,
+                     *           "submitted_at": null,
+                     *           "approved_by": null,
+                     *           "approved_at": null,
+                     *           "rejected_by": null,
+                     *           "rejected_at": null,
+                     *           "rejection_reason": null,
+                     *           "posted_by": null,
+                     *           "posted_at": null,
+                     *           "skip_permission_check": false,
+                     *           "journal_entry_id": null,
+                     *           "voided_by": null,
+                     *           "voided_at": null,
+                     *           "void_journal_entry_id": null,
+                     *           "created_at": "2026-12-07T03:26:56.262Z",
+                     *           "updated_at": "2026-12-07T03:26:56.262Z"
+                     *         },
+                     *         {
+                     *           "id": "8546762e-709a-4497-a79c-82b86f2d1130",
+                     *           "object": "vendor_bill",
+                     *           "livemode": false,
+                     *           "entity_id": "215a2188-ae78-4d5c-bbac-dfe214863485",
+                     *           "vendor_id": "681c6276-359c-410c-a27e-5bc474717ea0",
+                     *           "po_id": null,
+                     *           "payment_term_id": null,
+                     *           "bill_number": "BILL-000002",
+                     *           "vendor_invoice_number": null,
+                     *           "status": "draft",
+                     *           "bill_date": "2026-12-07",
+                     *           "due_date": "2026-12-07",
+                     *           "subtotal": 100,
+                     *           "tax_total": 0,
+                     *           "shipping_total": 0,
+                     *           "bill_total": 100,
+                     *           "amount_paid": 0,
+                     *           "balance_due": 100,
+                     *           "currency": "USD",
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "4f1bdd6e-77f8-4bbc-ab20-51c0e37c25a8",
+                     *           "submitted_by": null,
+                     *           "submitted_at": null,
+                     *           "approved_by": null,
+                     *           "approved_at": null,
+                     *           "rejected_by": null,
+                     *           "rejected_at": null,
+                     *           "rejection_reason": null,
+                     *           "posted_by": null,
+                     *           "posted_at": null,
+                     *           "skip_permission_check": false,
+                     *           "journal_entry_id": null,
+                     *           "voided_by": null,
+                     *           "voided_at": null,
+                     *           "void_journal_entry_id": null,
+                     *           "created_at": "2026-12-07T03:26:56.243Z",
+                     *           "updated_at": "2026-12-07T03:26:56.243Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/vendor-bills"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -41466,7 +52340,12 @@ export interface operations {
     "vendor_bills.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -41478,6 +52357,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "vendor_id": "9862cb08-5b92-4a00-926e-af6c63733cb0",
+                 *       "lines": [
+                 *         {
+                 *           "type": "expense",
+                 *           "account_id": "8bb1ce51-c874-4562-b5a7-6837a5f57987",
+                 *           "amount": 100
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -41557,6 +52448,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "02dadff4-7473-461b-8e64-b8929d0819ff",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "f291c174-092f-428d-b19c-ee0ca5b110cd",
+                     *       "vendor_id": "9862cb08-5b92-4a00-926e-af6c63733cb0",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "draft",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 100,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 100,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 100,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "62dc58d2-082b-4dd2-bea1-ac6db1293d5c",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:53.538Z",
+                     *       "updated_at": "2026-12-07T03:26:53.538Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "8f0e2fd6-f2a1-4afb-a162-44b0b12aa990",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "8bb1ce51-c874-4562-b5a7-6837a5f57987",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 100,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:53.538Z",
+                     *           "updated_at": "2026-12-07T03:26:53.538Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -41698,7 +52649,12 @@ export interface operations {
     "vendor_bills.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -41706,7 +52662,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 504fd2e7-d2f0-4d20-8aab-0ab479161f45
+                 */
                 id: string;
             };
             cookie?: never;
@@ -41721,6 +52680,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "504fd2e7-d2f0-4d20-8aab-0ab479161f45",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "5ceb516c-36f6-4560-a2f6-0230a090a206",
+                     *       "vendor_id": "6ccc8ab4-17b3-4fc2-a3a1-509d547ad65d",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "open",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 50,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 50,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 50,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "1a8ef7f8-f5ed-4ee6-be15-402e18f2ab62",
+                     *       "submitted_by": "1a8ef7f8-f5ed-4ee6-be15-402e18f2ab62",
+                     *       "submitted_at": "2026-12-07T03:26:56.026Z",
+                     *       "approved_by": "35fd227e-3870-4921-bde9-9db11b380e91",
+                     *       "approved_at": "2026-12-07T03:26:56.035Z",
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": "6575a128-e71e-4e26-951f-d56c335524f6",
+                     *       "posted_at": "2026-12-07T03:26:56.063Z",
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": "143f8a02-b725-40da-a629-fb41398400aa",
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:56.008Z",
+                     *       "updated_at": "2026-12-07T03:26:56.063Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -41850,7 +52851,12 @@ export interface operations {
     "vendor_bills.update": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -41860,13 +52866,21 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 6a408b72-9dc9-424d-8bc4-e84102f0b563
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bill_date": "2026-02-01"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     vendor_id?: string;
@@ -41902,6 +52916,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6a408b72-9dc9-424d-8bc4-e84102f0b563",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "8bbbba02-cd8e-45f1-8502-81483f8ebb5e",
+                     *       "vendor_id": "b93e59b6-6898-4ada-9f33-c61d38dfc63a",
+                     *       "po_id": null,
+                     *       "payment_term_id": "6ac7fad7-b621-4f41-a577-7c60c9c97418",
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "draft",
+                     *       "bill_date": "2026-02-01",
+                     *       "due_date": "2026-03-03",
+                     *       "subtotal": 100,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 100,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 100,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "63a74533-17ff-4b4a-9bb0-6c9e027beebb",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:54.820Z",
+                     *       "updated_at": "2026-12-07T03:26:54.845Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -42053,7 +53109,12 @@ export interface operations {
     "vendor_bills.approve": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -42061,7 +53122,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example c9b4965d-b2b8-4fcc-9608-3fd911ae7660
+                 */
                 id: string;
             };
             cookie?: never;
@@ -42076,6 +53140,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c9b4965d-b2b8-4fcc-9608-3fd911ae7660",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "d48b99b2-caf1-4435-9609-91a9290c8ebd",
+                     *       "vendor_id": "009ee773-7af0-436f-92d2-b1e830777fed",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "approved",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 50,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 50,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 50,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "21fd52c2-fc80-494b-bf1d-e0e8e864e4f9",
+                     *       "submitted_by": "21fd52c2-fc80-494b-bf1d-e0e8e864e4f9",
+                     *       "submitted_at": "2026-12-07T03:26:56.026Z",
+                     *       "approved_by": "9eed7b3a-191a-464d-bf2d-0f2b71d3c4ad",
+                     *       "approved_at": "2026-12-07T03:26:56.035Z",
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:56.008Z",
+                     *       "updated_at": "2026-12-07T03:26:56.035Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "baf52aad-dd32-4c64-b656-9a25cb1f849a",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "7ede81fa-2319-4850-b53b-9b6bb6e64992",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 40,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:56.008Z",
+                     *           "updated_at": "2026-12-07T03:26:56.008Z"
+                     *         },
+                     *         {
+                     *           "id": "08345545-9abf-4dd1-9a3d-6d28feaa77c9",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "item",
+                     *           "account_id": null,
+                     *           "product_id": "7c37e9a2-2e7b-4d37-b534-0e77ef584a63",
+                     *           "quantity": 2,
+                     *           "unit_cost": 5,
+                     *           "amount": 10,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:56.008Z",
+                     *           "updated_at": "2026-12-07T03:26:56.008Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -42217,7 +53357,12 @@ export interface operations {
     "vendor_bills.lines.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -42225,13 +53370,24 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example a34bb3fd-89ee-487b-bff6-662089d42655
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "item",
+                 *       "product_id": "10c0e2c8-51a3-475b-9edb-5efe3e1f79b4",
+                 *       "quantity": 4,
+                 *       "unit_cost": "1.25"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description expense: send account_id and amount; item: send product_id, quantity and unit_cost.
@@ -42273,6 +53429,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a34bb3fd-89ee-487b-bff6-662089d42655",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "578834ae-e4f3-4efe-a9b7-e53f29f32f5f",
+                     *       "vendor_id": "f43fb990-cb96-4d23-9d22-3769d63fe635",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "draft",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 15,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 15,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 15,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "eab5e0dc-ce7d-4137-9dce-c40324ff36ec",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:55.511Z",
+                     *       "updated_at": "2026-12-07T03:26:55.522Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "2c781002-8986-4c8f-afab-d09d3369b26d",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "12bcc24a-c353-4829-8b23-0feab8db3d0e",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 10,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:55.511Z",
+                     *           "updated_at": "2026-12-07T03:26:55.511Z"
+                     *         },
+                     *         {
+                     *           "id": "54e435ee-7f0d-429a-b44e-63078da99656",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "item",
+                     *           "account_id": null,
+                     *           "product_id": "10c0e2c8-51a3-475b-9edb-5efe3e1f79b4",
+                     *           "quantity": 4,
+                     *           "unit_cost": 1.25,
+                     *           "amount": 5,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:55.522Z",
+                     *           "updated_at": "2026-12-07T03:26:55.522Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -42414,7 +53646,12 @@ export interface operations {
     "vendor_bills.lines.delete": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -42424,9 +53661,15 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The bill id. */
+                /**
+                 * @description The bill id.
+                 * @example 1d337899-9bad-4c60-a924-893891fdaca8
+                 */
                 id: string;
-                /** @description The line id. */
+                /**
+                 * @description The line id.
+                 * @example 8d808c7f-d540-418c-bd39-b7f84a2ec2ad
+                 */
                 line_id: string;
             };
             cookie?: never;
@@ -42441,6 +53684,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1d337899-9bad-4c60-a924-893891fdaca8",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "f800710d-fc21-4036-9528-5f76c781d888",
+                     *       "vendor_id": "27b7a500-fd2f-4cec-b1bb-979be8f44943",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "draft",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 20.05,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 20.05,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 20.05,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "90b8d694-1bf5-462d-ab75-71077b928cae",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:55.511Z",
+                     *       "updated_at": "2026-12-07T03:26:55.652Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "21527f2f-d643-4902-a64d-d480b81fbfbd",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "0ce830f3-74eb-4aed-b726-6278320c1e5c",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 20.05,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:55.511Z",
+                     *           "updated_at": "2026-12-07T03:26:55.618Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -42592,7 +53895,12 @@ export interface operations {
     "vendor_bills.lines.update": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -42602,15 +53910,27 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The bill id. */
+                /**
+                 * @description The bill id.
+                 * @example a145b161-63d0-467a-9b22-3bb60db18d02
+                 */
                 id: string;
-                /** @description The line id. */
+                /**
+                 * @description The line id.
+                 * @example d31c35f9-7f95-4455-97fe-c103022f6b1d
+                 */
                 line_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity": 2,
+                 *       "description": "Half"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -42642,6 +53962,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a145b161-63d0-467a-9b22-3bb60db18d02",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "50c8033e-7a06-4fa4-ae2c-df2279d64b51",
+                     *       "vendor_id": "40d1374a-b0a0-4ee8-8bc5-fe3b27ac809d",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "draft",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 12.5,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 12.5,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 12.5,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "676a62e3-ab38-49b7-8d35-ba26b3c6c970",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:55.511Z",
+                     *       "updated_at": "2026-12-07T03:26:55.554Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "55343c7c-2fe3-4ad0-a8a5-54eb3e406df1",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "da9deb74-5ad7-421c-bee0-067b891d7ca4",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 10,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:55.511Z",
+                     *           "updated_at": "2026-12-07T03:26:55.511Z"
+                     *         },
+                     *         {
+                     *           "id": "d31c35f9-7f95-4455-97fe-c103022f6b1d",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "item",
+                     *           "account_id": null,
+                     *           "product_id": "3a82f0b6-f4ea-4ae6-9390-e43088ac311c",
+                     *           "quantity": 2,
+                     *           "unit_cost": 1.25,
+                     *           "amount": 2.5,
+                     *           "description": "Half",
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:55.522Z",
+                     *           "updated_at": "2026-12-07T03:26:55.554Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -42793,7 +54189,12 @@ export interface operations {
     "vendor_bills.post": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -42801,13 +54202,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 286ba102-dc12-4f18-be97-39202f5117a1
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "skip_permission_check": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Migration-only carve-out: posts without approval and without the segregation-of-duties check. Requires the migration:write scope. */
                     skip_permission_check?: boolean;
@@ -42823,6 +54232,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "286ba102-dc12-4f18-be97-39202f5117a1",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "0998573e-adaf-43ac-aaac-0262433661d1",
+                     *       "vendor_id": "43be66b1-bf77-414f-9d1f-82eb1ddd202e",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "open",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 75,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 75,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 75,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "58b074ea-5383-449b-914f-f3574a42e353",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": "58b074ea-5383-449b-914f-f3574a42e353",
+                     *       "posted_at": "2026-12-07T03:26:57.869Z",
+                     *       "skip_permission_check": true,
+                     *       "journal_entry_id": "e6a3b0a3-1300-418e-bd35-be5e674086a7",
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:57.813Z",
+                     *       "updated_at": "2026-12-07T03:26:57.869Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "90b6eafe-599f-4f90-aaa2-1b2a2179bd8a",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "a639dfff-cb16-4a4f-9229-f4a434b622e8",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 75,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:57.813Z",
+                     *           "updated_at": "2026-12-07T03:26:57.813Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -42964,7 +54433,12 @@ export interface operations {
     "vendor_bills.reject": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -42972,13 +54446,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example b6947bd8-119b-45e3-aa6b-60823e664f45
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Wrong vendor"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the bill is rejected; kept as rejection_reason. */
                     reason: string;
@@ -42994,6 +54476,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b6947bd8-119b-45e3-aa6b-60823e664f45",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "ac698033-83a6-4875-9fb5-5e7609f37272",
+                     *       "vendor_id": "2de75b11-987c-4f93-8f2d-9f8e93af0ba4",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000004",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "rejected",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 100,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 100,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 100,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "b6fbeac6-7208-4b18-8a96-d73dc7cdbcbd",
+                     *       "submitted_by": "b6fbeac6-7208-4b18-8a96-d73dc7cdbcbd",
+                     *       "submitted_at": "2026-12-07T03:26:56.569Z",
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": "af106488-d508-4cf0-b505-c9b012734908",
+                     *       "rejected_at": "2026-12-07T03:26:56.581Z",
+                     *       "rejection_reason": "Wrong vendor",
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:56.550Z",
+                     *       "updated_at": "2026-12-07T03:26:56.581Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "4cb35ae4-86f6-4c37-8c31-6d98bf259402",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "b443f254-86ef-4f7a-823a-b047e9715e73",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 100,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:56.550Z",
+                     *           "updated_at": "2026-12-07T03:26:56.550Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -43135,7 +54677,12 @@ export interface operations {
     "vendor_bills.submit": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -43143,7 +54690,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 9f63a59b-5b06-4325-8e95-f53df09f9e52
+                 */
                 id: string;
             };
             cookie?: never;
@@ -43158,6 +54708,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9f63a59b-5b06-4325-8e95-f53df09f9e52",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "774cb9bc-757b-43a0-9472-ff6182f96d1c",
+                     *       "vendor_id": "f6bbf735-c822-4cfc-9a75-5582ce83c845",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": null,
+                     *       "status": "pending_approval",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 100,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 100,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 100,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "0c4b2b18-77f5-4c4e-aea2-1fffed10b64d",
+                     *       "submitted_by": "0c4b2b18-77f5-4c4e-aea2-1fffed10b64d",
+                     *       "submitted_at": "2026-12-07T03:26:55.804Z",
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:55.788Z",
+                     *       "updated_at": "2026-12-07T03:26:55.804Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "953fcff3-8587-4cd7-bf9d-836816ac0ec6",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "4353c6f3-201c-4c08-b4b0-41830ac15d19",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 100,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:55.788Z",
+                     *           "updated_at": "2026-12-07T03:26:55.788Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -43299,7 +54909,12 @@ export interface operations {
     "vendor_bills.void": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "lines"
+                 *     ]
+                 */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
@@ -43307,7 +54922,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example d72722be-9a07-42c5-a780-0a81a9846bc2
+                 */
                 id: string;
             };
             cookie?: never;
@@ -43322,6 +54940,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "d72722be-9a07-42c5-a780-0a81a9846bc2",
+                     *       "object": "vendor_bill",
+                     *       "livemode": false,
+                     *       "entity_id": "bdad20bd-991c-41de-9620-29bfd5be2945",
+                     *       "vendor_id": "7423e58b-d67c-4a79-ad3f-f82869eeabdc",
+                     *       "po_id": null,
+                     *       "payment_term_id": null,
+                     *       "bill_number": "BILL-000001",
+                     *       "vendor_invoice_number": "A-100",
+                     *       "status": "voided",
+                     *       "bill_date": "2026-12-07",
+                     *       "due_date": "2026-12-07",
+                     *       "subtotal": 100,
+                     *       "tax_total": 0,
+                     *       "shipping_total": 0,
+                     *       "bill_total": 100,
+                     *       "amount_paid": 0,
+                     *       "balance_due": 100,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "ccfd2fa2-44e8-42a0-bb2c-0c24f432373e",
+                     *       "submitted_by": null,
+                     *       "submitted_at": null,
+                     *       "approved_by": null,
+                     *       "approved_at": null,
+                     *       "rejected_by": null,
+                     *       "rejected_at": null,
+                     *       "rejection_reason": null,
+                     *       "posted_by": null,
+                     *       "posted_at": null,
+                     *       "skip_permission_check": false,
+                     *       "journal_entry_id": null,
+                     *       "voided_by": "3fd773fd-6a0d-4437-a54d-148b35de9afb",
+                     *       "voided_at": "2026-12-07T03:26:54.755Z",
+                     *       "void_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:26:54.632Z",
+                     *       "updated_at": "2026-12-07T03:26:54.755Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "8b10d140-4fed-48ee-a9a3-1930072d7b16",
+                     *           "object": "vendor_bill_line",
+                     *           "livemode": false,
+                     *           "type": "expense",
+                     *           "account_id": "6ec0abc0-f73f-4e26-a577-ce465d52de2d",
+                     *           "product_id": null,
+                     *           "quantity": null,
+                     *           "unit_cost": null,
+                     *           "amount": 100,
+                     *           "description": null,
+                     *           "po_line_id": null,
+                     *           "receipt_cost": null,
+                     *           "created_at": "2026-12-07T03:26:54.632Z",
+                     *           "updated_at": "2026-12-07T03:26:54.632Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorBill"];
                 };
             };
@@ -43463,17 +55141,37 @@ export interface operations {
     "vendor_credits.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example 296f735e-50c6-4dbd-9661-4c7e4c1c85ec
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 594b2a25-10ce-49b9-baa0-92e5184f631a
+                 */
                 ending_before?: string;
-                /** @description This vendor's credits. */
+                /**
+                 * @description This vendor's credits.
+                 * @example 9716fb93-ead9-4c0d-a74b-762e1c984794
+                 */
                 vendor_id?: string;
-                /** @description Credits in this status. */
+                /**
+                 * @description Credits in this status.
+                 * @example open
+                 */
                 status?: "open" | "partially_applied" | "applied" | "voided" | "expired";
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "data.vendor"
+                 *     ]
+                 */
                 "expand[]"?: ("data.vendor" | "data.source" | "data.applications")[];
             };
             header?: {
@@ -43493,6 +55191,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "296f735e-50c6-4dbd-9661-4c7e4c1c85ec",
+                     *           "object": "vendor_credit",
+                     *           "livemode": false,
+                     *           "entity_id": "da32a103-643c-4fae-951b-12d71a671bf2",
+                     *           "vendor_id": "9716fb93-ead9-4c0d-a74b-762e1c984794",
+                     *           "credit_number": "VC-000002",
+                     *           "amount": "2.0000",
+                     *           "remaining_amount": "2.0000",
+                     *           "voided_amount": "0.0000",
+                     *           "forfeited_amount": "0.0000",
+                     *           "source_type": "manual",
+                     *           "source_id": null,
+                     *           "status": "open",
+                     *           "credit_date": "2026-12-07",
+                     *           "expires_at": null,
+                     *           "currency": "USD",
+                     *           "memo": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "ba233e7a-4b68-47ef-8952-0bd7577f666c",
+                     *           "journal_entry_id": "7b6b1467-87c1-41c7-9484-8cdadd1c47e8",
+                     *           "voided_by": null,
+                     *           "voided_at": null,
+                     *           "void_reason": null,
+                     *           "void_journal_entry_id": null,
+                     *           "expired_at": null,
+                     *           "expiry_journal_entry_id": null,
+                     *           "created_at": "2026-12-07T03:27:17.135Z",
+                     *           "updated_at": "2026-12-07T03:27:17.135Z"
+                     *         },
+                     *         {
+                     *           "id": "976a0faa-c525-4fb4-9d6f-322df7a72999",
+                     *           "object": "vendor_credit",
+                     *           "livemode": false,
+                     *           "entity_id": "da32a103-643c-4fae-951b-12d71a671bf2",
+                     *           "vendor_id": "9716fb93-ead9-4c0d-a74b-762e1c984794",
+                     *           "credit_number": "VC-000001",
+                     *           "amount": "1.0000",
+                     *           "remaining_amount": "0.0000",
+                     *           "voided_amount": "1.0000",
+                     *           "forfeited_amount": "0.0000",
+                     *           "source_type": "manual",
+                     *           "source_id": null,
+                     *           "status": "voided",
+                     *           "credit_date": "2026-12-07",
+                     *           "expires_at": null,
+                     *           "currency": "USD",
+                     *           "memo": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "ba233e7a-4b68-47ef-8952-0bd7577f666c",
+                     *           "journal_entry_id": "7789d855-107b-468e-ab90-26403c7ddf4c",
+                     *           "voided_by": "ba233e7a-4b68-47ef-8952-0bd7577f666c",
+                     *           "voided_at": "2026-12-07T03:27:17.167Z",
+                     *           "void_reason": null,
+                     *           "void_journal_entry_id": "38c2d65a-fe2e-42ea-9d1d-98bf73213c5a",
+                     *           "expired_at": null,
+                     *           "expiry_journal_entry_id": null,
+                     *           "created_at": "2026-12-07T03:27:17.121Z",
+                     *           "updated_at": "2026-12-07T03:27:17.167Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/vendor-credits"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -43632,7 +55400,12 @@ export interface operations {
     "vendor_credits.create": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "vendor"
+                 *     ]
+                 */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
             };
             header?: {
@@ -43644,6 +55417,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "vendor_id": "9885471c-79f1-4d0a-9dfe-08533f8188f8",
+                 *       "amount": 25,
+                 *       "credit_date": "2026-06-01"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -43680,6 +55460,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2086deaa-6432-447a-a076-479cd367ab75",
+                     *       "object": "vendor_credit",
+                     *       "livemode": false,
+                     *       "entity_id": "bfe2665b-b563-469e-b087-717d71f7231e",
+                     *       "vendor_id": "9885471c-79f1-4d0a-9dfe-08533f8188f8",
+                     *       "credit_number": "VC-000001",
+                     *       "amount": "25.0000",
+                     *       "remaining_amount": "25.0000",
+                     *       "voided_amount": "0.0000",
+                     *       "forfeited_amount": "0.0000",
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "status": "open",
+                     *       "credit_date": "2026-06-01",
+                     *       "expires_at": null,
+                     *       "currency": "USD",
+                     *       "memo": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "ba26d039-ae69-45ac-9feb-a14aceac7afd",
+                     *       "journal_entry_id": "ab308968-0780-44b8-9d9f-c1ec9b895217",
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_reason": null,
+                     *       "void_journal_entry_id": null,
+                     *       "expired_at": null,
+                     *       "expiry_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:27:11.225Z",
+                     *       "updated_at": "2026-12-07T03:27:11.225Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorCredit"];
                 };
             };
@@ -43821,7 +55633,12 @@ export interface operations {
     "vendor_credits.get": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "vendor"
+                 *     ]
+                 */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
             };
             header?: {
@@ -43829,7 +55646,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 257c6219-fe93-45eb-8fcb-ecb93557fd8b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -43844,6 +55664,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "257c6219-fe93-45eb-8fcb-ecb93557fd8b",
+                     *       "object": "vendor_credit",
+                     *       "livemode": false,
+                     *       "entity_id": "224c6b3b-441c-4383-94d9-bbde0bec07f9",
+                     *       "vendor_id": "cdce4bee-e0a8-4f9e-a8cb-c8b0f14526db",
+                     *       "credit_number": "VC-000001",
+                     *       "amount": "10.0000",
+                     *       "remaining_amount": "0.0000",
+                     *       "voided_amount": "0.0000",
+                     *       "forfeited_amount": "0.0000",
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "status": "applied",
+                     *       "credit_date": "2026-12-07",
+                     *       "expires_at": null,
+                     *       "currency": "USD",
+                     *       "memo": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "c739c422-62b1-4963-b83b-7b8ed1a1e86c",
+                     *       "journal_entry_id": "7df6b7c9-1100-4ab3-a0fc-3d1f76416fd3",
+                     *       "voided_by": null,
+                     *       "voided_at": null,
+                     *       "void_reason": null,
+                     *       "void_journal_entry_id": null,
+                     *       "expired_at": null,
+                     *       "expiry_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:27:11.588Z",
+                     *       "updated_at": "2026-12-07T03:27:11.603Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorCredit"];
                 };
             };
@@ -43973,7 +55825,12 @@ export interface operations {
     "vendor_credits.void": {
         parameters: {
             query?: {
-                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                /**
+                 * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
+                 * @example [
+                 *       "vendor"
+                 *     ]
+                 */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
             };
             header?: {
@@ -43981,13 +55838,21 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 458af8e4-5e34-43f4-a110-954c585ca728
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Vendor withdrew it"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why the credit is voided; kept as void_reason. */
                     reason?: string | null;
@@ -44003,6 +55868,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "458af8e4-5e34-43f4-a110-954c585ca728",
+                     *       "object": "vendor_credit",
+                     *       "livemode": false,
+                     *       "entity_id": "4510f7a1-94be-46f8-a0bd-dbeb92f620d7",
+                     *       "vendor_id": "566550bd-5dde-463d-a2fd-cc98cd379392",
+                     *       "credit_number": "VC-000001",
+                     *       "amount": "10.0000",
+                     *       "remaining_amount": "0.0000",
+                     *       "voided_amount": "6.0000",
+                     *       "forfeited_amount": "0.0000",
+                     *       "source_type": "manual",
+                     *       "source_id": null,
+                     *       "status": "voided",
+                     *       "credit_date": "2026-12-07",
+                     *       "expires_at": null,
+                     *       "currency": "USD",
+                     *       "memo": null,
+                     *       "metadata": {},
+                     *       "created_by_user_id": "c468a20a-5666-41a0-830e-8d55dc94e4b3",
+                     *       "journal_entry_id": "5a005c8f-f564-4ad8-a855-d00f877f7db3",
+                     *       "voided_by": "c468a20a-5666-41a0-830e-8d55dc94e4b3",
+                     *       "voided_at": "2026-12-07T03:27:17.311Z",
+                     *       "void_reason": "Vendor withdrew it",
+                     *       "void_journal_entry_id": "26461e85-f352-49b5-a3c0-36302d1b50f8",
+                     *       "expired_at": null,
+                     *       "expiry_journal_entry_id": null,
+                     *       "created_at": "2026-12-07T03:27:17.279Z",
+                     *       "updated_at": "2026-12-07T03:27:17.311Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorCredit"];
                 };
             };
@@ -44144,19 +56041,40 @@ export interface operations {
     "vendor_returns.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example af361c01-2591-4945-8407-5fd77556dc6b
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 7c3704e5-7a4d-40b2-86ae-49b0412d8dfb
+                 */
                 ending_before?: string;
-                /** @description This vendor's returns. */
+                /**
+                 * @description This vendor's returns.
+                 * @example 5d7fb809-9106-4781-89c2-5cae8d942edb
+                 */
                 vendor_id?: string;
-                /** @description Returns of goods received on this purchase order. */
+                /**
+                 * @description Returns of goods received on this purchase order.
+                 * @example 9c682ad4-f1fc-4421-b7ce-13b4bea0f299
+                 */
                 order_id?: string;
-                /** @description Created at or after this instant. */
+                /**
+                 * @description Created at or after this instant.
+                 * @example 2026-12-07T03:27:44.558Z
+                 */
                 created_gte?: string;
-                /** @description Created at or before this instant. */
+                /**
+                 * @description Created at or before this instant.
+                 * @example 2026-12-07T03:27:44.558Z
+                 */
                 created_lte?: string;
             };
             header?: {
@@ -44176,6 +56094,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "af361c01-2591-4945-8407-5fd77556dc6b",
+                     *           "object": "vendor_return",
+                     *           "livemode": false,
+                     *           "entity_id": "df70eb88-f0eb-40b6-8b34-da121fa8029b",
+                     *           "return_number": "VR-000003",
+                     *           "order_id": "9c682ad4-f1fc-4421-b7ce-13b4bea0f299",
+                     *           "order_number": "PO-000001",
+                     *           "vendor_id": "5d7fb809-9106-4781-89c2-5cae8d942edb",
+                     *           "returned_at": "2026-12-07T03:27:44.562Z",
+                     *           "lines": [
+                     *             {
+                     *               "id": "531c3d44-a491-45e3-9346-304bdda93b55",
+                     *               "line_id": "42f75edf-6617-4378-8bbe-37c0173da5c3",
+                     *               "product_id": "e54e5186-f8a6-4198-b03b-712f770f6617",
+                     *               "location_id": "8570c330-d18b-4364-89c6-7dbf74625946",
+                     *               "quantity": 1,
+                     *               "quantity_received": 3,
+                     *               "quantity_returned": 2,
+                     *               "unit_credit": 3,
+                     *               "credit_amount": 3,
+                     *               "inventory_cost": 3,
+                     *               "inventory_transaction_id": "72792247-a49e-4b07-9eee-6421c502986d"
+                     *             }
+                     *           ],
+                     *           "credit_amount": 3,
+                     *           "inventory_cost": 3,
+                     *           "purchase_price_variance": 0,
+                     *           "vendor_credit_id": "e1d450f4-bfbf-4107-84c2-fb750e59ce65",
+                     *           "journal_entry_id": "643b5258-216a-4bec-8166-331bd60ebc5d",
+                     *           "reason": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "827ed5e8-8e40-42f2-b0b2-ae81d1510dfc",
+                     *           "created_at": "2026-12-07T03:27:44.558Z"
+                     *         },
+                     *         {
+                     *           "id": "e7f5cc1d-5909-4b42-8eb9-d5ed0c624ae0",
+                     *           "object": "vendor_return",
+                     *           "livemode": false,
+                     *           "entity_id": "df70eb88-f0eb-40b6-8b34-da121fa8029b",
+                     *           "return_number": "VR-000002",
+                     *           "order_id": "c5f13f4a-6e6c-4c78-9189-7e097133f42c",
+                     *           "order_number": "PO-000002",
+                     *           "vendor_id": "c95275b5-2ed7-47c8-a593-c104a95b45aa",
+                     *           "returned_at": "2026-12-07T03:27:44.519Z",
+                     *           "lines": [
+                     *             {
+                     *               "id": "426dd9ec-0654-4372-bcc9-8d83fddfa7dd",
+                     *               "line_id": "4375560c-d898-4bb7-a61e-a359097cee21",
+                     *               "product_id": "3a93dfee-43e0-496c-8413-3b75def8428d",
+                     *               "location_id": "ea33a1f8-f811-45ee-93d6-2bbade8945dc",
+                     *               "quantity": 2,
+                     *               "quantity_received": 2,
+                     *               "quantity_returned": 2,
+                     *               "unit_credit": 3,
+                     *               "credit_amount": 6,
+                     *               "inventory_cost": 6,
+                     *               "inventory_transaction_id": "ad2f0649-2300-4ef3-8c45-45e60d275a05"
+                     *             }
+                     *           ],
+                     *           "credit_amount": 6,
+                     *           "inventory_cost": 6,
+                     *           "purchase_price_variance": 0,
+                     *           "vendor_credit_id": "2f9bd504-5ec8-46e1-9d28-9cb6156ef36d",
+                     *           "journal_entry_id": "67d6434f-6293-45e9-a5a8-01d2fa62cfcd",
+                     *           "reason": null,
+                     *           "metadata": {},
+                     *           "created_by_user_id": "827ed5e8-8e40-42f2-b0b2-ae81d1510dfc",
+                     *           "created_at": "2026-12-07T03:27:44.515Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/vendor-returns"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -44320,7 +56318,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example 39db7d2e-186e-4f17-af40-d204337f790f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -44335,6 +56336,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "39db7d2e-186e-4f17-af40-d204337f790f",
+                     *       "object": "vendor_return",
+                     *       "livemode": false,
+                     *       "entity_id": "36b37030-0003-41d1-93e9-ceaaa62941e2",
+                     *       "return_number": "VR-000001",
+                     *       "order_id": "8b96a412-7ae6-478b-9cc9-1bf275197839",
+                     *       "order_number": "PO-000001",
+                     *       "vendor_id": "1f408818-76b0-4172-a775-16c143b1c6e2",
+                     *       "returned_at": "2026-03-10T12:00:00.000Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "16d9be54-6f6c-47f3-9e79-83d1de5b9550",
+                     *           "line_id": "ba530b53-c086-45a1-93e9-a238772d5033",
+                     *           "product_id": "1383f9ba-7d02-45bc-9d9b-57ca3cba4fa7",
+                     *           "location_id": "e743676e-c539-4195-8d85-a3d38808039e",
+                     *           "quantity": 3,
+                     *           "quantity_received": 4,
+                     *           "quantity_returned": 3,
+                     *           "unit_credit": 3,
+                     *           "credit_amount": 9,
+                     *           "inventory_cost": 7,
+                     *           "inventory_transaction_id": "d27355aa-635e-4127-a007-332ea5b321a9"
+                     *         }
+                     *       ],
+                     *       "credit_amount": 9,
+                     *       "inventory_cost": 7,
+                     *       "purchase_price_variance": 2,
+                     *       "vendor_credit_id": "d7ae465e-e0c2-410b-845c-d34e1e07787a",
+                     *       "journal_entry_id": "cdcfe586-80a5-454f-bbf6-8e97046989c9",
+                     *       "reason": "Damaged in transit",
+                     *       "metadata": {},
+                     *       "created_by_user_id": "03f9e13a-5689-4350-9ac9-2a86b788ecc3",
+                     *       "created_at": "2026-12-07T03:27:41.280Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorReturn"];
                 };
             };
@@ -44464,21 +56502,45 @@ export interface operations {
     "vendors.list": {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description An object id from a previous page: return the objects after it (older). */
+                /**
+                 * @description An object id from a previous page: return the objects after it (older).
+                 * @example b1c366dc-ca40-4cc2-a196-3ba283fd2af6
+                 */
                 starting_after?: string;
-                /** @description An object id from a previous page: return the objects before it (newer). */
+                /**
+                 * @description An object id from a previous page: return the objects before it (newer).
+                 * @example 384885ca-1f2b-4efc-adf6-292a7053a32b
+                 */
                 ending_before?: string;
-                /** @description Only archived (true) or only current (false) vendors. */
+                /**
+                 * @description Only archived (true) or only current (false) vendors.
+                 * @example false
+                 */
                 is_archived?: "true" | "false";
-                /** @description Exact email, case-insensitive. */
+                /**
+                 * @description Exact email, case-insensitive.
+                 * @example ap@northwind.example
+                 */
                 email?: string;
-                /** @description Exact account_number, case-insensitive. */
+                /**
+                 * @description Exact account_number, case-insensitive.
+                 * @example C-100
+                 */
                 account_number?: string;
-                /** @description Exact external_id of a migrated row. */
+                /**
+                 * @description Exact external_id of a migrated row.
+                 * @example 42
+                 */
                 external_id?: string;
-                /** @description Name contains this text (case-insensitive). */
+                /**
+                 * @description Name contains this text (case-insensitive).
+                 * @example north
+                 */
                 q?: string;
             };
             header?: {
@@ -44498,6 +56560,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "b1c366dc-ca40-4cc2-a196-3ba283fd2af6",
+                     *           "object": "vendor",
+                     *           "livemode": false,
+                     *           "entity_id": "081df8b0-9bda-4ea0-92fe-e2274abed543",
+                     *           "name": "Northwind Traders",
+                     *           "account_number": "C-100",
+                     *           "email": "ap@northwind.example",
+                     *           "phone": null,
+                     *           "address1": null,
+                     *           "address2": null,
+                     *           "city": null,
+                     *           "state": null,
+                     *           "postal_code": null,
+                     *           "country": "US",
+                     *           "tax_exempt": false,
+                     *           "currency": "USD",
+                     *           "notes": null,
+                     *           "metadata": {},
+                     *           "external_source": "qb",
+                     *           "external_id": "42",
+                     *           "is_archived": false,
+                     *           "archived_at": null,
+                     *           "migration_batch_id": null,
+                     *           "imported_at": null,
+                     *           "created_at": "2026-12-07T03:30:21.022Z",
+                     *           "updated_at": "2026-12-07T03:30:21.022Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "url": "/v1/vendors"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -44646,6 +56746,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Supplier"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     account_number?: string | null;
@@ -44683,6 +56788,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "44f48b66-8352-4cde-b223-5c644ac63ba8",
+                     *       "object": "vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "843208ae-54f9-438f-b625-fe83f54182de",
+                     *       "name": "Supplier",
+                     *       "account_number": null,
+                     *       "email": null,
+                     *       "phone": null,
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:26:38.293Z",
+                     *       "updated_at": "2026-12-07T03:26:38.293Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Vendor"];
                 };
             };
@@ -44829,7 +56964,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example cf847d7e-76ea-4ed9-84d8-77dea337f67e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -44844,6 +56982,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cf847d7e-76ea-4ed9-84d8-77dea337f67e",
+                     *       "object": "vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "187211b7-695c-42a1-8185-4abe614ed533",
+                     *       "name": "Northwind Traders",
+                     *       "account_number": "C-100",
+                     *       "email": null,
+                     *       "phone": "+1 555 0100",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": "US",
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": "qb",
+                     *       "external_id": "42",
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:30:21.022Z",
+                     *       "updated_at": "2026-12-07T03:30:21.201Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Vendor"];
                 };
             };
@@ -44980,13 +57148,22 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example cbb49133-3a8a-4c4c-8a1a-85c254260cc2
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phone": "+1 555 0100",
+                 *       "email": null
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     account_number?: string | null;
@@ -45019,6 +57196,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cbb49133-3a8a-4c4c-8a1a-85c254260cc2",
+                     *       "object": "vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "63f6e3dd-edaa-42de-ac1c-df40927b8640",
+                     *       "name": "Northwind Traders",
+                     *       "account_number": "C-100",
+                     *       "email": null,
+                     *       "phone": "+1 555 0100",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": "US",
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": "qb",
+                     *       "external_id": "42",
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:30:21.022Z",
+                     *       "updated_at": "2026-12-07T03:30:21.130Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Vendor"];
                 };
             };
@@ -45177,7 +57384,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example e2342801-dc48-41ba-b7ab-eec58186c714
+                 */
                 id: string;
             };
             cookie?: never;
@@ -45192,6 +57402,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e2342801-dc48-41ba-b7ab-eec58186c714",
+                     *       "object": "vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "91399005-326d-4ac1-8182-987ae9edff2e",
+                     *       "name": "Supplier mxcplxq6-15",
+                     *       "account_number": null,
+                     *       "email": null,
+                     *       "phone": null,
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": null,
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": null,
+                     *       "external_id": null,
+                     *       "is_archived": true,
+                     *       "archived_at": "2026-12-07T03:27:15.207Z",
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:27:15.202Z",
+                     *       "updated_at": "2026-12-07T03:27:15.207Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Vendor"];
                 };
             };
@@ -45350,7 +57590,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The object id. */
+                /**
+                 * @description The object id.
+                 * @example f62b4733-2f58-413d-9919-17113b6ffdcf
+                 */
                 id: string;
             };
             cookie?: never;
@@ -45365,6 +57608,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "f62b4733-2f58-413d-9919-17113b6ffdcf",
+                     *       "object": "vendor",
+                     *       "livemode": false,
+                     *       "entity_id": "759b101a-b31f-499e-876f-1847bf1c34ca",
+                     *       "name": "Northwind Traders",
+                     *       "account_number": "C-100",
+                     *       "email": null,
+                     *       "phone": "+1 555 0100",
+                     *       "address1": null,
+                     *       "address2": null,
+                     *       "city": null,
+                     *       "state": null,
+                     *       "postal_code": null,
+                     *       "country": "US",
+                     *       "tax_exempt": false,
+                     *       "currency": "USD",
+                     *       "notes": null,
+                     *       "metadata": {},
+                     *       "external_source": "qb",
+                     *       "external_id": "42",
+                     *       "is_archived": false,
+                     *       "archived_at": null,
+                     *       "migration_batch_id": null,
+                     *       "imported_at": null,
+                     *       "created_at": "2026-12-07T03:30:21.022Z",
+                     *       "updated_at": "2026-12-07T03:30:21.201Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Vendor"];
                 };
             };

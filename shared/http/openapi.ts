@@ -4,6 +4,7 @@
  * uses as is); named schemas (`.meta({ id })`) become components; every error code comes from the
  * catalog.
  */
+import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { SCOPE_AREAS } from '../auth/scopes';
 import { API_VERSION } from '../version';
@@ -15,6 +16,43 @@ import { LOCAL_SERVER } from './openapi-source';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * One operation's examples, recorded from real traffic (`npm run examples:record`): its path and
+ * query parameters by name (an array parameter without its `[]`), its request body and its
+ * success response body.
+ */
+export interface OperationExample {
+  parameters?: Record<string, unknown>;
+  request?: unknown;
+  response?: unknown;
+}
+export type OperationExamples = Record<string, OperationExample>;
+
+/** The committed examples (shared/http/openapi-examples.json), by operation id. */
+export function recordedExamples(): OperationExamples {
+  return JSON.parse(readFileSync(new URL('./openapi-examples.json', import.meta.url), 'utf8')) as OperationExamples;
+}
+
+/** The error each status's responses show as their example: the commonest code of that status. */
+const ERROR_EXAMPLE_PREFERENCE: ErrorCode[] = ['parameter_invalid', 'api_key_invalid', 'insufficient_scope', 'not_found', 'rate_limit_exceeded', 'internal_error'];
+
+/** The envelope the server sends for `code`, as the document's example of it. */
+function errorEnvelopeExample(code: ErrorCode): JsonSchema {
+  return {
+    summary: code,
+    value: {
+      error: errorKey(code),
+      code,
+      type: ERROR_CATALOG[code].type,
+      hint: ERROR_CATALOG[code].hint,
+      ...(code === 'parameter_invalid' && { param: 'limit' }),
+      // The placeholder server's page; each deployment's envelopes name its own.
+      doc_url: `${LOCAL_SERVER.url}/docs#${errorAnchor(code)}`,
+      request_id: '2f6c1d0e-8b4a-4f7e-9c53-7a1e0b9d4c21',
+    },
+  };
+}
 
 /** The input rules every route shares (docs/decisions.md, Input limits and card data). */
 const INPUT_LIMITS = [
@@ -99,7 +137,7 @@ function isOptional(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
 }
 
-function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
+function parameters(route: Route, collector: SchemaCollector, example: OperationExample | undefined): JsonSchema[] {
   const schemas: RouteSchemas = route;
   const out: JsonSchema[] = [];
   for (const [location, object] of [
@@ -119,6 +157,7 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
         ...(description && { description }),
         schema,
         ...(isArray && { style: 'form', explode: true }),
+        ...(example?.parameters?.[name] !== undefined && { example: example.parameters[name] }),
       });
     }
   }
@@ -132,6 +171,7 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
       schema: { type: 'array', items: { type: 'string', enum: names } },
       style: 'form',
       explode: true,
+      example: example?.parameters?.expand ?? [names[0]],
     });
   }
   if (acceptsIdempotencyKey(route)) {
@@ -179,7 +219,7 @@ function errorCodesOf(route: Route): ErrorCode[] {
   return [...codes];
 }
 
-function responses(route: Route, collector: SchemaCollector): JsonSchema {
+function responses(route: Route, collector: SchemaCollector, example: OperationExample | undefined, errorExamples: Set<ErrorCode>): JsonSchema {
   const schemas: RouteSchemas = route;
   const success = String(route.successStatus ?? 200);
   const headers = {
@@ -189,7 +229,13 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
   };
   const mediaType = (route.auth === 'none' && route.contentType) || 'application/json';
   const out: JsonSchema = {
-    [success]: { description: route.summary, headers, content: { [mediaType]: { schema: collector.convert(schemas.response, 'output') } } },
+    [success]: {
+      description: route.summary,
+      headers,
+      content: {
+        [mediaType]: { schema: collector.convert(schemas.response, 'output'), ...(example?.response !== undefined && { example: example.response }) },
+      },
+    },
   };
   if (route.method === 'GET') out['304'] = { description: 'Not modified: the If-None-Match ETag is current.', headers };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -198,13 +244,21 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const shown = ERROR_EXAMPLE_PREFERENCE.find((code) => codes.includes(code)) ?? codes[0];
+    errorExamples.add(shown);
     out[String(status)] = {
       description: `Error codes: ${codes.join(', ')}.`,
       headers: {
         'Request-Id': { $ref: '#/components/headers/Request-Id' },
         ...((status === 429 || status === 409 || status === 503) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
       },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, 'x-error-codes': codes } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: { [shown]: { $ref: `#/components/examples/${shown}` } },
+          'x-error-codes': codes,
+        },
+      },
     };
   }
   return out;
@@ -336,8 +390,13 @@ function errorsSection(codes: ErrorCode[]): string {
   ].join('\n\n');
 }
 
-export function buildOpenApiDocument(routes: Route[]): JsonSchema {
+/**
+ * `examples`: by operation id, shown on each parameter, request and success response (the
+ * committed recording unless given); error responses show the envelope of one of their codes.
+ */
+export function buildOpenApiDocument(routes: Route[], examples: OperationExamples = recordedExamples()): JsonSchema {
   const collector = new SchemaCollector();
+  const errorExamples = new Set<ErrorCode>();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
     const schemas: RouteSchemas = route;
@@ -362,9 +421,19 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       security: route.auth === 'api_key' ? (anyScope ? scopes.map((scope) => ({ bearerAuth: [scope] })) : [{ bearerAuth: scopes }]) : [],
       'x-required-scopes': scopes,
       ...(anyScope && { 'x-scope-match': 'any' }),
-      parameters: parameters(route, collector),
-      ...(schemas.body && { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(schemas.body, 'input') } } } }),
-      responses: responses(route, collector),
+      parameters: parameters(route, collector, examples[route.id]),
+      ...(schemas.body && {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: collector.convert(schemas.body, 'input'),
+              ...(examples[route.id]?.request !== undefined && { example: examples[route.id].request }),
+            },
+          },
+        },
+      }),
+      responses: responses(route, collector, examples[route.id], errorExamples),
     };
   }
   const codes = Object.keys(ERROR_CATALOG) as ErrorCode[];
@@ -401,6 +470,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
         },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
       },
+      // The error envelope of each code an error response shows (by its name), as the server sends it.
+      examples: Object.fromEntries([...errorExamples].sort().map((code) => [code, errorEnvelopeExample(code)])),
       schemas: {
         ...collector.describedComponents(),
         Error: {
