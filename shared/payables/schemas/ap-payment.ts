@@ -10,6 +10,7 @@ const ApPaymentApplication = z
   .object({
     id: id(),
     object: z.literal('ap_payment_application'),
+    livemode: livemode(),
     bill_id: id(),
     bill_number: z.string(),
     vendor_credit_id: id().nullable().describe('null: paid in cash from the bank account; else the vendor credit that offset the bill.'),
