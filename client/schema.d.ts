@@ -7106,17 +7106,17 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 05a06497-ab5d-462d-bad4-35bd6df4acc3
+                 * @example 01a24e8a-1d3b-705a-8649-7ab5dd62d7ad
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 0e8b22e2-4c1d-4f51-b256-1dcbd9796da7
+                 * @example 01a24e8a-2db9-70e8-b22e-24c1d0f51b25
                  */
                 ending_before?: string;
                 /**
                  * @description Only the methods of this account.
-                 * @example d4ac0275-5f72-4ca8-a971-ee2e01f90f4e
+                 * @example 01a24e8a-1cc3-7d4a-8027-55f72aca8697
                  */
                 account_id?: string;
                 /** @example card */
@@ -7154,11 +7154,11 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "05a06497-ab5d-462d-bad4-35bd6df4acc3",
+                     *           "id": "01a24e8a-1d3b-705a-8649-7ab5dd62d7ad",
                      *           "object": "account_payment_method",
                      *           "livemode": false,
-                     *           "account_id": "d4ac0275-5f72-4ca8-a971-ee2e01f90f4e",
-                     *           "entity_id": "6583496c-c565-4993-8459-cc6bc5c818df",
+                     *           "account_id": "01a24e8a-1cc3-7d4a-8027-55f72aca8697",
+                     *           "entity_id": "01a24e8a-18bd-7658-b496-cc5656993845",
                      *           "processor_payment_method_id": "pm_sbx_9778b8050d5bc2c023e5d16f",
                      *           "type": "card",
                      *           "card_brand": "discover",
@@ -7176,11 +7176,11 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:43.986Z"
                      *         },
                      *         {
-                     *           "id": "43078666-dd69-4bc1-831a-5f09bddcf5e7",
+                     *           "id": "01a24e8a-1d2f-7430-b866-6dd693bc1831",
                      *           "object": "account_payment_method",
                      *           "livemode": false,
-                     *           "account_id": "d4ac0275-5f72-4ca8-a971-ee2e01f90f4e",
-                     *           "entity_id": "6583496c-c565-4993-8459-cc6bc5c818df",
+                     *           "account_id": "01a24e8a-1cc3-7d4a-8027-55f72aca8697",
+                     *           "entity_id": "01a24e8a-18bd-7658-b496-cc5656993845",
                      *           "processor_payment_method_id": "pm_sbx_104684bd15a12f5e34f1af13",
                      *           "type": "card",
                      *           "card_brand": "visa",
@@ -7349,12 +7349,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example dcbc87ff-a608-42d2-ab2a-aeeec9abd5f1
+                 * @example 01a24e8d-6a18-7dcb-887f-fa608f2d2eb2
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example beee38bf-37db-4c56-a601-b19a48f01760
+                 * @example 01a24e8d-6a93-7bee-a38b-f37db5c56260
                  */
                 ending_before?: string;
                 /**
@@ -7405,10 +7405,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "dcbc87ff-a608-42d2-ab2a-aeeec9abd5f1",
+                     *           "id": "01a24e8d-6a18-7dcb-887f-fa608f2d2eb2",
                      *           "object": "account",
                      *           "livemode": false,
-                     *           "entity_id": "93489667-364e-4d71-89e9-9ccf566dc283",
+                     *           "entity_id": "01a24e8d-6972-7934-8966-7364e0d7149e",
                      *           "name": "Northwind Traders",
                      *           "account_number": "C-100",
                      *           "email": "ap@northwind.example",
@@ -7578,7 +7578,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 62d8fe1e-f168-4b37-a66e-662acaa4a12d
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7630,10 +7633,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0816f427-5a82-4754-98ad-1b2838dfe5d9",
+                     *       "id": "01a24e8a-06bf-7081-af42-75a82575458a",
                      *       "object": "account",
                      *       "livemode": false,
-                     *       "entity_id": "2be7fcd7-8310-44f5-8694-a8c71aea6309",
+                     *       "entity_id": "01a24e8a-0672-72be-bfcd-78310f4f5c69",
                      *       "name": "Acme",
                      *       "account_number": null,
                      *       "email": null,
@@ -7806,7 +7809,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c88daa1d-1ceb-404e-8c26-d58763707aeb
+                 * @example 01a24e8a-bee0-7c88-9aa1-d1ceba04e8c2
                  */
                 id: string;
             };
@@ -7824,10 +7827,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c88daa1d-1ceb-404e-8c26-d58763707aeb",
+                     *       "id": "01a24e8a-bee0-7c88-9aa1-d1ceba04e8c2",
                      *       "object": "account",
                      *       "livemode": false,
-                     *       "entity_id": "b2ccbe94-eca8-45ba-9e69-22d51ed5452e",
+                     *       "entity_id": "01a24e8a-bec6-7b2c-8be9-4eca895bade6",
                      *       "name": "Ruled",
                      *       "account_number": null,
                      *       "email": null,
@@ -7846,7 +7849,7 @@ export interface operations {
                      *       "external_id": null,
                      *       "is_archived": false,
                      *       "archived_at": null,
-                     *       "migration_batch_id": "8fa23fd3-59f3-44d1-849a-2b273482819b",
+                     *       "migration_batch_id": "01a24e8a-bed7-78fa-a3fd-359f3e4d1049",
                      *       "imported_at": "2026-12-07T03:27:25.407Z",
                      *       "created_at": "2026-12-07T03:27:25.407Z",
                      *       "updated_at": "2026-12-07T03:27:25.407Z"
@@ -7982,7 +7985,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 6b60b27f-aa04-49c6-a6eb-a43df4dd0a73
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -7990,7 +7996,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 42a4712c-7f59-4f68-9fd9-99003b6c5c3f
+                 * @example 01a24e8d-6a18-742a-8712-c7f590f689fd
                  */
                 id: string;
             };
@@ -8038,10 +8044,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "42a4712c-7f59-4f68-9fd9-99003b6c5c3f",
+                     *       "id": "01a24e8d-6a18-742a-8712-c7f590f689fd",
                      *       "object": "account",
                      *       "livemode": false,
-                     *       "entity_id": "664fc466-8e2b-4f3a-a2bf-d0aef5066671",
+                     *       "entity_id": "01a24e8d-6972-7664-bc46-68e2b4f3ae2b",
                      *       "name": "Northwind Traders",
                      *       "account_number": "C-100",
                      *       "email": null,
@@ -8218,7 +8224,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f0903522-90c8-48c5-a7f3-debc17da3df0
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -8226,7 +8235,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 60523e95-f85c-4dfa-8274-7ed8d69e960d
+                 * @example 01a24e8a-08d5-7605-a3e9-5f85c8dfa827
                  */
                 id: string;
             };
@@ -8244,10 +8253,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "60523e95-f85c-4dfa-8274-7ed8d69e960d",
+                     *       "id": "01a24e8a-08d5-7605-a3e9-5f85c8dfa827",
                      *       "object": "account",
                      *       "livemode": false,
-                     *       "entity_id": "580bb1e7-48ed-48b2-aee9-c88bbad338e8",
+                     *       "entity_id": "01a24e8a-0894-7580-bb1e-748ed68b2eee",
                      *       "name": "Gone",
                      *       "account_number": null,
                      *       "email": null,
@@ -8424,13 +8433,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 508a0298-547a-49f4-a187-30f1916ca545
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example dd423727-606f-4ee4-a02c-e333b78d4986
+                 * @example 01a24e8a-18f0-7dd4-a372-7606faee4a02
                  */
                 id: string;
             };
@@ -8619,12 +8631,12 @@ export interface operations {
             path: {
                 /**
                  * @description The account id.
-                 * @example 1f32dbb1-b309-4e92-b8e3-12b2f3e07c0f
+                 * @example 01a24e8a-1a48-71f3-adbb-1b309ce92b8e
                  */
                 id: string;
                 /**
                  * @description The account payment method id.
-                 * @example a0858b36-8fd0-44e6-a783-7aaabc5c180d
+                 * @example 01a24e8a-1a5f-7a08-98b3-68fd0e4e6e78
                  */
                 payment_method_id: string;
             };
@@ -8642,11 +8654,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a0858b36-8fd0-44e6-a783-7aaabc5c180d",
+                     *       "id": "01a24e8a-1a5f-7a08-98b3-68fd0e4e6e78",
                      *       "object": "account_payment_method",
                      *       "livemode": false,
-                     *       "account_id": "1f32dbb1-b309-4e92-b8e3-12b2f3e07c0f",
-                     *       "entity_id": "990ffb70-4797-4bf7-a89d-7575981f4f52",
+                     *       "account_id": "01a24e8a-1a48-71f3-adbb-1b309ce92b8e",
+                     *       "entity_id": "01a24e8a-18bd-7990-bfb7-047972bf7289",
                      *       "processor_payment_method_id": "pm_sbx_bc99c096f3efcd4df344e978",
                      *       "type": "card",
                      *       "card_brand": "mastercard",
@@ -8794,7 +8806,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example ebde7455-96c7-43e6-ab3a-dd9c7df3b94f
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -8802,12 +8817,12 @@ export interface operations {
             path: {
                 /**
                  * @description The account id.
-                 * @example 76fffbaa-f6e4-466f-9f27-692cec828145
+                 * @example 01a24e8a-1e51-776f-bfba-af6e4466f1f2
                  */
                 id: string;
                 /**
                  * @description The account payment method id.
-                 * @example 311bd9f4-babe-4141-ad33-87d416ba2553
+                 * @example 01a24e8a-1edf-7311-bd9f-4babe7141ad3
                  */
                 payment_method_id: string;
             };
@@ -8825,11 +8840,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "311bd9f4-babe-4141-ad33-87d416ba2553",
+                     *       "id": "01a24e8a-1edf-7311-bd9f-4babe7141ad3",
                      *       "object": "account_payment_method",
                      *       "livemode": false,
-                     *       "account_id": "76fffbaa-f6e4-466f-9f27-692cec828145",
-                     *       "entity_id": "6c643a31-fbf0-49b3-a65c-553b0015bc66",
+                     *       "account_id": "01a24e8a-1e51-776f-bfba-af6e4466f1f2",
+                     *       "entity_id": "01a24e8a-18bd-76c6-83a3-1fbf079b3e65",
                      *       "processor_payment_method_id": "pm_sbx_b110ed448810e86639e6443e",
                      *       "type": "card",
                      *       "card_brand": "mastercard",
@@ -8999,7 +9014,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 89d7f678-2cd9-471c-a137-75ca0c384ede
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -9007,12 +9025,12 @@ export interface operations {
             path: {
                 /**
                  * @description The account id.
-                 * @example dca229e8-0cc8-4b51-a086-1f5343331295
+                 * @example 01a24e8a-1e51-7dca-a29e-80cc8eb51208
                  */
                 id: string;
                 /**
                  * @description The account payment method id.
-                 * @example 328e34c9-3b4e-452d-ad04-99739b9cd675
+                 * @example 01a24e8a-1edf-7328-a34c-93b4ea52d2d0
                  */
                 payment_method_id: string;
             };
@@ -9045,11 +9063,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "328e34c9-3b4e-452d-ad04-99739b9cd675",
+                     *       "id": "01a24e8a-1edf-7328-a34c-93b4ea52d2d0",
                      *       "object": "account_payment_method",
                      *       "livemode": false,
-                     *       "account_id": "dca229e8-0cc8-4b51-a086-1f5343331295",
-                     *       "entity_id": "ca9751bd-a3ad-431f-b089-f3ff737806b3",
+                     *       "account_id": "01a24e8a-1e51-7dca-a29e-80cc8eb51208",
+                     *       "entity_id": "01a24e8a-18bd-7ca9-b51b-da3ad031f708",
                      *       "processor_payment_method_id": "pm_sbx_b110ed448810e86639e6443e",
                      *       "type": "card",
                      *       "card_brand": "mastercard",
@@ -9219,13 +9237,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 17a94cd7-2d57-4f68-add4-ee2235e8d83c
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example f7875eb7-c701-4301-bd57-2c7e4f9d3a03
+                 * @example 01a24e8a-1a1d-7f78-b5eb-7c7010301bd5
                  */
                 id: string;
             };
@@ -9257,11 +9278,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b12f1230-1e07-4198-8b7d-52f9de3a7054",
+                     *       "id": "01a24e8a-1a39-7b12-b123-01e0731988b7",
                      *       "object": "account_payment_method",
                      *       "livemode": false,
-                     *       "account_id": "f7875eb7-c701-4301-bd57-2c7e4f9d3a03",
-                     *       "entity_id": "df2d9d4c-a63b-47d1-88dd-e6a24dc6c399",
+                     *       "account_id": "01a24e8a-1a1d-7f78-b5eb-7c7010301bd5",
+                     *       "entity_id": "01a24e8a-18bd-7df2-99d4-ca63b47d188d",
                      *       "processor_payment_method_id": "pm_sbx_b760a5610430656343db9408",
                      *       "type": "card",
                      *       "card_brand": "visa",
@@ -9421,7 +9442,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 25d17812-6fa8-4c9c-a845-fba992d3d330
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -9429,7 +9453,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 4054d214-c390-4153-9c4d-67a762fe160b
+                 * @example 01a24e8d-6a18-7405-8d21-4c3908153dc4
                  */
                 id: string;
             };
@@ -9447,10 +9471,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4054d214-c390-4153-9c4d-67a762fe160b",
+                     *       "id": "01a24e8d-6a18-7405-8d21-4c3908153dc4",
                      *       "object": "account",
                      *       "livemode": false,
-                     *       "entity_id": "0a2a3cd3-3d2b-419e-8574-eaec511a5050",
+                     *       "entity_id": "01a24e8d-6972-70a2-a3cd-33d2b519ec57",
                      *       "name": "Northwind Traders",
                      *       "account_number": "C-100",
                      *       "email": null,
@@ -9633,22 +9657,22 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 6b258148-e4e0-4e56-a03a-a10f7af8fcdd
+                 * @example 01a24e8a-8bea-76b2-9814-8e4e03e56e03
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 135ef687-bac0-44eb-8d6c-5f6348ee1d74
+                 * @example 01a24e8a-8bd4-7135-af68-7bac004eb4d6
                  */
                 ending_before?: string;
                 /**
                  * @description This vendor's payments.
-                 * @example 1fad9f98-688a-4d5b-bb34-362c55a32c29
+                 * @example 01a24e8a-8ba3-71fa-99f9-8688aed5bfb3
                  */
                 vendor_id?: string;
                 /**
                  * @description Payments applied to this vendor bill.
-                 * @example f951e29b-25c4-4444-8d0e-b028a6e2ab09
+                 * @example 01a24e8a-872f-7f95-9e29-b25c494444d0
                  */
                 bill_id?: string;
                 /**
@@ -9684,13 +9708,13 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "6b258148-e4e0-4e56-a03a-a10f7af8fcdd",
+                     *           "id": "01a24e8a-8bea-76b2-9814-8e4e03e56e03",
                      *           "object": "ap_payment",
                      *           "livemode": false,
-                     *           "entity_id": "db809411-b258-43a8-adc4-6d9e00732d3b",
+                     *           "entity_id": "01a24e8a-8b91-7db8-8941-1b258d3a82dc",
                      *           "payment_number": "APP-000003",
-                     *           "vendor_id": "1fad9f98-688a-4d5b-bb34-362c55a32c29",
-                     *           "bank_account_id": "8cec4fc2-fe9f-4602-b734-84098f42ae6a",
+                     *           "vendor_id": "01a24e8a-8ba3-71fa-99f9-8688aed5bfb3",
+                     *           "bank_account_id": "01a24e8a-8b93-78ce-84fc-2fe9f7602373",
                      *           "method": "ach",
                      *           "reference": null,
                      *           "payment_date": "2026-05-01",
@@ -9701,8 +9725,8 @@ export interface operations {
                      *           "currency": "USD",
                      *           "memo": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "1e4d92d7-20d7-42c1-8ff6-cb90c2d8dd57",
-                     *           "journal_entry_id": "7fb7b403-dbce-4827-af9b-8d0c4b6e79bd",
+                     *           "created_by_user_id": "01a24e8a-8b91-71e4-992d-720d792c14ff",
+                     *           "journal_entry_id": "01a24e8a-8bea-77fb-bb40-3dbce68272f9",
                      *           "voided_by": null,
                      *           "voided_at": null,
                      *           "void_date": null,
@@ -9712,10 +9736,10 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:27:12.361Z",
                      *           "applications": [
                      *             {
-                     *               "id": "0faaf1ec-1b61-4ade-aeaf-00eab51affb0",
+                     *               "id": "01a24e8a-8bec-70fa-af1e-c1b616adeaea",
                      *               "object": "ap_payment_application",
                      *               "livemode": false,
-                     *               "bill_id": "50534c18-2322-4a95-9502-602687e18879",
+                     *               "bill_id": "01a24e8a-8ba9-7505-b4c1-823229a95150",
                      *               "bill_number": "BILL-000001",
                      *               "vendor_credit_id": null,
                      *               "amount": 2,
@@ -9726,13 +9750,13 @@ export interface operations {
                      *           "vendor_credit_ids": []
                      *         },
                      *         {
-                     *           "id": "d6d93e0a-d2f6-4b47-ab0c-500bd7889cde",
+                     *           "id": "01a24e8a-8be1-7d6d-93e0-ad2f6bb47eb0",
                      *           "object": "ap_payment",
                      *           "livemode": false,
-                     *           "entity_id": "db809411-b258-43a8-adc4-6d9e00732d3b",
+                     *           "entity_id": "01a24e8a-8b91-7db8-8941-1b258d3a82dc",
                      *           "payment_number": "APP-000002",
-                     *           "vendor_id": "1fad9f98-688a-4d5b-bb34-362c55a32c29",
-                     *           "bank_account_id": "8cec4fc2-fe9f-4602-b734-84098f42ae6a",
+                     *           "vendor_id": "01a24e8a-8ba3-71fa-99f9-8688aed5bfb3",
+                     *           "bank_account_id": "01a24e8a-8b93-78ce-84fc-2fe9f7602373",
                      *           "method": "ach",
                      *           "reference": null,
                      *           "payment_date": "2026-04-01",
@@ -9743,8 +9767,8 @@ export interface operations {
                      *           "currency": "USD",
                      *           "memo": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "1e4d92d7-20d7-42c1-8ff6-cb90c2d8dd57",
-                     *           "journal_entry_id": "8bb6af93-e4d9-4058-8182-0c7bf1aa80d0",
+                     *           "created_by_user_id": "01a24e8a-8b91-71e4-992d-720d792c14ff",
+                     *           "journal_entry_id": "01a24e8a-8be3-78bb-aaf9-3e4d9e058418",
                      *           "voided_by": null,
                      *           "voided_at": null,
                      *           "void_date": null,
@@ -9754,10 +9778,10 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:27:12.353Z",
                      *           "applications": [
                      *             {
-                     *               "id": "e890460b-2612-4fb4-8c48-514f7904ed5e",
+                     *               "id": "01a24e8a-8be4-7e89-8460-b26120fb4cc4",
                      *               "object": "ap_payment_application",
                      *               "livemode": false,
-                     *               "bill_id": "1b3dab5c-9844-4161-892e-268155cdbd74",
+                     *               "bill_id": "01a24e8a-8bbf-71b3-9ab5-c9844a161c92",
                      *               "bill_number": "BILL-000002",
                      *               "vendor_credit_id": null,
                      *               "amount": 2,
@@ -9913,7 +9937,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 04e7b3d2-2c9d-42a6-a6ec-0ed73d80df8c
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9925,18 +9952,18 @@ export interface operations {
                  * @example {
                  *       "bills": [
                  *         {
-                 *           "bill_id": "5059720c-87fc-469b-bf5a-accb830e7377",
+                 *           "bill_id": "01a24e8a-872f-7505-9720-c87fc469bbf5",
                  *           "amount": 60
                  *         },
                  *         {
-                 *           "bill_id": "8f1bee0b-e2a4-4b02-a9d2-4f16a0be6ca5",
+                 *           "bill_id": "01a24e8a-875b-78f1-bee0-be2a41b02a9d",
                  *           "amount": 15
                  *         }
                  *       ],
                  *       "vendor_credit_ids": [
-                 *         "3ed672d3-a475-4dee-a9c7-07f06898dfa2"
+                 *         "01a24e8a-877b-73ed-a72d-3a475adeee9c"
                  *       ],
-                 *       "bank_account_id": "d4b86061-0b4c-488d-bf36-17cbb780f132",
+                 *       "bank_account_id": "01a24e8a-86d1-7d4b-8606-10b4ce88dff3",
                  *       "method": "wire",
                  *       "reference": "WIRE-77",
                  *       "payment_date": "2026-06-10"
@@ -9987,13 +10014,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "241a6d41-0941-43cc-991c-d3d9243cbb97",
+                     *       "id": "01a24e8a-878c-7241-a6d4-10941a3ccd91",
                      *       "object": "ap_payment",
                      *       "livemode": false,
-                     *       "entity_id": "a8435570-95ff-4f5f-a22e-da694d30bb44",
+                     *       "entity_id": "01a24e8a-86c2-7a84-b557-095ff0f5fa22",
                      *       "payment_number": "APP-000001",
-                     *       "vendor_id": "2a8bf68c-40d4-4a96-992a-103ef6acce9b",
-                     *       "bank_account_id": "d4b86061-0b4c-488d-bf36-17cbb780f132",
+                     *       "vendor_id": "01a24e8a-8712-72a8-bf68-c40d40a96992",
+                     *       "bank_account_id": "01a24e8a-86d1-7d4b-8606-10b4ce88dff3",
                      *       "method": "wire",
                      *       "reference": "WIRE-77",
                      *       "payment_date": "2026-06-10",
@@ -10004,8 +10031,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "memo": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "3987ccc9-e6b2-42b3-af35-1ff130286688",
-                     *       "journal_entry_id": "f9995c19-7d80-4cb6-8f11-108224be3779",
+                     *       "created_by_user_id": "01a24e8a-86c2-7398-bccc-9e6b2e2b3ef3",
+                     *       "journal_entry_id": "01a24e8a-878f-7f99-95c1-97d807cb68f1",
                      *       "voided_by": null,
                      *       "voided_at": null,
                      *       "void_date": null,
@@ -10015,21 +10042,21 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:27:11.241Z",
                      *       "applications": [
                      *         {
-                     *           "id": "ab819574-b55d-4665-a7d1-9e77735469ef",
+                     *           "id": "01a24e8a-8791-7ab8-9957-4b55d7665a7d",
                      *           "object": "ap_payment_application",
                      *           "livemode": false,
-                     *           "bill_id": "5059720c-87fc-469b-bf5a-accb830e7377",
+                     *           "bill_id": "01a24e8a-872f-7505-9720-c87fc469bbf5",
                      *           "bill_number": "BILL-000001",
-                     *           "vendor_credit_id": "3ed672d3-a475-4dee-a9c7-07f06898dfa2",
+                     *           "vendor_credit_id": "01a24e8a-877b-73ed-a72d-3a475adeee9c",
                      *           "amount": 25,
                      *           "applied_on": "2026-06-10",
                      *           "voided_on": null
                      *         },
                      *         {
-                     *           "id": "b8ab2405-2f14-483d-a452-7711d4748b6f",
+                     *           "id": "01a24e8a-8791-7b8a-b240-52f14683d645",
                      *           "object": "ap_payment_application",
                      *           "livemode": false,
-                     *           "bill_id": "5059720c-87fc-469b-bf5a-accb830e7377",
+                     *           "bill_id": "01a24e8a-872f-7505-9720-c87fc469bbf5",
                      *           "bill_number": "BILL-000001",
                      *           "vendor_credit_id": null,
                      *           "amount": 35,
@@ -10037,10 +10064,10 @@ export interface operations {
                      *           "voided_on": null
                      *         },
                      *         {
-                     *           "id": "8274d51d-da8c-461c-941d-9d76db6cb542",
+                     *           "id": "01a24e8a-8792-7827-8d51-dda8c661c541",
                      *           "object": "ap_payment_application",
                      *           "livemode": false,
-                     *           "bill_id": "8f1bee0b-e2a4-4b02-a9d2-4f16a0be6ca5",
+                     *           "bill_id": "01a24e8a-875b-78f1-bee0-be2a41b02a9d",
                      *           "bill_number": "BILL-000002",
                      *           "vendor_credit_id": null,
                      *           "amount": 15,
@@ -10049,7 +10076,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "vendor_credit_ids": [
-                     *         "3ed672d3-a475-4dee-a9c7-07f06898dfa2"
+                     *         "01a24e8a-877b-73ed-a72d-3a475adeee9c"
                      *       ]
                      *     }
                      */
@@ -10201,7 +10228,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c63f6ca9-ffe9-4a7a-95c4-43caccffcc4e
+                 * @example 01a24e8a-8bd4-7c63-b6ca-9ffe94a7a15c
                  */
                 id: string;
             };
@@ -10219,13 +10246,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c63f6ca9-ffe9-4a7a-95c4-43caccffcc4e",
+                     *       "id": "01a24e8a-8bd4-7c63-b6ca-9ffe94a7a15c",
                      *       "object": "ap_payment",
                      *       "livemode": false,
-                     *       "entity_id": "2b70d5ce-d13c-4d1c-9d1d-766459bb3769",
+                     *       "entity_id": "01a24e8a-8b91-72b7-8d5c-ed13c3d1cdd1",
                      *       "payment_number": "APP-000001",
-                     *       "vendor_id": "e75c7ca8-fb4a-4c61-abba-523147b662ec",
-                     *       "bank_account_id": "e5edd53c-8b8f-48e9-b1ca-caff7df4226b",
+                     *       "vendor_id": "01a24e8a-8ba3-7e75-87ca-8fb4adc61ebb",
+                     *       "bank_account_id": "01a24e8a-8b93-7e5e-9d53-c8b8fc8e9f1c",
                      *       "method": "ach",
                      *       "reference": null,
                      *       "payment_date": "2026-03-01",
@@ -10236,8 +10263,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "memo": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "30951ef8-895f-4111-8863-cf0706cb7e22",
-                     *       "journal_entry_id": "cc4a2836-1543-47f5-9369-10cc1bb06078",
+                     *       "created_by_user_id": "01a24e8a-8b91-7309-91ef-8895fa111086",
+                     *       "journal_entry_id": "01a24e8a-8bd5-7cc4-a283-6154307f5536",
                      *       "voided_by": null,
                      *       "voided_at": null,
                      *       "void_date": null,
@@ -10247,10 +10274,10 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:27:12.338Z",
                      *       "applications": [
                      *         {
-                     *           "id": "7e04746c-0645-4363-93a9-27617357d583",
+                     *           "id": "01a24e8a-8bd7-77e0-8746-c0645c363d3a",
                      *           "object": "ap_payment_application",
                      *           "livemode": false,
-                     *           "bill_id": "5ede2845-1eb6-43d9-9c01-3e4b9c29c2eb",
+                     *           "bill_id": "01a24e8a-8ba9-75ed-a284-51eb6e3d95c0",
                      *           "bill_number": "BILL-000001",
                      *           "vendor_credit_id": null,
                      *           "amount": 2,
@@ -10391,13 +10418,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 199c59d2-19a8-4a92-a395-e22aef22973c
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 8fc19e6e-700e-4170-944d-524f2012bd80
+                 * @example 01a24e8a-8c4e-78fc-99e6-e700e5170d44
                  */
                 id: string;
             };
@@ -10427,13 +10457,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8fc19e6e-700e-4170-944d-524f2012bd80",
+                     *       "id": "01a24e8a-8c4e-78fc-99e6-e700e5170d44",
                      *       "object": "ap_payment",
                      *       "livemode": false,
-                     *       "entity_id": "f7e98e37-9ce4-48cf-bfb9-2a1e16e56f91",
+                     *       "entity_id": "01a24e8a-8c18-7f7e-98e3-79ce498cf3fb",
                      *       "payment_number": "APP-000001",
-                     *       "vendor_id": "10d53f14-9984-4d73-82ad-ecb8296f3cfe",
-                     *       "bank_account_id": "dc3fd183-2870-4b3e-9306-4d41436de1c7",
+                     *       "vendor_id": "01a24e8a-8c27-710d-93f1-499843d7302a",
+                     *       "bank_account_id": "01a24e8a-8c1d-7dc3-bd18-328700b3e930",
                      *       "method": "check",
                      *       "reference": null,
                      *       "payment_date": "2026-12-07",
@@ -10444,32 +10474,32 @@ export interface operations {
                      *       "currency": "USD",
                      *       "memo": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "2888baf1-7535-4484-bbdf-bc34ffb42353",
-                     *       "journal_entry_id": "af3260a4-e5de-4990-83c2-322a5383a9e5",
-                     *       "voided_by": "2888baf1-7535-4484-bbdf-bc34ffb42353",
+                     *       "created_by_user_id": "01a24e8a-8c18-7288-8baf-1753594843bd",
+                     *       "journal_entry_id": "01a24e8a-8c4f-7af3-a60a-4e5de699083c",
+                     *       "voided_by": "01a24e8a-8c18-7288-8baf-1753594843bd",
                      *       "voided_at": "2026-12-07T03:27:12.509Z",
                      *       "void_date": "2026-12-07",
                      *       "void_reason": "Check lost",
-                     *       "void_journal_entry_id": "a77436b9-10d5-4d8f-9a64-fd5479b9f4e4",
+                     *       "void_journal_entry_id": "01a24e8a-8c82-7a77-836b-910d53d8f1a6",
                      *       "created_at": "2026-12-07T03:27:12.461Z",
                      *       "updated_at": "2026-12-07T03:27:12.509Z",
                      *       "applications": [
                      *         {
-                     *           "id": "6a7e93b0-819e-4e99-a7d6-562886ff0de9",
+                     *           "id": "01a24e8a-8c50-76a7-a93b-0819e3e99a7d",
                      *           "object": "ap_payment_application",
                      *           "livemode": false,
-                     *           "bill_id": "8a9742ff-f3ce-4ba9-84a1-f489827f7bcc",
+                     *           "bill_id": "01a24e8a-8c2b-78a9-b42f-ff3cecba9c4a",
                      *           "bill_number": "BILL-000001",
-                     *           "vendor_credit_id": "1ae8cc0e-3ab2-4188-b283-3243106e1714",
+                     *           "vendor_credit_id": "01a24e8a-8c42-71ae-8cc0-e3ab22188728",
                      *           "amount": 20,
                      *           "applied_on": "2026-12-07",
                      *           "voided_on": "2026-12-07"
                      *         },
                      *         {
-                     *           "id": "714b9506-7649-4e0f-a6e9-954c213cd347",
+                     *           "id": "01a24e8a-8c50-7714-b950-676498e0f26e",
                      *           "object": "ap_payment_application",
                      *           "livemode": false,
-                     *           "bill_id": "8a9742ff-f3ce-4ba9-84a1-f489827f7bcc",
+                     *           "bill_id": "01a24e8a-8c2b-78a9-b42f-ff3cecba9c4a",
                      *           "bill_number": "BILL-000001",
                      *           "vendor_credit_id": null,
                      *           "amount": 30,
@@ -10478,7 +10508,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "vendor_credit_ids": [
-                     *         "1ae8cc0e-3ab2-4188-b283-3243106e1714"
+                     *         "01a24e8a-8c42-71ae-8cc0-e3ab22188728"
                      *       ]
                      *     }
                      */
@@ -10630,12 +10660,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 7055799f-fd14-4327-9e54-aded9ea06a68
+                 * @example 01a24e8a-3e09-7705-9799-ffd14e3271e5
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example c957938e-2217-4402-84ce-96829aaabc2e
+                 * @example 01a24e8a-3de8-7c95-b938-e2217a40244c
                  */
                 ending_before?: string;
                 /**
@@ -10671,10 +10701,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "7055799f-fd14-4327-9e54-aded9ea06a68",
+                     *           "id": "01a24e8a-3e09-7705-9799-ffd14e3271e5",
                      *           "object": "coupon",
                      *           "livemode": false,
-                     *           "entity_id": "18db3745-f613-489e-bfe0-c5f4e6b993f1",
+                     *           "entity_id": "01a24e8a-3c56-718d-b374-5f613c89e3fe",
                      *           "code": "FLAT5",
                      *           "name": "Five off",
                      *           "discount_type": "fixed_amount",
@@ -10692,7 +10722,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "7055799f-fd14-4327-9e54-aded9ea06a68",
+                     *       "next_cursor": "01a24e8a-3e09-7705-9799-ffd14e3271e5",
                      *       "url": "/v1/coupons"
                      *     }
                      */
@@ -10836,7 +10866,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 23751523-4f41-4e4b-a0bc-9b6f5e6dfdc7
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -10892,10 +10925,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "832e7067-4cee-4f0d-88b4-9d9937e72aac",
+                     *       "id": "01a24e8a-3de8-7832-a706-74ceebf0d48b",
                      *       "object": "coupon",
                      *       "livemode": false,
-                     *       "entity_id": "ac361c75-fa81-44a7-a1ab-e5597f38a85a",
+                     *       "entity_id": "01a24e8a-3c56-7ac3-a1c7-5fa8104a761a",
                      *       "code": "Spring10",
                      *       "name": "Spring10",
                      *       "discount_type": "percentage",
@@ -11062,7 +11095,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 654f64ae-d1ed-4427-9812-1b54ec97b96f
+                 * @example 01a24e8a-3de8-7654-b64a-ed1ed8427d81
                  */
                 id: string;
             };
@@ -11080,10 +11113,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "654f64ae-d1ed-4427-9812-1b54ec97b96f",
+                     *       "id": "01a24e8a-3de8-7654-b64a-ed1ed8427d81",
                      *       "object": "coupon",
                      *       "livemode": false,
-                     *       "entity_id": "e6c04e46-4891-46ac-b265-936c2f265dff",
+                     *       "entity_id": "01a24e8a-3c56-7e6c-84e4-6489166acf26",
                      *       "code": "Spring10",
                      *       "name": "Spring10",
                      *       "discount_type": "percentage",
@@ -11232,7 +11265,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 5e3fb753-9ab3-4544-a467-3fa2f225e085
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -11240,7 +11276,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example b26b8878-bc73-4ec3-ae4f-770e0c5f00cd
+                 * @example 01a24e8a-3e09-7b26-b887-8bc735ec32e4
                  */
                 id: string;
             };
@@ -11258,7 +11294,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b26b8878-bc73-4ec3-ae4f-770e0c5f00cd",
+                     *       "id": "01a24e8a-3e09-7b26-b887-8bc735ec32e4",
                      *       "object": "coupon",
                      *       "livemode": false,
                      *       "deleted": true
@@ -11425,7 +11461,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example bb3f9023-3990-4607-ac4e-eb10ed2bcf73
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -11433,7 +11472,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 8b92895e-402d-4be9-b311-398fc85c111a
+                 * @example 01a24e8a-3de8-78b9-a895-e402d8be9731
                  */
                 id: string;
             };
@@ -11478,10 +11517,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8b92895e-402d-4be9-b311-398fc85c111a",
+                     *       "id": "01a24e8a-3de8-78b9-a895-e402d8be9731",
                      *       "object": "coupon",
                      *       "livemode": false,
-                     *       "entity_id": "2ae9c884-46a2-45cc-be28-9005df358210",
+                     *       "entity_id": "01a24e8a-3c56-72ae-9c88-446a2c5ccfe2",
                      *       "code": "Spring10",
                      *       "name": "Spring sale",
                      *       "discount_type": "percentage",
@@ -11658,17 +11697,17 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 3e08376f-e272-4082-9984-8c8a7bbe84df
+                 * @example 01a24e8c-60f7-73e0-8376-fe272c082198
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 3e08376f-e272-4082-9984-8c8a7bbe84df
+                 * @example 01a24e8c-60f7-73e0-8376-fe272c082198
                  */
                 ending_before?: string;
                 /**
                  * @description Only deposits to this bank account.
-                 * @example f829347a-ae88-497e-b3e6-4e123cb4afb3
+                 * @example 01a24e8c-5ae8-7f82-9347-aae88997ef3e
                  */
                 bank_account_id?: string;
                 /**
@@ -11711,53 +11750,53 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "3e08376f-e272-4082-9984-8c8a7bbe84df",
+                     *           "id": "01a24e8c-60f7-73e0-8376-fe272c082198",
                      *           "object": "deposit",
                      *           "livemode": false,
-                     *           "entity_id": "05a82084-1b4d-45c2-b3d4-a3963c1ea49c",
+                     *           "entity_id": "01a24e8c-5a4e-705a-8208-41b4de5c233d",
                      *           "status": "posted",
                      *           "total_amount": 3,
                      *           "line_count": 1,
-                     *           "bank_account_id": "f829347a-ae88-497e-b3e6-4e123cb4afb3",
-                     *           "gl_account_id": "66454ee7-7c93-45de-96c1-7e63cc2dd25a",
+                     *           "bank_account_id": "01a24e8c-5ae8-7f82-9347-aae88997ef3e",
+                     *           "gl_account_id": "01a24e8c-5ae8-7664-94ee-77c93b5de56c",
                      *           "deposit_date": "2026-11-09",
                      *           "memo": null,
-                     *           "journal_entry_id": "4d8cfb95-ca25-4670-b046-3c2aef37c8a0",
+                     *           "journal_entry_id": "01a24e8c-610e-74d8-8fb9-5ca25f670b04",
                      *           "created_at": "2026-12-07T03:29:12.438Z",
                      *           "updated_at": "2026-12-07T03:29:12.438Z",
                      *           "payment_ids": [
-                     *             "e2fc43e9-ab10-4945-8690-145d0522db73"
+                     *             "01a24e8c-60c5-7e2f-843e-9ab10c945469"
                      *           ],
                      *           "lines": [
                      *             {
-                     *               "id": "9878fc4f-8d6f-4075-a0f2-02e4fc0de792",
-                     *               "payment_id": "e2fc43e9-ab10-4945-8690-145d0522db73",
+                     *               "id": "01a24e8c-612c-7987-8fc4-f8d6f407520f",
+                     *               "payment_id": "01a24e8c-60c5-7e2f-843e-9ab10c945469",
                      *               "amount": 3
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "a3812a55-e7c1-4310-bb5b-fc24940f502c",
+                     *           "id": "01a24e8c-5f2d-7a38-92a5-5e7c183103b5",
                      *           "object": "deposit",
                      *           "livemode": false,
-                     *           "entity_id": "05a82084-1b4d-45c2-b3d4-a3963c1ea49c",
+                     *           "entity_id": "01a24e8c-5a4e-705a-8208-41b4de5c233d",
                      *           "status": "posted",
                      *           "total_amount": 2,
                      *           "line_count": 1,
-                     *           "bank_account_id": "d86461dc-69cc-45d4-81af-3a07bf2a8024",
-                     *           "gl_account_id": "50f46f2d-b844-456d-a9d9-50ab458d37a0",
+                     *           "bank_account_id": "01a24e8c-5a66-7d86-861d-c69cc85d4c1a",
+                     *           "gl_account_id": "01a24e8c-5a66-750f-86f2-db844f56d29d",
                      *           "deposit_date": "2026-11-05",
                      *           "memo": null,
-                     *           "journal_entry_id": "186c6a6d-fa29-4668-84d2-5aa0fee57d47",
+                     *           "journal_entry_id": "01a24e8c-5f2e-7186-86a6-dfa29866884d",
                      *           "created_at": "2026-12-07T03:29:11.943Z",
                      *           "updated_at": "2026-12-07T03:29:11.943Z",
                      *           "payment_ids": [
-                     *             "b318bf54-af8a-4fc7-82cb-7d0e9c24b232"
+                     *             "01a24e8c-5e5e-7b31-8bf5-4af8acfc782c"
                      *           ],
                      *           "lines": [
                      *             {
-                     *               "id": "2c3594af-b9be-4292-b1f2-fb685a829c20",
-                     *               "payment_id": "b318bf54-af8a-4fc7-82cb-7d0e9c24b232",
+                     *               "id": "01a24e8c-5f36-72c3-994a-fb9bec292f1f",
+                     *               "payment_id": "01a24e8c-5e5e-7b31-8bf5-4af8acfc782c",
                      *               "amount": 2
                      *             }
                      *           ]
@@ -11908,7 +11947,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 95a9e2d2-d91e-4086-a48f-44afb9576186
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11918,11 +11960,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "bank_account_id": "5f06aa09-dfb4-4dec-afe8-a3eb756cf5f9",
+                 *       "bank_account_id": "01a24e8a-6a17-75f0-aaa0-9dfb42dec2fe",
                  *       "deposit_date": "2026-11-05",
                  *       "payment_ids": [
-                 *         "57d01ef4-fff2-412a-910b-c081525daf74",
-                 *         "52305634-0dfe-42bd-a7ba-8f2197fc73ad"
+                 *         "01a24e8a-6a3f-757d-81ef-4fff2e12a110",
+                 *         "01a24e8a-6a62-7523-8563-40dfea2bda7b"
                  *       ],
                  *       "memo": "Friday deposit"
                  *     }
@@ -11954,33 +11996,33 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c05d7878-2f98-4b3a-87a6-0cef0af8fea1",
+                     *       "id": "01a24e8a-6b09-7c05-9787-82f983b3a07a",
                      *       "object": "deposit",
                      *       "livemode": false,
-                     *       "entity_id": "10cb89d3-241b-4f04-a04f-1c932bd6716f",
+                     *       "entity_id": "01a24e8a-6a11-710c-b89d-3241b3f04204",
                      *       "status": "posted",
                      *       "total_amount": 20,
                      *       "line_count": 2,
-                     *       "bank_account_id": "5f06aa09-dfb4-4dec-afe8-a3eb756cf5f9",
-                     *       "gl_account_id": "13277dcc-cebe-4b17-8541-19eb40e1ab14",
+                     *       "bank_account_id": "01a24e8a-6a17-75f0-aaa0-9dfb42dec2fe",
+                     *       "gl_account_id": "01a24e8a-6a17-7132-b7dc-ccebedb17c54",
                      *       "deposit_date": "2026-11-05",
                      *       "memo": "Friday deposit",
-                     *       "journal_entry_id": "8fbe7341-c5d6-470d-8a0b-b0c5093bbeeb",
+                     *       "journal_entry_id": "01a24e8a-6b0b-78fb-a734-1c5d6a70dca0",
                      *       "created_at": "2026-12-07T03:27:03.944Z",
                      *       "updated_at": "2026-12-07T03:27:03.944Z",
                      *       "payment_ids": [
-                     *         "57d01ef4-fff2-412a-910b-c081525daf74",
-                     *         "52305634-0dfe-42bd-a7ba-8f2197fc73ad"
+                     *         "01a24e8a-6a3f-757d-81ef-4fff2e12a110",
+                     *         "01a24e8a-6a62-7523-8563-40dfea2bda7b"
                      *       ],
                      *       "lines": [
                      *         {
-                     *           "id": "613eb248-38b1-499f-8f5c-8ff6ed1f14db",
-                     *           "payment_id": "57d01ef4-fff2-412a-910b-c081525daf74",
+                     *           "id": "01a24e8a-6b16-7613-ab24-838b1e99f0f5",
+                     *           "payment_id": "01a24e8a-6a3f-757d-81ef-4fff2e12a110",
                      *           "amount": 12.34
                      *         },
                      *         {
-                     *           "id": "ea539d0e-3525-4d77-a506-53e64216cfce",
-                     *           "payment_id": "52305634-0dfe-42bd-a7ba-8f2197fc73ad",
+                     *           "id": "01a24e8a-6b16-7ea5-b9d0-e35251d77650",
+                     *           "payment_id": "01a24e8a-6a62-7523-8563-40dfea2bda7b",
                      *           "amount": 7.66
                      *         }
                      *       ]
@@ -12142,7 +12184,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 13bcb1db-a8cf-492a-9fee-99431e62782c
+                 * @example 01a24e8c-5706-713b-8b1d-ba8cf492adfe
                  */
                 id: string;
             };
@@ -12160,33 +12202,33 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "13bcb1db-a8cf-492a-9fee-99431e62782c",
+                     *       "id": "01a24e8c-5706-713b-8b1d-ba8cf492adfe",
                      *       "object": "deposit",
                      *       "livemode": false,
-                     *       "entity_id": "e35f8f12-b27f-4644-8fc2-6c858ceb5a05",
+                     *       "entity_id": "01a24e8c-4f6e-7e35-b8f1-2b27f96448fc",
                      *       "status": "posted",
                      *       "total_amount": 20,
                      *       "line_count": 2,
-                     *       "bank_account_id": "9f531be6-77b6-4183-a6dc-aceccaf70e7c",
-                     *       "gl_account_id": "7da3291c-8c89-4aa0-b4b9-f32a449b7247",
+                     *       "bank_account_id": "01a24e8c-4fb1-79f5-b1be-677b69183e6d",
+                     *       "gl_account_id": "01a24e8c-4fb1-77da-b291-c8c89baa0f4b",
                      *       "deposit_date": "2026-11-03",
                      *       "memo": null,
-                     *       "journal_entry_id": "486e60e2-c4a4-444c-ac0c-945a46b221ae",
+                     *       "journal_entry_id": "01a24e8c-5709-7486-a60e-2c4a4b44cac0",
                      *       "created_at": "2026-12-07T03:29:09.869Z",
                      *       "updated_at": "2026-12-07T03:29:09.869Z",
                      *       "payment_ids": [
-                     *         "92690340-70f2-4aa9-bc7f-3ac90a4aaff4",
-                     *         "bc1b28d1-c407-44c6-adaf-c81f6084c361"
+                     *         "01a24e8c-5373-7926-9034-070f29aa9fc7",
+                     *         "01a24e8c-5607-7bc1-b28d-1c40784c6ada"
                      *       ],
                      *       "lines": [
                      *         {
-                     *           "id": "e263fbe3-e845-49b2-91c2-f866ee4ef789",
-                     *           "payment_id": "92690340-70f2-4aa9-bc7f-3ac90a4aaff4",
+                     *           "id": "01a24e8c-5718-7e26-bfbe-3e845b9b211c",
+                     *           "payment_id": "01a24e8c-5373-7926-9034-070f29aa9fc7",
                      *           "amount": 12
                      *         },
                      *         {
-                     *           "id": "18357d8e-1cde-4d32-a5dc-98aa9f009d1b",
-                     *           "payment_id": "bc1b28d1-c407-44c6-adaf-c81f6084c361",
+                     *           "id": "01a24e8c-5718-7183-97d8-e1cde7d3265d",
+                     *           "payment_id": "01a24e8c-5607-7bc1-b28d-1c40784c6ada",
                      *           "amount": 8
                      *         }
                      *       ]
@@ -12322,7 +12364,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 9170f2b2-636c-4eb4-a78e-03369077342c
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -12333,8 +12378,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "payment_ids": [
-                 *         "483ea985-216b-400c-bc0b-3bc7321e018e",
-                 *         "0c9343f5-3118-4a1b-b6ee-f4d8d104d457"
+                 *         "01a24e8a-6a3f-7483-aa98-5216b900cfc0",
+                 *         "01a24e8a-6a62-70c9-b43f-531189a1bb6e"
                  *       ]
                  *     }
                  */
@@ -12506,12 +12551,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 9c7ee97a-fcca-439d-bd53-6514cf4b0b73
+                 * @example 01a24e8a-7e15-79c7-ae97-afcca739dfd5
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 5aedf2e1-881f-4945-8df7-6b3fd364b981
+                 * @example 01a24e8b-7896-75ae-9f2e-1881f29450df
                  */
                 ending_before?: string;
                 /** @example test */
@@ -12533,7 +12578,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 88eb9cf4-a4bf-44b3-95da-d0349c3d93fa
+                 * @example 01a24e8a-7e05-788e-b9cf-4a4bf54b395d
                  */
                 entity_id: string;
             };
@@ -12554,10 +12599,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "9c7ee97a-fcca-439d-bd53-6514cf4b0b73",
+                     *           "id": "01a24e8a-7e15-79c7-ae97-afcca739dfd5",
                      *           "object": "api_key",
                      *           "livemode": false,
-                     *           "entity_id": "88eb9cf4-a4bf-44b3-95da-d0349c3d93fa",
+                     *           "entity_id": "01a24e8a-7e05-788e-b9cf-4a4bf54b395d",
                      *           "name": "Test key",
                      *           "mode": "test",
                      *           "redacted_key": "bo_test_ent_acme_...EX41",
@@ -12586,7 +12631,7 @@ export interface operations {
                      *             "webhooks:write",
                      *             "migration:admin"
                      *           ],
-                     *           "created_by_user_id": "030873eb-9aa5-4acb-a69a-a8d59686bbdc",
+                     *           "created_by_user_id": "01a24e8a-7e05-7030-873e-b9aa55acb669",
                      *           "status": "active",
                      *           "expires_at": null,
                      *           "revoked_at": null,
@@ -12599,7 +12644,7 @@ export interface operations {
                      *       ],
                      *       "has_more": false,
                      *       "next_cursor": null,
-                     *       "url": "/v1/entities/88eb9cf4-a4bf-44b3-95da-d0349c3d93fa/api-keys"
+                     *       "url": "/v1/entities/01a24e8a-7e05-788e-b9cf-4a4bf54b395d/api-keys"
                      *     }
                      */
                     "application/json": {
@@ -12750,13 +12795,16 @@ export interface operations {
                 "expand[]"?: "created_by_user"[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 629c8ff8-3d7d-4762-a232-0f0ea67f1c7f
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example b317be9a-7ad6-4239-96cd-014ac57a38f5
+                 * @example 01a24e8a-2047-7b31-bbe9-a7ad6c23996c
                  */
                 entity_id: string;
             };
@@ -12803,17 +12851,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3b6ad1c5-751d-4619-b8bf-2cb326ad3340",
+                     *       "id": "01a24e8a-2b0f-73b6-ad1c-5751d8619b8b",
                      *       "object": "api_key",
                      *       "livemode": false,
-                     *       "entity_id": "b317be9a-7ad6-4239-96cd-014ac57a38f5",
+                     *       "entity_id": "01a24e8a-2047-7b31-bbe9-a7ad6c23996c",
                      *       "name": null,
                      *       "mode": "test",
                      *       "redacted_key": "bo_test_ent_acme_...Yww7",
                      *       "scopes": [
                      *         "payments:read"
                      *       ],
-                     *       "created_by_user_id": "139ca26a-1787-481e-93be-4fceedfbb766",
+                     *       "created_by_user_id": "01a24e8a-2047-7139-8a26-a1787a81e13b",
                      *       "status": "active",
                      *       "expires_at": null,
                      *       "revoked_at": null,
@@ -12981,12 +13029,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example df4c5f65-43ab-46a8-866b-4e7d6a3e6c06
+                 * @example 01a24e8b-7703-7df4-85f6-543abd6a8c66
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 95f1f3fa-0f55-43b6-b878-53318808134c
+                 * @example 01a24e8b-773d-795f-9f3f-a0f55d3b6f87
                  */
                 id: string;
             };
@@ -13004,17 +13052,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "95f1f3fa-0f55-43b6-b878-53318808134c",
+                     *       "id": "01a24e8b-773d-795f-9f3f-a0f55d3b6f87",
                      *       "object": "api_key",
                      *       "livemode": false,
-                     *       "entity_id": "df4c5f65-43ab-46a8-866b-4e7d6a3e6c06",
+                     *       "entity_id": "01a24e8b-7703-7df4-85f6-543abd6a8c66",
                      *       "name": "Sync job",
                      *       "mode": "test",
                      *       "redacted_key": "bo_test_ent_acme_...VRym",
                      *       "scopes": [
                      *         "settings:read"
                      *       ],
-                     *       "created_by_user_id": "1742dace-1d38-41cb-b36a-91ec99376620",
+                     *       "created_by_user_id": "01a24e8b-7703-7174-adac-e1d3831cb736",
                      *       "status": "active",
                      *       "expires_at": null,
                      *       "revoked_at": null,
@@ -13155,7 +13203,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f2499cd1-0c86-4d0b-a165-a021239cddbc
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -13163,12 +13214,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 4cc96689-f9cf-45d3-9662-164ee56124de
+                 * @example 01a24e8b-78bf-74cc-9668-9f9cf75d3966
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 8b225841-f001-4c4e-8fc4-52308bbf5c18
+                 * @example 01a24e8b-78c2-78b2-a584-1f0016c4e4fc
                  */
                 id: string;
             };
@@ -13204,10 +13255,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8b225841-f001-4c4e-8fc4-52308bbf5c18",
+                     *       "id": "01a24e8b-78c2-78b2-a584-1f0016c4e4fc",
                      *       "object": "api_key",
                      *       "livemode": false,
-                     *       "entity_id": "4cc96689-f9cf-45d3-9662-164ee56124de",
+                     *       "entity_id": "01a24e8b-78bf-74cc-9668-9f9cf75d3966",
                      *       "name": "Main",
                      *       "mode": "test",
                      *       "redacted_key": "bo_test_ent_acme_...XlM3",
@@ -13236,7 +13287,7 @@ export interface operations {
                      *         "webhooks:write",
                      *         "migration:admin"
                      *       ],
-                     *       "created_by_user_id": "af017928-1797-4083-8b5e-951b25a5ed72",
+                     *       "created_by_user_id": "01a24e8b-78bf-7af0-9792-81797e0834b5",
                      *       "status": "active",
                      *       "expires_at": null,
                      *       "revoked_at": null,
@@ -13401,18 +13452,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 3e6d4526-80b1-4bf0-a94b-431115597d49
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 3a0a9d12-749f-4936-944e-6891ff263604
+                 * @example 01a24e8b-781e-73a0-a9d1-2749ff936544
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 28d62c95-2dfa-49f9-b4d7-b7273c9eb87f
+                 * @example 01a24e8b-7831-728d-a2c9-52dfab9f974d
                  */
                 id: string;
             };
@@ -13430,17 +13484,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "28d62c95-2dfa-49f9-b4d7-b7273c9eb87f",
+                     *       "id": "01a24e8b-7831-728d-a2c9-52dfab9f974d",
                      *       "object": "api_key",
                      *       "livemode": false,
-                     *       "entity_id": "3a0a9d12-749f-4936-944e-6891ff263604",
+                     *       "entity_id": "01a24e8b-781e-73a0-a9d1-2749ff936544",
                      *       "name": null,
                      *       "mode": "test",
                      *       "redacted_key": "bo_test_ent_acme_...9rtU",
                      *       "scopes": [
                      *         "settings:read"
                      *       ],
-                     *       "created_by_user_id": "78e5e703-4b55-4812-8c00-ed59321461d6",
+                     *       "created_by_user_id": "01a24e8b-781e-778e-9e70-34b5578120c0",
                      *       "status": "revoked",
                      *       "expires_at": null,
                      *       "revoked_at": "2026-12-07T03:28:12.863Z",
@@ -13593,18 +13647,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 58374212-5e7b-43b3-a091-28d060d70581
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example ad036733-5df1-4c44-b52f-174898f634eb
+                 * @example 01a24e8b-784b-7ad0-b673-35df17c44752
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 5b3a642c-0133-42e6-aa20-4842bd832e66
+                 * @example 01a24e8b-7857-75b3-a642-c0133d2e6aa2
                  */
                 id: string;
             };
@@ -13634,22 +13691,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "916c08e1-4a70-45b8-8668-07918bbad967",
+                     *       "id": "01a24e8b-7861-7916-808e-14a7015b8066",
                      *       "object": "api_key",
                      *       "livemode": false,
-                     *       "entity_id": "ad036733-5df1-4c44-b52f-174898f634eb",
+                     *       "entity_id": "01a24e8b-784b-7ad0-b673-35df17c44752",
                      *       "name": "Rotating",
                      *       "mode": "test",
                      *       "redacted_key": "bo_test_ent_acme_...G2sW",
                      *       "scopes": [
                      *         "settings:read"
                      *       ],
-                     *       "created_by_user_id": "01d97f28-33ec-48c6-96d8-f55d4810c803",
+                     *       "created_by_user_id": "01a24e8b-784b-701d-97f2-833ecc8c6d6d",
                      *       "status": "active",
                      *       "expires_at": null,
                      *       "revoked_at": null,
                      *       "last_used_at": null,
-                     *       "rolled_from_key_id": "5b3a642c-0133-42e6-aa20-4842bd832e66",
+                     *       "rolled_from_key_id": "01a24e8b-7857-75b3-a642-c0133d2e6aa2",
                      *       "metadata": {},
                      *       "created_at": "2026-12-07T03:28:12.895Z",
                      *       "updated_at": "2026-12-07T03:28:12.895Z",
@@ -13804,12 +13861,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 93874204-37a5-4c88-9abd-f8d01fcd09cc
+                 * @example 01a24e8a-ec49-7938-b420-437a59c881ab
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example c8f32671-c76b-4ca9-a8b8-0f248a4fdb0e
+                 * @example 01a24e8c-853a-7c8f-b267-1c76b6ca9e8b
                  */
                 ending_before?: string;
                 /**
@@ -13836,7 +13893,7 @@ export interface operations {
                 "created[lte]"?: string;
                 /**
                  * @description Only events about this object (data.object.id).
-                 * @example 1eeb28b0-97d6-489e-b460-05c42b0f65c5
+                 * @example 01a24e8a-ebcf-71ee-b28b-097d6489e346
                  */
                 object_id?: string;
             };
@@ -13847,7 +13904,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df
+                 * @example 01a24e8a-eba5-7e0c-a87f-18b9e4d8a3ad
                  */
                 entity_id: string;
             };
@@ -13868,10 +13925,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "93874204-37a5-4c88-9abd-f8d01fcd09cc",
+                     *           "id": "01a24e8a-ec49-7938-b420-437a59c881ab",
                      *           "data": {
                      *             "object": {
-                     *               "id": "b3311b93-2d83-4c87-9dea-cfa9c71f64c3",
+                     *               "id": "01a24e8a-ebec-7b33-91b9-32d837c879de",
                      *               "city": null,
                      *               "name": "Overflow",
                      *               "phone": null,
@@ -13882,7 +13939,7 @@ export interface operations {
                      *               "address1": null,
                      *               "address2": null,
                      *               "metadata": {},
-                     *               "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *               "entity_id": "01a24e8a-eba5-7e0c-a87f-18b9e4d8a3ad",
                      *               "is_active": true,
                      *               "created_at": "2026-12-07T03:27:36.938Z",
                      *               "is_default": false,
@@ -13894,19 +13951,19 @@ export interface operations {
                      *           "object": "event",
                      *           "livemode": false,
                      *           "request": {
-                     *             "id": "c65923f2-8323-4592-97bc-dcb0e31f4d91",
+                     *             "id": "9a44a572-92ff-4c65-923f-28323159257b",
                      *             "idempotency_key": null
                      *           },
-                     *           "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *           "entity_id": "01a24e8a-eba5-7e0c-a87f-18b9e4d8a3ad",
                      *           "created_at": "2026-12-07T03:27:37.033Z",
                      *           "api_version": "1.0.0",
                      *           "payload_version": 1
                      *         },
                      *         {
-                     *           "id": "a0f958be-45ac-49fb-b6ac-1ea2b038e2ba",
+                     *           "id": "01a24e8a-ec33-7a0f-958b-e45ac49fb36a",
                      *           "data": {
                      *             "object": {
-                     *               "id": "381d1372-a4fe-4120-8c33-dcfc8c9b602d",
+                     *               "id": "01a24e8a-ec30-7381-9137-2a4fe31204c3",
                      *               "sku": "FEED-1",
                      *               "cost": null,
                      *               "name": "Feed product",
@@ -13914,7 +13971,7 @@ export interface operations {
                      *               "livemode": false,
                      *               "uom_id": null,
                      *               "metadata": {},
-                     *               "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *               "entity_id": "01a24e8a-eba5-7e0c-a87f-18b9e4d8a3ad",
                      *               "is_active": true,
                      *               "created_at": "2026-12-07T03:27:37.003Z",
                      *               "list_price": null,
@@ -13935,18 +13992,18 @@ export interface operations {
                      *           "object": "event",
                      *           "livemode": false,
                      *           "request": {
-                     *             "id": "15d26982-3af1-4950-be77-63e049c00ef8",
+                     *             "id": "adb9d93c-3f2b-415d-a698-23af179507e7",
                      *             "idempotency_key": null
                      *           },
-                     *           "entity_id": "e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df",
+                     *           "entity_id": "01a24e8a-eba5-7e0c-a87f-18b9e4d8a3ad",
                      *           "created_at": "2026-12-07T03:27:37.011Z",
                      *           "api_version": "1.0.0",
                      *           "payload_version": 1
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "ce6ff261-3e93-4290-8d03-0b7abf436817",
-                     *       "url": "/v1/entities/e0ca87f1-8b9e-4d8a-badc-f8f6fe4265df/events"
+                     *       "next_cursor": "01a24e8a-ec1e-7ce6-bf26-13e9302904d0",
+                     *       "url": "/v1/entities/01a24e8a-eba5-7e0c-a87f-18b9e4d8a3ad/events"
                      *     }
                      */
                     "application/json": {
@@ -14095,12 +14152,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 55930372-112a-44e1-be26-6a1e4051b00e
+                 * @example 01a24e8a-eda6-7559-b037-2112a84e1be2
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example eebfc260-7b6c-4fd4-8df5-ae4b7797285b
+                 * @example 01a24e8a-edba-7eeb-bc26-07b6ccfd4cdf
                  */
                 id: string;
             };
@@ -14118,10 +14175,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "eebfc260-7b6c-4fd4-8df5-ae4b7797285b",
+                     *       "id": "01a24e8a-edba-7eeb-bc26-07b6ccfd4cdf",
                      *       "data": {
                      *         "object": {
-                     *           "id": "447d5118-39a6-4ea9-9c01-f111322a8b3e",
+                     *           "id": "01a24e8a-edba-7447-9511-839a66ea99c0",
                      *           "city": null,
                      *           "name": "Single",
                      *           "phone": null,
@@ -14132,7 +14189,7 @@ export interface operations {
                      *           "address1": null,
                      *           "address2": null,
                      *           "metadata": {},
-                     *           "entity_id": "55930372-112a-44e1-be26-6a1e4051b00e",
+                     *           "entity_id": "01a24e8a-eda6-7559-b037-2112a84e1be2",
                      *           "is_active": true,
                      *           "created_at": "2026-12-07T03:27:37.400Z",
                      *           "is_default": true,
@@ -14144,10 +14201,10 @@ export interface operations {
                      *       "object": "event",
                      *       "livemode": false,
                      *       "request": {
-                     *         "id": "47e44e30-b47f-49ff-b6e8-707b20b8368b",
+                     *         "id": "75fc8cc5-9bd2-447e-84e3-0b47f79ff76e",
                      *         "idempotency_key": null
                      *       },
-                     *       "entity_id": "55930372-112a-44e1-be26-6a1e4051b00e",
+                     *       "entity_id": "01a24e8a-eda6-7559-b037-2112a84e1be2",
                      *       "created_at": "2026-12-07T03:27:37.402Z",
                      *       "api_version": "1.0.0",
                      *       "payload_version": 1
@@ -14283,18 +14340,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example ff930487-3837-4a3a-a7f2-6e6006054ab7
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 50c29a6f-09c8-449b-a9ed-cab88818827a
+                 * @example 01a24e8b-274e-750c-a9a6-f09c8a49ba9e
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 57477f73-48e1-44ca-a065-18d92d59784e
+                 * @example 01a24e8b-2769-7574-b7f7-348e1a4ca206
                  */
                 id: string;
             };
@@ -14304,7 +14364,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "endpoint_id": "3f5a1a7f-a960-40c0-828e-3e7ea219c74a"
+                 *       "endpoint_id": "01a24e8b-275d-73f5-a1a7-fa96000c0028"
                  *     }
                  */
                 "application/json": {
@@ -14327,11 +14387,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "60ca583a-475c-42eb-8a61-66c782096f74",
+                     *       "id": "01a24e8b-278a-760c-a583-a475cd2ebca6",
                      *       "object": "webhook_delivery",
                      *       "livemode": false,
-                     *       "endpoint_id": "3f5a1a7f-a960-40c0-828e-3e7ea219c74a",
-                     *       "event_id": "57477f73-48e1-44ca-a065-18d92d59784e",
+                     *       "endpoint_id": "01a24e8b-275d-73f5-a1a7-fa96000c0028",
+                     *       "event_id": "01a24e8b-2769-7574-b7f7-348e1a4ca206",
                      *       "event_type": "location.created",
                      *       "kind": "resend",
                      *       "status": "pending",
@@ -14488,12 +14548,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 5bea2c6c-ef65-4aa6-b3ca-8e9c240c075b
+                 * @example 01a24e8a-b714-75be-a2c6-cef65daa633c
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 12391206-5b1b-41b7-a558-980fec168636
+                 * @example 01a24e8a-b2f8-7123-9120-65b1bf1b7e55
                  */
                 ending_before?: string;
                 /**
@@ -14509,7 +14569,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 9d630724-0b05-4e1d-85c5-fd5c30eeaa6f
+                 * @example 01a24e8a-b260-79d6-b072-40b054e1dc5c
                  */
                 entity_id: string;
             };
@@ -14530,10 +14590,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "5bea2c6c-ef65-4aa6-b3ca-8e9c240c075b",
+                     *           "id": "01a24e8a-b714-75be-a2c6-cef65daa633c",
                      *           "object": "migration_batch",
                      *           "livemode": false,
-                     *           "entity_id": "9d630724-0b05-4e1d-85c5-fd5c30eeaa6f",
+                     *           "entity_id": "01a24e8a-b260-79d6-b072-40b054e1dc5c",
                      *           "external_source": "other",
                      *           "description": null,
                      *           "status": "open",
@@ -14559,8 +14619,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "5bea2c6c-ef65-4aa6-b3ca-8e9c240c075b",
-                     *       "url": "/v1/entities/9d630724-0b05-4e1d-85c5-fd5c30eeaa6f/migration/batches"
+                     *       "next_cursor": "01a24e8a-b714-75be-a2c6-cef65daa633c",
+                     *       "url": "/v1/entities/01a24e8a-b260-79d6-b072-40b054e1dc5c/migration/batches"
                      *     }
                      */
                     "application/json": {
@@ -14703,13 +14763,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example e5e50374-166c-4ac9-acd7-3c1ec8286c56
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 3258aa9d-49d9-4fc4-b35f-aecef3df5562
+                 * @example 01a24e8a-b260-7325-8aa9-d49d95fc4b35
                  */
                 entity_id: string;
             };
@@ -14748,10 +14811,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01ec574f-8474-4426-82ed-491670606d33",
+                     *       "id": "01a24e8a-b2f8-701e-8574-f84747426c2e",
                      *       "object": "migration_batch",
                      *       "livemode": false,
-                     *       "entity_id": "3258aa9d-49d9-4fc4-b35f-aecef3df5562",
+                     *       "entity_id": "01a24e8a-b260-7325-8aa9-d49d95fc4b35",
                      *       "external_source": "legacy-erp",
                      *       "description": "First load",
                      *       "status": "open",
@@ -14926,12 +14989,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example a4d35844-8121-4e21-a7f2-002f1a64b215
+                 * @example 01a24e8a-b260-7a4d-b584-481217e2167f
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 4788de8e-9991-4b17-a063-5a8ad7173761
+                 * @example 01a24e8a-b2f8-7478-8de8-e99910b17e06
                  */
                 id: string;
             };
@@ -14949,10 +15012,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4788de8e-9991-4b17-a063-5a8ad7173761",
+                     *       "id": "01a24e8a-b2f8-7478-8de8-e99910b17e06",
                      *       "object": "migration_batch",
                      *       "livemode": false,
-                     *       "entity_id": "a4d35844-8121-4e21-a7f2-002f1a64b215",
+                     *       "entity_id": "01a24e8a-b260-7a4d-b584-481217e2167f",
                      *       "external_source": "legacy-erp",
                      *       "description": "First load",
                      *       "status": "open",
@@ -15109,18 +15172,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 360b98a0-31df-4f40-a0c4-77197f73e064
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example d8f1d256-bb07-47ef-bcfe-7916c463e0cd
+                 * @example 01a24e8a-b92e-7d8f-9d25-6bb0777effcf
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example d59c4dae-2d9d-40ed-b284-556f66839ea7
+                 * @example 01a24e8a-bb78-7d59-84da-e2d9db0ed728
                  */
                 id: string;
             };
@@ -15138,10 +15204,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d59c4dae-2d9d-40ed-b284-556f66839ea7",
+                     *       "id": "01a24e8a-bb78-7d59-84da-e2d9db0ed728",
                      *       "object": "migration_batch",
                      *       "livemode": false,
-                     *       "entity_id": "d8f1d256-bb07-47ef-bcfe-7916c463e0cd",
+                     *       "entity_id": "01a24e8a-b92e-7d8f-9d25-6bb0777effcf",
                      *       "external_source": "legacy",
                      *       "description": null,
                      *       "status": "completed",
@@ -15308,18 +15374,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example b9465ceb-98d2-44af-a100-c5610908d739
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example aac8394b-1ad1-45b5-acb9-36e6005bbc72
+                 * @example 01a24e8a-bbad-7aac-8394-b1ad125b5ecb
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example d47d6de8-75d6-4dd4-8723-1f7f046fa2af
+                 * @example 01a24e8a-bbb7-7d47-96de-875d6add4872
                  */
                 id: string;
             };
@@ -15340,10 +15409,10 @@ export interface operations {
                      *       "object": "migration_batch_rollback",
                      *       "livemode": false,
                      *       "batch": {
-                     *         "id": "d47d6de8-75d6-4dd4-8723-1f7f046fa2af",
+                     *         "id": "01a24e8a-bbb7-7d47-96de-875d6add4872",
                      *         "object": "migration_batch",
                      *         "livemode": false,
-                     *         "entity_id": "aac8394b-1ad1-45b5-acb9-36e6005bbc72",
+                     *         "entity_id": "01a24e8a-bbad-7aac-8394-b1ad125b5ecb",
                      *         "external_source": "legacy",
                      *         "description": null,
                      *         "status": "rolled_back",
@@ -15376,45 +15445,45 @@ export interface operations {
                      *       },
                      *       "kept": [
                      *         {
-                     *           "id": "40cf0dbc-0472-450b-90fd-6a251cf61a04",
+                     *           "id": "01a24e8a-bc55-740c-b0db-c0472a50b90f",
                      *           "resource_type": "orders",
                      *           "reason": "order_not_draft",
                      *           "referenced_by": null
                      *         },
                      *         {
-                     *           "id": "3821da6c-1062-4500-b859-7be2677a5f0d",
+                     *           "id": "01a24e8a-bbcf-7382-9da6-c10625500785",
                      *           "resource_type": "products",
                      *           "reason": "referenced",
                      *           "referenced_by": {
                      *             "resource_type": "orders",
-                     *             "id": "40cf0dbc-0472-450b-90fd-6a251cf61a04"
+                     *             "id": "01a24e8a-bc55-740c-b0db-c0472a50b90f"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5553c494-4902-4437-9a19-661527f3f5bd",
+                     *           "id": "01a24e8a-bc1e-7555-bc49-4490254371a1",
                      *           "resource_type": "products",
                      *           "reason": "referenced",
                      *           "referenced_by": {
                      *             "resource_type": "orders",
-                     *             "id": "e1d48e0b-2db6-40d8-a435-105c3e283c9b"
+                     *             "id": "01a24e8a-bc2f-7e1d-88e0-b2db670d8243"
                      *           }
                      *         },
                      *         {
-                     *           "id": "05091147-b819-4702-953b-ee00124cccfe",
+                     *           "id": "01a24e8a-bc8a-7050-9114-7b819a702153",
                      *           "resource_type": "products",
                      *           "reason": "inventory_movements",
                      *           "referenced_by": {
                      *             "resource_type": "inventory_transactions",
-                     *             "id": "5431ccde-2c58-4500-9662-b0ffbc682dde"
+                     *             "id": "01a24e8a-bca8-7543-9ccd-e2c584500566"
                      *           }
                      *         },
                      *         {
-                     *           "id": "305b13cd-7efd-4278-9bef-7eb10fcf4f6c",
+                     *           "id": "01a24e8a-bc46-7305-b13c-d7efd12789be",
                      *           "resource_type": "accounts",
                      *           "reason": "referenced",
                      *           "referenced_by": {
                      *             "resource_type": "orders",
-                     *             "id": "40cf0dbc-0472-450b-90fd-6a251cf61a04"
+                     *             "id": "01a24e8a-bc55-740c-b0db-c0472a50b90f"
                      *           }
                      *         }
                      *       ]
@@ -15562,13 +15631,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example e2dc6e41-ad92-40f9-ae63-18aba3c45ab9
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 0f15d06e-6c00-4510-a964-b460f184388c
+                 * @example 01a24e8d-19f6-70f1-9d06-e6c004510296
                  */
                 entity_id: string;
             };
@@ -15600,11 +15672,11 @@ export interface operations {
                      * @example {
                      *       "object": "cutover_freeze",
                      *       "livemode": false,
-                     *       "entity_id": "0f15d06e-6c00-4510-a964-b460f184388c",
+                     *       "entity_id": "01a24e8d-19f6-70f1-9d06-e6c004510296",
                      *       "frozen": true,
-                     *       "freeze_token": "10ae29d2-2316-474e-9ebb-305c28ae5682",
+                     *       "freeze_token": "01a24e8d-1b84-710a-a29d-22316774e5eb",
                      *       "frozen_at": "2026-12-07T03:30:00.194Z",
-                     *       "cutover_log_id": "7be72925-daf4-4d23-8a37-5c0e5354e12b"
+                     *       "cutover_log_id": "01a24e8d-1b84-77be-b292-5daf44d238a3"
                      *     }
                      */
                     "application/json": components["schemas"]["CutoverFreeze"];
@@ -15755,12 +15827,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 787aaa8c-a948-4d4c-ab04-a279c1c17f85
+                 * @example 01a24e8b-c124-7787-aaa8-ca948ad4cab0
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 03d8e7a9-62e9-4a73-bd51-0a1d71fc7dee
+                 * @example 01a24e8d-2218-703d-8e7a-962e90a733d5
                  */
                 ending_before?: string;
             };
@@ -15771,7 +15843,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example e9780590-78ac-4802-86f9-b8b1ef00c110
+                 * @example 01a24e8b-bfe5-7e97-8059-078acb80206f
                  */
                 entity_id: string;
             };
@@ -15792,31 +15864,31 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "787aaa8c-a948-4d4c-ab04-a279c1c17f85",
+                     *           "id": "01a24e8b-c124-7787-aaa8-ca948ad4cab0",
                      *           "object": "cutover_log_entry",
                      *           "livemode": false,
-                     *           "entity_id": "e9780590-78ac-4802-86f9-b8b1ef00c110",
+                     *           "entity_id": "01a24e8b-bfe5-7e97-8059-078acb80206f",
                      *           "action": "snapshot",
-                     *           "api_key_id": "98aef7f7-0745-44cc-acb6-89d144cc77a0",
-                     *           "request_id": "7eb98e31-d341-4944-9403-6e2f673593ad",
+                     *           "api_key_id": "01a24e8b-c03c-798a-af7f-7074554ccecb",
+                     *           "request_id": "af9e1e98-1d86-47eb-98e3-1d3416944540",
                      *           "description": "go-live",
                      *           "created_at": "2026-12-07T03:28:31.504Z"
                      *         },
                      *         {
-                     *           "id": "1d715eb4-426e-4b86-9379-bea120ab4fea",
+                     *           "id": "01a24e8b-c0c2-71d7-95eb-4426e4b86537",
                      *           "object": "cutover_log_entry",
                      *           "livemode": false,
-                     *           "entity_id": "e9780590-78ac-4802-86f9-b8b1ef00c110",
+                     *           "entity_id": "01a24e8b-bfe5-7e97-8059-078acb80206f",
                      *           "action": "freeze",
-                     *           "api_key_id": "98aef7f7-0745-44cc-acb6-89d144cc77a0",
-                     *           "request_id": "5d6894d4-bd8d-4a93-83c1-aa3ce8cb97e0",
+                     *           "api_key_id": "01a24e8b-c03c-798a-af7f-7074554ccecb",
+                     *           "request_id": "18a980c8-f78e-45d6-894d-4bd8dca9343c",
                      *           "description": null,
                      *           "created_at": "2026-12-07T03:28:31.424Z"
                      *         }
                      *       ],
                      *       "has_more": false,
                      *       "next_cursor": null,
-                     *       "url": "/v1/entities/e9780590-78ac-4802-86f9-b8b1ef00c110/migration/cutover/log"
+                     *       "url": "/v1/entities/01a24e8b-bfe5-7e97-8059-078acb80206f/migration/cutover/log"
                      *     }
                      */
                     "application/json": {
@@ -15959,13 +16031,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 736577f6-0324-447a-a591-4060ae9c00f5
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example c746913d-a8b8-4d90-b92d-8628f4bf5a29
+                 * @example 01a24e8b-bfe5-7c74-a913-da8b81d90792
                  */
                 entity_id: string;
             };
@@ -15975,7 +16050,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "freeze_token": "a9e4935d-06df-4093-9eca-0221c067b2aa",
+                 *       "freeze_token": "01a24e8b-c0c2-7a9e-8935-d06df70931ec",
                  *       "description": "go-live"
                  *     }
                  */
@@ -16000,10 +16075,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a28c5e21-740b-4739-bea7-d740e0caf686",
+                     *       "id": "01a24e8b-c126-7a28-85e2-1740b67393ea",
                      *       "object": "db_snapshot",
                      *       "livemode": false,
-                     *       "entity_id": "c746913d-a8b8-4d90-b92d-8628f4bf5a29",
+                     *       "entity_id": "01a24e8b-bfe5-7c74-a913-da8b81d90792",
                      *       "snapshot_id": "cutover-t4f9822a3550-mxcpnkme-1d2379",
                      *       "db_instance_id": "local-dev",
                      *       "status": "creating",
@@ -16015,7 +16090,7 @@ export interface operations {
                      *       "failure_reason": null,
                      *       "env": "dev",
                      *       "dev_stub": true,
-                     *       "cutover_log_id": "3de9e2d8-efd2-486f-9bb9-d0deaa6fdf77"
+                     *       "cutover_log_id": "01a24e8b-c124-73de-9e2d-8efd2c86f9bb"
                      *     }
                      */
                     "application/json": components["schemas"]["DbSnapshot"];
@@ -16166,12 +16241,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example deef3147-0421-440f-9a63-a293a582459b
+                 * @example 01a24e8b-c126-7dee-b314-70421d40f5a6
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example deef3147-0421-440f-9a63-a293a582459b
+                 * @example 01a24e8b-c126-7dee-b314-70421d40f5a6
                  */
                 ending_before?: string;
             };
@@ -16182,7 +16257,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example f9f08b30-9855-4bd7-b6a1-beb28c9362cc
+                 * @example 01a24e8b-bfe5-7f9f-88b3-098556bd7b6a
                  */
                 entity_id: string;
             };
@@ -16203,10 +16278,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "deef3147-0421-440f-9a63-a293a582459b",
+                     *           "id": "01a24e8b-c126-7dee-b314-70421d40f5a6",
                      *           "object": "db_snapshot",
                      *           "livemode": false,
-                     *           "entity_id": "f9f08b30-9855-4bd7-b6a1-beb28c9362cc",
+                     *           "entity_id": "01a24e8b-bfe5-7f9f-88b3-098556bd7b6a",
                      *           "snapshot_id": "cutover-t4f9822a3550-mxcpnkme-1d2379",
                      *           "db_instance_id": "local-dev",
                      *           "status": "available",
@@ -16218,12 +16293,12 @@ export interface operations {
                      *           "failure_reason": null,
                      *           "env": "dev",
                      *           "dev_stub": true,
-                     *           "cutover_log_id": "cb4310d7-05b1-4622-b60c-46b14feac4c6"
+                     *           "cutover_log_id": "01a24e8b-c124-7cb4-b10d-705b12622760"
                      *         }
                      *       ],
                      *       "has_more": false,
                      *       "next_cursor": null,
-                     *       "url": "/v1/entities/f9f08b30-9855-4bd7-b6a1-beb28c9362cc/migration/cutover/snapshots"
+                     *       "url": "/v1/entities/01a24e8b-bfe5-7f9f-88b3-098556bd7b6a/migration/cutover/snapshots"
                      *     }
                      */
                     "application/json": {
@@ -16372,7 +16447,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key (for a test key, the entity's test-mode id).
-                 * @example 801ad4aa-d4a1-4506-aa04-51198cf9282f
+                 * @example 01a24e8b-bfe5-7801-ad4a-ad4a1a5062a0
                  */
                 entity_id: string;
                 /**
@@ -16395,10 +16470,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b4277bfb-62b0-4cdb-9aaa-c8083be453a5",
+                     *       "id": "01a24e8b-c126-7b42-b7bf-b62b06cdb9aa",
                      *       "object": "db_snapshot",
                      *       "livemode": false,
-                     *       "entity_id": "801ad4aa-d4a1-4506-aa04-51198cf9282f",
+                     *       "entity_id": "01a24e8b-bfe5-7801-ad4a-ad4a1a5062a0",
                      *       "snapshot_id": "cutover-t4f9822a3550-mxcpnkme-1d2379",
                      *       "db_instance_id": "local-dev",
                      *       "status": "creating",
@@ -16410,7 +16485,7 @@ export interface operations {
                      *       "failure_reason": null,
                      *       "env": "dev",
                      *       "dev_stub": true,
-                     *       "cutover_log_id": "84429ae7-0aaa-4b11-8000-b7d324cd2837"
+                     *       "cutover_log_id": "01a24e8b-c124-7844-a9ae-70aaa1b11000"
                      *     }
                      */
                     "application/json": components["schemas"]["DbSnapshot"];
@@ -16543,13 +16618,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example b4cd1e7a-514c-4b60-ab12-6c0c29bc9e31
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 85b21353-d1b3-4ef3-b02e-50a01f3c9702
+                 * @example 01a24e8b-c248-785b-a135-3d1b37ef3702
                  */
                 entity_id: string;
             };
@@ -16569,11 +16647,11 @@ export interface operations {
                      * @example {
                      *       "object": "cutover_freeze",
                      *       "livemode": false,
-                     *       "entity_id": "85b21353-d1b3-4ef3-b02e-50a01f3c9702",
+                     *       "entity_id": "01a24e8b-c248-785b-a135-3d1b37ef3702",
                      *       "frozen": false,
                      *       "freeze_token": null,
                      *       "frozen_at": null,
-                     *       "cutover_log_id": "8e6db2cf-4305-4af9-ad1f-74d9f4365413"
+                     *       "cutover_log_id": "01a24e8b-c28c-78e6-9b2c-f4305aaf9ed1"
                      *     }
                      */
                     "application/json": components["schemas"]["CutoverFreeze"];
@@ -16718,13 +16796,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 9b33c8ad-c04c-47ab-adc9-89714770a89c
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 0705d438-5e71-4435-96d6-3f02fbf59e68
+                 * @example 01a24e8b-705d-7070-9d43-85e71c435d6d
                  */
                 entity_id: string;
             };
@@ -16737,7 +16818,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "external_id": "ITX-mxcpn4s6-0",
-                 *           "source_id": "c215d407-5ad3-42a3-96ae-a9c412b3d79e"
+                 *           "source_id": "01a24e8b-70d8-7c21-9d40-75ad342a356a"
                  *         }
                  *       ]
                  *     }
@@ -16777,8 +16858,8 @@ export interface operations {
                      *       "results": [
                      *         {
                      *           "external_id": "ITX-mxcpn4s6-0",
-                     *           "inventory_transaction_id": "4f45845e-3575-44e9-ae17-1c174584ee0d",
-                     *           "source_id": "c215d407-5ad3-42a3-96ae-a9c412b3d79e",
+                     *           "inventory_transaction_id": "01a24e8b-70fb-74f4-9845-e3575b4e9ee1",
+                     *           "source_id": "01a24e8b-70d8-7c21-9d40-75ad342a356a",
                      *           "relinked": true,
                      *           "error": null,
                      *           "code": null,
@@ -16941,7 +17022,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 3b9e4436-ed9b-4f7f-bb21-2e0b0c15681c
+                 * @example 01a24e8a-93a5-73b9-a443-6ed9b8f7f7b2
                  */
                 entity_id: string;
             };
@@ -17116,7 +17197,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 1331490b-4ae0-459e-a671-0f911c6e0afb
+                 * @example 01a24e8b-5d2b-7133-9490-b4ae0b59ee67
                  */
                 entity_id: string;
             };
@@ -17139,12 +17220,12 @@ export interface operations {
                      *       "as_of_date": "2026-01-15",
                      *       "accounts": [
                      *         {
-                     *           "bank_account_id": "10e28703-f68c-4345-a4a2-4c2a27ddb1e8",
+                     *           "bank_account_id": "01a24e8b-5d46-710e-a870-3f68c3345e4a",
                      *           "account_name": "Operating Bank Account",
                      *           "gl_balance": 1000
                      *         },
                      *         {
-                     *           "bank_account_id": "23c62b15-a293-4c9a-8f55-b5c104baba77",
+                     *           "bank_account_id": "01a24e8b-5da3-723c-a2b1-5a293ac9a0f5",
                      *           "account_name": "Savings",
                      *           "gl_balance": 0
                      *         }
@@ -17294,7 +17375,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example c44d039e-7460-475f-a1da-e3f8b283b94a
+                 * @example 01a24e8a-bba6-7c44-9039-e7460575f21d
                  */
                 entity_id: string;
             };
@@ -17318,7 +17399,7 @@ export interface operations {
                      *       "fiscal_year_start": "2026-01-01",
                      *       "accounts": [
                      *         {
-                     *           "account_id": "4a906524-6fad-4711-821f-00cfca967df5",
+                     *           "account_id": "01a24e8a-bbaf-74a9-8652-46fad9711421",
                      *           "code": "1000",
                      *           "name": "Operating Bank Account",
                      *           "type": "asset",
@@ -17326,7 +17407,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "92ffc273-af4f-4419-82d9-4d530491b4f7",
+                     *           "account_id": "01a24e8a-bbaf-792f-bc27-3af4f1419c2d",
                      *           "code": "1050",
                      *           "name": "Undeposited Funds",
                      *           "type": "asset",
@@ -17334,7 +17415,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "0163c715-6a14-405f-ac78-ca95e4ffc390",
+                     *           "account_id": "01a24e8a-bbaf-7016-bc71-56a14205fec7",
                      *           "code": "1100",
                      *           "name": "Accounts Receivable",
                      *           "type": "asset",
@@ -17342,7 +17423,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "48969171-744d-4c79-b2d4-b46347428119",
+                     *           "account_id": "01a24e8a-bbaf-7489-a917-1744d4c79f2d",
                      *           "code": "1200",
                      *           "name": "Inventory Asset",
                      *           "type": "asset",
@@ -17350,7 +17431,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "a70e4a4c-f85b-4d68-9dbf-de754ee06f68",
+                     *           "account_id": "01a24e8a-bbaf-7a70-a4a4-cf85b7d689db",
                      *           "code": "1300",
                      *           "name": "Vendor Returns Receivable",
                      *           "type": "asset",
@@ -17358,7 +17439,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "b2ff305e-97a3-4884-8d0a-c0b35d0329b0",
+                     *           "account_id": "01a24e8a-bbaf-7b2f-b305-e97a378848d0",
                      *           "code": "2000",
                      *           "name": "Accounts Payable",
                      *           "type": "liability",
@@ -17366,7 +17447,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "55dec9c9-fdfc-4503-94a7-48a3c37b6336",
+                     *           "account_id": "01a24e8a-bbaf-755d-ac9c-9fdfc650354a",
                      *           "code": "2050",
                      *           "name": "Received Not Billed",
                      *           "type": "liability",
@@ -17374,7 +17455,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "194b02c5-1094-4a5f-b994-864050bce5f9",
+                     *           "account_id": "01a24e8a-bbaf-7194-b02c-510946a5f399",
                      *           "code": "2100",
                      *           "name": "Vendor Credits",
                      *           "type": "liability",
@@ -17382,7 +17463,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "fe83211f-8b62-4d38-bf24-0d6609f65504",
+                     *           "account_id": "01a24e8a-bbaf-7fe8-b211-f8b625d387f2",
                      *           "code": "2150",
                      *           "name": "Customer Deposits and Credits",
                      *           "type": "liability",
@@ -17390,7 +17471,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "5d9d1c3e-d2c3-4d4b-b488-e6125673a3b0",
+                     *           "account_id": "01a24e8a-bbaf-75d9-91c3-ed2c3dd4bf48",
                      *           "code": "2200",
                      *           "name": "Sales Tax Payable",
                      *           "type": "liability",
@@ -17398,7 +17479,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "8a87a265-36ba-45c3-a96f-3344ccb5e983",
+                     *           "account_id": "01a24e8a-bbaf-78a8-ba26-536ba15c3296",
                      *           "code": "3000",
                      *           "name": "Opening Balance Equity",
                      *           "type": "equity",
@@ -17406,7 +17487,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "faacb881-4b1b-46d4-b71f-e17d43c8a6ec",
+                     *           "account_id": "01a24e8a-bbaf-7faa-8b88-14b1b26d4b71",
                      *           "code": "3100",
                      *           "name": "Retained Earnings",
                      *           "type": "equity",
@@ -17414,7 +17495,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "6c90ffe5-e1df-44c0-8b13-968e788d0583",
+                     *           "account_id": "01a24e8a-bbaf-76c9-8ffe-5e1dfd4c00b1",
                      *           "code": "4000",
                      *           "name": "Sales Revenue",
                      *           "type": "revenue",
@@ -17422,7 +17503,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "9b114d3d-737e-407e-a14f-9693efaf946a",
+                     *           "account_id": "01a24e8a-bbaf-79b1-94d3-d737e907e214",
                      *           "code": "5000",
                      *           "name": "Cost of Goods Sold",
                      *           "type": "expense",
@@ -17430,7 +17511,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "54b3e5ec-e0d9-4022-9fa0-c95cf1923c2f",
+                     *           "account_id": "01a24e8a-bbaf-754b-be5e-ce0d9c0225fa",
                      *           "code": "5100",
                      *           "name": "Purchase Price Variance",
                      *           "type": "expense",
@@ -17438,7 +17519,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "28e9c2dd-2c6b-4a27-bf8c-785919276923",
+                     *           "account_id": "01a24e8a-bbaf-728e-9c2d-d2c6bea27ff8",
                      *           "code": "5200",
                      *           "name": "Inventory Shrinkage and Adjustments",
                      *           "type": "expense",
@@ -17446,7 +17527,7 @@ export interface operations {
                      *           "credit_balance": 0
                      *         },
                      *         {
-                     *           "account_id": "563ec552-f6b4-41ae-936e-362c89d863f1",
+                     *           "account_id": "01a24e8a-bbc2-7563-ac55-2f6b471aed36",
                      *           "code": "T11",
                      *           "name": "Rent expense",
                      *           "type": "expense",
@@ -17454,7 +17535,7 @@ export interface operations {
                      *           "credit_balance": 0.2
                      *         },
                      *         {
-                     *           "account_id": "1063e931-0b38-4208-b771-a8bcd8e3b356",
+                     *           "account_id": "01a24e8a-bbc9-7106-be93-10b383208b77",
                      *           "code": "T12",
                      *           "name": "Service revenue",
                      *           "type": "revenue",
@@ -17462,7 +17543,7 @@ export interface operations {
                      *           "credit_balance": 0.2
                      *         },
                      *         {
-                     *           "account_id": "1e0e5dc9-dc21-45d2-8066-548842bf0c78",
+                     *           "account_id": "01a24e8a-bbd4-71e0-a5dc-9dc21f5d2006",
                      *           "code": "T13",
                      *           "name": "Savings",
                      *           "type": "asset",
@@ -17610,12 +17691,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example e0e76fc6-3666-4426-9e9c-adec7d84ab75
+                 * @example 01a24e8b-8ffa-7e0e-b6fc-6366654261e9
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 5565d1d4-2d56-431a-8507-8ebf3451a5e4
+                 * @example 01a24e8b-9258-7556-9d1d-42d56e31a850
                  */
                 ending_before?: string;
             };
@@ -17626,7 +17707,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example e03827d5-c52a-4c74-95fa-05a1df432b9b
+                 * @example 01a24e8b-8f99-7e03-827d-5c52afc7455f
                  */
                 entity_id: string;
             };
@@ -17647,10 +17728,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "e0e76fc6-3666-4426-9e9c-adec7d84ab75",
+                     *           "id": "01a24e8b-8ffa-7e0e-b6fc-6366654261e9",
                      *           "object": "webhook_endpoint",
                      *           "livemode": false,
-                     *           "entity_id": "e03827d5-c52a-4c74-95fa-05a1df432b9b",
+                     *           "entity_id": "01a24e8b-8f99-7e03-827d-5c52afc7455f",
                      *           "url": "https://93.184.216.34/hooks",
                      *           "description": null,
                      *           "enabled_events": [
@@ -17665,8 +17746,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "e0e76fc6-3666-4426-9e9c-adec7d84ab75",
-                     *       "url": "/v1/entities/e03827d5-c52a-4c74-95fa-05a1df432b9b/webhook-endpoints"
+                     *       "next_cursor": "01a24e8b-8ffa-7e0e-b6fc-6366654261e9",
+                     *       "url": "/v1/entities/01a24e8b-8f99-7e03-827d-5c52afc7455f/webhook-endpoints"
                      *     }
                      */
                     "application/json": {
@@ -17809,13 +17890,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 7b4c8be4-9ef7-4e35-afd4-a96750df48a9
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example afffe6fd-41ee-4be2-aa83-318cfdbf2093
+                 * @example 01a24e8a-ef86-7aff-be6f-d41ee7be2ea8
                  */
                 entity_id: string;
             };
@@ -17854,10 +17938,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ef85de51-03e0-4048-80f9-34f03eeda548",
+                     *       "id": "01a24e8a-ef9c-7ef8-9de5-103e0c04800f",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
-                     *       "entity_id": "afffe6fd-41ee-4be2-aa83-318cfdbf2093",
+                     *       "entity_id": "01a24e8a-ef86-7aff-be6f-d41ee7be2ea8",
                      *       "url": "https://93.184.216.34/hooks",
                      *       "description": null,
                      *       "enabled_events": [
@@ -18020,12 +18104,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 28531055-b7b1-46fa-8ace-35d70ab79d08
+                 * @example 01a24e8b-1a63-7285-b105-5b7b1e6fa8ac
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example f85b933a-7c3e-4ae9-a188-9da0d3d17a2f
+                 * @example 01a24e8b-1aa0-7f85-b933-a7c3ecae9e18
                  */
                 id: string;
             };
@@ -18043,10 +18127,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f85b933a-7c3e-4ae9-a188-9da0d3d17a2f",
+                     *       "id": "01a24e8b-1aa0-7f85-b933-a7c3ecae9e18",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
-                     *       "entity_id": "28531055-b7b1-46fa-8ace-35d70ab79d08",
+                     *       "entity_id": "01a24e8b-1a63-7285-b105-5b7b1e6fa8ac",
                      *       "url": "http://localhost:33559/hooks",
                      *       "description": null,
                      *       "enabled_events": [
@@ -18190,7 +18274,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 5c9d38ab-e33f-4758-adca-6c2abc23b7d3
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -18198,12 +18285,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example fa7492b1-0350-49b2-a8c0-08760610cc17
+                 * @example 01a24e8b-8f99-7fa7-892b-1035009b2e8c
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 2e30a9e4-6850-45f9-bfd3-bff97f00d962
+                 * @example 01a24e8b-8fe1-72e3-8a9e-46850d5f9bfd
                  */
                 id: string;
             };
@@ -18221,7 +18308,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2e30a9e4-6850-45f9-bfd3-bff97f00d962",
+                     *       "id": "01a24e8b-8fe1-72e3-8a9e-46850d5f9bfd",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
                      *       "deleted": true
@@ -18388,7 +18475,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example fbfe822e-7d07-4a8b-a819-2506043eb4bf
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -18396,12 +18486,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 6d1f9bf1-f4a3-4b4f-896c-80f23d4d2ab4
+                 * @example 01a24e8b-8f99-76d1-b9bf-1f4a36b4f496
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 237780dc-a8c7-4e31-ac02-6632b0bcebff
+                 * @example 01a24e8b-8fe1-7237-b80d-ca8c73e31ec0
                  */
                 id: string;
             };
@@ -18441,10 +18531,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "237780dc-a8c7-4e31-ac02-6632b0bcebff",
+                     *       "id": "01a24e8b-8fe1-7237-b80d-ca8c73e31ec0",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
-                     *       "entity_id": "6d1f9bf1-f4a3-4b4f-896c-80f23d4d2ab4",
+                     *       "entity_id": "01a24e8b-8f99-76d1-b9bf-1f4a36b4f496",
                      *       "url": "https://93.184.216.35/v2",
                      *       "description": null,
                      *       "enabled_events": [
@@ -18618,12 +18708,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example b4c81934-0a62-4b0d-9c38-803c424a54e6
+                 * @example 01a24e8b-15a3-7b4c-8193-40a623b0d5c3
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 508357db-f034-45f5-8bad-a7a67edca04b
+                 * @example 01a24e8b-28ec-7508-b57d-bf03405f54ba
                  */
                 ending_before?: string;
             };
@@ -18634,12 +18724,12 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example b27268e0-96c2-42dd-b695-6ff4a4a5b45a
+                 * @example 01a24e8b-14ee-7b27-a68e-096c262ddb69
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 395d94ec-47fe-4c0a-a988-d3b6820bf77b
+                 * @example 01a24e8b-1518-7395-994e-c47fedc0aa98
                  */
                 id: string;
             };
@@ -18660,12 +18750,12 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "b4c81934-0a62-4b0d-9c38-803c424a54e6",
+                     *           "id": "01a24e8b-15a3-7b4c-8193-40a623b0d5c3",
                      *           "object": "webhook_delivery_attempt",
                      *           "livemode": false,
-                     *           "delivery_id": "3653f253-227e-4fce-96fc-8dbf006e556e",
-                     *           "endpoint_id": "395d94ec-47fe-4c0a-a988-d3b6820bf77b",
-                     *           "event_id": "2cfa38f2-96f4-4447-8174-5221e9cc5438",
+                     *           "delivery_id": "01a24e8b-1596-7365-bf25-3227e4fced6f",
+                     *           "endpoint_id": "01a24e8b-1518-7395-994e-c47fedc0aa98",
+                     *           "event_id": "01a24e8b-157f-72cf-a38f-296f4e447017",
                      *           "event_type": "order.created",
                      *           "attempt_number": 1,
                      *           "succeeded": true,
@@ -18679,7 +18769,7 @@ export interface operations {
                      *       ],
                      *       "has_more": false,
                      *       "next_cursor": null,
-                     *       "url": "/v1/entities/b27268e0-96c2-42dd-b695-6ff4a4a5b45a/webhook-endpoints/395d94ec-47fe-4c0a-a988-d3b6820bf77b/deliveries"
+                     *       "url": "/v1/entities/01a24e8b-14ee-7b27-a68e-096c262ddb69/webhook-endpoints/01a24e8b-1518-7395-994e-c47fedc0aa98/deliveries"
                      *     }
                      */
                     "application/json": {
@@ -18822,18 +18912,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example e1d40ee3-ac51-4aae-a586-248603b0edc6
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example da2173bc-e2a2-4d2b-9dfb-7e417ed00029
+                 * @example 01a24e8b-274e-7da2-973b-ce2a2dd2b5df
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 7f5d2c5c-43a1-442a-9bb1-4da9ff2de17e
+                 * @example 01a24e8b-275d-77f5-92c5-c43a1e42a5bb
                  */
                 id: string;
             };
@@ -18851,10 +18944,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7f5d2c5c-43a1-442a-9bb1-4da9ff2de17e",
+                     *       "id": "01a24e8b-275d-77f5-92c5-c43a1e42a5bb",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
-                     *       "entity_id": "da2173bc-e2a2-4d2b-9dfb-7e417ed00029",
+                     *       "entity_id": "01a24e8b-274e-7da2-973b-ce2a2dd2b5df",
                      *       "url": "http://localhost:40905/hooks",
                      *       "description": null,
                      *       "enabled_events": [
@@ -19010,18 +19103,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1a3df3a2-9edd-48a2-a5bb-1dab6e6317a1
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example c59228c4-10d5-4106-b90a-b54c3b33c51b
+                 * @example 01a24e8b-9029-7c59-a28c-410d5b106b90
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example a7084de9-6f8a-4de6-8e7c-77d0edf3eade
+                 * @example 01a24e8b-9037-7a70-84de-96f8a4de6ce7
                  */
                 id: string;
             };
@@ -19039,10 +19135,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a7084de9-6f8a-4de6-8e7c-77d0edf3eade",
+                     *       "id": "01a24e8b-9037-7a70-84de-96f8a4de6ce7",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
-                     *       "entity_id": "c59228c4-10d5-4106-b90a-b54c3b33c51b",
+                     *       "entity_id": "01a24e8b-9029-7c59-a28c-410d5b106b90",
                      *       "url": "https://93.184.216.34/hooks",
                      *       "description": null,
                      *       "enabled_events": [
@@ -19198,18 +19294,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example bfe1913b-7a98-466c-af3a-606fbfee3107
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 60f761f9-becd-434b-bae4-7afa10ad4a38
+                 * @example 01a24e8b-266e-760f-b61f-9becdd34bfae
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 9eff0921-f171-49e3-92cd-fbf1e95c6edd
+                 * @example 01a24e8b-2681-79ef-b092-1f17119e392c
                  */
                 id: string;
             };
@@ -19227,10 +19326,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9eff0921-f171-49e3-92cd-fbf1e95c6edd",
+                     *       "id": "01a24e8b-2681-79ef-b092-1f17119e392c",
                      *       "object": "webhook_endpoint",
                      *       "livemode": false,
-                     *       "entity_id": "60f761f9-becd-434b-bae4-7afa10ad4a38",
+                     *       "entity_id": "01a24e8b-266e-760f-b61f-9becdd34bfae",
                      *       "url": "http://localhost:33641/hooks",
                      *       "description": null,
                      *       "enabled_events": [
@@ -19387,18 +19486,21 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1fefb939-4f8e-456a-af4d-2bacb9765ecf
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example ad8859eb-9af5-49ae-a921-bd420fc2b13b
+                 * @example 01a24e8b-2020-7ad8-859e-b9af589aea92
                  */
                 entity_id: string;
                 /**
                  * @description The object id.
-                 * @example 75bd4099-e1a3-4cb7-b6db-b3934aea113c
+                 * @example 01a24e8b-2038-775b-9409-9e1a3acb7b6d
                  */
                 id: string;
             };
@@ -19416,11 +19518,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b56d3eb7-e194-4540-b527-94cd15abff8d",
+                     *       "id": "01a24e8b-208c-7b56-93eb-7e194d540f52",
                      *       "object": "webhook_delivery",
                      *       "livemode": false,
-                     *       "endpoint_id": "75bd4099-e1a3-4cb7-b6db-b3934aea113c",
-                     *       "event_id": "3c480042-3319-439f-bd02-4f5f7bf478c3",
+                     *       "endpoint_id": "01a24e8b-2038-775b-9409-9e1a3acb7b6d",
+                     *       "event_id": "01a24e8b-208c-73c4-8004-23319e39f3d0",
                      *       "event_type": "ping",
                      *       "kind": "test",
                      *       "status": "pending",
@@ -19577,12 +19679,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example bcecceb0-4e9b-4f7b-bdd5-5aa428ba5c98
+                 * @example 01a24e8a-08e7-7bce-8ceb-04e9b8f7b7dd
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 9a218ae6-cfef-4de1-939e-78b29c3923f5
+                 * @example 01a24e8d-b7d1-79a2-98ae-6cfef7de1939
                  */
                 ending_before?: string;
                 /** @example expense */
@@ -19622,10 +19724,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "bcecceb0-4e9b-4f7b-bdd5-5aa428ba5c98",
+                     *           "id": "01a24e8a-08e7-7bce-8ceb-04e9b8f7b7dd",
                      *           "object": "gl_account",
                      *           "livemode": false,
-                     *           "entity_id": "ce536506-c3c3-4961-9ac3-472e7d0c2ba0",
+                     *           "entity_id": "01a24e8a-08e3-7ce5-b650-6c3c32961dac",
                      *           "code": "5200",
                      *           "name": "Inventory Shrinkage and Adjustments",
                      *           "description": null,
@@ -19641,10 +19743,10 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:38.819Z"
                      *         },
                      *         {
-                     *           "id": "987f90c7-34df-4431-82bc-94e9393f1960",
+                     *           "id": "01a24e8a-08e7-7987-b90c-734df743142b",
                      *           "object": "gl_account",
                      *           "livemode": false,
-                     *           "entity_id": "ce536506-c3c3-4961-9ac3-472e7d0c2ba0",
+                     *           "entity_id": "01a24e8a-08e3-7ce5-b650-6c3c32961dac",
                      *           "code": "5100",
                      *           "name": "Purchase Price Variance",
                      *           "description": null,
@@ -19805,7 +19907,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example ac9699bd-bc31-4200-a3ac-147eba072c7e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -19852,10 +19957,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5822266b-44e4-4b6b-8852-33f6d2f40b39",
+                     *       "id": "01a24e8a-095d-7582-a266-b44e46b6bc85",
                      *       "object": "gl_account",
                      *       "livemode": false,
-                     *       "entity_id": "6457d69a-767a-4021-9663-aed84200f747",
+                     *       "entity_id": "01a24e8a-08e3-7645-bd69-a767af021166",
                      *       "code": "T0",
                      *       "name": "Rent expense",
                      *       "description": null,
@@ -20019,7 +20124,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 0cc134f9-e19b-4685-8e58-4244f6270b44
+                 * @example 01a24e9b-1a30-70cc-934f-9e19b8685ce5
                  */
                 id: string;
             };
@@ -20037,10 +20142,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0cc134f9-e19b-4685-8e58-4244f6270b44",
+                     *       "id": "01a24e9b-1a30-70cc-934f-9e19b8685ce5",
                      *       "object": "gl_account",
                      *       "livemode": false,
-                     *       "entity_id": "410e8b91-6dfe-47e2-9388-64679e2e6ee6",
+                     *       "entity_id": "01a24e9b-19b2-7410-a8b9-16dfea7e2538",
                      *       "code": "X-10",
                      *       "name": "Office supplies",
                      *       "description": null,
@@ -20052,8 +20157,8 @@ export interface operations {
                      *       "bank_account_id": null,
                      *       "is_active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-12-07T03:36:29.904Z",
-                     *       "updated_at": "2026-12-07T03:36:29.904Z"
+                     *       "created_at": "2026-12-07T03:45:17.344Z",
+                     *       "updated_at": "2026-12-07T03:45:17.344Z"
                      *     }
                      */
                     "application/json": components["schemas"]["GlAccount"];
@@ -20186,7 +20291,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 196f9121-32f4-4626-a798-384f892037b7
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -20194,7 +20302,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example a411b25d-4c66-4707-a675-9996b8b63f74
+                 * @example 01a24e8a-a6e2-7a41-9b25-d4c660707a67
                  */
                 id: string;
             };
@@ -20212,7 +20320,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a411b25d-4c66-4707-a675-9996b8b63f74",
+                     *       "id": "01a24e8a-a6e2-7a41-9b25-d4c660707a67",
                      *       "object": "gl_account",
                      *       "livemode": false,
                      *       "deleted": true
@@ -20379,7 +20487,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 5a97d8f0-b7e2-4f0c-ad15-6ffa71e7e0d6
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -20387,7 +20498,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c981f5c7-2552-4da9-bc33-858a6d51488c
+                 * @example 01a24e8a-a6e2-7c98-9f5c-725524da93c3
                  */
                 id: string;
             };
@@ -20435,10 +20546,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c981f5c7-2552-4da9-bc33-858a6d51488c",
+                     *       "id": "01a24e8a-a6e2-7c98-9f5c-725524da93c3",
                      *       "object": "gl_account",
                      *       "livemode": false,
-                     *       "entity_id": "5ccb9d6e-a663-4942-aafb-5fbe4d0f3515",
+                     *       "entity_id": "01a24e8a-a6cf-75cc-b9d6-ea66349426af",
                      *       "code": "X-10",
                      *       "name": "Office supplies",
                      *       "description": null,
@@ -20447,7 +20558,7 @@ export interface operations {
                      *       "normal_balance": "debit",
                      *       "system_key": null,
                      *       "is_bank": true,
-                     *       "bank_account_id": "47432ed9-0e25-42e7-88a3-1a1287ca93a3",
+                     *       "bank_account_id": "01a24e8a-a725-7474-b2ed-90e2552e708a",
                      *       "is_active": true,
                      *       "metadata": {},
                      *       "created_at": "2026-12-07T03:27:19.265Z",
@@ -20606,7 +20717,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example ad601eca-4f8a-4a1d-a0dc-30f241fa07a3
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -20616,8 +20730,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "e38ae449-2d88-4e67-8f4d-19f78acf5499",
-                 *       "location_id": "29bd2a0a-ed9a-44f6-b008-ae621c412302",
+                 *       "product_id": "01a24e8a-0a3c-7e38-ae44-92d88ce670f4",
+                 *       "location_id": "01a24e8a-0a31-729b-92a0-aed9a44f6b00",
                  *       "quantity": -1,
                  *       "allow_negative": true,
                  *       "reason": "count"
@@ -20662,12 +20776,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fcd94691-5e55-4af3-803d-766d5594245a",
+                     *       "id": "01a24e8a-0a56-7fcd-9469-15e55baf3c03",
                      *       "object": "inventory_transaction",
                      *       "livemode": false,
-                     *       "entity_id": "decf3349-dc77-42c4-a695-85ef0357aac5",
-                     *       "product_id": "e38ae449-2d88-4e67-8f4d-19f78acf5499",
-                     *       "location_id": "29bd2a0a-ed9a-44f6-b008-ae621c412302",
+                     *       "entity_id": "01a24e8a-0a29-7dec-b334-9dc7752c4269",
+                     *       "product_id": "01a24e8a-0a3c-7e38-ae44-92d88ce670f4",
+                     *       "location_id": "01a24e8a-0a31-729b-92a0-aed9a44f6b00",
                      *       "transaction_type": "adjust",
                      *       "quantity": -1,
                      *       "unit_cost": 4,
@@ -20832,17 +20946,17 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 90a72805-63c9-4a63-b100-3fdc44fbf977
+                 * @example 01a24e8a-092b-790a-b280-563c95a63710
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 14feaef5-d989-422b-bb26-2044ecf27641
+                 * @example 01a24e8d-4cef-714f-aaef-5d989022bbb2
                  */
                 ending_before?: string;
-                /** @example 0902b795-2b96-4807-b3ac-3d876c408b19 */
+                /** @example 01a24e8a-08f5-7090-ab79-52b96680733a */
                 product_id?: string;
-                /** @example cafb20a8-7a45-4d48-9422-de9bb82abd30 */
+                /** @example 01a24e8a-08eb-7caf-b20a-87a450d48942 */
                 location_id?: string;
                 /** @example in_stock */
                 stock_status?: "in_stock" | "low_stock" | "out_of_stock";
@@ -20869,12 +20983,12 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "90a72805-63c9-4a63-b100-3fdc44fbf977",
+                     *           "id": "01a24e8a-092b-790a-b280-563c95a63710",
                      *           "object": "inventory_balance",
                      *           "livemode": false,
-                     *           "entity_id": "3c633d42-4de7-4518-9c23-e1c4436efbee",
-                     *           "product_id": "0902b795-2b96-4807-b3ac-3d876c408b19",
-                     *           "location_id": "cafb20a8-7a45-4d48-9422-de9bb82abd30",
+                     *           "entity_id": "01a24e8a-08e3-73c6-b3d4-24de775181c2",
+                     *           "product_id": "01a24e8a-08f5-7090-ab79-52b96680733a",
+                     *           "location_id": "01a24e8a-08eb-7caf-b20a-87a450d48942",
                      *           "sku": "W-6",
                      *           "product_name": "Widget",
                      *           "on_hand": 4,
@@ -21046,7 +21160,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example e2e67ddc-c564-4709-865b-da37d55a4dcc
+                 * @example 01a24e8a-cf55-7e2e-a7dd-cc564d709065
                  */
                 id: string;
             };
@@ -21064,12 +21178,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e2e67ddc-c564-4709-865b-da37d55a4dcc",
+                     *       "id": "01a24e8a-cf55-7e2e-a7dd-cc564d709065",
                      *       "object": "inventory_balance",
                      *       "livemode": false,
-                     *       "entity_id": "8278fc56-7405-4101-8f41-275066637d99",
-                     *       "product_id": "348888cf-3dbb-46be-a168-668c1e5c5273",
-                     *       "location_id": "37e9483f-f61a-4887-9687-adf8758f94c2",
+                     *       "entity_id": "01a24e8a-cf23-7827-8fc5-6740531014f4",
+                     *       "product_id": "01a24e8a-cf49-7348-888c-f3dbb36be616",
+                     *       "location_id": "01a24e8a-cf3c-737e-9483-ff61ad887168",
                      *       "sku": "P-fzhfhyjnqen",
                      *       "product_name": "Stocked",
                      *       "on_hand": 3,
@@ -21220,7 +21334,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 4e229b80-ee34-4a26-a412-4514358b5404
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -21230,8 +21347,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "6b7ae168-20a1-4a96-9407-4ded2aea9010",
-                 *       "location_id": "2f8b14a6-edb4-4466-a107-609740e0c442",
+                 *       "product_id": "01a24e8a-0d5e-76b7-ae16-820a1ba96540",
+                 *       "location_id": "01a24e8a-0d4a-72f8-b14a-6edb4c466210",
                  *       "quantity": 2,
                  *       "unit_cost": 4
                  *     }
@@ -21275,12 +21392,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2a1ee429-787c-435e-b51a-187dc9c3ff68",
+                     *       "id": "01a24e8a-0d82-72a1-ae42-9787c235e751",
                      *       "object": "inventory_transaction",
                      *       "livemode": false,
-                     *       "entity_id": "51b144a8-a565-43af-922a-667fcb6fc6a0",
-                     *       "product_id": "6b7ae168-20a1-4a96-9407-4ded2aea9010",
-                     *       "location_id": "2f8b14a6-edb4-4466-a107-609740e0c442",
+                     *       "entity_id": "01a24e8a-0d43-751b-944a-8a56533af922",
+                     *       "product_id": "01a24e8a-0d5e-76b7-ae16-820a1ba96540",
+                     *       "location_id": "01a24e8a-0d4a-72f8-b14a-6edb4c466210",
                      *       "transaction_type": "receive",
                      *       "quantity": 2,
                      *       "unit_cost": 4,
@@ -21445,27 +21562,27 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 6b2d9cca-6517-46d6-ac71-97b961978192
+                 * @example 01a24e8a-cf69-76b2-99cc-a651766d66c7
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 269cac21-3229-4f2a-b7fc-e1b3bb4ae0b5
+                 * @example 01a24e8a-f26c-7269-8ac2-132291f2ab7f
                  */
                 ending_before?: string;
-                /** @example 28c6c52e-ae67-429a-8867-43489e973b0f */
+                /** @example 01a24e8a-cf49-728c-ac52-eae67329ac86 */
                 product_id?: string;
-                /** @example 53cc1a04-271f-49c2-94c7-e2f7ea43e6e3 */
+                /** @example 01a24e8a-cf3c-753c-81a0-4271f89c2d4c */
                 location_id?: string;
                 /** @example receive */
                 transaction_type?: "receive" | "adjust" | "transfer" | "sale_fulfillment" | "return" | "build_consume" | "build_produce" | "vendor_return";
                 /** @example order */
                 reference_type?: string;
-                /** @example 2f9621af-41b1-449a-9391-58d25418e814 */
+                /** @example 01a24e8a-efdb-72f9-a21a-f41b1e49a539 */
                 reference_id?: string;
                 /**
                  * @description The rows of one transfer or kit build.
-                 * @example d7e6d19e-0983-49ac-854a-75dc5f7409be
+                 * @example 01a24e8a-f071-7d7e-ad19-e098319ac054
                  */
                 group_id?: string;
             };
@@ -21491,12 +21608,12 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "6b2d9cca-6517-46d6-ac71-97b961978192",
+                     *           "id": "01a24e8a-cf69-76b2-99cc-a651766d66c7",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "98978ae0-8d3d-41b2-bf0e-8c053c0bc6c0",
-                     *           "product_id": "28c6c52e-ae67-429a-8867-43489e973b0f",
-                     *           "location_id": "53cc1a04-271f-49c2-94c7-e2f7ea43e6e3",
+                     *           "entity_id": "01a24e8a-cf23-7989-b8ae-08d3d31b2bf0",
+                     *           "product_id": "01a24e8a-cf49-728c-ac52-eae67329ac86",
+                     *           "location_id": "01a24e8a-cf3c-753c-81a0-4271f89c2d4c",
                      *           "transaction_type": "receive",
                      *           "quantity": 5,
                      *           "unit_cost": 3.3333,
@@ -21513,12 +21630,12 @@ export interface operations {
                      *           "created_at": "2026-12-07T03:27:29.640Z"
                      *         },
                      *         {
-                     *           "id": "1b06380d-a97f-4dcf-a753-ce20932c5a4f",
+                     *           "id": "01a24e8a-cf57-71b0-a380-da97fddcf275",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "98978ae0-8d3d-41b2-bf0e-8c053c0bc6c0",
-                     *           "product_id": "28c6c52e-ae67-429a-8867-43489e973b0f",
-                     *           "location_id": "53cc1a04-271f-49c2-94c7-e2f7ea43e6e3",
+                     *           "entity_id": "01a24e8a-cf23-7989-b8ae-08d3d31b2bf0",
+                     *           "product_id": "01a24e8a-cf49-728c-ac52-eae67329ac86",
+                     *           "location_id": "01a24e8a-cf3c-753c-81a0-4271f89c2d4c",
                      *           "transaction_type": "receive",
                      *           "quantity": 5,
                      *           "unit_cost": 2,
@@ -21686,7 +21803,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c88fc3d9-7d8a-4561-bf1c-127b45105e08
+                 * @example 01a24e8a-092c-7c88-bc3d-97d8ad561ff1
                  */
                 id: string;
             };
@@ -21704,25 +21821,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c88fc3d9-7d8a-4561-bf1c-127b45105e08",
+                     *       "id": "01a24e8a-092c-7c88-bc3d-97d8ad561ff1",
                      *       "object": "inventory_transaction",
                      *       "livemode": false,
-                     *       "entity_id": "c7df5d95-3879-437b-8726-0bbd2b018ffa",
-                     *       "product_id": "2178f808-f11d-4359-bfff-2c28def9be7c",
-                     *       "location_id": "eae32d0a-9f76-4801-8678-2fe0e21e82ca",
+                     *       "entity_id": "01a24e8a-08e3-7c7d-b5d9-53879637bc72",
+                     *       "product_id": "01a24e8a-08f5-7217-8f80-8f11df3593ff",
+                     *       "location_id": "01a24e8a-08eb-7eae-b2d0-a9f76a801c67",
                      *       "transaction_type": "receive",
                      *       "quantity": 4,
                      *       "unit_cost": 3,
                      *       "total_cost": 12,
                      *       "uom_id": null,
                      *       "reference_type": "order",
-                     *       "reference_id": "6a91fb73-5303-471c-bf13-6f585a352b76",
+                     *       "reference_id": "01a24e8a-0906-76a9-9fb7-35303a71cbf1",
                      *       "transaction_id": null,
-                     *       "group_id": "df1a97f1-a996-4289-9524-68b79a72a623",
+                     *       "group_id": "01a24e8a-092c-7df1-a97f-1a996c289952",
                      *       "reason": null,
                      *       "notes": null,
                      *       "metadata": {
-                     *         "line_id": "eaeb88ef-6d88-4998-91a2-1bd906524d50",
+                     *         "line_id": "01a24e8a-0908-7eae-b88e-f6d88b99851a",
                      *         "order_number": "PO-000001"
                      *       },
                      *       "occurred_at": "2026-12-07T03:26:38.890Z",
@@ -21859,7 +21976,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 3cab7244-2483-4c3e-aa6d-cbf51812b72b
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -21869,9 +21989,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
-                 *       "from_location_id": "7a089b13-6741-4cc0-b2bb-b24fcae3d86e",
-                 *       "to_location_id": "99c65d1f-e00f-4551-9440-75ab3f774e92",
+                 *       "product_id": "01a24e8a-d1be-70d5-b5da-355533473729",
+                 *       "from_location_id": "01a24e8a-d1aa-77a0-89b1-36741dcc0b2b",
+                 *       "to_location_id": "01a24e8a-d1c6-799c-a5d1-fe00fb551d44",
                  *       "quantity": 3
                  *     }
                  */
@@ -21907,31 +22027,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *       "id": "01a24e8a-d204-7c35-a08d-1cd71188417a",
                      *       "object": "inventory_transfer",
                      *       "livemode": false,
-                     *       "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
-                     *       "from_location_id": "7a089b13-6741-4cc0-b2bb-b24fcae3d86e",
-                     *       "to_location_id": "99c65d1f-e00f-4551-9440-75ab3f774e92",
+                     *       "product_id": "01a24e8a-d1be-70d5-b5da-355533473729",
+                     *       "from_location_id": "01a24e8a-d1aa-77a0-89b1-36741dcc0b2b",
+                     *       "to_location_id": "01a24e8a-d1c6-799c-a5d1-fe00fb551d44",
                      *       "quantity": 3,
                      *       "total_cost": 7,
                      *       "transactions": [
                      *         {
-                     *           "id": "d9cb8ad7-6456-48ba-8dd6-90d0dd3e75f0",
+                     *           "id": "01a24e8a-d208-7d9c-b8ad-7645668bacdd",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "5c235e21-0403-4bb2-907f-b698446dd2ae",
-                     *           "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
-                     *           "location_id": "7a089b13-6741-4cc0-b2bb-b24fcae3d86e",
+                     *           "entity_id": "01a24e8a-d19b-75c2-b5e2-10403dbb2d07",
+                     *           "product_id": "01a24e8a-d1be-70d5-b5da-355533473729",
+                     *           "location_id": "01a24e8a-d1aa-77a0-89b1-36741dcc0b2b",
                      *           "transaction_type": "transfer",
                      *           "quantity": -3,
                      *           "unit_cost": 2.3333,
                      *           "total_cost": -7,
                      *           "uom_id": null,
                      *           "reference_type": "transfer",
-                     *           "reference_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "reference_id": "01a24e8a-d204-7c35-a08d-1cd71188417a",
                      *           "transaction_id": null,
-                     *           "group_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "group_id": "01a24e8a-d204-7c35-a08d-1cd71188417a",
                      *           "reason": null,
                      *           "notes": null,
                      *           "metadata": {},
@@ -21939,21 +22059,21 @@ export interface operations {
                      *           "created_at": "2026-12-07T03:27:30.306Z"
                      *         },
                      *         {
-                     *           "id": "419e225d-60b8-4e4d-aa4d-f02df288b8d7",
+                     *           "id": "01a24e8a-d214-7419-a225-d60b8ee4d2a4",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "5c235e21-0403-4bb2-907f-b698446dd2ae",
-                     *           "product_id": "0d575da3-5553-4473-b29f-a9b8bc0d29c1",
-                     *           "location_id": "99c65d1f-e00f-4551-9440-75ab3f774e92",
+                     *           "entity_id": "01a24e8a-d19b-75c2-b5e2-10403dbb2d07",
+                     *           "product_id": "01a24e8a-d1be-70d5-b5da-355533473729",
+                     *           "location_id": "01a24e8a-d1c6-799c-a5d1-fe00fb551d44",
                      *           "transaction_type": "transfer",
                      *           "quantity": 3,
                      *           "unit_cost": 2.3333,
                      *           "total_cost": 7,
                      *           "uom_id": null,
                      *           "reference_type": "transfer",
-                     *           "reference_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "reference_id": "01a24e8a-d204-7c35-a08d-1cd71188417a",
                      *           "transaction_id": null,
-                     *           "group_id": "c35208d1-cd71-4884-97a7-82e9d3bf6ba5",
+                     *           "group_id": "01a24e8a-d204-7c35-a08d-1cd71188417a",
                      *           "reason": null,
                      *           "notes": null,
                      *           "metadata": {},
@@ -22111,12 +22231,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 246ef7b6-21d8-42de-8cc8-3dbc1cec84f4
+                 * @example 01a24e8a-55bf-7246-af7b-621d832de0cc
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 105e8622-8c1b-4d6f-bc63-cb4ddc7f1024
+                 * @example 01a24e8b-855b-7105-a862-28c1bed6ffc6
                  */
                 ending_before?: string;
                 /** @example posted */
@@ -22138,12 +22258,12 @@ export interface operations {
                 source_type?: string;
                 /**
                  * @description Only entries of this source document or template (a document’s posting and its reversal).
-                 * @example 064416bb-2695-4b59-8d71-7b8a19baca24
+                 * @example 01a24e8a-555d-7064-816b-b26951b590d7
                  */
                 source_id?: string;
                 /**
                  * @description Only entries with a line on this GL account.
-                 * @example f5e63f8e-1d2f-4ba3-8ff2-346db5cff5b8
+                 * @example 01a24e8a-06bf-7f5e-a3f8-e1d2f4ba34ff
                  */
                 account_id?: string;
                 /**
@@ -22176,18 +22296,18 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "246ef7b6-21d8-42de-8cc8-3dbc1cec84f4",
-                     *           "entity_id": "3e157fd1-84a6-412d-9ec1-8e1226381ea5",
+                     *           "id": "01a24e8a-55bf-7246-af7b-621d832de0cc",
+                     *           "entity_id": "01a24e8a-5519-73e1-97fd-184a6412d1ec",
                      *           "entry_number": "JE-000001",
                      *           "status": "posted",
                      *           "entry_date": "2026-12-07",
                      *           "memo": "Vendor bill BILL-000001",
                      *           "source_type": "vendor_bill",
-                     *           "source_id": "064416bb-2695-4b59-8d71-7b8a19baca24",
+                     *           "source_id": "01a24e8a-555d-7064-816b-b26951b590d7",
                      *           "period_id": null,
-                     *           "created_by_user_id": "f4eee2bd-898d-439e-bc5d-81d6ac9a20fc",
-                     *           "posted_by_user_id": "f4eee2bd-898d-439e-bc5d-81d6ac9a20fc",
-                     *           "posted_by_key_id": "7dd25d80-5aca-4504-9ae4-4f82e2830160",
+                     *           "created_by_user_id": "01a24e8a-5556-7f4e-ae2b-d898d939efc5",
+                     *           "posted_by_user_id": "01a24e8a-5556-7f4e-ae2b-d898d939efc5",
+                     *           "posted_by_key_id": "01a24e8a-5556-77dd-a5d8-05acac504dae",
                      *           "posted_at": "2026-12-07T03:26:58.493Z",
                      *           "reversal_of_id": null,
                      *           "reversed_by_id": null,
@@ -22201,17 +22321,17 @@ export interface operations {
                      *           "total_credits": 100,
                      *           "lines": [
                      *             {
-                     *               "id": "023fd6fa-dc69-4fad-b2dd-c94614019f91",
+                     *               "id": "01a24e8a-55bf-7023-bd6f-adc694fad72d",
                      *               "line_number": 1,
-                     *               "account_id": "f4897a6b-56a8-4871-b2ee-2c84b454355b",
+                     *               "account_id": "01a24e8a-552c-7f48-97a6-b56a8f87172e",
                      *               "debit": 100,
                      *               "credit": 0,
                      *               "memo": "BILL-000001 line 1"
                      *             },
                      *             {
-                     *               "id": "04d51103-3bab-4f80-99cd-635eff7814d3",
+                     *               "id": "01a24e8a-55bf-704d-9110-33bab5f80d9c",
                      *               "line_number": 2,
-                     *               "account_id": "711a9201-288b-4752-955b-202f0c9fe9a1",
+                     *               "account_id": "01a24e8a-551b-7711-a920-1288b5752155",
                      *               "debit": 0,
                      *               "credit": 100,
                      *               "memo": "BILL-000001"
@@ -22372,7 +22492,10 @@ export interface operations {
                 "expand[]"?: "lines.account"[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 934d845b-2648-4483-a9d4-e7aa01cf0950
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -22385,11 +22508,11 @@ export interface operations {
                  *       "entry_date": "2026-01-05",
                  *       "lines": [
                  *         {
-                 *           "account_id": "f995c210-87aa-45ae-8628-a5fbc8919885",
+                 *           "account_id": "01a24e8a-a741-7f99-9c21-087aad5ae862",
                  *           "debit": 5
                  *         },
                  *         {
-                 *           "account_id": "8e350e89-545e-4fdc-95ec-4190e15d5fb0",
+                 *           "account_id": "01a24e8a-a751-78e3-90e8-9545e4fdc55e",
                  *           "credit": 5
                  *         }
                  *       ],
@@ -22432,8 +22555,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f7a31f9b-461c-48ec-bd05-cb1d7d4a20fb",
-                     *       "entity_id": "7ab77c93-5cc9-4c29-a05c-7d4004291c81",
+                     *       "id": "01a24e8a-a776-7f7a-b1f9-b461c88ec3d0",
+                     *       "entity_id": "01a24e8a-a734-77ab-b7c9-35cc9ac29e05",
                      *       "entry_number": "JE-000001",
                      *       "status": "posted",
                      *       "entry_date": "2026-01-05",
@@ -22441,9 +22564,9 @@ export interface operations {
                      *       "source_type": "manual",
                      *       "source_id": null,
                      *       "period_id": null,
-                     *       "created_by_user_id": "8fd1910d-423d-4c3c-8dac-490b57370d89",
-                     *       "posted_by_user_id": "8fd1910d-423d-4c3c-8dac-490b57370d89",
-                     *       "posted_by_key_id": "9f2970e7-15b1-4435-a0b4-cb513a322692",
+                     *       "created_by_user_id": "01a24e8a-a734-78fd-9910-d423d4c3c4da",
+                     *       "posted_by_user_id": "01a24e8a-a734-78fd-9910-d423d4c3c4da",
+                     *       "posted_by_key_id": "01a24e8a-a738-79f2-970e-715b1f43560b",
                      *       "posted_at": "2026-12-07T03:27:19.410Z",
                      *       "reversal_of_id": null,
                      *       "reversed_by_id": null,
@@ -22457,17 +22580,17 @@ export interface operations {
                      *       "total_credits": 5,
                      *       "lines": [
                      *         {
-                     *           "id": "1f9224a2-dfbe-4b5f-95d8-b1680d1017e0",
+                     *           "id": "01a24e8a-a776-71f9-a24a-2dfbe3b5fd5d",
                      *           "line_number": 1,
-                     *           "account_id": "f995c210-87aa-45ae-8628-a5fbc8919885",
+                     *           "account_id": "01a24e8a-a741-7f99-9c21-087aad5ae862",
                      *           "debit": 5,
                      *           "credit": 0,
                      *           "memo": null
                      *         },
                      *         {
-                     *           "id": "879c5801-2520-4199-bc8f-7cf3c6c21013",
+                     *           "id": "01a24e8a-a776-7879-8580-1252041997c8",
                      *           "line_number": 2,
-                     *           "account_id": "8e350e89-545e-4fdc-95ec-4190e15d5fb0",
+                     *           "account_id": "01a24e8a-a751-78e3-90e8-9545e4fdc55e",
                      *           "debit": 0,
                      *           "credit": 5,
                      *           "memo": null
@@ -22631,7 +22754,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example d76fc02d-6668-4dd1-ae04-27db3225f100
+                 * @example 01a24e8a-0945-7d76-bc02-d66680dd1ae0
                  */
                 id: string;
             };
@@ -22649,24 +22772,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d76fc02d-6668-4dd1-ae04-27db3225f100",
-                     *       "entity_id": "1b47c8c9-99bb-48d3-a209-ee9c3330a9f7",
+                     *       "id": "01a24e8a-0945-7d76-bc02-d66680dd1ae0",
+                     *       "entity_id": "01a24e8a-08e3-71b4-bc8c-999bbb8d3220",
                      *       "entry_number": "JE-000001",
                      *       "status": "posted",
                      *       "entry_date": "2026-12-07",
                      *       "memo": "Goods received on PO-000001",
                      *       "source_type": "purchase_receipt",
-                     *       "source_id": "b1da76ca-7ce6-4efc-8591-122e72a6613b",
+                     *       "source_id": "01a24e8a-0906-7b1d-a76c-a7ce6fefcc59",
                      *       "period_id": null,
-                     *       "created_by_user_id": "8b87b023-6a4e-48b6-8139-d658e43d01ba",
-                     *       "posted_by_user_id": "8b87b023-6a4e-48b6-8139-d658e43d01ba",
-                     *       "posted_by_key_id": "dcf4bb17-90e4-47a8-b138-20fc9a1fd446",
+                     *       "created_by_user_id": "01a24e8a-08e3-78b8-bb02-36a4e38b6813",
+                     *       "posted_by_user_id": "01a24e8a-08e3-78b8-bb02-36a4e38b6813",
+                     *       "posted_by_key_id": "01a24e8a-08e8-7dcf-8bb1-790e417a8b13",
                      *       "posted_at": "2026-12-07T03:26:38.888Z",
                      *       "reversal_of_id": null,
                      *       "reversed_by_id": null,
                      *       "reversed_at": null,
                      *       "metadata": {
-                     *         "receipt_id": "b8392c9f-26a1-49e9-ab85-0bd887dc50aa"
+                     *         "receipt_id": "01a24e8a-092c-7b83-92c9-f26a189e92b8"
                      *       },
                      *       "created_at": "2026-12-07T03:26:38.888Z",
                      *       "updated_at": "2026-12-07T03:26:38.888Z",
@@ -22676,17 +22799,17 @@ export interface operations {
                      *       "total_credits": 12,
                      *       "lines": [
                      *         {
-                     *           "id": "29a414ff-7987-4fc2-aeab-cac668112e1a",
+                     *           "id": "01a24e8a-0944-729a-814f-f79873fc22ea",
                      *           "line_number": 1,
-                     *           "account_id": "045aca69-fe4b-43f9-9f14-134fee5fa951",
+                     *           "account_id": "01a24e8a-08e7-7045-aca6-9fe4b73f95f1",
                      *           "debit": 12,
                      *           "credit": 0,
                      *           "memo": null
                      *         },
                      *         {
-                     *           "id": "b17aeee0-c168-4970-8fc9-7511cf6d4a38",
+                     *           "id": "01a24e8a-0944-7b17-aeee-0c16859704fc",
                      *           "line_number": 2,
-                     *           "account_id": "dcd8d12b-dd93-4db1-a043-389c88c5a506",
+                     *           "account_id": "01a24e8a-08e7-7dcd-8d12-bdd931db1604",
                      *           "debit": 0,
                      *           "credit": 12,
                      *           "memo": null
@@ -22824,7 +22947,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 6676f7b1-0513-4a09-ab83-16e9cc5b2ca5
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -22832,7 +22958,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 873b91ed-5e68-4181-998e-374e8b04d80d
+                 * @example 01a24e8a-a842-7873-b91e-d5e68c181998
                  */
                 id: string;
             };
@@ -22850,7 +22976,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "873b91ed-5e68-4181-998e-374e8b04d80d",
+                     *       "id": "01a24e8a-a842-7873-b91e-d5e68c181998",
                      *       "object": "journal_entry",
                      *       "livemode": false,
                      *       "deleted": true
@@ -23025,7 +23151,10 @@ export interface operations {
                 "expand[]"?: "lines.account"[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1422ef00-b495-4c1e-ace1-fc4ed349ad22
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -23033,7 +23162,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 4ea9ffe7-4a99-4437-8403-0f91cf6c7d63
+                 * @example 01a24e8a-a7cb-74ea-9ffe-74a990437440
                  */
                 id: string;
             };
@@ -23045,11 +23174,11 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "account_id": "54d082ae-7d41-4f06-8429-ea12d5afd1b1",
+                 *           "account_id": "01a24e8a-a7b6-754d-882a-e7d416f06442",
                  *           "debit": 1200.5
                  *         },
                  *         {
-                 *           "account_id": "90cd5f2b-de97-49d5-b672-9df110dec451",
+                 *           "account_id": "01a24e8a-a7ab-790c-95f2-bde9779d5b67",
                  *           "credit": "1200.50",
                  *           "memo": "Cheque 12"
                  *         }
@@ -23090,8 +23219,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4ea9ffe7-4a99-4437-8403-0f91cf6c7d63",
-                     *       "entity_id": "74f4b9e1-10f4-4039-9444-da694a9f77b7",
+                     *       "id": "01a24e8a-a7cb-74ea-9ffe-74a990437440",
+                     *       "entity_id": "01a24e8a-a7a3-774f-8b9e-110f4f039944",
                      *       "entry_number": null,
                      *       "status": "draft",
                      *       "entry_date": "2026-02-10",
@@ -23099,7 +23228,7 @@ export interface operations {
                      *       "source_type": "manual",
                      *       "source_id": null,
                      *       "period_id": null,
-                     *       "created_by_user_id": "7685684a-5745-4273-a185-56bc5310e2cb",
+                     *       "created_by_user_id": "01a24e8a-a7a3-7768-9684-a57455273218",
                      *       "posted_by_user_id": null,
                      *       "posted_by_key_id": null,
                      *       "posted_at": null,
@@ -23115,17 +23244,17 @@ export interface operations {
                      *       "total_credits": 1200.5,
                      *       "lines": [
                      *         {
-                     *           "id": "ea1fb368-dff3-4cb5-8a55-60839762ca89",
+                     *           "id": "01a24e8a-a7eb-7ea1-bb36-8dff34cb58a5",
                      *           "line_number": 1,
-                     *           "account_id": "54d082ae-7d41-4f06-8429-ea12d5afd1b1",
+                     *           "account_id": "01a24e8a-a7b6-754d-882a-e7d416f06442",
                      *           "debit": 1200.5,
                      *           "credit": 0,
                      *           "memo": null
                      *         },
                      *         {
-                     *           "id": "b064e832-208c-45b8-a247-64ace45469ed",
+                     *           "id": "01a24e8a-a7eb-7b06-8e83-2208ca5b8a24",
                      *           "line_number": 2,
-                     *           "account_id": "90cd5f2b-de97-49d5-b672-9df110dec451",
+                     *           "account_id": "01a24e8a-a7ab-790c-95f2-bde9779d5b67",
                      *           "debit": 0,
                      *           "credit": 1200.5,
                      *           "memo": "Cheque 12"
@@ -23293,13 +23422,16 @@ export interface operations {
                 "expand[]"?: "lines.account"[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 0acc4275-f33d-4176-a38a-37d29bfd447e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 71f5f637-05b8-451d-9d84-e378bb151a96
+                 * @example 01a24e8a-a7cb-771f-9f63-705b8451d5d8
                  */
                 id: string;
             };
@@ -23317,8 +23449,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71f5f637-05b8-451d-9d84-e378bb151a96",
-                     *       "entity_id": "b103d97b-5a6f-4cff-ba14-dd267e1acdcb",
+                     *       "id": "01a24e8a-a7cb-771f-9f63-705b8451d5d8",
+                     *       "entity_id": "01a24e8a-a7a3-7b10-bd97-b5a6f0cff7a1",
                      *       "entry_number": "JE-000001",
                      *       "status": "posted",
                      *       "entry_date": "2026-02-10",
@@ -23326,9 +23458,9 @@ export interface operations {
                      *       "source_type": "manual",
                      *       "source_id": null,
                      *       "period_id": null,
-                     *       "created_by_user_id": "bd42a698-04d8-43c9-9649-4d48cd938e86",
-                     *       "posted_by_user_id": "bd42a698-04d8-43c9-9649-4d48cd938e86",
-                     *       "posted_by_key_id": "522b05b4-9b1a-4efb-94f4-3973ef77a5aa",
+                     *       "created_by_user_id": "01a24e8a-a7a3-7bd4-aa69-804d8b3c9164",
+                     *       "posted_by_user_id": "01a24e8a-a7a3-7bd4-aa69-804d8b3c9164",
+                     *       "posted_by_key_id": "01a24e8a-a7ac-7522-b05b-49b1adefb94f",
                      *       "posted_at": "2026-12-07T03:27:19.536Z",
                      *       "reversal_of_id": null,
                      *       "reversed_by_id": null,
@@ -23342,17 +23474,17 @@ export interface operations {
                      *       "total_credits": 1200.5,
                      *       "lines": [
                      *         {
-                     *           "id": "2cfa9dee-7f59-408b-9faf-1128bb4be8f7",
+                     *           "id": "01a24e8a-a7eb-72cf-a9de-e7f59208b5fa",
                      *           "line_number": 1,
-                     *           "account_id": "825c1ff5-883c-4958-86d5-b3fb69d85f7e",
+                     *           "account_id": "01a24e8a-a7b6-7825-81ff-5883ca95886d",
                      *           "debit": 1200.5,
                      *           "credit": 0,
                      *           "memo": null
                      *         },
                      *         {
-                     *           "id": "b1a8474d-2228-4099-b9a5-a8a3c91616b9",
+                     *           "id": "01a24e8a-a7eb-7b1a-8474-d2228409939a",
                      *           "line_number": 2,
-                     *           "account_id": "e20a8c2b-a099-41b8-9a4c-78f63bdeb8a9",
+                     *           "account_id": "01a24e8a-a7ab-7e20-a8c2-ba09981b89a4",
                      *           "debit": 0,
                      *           "credit": 1200.5,
                      *           "memo": "Cheque 12"
@@ -23510,13 +23642,16 @@ export interface operations {
                 "expand[]"?: "lines.account"[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 4e9f0379-842f-4352-a497-3ed7e131b937
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 284e0ad8-c0dd-484f-b60f-6f4269c10733
+                 * @example 01a24e8a-a8ef-7284-a0ad-8c0ddf84ff60
                  */
                 id: string;
             };
@@ -23551,8 +23686,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c4d55009-e701-463e-953a-1ebb67b654a8",
-                     *       "entity_id": "f4925a14-dc7d-4575-ba74-ad879bbf0c47",
+                     *       "id": "01a24e8a-a8fb-7c4d-9500-9e701f63ed53",
+                     *       "entity_id": "01a24e8a-a8d3-7f49-a5a1-4dc7d9575fa7",
                      *       "entry_number": "JE-000002",
                      *       "status": "posted",
                      *       "entry_date": "2026-05-01",
@@ -23560,11 +23695,11 @@ export interface operations {
                      *       "source_type": "manual",
                      *       "source_id": null,
                      *       "period_id": null,
-                     *       "created_by_user_id": "8ab0e524-e83a-4701-8174-2f723cd8bbde",
-                     *       "posted_by_user_id": "8ab0e524-e83a-4701-8174-2f723cd8bbde",
-                     *       "posted_by_key_id": "57c4f5c3-c66c-40ac-b64d-b1cf6edaadd3",
+                     *       "created_by_user_id": "01a24e8a-a8d3-78ab-8e52-4e83a9701417",
+                     *       "posted_by_user_id": "01a24e8a-a8d3-78ab-8e52-4e83a9701417",
+                     *       "posted_by_key_id": "01a24e8a-a8d6-757c-8f5c-3c66cc0ac364",
                      *       "posted_at": "2026-12-07T03:27:19.800Z",
-                     *       "reversal_of_id": "284e0ad8-c0dd-484f-b60f-6f4269c10733",
+                     *       "reversal_of_id": "01a24e8a-a8ef-7284-a0ad-8c0ddf84ff60",
                      *       "reversed_by_id": null,
                      *       "reversed_at": null,
                      *       "metadata": {},
@@ -23576,25 +23711,25 @@ export interface operations {
                      *       "total_credits": 300,
                      *       "lines": [
                      *         {
-                     *           "id": "b0963592-02dd-4a48-9f8f-35ed71f12b44",
+                     *           "id": "01a24e8a-a8fb-7b09-a359-202ddea481f8",
                      *           "line_number": 1,
-                     *           "account_id": "449374a8-01c0-4d0d-9d9f-71f9c3c84194",
+                     *           "account_id": "01a24e8a-a8df-7449-b74a-801c04d0ddd9",
                      *           "debit": 0,
                      *           "credit": 300,
                      *           "memo": "Accrual"
                      *         },
                      *         {
-                     *           "id": "18abeb00-035d-40ba-af0d-8a3f52aec8c0",
+                     *           "id": "01a24e8a-a8fb-718a-beb0-0035d70baef0",
                      *           "line_number": 2,
-                     *           "account_id": "9c8e7247-21cf-4bfa-91e9-bbe169b54fe2",
+                     *           "account_id": "01a24e8a-a8d5-79c8-a724-721cf6bfa11e",
                      *           "debit": 100,
                      *           "credit": 0,
                      *           "memo": null
                      *         },
                      *         {
-                     *           "id": "f8174137-7488-43be-a208-5a11cea841cd",
+                     *           "id": "01a24e8a-a8fb-7f81-b413-7748863be620",
                      *           "line_number": 3,
-                     *           "account_id": "f28374bc-6395-49c8-bc7e-777d85e9cbe5",
+                     *           "account_id": "01a24e8a-a8e9-7f28-b74b-c639549c8bc7",
                      *           "debit": 200,
                      *           "credit": 0,
                      *           "memo": null
@@ -23750,12 +23885,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8
+                 * @example 01a24e8a-1839-76a6-949c-4c7ea78ebd56
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 4645dffd-77e1-42a8-a32f-3fa7429230cd
+                 * @example 01a24e8c-ab82-7464-9dff-d77e1b2a8a32
                  */
                 ending_before?: string;
                 /**
@@ -23791,10 +23926,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8",
+                     *           "id": "01a24e8a-1839-76a6-949c-4c7ea78ebd56",
                      *           "object": "product",
                      *           "livemode": false,
-                     *           "entity_id": "d66713e5-0425-44b8-9737-a5b8ece75eec",
+                     *           "entity_id": "01a24e8a-17f3-7d66-b13e-5042584b8573",
                      *           "sku": "BIKE-KIT",
                      *           "name": "Bike kit",
                      *           "description": "Frame and two wheels",
@@ -23819,12 +23954,12 @@ export interface operations {
                      *           "product_name": "Bike kit",
                      *           "components": [
                      *             {
-                     *               "id": "f5944b4f-3218-43d1-a870-01d9afca65b1",
+                     *               "id": "01a24e8a-1839-7f59-84b4-f321873d1e87",
                      *               "object": "kit_component",
                      *               "livemode": false,
-                     *               "entity_id": "d66713e5-0425-44b8-9737-a5b8ece75eec",
-                     *               "parent_product_id": "6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8",
-                     *               "component_product_id": "eec02806-3881-4967-8f81-582ecc9a4a86",
+                     *               "entity_id": "01a24e8a-17f3-7d66-b13e-5042584b8573",
+                     *               "parent_product_id": "01a24e8a-1839-76a6-949c-4c7ea78ebd56",
+                     *               "component_product_id": "01a24e8a-1821-7eec-8280-6388139670f8",
                      *               "component_product_title": "FRAME name",
                      *               "component_product_sku": "FRAME",
                      *               "quantity_per_kit": 1,
@@ -23835,12 +23970,12 @@ export interface operations {
                      *               "updated_at": "2026-12-07T03:26:42.744Z"
                      *             },
                      *             {
-                     *               "id": "a61ad8c5-4997-4da9-a81b-ccbeaf5e509b",
+                     *               "id": "01a24e8a-183a-7a61-ad8c-549971da9e81",
                      *               "object": "kit_component",
                      *               "livemode": false,
-                     *               "entity_id": "d66713e5-0425-44b8-9737-a5b8ece75eec",
-                     *               "parent_product_id": "6a6d49c4-c7ea-48eb-956e-7e838a0c4ee8",
-                     *               "component_product_id": "3fea4a3d-2bc5-42e0-a1a8-f7ec823c1f16",
+                     *               "entity_id": "01a24e8a-17f3-7d66-b13e-5042584b8573",
+                     *               "parent_product_id": "01a24e8a-1839-76a6-949c-4c7ea78ebd56",
+                     *               "component_product_id": "01a24e8a-1830-73fe-a4a3-d2bc5f2e0e1a",
                      *               "component_product_title": "WHEEL name",
                      *               "component_product_sku": "WHEEL",
                      *               "quantity_per_kit": 2.5,
@@ -24000,7 +24135,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example c89898fe-8538-40fa-af98-985c9849e252
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -24014,11 +24152,11 @@ export interface operations {
                  *       "product_name": "Bundle kit",
                  *       "components": [
                  *         {
-                 *           "component_product_id": "17415810-617f-4098-b98e-95d42fee7da1",
+                 *           "component_product_id": "01a24e8a-095c-7174-9581-0617ff098398",
                  *           "quantity_per_kit": 2
                  *         },
                  *         {
-                 *           "component_product_id": "532407f3-f3f2-4434-92b1-4499f93c4dac",
+                 *           "component_product_id": "01a24e8a-0970-7532-807f-3f3f2543492b",
                  *           "quantity_per_kit": 1
                  *         }
                  *       ]
@@ -24072,10 +24210,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "11c86b50-d30a-409d-9476-ddd25a63beaf",
+                     *       "id": "01a24e8a-097c-711c-86b5-0d30a809dd47",
                      *       "object": "product",
                      *       "livemode": false,
-                     *       "entity_id": "93ec24c3-5ddc-425d-bb4d-0a4aa2c9fd7b",
+                     *       "entity_id": "01a24e8a-092f-793e-824c-35ddcf25dfb4",
                      *       "sku": "KIT-0",
                      *       "name": "Bundle kit",
                      *       "description": null,
@@ -24098,12 +24236,12 @@ export interface operations {
                      *       "product_name": "Bundle kit",
                      *       "components": [
                      *         {
-                     *           "id": "a497a3ce-b9f2-4221-82f4-3275286322c5",
+                     *           "id": "01a24e8a-097d-7a49-ba3c-eb9f2b22102f",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "93ec24c3-5ddc-425d-bb4d-0a4aa2c9fd7b",
-                     *           "parent_product_id": "11c86b50-d30a-409d-9476-ddd25a63beaf",
-                     *           "component_product_id": "17415810-617f-4098-b98e-95d42fee7da1",
+                     *           "entity_id": "01a24e8a-092f-793e-824c-35ddcf25dfb4",
+                     *           "parent_product_id": "01a24e8a-097c-711c-86b5-0d30a809dd47",
+                     *           "component_product_id": "01a24e8a-095c-7174-9581-0617ff098398",
                      *           "component_product_title": "Widget",
                      *           "component_product_sku": "W-8",
                      *           "quantity_per_kit": 2,
@@ -24114,12 +24252,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:38.968Z"
                      *         },
                      *         {
-                     *           "id": "a7d99ee8-39e7-41b0-bb0e-cca22ac44309",
+                     *           "id": "01a24e8a-097e-7a7d-99ee-839e7a1b07b0",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "93ec24c3-5ddc-425d-bb4d-0a4aa2c9fd7b",
-                     *           "parent_product_id": "11c86b50-d30a-409d-9476-ddd25a63beaf",
-                     *           "component_product_id": "532407f3-f3f2-4434-92b1-4499f93c4dac",
+                     *           "entity_id": "01a24e8a-092f-793e-824c-35ddcf25dfb4",
+                     *           "parent_product_id": "01a24e8a-097c-711c-86b5-0d30a809dd47",
+                     *           "component_product_id": "01a24e8a-0970-7532-807f-3f3f2543492b",
                      *           "component_product_title": "Gadget",
                      *           "component_product_sku": "G-9",
                      *           "quantity_per_kit": 1,
@@ -24280,7 +24418,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example fa78a7b6-5a67-4df0-8e11-a499932d54a2
+                 * @example 01a24e8a-1839-7fa7-8a7b-65a675df04e1
                  */
                 id: string;
             };
@@ -24298,10 +24436,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fa78a7b6-5a67-4df0-8e11-a499932d54a2",
+                     *       "id": "01a24e8a-1839-7fa7-8a7b-65a675df04e1",
                      *       "object": "product",
                      *       "livemode": false,
-                     *       "entity_id": "8f76b1ed-37aa-4d55-8dcf-7d327bce8b71",
+                     *       "entity_id": "01a24e8a-17f3-78f7-ab1e-d37aafd554dc",
                      *       "sku": "BIKE-KIT",
                      *       "name": "Bike kit",
                      *       "description": "Frame and two wheels",
@@ -24326,12 +24464,12 @@ export interface operations {
                      *       "product_name": "Bike kit",
                      *       "components": [
                      *         {
-                     *           "id": "d6269e78-0ea5-4c73-941b-8d6ff1caf4d2",
+                     *           "id": "01a24e8a-1839-7d62-a9e7-80ea51c73d41",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "8f76b1ed-37aa-4d55-8dcf-7d327bce8b71",
-                     *           "parent_product_id": "fa78a7b6-5a67-4df0-8e11-a499932d54a2",
-                     *           "component_product_id": "76e19d55-3d12-4a34-92c8-31769d72968c",
+                     *           "entity_id": "01a24e8a-17f3-78f7-ab1e-d37aafd554dc",
+                     *           "parent_product_id": "01a24e8a-1839-7fa7-8a7b-65a675df04e1",
+                     *           "component_product_id": "01a24e8a-1821-776e-99d5-53d12ea3492c",
                      *           "component_product_title": "FRAME name",
                      *           "component_product_sku": "FRAME",
                      *           "quantity_per_kit": 1,
@@ -24342,12 +24480,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:42.744Z"
                      *         },
                      *         {
-                     *           "id": "d6940b94-a6e4-460c-9361-4198707fe810",
+                     *           "id": "01a24e8a-183a-7d69-80b9-4a6e4a60cd36",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "8f76b1ed-37aa-4d55-8dcf-7d327bce8b71",
-                     *           "parent_product_id": "fa78a7b6-5a67-4df0-8e11-a499932d54a2",
-                     *           "component_product_id": "2634e42a-923a-4601-bcc9-a64aaa8537f5",
+                     *           "entity_id": "01a24e8a-17f3-78f7-ab1e-d37aafd554dc",
+                     *           "parent_product_id": "01a24e8a-1839-7fa7-8a7b-65a675df04e1",
+                     *           "component_product_id": "01a24e8a-1830-7263-8e42-a923a9601fcc",
                      *           "component_product_title": "WHEEL name",
                      *           "component_product_sku": "WHEEL",
                      *           "quantity_per_kit": 2.5,
@@ -24493,7 +24631,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Count stock at this location only.
-                 * @example ad51ca7c-8467-4afd-bdd4-2a8ecdbe5124
+                 * @example 01a24e8a-19c9-7ad5-9ca7-c84672afd7dd
                  */
                 location_id?: string;
             };
@@ -24504,7 +24642,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 2bf8a11d-f93c-4592-a8bd-124645cd00f7
+                 * @example 01a24e8a-19d8-72bf-8a11-df93c6592a8b
                  */
                 id: string;
             };
@@ -24524,19 +24662,19 @@ export interface operations {
                      * @example {
                      *       "object": "kit_availability",
                      *       "livemode": false,
-                     *       "kit_product_id": "2bf8a11d-f93c-4592-a8bd-124645cd00f7",
-                     *       "location_id": "ad51ca7c-8467-4afd-bdd4-2a8ecdbe5124",
+                     *       "kit_product_id": "01a24e8a-19d8-72bf-8a11-df93c6592a8b",
+                     *       "location_id": "01a24e8a-19c9-7ad5-9ca7-c84672afd7dd",
                      *       "buildable_quantity": 5,
                      *       "components": [
                      *         {
-                     *           "component_product_id": "9f52f7e1-35db-4dad-b6c3-629b2f9c1cf3",
+                     *           "component_product_id": "01a24e8a-19cf-79f5-af7e-135dbbdad36c",
                      *           "component_product_sku": "BOLT",
                      *           "quantity_per_kit": 4,
                      *           "available": 20,
                      *           "buildable_quantity": 5
                      *         },
                      *         {
-                     *           "component_product_id": "e6049e55-bd74-48b4-a6f4-fcc2651d87a0",
+                     *           "component_product_id": "01a24e8a-19d2-7e60-89e5-5bd7468b426f",
                      *           "component_product_sku": "PLATE",
                      *           "quantity_per_kit": 0.5,
                      *           "available": 3,
@@ -24675,13 +24813,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example d81c9a12-9fb1-40f3-a67f-c87a04e767d0
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 4acf8722-b5f8-448c-bea3-7bd631e9ed15
+                 * @example 01a24e8a-19d8-74ac-b872-2b5f8948c7ea
                  */
                 id: string;
             };
@@ -24691,7 +24832,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                 *       "location_id": "01a24e8a-19c9-72d1-9c77-0cb38c5e24b6",
                  *       "quantity": 3
                  *     }
                  */
@@ -24727,31 +24868,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *       "id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *       "object": "kit_build",
                      *       "livemode": false,
-                     *       "kit_product_id": "4acf8722-b5f8-448c-bea3-7bd631e9ed15",
-                     *       "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *       "kit_product_id": "01a24e8a-19d8-74ac-b872-2b5f8948c7ea",
+                     *       "location_id": "01a24e8a-19c9-72d1-9c77-0cb38c5e24b6",
                      *       "quantity": 3,
                      *       "total_cost": 7.4,
                      *       "unit_cost": 2.4667,
                      *       "transactions": [
                      *         {
-                     *           "id": "efb1cba4-f5b6-4b29-8310-ed74c619431c",
+                     *           "id": "01a24e8a-1a2b-7efb-9cba-4f5b69b29031",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "20a55d4e-9bce-4bd0-bb65-3f241c5c6430",
-                     *           "product_id": "ca35f83f-45eb-4e5e-aba7-901c542c1e4b",
-                     *           "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *           "entity_id": "01a24e8a-19c2-720a-95d4-e9bcecbd0fb6",
+                     *           "product_id": "01a24e8a-19cf-7ca3-9f83-f45eb2e5e6ba",
+                     *           "location_id": "01a24e8a-19c9-72d1-9c77-0cb38c5e24b6",
                      *           "transaction_type": "build_consume",
                      *           "quantity": -12,
                      *           "unit_cost": 0.1167,
                      *           "total_cost": -1.4,
                      *           "uom_id": null,
                      *           "reference_type": "kit_build",
-                     *           "reference_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "reference_id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *           "transaction_id": null,
-                     *           "group_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "group_id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *           "reason": null,
                      *           "notes": null,
                      *           "metadata": {},
@@ -24759,21 +24900,21 @@ export interface operations {
                      *           "created_at": "2026-12-07T03:26:43.228Z"
                      *         },
                      *         {
-                     *           "id": "2fd6ff30-d3cf-4514-be8d-8dda1a2de242",
+                     *           "id": "01a24e8a-1a30-72fd-aff3-0d3cfc5147e8",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "20a55d4e-9bce-4bd0-bb65-3f241c5c6430",
-                     *           "product_id": "7896b0e9-6165-472f-9adb-38a1a98c5417",
-                     *           "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *           "entity_id": "01a24e8a-19c2-720a-95d4-e9bcecbd0fb6",
+                     *           "product_id": "01a24e8a-19d2-7789-ab0e-96165b72f9ad",
+                     *           "location_id": "01a24e8a-19c9-72d1-9c77-0cb38c5e24b6",
                      *           "transaction_type": "build_consume",
                      *           "quantity": -1.5,
                      *           "unit_cost": 4,
                      *           "total_cost": -6,
                      *           "uom_id": null,
                      *           "reference_type": "kit_build",
-                     *           "reference_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "reference_id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *           "transaction_id": null,
-                     *           "group_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "group_id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *           "reason": null,
                      *           "notes": null,
                      *           "metadata": {},
@@ -24781,21 +24922,21 @@ export interface operations {
                      *           "created_at": "2026-12-07T03:26:43.228Z"
                      *         },
                      *         {
-                     *           "id": "8a2ae424-54bf-4a8b-8ee0-6abf3ab35693",
+                     *           "id": "01a24e8a-1a32-78a2-ae42-454bfea8b4ee",
                      *           "object": "inventory_transaction",
                      *           "livemode": false,
-                     *           "entity_id": "20a55d4e-9bce-4bd0-bb65-3f241c5c6430",
-                     *           "product_id": "4acf8722-b5f8-448c-bea3-7bd631e9ed15",
-                     *           "location_id": "2d19c770-cb38-45e2-8b60-f560fe3e97ba",
+                     *           "entity_id": "01a24e8a-19c2-720a-95d4-e9bcecbd0fb6",
+                     *           "product_id": "01a24e8a-19d8-74ac-b872-2b5f8948c7ea",
+                     *           "location_id": "01a24e8a-19c9-72d1-9c77-0cb38c5e24b6",
                      *           "transaction_type": "build_produce",
                      *           "quantity": 3,
                      *           "unit_cost": 2.4667,
                      *           "total_cost": 7.4,
                      *           "uom_id": null,
                      *           "reference_type": "kit_build",
-                     *           "reference_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "reference_id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *           "transaction_id": null,
-                     *           "group_id": "836ffa60-4dc9-4f3b-9643-813a4ea6ddf3",
+                     *           "group_id": "01a24e8a-1a29-7836-bfa6-04dc9df3b964",
                      *           "reason": null,
                      *           "notes": null,
                      *           "metadata": {},
@@ -24953,7 +25094,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 6d001a98-463a-471f-a9cd-314ab39b4bf7
+                 * @example 01a24e8a-1969-76d0-81a9-8463ae71f69c
                  */
                 id: string;
             };
@@ -24974,12 +25115,12 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "bbb917dc-7712-4175-93a1-10a72a0c75d5",
+                     *           "id": "01a24e8a-196d-7bbb-917d-c7712b17513a",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "5ea6b5c1-13ae-478a-b9e6-395771b6ba30",
-                     *           "parent_product_id": "6d001a98-463a-471f-a9cd-314ab39b4bf7",
-                     *           "component_product_id": "1be736ad-3b24-4dec-8cf7-b9e385dbb67f",
+                     *           "entity_id": "01a24e8a-193c-75ea-ab5c-113ae378ab9e",
+                     *           "parent_product_id": "01a24e8a-1969-76d0-81a9-8463ae71f69c",
+                     *           "component_product_id": "01a24e8a-1948-71be-b36a-d3b246dec0cf",
                      *           "component_product_title": "SOAP name",
                      *           "component_product_sku": "SOAP",
                      *           "quantity_per_kit": 2,
@@ -24990,12 +25131,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:43.045Z"
                      *         },
                      *         {
-                     *           "id": "f1bf16a8-fff3-4595-a2f8-51c1e8e70cb3",
+                     *           "id": "01a24e8a-196d-7f1b-b16a-8fff31595a2f",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "5ea6b5c1-13ae-478a-b9e6-395771b6ba30",
-                     *           "parent_product_id": "6d001a98-463a-471f-a9cd-314ab39b4bf7",
-                     *           "component_product_id": "2837ebdd-a612-47ad-b21a-cc354a9605b1",
+                     *           "entity_id": "01a24e8a-193c-75ea-ab5c-113ae378ab9e",
+                     *           "parent_product_id": "01a24e8a-1969-76d0-81a9-8463ae71f69c",
+                     *           "component_product_id": "01a24e8a-194f-7283-bebd-da612d7ad321",
                      *           "component_product_title": "TOWEL name",
                      *           "component_product_sku": "TOWEL",
                      *           "quantity_per_kit": 1,
@@ -25147,13 +25288,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example d0efaaab-a8df-47f1-add7-c4c255fc77aa
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The kit product id.
-                 * @example a8c3bc83-afd5-45c3-bae8-53339deef90b
+                 * @example 01a24e8a-1b9a-7a8c-bbc8-3afd515c3bae
                  */
                 id: string;
             };
@@ -25163,7 +25307,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "component_product_id": "0dac6f61-404e-475a-ae59-04c5d65c6aed",
+                 *       "component_product_id": "01a24e8a-1ba9-70da-86f6-1404ec75aee5",
                  *       "quantity_per_kit": "0.25",
                  *       "metadata": {
                  *         "note": "optional"
@@ -25196,12 +25340,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d57228b3-f1f5-4e87-8d06-e3c18118eda1",
+                     *       "id": "01a24e8a-1bb0-7d57-a28b-3f1f52e87cd0",
                      *       "object": "kit_component",
                      *       "livemode": false,
-                     *       "entity_id": "e6a423ad-524f-4f4b-b08a-b3683f45cc9d",
-                     *       "parent_product_id": "a8c3bc83-afd5-45c3-bae8-53339deef90b",
-                     *       "component_product_id": "0dac6f61-404e-475a-ae59-04c5d65c6aed",
+                     *       "entity_id": "01a24e8a-1b3e-7e6a-823a-d524fdf4b708",
+                     *       "parent_product_id": "01a24e8a-1b9a-7a8c-bbc8-3afd515c3bae",
+                     *       "component_product_id": "01a24e8a-1ba9-70da-86f6-1404ec75aee5",
                      *       "component_product_title": "BELL name",
                      *       "component_product_sku": "BELL",
                      *       "quantity_per_kit": 0.25,
@@ -25362,12 +25506,12 @@ export interface operations {
             path: {
                 /**
                  * @description The kit product id.
-                 * @example 1745bd0d-7dd6-4494-a9b8-430e1f5d6ced
+                 * @example 01a24e8a-1b9a-7174-9bd0-d7dd6049429b
                  */
                 id: string;
                 /**
                  * @description The id of the kit_component row (not of the component product).
-                 * @example be5f45eb-f40c-4ae3-be28-3ef2a238113d
+                 * @example 01a24e8a-1b9d-7be5-b45e-bf40c2ae3be2
                  */
                 component_id: string;
             };
@@ -25385,12 +25529,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "be5f45eb-f40c-4ae3-be28-3ef2a238113d",
+                     *       "id": "01a24e8a-1b9d-7be5-b45e-bf40c2ae3be2",
                      *       "object": "kit_component",
                      *       "livemode": false,
-                     *       "entity_id": "a08d2f1b-5403-4251-b4cc-198c61822c47",
-                     *       "parent_product_id": "1745bd0d-7dd6-4494-a9b8-430e1f5d6ced",
-                     *       "component_product_id": "1a2bd06c-e5e6-43f1-ae6f-0a339fac780a",
+                     *       "entity_id": "01a24e8a-1b3e-7a08-92f1-b5403c251b4c",
+                     *       "parent_product_id": "01a24e8a-1b9a-7174-9bd0-d7dd6049429b",
+                     *       "component_product_id": "01a24e8a-1b92-71a2-bd06-ce5e6a3f1ee6",
                      *       "component_product_title": "WHEEL name",
                      *       "component_product_sku": "WHEEL",
                      *       "quantity_per_kit": 2,
@@ -25531,7 +25675,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 85acc20a-27ec-47ae-a028-af464055e6c3
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -25539,12 +25686,12 @@ export interface operations {
             path: {
                 /**
                  * @description The kit product id.
-                 * @example 9fa41b26-e0c7-4a57-94db-f28cd1524edd
+                 * @example 01a24e8a-1b9a-79fa-81b2-6e0c74a57d4d
                  */
                 id: string;
                 /**
                  * @description The id of the kit_component row (not of the component product).
-                 * @example 40310490-fb43-47dc-b435-588761ec578f
+                 * @example 01a24e8a-1bb0-7403-9049-0fb4347dc343
                  */
                 component_id: string;
             };
@@ -25562,7 +25709,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "40310490-fb43-47dc-b435-588761ec578f",
+                     *       "id": "01a24e8a-1bb0-7403-9049-0fb4347dc343",
                      *       "object": "kit_component",
                      *       "livemode": false,
                      *       "deleted": true
@@ -25729,7 +25876,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 050465ec-3259-4438-ac4d-11a75faa8329
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -25737,12 +25887,12 @@ export interface operations {
             path: {
                 /**
                  * @description The kit product id.
-                 * @example 102f1334-11cb-42b1-ac82-bc3210cd2016
+                 * @example 01a24e8a-1b9a-7102-b133-411cb12b1ec8
                  */
                 id: string;
                 /**
                  * @description The id of the kit_component row (not of the component product).
-                 * @example 1ba3cc7e-40b2-41ba-8214-48972abcd286
+                 * @example 01a24e8a-1b9d-71ba-bcc7-e40b241ba821
                  */
                 component_id: string;
             };
@@ -25783,12 +25933,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1ba3cc7e-40b2-41ba-8214-48972abcd286",
+                     *       "id": "01a24e8a-1b9d-71ba-bcc7-e40b241ba821",
                      *       "object": "kit_component",
                      *       "livemode": false,
-                     *       "entity_id": "c9b42202-b404-4f53-812c-f123e94e56d5",
-                     *       "parent_product_id": "102f1334-11cb-42b1-ac82-bc3210cd2016",
-                     *       "component_product_id": "ed3f5e17-d6f6-4114-ab57-a7c279a69f76",
+                     *       "entity_id": "01a24e8a-1b3e-7c9b-8220-2b4047f53012",
+                     *       "parent_product_id": "01a24e8a-1b9a-7102-b133-411cb12b1ec8",
+                     *       "component_product_id": "01a24e8a-1b92-7ed3-b5e1-7d6f6c114ab5",
                      *       "component_product_title": "WHEEL name",
                      *       "component_product_sku": "WHEEL",
                      *       "quantity_per_kit": 2.5,
@@ -25959,12 +26109,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example e963fbe2-f4a6-49d9-b359-aa667763c9f6
+                 * @example 01a24e8a-7e38-7e96-bfbe-2f4a669d9f35
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example ce36265b-26bd-41d1-8c3c-73e7ebb49f8c
+                 * @example 01a24e8c-6955-7ce3-a265-b26bda1d14c3
                  */
                 ending_before?: string;
                 /**
@@ -25995,10 +26145,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "e963fbe2-f4a6-49d9-b359-aa667763c9f6",
+                     *           "id": "01a24e8a-7e38-7e96-bfbe-2f4a669d9f35",
                      *           "object": "location",
                      *           "livemode": false,
-                     *           "entity_id": "44c6a3f3-8101-40a0-b7ea-e77f5e4dc11f",
+                     *           "entity_id": "01a24e8a-7e05-744c-aa3f-3810190a0b7e",
                      *           "name": "Main warehouse",
                      *           "address1": null,
                      *           "address2": null,
@@ -26159,7 +26309,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 96f3ae74-d7b3-4cde-aa35-58ec7d5f7257
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -26204,10 +26357,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a7d7ad99-7f93-487d-9ccd-247e7ce47c6f",
+                     *       "id": "01a24e8a-0697-7a7d-bad9-97f93087d1cc",
                      *       "object": "location",
                      *       "livemode": false,
-                     *       "entity_id": "50fde112-d0c3-4ab6-aaab-d484dd45b72b",
+                     *       "entity_id": "01a24e8a-0672-750f-9e11-2d0c30ab66aa",
                      *       "name": "Main",
                      *       "address1": null,
                      *       "address2": null,
@@ -26371,7 +26524,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 10defaeb-6060-4189-936c-e19da976bc33
+                 * @example 01a24e8c-2268-710d-afae-b60600189d36
                  */
                 id: string;
             };
@@ -26389,10 +26542,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "10defaeb-6060-4189-936c-e19da976bc33",
+                     *       "id": "01a24e8c-2268-710d-afae-b60600189d36",
                      *       "object": "location",
                      *       "livemode": false,
-                     *       "entity_id": "f1ec1553-136b-4f38-bed2-478216b71911",
+                     *       "entity_id": "01a24e8c-218d-7f1e-8155-3136bcf383ed",
                      *       "name": "Store",
                      *       "address1": null,
                      *       "address2": null,
@@ -26538,7 +26691,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 012d39c5-9aa2-48c4-a50f-c0376479824b
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -26546,7 +26702,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example b5bce1ba-1680-4896-af83-076f00d8a278
+                 * @example 01a24e8a-ebec-7b5b-8e1b-a1680d896af8
                  */
                 id: string;
             };
@@ -26564,7 +26720,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b5bce1ba-1680-4896-af83-076f00d8a278",
+                     *       "id": "01a24e8a-ebec-7b5b-8e1b-a1680d896af8",
                      *       "object": "location",
                      *       "livemode": false,
                      *       "deleted": true
@@ -26731,7 +26887,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 3423d89a-7631-4d2f-aa22-333fa2b65001
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -26739,7 +26898,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example a947ca3a-c761-44dc-9f83-d64a288961fd
+                 * @example 01a24e8a-ebcf-7a94-bca3-ac76174dcdf8
                  */
                 id: string;
             };
@@ -26785,10 +26944,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a947ca3a-c761-44dc-9f83-d64a288961fd",
+                     *       "id": "01a24e8a-ebcf-7a94-bca3-ac76174dcdf8",
                      *       "object": "location",
                      *       "livemode": false,
-                     *       "entity_id": "ec83beb5-6c78-4b23-b3a6-13f5943fe91a",
+                     *       "entity_id": "01a24e8a-eba5-7ec8-bbeb-56c78fb23f3a",
                      *       "name": "Main",
                      *       "address1": null,
                      *       "address2": null,
@@ -26962,12 +27121,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 2279ce50-e035-4575-af46-dac57e71ac40
+                 * @example 01a24e8d-a0a6-7227-9ce5-0e0353575af4
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 2279ce50-e035-4575-af46-dac57e71ac40
+                 * @example 01a24e8d-a0a6-7227-9ce5-0e0353575af4
                  */
                 ending_before?: string;
                 /**
@@ -26998,10 +27157,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "2279ce50-e035-4575-af46-dac57e71ac40",
+                     *           "id": "01a24e8d-a0a6-7227-9ce5-0e0353575af4",
                      *           "object": "manufacturer",
                      *           "livemode": false,
-                     *           "entity_id": "d2148cea-96e6-4d61-b731-067cb77e0778",
+                     *           "entity_id": "01a24e8d-9f8c-7d21-88ce-a96e62d61773",
                      *           "name": "Bosch",
                      *           "website": "https://bosch.example",
                      *           "notes": null,
@@ -27157,7 +27316,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 439fc0a0-e722-496c-a47b-987ab35cc192
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -27193,10 +27355,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c4fdf2e8-7c8a-4298-8587-ade22ccad734",
+                     *       "id": "01a24e8a-ec1d-7c4f-9f2e-87c8af298058",
                      *       "object": "manufacturer",
                      *       "livemode": false,
-                     *       "entity_id": "efd00856-c071-4f7d-a6ad-5882d1ae0a24",
+                     *       "entity_id": "01a24e8a-eba5-7efd-8085-6c071cf7de6a",
                      *       "name": "Acme",
                      *       "website": null,
                      *       "notes": null,
@@ -27353,7 +27515,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 7b08ba95-8e0c-4846-bd78-0d9bcf91cdc9
+                 * @example 01a24e8c-6b91-77b0-8ba9-58e0ca846fd7
                  */
                 id: string;
             };
@@ -27371,10 +27533,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7b08ba95-8e0c-4846-bd78-0d9bcf91cdc9",
+                     *       "id": "01a24e8c-6b91-77b0-8ba9-58e0ca846fd7",
                      *       "object": "manufacturer",
                      *       "livemode": false,
-                     *       "entity_id": "1f0c7c62-29aa-4a91-82f4-8a1531156612",
+                     *       "entity_id": "01a24e8c-6a5a-71f0-87c6-229aa7a91c2f",
                      *       "name": "Guarded",
                      *       "website": null,
                      *       "notes": null,
@@ -27513,7 +27675,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 34d806c3-9c4e-448e-a65b-b4eda0e6c99c
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -27521,7 +27686,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example f5b8de2f-988a-4da5-a462-68a6b016944d
+                 * @example 01a24e8b-a1ba-7f5b-8de2-f988a7da5a46
                  */
                 id: string;
             };
@@ -27540,7 +27705,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "f5b8de2f-988a-4da5-a462-68a6b016944d",
+                     *         "id": "01a24e8b-a1ba-7f5b-8de2-f988a7da5a46",
                      *         "object": "manufacturer",
                      *         "livemode": false,
                      *         "name": "Bosch",
@@ -27712,7 +27877,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example ef6d6bfc-2992-4757-aec5-10ff548c9bf7
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -27720,7 +27888,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example ec644e92-ea00-4b49-9b0d-15fe0e7c0dc9
+                 * @example 01a24e8d-a0a6-7ec6-84e9-2ea005b491b0
                  */
                 id: string;
             };
@@ -27755,10 +27923,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ec644e92-ea00-4b49-9b0d-15fe0e7c0dc9",
+                     *       "id": "01a24e8d-a0a6-7ec6-84e9-2ea005b491b0",
                      *       "object": "manufacturer",
                      *       "livemode": false,
-                     *       "entity_id": "ff5f5e6e-cc04-45f2-b329-fc573a0e915d",
+                     *       "entity_id": "01a24e8d-9f8c-7ff5-b5e6-ecc04b5f2732",
                      *       "name": "Bosch",
                      *       "website": "https://bosch.example",
                      *       "notes": "Preferred for drills",
@@ -27984,12 +28152,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 9bfd8e91-207f-4f07-9776-3ec1c38229d7
+                 * @example 01a24e8a-0a44-79bf-98e9-1207f4f07577
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example ffae547c-1139-44bd-8b79-4007879db47d
+                 * @example 01a24e8c-eba8-7ffa-a547-c113954bd8b7
                  */
                 ending_before?: string;
                 /**
@@ -28003,14 +28171,14 @@ export interface operations {
                 payment_status?: "unpaid" | "partially_paid" | "paid" | "overpaid" | "refunded" | "partially_refunded" | "voided";
                 /**
                  * @description Only documents of this account (vendor, for purchase orders).
-                 * @example 51b00e4b-2351-45f7-94c4-8ae87ceca6ac
+                 * @example 01a24e8a-09e7-751b-80e4-b235145f714c
                  */
                 account_id?: string;
                 /** @example shop-1 */
                 external_order_id?: string;
                 /**
                  * @description Only documents that came through this sales channel.
-                 * @example 68e817c4-fc3a-4ae0-ad7a-d2884e6c4196
+                 * @example 00000000-0000-468e-817c-4fc3abae02d7
                  */
                 sales_channel_id?: string;
                 /**
@@ -28073,17 +28241,17 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "9bfd8e91-207f-4f07-9776-3ec1c38229d7",
+                     *           "id": "01a24e8a-0a44-79bf-98e9-1207f4f07577",
                      *           "object": "order",
                      *           "livemode": false,
-                     *           "entity_id": "4073d6ed-14e0-40a0-bcd1-fa55299eefe7",
+                     *           "entity_id": "01a24e8a-09d1-7407-bd6e-d14e000a0bcd",
                      *           "order_number": "SO-000003",
                      *           "document_type": "sales_order",
                      *           "order_status": "draft",
                      *           "payment_status": "unpaid",
                      *           "fulfillment_status": "unfulfilled",
-                     *           "account_id": "51b00e4b-2351-45f7-94c4-8ae87ceca6ac",
-                     *           "location_id": "16b36617-3d63-42a3-aa3c-86d611de3624",
+                     *           "account_id": "01a24e8a-09e7-751b-80e4-b235145f714c",
+                     *           "location_id": "01a24e8a-09de-716b-b661-73d63d2a32a3",
                      *           "po_number": null,
                      *           "order_date": "2026-12-07T03:26:39.171Z",
                      *           "due_date": null,
@@ -28112,7 +28280,7 @@ export interface operations {
                      *           "metadata": {},
                      *           "revision_count": 0,
                      *           "duplicated_from_id": null,
-                     *           "created_by_user_id": "43a3f145-653b-4e27-b964-98287dcd0319",
+                     *           "created_by_user_id": "01a24e8a-09d1-743a-bf14-5653b4e27396",
                      *           "created_at": "2026-12-07T03:26:39.171Z",
                      *           "updated_at": "2026-12-07T03:26:39.171Z",
                      *           "converted_from_id": null,
@@ -28141,17 +28309,17 @@ export interface operations {
                      *           "amount_due": 10
                      *         },
                      *         {
-                     *           "id": "5a646f13-b546-4a25-a1a7-46d31e1cfec1",
+                     *           "id": "01a24e8a-0a39-75a6-86f1-3b5464a25e1a",
                      *           "object": "order",
                      *           "livemode": false,
-                     *           "entity_id": "4073d6ed-14e0-40a0-bcd1-fa55299eefe7",
+                     *           "entity_id": "01a24e8a-09d1-7407-bd6e-d14e000a0bcd",
                      *           "order_number": "SO-000002",
                      *           "document_type": "sales_order",
                      *           "order_status": "draft",
                      *           "payment_status": "unpaid",
                      *           "fulfillment_status": "unfulfilled",
-                     *           "account_id": "51b00e4b-2351-45f7-94c4-8ae87ceca6ac",
-                     *           "location_id": "16b36617-3d63-42a3-aa3c-86d611de3624",
+                     *           "account_id": "01a24e8a-09e7-751b-80e4-b235145f714c",
+                     *           "location_id": "01a24e8a-09de-716b-b661-73d63d2a32a3",
                      *           "po_number": null,
                      *           "order_date": "2026-12-07T03:26:39.160Z",
                      *           "due_date": null,
@@ -28180,7 +28348,7 @@ export interface operations {
                      *           "metadata": {},
                      *           "revision_count": 0,
                      *           "duplicated_from_id": null,
-                     *           "created_by_user_id": "43a3f145-653b-4e27-b964-98287dcd0319",
+                     *           "created_by_user_id": "01a24e8a-09d1-743a-bf14-5653b4e27396",
                      *           "created_at": "2026-12-07T03:26:39.160Z",
                      *           "updated_at": "2026-12-07T03:26:39.160Z",
                      *           "converted_from_id": null,
@@ -28210,7 +28378,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "5a646f13-b546-4a25-a1a7-46d31e1cfec1",
+                     *       "next_cursor": "01a24e8a-0a39-75a6-86f1-3b5464a25e1a",
                      *       "url": "/v1/orders"
                      *     }
                      */
@@ -28362,7 +28530,10 @@ export interface operations {
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 3146aad0-449c-4bce-ae4f-5dcab43f65d4
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -28373,22 +28544,22 @@ export interface operations {
                 /**
                  * @example {
                  *       "document_type": "sales_order",
-                 *       "account_id": "f34d770d-e574-45f0-90e5-edd0ce97960d",
+                 *       "account_id": "01a24e8a-06bf-7f34-9770-de574f5f0d0e",
                  *       "shipping_total": 5,
                  *       "metadata": {
                  *         "legacy": "42"
                  *       },
                  *       "lines": [
                  *         {
-                 *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                 *           "product_id": "01a24e8a-06ec-74f4-9ce8-db2696418dc9",
                  *           "quantity": 10
                  *         },
                  *         {
-                 *           "product_id": "fef7ab8f-694d-4139-8748-0a1133b92ea3",
+                 *           "product_id": "01a24e8a-0706-7fef-bab8-f694d3139074",
                  *           "quantity": 3
                  *         },
                  *         {
-                 *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                 *           "product_id": "01a24e8a-06ec-74f4-9ce8-db2696418dc9",
                  *           "quantity": 1,
                  *           "sell_rate": "7.5"
                  *         }
@@ -28479,17 +28650,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
+                     *       "id": "01a24e8a-072b-71e2-8874-16c169c74867",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
+                     *       "entity_id": "01a24e8a-0672-7e9a-b1c1-8f5610526a1b",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "f34d770d-e574-45f0-90e5-edd0ce97960d",
-                     *       "location_id": "31373d9e-0f8e-49c4-ae20-92811dc3e3e3",
+                     *       "account_id": "01a24e8a-06bf-7f34-9770-de574f5f0d0e",
+                     *       "location_id": "01a24e8a-0697-7313-b3d9-e0f8e29c4ae2",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:38.377Z",
                      *       "due_date": null,
@@ -28520,7 +28691,7 @@ export interface operations {
                      *       },
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "b6f39f46-a45c-4de2-a707-9fd906c48aef",
+                     *       "created_by_user_id": "01a24e8a-0672-7b6f-b9f4-6a45c9de2270",
                      *       "created_at": "2026-12-07T03:26:38.377Z",
                      *       "updated_at": "2026-12-07T03:26:38.377Z",
                      *       "converted_from_id": null,
@@ -28549,12 +28720,12 @@ export interface operations {
                      *       "amount_due": 111.5,
                      *       "lines": [
                      *         {
-                     *           "id": "e6a3fb22-5da8-4c2d-9f2a-1ea4cd096232",
+                     *           "id": "01a24e8a-072f-7e6a-bfb2-25da8bc2d5f2",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
-                     *           "order_id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
-                     *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                     *           "entity_id": "01a24e8a-0672-7e9a-b1c1-8f5610526a1b",
+                     *           "order_id": "01a24e8a-072b-71e2-8874-16c169c74867",
+                     *           "product_id": "01a24e8a-06ec-74f4-9ce8-db2696418dc9",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -28611,12 +28782,12 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "ff5d10f1-6bec-4cf0-a47c-26d74d54040f",
+                     *           "id": "01a24e8a-072f-7ff5-910f-16becdcf0647",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
-                     *           "order_id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
-                     *           "product_id": "fef7ab8f-694d-4139-8748-0a1133b92ea3",
+                     *           "entity_id": "01a24e8a-0672-7e9a-b1c1-8f5610526a1b",
+                     *           "order_id": "01a24e8a-072b-71e2-8874-16c169c74867",
+                     *           "product_id": "01a24e8a-0706-7fef-bab8-f694d3139074",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -28673,12 +28844,12 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "5a26a3de-62de-4f63-bb61-6c43f9d30c78",
+                     *           "id": "01a24e8a-072f-75a2-aa3d-e62debf633b6",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "e9ab1c18-f561-4526-a1bd-b2fed6e338ca",
-                     *           "order_id": "1e288741-6c16-4c74-867e-0c5e1f4b72e8",
-                     *           "product_id": "4f45ce8d-b269-4418-9c9b-63f2c305ffbe",
+                     *           "entity_id": "01a24e8a-0672-7e9a-b1c1-8f5610526a1b",
+                     *           "order_id": "01a24e8a-072b-71e2-8874-16c169c74867",
+                     *           "product_id": "01a24e8a-06ec-74f4-9ce8-db2696418dc9",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -28894,7 +29065,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 0f993bd3-278f-431e-bb7e-8ab41cf00ad5
+                 * @example 01a24e8a-0997-70f9-93bd-3278f331e7b7
                  */
                 id: string;
             };
@@ -28912,17 +29083,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
+                     *       "id": "01a24e8a-0997-70f9-93bd-3278f331e7b7",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
+                     *       "entity_id": "01a24e8a-092f-7b2e-85bb-70e3e2f4bbd5",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "344d3060-a0a6-406f-ab8b-72fffb43eff3",
-                     *       "location_id": "73bb4409-2789-4f9c-b1e6-0bbcbca8ab06",
+                     *       "account_id": "01a24e8a-0946-7344-9306-0a0a6206f2b8",
+                     *       "location_id": "01a24e8a-093e-773b-b440-927892f9c31e",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:38.998Z",
                      *       "due_date": null,
@@ -28951,7 +29122,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "1692391b-f2d3-47ad-bcf9-02a6588289d8",
+                     *       "created_by_user_id": "01a24e8a-092f-7169-a391-bf2d347ad7cf",
                      *       "created_at": "2026-12-07T03:26:38.998Z",
                      *       "updated_at": "2026-12-07T03:26:39.018Z",
                      *       "converted_from_id": null,
@@ -28980,12 +29151,12 @@ export interface operations {
                      *       "amount_due": 20,
                      *       "lines": [
                      *         {
-                     *           "id": "a0df3821-112c-490f-887f-35b035ff54a4",
+                     *           "id": "01a24e8a-0999-7a0d-b382-1112c390f087",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
-                     *           "order_id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
-                     *           "product_id": "680d4b9c-2538-44b0-89fe-62834cd27330",
+                     *           "entity_id": "01a24e8a-092f-7b2e-85bb-70e3e2f4bbd5",
+                     *           "order_id": "01a24e8a-0997-70f9-93bd-3278f331e7b7",
+                     *           "product_id": "01a24e8a-097c-7680-94b9-c2538f4b009f",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -29042,15 +29213,15 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "1df802a9-fb17-4b82-ac10-2f700f0eee74",
+                     *           "id": "01a24e8a-0999-71df-802a-9fb17eb82ac1",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
-                     *           "order_id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
-                     *           "product_id": "9ccff7e6-5f5d-4cd8-ac34-551dfbf4df5b",
+                     *           "entity_id": "01a24e8a-092f-7b2e-85bb-70e3e2f4bbd5",
+                     *           "order_id": "01a24e8a-0997-70f9-93bd-3278f331e7b7",
+                     *           "product_id": "01a24e8a-095c-79cc-bf7e-65f5d5cd8ac3",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
-                     *           "kit_parent_line_id": "a0df3821-112c-490f-887f-35b035ff54a4",
+                     *           "kit_parent_line_id": "01a24e8a-0999-7a0d-b382-1112c390f087",
                      *           "sku": "W-8",
                      *           "title": "Widget",
                      *           "quantity": 2,
@@ -29104,15 +29275,15 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "1f4e24c3-ce7b-49b5-b23d-16d4b3c71425",
+                     *           "id": "01a24e8a-0999-71f4-a24c-3ce7ba9b5723",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "b2e45bb7-0e3e-4f4b-bd5c-123af8285619",
-                     *           "order_id": "0f993bd3-278f-431e-bb7e-8ab41cf00ad5",
-                     *           "product_id": "3ed3c372-bf83-4ba4-b6d9-1492077b236b",
+                     *           "entity_id": "01a24e8a-092f-7b2e-85bb-70e3e2f4bbd5",
+                     *           "order_id": "01a24e8a-0997-70f9-93bd-3278f331e7b7",
+                     *           "product_id": "01a24e8a-0970-73ed-bc37-2bf837ba4b6d",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
-                     *           "kit_parent_line_id": "a0df3821-112c-490f-887f-35b035ff54a4",
+                     *           "kit_parent_line_id": "01a24e8a-0999-7a0d-b382-1112c390f087",
                      *           "sku": "G-9",
                      *           "title": "Gadget",
                      *           "quantity": 1,
@@ -29299,7 +29470,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 00d425e3-e56f-4505-a265-f96c7ba8aaab
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -29326,7 +29500,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "2e1b2902-7787-4a23-88e8-bf397b1a22d6"
+                     *       "id": "01a24e8a-106d-72e1-b290-277878a2388e"
                      *     }
                      */
                     "application/json": {
@@ -29494,7 +29668,10 @@ export interface operations {
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 99c71d21-26dc-4f2d-a245-0447ef79323c
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -29502,7 +29679,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 509da461-5385-4d2a-a1cb-04b5e2a1d141
+                 * @example 01a24e8a-0b01-7509-9a46-15385cd2aa1c
                  */
                 id: string;
             };
@@ -29558,17 +29735,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "509da461-5385-4d2a-a1cb-04b5e2a1d141",
+                     *       "id": "01a24e8a-0b01-7509-9a46-15385cd2aa1c",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "29f09781-121e-4c07-a532-ab1f0ecc9670",
+                     *       "entity_id": "01a24e8a-0a9e-729f-8978-1121ebc07a53",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "b57b1b12-c409-4f2e-884d-ab050c225d8b",
-                     *       "location_id": "67b75935-4389-46eb-bd84-9328738a2658",
+                     *       "account_id": "01a24e8a-0abc-7b57-b1b1-2c409df2e484",
+                     *       "location_id": "01a24e8a-0ab1-767b-b593-54389e6eb7d8",
                      *       "po_number": "PO-77",
                      *       "order_date": "2026-12-07T03:26:39.356Z",
                      *       "due_date": null,
@@ -29597,7 +29774,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "f6f3625d-529d-4c49-bec6-eaffcda4692c",
+                     *       "created_by_user_id": "01a24e8a-0a9e-7f6f-b625-d529dbc49bec",
                      *       "created_at": "2026-12-07T03:26:39.356Z",
                      *       "updated_at": "2026-12-07T03:26:39.386Z",
                      *       "converted_from_id": null,
@@ -29626,12 +29803,12 @@ export interface operations {
                      *       "amount_due": 29.15,
                      *       "lines": [
                      *         {
-                     *           "id": "e33bb845-5c26-4554-945a-5f3ebc5d07ae",
+                     *           "id": "01a24e8a-0b02-7e33-bb84-55c269554145",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "29f09781-121e-4c07-a532-ab1f0ecc9670",
-                     *           "order_id": "509da461-5385-4d2a-a1cb-04b5e2a1d141",
-                     *           "product_id": "1a8321bf-822d-45fc-b39f-2464d1ef603a",
+                     *           "entity_id": "01a24e8a-0a9e-729f-8978-1121ebc07a53",
+                     *           "order_id": "01a24e8a-0b01-7509-9a46-15385cd2aa1c",
+                     *           "product_id": "01a24e8a-0ad3-71a8-b21b-f822dc5fcf39",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -29649,7 +29826,7 @@ export interface operations {
                      *           "discount_amount": 0,
                      *           "discount_percent": null,
                      *           "line_subtotal": 20,
-                     *           "tax_rate_id": "0b48adfe-1e86-4026-bde8-0e6405b0491e",
+                     *           "tax_rate_id": "01a24e8a-0af0-70b4-8adf-e1e864026bde",
                      *           "tax_amount": 1.65,
                      *           "line_total": 21.65,
                      *           "unit_cost": 4,
@@ -29843,13 +30020,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 18bcdd5b-cf5a-4ba5-a289-32dc693e9c0d
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example fc09b8bc-fbe9-466e-830e-e3ed4f7f97b9
+                 * @example 01a24e8a-10f9-7fc0-9b8b-cfbe9166ec30
                  */
                 id: string;
             };
@@ -29902,16 +30082,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d844ec16-1c30-400b-900d-3286e228f140",
-                     *       "entity_id": "191695c0-0c2f-4d71-ad83-228605540fde",
-                     *       "order_id": "fc09b8bc-fbe9-466e-830e-e3ed4f7f97b9",
+                     *       "id": "01a24e8a-1105-7d84-8ec1-61c30f00b900",
+                     *       "entity_id": "01a24e8a-10e2-7191-a95c-00c2f4d712d8",
+                     *       "order_id": "01a24e8a-10f9-7fc0-9b8b-cfbe9166ec30",
                      *       "name": "Promo",
                      *       "effect_type": "discount",
                      *       "discount_type": "fixed_amount",
                      *       "value": 5,
                      *       "amount": 5,
                      *       "notes": null,
-                     *       "created_by_user_id": "e378ee1b-03f8-4905-9b81-143f5059430e",
+                     *       "created_by_user_id": "01a24e8a-10e2-7e37-8ee1-b03f8a9051b8",
                      *       "coupon_id": null,
                      *       "created_at": "2026-12-07T03:26:40.898Z",
                      *       "updated_at": "2026-12-07T03:26:40.898Z",
@@ -30064,7 +30244,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example bf8555c2-f158-418d-a416-782ae327a34b
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -30072,12 +30255,12 @@ export interface operations {
             path: {
                 /**
                  * @description The order id.
-                 * @example 72500052-1e35-4090-9d7b-440979e0e62e
+                 * @example 01a24e8a-4c40-7725-8005-21e35c0905d7
                  */
                 id: string;
                 /**
                  * @description The adjustment id.
-                 * @example 410c78ab-b165-4166-97f6-43290b97985b
+                 * @example 01a24e8a-4c6a-7410-878a-bb165616617f
                  */
                 adjustment_id: string;
             };
@@ -30095,7 +30278,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "410c78ab-b165-4166-97f6-43290b97985b",
+                     *       "id": "01a24e8a-4c6a-7410-878a-bb165616617f",
                      *       "object": "order_adjustment",
                      *       "livemode": false,
                      *       "deleted": true,
@@ -30271,13 +30454,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f7d3211a-3056-456d-adb4-864c2f29b502
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example a5a7b58d-ef42-4296-bb31-d53636797377
+                 * @example 01a24e8a-401a-7a5a-bb58-def4252963b3
                  */
                 id: string;
             };
@@ -30313,17 +30499,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8a80a5b1-7262-4001-b652-faaeec1cc64e",
-                     *       "entity_id": "0c9be773-dd71-4c75-8c52-748ec7398bb3",
-                     *       "order_id": "a5a7b58d-ef42-4296-bb31-d53636797377",
+                     *       "id": "01a24e8a-40bd-78a8-8a5b-172626001765",
+                     *       "entity_id": "01a24e8a-3f34-70c9-be77-3dd71dc754c5",
+                     *       "order_id": "01a24e8a-401a-7a5a-bb58-def4252963b3",
                      *       "name": "TAKEN",
                      *       "effect_type": "discount",
                      *       "discount_type": "fixed_amount",
                      *       "value": 150,
                      *       "amount": 30.03,
                      *       "notes": null,
-                     *       "created_by_user_id": "7b52a2da-816b-4723-b292-770913764ad4",
-                     *       "coupon_id": "eb699ed5-5d11-4a7a-97d9-6382b61ac458",
+                     *       "created_by_user_id": "01a24e8a-3f34-77b5-aa2d-a816b0723f29",
+                     *       "coupon_id": "01a24e8a-3ff9-7eb6-99ed-55d11ca7ad7d",
                      *       "created_at": "2026-12-07T03:26:53.099Z",
                      *       "updated_at": "2026-12-07T03:26:53.099Z",
                      *       "object": "order_adjustment",
@@ -30475,13 +30661,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 3f0929ab-672c-4e85-ae07-e540591ed6dd
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 742e317b-baa1-442d-aaf7-9cc871a1ced3
+                 * @example 01a24e8b-66b1-7742-a317-bbaa1442deaf
                  */
                 id: string;
             };
@@ -30491,7 +30680,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "invoice_id": "e5753c78-781e-48a9-9d41-d29752fa78d3",
+                 *       "invoice_id": "01a24e8b-6760-7e57-93c7-8781ec8a95d4",
                  *       "amount": 5,
                  *       "applied_date": "2020-01-15"
                  *     }
@@ -30523,17 +30712,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "742e317b-baa1-442d-aaf7-9cc871a1ced3",
+                     *       "id": "01a24e8b-66b1-7742-a317-bbaa1442deaf",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "50d61074-a6e8-4680-a4a1-383c1911763f",
+                     *       "entity_id": "01a24e8b-65e5-750d-a107-4a6e8e68024a",
                      *       "order_number": "RMA-000001",
                      *       "document_type": "return",
                      *       "order_status": "confirmed",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "54b242b7-1f59-4e69-86b4-8a307ed0f6c6",
-                     *       "location_id": "78f608d2-6092-4eb2-8cad-69f9ab5a1aab",
+                     *       "account_id": "01a24e8b-6600-754b-a42b-71f59be6986b",
+                     *       "location_id": "01a24e8b-65f4-778f-a08d-260925eb20ca",
                      *       "po_number": null,
                      *       "order_date": "2020-01-10T12:00:00.000Z",
                      *       "due_date": null,
@@ -30562,11 +30751,11 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "a85c07c2-3bb1-43bb-a2cd-92eee153ff68",
+                     *       "created_by_user_id": "01a24e8b-65e5-7a85-807c-23bb173bba2c",
                      *       "created_at": "2026-12-07T03:28:08.366Z",
                      *       "updated_at": "2026-12-07T03:28:08.601Z",
                      *       "converted_from_id": null,
-                     *       "journal_entry_id": "2749230f-5dd8-4770-ad13-3c9746b31fb7",
+                     *       "journal_entry_id": "01a24e8b-674b-7274-9230-f5dd81770ad1",
                      *       "hold_reason": null,
                      *       "sent_at": null,
                      *       "sent_to": null,
@@ -30579,7 +30768,7 @@ export interface operations {
                      *       "rejected_by": null,
                      *       "rejected_at": null,
                      *       "rejection_reason": null,
-                     *       "source_order_id": "dcc6acd3-0065-4e9e-b33c-fe15b35ec584",
+                     *       "source_order_id": "01a24e8b-6654-7dcc-aacd-300658e9e733",
                      *       "amount_credited": 5,
                      *       "migration_batch_id": null,
                      *       "imported_at": null,
@@ -30591,12 +30780,12 @@ export interface operations {
                      *       "amount_due": 20,
                      *       "lines": [
                      *         {
-                     *           "id": "cd2a23de-b1c4-4ced-998e-5580be0bb1d3",
+                     *           "id": "01a24e8b-66b6-7cd2-a23d-eb1c41cedd98",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "50d61074-a6e8-4680-a4a1-383c1911763f",
-                     *           "order_id": "742e317b-baa1-442d-aaf7-9cc871a1ced3",
-                     *           "product_id": "9b4e2091-e610-445d-94cd-c09c7fb99cdd",
+                     *           "entity_id": "01a24e8b-65e5-750d-a107-4a6e8e68024a",
+                     *           "order_id": "01a24e8b-66b1-7742-a317-bbaa1442deaf",
+                     *           "product_id": "01a24e8b-6609-79b4-a209-1e610e45d54c",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -30798,13 +30987,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f17c8752-b72b-4236-af89-27fc2079fbda
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example d0ba1fdc-531c-4280-b5fc-056d3ef0d8b0
+                 * @example 01a24e8a-7571-7d0b-a1fd-c531c628075f
                  */
                 id: string;
             };
@@ -30822,17 +31014,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d0ba1fdc-531c-4280-b5fc-056d3ef0d8b0",
+                     *       "id": "01a24e8a-7571-7d0b-a1fd-c531c628075f",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "a0b0d789-f6f7-46ef-9c49-69850326da03",
+                     *       "entity_id": "01a24e8a-74ca-7a0b-8d78-9f6f7e6efdc4",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "confirmed",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "a480ae19-c686-4329-92af-4f60f85c2691",
-                     *       "location_id": "3853b0e9-53ac-4aa2-96f3-3e5e413898e3",
+                     *       "account_id": "01a24e8a-7505-7a48-8ae1-9c686d32952a",
+                     *       "location_id": "01a24e8a-74f2-7385-bb0e-953ac4aa2d6f",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:27:06.604Z",
                      *       "due_date": null,
@@ -30861,7 +31053,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "18022fbd-4f41-4726-a83e-a6bb7fe2c64f",
+                     *       "created_by_user_id": "01a24e8a-74ca-7180-a2fb-d4f41f726e83",
                      *       "created_at": "2026-12-07T03:27:06.604Z",
                      *       "updated_at": "2026-12-07T03:27:06.946Z",
                      *       "converted_from_id": null,
@@ -30870,10 +31062,10 @@ export interface operations {
                      *       "sent_at": null,
                      *       "sent_to": null,
                      *       "sales_channel_id": null,
-                     *       "approval_rule_id": "dc6958ac-47af-4426-8bcb-e5c1d426e470",
-                     *       "approver_user_id": "7ab59032-028c-4e01-8ad3-b520ee020d39",
+                     *       "approval_rule_id": "01a24e8a-7550-7dc6-958a-c47af04268bc",
+                     *       "approver_user_id": "01a24e8a-753c-77ab-9903-2028c6e018ad",
                      *       "approval_requested_at": "2026-12-07T03:27:06.653Z",
-                     *       "approved_by": "7ab59032-028c-4e01-8ad3-b520ee020d39",
+                     *       "approved_by": "01a24e8a-753c-77ab-9903-2028c6e018ad",
                      *       "approved_at": "2026-12-07T03:27:06.946Z",
                      *       "rejected_by": null,
                      *       "rejected_at": null,
@@ -30890,12 +31082,12 @@ export interface operations {
                      *       "amount_due": 200,
                      *       "lines": [
                      *         {
-                     *           "id": "65c16afe-8177-47b1-bfc6-54098ecdb836",
+                     *           "id": "01a24e8a-7575-765c-96af-e817777b17fc",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "a0b0d789-f6f7-46ef-9c49-69850326da03",
-                     *           "order_id": "d0ba1fdc-531c-4280-b5fc-056d3ef0d8b0",
-                     *           "product_id": "9c307060-a72b-4bee-9e1c-5532f76c6c7e",
+                     *           "entity_id": "01a24e8a-74ca-7a0b-8d78-9f6f7e6efdc4",
+                     *           "order_id": "01a24e8a-7571-7d0b-a1fd-c531c628075f",
+                     *           "product_id": "01a24e8a-7530-79c3-8706-0a72bdbee5e1",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -31097,13 +31289,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 6259ce9b-3358-4c94-a418-cfc8c646672c
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example c30858a5-e416-4d73-bc9d-0886c0c372e5
+                 * @example 01a24e8c-1cb0-7c30-858a-5e416cd733c9
                  */
                 id: string;
             };
@@ -31121,17 +31316,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c30858a5-e416-4d73-bc9d-0886c0c372e5",
+                     *       "id": "01a24e8c-1cb0-7c30-858a-5e416cd733c9",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "8b8c30f3-1358-47f0-9b05-c928a269d238",
+                     *       "entity_id": "01a24e8c-1942-78b8-830f-3135807f01b0",
                      *       "order_number": "SO-000002",
                      *       "document_type": "sales_order",
                      *       "order_status": "fulfilled",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "fulfilled",
-                     *       "account_id": "e2fdb98a-188e-4f3e-a17d-9f8c2a99d8b7",
-                     *       "location_id": "56c00194-66cf-4759-b7da-e10d22d747c7",
+                     *       "account_id": "01a24e8c-1a31-7e2f-9b98-a188eff3ea17",
+                     *       "location_id": "01a24e8c-19e9-756c-8019-466cf0759f7d",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:28:54.949Z",
                      *       "due_date": null,
@@ -31160,7 +31355,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "905b62f5-3ecc-4cb3-9aa2-c3b719ec3803",
+                     *       "created_by_user_id": "01a24e8c-1942-7905-b62f-53ecc9cb39aa",
                      *       "created_at": "2026-12-07T03:28:54.949Z",
                      *       "updated_at": "2026-12-07T03:28:55.562Z",
                      *       "converted_from_id": null,
@@ -31189,12 +31384,12 @@ export interface operations {
                      *       "amount_due": 100,
                      *       "lines": [
                      *         {
-                     *           "id": "3fa3a022-58ab-4f89-828c-dd1cc138f6e1",
+                     *           "id": "01a24e8c-1cbb-73fa-ba02-258abbf89428",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "8b8c30f3-1358-47f0-9b05-c928a269d238",
-                     *           "order_id": "c30858a5-e416-4d73-bc9d-0886c0c372e5",
-                     *           "product_id": "67951c2d-a4f2-44e3-ad52-7bf435f6fdeb",
+                     *           "entity_id": "01a24e8c-1942-78b8-830f-3135807f01b0",
+                     *           "order_id": "01a24e8c-1cb0-7c30-858a-5e416cd733c9",
+                     *           "product_id": "01a24e8c-1a7c-7679-91c2-da4f2b4e36d5",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -31396,13 +31591,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example ad2d4f41-ce43-47b6-a709-fa048ccab170
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 34994703-678c-4c91-b5e7-d1928dba922a
+                 * @example 01a24e8a-0dc2-7349-9470-3678c1c91f5e
                  */
                 id: string;
             };
@@ -31420,17 +31618,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "34994703-678c-4c91-b5e7-d1928dba922a",
+                     *       "id": "01a24e8a-0dc2-7349-9470-3678c1c91f5e",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "e7f5f308-2879-4707-897c-3bf03bac6843",
+                     *       "entity_id": "01a24e8a-0d43-7e7f-9f30-828792707897",
                      *       "order_number": "SO-000002",
                      *       "document_type": "sales_order",
                      *       "order_status": "cancelled",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "dbb250c6-d9f7-4d3b-89cf-136671b3e042",
-                     *       "location_id": "954116a3-4876-4a83-acdb-1ffc741a16fb",
+                     *       "account_id": "01a24e8a-0d4d-7dbb-a50c-6d9f79d3bc9c",
+                     *       "location_id": "01a24e8a-0d4a-7954-916a-348766a83ecd",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:40.066Z",
                      *       "due_date": null,
@@ -31459,7 +31657,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "8b614649-6668-416d-a652-34c33763d857",
+                     *       "created_by_user_id": "01a24e8a-0d43-78b6-9464-96668e16d665",
                      *       "created_at": "2026-12-07T03:26:40.066Z",
                      *       "updated_at": "2026-12-07T03:26:40.086Z",
                      *       "converted_from_id": null,
@@ -31488,12 +31686,12 @@ export interface operations {
                      *       "amount_due": 20,
                      *       "lines": [
                      *         {
-                     *           "id": "32b46803-284b-4f06-8e85-4d725a16b8bd",
+                     *           "id": "01a24e8a-0dc3-732b-8680-3284b2f06ce8",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "e7f5f308-2879-4707-897c-3bf03bac6843",
-                     *           "order_id": "34994703-678c-4c91-b5e7-d1928dba922a",
-                     *           "product_id": "0d07b8c9-1f80-4c3e-b91e-d7bdc06c416a",
+                     *           "entity_id": "01a24e8a-0d43-7e7f-9f30-828792707897",
+                     *           "order_id": "01a24e8a-0dc2-7349-9470-3678c1c91f5e",
+                     *           "product_id": "01a24e8a-0d5e-70d0-bb8c-91f80fc3ef91",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -31695,13 +31893,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 8f0b6f36-1e0c-4b49-ac2f-9d1cd1e69d58
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 4b5abedc-c170-43c4-a1d9-b86d5b8680a9
+                 * @example 01a24e8a-0d6e-74b5-abed-cc17073c4a1d
                  */
                 id: string;
             };
@@ -31719,17 +31920,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4b5abedc-c170-43c4-a1d9-b86d5b8680a9",
+                     *       "id": "01a24e8a-0d6e-74b5-abed-cc17073c4a1d",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "9bf95861-0dd7-48cb-81a6-803d4c370583",
+                     *       "entity_id": "01a24e8a-0d43-79bf-9586-10dd798cb01a",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "confirmed",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "da5305eb-bad0-4b24-af39-65cdf5c75fa6",
-                     *       "location_id": "f8c1128c-6a26-46a8-945f-13013c973834",
+                     *       "account_id": "01a24e8a-0d4d-7da5-b05e-bbad00b242f3",
+                     *       "location_id": "01a24e8a-0d4a-7f8c-9128-c6a2686a8145",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:39.981Z",
                      *       "due_date": null,
@@ -31758,7 +31959,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "6f8f05c9-c707-42c1-a10c-9f123a6ea8af",
+                     *       "created_by_user_id": "01a24e8a-0d43-76f8-b05c-9c70742c1210",
                      *       "created_at": "2026-12-07T03:26:39.981Z",
                      *       "updated_at": "2026-12-07T03:26:40.019Z",
                      *       "converted_from_id": null,
@@ -31787,12 +31988,12 @@ export interface operations {
                      *       "amount_due": 20,
                      *       "lines": [
                      *         {
-                     *           "id": "16c3df71-890f-4e78-9e56-1a3c37e9f4d3",
+                     *           "id": "01a24e8a-0d71-716c-bdf7-1890f7e781e5",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "9bf95861-0dd7-48cb-81a6-803d4c370583",
-                     *           "order_id": "4b5abedc-c170-43c4-a1d9-b86d5b8680a9",
-                     *           "product_id": "af6014a4-10a0-44f6-baff-7f4272b2e298",
+                     *           "entity_id": "01a24e8a-0d43-79bf-9586-10dd798cb01a",
+                     *           "order_id": "01a24e8a-0d6e-74b5-abed-cc17073c4a1d",
+                     *           "product_id": "01a24e8a-0d5e-7af6-814a-410a0f4f67af",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -31994,13 +32195,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 054d7ea6-d3ba-4770-acdc-ec27187a1f4d
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 1ab5f5ea-4336-4d1f-9ea3-d912cef15e5b
+                 * @example 01a24e8a-4ed4-71ab-9f5e-a4336ed1f9ea
                  */
                 id: string;
             };
@@ -32018,17 +32222,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "41873d1b-b3c4-480c-ab4a-0ddc0f20fd02",
+                     *       "id": "01a24e8a-4f42-7418-b3d1-bb3c4380c2b4",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "5ba6dc5a-e5eb-4c0f-af65-1c7af79f6622",
+                     *       "entity_id": "01a24e8a-4e7e-75ba-adc5-ae5eb3c0faf6",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "ec89e2e8-db90-4602-acab-08984e802374",
-                     *       "location_id": "e5b677ae-386a-4ef8-b603-b7fd50e814ac",
+                     *       "account_id": "01a24e8a-4e92-7ec8-9e2e-8db90c602aca",
+                     *       "location_id": "01a24e8a-4e8a-7e5b-a77a-e386acef8b60",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:56.833Z",
                      *       "due_date": null,
@@ -32057,10 +32261,10 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "0dafcec7-501f-4bc7-b54b-5497e0c7ed76",
+                     *       "created_by_user_id": "01a24e8a-4e7e-70da-bcec-7501f3bc7754",
                      *       "created_at": "2026-12-07T03:26:56.833Z",
                      *       "updated_at": "2026-12-07T03:26:56.833Z",
-                     *       "converted_from_id": "1ab5f5ea-4336-4d1f-9ea3-d912cef15e5b",
+                     *       "converted_from_id": "01a24e8a-4ed4-71ab-9f5e-a4336ed1f9ea",
                      *       "journal_entry_id": null,
                      *       "hold_reason": null,
                      *       "sent_at": null,
@@ -32086,12 +32290,12 @@ export interface operations {
                      *       "amount_due": 18,
                      *       "lines": [
                      *         {
-                     *           "id": "e48eb95d-a7ba-4cbf-afda-0f488d229f63",
+                     *           "id": "01a24e8a-4f43-7e48-ab95-da7baccbfafd",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "5ba6dc5a-e5eb-4c0f-af65-1c7af79f6622",
-                     *           "order_id": "41873d1b-b3c4-480c-ab4a-0ddc0f20fd02",
-                     *           "product_id": "8966ec2d-8142-4cf3-8cb8-4980e3a55187",
+                     *           "entity_id": "01a24e8a-4e7e-75ba-adc5-ae5eb3c0faf6",
+                     *           "order_id": "01a24e8a-4f42-7418-b3d1-bb3c4380c2b4",
+                     *           "product_id": "01a24e8a-4eb4-7896-aec2-d81423cf30cb",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -32147,9 +32351,9 @@ export interface operations {
                      *           "unit_price": 10,
                      *           "adjustments": [
                      *             {
-                     *               "id": "e33be802-46c7-45bb-883e-86b9ac57d0d7",
+                     *               "id": "01a24e8a-4f48-7e33-be80-246c7f5bb083",
                      *               "source_type": "coupon",
-                     *               "source_id": "09805308-c07d-4dfa-bd33-87ae98866df6",
+                     *               "source_id": "01a24e8a-4ebd-7098-8530-8c07d7dfa7d3",
                      *               "source_label": "QUOTE",
                      *               "per_unit_amount": 1,
                      *               "quantity": 2,
@@ -32162,17 +32366,17 @@ export interface operations {
                      *       ],
                      *       "adjustments": [
                      *         {
-                     *           "id": "fefe9617-1663-4c1e-9a68-1579f7750160",
-                     *           "entity_id": "5ba6dc5a-e5eb-4c0f-af65-1c7af79f6622",
-                     *           "order_id": "41873d1b-b3c4-480c-ab4a-0ddc0f20fd02",
+                     *           "id": "01a24e8a-4f44-7fef-a961-716633c1e9a6",
+                     *           "entity_id": "01a24e8a-4e7e-75ba-adc5-ae5eb3c0faf6",
+                     *           "order_id": "01a24e8a-4f42-7418-b3d1-bb3c4380c2b4",
                      *           "name": "QUOTE",
                      *           "effect_type": "discount",
                      *           "discount_type": "percentage",
                      *           "value": 10,
                      *           "amount": 2,
                      *           "notes": null,
-                     *           "created_by_user_id": "0dafcec7-501f-4bc7-b54b-5497e0c7ed76",
-                     *           "coupon_id": "09805308-c07d-4dfa-bd33-87ae98866df6",
+                     *           "created_by_user_id": "01a24e8a-4e7e-70da-bcec-7501f3bc7754",
+                     *           "coupon_id": "01a24e8a-4ebd-7098-8530-8c07d7dfa7d3",
                      *           "created_at": "2026-12-07T03:26:56.773Z",
                      *           "updated_at": "2026-12-07T03:26:56.833Z",
                      *           "object": "order_adjustment",
@@ -32323,13 +32527,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 8faab3d2-ffeb-48e2-a59b-7087b2ed6259
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 5e95eaa1-deca-468c-b37e-034d7fb06c1e
+                 * @example 01a24e8a-0f29-75e9-9eaa-1decac68cf37
                  */
                 id: string;
             };
@@ -32350,17 +32557,17 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "d7e9dd21-163f-43f7-9602-a1437b3f4d7f",
+                     *           "id": "01a24e8a-0f4b-7d7e-9dd2-1163f13f7d60",
                      *           "object": "order",
                      *           "livemode": false,
-                     *           "entity_id": "e371b3c9-d464-48ba-ac57-ff381b8a5d02",
+                     *           "entity_id": "01a24e8a-0f11-7e37-9b3c-9d464f8ba2c5",
                      *           "order_number": "PO-000001",
                      *           "document_type": "purchase_order",
                      *           "order_status": "draft",
                      *           "payment_status": "unpaid",
                      *           "fulfillment_status": "unfulfilled",
-                     *           "account_id": "5aa2e623-d72b-49ac-af01-961ef0466e79",
-                     *           "location_id": "9f228c5a-6467-4229-966c-66e1a04e99b1",
+                     *           "account_id": "01a24e8a-0f1e-75aa-ae62-3d72b99ac2f0",
+                     *           "location_id": "01a24e8a-0f18-79f2-a8c5-a6467d229166",
                      *           "po_number": null,
                      *           "order_date": "2026-12-07T03:26:40.457Z",
                      *           "due_date": null,
@@ -32387,12 +32594,12 @@ export interface operations {
                      *           "external_order_id": null,
                      *           "external_order_number": null,
                      *           "metadata": {
-                     *             "drop_ship_sales_order_id": "5e95eaa1-deca-468c-b37e-034d7fb06c1e",
+                     *             "drop_ship_sales_order_id": "01a24e8a-0f29-75e9-9eaa-1decac68cf37",
                      *             "drop_ship_sales_order_number": "SO-000001"
                      *           },
                      *           "revision_count": 0,
                      *           "duplicated_from_id": null,
-                     *           "created_by_user_id": "31e3fbc6-f462-4f7d-aabb-adfffab16cd3",
+                     *           "created_by_user_id": "01a24e8a-0f11-731e-bfbc-6f462bf7d6ab",
                      *           "created_at": "2026-12-07T03:26:40.457Z",
                      *           "updated_at": "2026-12-07T03:26:40.457Z",
                      *           "converted_from_id": null,
@@ -32421,12 +32628,12 @@ export interface operations {
                      *           "amount_due": 8,
                      *           "lines": [
                      *             {
-                     *               "id": "318f22c2-4f1f-4923-aef9-692f489b2b3c",
+                     *               "id": "01a24e8a-0f4c-7318-b22c-24f1fb9236ef",
                      *               "object": "order_line_item",
                      *               "livemode": false,
-                     *               "entity_id": "e371b3c9-d464-48ba-ac57-ff381b8a5d02",
-                     *               "order_id": "d7e9dd21-163f-43f7-9602-a1437b3f4d7f",
-                     *               "product_id": "b3165233-d03c-4bdd-84e3-c340009b1614",
+                     *               "entity_id": "01a24e8a-0f11-7e37-9b3c-9d464f8ba2c5",
+                     *               "order_id": "01a24e8a-0f4b-7d7e-9dd2-1163f13f7d60",
+                     *               "product_id": "01a24e8a-0f21-7b31-a523-3d03cfbddc4e",
                      *               "variant_id": null,
                      *               "product_vendor_id": null,
                      *               "kit_parent_line_id": null,
@@ -32645,13 +32852,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 619dc72d-c147-4509-a2b6-1e645da54e6c
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example ff95e5e8-ff24-48b1-af6d-e3b2ad9035fe
+                 * @example 01a24e8a-10f9-7ff9-9e5e-8ff24d8b16f6
                  */
                 id: string;
             };
@@ -32669,17 +32879,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "28cc1952-3bd5-455d-a484-f3003204fafe",
+                     *       "id": "01a24e8a-1140-728c-8195-23bd5855d248",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "ba911081-60cf-4ec1-8797-1b86c0e5a45b",
+                     *       "entity_id": "01a24e8a-10e2-7ba9-9108-160cf4ec1079",
                      *       "order_number": "SO-000002",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "233efe8c-2f48-4998-9b17-1f3181776e17",
-                     *       "location_id": "d09aa703-a6a1-4b70-9133-a5c80a89ed06",
+                     *       "account_id": "01a24e8a-10ec-7233-afe8-c2f4899981b1",
+                     *       "location_id": "01a24e8a-10e8-7d09-aa70-3a6a1ab70913",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:40.959Z",
                      *       "due_date": null,
@@ -32709,8 +32919,8 @@ export interface operations {
                      *         "channel": "web"
                      *       },
                      *       "revision_count": 0,
-                     *       "duplicated_from_id": "ff95e5e8-ff24-48b1-af6d-e3b2ad9035fe",
-                     *       "created_by_user_id": "8603c897-0016-477b-9e1c-b84798216994",
+                     *       "duplicated_from_id": "01a24e8a-10f9-7ff9-9e5e-8ff24d8b16f6",
+                     *       "created_by_user_id": "01a24e8a-10e2-7860-bc89-70016177bde1",
                      *       "created_at": "2026-12-07T03:26:40.959Z",
                      *       "updated_at": "2026-12-07T03:26:40.959Z",
                      *       "converted_from_id": null,
@@ -32739,12 +32949,12 @@ export interface operations {
                      *       "amount_due": 36,
                      *       "lines": [
                      *         {
-                     *           "id": "85c7bcd8-79fc-47ec-85f0-d8561f416485",
+                     *           "id": "01a24e8a-1142-785c-bbcd-879fce7ecc5f",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "ba911081-60cf-4ec1-8797-1b86c0e5a45b",
-                     *           "order_id": "28cc1952-3bd5-455d-a484-f3003204fafe",
-                     *           "product_id": "a7d3caf7-ec41-4266-a737-94f4fa51cec4",
+                     *           "entity_id": "01a24e8a-10e2-7ba9-9108-160cf4ec1079",
+                     *           "order_id": "01a24e8a-1140-728c-8195-23bd5855d248",
+                     *           "product_id": "01a24e8a-10f2-7a7d-bcaf-7ec41b266273",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -32946,13 +33156,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 429cf0be-6ae2-4b93-a856-2e672a8ac52f
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 5b5b4ab4-3854-4e62-8b9a-508ad2fceb67
+                 * @example 01a24e8a-0d6e-75b5-b4ab-43854be628b9
                  */
                 id: string;
             };
@@ -32964,7 +33177,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "becad093-1193-49fc-8297-c122ac7c6e7a",
+                 *           "line_id": "01a24e8a-0d71-7bec-ad09-31193c9fc429",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -33003,30 +33216,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5c5f7b1c-170a-4082-bb33-02e6cbc1e3fa",
+                     *       "id": "01a24e8a-0da3-75c5-b7b1-c170ab082bb3",
                      *       "object": "order_fulfillment",
                      *       "livemode": false,
-                     *       "order_id": "5b5b4ab4-3854-4e62-8b9a-508ad2fceb67",
+                     *       "order_id": "01a24e8a-0d6e-75b5-b4ab-43854be628b9",
                      *       "order_number": "SO-000001",
                      *       "order_status": "fulfilled",
                      *       "fulfillment_status": "fulfilled",
                      *       "previous_order_status": "confirmed",
-                     *       "location_id": "ff95a066-773d-4655-9c6c-0090c7e30aa9",
+                     *       "location_id": "01a24e8a-0d4a-7ff9-9a06-6773d46559c6",
                      *       "fulfillment_date": "2026-12-07",
                      *       "lines": [
                      *         {
-                     *           "line_id": "becad093-1193-49fc-8297-c122ac7c6e7a",
-                     *           "product_id": "45181fa1-80f9-46a3-8fe0-5ef17cce0a77",
+                     *           "line_id": "01a24e8a-0d71-7bec-ad09-31193c9fc429",
+                     *           "product_id": "01a24e8a-0d5e-7451-81fa-180f9b6a34fe",
                      *           "kit_parent_line_id": null,
                      *           "quantity": 2,
                      *           "quantity_fulfilled": 2
                      *         }
                      *       ],
                      *       "inventory_transaction_ids": [
-                     *         "38d19269-7dec-45e5-88a5-986ebaa991bd"
+                     *         "01a24e8a-0da3-738d-9926-97dec35e548a"
                      *       ],
                      *       "cost_total": 8,
-                     *       "journal_entry_id": "6c2816a7-476c-42fa-a331-71200f34c508"
+                     *       "journal_entry_id": "01a24e8a-0da6-76c2-816a-7476c52fae33"
                      *     }
                      */
                     "application/json": components["schemas"]["OrderFulfillment"];
@@ -33171,13 +33384,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f308dc23-e6ef-49ed-ad6d-3a30f56a78ab
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904
+                 * @example 01a24e8a-10f0-7cb5-bb8b-64a0f18fcb1e
                  */
                 id: string;
             };
@@ -33209,17 +33425,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
+                     *       "id": "01a24e8a-10f0-7cb5-bb8b-64a0f18fcb1e",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
+                     *       "entity_id": "01a24e8a-10cd-7225-89b9-78aa5c7444c7",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "on_hold",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "1ff65b12-1051-48d7-97da-35b1be9c4a4c",
-                     *       "location_id": "abb0599c-b491-4aad-8ac7-461d48781648",
+                     *       "account_id": "01a24e8a-10ec-71ff-a5b1-21051f8d757d",
+                     *       "location_id": "01a24e8a-10d3-7abb-8599-cb491eaad0ac",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:40.879Z",
                      *       "due_date": null,
@@ -33248,7 +33464,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "5435354d-249c-4643-a8b3-a104c282182f",
+                     *       "created_by_user_id": "01a24e8a-10cd-7543-9354-d249cf643e8b",
                      *       "created_at": "2026-12-07T03:26:40.879Z",
                      *       "updated_at": "2026-12-07T03:26:40.937Z",
                      *       "converted_from_id": null,
@@ -33277,12 +33493,12 @@ export interface operations {
                      *       "amount_due": 0,
                      *       "lines": [
                      *         {
-                     *           "id": "1e556bbd-dec0-4211-a0a3-386aae7ba0c5",
+                     *           "id": "01a24e8a-10f1-71e5-96bb-ddec0121120a",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
-                     *           "order_id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
-                     *           "product_id": "33d40b03-67dc-4d70-a7c8-a1b42d5f6a65",
+                     *           "entity_id": "01a24e8a-10cd-7225-89b9-78aa5c7444c7",
+                     *           "order_id": "01a24e8a-10f0-7cb5-bb8b-64a0f18fcb1e",
+                     *           "product_id": "01a24e8a-10e6-733d-80b0-367dc1d70a7c",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -33308,8 +33524,8 @@ export interface operations {
                      *           "is_tax_exempt": false,
                      *           "product_tax_code": null,
                      *           "is_drop_ship": true,
-                     *           "drop_ship_vendor_id": "fbb8e8a8-7e0d-448c-8b6b-53da9b1f4711",
-                     *           "drop_ship_po_id": "99346474-9fed-4a23-8c4c-7cca84505042",
+                     *           "drop_ship_vendor_id": "01a24e8a-10d6-7fbb-8e8a-87e0d948ccb6",
+                     *           "drop_ship_po_id": "01a24e8a-1107-7993-8647-49fed1a230c4",
                      *           "notes": null,
                      *           "sort_order": 1,
                      *           "unit_of_measure_id": null,
@@ -33339,15 +33555,15 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "4862180a-ff2d-4080-824f-4a75801a08e7",
+                     *           "id": "01a24e8a-10f2-7486-a180-aff2de080c24",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
-                     *           "order_id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
-                     *           "product_id": "e5957856-669a-4f52-b13d-0e4e314044ec",
+                     *           "entity_id": "01a24e8a-10cd-7225-89b9-78aa5c7444c7",
+                     *           "order_id": "01a24e8a-10f0-7cb5-bb8b-64a0f18fcb1e",
+                     *           "product_id": "01a24e8a-10da-7e59-9785-6669aef52713",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
-                     *           "kit_parent_line_id": "1e556bbd-dec0-4211-a0a3-386aae7ba0c5",
+                     *           "kit_parent_line_id": "01a24e8a-10f1-71e5-96bb-ddec0121120a",
                      *           "sku": "W-22",
                      *           "title": "Widget",
                      *           "quantity": 6,
@@ -33401,15 +33617,15 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "4e7b2bfe-f2b6-476b-8e41-06b9e4a57173",
+                     *           "id": "01a24e8a-10f2-74e7-b2bf-ef2b6c76b8e4",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "22589b97-8aa5-4744-8c72-29ad44584721",
-                     *           "order_id": "cb57b8b6-4a0f-48fc-b1e2-9a8e710a8904",
-                     *           "product_id": "d2732a35-af20-4232-9899-69892cdc6ea8",
+                     *           "entity_id": "01a24e8a-10cd-7225-89b9-78aa5c7444c7",
+                     *           "order_id": "01a24e8a-10f0-7cb5-bb8b-64a0f18fcb1e",
+                     *           "product_id": "01a24e8a-10dd-7d27-b2a3-5af20d232989",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
-                     *           "kit_parent_line_id": "1e556bbd-dec0-4211-a0a3-386aae7ba0c5",
+                     *           "kit_parent_line_id": "01a24e8a-10f1-71e5-96bb-ddec0121120a",
                      *           "sku": "G-23",
                      *           "title": "Gadget",
                      *           "quantity": 3,
@@ -33608,7 +33824,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example e33a1ce2-2110-4859-a04e-c4a9e5921ed9
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -33616,12 +33835,12 @@ export interface operations {
             path: {
                 /**
                  * @description The order id.
-                 * @example 41cf1459-ca1e-43ec-8b45-ee09e7bb1730
+                 * @example 01a24e8a-0b01-741c-b145-9ca1ea3ec0b4
                  */
                 id: string;
                 /**
                  * @description The line item id.
-                 * @example 47324f94-9e31-42dc-9660-176198f6fe80
+                 * @example 01a24e8a-0b9f-7473-a4f9-49e3102dc966
                  */
                 item_id: string;
             };
@@ -33639,7 +33858,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "47324f94-9e31-42dc-9660-176198f6fe80",
+                     *       "id": "01a24e8a-0b9f-7473-a4f9-49e3102dc966",
                      *       "object": "order_line_item",
                      *       "livemode": false,
                      *       "deleted": true
@@ -33806,7 +34025,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1340da17-b336-4ab9-a845-e7d0b9b37ce4
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -33814,12 +34036,12 @@ export interface operations {
             path: {
                 /**
                  * @description The order id.
-                 * @example 11988842-d9ae-471d-9a04-47c87ef7f866
+                 * @example 01a24e8a-0997-7119-8884-2d9ae771d9a0
                  */
                 id: string;
                 /**
                  * @description The line item id.
-                 * @example 901bf4a3-804f-48b0-8f40-d4e7084a0804
+                 * @example 01a24e8a-0999-7901-bf4a-3804f18b08f4
                  */
                 item_id: string;
             };
@@ -33861,12 +34083,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "901bf4a3-804f-48b0-8f40-d4e7084a0804",
+                     *       "id": "01a24e8a-0999-7901-bf4a-3804f18b08f4",
                      *       "object": "order_line_item",
                      *       "livemode": false,
-                     *       "entity_id": "8a9b7d18-ed81-410a-ba33-41c3d3982654",
-                     *       "order_id": "11988842-d9ae-471d-9a04-47c87ef7f866",
-                     *       "product_id": "815f098a-d0da-497d-80bb-082bc7d53bb6",
+                     *       "entity_id": "01a24e8a-092f-78a9-b7d1-8ed81610a3a3",
+                     *       "order_id": "01a24e8a-0997-7119-8884-2d9ae771d9a0",
+                     *       "product_id": "01a24e8a-097c-7815-b098-ad0dae97d00b",
                      *       "variant_id": null,
                      *       "product_vendor_id": null,
                      *       "kit_parent_line_id": null,
@@ -34083,13 +34305,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example d92882d5-416c-4c79-a68d-05d01ee3af64
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example b229d956-b040-4927-bfb1-69058052db2e
+                 * @example 01a24e8a-0b01-7b22-9d95-6b04039277fb
                  */
                 id: string;
             };
@@ -34099,7 +34324,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "45e667f3-9695-4a25-91b6-eeccc7d1f945",
+                 *       "product_id": "01a24e8a-0ae6-745e-a67f-39695ea2511b",
                  *       "quantity": 3,
                  *       "discount_percent": 10
                  *     }
@@ -34144,17 +34369,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b229d956-b040-4927-bfb1-69058052db2e",
+                     *       "id": "01a24e8a-0b01-7b22-9d95-6b04039277fb",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "fe68e982-baad-42e2-93cb-d6a85a90d4ad",
+                     *       "entity_id": "01a24e8a-0a9e-7fe6-8e98-2baadb2e293c",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "9ba1adc7-7b44-46fe-8df7-0f60169f71ee",
-                     *       "location_id": "25de1c17-3fc7-4161-a32b-4b020f26da2e",
+                     *       "account_id": "01a24e8a-0abc-79ba-9adc-77b4486fecdf",
+                     *       "location_id": "01a24e8a-0ab1-725d-a1c1-73fc7f161a32",
                      *       "po_number": "PO-77",
                      *       "order_date": "2026-12-07T03:26:39.356Z",
                      *       "due_date": null,
@@ -34183,7 +34408,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "d4c30ab4-7edf-41ea-aca8-3b7729720c73",
+                     *       "created_by_user_id": "01a24e8a-0a9e-7d4c-b0ab-47edf31ea6ca",
                      *       "created_at": "2026-12-07T03:26:39.356Z",
                      *       "updated_at": "2026-12-07T03:26:39.410Z",
                      *       "converted_from_id": null,
@@ -34212,12 +34437,12 @@ export interface operations {
                      *       "amount_due": 36.5,
                      *       "lines": [
                      *         {
-                     *           "id": "1144adcc-88ab-4ba2-bff7-546253274257",
+                     *           "id": "01a24e8a-0b02-7114-8adc-c88abdba27ff",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "fe68e982-baad-42e2-93cb-d6a85a90d4ad",
-                     *           "order_id": "b229d956-b040-4927-bfb1-69058052db2e",
-                     *           "product_id": "ffb23720-7f3d-4bfe-93c0-921d8be61f25",
+                     *           "entity_id": "01a24e8a-0a9e-7fe6-8e98-2baadb2e293c",
+                     *           "order_id": "01a24e8a-0b01-7b22-9d95-6b04039277fb",
+                     *           "product_id": "01a24e8a-0ad3-7ffb-a372-07f3dbbfe93c",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -34235,7 +34460,7 @@ export interface operations {
                      *           "discount_amount": 0,
                      *           "discount_percent": null,
                      *           "line_subtotal": 20,
-                     *           "tax_rate_id": "06863835-bf99-4f8b-9fa7-12c3a96cb2ea",
+                     *           "tax_rate_id": "01a24e8a-0af0-7068-a383-5bf99ef8b5fa",
                      *           "tax_amount": 0,
                      *           "line_total": 20,
                      *           "unit_cost": 4,
@@ -34274,12 +34499,12 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "2f804fe5-f5d6-4c15-87d3-8a70b0c86150",
+                     *           "id": "01a24e8a-0b9f-72f8-84fe-5f5d6ac1587d",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "fe68e982-baad-42e2-93cb-d6a85a90d4ad",
-                     *           "order_id": "b229d956-b040-4927-bfb1-69058052db2e",
-                     *           "product_id": "45e667f3-9695-4a25-91b6-eeccc7d1f945",
+                     *           "entity_id": "01a24e8a-0a9e-7fe6-8e98-2baadb2e293c",
+                     *           "order_id": "01a24e8a-0b01-7b22-9d95-6b04039277fb",
+                     *           "product_id": "01a24e8a-0ae6-745e-a67f-39695ea2511b",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -34481,13 +34706,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example aaabe956-91f7-41ac-a373-15dc9043d286
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 91c7bed8-b8de-4e50-8e1b-10d4b08f1de4
+                 * @example 01a24e8a-0e41-791c-bbed-8b8de5e500e1
                  */
                 id: string;
             };
@@ -34531,11 +34759,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cbdc521a-a79b-40dc-8032-b232a54c57ba",
+                     *       "id": "01a24e8a-0e6b-7cbd-8521-aa79bf0dc003",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "aa6f519f-9151-439f-80b7-de5480263ba4",
-                     *       "account_id": "b967fc3b-b7ef-441d-a379-ecefd8cf28e6",
+                     *       "entity_id": "01a24e8a-0d43-7aa6-b519-f9151f39fc0b",
+                     *       "account_id": "01a24e8a-0d4d-7b96-bfc3-bb7ef941da37",
                      *       "amount": 20,
                      *       "unapplied_amount": 0,
                      *       "payment_method": "other",
@@ -34545,22 +34773,22 @@ export interface operations {
                      *       "external_reference": null,
                      *       "notes": null,
                      *       "status": "undeposited",
-                     *       "order_id": "91c7bed8-b8de-4e50-8e1b-10d4b08f1de4",
-                     *       "journal_entry_id": "986dbb27-dd75-4235-ac6f-3230f764ef99",
+                     *       "order_id": "01a24e8a-0e41-791c-bbed-8b8de5e500e1",
+                     *       "journal_entry_id": "01a24e8a-0e6c-7986-9bb2-7dd75d2352c6",
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
                      *       "cleared_at": null,
                      *       "voided_at": null,
                      *       "failed_at": null,
                      *       "failure_reason": null,
-                     *       "created_by_user_id": "6cd8db95-da07-449c-a227-cbd26bc2ac76",
+                     *       "created_by_user_id": "01a24e8a-0d43-76cd-8db9-5da07049ca22",
                      *       "created_at": "2026-12-07T03:26:40.232Z",
                      *       "updated_at": "2026-12-07T03:26:40.232Z",
                      *       "applied_count": 1,
                      *       "applications": [
                      *         {
-                     *           "id": "4287521c-e974-4134-a0de-1428d781b03a",
-                     *           "order_id": "91c7bed8-b8de-4e50-8e1b-10d4b08f1de4",
+                     *           "id": "01a24e8a-0e6e-7428-b521-ce974513460d",
+                     *           "order_id": "01a24e8a-0e41-791c-bbed-8b8de5e500e1",
                      *           "amount_applied": 20
                      *         }
                      *       ]
@@ -34708,13 +34936,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 9c9c3f52-20b6-475a-aa81-633e51e05a9a
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 4ac654a2-6c62-43e7-88b6-4ad82a0aabb7
+                 * @example 01a24e8a-0906-74ac-a54a-26c62c3e788b
                  */
                 id: string;
             };
@@ -34726,7 +34957,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "5cc03a55-a6a0-4ffc-9c63-4ea4afa1ce85",
+                 *           "line_id": "01a24e8a-0908-75cc-83a5-5a6a0cffc5c6",
                  *           "quantity": 4
                  *         }
                  *       ]
@@ -34769,35 +35000,35 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "00a7d2f9-100c-43a2-b8fc-4d8e538ea564",
+                     *       "id": "01a24e8a-092c-700a-bd2f-9100cb3a2b8f",
                      *       "object": "purchase_receipt",
                      *       "livemode": false,
-                     *       "order_id": "4ac654a2-6c62-43e7-88b6-4ad82a0aabb7",
+                     *       "order_id": "01a24e8a-0906-74ac-a54a-26c62c3e788b",
                      *       "order_number": "PO-000001",
                      *       "order_status": "partially_fulfilled",
                      *       "fulfillment_status": "partially_fulfilled",
                      *       "previous_order_status": "confirmed",
-                     *       "location_id": "1b5c8ab6-4e74-4697-8549-d86ff4820cb0",
+                     *       "location_id": "01a24e8a-08eb-71b5-88ab-64e74a697854",
                      *       "received_at": "2026-12-07T03:26:38.890Z",
                      *       "lines": [
                      *         {
-                     *           "line_id": "5cc03a55-a6a0-4ffc-9c63-4ea4afa1ce85",
-                     *           "product_id": "a1e563d8-8728-4943-859c-188eeb7207fd",
+                     *           "line_id": "01a24e8a-0908-75cc-83a5-5a6a0cffc5c6",
+                     *           "product_id": "01a24e8a-08f5-7a1e-963d-887288943459",
                      *           "quantity": 4,
                      *           "quantity_received": 4,
                      *           "unit_cost": 3,
                      *           "total_cost": 12,
-                     *           "inventory_transaction_id": "2b78338b-666e-45bd-8645-a428368d8e87",
+                     *           "inventory_transaction_id": "01a24e8a-092c-72b7-8338-b666ea5bd064",
                      *           "drop_ship_sales_order_id": null,
                      *           "drop_ship_sales_line_id": null
                      *         }
                      *       ],
                      *       "inventory_transaction_ids": [
-                     *         "2b78338b-666e-45bd-8645-a428368d8e87"
+                     *         "01a24e8a-092c-72b7-8338-b666ea5bd064"
                      *       ],
                      *       "inventory_cost": 12,
                      *       "drop_ship_cost": 0,
-                     *       "journal_entry_id": "67c01c32-b7e2-4c6d-8053-ff2ae56e71ce"
+                     *       "journal_entry_id": "01a24e8a-0945-767c-81c3-2b7e26c6d405"
                      *     }
                      */
                     "application/json": components["schemas"]["PurchaseReceipt"];
@@ -34942,13 +35173,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example b2674a25-1a3f-4899-a0ce-2d4042c4ec3b
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example a055b697-3c36-4634-a6c5-cc52fad1c560
+                 * @example 01a24e8a-9e6e-7a05-9b69-73c36763426c
                  */
                 id: string;
             };
@@ -34960,7 +35194,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "ea60c0db-27f5-49b2-a9a4-6e8f6d1ffd65",
+                 *           "line_id": "01a24e8a-9e70-7ea6-8c0d-b27f589b2e9a",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -35000,22 +35234,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7884113c-9e8f-41cf-b320-5784258c0353",
+                     *       "id": "01a24e8a-9ebb-7788-8113-c9e8f21cf732",
                      *       "object": "order_return_receipt",
                      *       "livemode": false,
-                     *       "order_id": "a055b697-3c36-4634-a6c5-cc52fad1c560",
+                     *       "order_id": "01a24e8a-9e6e-7a05-9b69-73c36763426c",
                      *       "order_number": "RMA-000001",
-                     *       "source_order_id": "a1256169-5d7c-49da-9021-b98dc3e0b6e7",
+                     *       "source_order_id": "01a24e8a-9dd7-7a12-9616-95d7ce9da102",
                      *       "order_status": "partially_fulfilled",
                      *       "fulfillment_status": "partially_fulfilled",
                      *       "previous_order_status": "confirmed",
-                     *       "location_id": "6cdbb473-5467-4f2f-8599-9bd782815909",
+                     *       "location_id": "01a24e8a-9d18-76cd-bb47-35467ef2f059",
                      *       "received_date": "2026-12-07",
                      *       "lines": [
                      *         {
-                     *           "line_id": "ea60c0db-27f5-49b2-a9a4-6e8f6d1ffd65",
-                     *           "source_line_id": "d0c7937e-5c42-4cfe-b372-49ec700d609b",
-                     *           "product_id": "5b510691-f320-44b1-96fc-a1f891beecd5",
+                     *           "line_id": "01a24e8a-9e70-7ea6-8c0d-b27f589b2e9a",
+                     *           "source_line_id": "01a24e8a-9dde-7d0c-b937-e5c423cfe737",
+                     *           "product_id": "01a24e8a-9d47-75b5-9069-1f32014b156f",
                      *           "kit_parent_line_id": null,
                      *           "quantity": 2,
                      *           "quantity_received": 2,
@@ -35024,10 +35258,10 @@ export interface operations {
                      *         }
                      *       ],
                      *       "inventory_transaction_ids": [
-                     *         "4bf9436b-de08-41a8-905a-7744a63da486"
+                     *         "01a24e8a-9ebe-74bf-9436-bde0821a8d05"
                      *       ],
                      *       "cost_total": 6,
-                     *       "journal_entry_id": "3c344c68-c5c7-4b72-98cb-d086979b2ea8"
+                     *       "journal_entry_id": "01a24e8a-9ec5-73c3-84c6-8c5c7bb7218c"
                      *     }
                      */
                     "application/json": components["schemas"]["OrderReturnReceipt"];
@@ -35172,13 +35406,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 9255fadb-3786-4470-a372-6c895026821a
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example b0acab51-ce5c-4caf-aeba-a53f697404f1
+                 * @example 01a24e8c-01b6-7b0a-8ab5-1ce5c8cafaeb
                  */
                 id: string;
             };
@@ -35188,7 +35425,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "bank_account_id": "bea1f4df-444d-4202-a3eb-99fae4bc31f2",
+                 *       "bank_account_id": "01a24e8b-fbb7-7bea-9f4d-f444d4202a3e",
                  *       "amount": 12.5
                  *     }
                  */
@@ -35220,17 +35457,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b0acab51-ce5c-4caf-aeba-a53f697404f1",
+                     *       "id": "01a24e8c-01b6-7b0a-8ab5-1ce5c8cafaeb",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "41af719c-14ba-4d87-ba92-f3819745ee48",
+                     *       "entity_id": "01a24e8b-fb66-741a-b719-c14baed873a9",
                      *       "order_number": "RMA-000001",
                      *       "document_type": "return",
                      *       "order_status": "confirmed",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "3927d68a-4c71-47d7-be36-3409212771f8",
-                     *       "location_id": "2651add4-68b7-4f95-8331-a19201d31042",
+                     *       "account_id": "01a24e8b-fc74-7392-bd68-a4c71f7d7be3",
+                     *       "location_id": "01a24e8b-fbca-7265-9add-468b7ff95433",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:28:48.048Z",
                      *       "due_date": null,
@@ -35259,11 +35496,11 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "d1a0440c-72cf-4a88-ab18-7911b0ee49e4",
+                     *       "created_by_user_id": "01a24e8b-fb66-7d1a-8440-c72cf6a88ab1",
                      *       "created_at": "2026-12-07T03:28:48.048Z",
                      *       "updated_at": "2026-12-07T03:28:48.451Z",
                      *       "converted_from_id": null,
-                     *       "journal_entry_id": "b1f40a43-12be-4b26-a33a-7267c85a2af6",
+                     *       "journal_entry_id": "01a24e8c-024f-7b1f-80a4-312be2b26233",
                      *       "hold_reason": null,
                      *       "sent_at": null,
                      *       "sent_to": null,
@@ -35276,7 +35513,7 @@ export interface operations {
                      *       "rejected_by": null,
                      *       "rejected_at": null,
                      *       "rejection_reason": null,
-                     *       "source_order_id": "eae11825-f61e-4753-8912-cef7fdffa3fc",
+                     *       "source_order_id": "01a24e8c-0012-7eae-9182-5f61e4753c91",
                      *       "amount_credited": 0,
                      *       "migration_batch_id": null,
                      *       "imported_at": null,
@@ -35288,12 +35525,12 @@ export interface operations {
                      *       "amount_due": 30,
                      *       "lines": [
                      *         {
-                     *           "id": "f816de60-c215-42b0-ae1d-ce50f21a8fd4",
+                     *           "id": "01a24e8c-01bf-7f81-ade6-0c21592b06e1",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "41af719c-14ba-4d87-ba92-f3819745ee48",
-                     *           "order_id": "b0acab51-ce5c-4caf-aeba-a53f697404f1",
-                     *           "product_id": "11d2be41-7fb6-4d02-b103-621eefe32cf8",
+                     *           "entity_id": "01a24e8b-fb66-741a-b719-c14baed873a9",
+                     *           "order_id": "01a24e8c-01b6-7b0a-8ab5-1ce5c8cafaeb",
+                     *           "product_id": "01a24e8b-fd39-711d-abe4-17fb6ed02b10",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -35495,13 +35732,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example a38524fe-4d57-4ea7-af01-25f73b4b4819
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example fb2d8877-9023-439e-b4ac-8956dec801c2
+                 * @example 01a24e8a-7791-7fb2-9887-79023339eb4a
                  */
                 id: string;
             };
@@ -35531,17 +35771,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fb2d8877-9023-439e-b4ac-8956dec801c2",
+                     *       "id": "01a24e8a-7791-7fb2-9887-79023339eb4a",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "a8e7213d-46b1-4ed4-b8f3-643b260ee202",
+                     *       "entity_id": "01a24e8a-7721-7a8e-b213-d46b13ed478f",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "94f236f5-3885-4cb4-90c3-31d3ee4f1bf7",
-                     *       "location_id": "b5ec7ddd-ec6c-4871-8376-85f74849a672",
+                     *       "account_id": "01a24e8a-773b-794f-a36f-53885dcb4d0c",
+                     *       "location_id": "01a24e8a-7731-7b5e-87dd-dec6cb871837",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:27:07.151Z",
                      *       "due_date": null,
@@ -35570,7 +35810,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "ddc0bd8a-cdaa-413d-8198-5b6156044c06",
+                     *       "created_by_user_id": "01a24e8a-7721-7ddc-8bd8-acdaa913d019",
                      *       "created_at": "2026-12-07T03:27:07.151Z",
                      *       "updated_at": "2026-12-07T03:27:07.345Z",
                      *       "converted_from_id": null,
@@ -35579,12 +35819,12 @@ export interface operations {
                      *       "sent_at": null,
                      *       "sent_to": null,
                      *       "sales_channel_id": null,
-                     *       "approval_rule_id": "ae74689c-ea37-4d66-acdf-17304b63eaf8",
-                     *       "approver_user_id": "9279ecaf-f60d-40f0-855a-bda5be19a348",
+                     *       "approval_rule_id": "01a24e8a-7777-7ae7-8689-cea37ad66acd",
+                     *       "approver_user_id": "01a24e8a-7770-7927-9eca-ff60d80f0455",
                      *       "approval_requested_at": "2026-12-07T03:27:07.188Z",
                      *       "approved_by": null,
                      *       "approved_at": null,
-                     *       "rejected_by": "177a7680-8388-4f82-b80d-bd9e9d930a3c",
+                     *       "rejected_by": "01a24e8a-7784-7177-a768-08388ff82380",
                      *       "rejected_at": "2026-12-07T03:27:07.345Z",
                      *       "rejection_reason": "Credit limit exceeded",
                      *       "source_order_id": null,
@@ -35599,12 +35839,12 @@ export interface operations {
                      *       "amount_due": 200,
                      *       "lines": [
                      *         {
-                     *           "id": "2869fc36-26bd-43ae-a2b2-9323db7c6286",
+                     *           "id": "01a24e8a-7793-7286-9fc3-626bd63ae62b",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "a8e7213d-46b1-4ed4-b8f3-643b260ee202",
-                     *           "order_id": "fb2d8877-9023-439e-b4ac-8956dec801c2",
-                     *           "product_id": "d0529a4e-74ed-4b39-b92a-551e743c8a3c",
+                     *           "entity_id": "01a24e8a-7721-7a8e-b213-d46b13ed478f",
+                     *           "order_id": "01a24e8a-7791-7fb2-9887-79023339eb4a",
+                     *           "product_id": "01a24e8a-7753-7d05-a9a4-e74ed8b39392",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -35806,13 +36046,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 13994970-6cd8-4aac-ad01-5c9da9a60981
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 8c0025c6-6bc6-4756-823e-b7b94d104fce
+                 * @example 01a24e8a-10f0-78c0-825c-66bc68756c23
                  */
                 id: string;
             };
@@ -35830,17 +36073,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
+                     *       "id": "01a24e8a-10f0-78c0-825c-66bc68756c23",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
+                     *       "entity_id": "01a24e8a-10cd-7048-9256-57fb921937b5",
                      *       "order_number": "SO-000001",
                      *       "document_type": "sales_order",
                      *       "order_status": "partially_fulfilled",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "partially_fulfilled",
-                     *       "account_id": "dbb3e32c-4b17-40a5-aaf5-2a5390cc8e8d",
-                     *       "location_id": "17926c51-2e9a-463d-a619-b095aa607fab",
+                     *       "account_id": "01a24e8a-10ec-7dbb-be32-c4b1700a56af",
+                     *       "location_id": "01a24e8a-10d3-7179-a6c5-12e9a063d661",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:40.879Z",
                      *       "due_date": null,
@@ -35869,7 +36112,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "a0d78250-0ac8-46dc-92e5-fc026c6e437b",
+                     *       "created_by_user_id": "01a24e8a-10cd-7a0d-b825-00ac816dc52e",
                      *       "created_at": "2026-12-07T03:26:40.879Z",
                      *       "updated_at": "2026-12-07T03:26:40.957Z",
                      *       "converted_from_id": null,
@@ -35898,12 +36141,12 @@ export interface operations {
                      *       "amount_due": 0,
                      *       "lines": [
                      *         {
-                     *           "id": "d4f78ca0-f2e8-4563-9119-b00471f1a98a",
+                     *           "id": "01a24e8a-10f1-7d4f-b8ca-0f2e8b563511",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
-                     *           "order_id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
-                     *           "product_id": "bafdcd86-d4e3-41f2-8e50-bf2819ff8fa4",
+                     *           "entity_id": "01a24e8a-10cd-7048-9256-57fb921937b5",
+                     *           "order_id": "01a24e8a-10f0-78c0-825c-66bc68756c23",
+                     *           "product_id": "01a24e8a-10e6-7baf-9cd8-6d4e3f1f2ce5",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -35929,8 +36172,8 @@ export interface operations {
                      *           "is_tax_exempt": false,
                      *           "product_tax_code": null,
                      *           "is_drop_ship": true,
-                     *           "drop_ship_vendor_id": "9821897f-7d1a-43fd-ab77-48b6e3419974",
-                     *           "drop_ship_po_id": "41dfe966-3e79-4b8a-87e8-420aed0b661a",
+                     *           "drop_ship_vendor_id": "01a24e8a-10d6-7982-9897-f7d1a93fd2b7",
+                     *           "drop_ship_po_id": "01a24e8a-1107-741d-be96-63e79db8ac7e",
                      *           "notes": null,
                      *           "sort_order": 1,
                      *           "unit_of_measure_id": null,
@@ -35960,15 +36203,15 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "da9c9d53-c616-4c19-9a44-58dc7aafa302",
+                     *           "id": "01a24e8a-10f2-7da9-89d5-3c616cc19da4",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
-                     *           "order_id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
-                     *           "product_id": "f84208d5-8853-4ead-a923-1597281b1151",
+                     *           "entity_id": "01a24e8a-10cd-7048-9256-57fb921937b5",
+                     *           "order_id": "01a24e8a-10f0-78c0-825c-66bc68756c23",
+                     *           "product_id": "01a24e8a-10da-7f84-a08d-588531eada92",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
-                     *           "kit_parent_line_id": "d4f78ca0-f2e8-4563-9119-b00471f1a98a",
+                     *           "kit_parent_line_id": "01a24e8a-10f1-7d4f-b8ca-0f2e8b563511",
                      *           "sku": "W-22",
                      *           "title": "Widget",
                      *           "quantity": 6,
@@ -36022,15 +36265,15 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "f9ccec32-e24f-4ec1-97bf-88e63e75419a",
+                     *           "id": "01a24e8a-10f2-7f9c-8ec3-2e24fbec1d7b",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "04892565-7fb9-4193-bb5f-974e3e1adbca",
-                     *           "order_id": "8c0025c6-6bc6-4756-823e-b7b94d104fce",
-                     *           "product_id": "40c9ba25-82e0-4e86-a90e-541624908f39",
+                     *           "entity_id": "01a24e8a-10cd-7048-9256-57fb921937b5",
+                     *           "order_id": "01a24e8a-10f0-78c0-825c-66bc68756c23",
+                     *           "product_id": "01a24e8a-10dd-740c-9ba2-582e00e86690",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
-                     *           "kit_parent_line_id": "d4f78ca0-f2e8-4563-9119-b00471f1a98a",
+                     *           "kit_parent_line_id": "01a24e8a-10f1-7d4f-b8ca-0f2e8b563511",
                      *           "sku": "G-23",
                      *           "title": "Gadget",
                      *           "quantity": 3,
@@ -36229,13 +36472,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 6151c602-c778-4283-acc6-aac1ac28fe46
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 210b4433-653e-482f-aaf1-02a94bc6f56e
+                 * @example 01a24e8a-9dd7-7210-b443-3653e882faaf
                  */
                 id: string;
             };
@@ -36247,7 +36493,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "cde34677-4a12-48aa-ad67-3220cf6244df",
+                 *           "line_id": "01a24e8a-9dde-7cde-b467-74a12c8aaad6",
                  *           "quantity": 3,
                  *           "reason": "Wrong size"
                  *         }
@@ -36287,17 +36533,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fdbcdff3-a65b-4447-8826-07b33144bfef",
+                     *       "id": "01a24e8a-9e6e-7fdb-8dff-3a65ba447882",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "7760a303-b1d2-49ab-b933-0ae5952ab522",
+                     *       "entity_id": "01a24e8a-9ce2-7776-8a30-3b1d219ab793",
                      *       "order_number": "RMA-000001",
                      *       "document_type": "return",
                      *       "order_status": "draft",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "a1356bb9-1a06-44bc-acb2-47735977da9b",
-                     *       "location_id": "044d631e-1ec5-43f7-b145-45f4e1209f3d",
+                     *       "account_id": "01a24e8a-9d30-7a13-96bb-91a0674bc6cb",
+                     *       "location_id": "01a24e8a-9d18-7044-9631-e1ec563f7314",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:27:17.097Z",
                      *       "due_date": null,
@@ -36326,7 +36572,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "317d816f-c6a1-40df-a0c7-3b4ee5d57040",
+                     *       "created_by_user_id": "01a24e8a-9ce2-7317-9816-fc6a1c0df20c",
                      *       "created_at": "2026-12-07T03:27:17.097Z",
                      *       "updated_at": "2026-12-07T03:27:17.097Z",
                      *       "converted_from_id": null,
@@ -36343,7 +36589,7 @@ export interface operations {
                      *       "rejected_by": null,
                      *       "rejected_at": null,
                      *       "rejection_reason": null,
-                     *       "source_order_id": "210b4433-653e-482f-aaf1-02a94bc6f56e",
+                     *       "source_order_id": "01a24e8a-9dd7-7210-b443-3653e882faaf",
                      *       "amount_credited": 0,
                      *       "migration_batch_id": null,
                      *       "imported_at": null,
@@ -36355,12 +36601,12 @@ export interface operations {
                      *       "amount_due": 30,
                      *       "lines": [
                      *         {
-                     *           "id": "5b630458-1dd1-47e6-99c3-fd8b2e3d3bd6",
+                     *           "id": "01a24e8a-9e70-75b6-b045-81dd1b7e619c",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "7760a303-b1d2-49ab-b933-0ae5952ab522",
-                     *           "order_id": "fdbcdff3-a65b-4447-8826-07b33144bfef",
-                     *           "product_id": "5f56993e-6557-4da5-b3e3-d8c9fadc1186",
+                     *           "entity_id": "01a24e8a-9ce2-7776-8a30-3b1d219ab793",
+                     *           "order_id": "01a24e8a-9e6e-7fdb-8dff-3a65ba447882",
+                     *           "product_id": "01a24e8a-9d47-75f5-a993-e6557cda5b3e",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -36562,13 +36808,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example b977b254-b558-41cd-ab3e-ea97bdd88751
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example e669a1f3-2125-4de2-b336-c3d5958e8dd9
+                 * @example 01a24e8a-06fd-7e66-9a1f-32125cde2f33
                  */
                 id: string;
             };
@@ -36604,17 +36853,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e669a1f3-2125-4de2-b336-c3d5958e8dd9",
+                     *       "id": "01a24e8a-06fd-7e66-9a1f-32125cde2f33",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "596d6c5a-8426-4abf-9071-ec8f8a32342c",
+                     *       "entity_id": "01a24e8a-0670-7596-96c5-a8426cabfd07",
                      *       "order_number": "PO-000001",
                      *       "document_type": "purchase_order",
                      *       "order_status": "confirmed",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "918a64e8-69f2-46e8-90c8-adcc3132813b",
-                     *       "location_id": "a1795a93-80e7-4e0e-94c5-fe6e0f2b91ad",
+                     *       "account_id": "01a24e8a-06a9-7918-a64e-869f296e890c",
+                     *       "location_id": "01a24e8a-0697-7a17-95a9-380e78e0e54c",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:26:38.332Z",
                      *       "due_date": null,
@@ -36643,7 +36892,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "6af142f3-6985-41c9-acb4-68f2cc715731",
+                     *       "created_by_user_id": "01a24e8a-0670-76af-942f-3698541c96cb",
                      *       "created_at": "2026-12-07T03:26:38.332Z",
                      *       "updated_at": "2026-12-07T03:26:38.384Z",
                      *       "converted_from_id": null,
@@ -36672,12 +36921,12 @@ export interface operations {
                      *       "amount_due": 30,
                      *       "lines": [
                      *         {
-                     *           "id": "c8cd01ab-4f76-402b-9e2a-a37ccaee4a9f",
+                     *           "id": "01a24e8a-0701-7c8c-901a-b4f76402b9e2",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "596d6c5a-8426-4abf-9071-ec8f8a32342c",
-                     *           "order_id": "e669a1f3-2125-4de2-b336-c3d5958e8dd9",
-                     *           "product_id": "b215ea93-ef64-4265-85b4-e14cf6f72a21",
+                     *           "entity_id": "01a24e8a-0670-7596-96c5-a8426cabfd07",
+                     *           "order_id": "01a24e8a-06fd-7e66-9a1f-32125cde2f33",
+                     *           "product_id": "01a24e8a-06b9-7b21-9ea9-3ef64c26545b",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -36879,13 +37128,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example de325b3e-3711-4b5d-a223-322110821d83
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example b2a6aafb-71b8-4ffc-92c9-a6b74d0d0568
+                 * @example 01a24e8b-3517-7b2a-aaaf-b71b89ffcd2c
                  */
                 id: string;
             };
@@ -36903,17 +37155,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b2a6aafb-71b8-4ffc-92c9-a6b74d0d0568",
+                     *       "id": "01a24e8b-3517-7b2a-aaaf-b71b89ffcd2c",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "5e187223-103c-491e-81c3-c52a46fc9105",
+                     *       "entity_id": "01a24e8b-34b0-75e1-8722-3103c391e41c",
                      *       "order_number": "PO-000001",
                      *       "document_type": "purchase_order",
                      *       "order_status": "on_hold",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "4824d91f-503c-4428-a8a6-c4effe106c5c",
-                     *       "location_id": "b1a57b94-1d73-4b33-9e76-4ad4788e705b",
+                     *       "account_id": "01a24e8b-34d4-7482-8d91-f503c342868a",
+                     *       "location_id": "01a24e8b-34cc-7b1a-97b9-41d73cb335e7",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:27:55.666Z",
                      *       "due_date": null,
@@ -36942,7 +37194,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "178cc47d-9db7-47ff-ad9b-6e72f82bac88",
+                     *       "created_by_user_id": "01a24e8b-34b0-7178-8c47-d9db7a7ffed9",
                      *       "created_at": "2026-12-07T03:27:55.666Z",
                      *       "updated_at": "2026-12-07T03:27:55.714Z",
                      *       "converted_from_id": null,
@@ -36951,8 +37203,8 @@ export interface operations {
                      *       "sent_at": null,
                      *       "sent_to": null,
                      *       "sales_channel_id": null,
-                     *       "approval_rule_id": "7c1f1b4f-5573-4edf-ae3e-ca7dc76e63ac",
-                     *       "approver_user_id": "f02d94fb-cae0-406e-9cf2-17d157f07d0d",
+                     *       "approval_rule_id": "01a24e8b-3500-77c1-b1b4-f55732edf6e3",
+                     *       "approver_user_id": "01a24e8b-34f6-7f02-994f-bcae0a06edcf",
                      *       "approval_requested_at": "2026-12-07T03:27:55.714Z",
                      *       "approved_by": null,
                      *       "approved_at": null,
@@ -36971,12 +37223,12 @@ export interface operations {
                      *       "amount_due": 150,
                      *       "lines": [
                      *         {
-                     *           "id": "80df24a4-f1f4-43be-a2bf-c4be02edb039",
+                     *           "id": "01a24e8b-351b-780d-b24a-4f1f4c3be22b",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "5e187223-103c-491e-81c3-c52a46fc9105",
-                     *           "order_id": "b2a6aafb-71b8-4ffc-92c9-a6b74d0d0568",
-                     *           "product_id": "939624f8-1a7e-4b15-88db-a3f83285f9c4",
+                     *           "entity_id": "01a24e8b-34b0-75e1-8722-3103c391e41c",
+                     *           "order_id": "01a24e8b-3517-7b2a-aaaf-b71b89ffcd2c",
+                     *           "product_id": "01a24e8b-34dd-7939-a24f-81a7e8b1548d",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -37178,13 +37430,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 5f1749cf-784d-435b-a38e-1d2a4674eedb
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example fa06c2c3-2456-46c8-8aaf-6ea120233d3d
+                 * @example 01a24e8c-1cb0-7fa0-ac2c-32456d6c84aa
                  */
                 id: string;
             };
@@ -37202,17 +37457,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fa06c2c3-2456-46c8-8aaf-6ea120233d3d",
+                     *       "id": "01a24e8c-1cb0-7fa0-ac2c-32456d6c84aa",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "e658dbfe-7014-4a8f-9e4c-f53152bd9476",
+                     *       "entity_id": "01a24e8c-1942-7e65-8dbf-e70144a8f9e4",
                      *       "order_number": "SO-000002",
                      *       "document_type": "sales_order",
                      *       "order_status": "fulfilled",
                      *       "payment_status": "unpaid",
                      *       "fulfillment_status": "fulfilled",
-                     *       "account_id": "e234a358-d344-4fc1-bd46-0a1d8f80a4dc",
-                     *       "location_id": "36b1b668-e193-43f3-85c6-84f6a81622fc",
+                     *       "account_id": "01a24e8c-1a31-7e23-8a35-8d3448fc1fd4",
+                     *       "location_id": "01a24e8c-19e9-736b-9b66-8e19333f3c5c",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:28:54.949Z",
                      *       "due_date": null,
@@ -37241,7 +37496,7 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "b233982e-5ac5-4969-9e5e-7aff82ba8155",
+                     *       "created_by_user_id": "01a24e8c-1942-7b23-b982-e5ac509695e5",
                      *       "created_at": "2026-12-07T03:28:54.949Z",
                      *       "updated_at": "2026-12-07T03:28:56.061Z",
                      *       "converted_from_id": null,
@@ -37270,12 +37525,12 @@ export interface operations {
                      *       "amount_due": 100,
                      *       "lines": [
                      *         {
-                     *           "id": "bd908c48-f863-4680-b9da-27e99e94ab7e",
+                     *           "id": "01a24e8c-1cbb-7bd9-88c4-8f863e680f9d",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "e658dbfe-7014-4a8f-9e4c-f53152bd9476",
-                     *           "order_id": "fa06c2c3-2456-46c8-8aaf-6ea120233d3d",
-                     *           "product_id": "a55484ac-3d04-4f06-acab-61a41781d80a",
+                     *           "entity_id": "01a24e8c-1942-7e65-8dbf-e70144a8f9e4",
+                     *           "order_id": "01a24e8c-1cb0-7fa0-ac2c-32456d6c84aa",
+                     *           "product_id": "01a24e8c-1a7c-7a55-884a-c3d042f06eca",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -37477,13 +37732,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 12594311-43ed-410a-aefd-54404c1bf67d
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example f19ecc42-7bc9-4867-b339-deca202cce2e
+                 * @example 01a24e8a-fc40-7f19-acc4-27bc92867b33
                  */
                 id: string;
             };
@@ -37495,7 +37753,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "adbbe2a3-590f-4c39-b729-70acdc6e8893",
+                 *           "line_id": "01a24e8a-fc45-7adb-be2a-3590f3c39372",
                  *           "quantity": 3
                  *         }
                  *       ],
@@ -37547,38 +37805,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "353ceb07-ba4c-4f29-b960-a0bbeb5260e7",
+                     *       "id": "01a24e8a-fce5-7353-8eb0-7ba4c9f29b96",
                      *       "object": "vendor_return",
                      *       "livemode": false,
-                     *       "entity_id": "cc9e7998-90cd-484a-93ff-b97c4e306797",
+                     *       "entity_id": "01a24e8a-fb19-7cc9-a799-890cd884a13f",
                      *       "return_number": "VR-000001",
-                     *       "order_id": "f19ecc42-7bc9-4867-b339-deca202cce2e",
+                     *       "order_id": "01a24e8a-fc40-7f19-acc4-27bc92867b33",
                      *       "order_number": "PO-000001",
-                     *       "vendor_id": "f0555abc-e4f0-4448-8d52-fa53c01e3945",
+                     *       "vendor_id": "01a24e8a-fbb8-7f05-95ab-ce4f084488d5",
                      *       "returned_at": "2026-03-10T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "49e724a2-01da-44cb-be66-565eab454d09",
-                     *           "line_id": "adbbe2a3-590f-4c39-b729-70acdc6e8893",
-                     *           "product_id": "7dfadb84-6df9-4348-ab87-6536eebb51c0",
-                     *           "location_id": "5b016045-d1ff-4bb9-a875-e71eaf220d4f",
+                     *           "id": "01a24e8a-fd00-749e-b24a-201da74cb7e6",
+                     *           "line_id": "01a24e8a-fc45-7adb-be2a-3590f3c39372",
+                     *           "product_id": "01a24e8a-fbd3-77df-adb8-46df9a3482b8",
+                     *           "location_id": "01a24e8a-fbf8-75b0-9604-5d1ff3bb9687",
                      *           "quantity": 3,
                      *           "quantity_received": 4,
                      *           "quantity_returned": 3,
                      *           "unit_credit": 3,
                      *           "credit_amount": 9,
                      *           "inventory_cost": 7,
-                     *           "inventory_transaction_id": "6f37c5c1-bbd1-48a1-b547-417cfb878eac"
+                     *           "inventory_transaction_id": "01a24e8a-fced-76f3-bc5c-1bbd1f8a1f54"
                      *         }
                      *       ],
                      *       "credit_amount": 9,
                      *       "inventory_cost": 7,
                      *       "purchase_price_variance": 2,
-                     *       "vendor_credit_id": "50a65c63-b4aa-424d-b9af-2f996688d9f3",
-                     *       "journal_entry_id": "41ac9a27-2979-440a-83a4-3289cc53010b",
+                     *       "vendor_credit_id": "01a24e8a-fd0f-750a-a5c6-3b4aa324db9a",
+                     *       "journal_entry_id": "01a24e8a-fcf2-741a-89a2-72979940a83a",
                      *       "reason": "Damaged in transit",
                      *       "metadata": {},
-                     *       "created_by_user_id": "af035860-02bd-4b3e-ad71-94145890344b",
+                     *       "created_by_user_id": "01a24e8a-fb19-7af0-b586-002bd5b3e6d7",
                      *       "created_at": "2026-12-07T03:27:41.280Z"
                      *     }
                      */
@@ -37724,13 +37982,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 5fdafe72-86cd-4090-ae8e-faf140e00240
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example dfb790ed-5f20-4919-8d0b-52a430d7656a
+                 * @example 01a24e8a-ea63-7dfb-b90e-d5f20f9190d0
                  */
                 id: string;
             };
@@ -37748,17 +38009,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
+                     *       "id": "01a24e8a-ea63-7dfb-b90e-d5f20f9190d0",
                      *       "object": "order",
                      *       "livemode": false,
-                     *       "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
+                     *       "entity_id": "01a24e8a-e9fd-78c8-81ca-7a0e95fc2723",
                      *       "order_number": "INV-000001",
                      *       "document_type": "invoice",
                      *       "order_status": "voided",
                      *       "payment_status": "voided",
                      *       "fulfillment_status": "unfulfilled",
-                     *       "account_id": "93b175bf-434d-42ab-afda-94cd767f7190",
-                     *       "location_id": "c3dda0ab-c508-4a7c-bd5a-03ac5afd2512",
+                     *       "account_id": "01a24e8a-ea17-793b-975b-f434dd2ab2fd",
+                     *       "location_id": "01a24e8a-ea09-7c3d-9a0a-bc5086a7cbd5",
                      *       "po_number": null,
                      *       "order_date": "2026-12-07T03:27:36.547Z",
                      *       "due_date": null,
@@ -37787,11 +38048,11 @@ export interface operations {
                      *       "metadata": {},
                      *       "revision_count": 0,
                      *       "duplicated_from_id": null,
-                     *       "created_by_user_id": "a8e8925b-b3f3-4d7e-8ae2-0f5260ddc2b7",
+                     *       "created_by_user_id": "01a24e8a-e9fd-7a8e-8925-bb3f35d7e4ae",
                      *       "created_at": "2026-12-07T03:27:36.547Z",
                      *       "updated_at": "2026-12-07T03:27:36.815Z",
                      *       "converted_from_id": null,
-                     *       "journal_entry_id": "25542e9c-f808-4ada-8acf-e4e3ca17a6d3",
+                     *       "journal_entry_id": "01a24e8a-eaae-7255-82e9-cf8084adacac",
                      *       "hold_reason": null,
                      *       "sent_at": null,
                      *       "sent_to": null,
@@ -37816,12 +38077,12 @@ export interface operations {
                      *       "amount_due": 47,
                      *       "lines": [
                      *         {
-                     *           "id": "0c7d40d2-9a65-447c-a1e8-fd8f2bfdc2d9",
+                     *           "id": "01a24e8a-ea65-70c7-940d-29a65047ca1e",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
-                     *           "order_id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
-                     *           "product_id": "196cf78f-5548-4b16-90f2-3449a63c3456",
+                     *           "entity_id": "01a24e8a-e9fd-78c8-81ca-7a0e95fc2723",
+                     *           "order_id": "01a24e8a-ea63-7dfb-b90e-d5f20f9190d0",
+                     *           "product_id": "01a24e8a-ea2d-7196-8f78-f5548fb16d0f",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -37839,7 +38100,7 @@ export interface operations {
                      *           "discount_amount": 0,
                      *           "discount_percent": null,
                      *           "line_subtotal": 30,
-                     *           "tax_rate_id": "153c3281-feb7-44d3-9374-2a291e30c1c9",
+                     *           "tax_rate_id": "01a24e8a-ea4e-7153-8328-1feb7d4d3937",
                      *           "tax_amount": 3,
                      *           "line_total": 33,
                      *           "unit_cost": 4,
@@ -37878,12 +38139,12 @@ export interface operations {
                      *           "adjustments": []
                      *         },
                      *         {
-                     *           "id": "b4da2cf6-21fb-4dbf-b83b-fca17a3eb74a",
+                     *           "id": "01a24e8a-ea65-7b4d-a2cf-621fb3dbfb83",
                      *           "object": "order_line_item",
                      *           "livemode": false,
-                     *           "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
-                     *           "order_id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
-                     *           "product_id": "112e824f-015f-4fab-aa8d-403935817676",
+                     *           "entity_id": "01a24e8a-e9fd-78c8-81ca-7a0e95fc2723",
+                     *           "order_id": "01a24e8a-ea63-7dfb-b90e-d5f20f9190d0",
+                     *           "product_id": "01a24e8a-ea3c-7112-a824-f015f6fabea8",
                      *           "variant_id": null,
                      *           "product_vendor_id": null,
                      *           "kit_parent_line_id": null,
@@ -37942,16 +38203,16 @@ export interface operations {
                      *       ],
                      *       "adjustments": [
                      *         {
-                     *           "id": "8fdc5c37-4168-4dc6-bc7e-d7698b898b99",
-                     *           "entity_id": "8c841ca7-a0e9-4fc2-b23f-24b1d672149e",
-                     *           "order_id": "dfb790ed-5f20-4919-8d0b-52a430d7656a",
+                     *           "id": "01a24e8a-ea87-78fd-85c3-741682dc6fc7",
+                     *           "entity_id": "01a24e8a-e9fd-78c8-81ca-7a0e95fc2723",
+                     *           "order_id": "01a24e8a-ea63-7dfb-b90e-d5f20f9190d0",
                      *           "name": "Handling",
                      *           "effect_type": "fee",
                      *           "discount_type": "fixed_amount",
                      *           "value": 2,
                      *           "amount": 2,
                      *           "notes": null,
-                     *           "created_by_user_id": "a8e8925b-b3f3-4d7e-8ae2-0f5260ddc2b7",
+                     *           "created_by_user_id": "01a24e8a-e9fd-7a8e-8925-bb3f35d7e4ae",
                      *           "coupon_id": null,
                      *           "created_at": "2026-12-07T03:27:36.577Z",
                      *           "updated_at": "2026-12-07T03:27:36.577Z",
@@ -38109,12 +38370,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example a76dc8b7-e9c2-45f0-8e62-7c332d9e3d94
+                 * @example 01a24e8a-67ed-7a76-9c8b-7e9c255f08e6
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 4ddefb41-3ada-4fef-a2d5-57283841cfe8
+                 * @example 01a24e8b-32c9-74dd-afb4-13ada4fef22d
                  */
                 ending_before?: string;
                 /**
@@ -38124,17 +38385,17 @@ export interface operations {
                 document_type?: "sales_order" | "purchase_order";
                 /**
                  * @description Purchase order rules of this vendor.
-                 * @example b12730f8-b690-48f5-bbeb-8778c3ed4185
+                 * @example 01a24e8b-326f-7b12-b30f-8b690c8f5fbe
                  */
                 vendor_id?: string;
                 /**
                  * @description Rules of this customer account.
-                 * @example bb06e92f-4f68-4c34-8917-6bdc18875823
+                 * @example 01a24e8a-6775-7bb0-ae92-f4f687c34c91
                  */
                 account_id?: string;
                 /**
                  * @description Rules of this sales channel.
-                 * @example 37aeff5a-b08e-4a10-b7c5-8ce47a2109e9
+                 * @example 00000000-0000-437a-aff5-ab08eea10f7c
                  */
                 sales_channel_id?: string;
                 /**
@@ -38165,34 +38426,34 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "a76dc8b7-e9c2-45f0-8e62-7c332d9e3d94",
+                     *           "id": "01a24e8a-67ed-7a76-9c8b-7e9c255f08e6",
                      *           "object": "order_approval_rule",
                      *           "livemode": false,
-                     *           "entity_id": "ffc60ed9-28d8-4551-bdf1-67d7ed78e553",
+                     *           "entity_id": "01a24e8a-66bc-7ffc-a0ed-928d895513df",
                      *           "document_type": "sales_order",
-                     *           "account_id": "bb06e92f-4f68-4c34-8917-6bdc18875823",
-                     *           "sales_channel_id": "37aeff5a-b08e-4a10-b7c5-8ce47a2109e9",
+                     *           "account_id": "01a24e8a-6775-7bb0-ae92-f4f687c34c91",
+                     *           "sales_channel_id": "00000000-0000-437a-aff5-ab08eea10f7c",
                      *           "vendor_id": null,
                      *           "threshold_amount": 100,
-                     *           "approver_user_id": "7b5b8647-8195-44ff-91ab-68940fa06eb8",
+                     *           "approver_user_id": "01a24e8a-67ba-77b5-b864-7819514ff51a",
                      *           "is_active": true,
-                     *           "created_by_user_id": "6baaca9c-3dc9-4cae-bf6c-1f680f409d2d",
+                     *           "created_by_user_id": "01a24e8a-66bc-76ba-aca9-c3dc97cae7f6",
                      *           "created_at": "2026-12-07T03:27:03.146Z",
                      *           "updated_at": "2026-12-07T03:27:03.146Z"
                      *         },
                      *         {
-                     *           "id": "03554d69-b9c4-4c6f-a69a-0a4a2d5359a6",
+                     *           "id": "01a24e8a-67dc-7035-94d6-9b9c48c6f269",
                      *           "object": "order_approval_rule",
                      *           "livemode": false,
-                     *           "entity_id": "ffc60ed9-28d8-4551-bdf1-67d7ed78e553",
+                     *           "entity_id": "01a24e8a-66bc-7ffc-a0ed-928d895513df",
                      *           "document_type": "sales_order",
                      *           "account_id": null,
-                     *           "sales_channel_id": "37aeff5a-b08e-4a10-b7c5-8ce47a2109e9",
+                     *           "sales_channel_id": "00000000-0000-437a-aff5-ab08eea10f7c",
                      *           "vendor_id": null,
                      *           "threshold_amount": 100,
-                     *           "approver_user_id": "7b5b8647-8195-44ff-91ab-68940fa06eb8",
+                     *           "approver_user_id": "01a24e8a-67ba-77b5-b864-7819514ff51a",
                      *           "is_active": false,
-                     *           "created_by_user_id": "6baaca9c-3dc9-4cae-bf6c-1f680f409d2d",
+                     *           "created_by_user_id": "01a24e8a-66bc-76ba-aca9-c3dc97cae7f6",
                      *           "created_at": "2026-12-07T03:27:03.130Z",
                      *           "updated_at": "2026-12-07T03:27:03.130Z"
                      *         }
@@ -38342,7 +38603,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 7431671d-206d-475a-a8a5-1b8c66f41325
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -38353,8 +38617,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "threshold_amount": "2500.50",
-                 *       "approver_user_id": "e9763dbe-4f7a-4718-8815-323c45513600",
-                 *       "account_id": "5806c21f-c9d4-4000-a90f-6a1a6cf7843a"
+                 *       "approver_user_id": "01a24e8a-67ba-7e97-a3db-e4f7a3718881",
+                 *       "account_id": "01a24e8a-6775-7580-ac21-fc9d42000e90"
                  *     }
                  */
                 "application/json": {
@@ -38392,18 +38656,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "50a2645c-df00-4cf6-a188-9f32d8fc059e",
+                     *       "id": "01a24e8a-67c9-750a-a645-cdf005cf6e18",
                      *       "object": "order_approval_rule",
                      *       "livemode": false,
-                     *       "entity_id": "b2220f77-3ab5-4c0e-a8b2-640d909c8d04",
+                     *       "entity_id": "01a24e8a-66bc-7b22-a0f7-73ab57c0e68b",
                      *       "document_type": "sales_order",
-                     *       "account_id": "5806c21f-c9d4-4000-a90f-6a1a6cf7843a",
+                     *       "account_id": "01a24e8a-6775-7580-ac21-fc9d42000e90",
                      *       "sales_channel_id": null,
                      *       "vendor_id": null,
                      *       "threshold_amount": 2500.5,
-                     *       "approver_user_id": "e9763dbe-4f7a-4718-8815-323c45513600",
+                     *       "approver_user_id": "01a24e8a-67ba-7e97-a3db-e4f7a3718881",
                      *       "is_active": true,
-                     *       "created_by_user_id": "606fa045-a096-4f0c-9f3f-e1e3f5538b16",
+                     *       "created_by_user_id": "01a24e8a-66bc-7606-ba04-5a096ff0c9f3",
                      *       "created_at": "2026-12-07T03:27:03.110Z",
                      *       "updated_at": "2026-12-07T03:27:03.110Z"
                      *     }
@@ -38556,7 +38820,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 6ed23567-2d69-44d7-a8ba-7ff9e37ae7f7
+                 * @example 01a24e8a-67c9-76ed-a356-72d6934d7e8b
                  */
                 id: string;
             };
@@ -38574,18 +38838,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6ed23567-2d69-44d7-a8ba-7ff9e37ae7f7",
+                     *       "id": "01a24e8a-67c9-76ed-a356-72d6934d7e8b",
                      *       "object": "order_approval_rule",
                      *       "livemode": false,
-                     *       "entity_id": "323a1132-55fd-4ec1-945f-6b551e5542b7",
+                     *       "entity_id": "01a24e8a-66bc-7323-a113-255fdaec1145",
                      *       "document_type": "sales_order",
-                     *       "account_id": "c09cb206-927f-4682-98b7-d0b0f76fbf58",
+                     *       "account_id": "01a24e8a-6775-7c09-8b20-6927f868258b",
                      *       "sales_channel_id": null,
                      *       "vendor_id": null,
                      *       "threshold_amount": 2500.5,
-                     *       "approver_user_id": "b349a6d3-fa14-4284-bd0f-68ce11570860",
+                     *       "approver_user_id": "01a24e8a-67ba-7b34-9a6d-3fa1422847d0",
                      *       "is_active": true,
-                     *       "created_by_user_id": "6780b302-1040-4117-aba1-5ff35888dc85",
+                     *       "created_by_user_id": "01a24e8a-66bc-7678-8b30-21040c1172ba",
                      *       "created_at": "2026-12-07T03:27:03.110Z",
                      *       "updated_at": "2026-12-07T03:27:03.110Z"
                      *     }
@@ -38720,7 +38984,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 7b290dcc-7164-400b-a5ee-06fe2a26e72e
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -38728,7 +38995,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 385a7a3c-9037-470b-8bc5-ff9568d63758
+                 * @example 01a24e8a-67dc-7385-a7a3-c9037670bcbc
                  */
                 id: string;
             };
@@ -38746,7 +39013,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "385a7a3c-9037-470b-8bc5-ff9568d63758",
+                     *       "id": "01a24e8a-67dc-7385-a7a3-c9037670bcbc",
                      *       "object": "order_approval_rule",
                      *       "livemode": false,
                      *       "deleted": true
@@ -38913,7 +39180,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 8e122e17-b2ba-4259-a8df-75c8ca2b0057
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -38921,7 +39191,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 8fd0d701-83dd-497c-b720-c9796d6d23f0
+                 * @example 01a24e8a-67c9-78fd-8d70-183dd497cb72
                  */
                 id: string;
             };
@@ -38933,7 +39203,7 @@ export interface operations {
                  * @example {
                  *       "threshold_amount": 10,
                  *       "is_active": false,
-                 *       "sales_channel_id": "5b6b1565-65e9-4ad1-8478-0dbc4b179055"
+                 *       "sales_channel_id": "00000000-0000-45b6-b156-565e96ad1047"
                  *     }
                  */
                 "application/json": {
@@ -38959,18 +39229,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8fd0d701-83dd-497c-b720-c9796d6d23f0",
+                     *       "id": "01a24e8a-67c9-78fd-8d70-183dd497cb72",
                      *       "object": "order_approval_rule",
                      *       "livemode": false,
-                     *       "entity_id": "5ad06ebb-c517-43eb-9386-2e4aaf7595be",
+                     *       "entity_id": "01a24e8a-66bc-75ad-86eb-bc51733eb138",
                      *       "document_type": "sales_order",
-                     *       "account_id": "70b2fc81-11e9-44e6-a1a3-15152464c288",
-                     *       "sales_channel_id": "5b6b1565-65e9-4ad1-8478-0dbc4b179055",
+                     *       "account_id": "01a24e8a-6775-770b-afc8-111e9f4e621a",
+                     *       "sales_channel_id": "00000000-0000-45b6-b156-565e96ad1047",
                      *       "vendor_id": null,
                      *       "threshold_amount": 10,
-                     *       "approver_user_id": "eee3a39c-6ef4-406f-bdc9-37a419b56ef5",
+                     *       "approver_user_id": "01a24e8a-67ba-7eee-ba39-c6ef4d06f7dc",
                      *       "is_active": false,
-                     *       "created_by_user_id": "e5acbb64-d424-4a74-8a7a-e04791bf7104",
+                     *       "created_by_user_id": "01a24e8a-66bc-7e5a-8bb6-4d424ca744a7",
                      *       "created_at": "2026-12-07T03:27:03.110Z",
                      *       "updated_at": "2026-12-07T03:27:03.273Z"
                      *     }
@@ -39133,12 +39403,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 8f292e81-3c3d-4041-9ffd-61635b79b969
+                 * @example 01a24e8d-0e91-78f2-92e8-13c3d30415ff
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 976d0e92-5289-49b5-925e-ee3217eee265
+                 * @example 01a24e8d-0e0a-7976-90e9-2528949b5525
                  */
                 ending_before?: string;
             };
@@ -39164,20 +39434,20 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "8f292e81-3c3d-4041-9ffd-61635b79b969",
+                     *           "id": "01a24e8d-0e91-78f2-92e8-13c3d30415ff",
                      *           "object": "payment_term",
                      *           "livemode": false,
-                     *           "entity_id": "468fa11b-b1de-4ede-aa5e-5f070c88fb3b",
+                     *           "entity_id": "01a24e8d-0d67-7468-ba11-bb1de2edeaa5",
                      *           "name": "Net 60",
                      *           "net_days": 60,
                      *           "created_at": "2026-12-07T03:29:56.876Z",
                      *           "updated_at": "2026-12-07T03:29:56.876Z"
                      *         },
                      *         {
-                     *           "id": "9eb81cea-ae5c-4cb5-9477-1a69a3ea3f87",
+                     *           "id": "01a24e8d-0e50-79eb-81ce-aae5cacb5547",
                      *           "object": "payment_term",
                      *           "livemode": false,
-                     *           "entity_id": "468fa11b-b1de-4ede-aa5e-5f070c88fb3b",
+                     *           "entity_id": "01a24e8d-0d67-7468-ba11-bb1de2edeaa5",
                      *           "name": "Due on receipt",
                      *           "net_days": 0,
                      *           "created_at": "2026-12-07T03:29:56.810Z",
@@ -39185,7 +39455,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "9eb81cea-ae5c-4cb5-9477-1a69a3ea3f87",
+                     *       "next_cursor": "01a24e8d-0e50-79eb-81ce-aae5cacb5547",
                      *       "url": "/v1/payment-terms"
                      *     }
                      */
@@ -39329,7 +39599,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 14bd307c-a096-47e1-a3c8-73913853bf7b
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -39362,10 +39635,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "54d3a5b5-9d5a-4b03-9c37-a57cf6bb588a",
+                     *       "id": "01a24e8d-0e0a-754d-ba5b-59d5a0b039c3",
                      *       "object": "payment_term",
                      *       "livemode": false,
-                     *       "entity_id": "83b4be34-4fc0-4f57-ab1c-a93a735eaf53",
+                     *       "entity_id": "01a24e8d-0d67-783b-8be3-44fc02f57eb1",
                      *       "name": "Net 30",
                      *       "net_days": 30,
                      *       "created_at": "2026-12-07T03:29:56.745Z",
@@ -39520,7 +39793,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 3af3f7e7-cc47-4520-90c8-fec976617790
+                 * @example 01a24e8d-0e0a-73af-bf7e-7cc47852090c
                  */
                 id: string;
             };
@@ -39538,10 +39811,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3af3f7e7-cc47-4520-90c8-fec976617790",
+                     *       "id": "01a24e8d-0e0a-73af-bf7e-7cc47852090c",
                      *       "object": "payment_term",
                      *       "livemode": false,
-                     *       "entity_id": "5252f0ab-1cc9-4b36-ad8e-c93a9df65ca6",
+                     *       "entity_id": "01a24e8d-0d67-7525-af0a-b1cc9ab36ed8",
                      *       "name": "Net 30",
                      *       "net_days": 30,
                      *       "created_at": "2026-12-07T03:29:56.745Z",
@@ -39678,7 +39951,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 55f8bb8a-b39e-40ab-a597-b2b8e38e4f9d
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -39686,7 +39962,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example f20cea8f-96c9-412a-8de9-81ea20046f64
+                 * @example 01a24e8d-0e50-7f20-8ea8-f96c9c12a4de
                  */
                 id: string;
             };
@@ -39704,7 +39980,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f20cea8f-96c9-412a-8de9-81ea20046f64",
+                     *       "id": "01a24e8d-0e50-7f20-8ea8-f96c9c12a4de",
                      *       "object": "payment_term",
                      *       "livemode": false,
                      *       "deleted": true
@@ -39871,7 +40147,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f11b867f-8261-43c8-afeb-3b19a4e0e532
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -39879,7 +40158,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 83cbc508-e11b-45b7-9acc-6f3c96236e8c
+                 * @example 01a24e8d-0e0a-783c-bc50-8e11bf5b71ac
                  */
                 id: string;
             };
@@ -39911,10 +40190,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "83cbc508-e11b-45b7-9acc-6f3c96236e8c",
+                     *       "id": "01a24e8d-0e0a-783c-bc50-8e11bf5b71ac",
                      *       "object": "payment_term",
                      *       "livemode": false,
-                     *       "entity_id": "7f65beaa-2847-4b49-b31c-cee6d6978a60",
+                     *       "entity_id": "01a24e8d-0d67-77f6-9bea-a2847db49331",
                      *       "name": "Net 45",
                      *       "net_days": 45,
                      *       "created_at": "2026-12-07T03:29:56.745Z",
@@ -40079,15 +40358,15 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 2750969a-d0a0-4ed0-8cdd-f7da881975fb
+                 * @example 01a24e8a-69ab-7275-8969-ad0a04ed04cd
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 2750969a-d0a0-4ed0-8cdd-f7da881975fb
+                 * @example 01a24e8a-69ab-7275-8969-ad0a04ed04cd
                  */
                 ending_before?: string;
-                /** @example 3049b35e-f7f5-41d9-a2b0-5d7df8a91932 */
+                /** @example 01a24e8a-6962-7304-9b35-ef7f5c1d922b */
                 account_id?: string;
                 /** @example undeposited */
                 status?: "pending" | "undeposited" | "deposited" | "voided" | "failed";
@@ -40114,11 +40393,11 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "2750969a-d0a0-4ed0-8cdd-f7da881975fb",
+                     *           "id": "01a24e8a-69ab-7275-8969-ad0a04ed04cd",
                      *           "object": "payment",
                      *           "livemode": false,
-                     *           "entity_id": "589ceeb7-3432-4f01-baf5-9ef86eb7bdb5",
-                     *           "account_id": "3049b35e-f7f5-41d9-a2b0-5d7df8a91932",
+                     *           "entity_id": "01a24e8a-694a-7589-8eeb-73432cf01faf",
+                     *           "account_id": "01a24e8a-6962-7304-9b35-ef7f5c1d922b",
                      *           "amount": 2,
                      *           "unapplied_amount": 2,
                      *           "payment_method": "other",
@@ -40129,25 +40408,25 @@ export interface operations {
                      *           "notes": null,
                      *           "status": "undeposited",
                      *           "order_id": null,
-                     *           "journal_entry_id": "c888e560-74da-494a-a335-4cc3292be8bf",
+                     *           "journal_entry_id": "01a24e8a-69bb-7c88-8e56-074da594ae33",
                      *           "deposit_id": null,
                      *           "amount_refunded": 0,
                      *           "cleared_at": null,
                      *           "voided_at": null,
                      *           "failed_at": null,
                      *           "failure_reason": null,
-                     *           "created_by_user_id": "5d013269-9eb4-4ce3-822e-fe14ec280d49",
+                     *           "created_by_user_id": "01a24e8a-694a-75d0-9326-99eb48ce3c22",
                      *           "created_at": "2026-12-07T03:27:03.590Z",
                      *           "updated_at": "2026-12-07T03:27:03.590Z",
                      *           "applied_count": 0,
                      *           "applications": []
                      *         },
                      *         {
-                     *           "id": "458c3ede-416f-4202-8417-1564a8cff951",
+                     *           "id": "01a24e8a-6982-7458-83ed-e416f2202041",
                      *           "object": "payment",
                      *           "livemode": false,
-                     *           "entity_id": "589ceeb7-3432-4f01-baf5-9ef86eb7bdb5",
-                     *           "account_id": "f4eca3d1-ff2e-4e16-bd48-61ad1bc528bb",
+                     *           "entity_id": "01a24e8a-694a-7589-8eeb-73432cf01faf",
+                     *           "account_id": "01a24e8a-695a-7f4e-8a3d-1ff2ebe16bd4",
                      *           "amount": 1,
                      *           "unapplied_amount": 1,
                      *           "payment_method": "other",
@@ -40158,14 +40437,14 @@ export interface operations {
                      *           "notes": null,
                      *           "status": "undeposited",
                      *           "order_id": null,
-                     *           "journal_entry_id": "2bde6627-6070-458c-ba62-737d99e43176",
+                     *           "journal_entry_id": "01a24e8a-698b-72bd-a662-76070658c3a6",
                      *           "deposit_id": null,
                      *           "amount_refunded": 0,
                      *           "cleared_at": null,
                      *           "voided_at": null,
                      *           "failed_at": null,
                      *           "failure_reason": null,
-                     *           "created_by_user_id": "5d013269-9eb4-4ce3-822e-fe14ec280d49",
+                     *           "created_by_user_id": "01a24e8a-694a-75d0-9326-99eb48ce3c22",
                      *           "created_at": "2026-12-07T03:27:03.550Z",
                      *           "updated_at": "2026-12-07T03:27:03.550Z",
                      *           "applied_count": 0,
@@ -40323,7 +40602,7 @@ export interface operations {
             path: {
                 /**
                  * @description The payment id.
-                 * @example 4de2c7bb-b37d-4e85-b79a-066f568a22c3
+                 * @example 01a24e8a-60c8-74de-ac7b-bb37dfe85b79
                  */
                 payment_id: string;
             };
@@ -40341,11 +40620,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4de2c7bb-b37d-4e85-b79a-066f568a22c3",
+                     *       "id": "01a24e8a-60c8-74de-ac7b-bb37dfe85b79",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "12f61b8b-b51f-4b62-9404-b17203c0b098",
-                     *       "account_id": "5ff68351-d678-4c4f-8bc2-15d8c5d7eea4",
+                     *       "entity_id": "01a24e8a-5fed-712f-a1b8-bb51f7b62940",
+                     *       "account_id": "01a24e8a-604e-75ff-a835-1d678fc4f0bc",
                      *       "amount": 60,
                      *       "unapplied_amount": 9.5,
                      *       "payment_method": "other",
@@ -40356,26 +40635,26 @@ export interface operations {
                      *       "notes": null,
                      *       "status": "undeposited",
                      *       "order_id": null,
-                     *       "journal_entry_id": "e6f8dd49-8317-40a2-aa48-e72d1d1087ee",
+                     *       "journal_entry_id": "01a24e8a-60d1-7e6f-8dd4-98317b0a2aa4",
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
                      *       "cleared_at": null,
                      *       "voided_at": null,
                      *       "failed_at": null,
                      *       "failure_reason": null,
-                     *       "created_by_user_id": "6e90852d-1dd3-4d49-b9d6-81160718a6fe",
+                     *       "created_by_user_id": "01a24e8a-5fed-76e9-8852-d1dd35d4939d",
                      *       "created_at": "2026-12-07T03:27:01.318Z",
                      *       "updated_at": "2026-12-07T03:27:01.318Z",
                      *       "applied_count": 2,
                      *       "applications": [
                      *         {
-                     *           "id": "570c51de-6ba9-4dfa-84fa-8f07d8a39f3b",
-                     *           "order_id": "19662fd4-4d08-4808-a004-06c93b02c951",
+                     *           "id": "01a24e8a-60d9-7570-851d-e6ba95dfa84f",
+                     *           "order_id": "01a24e8a-607c-7196-a2fd-44d08c808600",
                      *           "amount_applied": 30
                      *         },
                      *         {
-                     *           "id": "9a00b6d8-548e-4e87-888a-ecc674c8a349",
-                     *           "order_id": "9c936dc2-5577-4029-9886-5df4957f00c4",
+                     *           "id": "01a24e8a-60d9-79a0-8b6d-8548ece87088",
+                     *           "order_id": "01a24e8a-60a6-79c9-b6dc-25577c029988",
                      *           "amount_applied": 20.5
                      *         }
                      *       ]
@@ -40511,13 +40790,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 435a2880-d1e7-41bb-a61d-6e463a66b812
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The payment id.
-                 * @example 9956892c-e86a-4fce-8351-d65768c66521
+                 * @example 01a24e8a-66c7-7995-a892-ce86a8fce835
                  */
                 payment_id: string;
             };
@@ -40527,14 +40809,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "account_id": "54652b86-29a2-46a9-a87d-0040171617e8",
+                 *       "account_id": "01a24e8a-6668-7546-92b8-629a226a9287",
                  *       "applications": [
                  *         {
-                 *           "order_id": "1a45a6ec-cf62-46d7-99f3-25f40b9af65a",
+                 *           "order_id": "01a24e8a-6694-71a4-9a6e-ccf62f6d7d9f",
                  *           "amount_applied": 30
                  *         },
                  *         {
-                 *           "order_id": "ece7c742-b241-4d5f-8585-62e9569a3c0b",
+                 *           "order_id": "01a24e8a-66ac-7ece-bc74-2b2410d5f858",
                  *           "amount_applied": 15
                  *         }
                  *       ]
@@ -40570,11 +40852,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9956892c-e86a-4fce-8351-d65768c66521",
+                     *       "id": "01a24e8a-66c7-7995-a892-ce86a8fce835",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "23d12d5e-cc9a-46e0-914a-6b90f98f231f",
-                     *       "account_id": "54652b86-29a2-46a9-a87d-0040171617e8",
+                     *       "entity_id": "01a24e8a-664c-723d-92d5-ecc9af6e0114",
+                     *       "account_id": "01a24e8a-6668-7546-92b8-629a226a9287",
                      *       "amount": 50,
                      *       "unapplied_amount": 5,
                      *       "payment_method": "other",
@@ -40585,26 +40867,26 @@ export interface operations {
                      *       "notes": null,
                      *       "status": "undeposited",
                      *       "order_id": null,
-                     *       "journal_entry_id": "1e72ad7c-5611-4c38-8cbf-53976436dd97",
+                     *       "journal_entry_id": "01a24e8a-66c8-71e7-aad7-c56112c388cb",
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
                      *       "cleared_at": null,
                      *       "voided_at": null,
                      *       "failed_at": null,
                      *       "failure_reason": null,
-                     *       "created_by_user_id": "4f2cb510-9403-4234-86f9-61faf6e7609c",
+                     *       "created_by_user_id": "01a24e8a-664c-74f2-8b51-09403423486f",
                      *       "created_at": "2026-12-07T03:27:02.854Z",
                      *       "updated_at": "2026-12-07T03:27:02.867Z",
                      *       "applied_count": 2,
                      *       "applications": [
                      *         {
-                     *           "id": "beea4742-d611-44ce-b611-7dcb2da2dd9e",
-                     *           "order_id": "1a45a6ec-cf62-46d7-99f3-25f40b9af65a",
+                     *           "id": "01a24e8a-66d8-7bee-a474-2d61154ce361",
+                     *           "order_id": "01a24e8a-6694-71a4-9a6e-ccf62f6d7d9f",
                      *           "amount_applied": 30
                      *         },
                      *         {
-                     *           "id": "985f3377-1da9-40a4-9c74-cc67b19c4bd0",
-                     *           "order_id": "ece7c742-b241-4d5f-8585-62e9569a3c0b",
+                     *           "id": "01a24e8a-66d8-7985-b337-71da9d0a49c7",
+                     *           "order_id": "01a24e8a-66ac-7ece-bc74-2b2410d5f858",
                      *           "amount_applied": 15
                      *         }
                      *       ]
@@ -40752,13 +41034,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example a8d4e370-92c5-407d-a45c-38f0f3d1973d
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The payment id.
-                 * @example 24b00688-7652-4235-b12e-aebd15604ce5
+                 * @example 01a24e8b-62a9-724b-8068-876521235312
                  */
                 payment_id: string;
             };
@@ -40768,7 +41053,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "invoice_id": "ba8a3242-d904-4b54-8ed7-0c7fe74246de",
+                 *       "invoice_id": "01a24e8b-6257-7ba8-a324-2d9048b544ed",
                  *       "amount": 50
                  *     }
                  */
@@ -40799,11 +41084,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "24b00688-7652-4235-b12e-aebd15604ce5",
+                     *       "id": "01a24e8b-62a9-724b-8068-876521235312",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "58e94947-de25-45ee-8403-dd512d22d34f",
-                     *       "account_id": "9c3228ac-b20a-43a9-bc06-2a2e8416b7d0",
+                     *       "entity_id": "01a24e8b-61a5-758e-9494-7de2545ee040",
+                     *       "account_id": "01a24e8b-61c6-79c3-a28a-cb20a03a97c0",
                      *       "amount": 100,
                      *       "unapplied_amount": 20,
                      *       "payment_method": "other",
@@ -40814,26 +41099,26 @@ export interface operations {
                      *       "notes": null,
                      *       "status": "undeposited",
                      *       "order_id": null,
-                     *       "journal_entry_id": "35cba675-07f7-42c6-bae8-4258d96c0967",
+                     *       "journal_entry_id": "01a24e8b-62ab-735c-ba67-507f732c63ae",
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
                      *       "cleared_at": null,
                      *       "voided_at": null,
                      *       "failed_at": null,
                      *       "failure_reason": null,
-                     *       "created_by_user_id": "9ca7138e-db89-4f5e-bdd6-60f0385433b2",
+                     *       "created_by_user_id": "01a24e8b-61a5-79ca-b138-edb89df5e3dd",
                      *       "created_at": "2026-12-07T03:28:07.331Z",
                      *       "updated_at": "2026-12-07T03:28:07.399Z",
                      *       "applied_count": 2,
                      *       "applications": [
                      *         {
-                     *           "id": "cbf6c55a-262b-4a98-9243-8f66c5502331",
-                     *           "order_id": "c212ee3c-8e91-477e-be50-85e82484ec84",
+                     *           "id": "01a24e8b-62ad-7cbf-ac55-a262b4a98124",
+                     *           "order_id": "01a24e8b-6203-7c21-aee3-c8e91477e3e5",
                      *           "amount_applied": 30
                      *         },
                      *         {
-                     *           "id": "619be530-3975-4d7c-bbd9-943ebd4fd8fe",
-                     *           "order_id": "ba8a3242-d904-4b54-8ed7-0c7fe74246de",
+                     *           "id": "01a24e8b-62ec-7619-be53-039757d7cbbd",
+                     *           "order_id": "01a24e8b-6257-7ba8-a324-2d9048b544ed",
                      *           "amount_applied": 50
                      *         }
                      *       ]
@@ -40981,13 +41266,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 726b8fe3-8c42-4573-a9a1-c42272174a17
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The payment id.
-                 * @example 9479bd00-84ae-43fe-8a81-1a605a4eb53e
+                 * @example 01a24e8b-8082-7947-9bd0-084ae63fe0a8
                  */
                 payment_id: string;
             };
@@ -41020,11 +41308,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9479bd00-84ae-43fe-8a81-1a605a4eb53e",
+                     *       "id": "01a24e8b-8082-7947-9bd0-084ae63fe0a8",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "2fc68368-1ab8-4feb-9644-f90d1497b0ea",
-                     *       "account_id": "b526b11a-767b-44a0-8c0f-dcb85eff2871",
+                     *       "entity_id": "01a24e8b-7fc6-72fc-a836-81ab82febd64",
+                     *       "account_id": "01a24e8b-7ff8-7b52-ab11-a767bc4a0cc0",
                      *       "amount": 100,
                      *       "unapplied_amount": 0,
                      *       "payment_method": "ach",
@@ -41034,22 +41322,22 @@ export interface operations {
                      *       "external_reference": null,
                      *       "notes": null,
                      *       "status": "undeposited",
-                     *       "order_id": "41440c2b-88f0-40b1-aba9-6c06d90f3e2b",
-                     *       "journal_entry_id": "92fee1d7-ebb9-4ddd-bbfd-1347463a1e32",
+                     *       "order_id": "01a24e8b-801d-7414-80c2-b88f0a0b1eba",
+                     *       "journal_entry_id": "01a24e8b-8149-792f-ae1d-7ebb99dddbbf",
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
                      *       "cleared_at": "2026-12-07T03:28:15.172Z",
                      *       "voided_at": null,
                      *       "failed_at": null,
                      *       "failure_reason": null,
-                     *       "created_by_user_id": "340a0023-b4bc-4e79-8b25-515e3d781440",
+                     *       "created_by_user_id": "01a24e8b-7fc6-7340-a002-3b4bc4e79cb2",
                      *       "created_at": "2026-12-07T03:28:14.976Z",
                      *       "updated_at": "2026-12-07T03:28:15.172Z",
                      *       "applied_count": 1,
                      *       "applications": [
                      *         {
-                     *           "id": "dd0edef2-288e-49db-808c-807dfde8b3d7",
-                     *           "order_id": "41440c2b-88f0-40b1-aba9-6c06d90f3e2b",
+                     *           "id": "01a24e8b-8084-7dd0-adef-2288e19dbc08",
+                     *           "order_id": "01a24e8b-801d-7414-80c2-b88f0a0b1eba",
                      *           "amount_applied": 100
                      *         }
                      *       ]
@@ -41197,13 +41485,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 67902175-3a1e-4f24-adcd-d9844ff037c3
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The payment id.
-                 * @example fef97254-1ee6-4976-a805-8fc815e670a2
+                 * @example 01a24e8b-81e2-7fef-9725-41ee61976e80
                  */
                 payment_id: string;
             };
@@ -41233,11 +41524,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fef97254-1ee6-4976-a805-8fc815e670a2",
+                     *       "id": "01a24e8b-81e2-7fef-9725-41ee61976e80",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "bd66e489-0b7e-473e-a453-d88f6a9cd985",
-                     *       "account_id": "ff87c5fd-1cc2-4fc9-9a82-9d93d195fecd",
+                     *       "entity_id": "01a24e8b-8197-7bd6-ae48-90b7ed73e245",
+                     *       "account_id": "01a24e8b-81a1-7ff8-bc5f-d1cc22fc95a8",
                      *       "amount": 60,
                      *       "unapplied_amount": 0,
                      *       "payment_method": "ach",
@@ -41247,7 +41538,7 @@ export interface operations {
                      *       "external_reference": null,
                      *       "notes": null,
                      *       "status": "failed",
-                     *       "order_id": "afe41bcd-6aad-4200-a4ed-a4c8c69eb4fa",
+                     *       "order_id": "01a24e8b-81af-7afe-81bc-d6aadc200a4e",
                      *       "journal_entry_id": null,
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
@@ -41255,14 +41546,14 @@ export interface operations {
                      *       "voided_at": null,
                      *       "failed_at": "2026-12-07T03:28:15.340Z",
                      *       "failure_reason": "R01 insufficient funds",
-                     *       "created_by_user_id": "56024100-8dc2-41a6-8f5f-ec83d0ecf00b",
+                     *       "created_by_user_id": "01a24e8b-8197-7560-a410-08dc2f1a64f5",
                      *       "created_at": "2026-12-07T03:28:15.329Z",
                      *       "updated_at": "2026-12-07T03:28:15.340Z",
                      *       "applied_count": 1,
                      *       "applications": [
                      *         {
-                     *           "id": "2b728bf5-796e-4fab-82d0-59fb4278754e",
-                     *           "order_id": "afe41bcd-6aad-4200-a4ed-a4c8c69eb4fa",
+                     *           "id": "01a24e8b-81e2-72b7-a8bf-5796e2fab42d",
+                     *           "order_id": "01a24e8b-81af-7afe-81bc-d6aadc200a4e",
                      *           "amount_applied": 60
                      *         }
                      *       ]
@@ -41410,13 +41701,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example bcd63666-e292-4f44-a558-1e2986d72ba7
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The payment id.
-                 * @example 4654c337-94d2-4774-b3c5-436019d1ca58
+                 * @example 01a24e8b-0320-7465-8c33-794d23774f3c
                  */
                 payment_id: string;
             };
@@ -41454,23 +41748,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "81d5c79c-26e4-443a-a258-c36a59c2f496",
-                     *       "entity_id": "004cb156-6501-4d66-9ac3-2a4f960b04b0",
-                     *       "payment_id": "4654c337-94d2-4774-b3c5-436019d1ca58",
+                     *       "id": "01a24e8b-034b-781d-9c79-c26e4343a225",
+                     *       "entity_id": "01a24e8b-01a1-7004-8b15-665015d66dac",
+                     *       "payment_id": "01a24e8b-0320-7465-8c33-794d23774f3c",
                      *       "amount": 30.25,
                      *       "reason": "Damaged in transit",
                      *       "refund_date": "2026-11-12",
-                     *       "cash_gl_account_id": "e06104a1-17d9-4d8b-a7eb-2ee07d631334",
-                     *       "journal_entry_id": "ff08ce69-2f0e-4008-9ce1-eb5ae0800014",
-                     *       "created_by_user_id": "c1da7aea-17b2-448b-83ff-384fc4bdf87f",
+                     *       "cash_gl_account_id": "01a24e8b-01d5-7e06-904a-117d9ad8ba7e",
+                     *       "journal_entry_id": "01a24e8b-034c-7ff0-8ce6-92f0e60089ce",
+                     *       "created_by_user_id": "01a24e8b-01a1-7c1d-a7ae-a17b2948bc3f",
                      *       "created_at": "2026-12-07T03:27:42.921Z",
                      *       "updated_at": "2026-12-07T03:27:42.921Z",
                      *       "object": "refund",
                      *       "livemode": false,
                      *       "lines": [
                      *         {
-                     *           "id": "5217680d-787a-45a7-8fc0-4a00b69cdb68",
-                     *           "order_id": "3b22c34b-d0f3-4c4f-86e2-16addcc2901b",
+                     *           "id": "01a24e8b-034f-7521-b680-d787a75a74fc",
+                     *           "order_id": "01a24e8b-025e-73b2-ac34-bd0f36c4f46e",
                      *           "credit_amount": 0,
                      *           "allowance_amount": 30.25
                      *         }
@@ -41619,13 +41913,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example e7bdc47f-3a3a-4ad6-af24-f00a4efb05d2
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The payment id.
-                 * @example bf91c481-e476-4a2d-929e-8518e2f970fd
+                 * @example 01a24e8b-0b20-7bf9-9c48-1e4768a2d529
                  */
                 payment_id: string;
             };
@@ -41643,11 +41940,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bf91c481-e476-4a2d-929e-8518e2f970fd",
+                     *       "id": "01a24e8b-0b20-7bf9-9c48-1e4768a2d529",
                      *       "object": "payment",
                      *       "livemode": false,
-                     *       "entity_id": "5d1a18e1-1376-4523-85f8-7e4ce9e76cbd",
-                     *       "account_id": "d647c563-cbff-4938-94d9-2d2bd5cdd030",
+                     *       "entity_id": "01a24e8b-0a2a-75d1-a18e-11376452385f",
+                     *       "account_id": "01a24e8b-0a4e-7d64-bc56-3cbff493854d",
                      *       "amount": 9,
                      *       "unapplied_amount": 0,
                      *       "payment_method": "other",
@@ -41657,22 +41954,22 @@ export interface operations {
                      *       "external_reference": null,
                      *       "notes": null,
                      *       "status": "voided",
-                     *       "order_id": "6de2f747-14b1-4d0e-b46f-a011f4fcf01a",
-                     *       "journal_entry_id": "18c13035-9940-45d5-acb5-ae5430eba206",
+                     *       "order_id": "01a24e8b-0af4-76de-af74-714b17d0ef46",
+                     *       "journal_entry_id": "01a24e8b-0b22-718c-9303-5994085d52cb",
                      *       "deposit_id": null,
                      *       "amount_refunded": 0,
                      *       "cleared_at": null,
                      *       "voided_at": "2026-12-07T03:27:44.947Z",
                      *       "failed_at": null,
                      *       "failure_reason": null,
-                     *       "created_by_user_id": "3595baf2-04f4-4492-b8fd-ac3406ac31e6",
+                     *       "created_by_user_id": "01a24e8b-0a2a-7359-9baf-204f4d49278f",
                      *       "created_at": "2026-12-07T03:27:44.928Z",
                      *       "updated_at": "2026-12-07T03:27:44.947Z",
                      *       "applied_count": 1,
                      *       "applications": [
                      *         {
-                     *           "id": "c2f86df7-93ff-4430-becd-db1865368a52",
-                     *           "order_id": "6de2f747-14b1-4d0e-b46f-a011f4fcf01a",
+                     *           "id": "01a24e8b-0b25-7c2f-86df-793ff1430fec",
+                     *           "order_id": "01a24e8b-0af4-76de-af74-714b17d0ef46",
                      *           "amount_applied": 9
                      *         }
                      *       ]
@@ -41820,7 +42117,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 761128d9-7e38-4720-a870-b7aeeb1ade58
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -41830,16 +42130,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "account_id": "9d808808-121e-4a39-a52c-28e1355ff90c",
+                 *       "account_id": "01a24e8a-604e-79d8-8880-8121e7a39a52",
                  *       "amount": 60,
                  *       "route_unapplied": "credit",
                  *       "applications": [
                  *         {
-                 *           "order_id": "ca8f2b0f-9559-4cd4-8362-37ed237603d1",
+                 *           "order_id": "01a24e8a-607c-7ca8-b2b0-f95593cd4036",
                  *           "amount_applied": 30
                  *         },
                  *         {
-                 *           "order_id": "8d1b07f1-b90f-4cfa-8321-a141394bdc4d",
+                 *           "order_id": "01a24e8a-60a6-78d1-b07f-1b90f9cfa832",
                  *           "amount_applied": "20.5"
                  *         }
                  *       ],
@@ -41897,22 +42197,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "b534fc3c-9a72-48e2-9aeb-e43a41ec4bb7",
-                     *         "entity_id": "611bd2d6-1992-49af-b429-f6faab4d37d4",
+                     *         "id": "01a24e8a-60c8-7b53-8fc3-c9a7278e21ae",
+                     *         "entity_id": "01a24e8a-5fed-7611-bd2d-6199289afb42",
                      *         "amount": 60,
                      *         "payment_method": "other",
                      *         "status": "undeposited",
-                     *         "journal_entry_id": "bdc2fd40-37b7-4f18-9145-b5c066ed55c3",
+                     *         "journal_entry_id": "01a24e8a-60d1-7bdc-afd4-037b7ef18914",
                      *         "applied_count": 2,
                      *         "applications": [
                      *           {
-                     *             "id": "d890808f-dcec-4b33-b491-bfb34d422119",
-                     *             "order_id": "ca8f2b0f-9559-4cd4-8362-37ed237603d1",
+                     *             "id": "01a24e8a-60d9-7d89-8808-fdceccb33b49",
+                     *             "order_id": "01a24e8a-607c-7ca8-b2b0-f95593cd4036",
                      *             "amount_applied": 30
                      *           },
                      *           {
-                     *             "id": "8fed8f54-fc04-4882-935a-aecd12e9335f",
-                     *             "order_id": "8d1b07f1-b90f-4cfa-8321-a141394bdc4d",
+                     *             "id": "01a24e8a-60d9-78fe-98f5-4fc046882535",
+                     *             "order_id": "01a24e8a-60a6-78d1-b07f-1b90f9cfa832",
                      *             "amount_applied": 20.5
                      *           }
                      *         ]
@@ -42090,10 +42390,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "e8bfb640-af84-4b92-ad22-1b73a1310afe",
+                     *           "id": "01a24e8a-b16c-7e8b-bb64-0af847b926d2",
                      *           "object": "accounting_period",
                      *           "livemode": false,
-                     *           "entity_id": "5c345523-8c69-4232-8958-662cdaef91e7",
+                     *           "entity_id": "01a24e8a-b10c-75c3-8552-38c694232c95",
                      *           "period_name": "Apr 2025",
                      *           "fiscal_year": 2026,
                      *           "start_date": "2025-04-01",
@@ -42112,10 +42412,10 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:27:21.952Z"
                      *         },
                      *         {
-                     *           "id": "6cde5a1b-007c-42ad-811b-86585a65967f",
+                     *           "id": "01a24e8a-b16c-76cd-a5a1-b007c92ad811",
                      *           "object": "accounting_period",
                      *           "livemode": false,
-                     *           "entity_id": "5c345523-8c69-4232-8958-662cdaef91e7",
+                     *           "entity_id": "01a24e8a-b10c-75c3-8552-38c694232c95",
                      *           "period_name": "May 2025",
                      *           "fiscal_year": 2026,
                      *           "start_date": "2025-05-01",
@@ -42268,7 +42568,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 02971b2c-c13d-4c37-a6fb-9b48f56c5b22
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -42311,10 +42614,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "91484d44-1e0d-4a00-ac05-2885bdac5217",
+                     *       "id": "01a24e8a-0c11-7914-84d4-41e0d1a006c0",
                      *       "object": "accounting_period",
                      *       "livemode": false,
-                     *       "entity_id": "d21a6861-f917-42f2-8032-24a67ad069b1",
+                     *       "entity_id": "01a24e8a-0a97-7d21-a686-1f917e2f2803",
                      *       "period_name": "Jan 2020",
                      *       "fiscal_year": 2020,
                      *       "start_date": "2020-01-01",
@@ -42481,7 +42784,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 156de46f-5c7f-4e5d-b8c5-61e0fd2014b3
+                 * @example 01a24e8a-b1e6-7156-9e46-f5c7fde5d78c
                  */
                 id: string;
             };
@@ -42499,16 +42802,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "156de46f-5c7f-4e5d-b8c5-61e0fd2014b3",
+                     *       "id": "01a24e8a-b1e6-7156-9e46-f5c7fde5d78c",
                      *       "object": "accounting_period",
                      *       "livemode": false,
-                     *       "entity_id": "534edd06-4107-4cd8-b360-6d71f26a00e9",
+                     *       "entity_id": "01a24e8a-b10c-7534-add0-64107ecd8736",
                      *       "period_name": "Stub Q2 2026",
                      *       "fiscal_year": 2026,
                      *       "start_date": "2026-04-01",
                      *       "end_date": "2026-06-30",
                      *       "status": "close_requested",
-                     *       "close_requested_by": "f5e48802-4a23-4eb5-9a39-3a524067732d",
+                     *       "close_requested_by": "01a24e8a-b10c-7f5e-8880-24a238eb5da3",
                      *       "close_requested_at": "2026-12-07T03:27:22.145Z",
                      *       "close_approved_by": null,
                      *       "close_approved_at": null,
@@ -42651,13 +42954,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 195759b7-703c-446e-aff7-8a0b6724ad10
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 54043492-6c49-4c5e-86da-5b83cbd6b669
+                 * @example 01a24e8a-0c11-7540-8349-26c496c5ec6d
                  */
                 id: string;
             };
@@ -42675,20 +42981,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "54043492-6c49-4c5e-86da-5b83cbd6b669",
+                     *       "id": "01a24e8a-0c11-7540-8349-26c496c5ec6d",
                      *       "object": "accounting_period",
                      *       "livemode": false,
-                     *       "entity_id": "f421eeb0-eb70-42eb-b164-467cedd1e5b6",
+                     *       "entity_id": "01a24e8a-0a97-7f42-9eeb-0eb7062eb716",
                      *       "period_name": "Jan 2020",
                      *       "fiscal_year": 2020,
                      *       "start_date": "2020-01-01",
                      *       "end_date": "2020-01-31",
                      *       "status": "closed",
-                     *       "close_requested_by": "fd2191ff-fda7-4edb-905b-5ac698ad9f71",
+                     *       "close_requested_by": "01a24e8a-0a97-7fd2-991f-ffda7bedbd05",
                      *       "close_requested_at": "2026-12-07T03:26:39.674Z",
-                     *       "close_approved_by": "26374ba8-8e93-464f-a534-c730eb760c4b",
+                     *       "close_approved_by": "01a24e8a-0c53-7263-b4ba-88e93b64f653",
                      *       "close_approved_at": "2026-12-07T03:26:39.737Z",
-                     *       "closed_by": "26374ba8-8e93-464f-a534-c730eb760c4b",
+                     *       "closed_by": "01a24e8a-0c53-7263-b4ba-88e93b64f653",
                      *       "closed_at": "2026-12-07T03:26:39.737Z",
                      *       "reopened_by": null,
                      *       "reopened_at": null,
@@ -42839,13 +43145,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example a2173880-f588-4c32-a1f5-d23b4348c0ae
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example ba733ec4-97f4-4952-bf69-a99471c0a401
+                 * @example 01a24e8a-b596-7ba7-b3ec-497f4e9527f6
                  */
                 id: string;
             };
@@ -42875,22 +43184,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ba733ec4-97f4-4952-bf69-a99471c0a401",
+                     *       "id": "01a24e8a-b596-7ba7-b3ec-497f4e9527f6",
                      *       "object": "accounting_period",
                      *       "livemode": false,
-                     *       "entity_id": "1f55c15e-7749-4f3a-9adf-2379db4e121c",
+                     *       "entity_id": "01a24e8a-b477-71f5-9c15-e77491f3a1ad",
                      *       "period_name": "Jan 2026",
                      *       "fiscal_year": 2026,
                      *       "start_date": "2026-01-01",
                      *       "end_date": "2026-01-31",
                      *       "status": "open",
-                     *       "close_requested_by": "def352ba-c038-46e3-b1d6-0db1b31fa15c",
+                     *       "close_requested_by": "01a24e8a-b572-7def-b52b-ac03866e3f1d",
                      *       "close_requested_at": "2026-12-07T03:27:23.111Z",
-                     *       "close_approved_by": "a4e32444-9b7a-437e-bcc1-85e3a707f946",
+                     *       "close_approved_by": "01a24e8a-b587-7a4e-b244-49b7aa37efcc",
                      *       "close_approved_at": "2026-12-07T03:27:23.233Z",
-                     *       "closed_by": "a4e32444-9b7a-437e-bcc1-85e3a707f946",
+                     *       "closed_by": "01a24e8a-b587-7a4e-b244-49b7aa37efcc",
                      *       "closed_at": "2026-12-07T03:27:23.233Z",
-                     *       "reopened_by": "a4e32444-9b7a-437e-bcc1-85e3a707f946",
+                     *       "reopened_by": "01a24e8a-b587-7a4e-b244-49b7aa37efcc",
                      *       "reopened_at": "2026-12-07T03:27:23.257Z",
                      *       "reopen_reason": "Late invoice",
                      *       "created_at": "2026-12-07T03:27:23.029Z",
@@ -43039,13 +43348,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 25bd6db7-bdba-4936-a97e-c8219962c8ad
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 461ddb5f-c7b7-4779-930a-af4007b8eb86
+                 * @example 01a24e8a-0c11-7461-9db5-fc7b79779530
                  */
                 id: string;
             };
@@ -43063,16 +43375,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "461ddb5f-c7b7-4779-930a-af4007b8eb86",
+                     *       "id": "01a24e8a-0c11-7461-9db5-fc7b79779530",
                      *       "object": "accounting_period",
                      *       "livemode": false,
-                     *       "entity_id": "86e63bc2-00b1-40c5-816b-07f208b565c8",
+                     *       "entity_id": "01a24e8a-0a97-786e-a3bc-200b1b0c5416",
                      *       "period_name": "Jan 2020",
                      *       "fiscal_year": 2020,
                      *       "start_date": "2020-01-01",
                      *       "end_date": "2020-01-31",
                      *       "status": "close_requested",
-                     *       "close_requested_by": "86c1feb0-40a9-48f8-94c8-6ca73fa3f373",
+                     *       "close_requested_by": "01a24e8a-0a97-786c-9feb-040a928f814c",
                      *       "close_requested_at": "2026-12-07T03:26:39.674Z",
                      *       "close_approved_by": null,
                      *       "close_approved_at": null,
@@ -43227,7 +43539,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1ba8d72c-7d8d-42e8-a332-728f3d174a9f
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -43262,10 +43577,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0e7fe35e-e134-4e05-9d86-bf45f03f48de",
+                     *           "id": "01a24e8a-b16c-70e7-be35-ee134de055d8",
                      *           "object": "accounting_period",
                      *           "livemode": false,
-                     *           "entity_id": "275e01cc-adb5-4f7c-9954-8ae08621d075",
+                     *           "entity_id": "01a24e8a-b10c-7275-a01c-cadb5cf7c595",
                      *           "period_name": "Apr 2025",
                      *           "fiscal_year": 2026,
                      *           "start_date": "2025-04-01",
@@ -43284,10 +43599,10 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:27:21.952Z"
                      *         },
                      *         {
-                     *           "id": "c4eea472-3857-445b-8c1b-7bde82893334",
+                     *           "id": "01a24e8a-b16c-7c4e-aa47-23857b45b0c1",
                      *           "object": "accounting_period",
                      *           "livemode": false,
-                     *           "entity_id": "275e01cc-adb5-4f7c-9954-8ae08621d075",
+                     *           "entity_id": "01a24e8a-b10c-7275-a01c-cadb5cf7c595",
                      *           "period_name": "May 2025",
                      *           "fiscal_year": 2026,
                      *           "start_date": "2025-05-01",
@@ -43458,12 +43773,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example c368ec4c-932b-4fb3-9970-3be8bfdddd50
+                 * @example 01a24e8d-4236-7c36-8ec4-c932b8fb3197
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example c368ec4c-932b-4fb3-9970-3be8bfdddd50
+                 * @example 01a24e8d-4236-7c36-8ec4-c932b8fb3197
                  */
                 ending_before?: string;
                 /**
@@ -43494,10 +43809,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "c368ec4c-932b-4fb3-9970-3be8bfdddd50",
+                     *           "id": "01a24e8d-4236-7c36-8ec4-c932b8fb3197",
                      *           "object": "pricing_level",
                      *           "livemode": false,
-                     *           "entity_id": "dae341c2-acbf-4bb8-be1b-4e0a16c47c52",
+                     *           "entity_id": "01a24e8d-411e-7dae-b41c-2acbf6bb8fe1",
                      *           "name": "Wholesale",
                      *           "description": null,
                      *           "is_active": true,
@@ -43651,7 +43966,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example fb1f9a8f-f503-4484-a785-832586445c66
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -43687,10 +44005,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cd8b091b-2109-4e7f-8072-c67e51bba807",
+                     *       "id": "01a24e8d-4236-7cd8-b091-b2109de7f007",
                      *       "object": "pricing_level",
                      *       "livemode": false,
-                     *       "entity_id": "a0fcdd4f-a81d-43c0-a41b-096b65635958",
+                     *       "entity_id": "01a24e8d-411e-7a0f-8dd4-fa81d83c0241",
                      *       "name": "Wholesale",
                      *       "description": null,
                      *       "is_active": true,
@@ -43847,7 +44165,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 55557658-0dc6-41e4-a329-523d6d72e934
+                 * @example 01a24e8d-4236-7555-9765-80dc641e4a32
                  */
                 id: string;
             };
@@ -43865,10 +44183,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "55557658-0dc6-41e4-a329-523d6d72e934",
+                     *       "id": "01a24e8d-4236-7555-9765-80dc641e4a32",
                      *       "object": "pricing_level",
                      *       "livemode": false,
-                     *       "entity_id": "2c8d4616-25a0-4eba-9001-154ae3d79095",
+                     *       "entity_id": "01a24e8d-411e-72c8-9461-625a04ebad00",
                      *       "name": "Wholesale",
                      *       "description": null,
                      *       "is_active": true,
@@ -44013,19 +44331,19 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 0f22c419-4ead-4e7d-8909-d68d38907262
+                 * @example 01a24e8a-b641-70f2-ac41-94ead5e7d490
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 5d910ea4-db6a-42fc-8964-ca71f673d0c2
+                 * @example 01a24e8d-43c4-75d9-90ea-4db6a02fc896
                  */
                 ending_before?: string;
-                /** @example d4166663-5350-4e27-aee8-075006132926 */
+                /** @example 01a24e8a-b392-7d41-a666-353504e272ee */
                 product_id?: string;
-                /** @example e7b16660-1568-4913-97f1-4c7f83a63d6d */
+                /** @example 01a24e8d-4236-7e7b-9666-01568a91317f */
                 pricing_level_id?: string;
-                /** @example 675ae416-c997-4778-9536-f924b262c071 */
+                /** @example 01a24e8a-06bf-7675-ae41-6c9974778953 */
                 account_id?: string;
                 /**
                  * @description Only active (true) or inactive (false) policies.
@@ -44034,7 +44352,7 @@ export interface operations {
                 is_active?: "true" | "false";
                 /**
                  * @description The policies of one migration batch.
-                 * @example 6e0e307c-d9df-4b28-a2a5-84f8d3c99039
+                 * @example 01a24e8a-b2f8-76e0-a307-cd9df3b28a2a
                  */
                 migration_batch_id?: string;
             };
@@ -44060,11 +44378,11 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "0f22c419-4ead-4e7d-8909-d68d38907262",
+                     *           "id": "01a24e8a-b641-70f2-ac41-94ead5e7d490",
                      *           "object": "pricing_policy",
                      *           "livemode": false,
-                     *           "entity_id": "fb95e0ac-e720-41fd-aad0-e2b4c6c54e56",
-                     *           "product_id": "d4166663-5350-4e27-aee8-075006132926",
+                     *           "entity_id": "01a24e8a-b260-7fb9-9e0a-ce72071fd2ad",
+                     *           "product_id": "01a24e8a-b392-7d41-a666-353504e272ee",
                      *           "pricing_level_id": null,
                      *           "account_id": null,
                      *           "pricing_type": "regular",
@@ -44083,7 +44401,7 @@ export interface operations {
                      *           "product_sku": "L-P1",
                      *           "external_source": "legacy-erp",
                      *           "external_id": "L-PP1",
-                     *           "migration_batch_id": "6e0e307c-d9df-4b28-a2a5-84f8d3c99039"
+                     *           "migration_batch_id": "01a24e8a-b2f8-76e0-a307-cd9df3b28a2a"
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -44231,7 +44549,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 9d83209b-58e2-467c-a0ed-cda185e93ff1
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -44241,7 +44562,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "41a768c8-2c0a-4bb5-86ff-a28108595d74",
+                 *       "product_id": "01a24e8a-06ec-741a-b68c-82c0a9bb546f",
                  *       "sell_price": 9,
                  *       "min_quantity": 10
                  *     }
@@ -44286,11 +44607,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d53d0efd-cf3d-4829-b53b-7d429d2da0fc",
+                     *       "id": "01a24e8a-0712-7d53-90ef-dcf3df829353",
                      *       "object": "pricing_policy",
                      *       "livemode": false,
-                     *       "entity_id": "2ea9a343-45d6-40b0-8529-cdf459962591",
-                     *       "product_id": "41a768c8-2c0a-4bb5-86ff-a28108595d74",
+                     *       "entity_id": "01a24e8a-0672-72ea-9a34-345d630b0852",
+                     *       "product_id": "01a24e8a-06ec-741a-b68c-82c0a9bb546f",
                      *       "pricing_level_id": null,
                      *       "account_id": null,
                      *       "pricing_type": "regular",
@@ -44460,7 +44781,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example cce39207-243f-438f-ac35-f80c26179556
+                 * @example 01a24e8d-43c4-7cce-b920-7243fd38fac3
                  */
                 id: string;
             };
@@ -44479,12 +44800,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cce39207-243f-438f-ac35-f80c26179556",
+                     *         "id": "01a24e8d-43c4-7cce-b920-7243fd38fac3",
                      *         "object": "pricing_policy",
                      *         "livemode": false,
-                     *         "entity_id": "c793b330-75a0-47cc-8b8f-cbac919b2e69",
-                     *         "product_id": "15ca4b08-a5a6-4779-92f2-5c18e60547fc",
-                     *         "pricing_level_id": "7e74e0ea-6f2a-4363-b724-47abea6ca2e1",
+                     *         "entity_id": "01a24e8d-411e-7c79-bb33-075a0f7cc4b8",
+                     *         "product_id": "01a24e8d-41e7-715c-a4b0-8a5a6577992f",
+                     *         "pricing_level_id": "01a24e8d-4236-77e7-8e0e-a6f2ac363372",
                      *         "account_id": null,
                      *         "pricing_type": "regular",
                      *         "min_quantity": 1,
@@ -44502,7 +44823,7 @@ export interface operations {
                      *         "product_sku": "PR-1",
                      *         "external_source": "legacy",
                      *         "external_id": "PP-1",
-                     *         "migration_batch_id": "d7102767-2975-4b8e-abe1-500edf2c1279"
+                     *         "migration_batch_id": "01a24e8d-4300-7d71-8276-729754b8eabe"
                      *       }
                      *     }
                      */
@@ -44644,12 +44965,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 32069246-0221-4742-b241-3b47c013237e
+                 * @example 01a24e8a-2611-7320-a924-60221b742b24
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 70960338-2543-47bd-844b-3920e1f71150
+                 * @example 01a24e8c-b042-7709-a033-8254347bd444
                  */
                 ending_before?: string;
                 /**
@@ -44664,7 +44985,7 @@ export interface operations {
                 is_active?: "true" | "false";
                 /**
                  * @description Only products of this manufacturer.
-                 * @example b3f9493e-5bb4-4cda-b19f-06c689db154f
+                 * @example 01a24e8b-9e14-7b3f-9493-e5bb48cdab19
                  */
                 manufacturer_id?: string;
                 /**
@@ -44712,10 +45033,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "32069246-0221-4742-b241-3b47c013237e",
+                     *           "id": "01a24e8a-2611-7320-a924-60221b742b24",
                      *           "object": "product",
                      *           "livemode": false,
-                     *           "entity_id": "0cb4a1f0-437e-4135-89e8-1d5e33412a3a",
+                     *           "entity_id": "01a24e8a-1f0e-70cb-8a1f-0437ef135c9e",
                      *           "sku": "BULK-199",
                      *           "name": "Bulk 199",
                      *           "description": null,
@@ -44890,7 +45211,10 @@ export interface operations {
                 "expand[]"?: ("manufacturer" | "uom")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f309c7fa-e286-4db3-a7d3-9b39ac3d230b
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -44951,10 +45275,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d5c904de-79eb-497b-b8e8-57586b4b9aa5",
+                     *       "id": "01a24e8a-06ec-7d5c-904d-e79ebc97bf8e",
                      *       "object": "product",
                      *       "livemode": false,
-                     *       "entity_id": "c712bf77-a3d7-45ee-a5fc-651989de9ad5",
+                     *       "entity_id": "01a24e8a-0672-7c71-abf7-7a3d785eea5f",
                      *       "sku": "W-0",
                      *       "name": "Widget",
                      *       "description": null,
@@ -45132,7 +45456,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 841f4bfb-6023-4f04-b599-f0b32db3c052
+                 * @example 01a24e8a-1839-7841-b4bf-b60235f04759
                  */
                 id: string;
             };
@@ -45150,10 +45474,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "841f4bfb-6023-4f04-b599-f0b32db3c052",
+                     *       "id": "01a24e8a-1839-7841-b4bf-b60235f04759",
                      *       "object": "product",
                      *       "livemode": false,
-                     *       "entity_id": "70ee674b-cf42-47fb-abbe-57f4e1b43148",
+                     *       "entity_id": "01a24e8a-17f3-770e-a674-bcf4227fb6bb",
                      *       "sku": "BIKE-KIT",
                      *       "name": "Bike kit",
                      *       "description": "Frame and two wheels",
@@ -45307,7 +45631,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1d95c564-747c-4521-a3e6-059aabded52d
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -45315,7 +45642,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example b4a6307c-36df-48b2-a941-1fd02888ab01
+                 * @example 01a24e8b-9e4f-7b4a-a307-c36dfa8b2694
                  */
                 id: string;
             };
@@ -45333,7 +45660,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b4a6307c-36df-48b2-a941-1fd02888ab01",
+                     *       "id": "01a24e8b-9e4f-7b4a-a307-c36dfa8b2694",
                      *       "object": "product",
                      *       "livemode": false,
                      *       "deleted": true
@@ -45508,7 +45835,10 @@ export interface operations {
                 "expand[]"?: ("manufacturer" | "uom")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 2bbf82f3-88f3-423c-a00a-e70aa96eb5ed
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -45516,7 +45846,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 1a238b4b-ab27-45a8-99fb-839ac77e19be
+                 * @example 01a24e8a-097c-71a2-b8b4-bab2795a899f
                  */
                 id: string;
             };
@@ -45569,10 +45899,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1a238b4b-ab27-45a8-99fb-839ac77e19be",
+                     *       "id": "01a24e8a-097c-71a2-b8b4-bab2795a899f",
                      *       "object": "product",
                      *       "livemode": false,
-                     *       "entity_id": "0884e198-5a70-4452-9485-93db12e420c6",
+                     *       "entity_id": "01a24e8a-092f-7088-8e19-85a70f452148",
                      *       "sku": "KIT-0",
                      *       "name": "Bundle kit",
                      *       "description": null,
@@ -45752,7 +46082,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example e5bee46f-c743-478b-94be-c80f273355a2
+                 * @example 01a24e8a-1839-7e5b-ae46-fc743178b94b
                  */
                 id: string;
             };
@@ -45773,12 +46103,12 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "801fd89e-3d48-438b-9031-05c11e72dc1d",
+                     *           "id": "01a24e8a-1839-7801-bd89-e3d48638b903",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "4a8f28f7-66ad-4095-81f3-7fe25f7c4d21",
-                     *           "parent_product_id": "e5bee46f-c743-478b-94be-c80f273355a2",
-                     *           "component_product_id": "db7621fd-8362-4616-a621-55a5123a0413",
+                     *           "entity_id": "01a24e8a-17f3-74a8-b28f-766ad609541f",
+                     *           "parent_product_id": "01a24e8a-1839-7e5b-ae46-fc743178b94b",
+                     *           "component_product_id": "01a24e8a-1821-7db7-a21f-d8362f616662",
                      *           "component_product_title": "FRAME name",
                      *           "component_product_sku": "FRAME",
                      *           "quantity_per_kit": 1,
@@ -45789,12 +46119,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:42.744Z"
                      *         },
                      *         {
-                     *           "id": "582e311b-6b9c-45b7-b245-4604ab472ca0",
+                     *           "id": "01a24e8a-183a-7582-a311-b6b9c35b7f24",
                      *           "object": "kit_component",
                      *           "livemode": false,
-                     *           "entity_id": "4a8f28f7-66ad-4095-81f3-7fe25f7c4d21",
-                     *           "parent_product_id": "e5bee46f-c743-478b-94be-c80f273355a2",
-                     *           "component_product_id": "fa53c434-f658-486b-87e0-d1230ef75050",
+                     *           "entity_id": "01a24e8a-17f3-74a8-b28f-766ad609541f",
+                     *           "parent_product_id": "01a24e8a-1839-7e5b-ae46-fc743178b94b",
+                     *           "component_product_id": "01a24e8a-1830-7fa5-bc43-4f658886bc7e",
                      *           "component_product_title": "WHEEL name",
                      *           "component_product_sku": "WHEEL",
                      *           "quantity_per_kit": 2.5,
@@ -45954,7 +46284,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c6da181e-4eb2-490d-bb40-d5538a13a193
+                 * @example 01a24e8d-85fe-7c6d-a181-e4eb2790dbb4
                  */
                 id: string;
             };
@@ -45975,11 +46305,11 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "191aa082-5719-4429-b61f-d07ed9abca4f",
+                     *           "id": "01a24e8d-8638-7191-aa08-25719a429b61",
                      *           "object": "product_option",
                      *           "livemode": false,
-                     *           "entity_id": "107f31f4-b3d9-48cf-977a-ee4716bce861",
-                     *           "product_id": "c6da181e-4eb2-490d-bb40-d5538a13a193",
+                     *           "entity_id": "01a24e8d-856e-7107-b31f-4b3d998cf577",
+                     *           "product_id": "01a24e8d-85fe-7c6d-a181-e4eb2790dbb4",
                      *           "name": "Size",
                      *           "values": [
                      *             "a",
@@ -45991,11 +46321,11 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:30:27.511Z"
                      *         },
                      *         {
-                     *           "id": "023cca3e-1406-4dbb-a5e1-b54d5d2c74ce",
+                     *           "id": "01a24e8d-8686-7023-8ca3-e14067dbba5e",
                      *           "object": "product_option",
                      *           "livemode": false,
-                     *           "entity_id": "107f31f4-b3d9-48cf-977a-ee4716bce861",
-                     *           "product_id": "c6da181e-4eb2-490d-bb40-d5538a13a193",
+                     *           "entity_id": "01a24e8d-856e-7107-b31f-4b3d998cf577",
+                     *           "product_id": "01a24e8d-85fe-7c6d-a181-e4eb2790dbb4",
                      *           "name": "Colour",
                      *           "values": [
                      *             "a",
@@ -46145,13 +46475,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example a1f1ef9f-9fab-421c-aaaa-69c4337c05a7
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example ed10e255-b333-48d5-9b57-aefbce157127
+                 * @example 01a24e8d-85fe-7ed1-8e25-5b333d8d5db5
                  */
                 id: string;
             };
@@ -46189,11 +46522,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e7344989-87d0-49c7-a336-746c3e14d17d",
+                     *       "id": "01a24e8d-8638-7e73-8498-987d059c7a33",
                      *       "object": "product_option",
                      *       "livemode": false,
-                     *       "entity_id": "02495b79-cc5a-4f51-8ec4-105cd6ad88fd",
-                     *       "product_id": "ed10e255-b333-48d5-9b57-aefbce157127",
+                     *       "entity_id": "01a24e8d-856e-7024-95b7-9cc5a3f51cec",
+                     *       "product_id": "01a24e8d-85fe-7ed1-8e25-5b333d8d5db5",
                      *       "name": "Size",
                      *       "values": [
                      *         "a",
@@ -46347,7 +46680,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 039be45a-c900-46cd-a0c6-ee2e975f7a2d
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -46355,12 +46691,12 @@ export interface operations {
             path: {
                 /**
                  * @description The product id.
-                 * @example 1e41eecc-8650-4355-8746-d85451d07cb0
+                 * @example 01a24e8d-85fe-71e4-9eec-c86508355c74
                  */
                 id: string;
                 /**
                  * @description The option id.
-                 * @example 4fb7bb79-0a68-4841-9357-629e014325bf
+                 * @example 01a24e8d-86da-74fb-bbb7-90a68b841935
                  */
                 option_id: string;
             };
@@ -46378,7 +46714,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4fb7bb79-0a68-4841-9357-629e014325bf",
+                     *       "id": "01a24e8d-86da-74fb-bbb7-90a68b841935",
                      *       "object": "product_option",
                      *       "livemode": false,
                      *       "deleted": true
@@ -46545,13 +46881,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 01707766-1da4-476e-a694-e3d397ec0324
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 592829eb-2f00-493a-99cf-f5a823d8904b
+                 * @example 01a24e8d-87d7-7592-829e-b2f00d93ad9c
                  */
                 id: string;
             };
@@ -46562,8 +46901,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "order": [
-                 *         "892c0068-f79c-4c17-a295-636c4f5961c7",
-                 *         "7b7a65c0-201e-40f3-82a3-a27db2f9d534"
+                 *         "01a24e8d-882c-7892-8006-8f79c8c17e29",
+                 *         "01a24e8d-87f7-77b7-a65c-0201e60f382a"
                  *       ]
                  *     }
                  */
@@ -46737,7 +47076,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example f56ea68f-5ff3-46e2-992e-145b8cece59d
+                 * @example 01a24e8d-647d-7f56-aa68-f5ff3f6e2592
                  */
                 id: string;
             };
@@ -46758,12 +47097,12 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "908d3cfe-a4e2-4a89-abfc-95efc215ad36",
+                     *           "id": "01a24e8d-65ef-7908-93cf-ea4e2da892bf",
                      *           "object": "product_vendor",
                      *           "livemode": false,
-                     *           "entity_id": "dbc03710-1188-4f65-836a-d2ba0fc8f1c4",
-                     *           "product_id": "f56ea68f-5ff3-46e2-992e-145b8cece59d",
-                     *           "vendor_id": "07c2e0e1-8a81-4772-b0e8-436ec78dcd73",
+                     *           "entity_id": "01a24e8d-63a7-7dbc-8371-011887f65c36",
+                     *           "product_id": "01a24e8d-647d-7f56-aa68-f5ff3f6e2592",
+                     *           "vendor_id": "01a24e8d-650b-707c-ae0e-18a81577270e",
                      *           "vendor_name": "Globex",
                      *           "vendor_sku": null,
                      *           "vendor_cost": null,
@@ -46776,12 +47115,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:30:19.300Z"
                      *         },
                      *         {
-                     *           "id": "6e4ef0e2-a120-49a0-a23d-03238d070081",
+                     *           "id": "01a24e8d-6563-76e4-af0e-2a12009a0e23",
                      *           "object": "product_vendor",
                      *           "livemode": false,
-                     *           "entity_id": "dbc03710-1188-4f65-836a-d2ba0fc8f1c4",
-                     *           "product_id": "f56ea68f-5ff3-46e2-992e-145b8cece59d",
-                     *           "vendor_id": "2353d53a-da98-4c04-bdd2-5f413564587d",
+                     *           "entity_id": "01a24e8d-63a7-7dbc-8371-011887f65c36",
+                     *           "product_id": "01a24e8d-647d-7f56-aa68-f5ff3f6e2592",
+                     *           "vendor_id": "01a24e8d-64cd-7235-bd53-ada981c04bdd",
                      *           "vendor_name": "Acme Supply",
                      *           "vendor_sku": "AC-77",
                      *           "vendor_cost": 3.5,
@@ -46932,13 +47271,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 4c1f77d8-c073-4c7c-af0b-f20cb170d770
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 41041b51-0752-4e2c-a827-832c52233cca
+                 * @example 01a24e8a-0772-7410-81b5-107527e2ce82
                  */
                 id: string;
             };
@@ -46948,7 +47290,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "vendor_id": "f2d44be0-ce1f-41ee-a8b2-f7467e6aea72",
+                 *       "vendor_id": "01a24e8a-076e-7f2d-84be-0ce1f91ee28b",
                  *       "vendor_cost": "3.75"
                  *     }
                  */
@@ -46981,12 +47323,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dedd1767-9520-4c44-a39f-44ee3d9a13c5",
+                     *       "id": "01a24e8a-0782-7ded-9176-795200c44239",
                      *       "object": "product_vendor",
                      *       "livemode": false,
-                     *       "entity_id": "3792bdb9-284e-41c8-947e-8933ff913207",
-                     *       "product_id": "41041b51-0752-4e2c-a827-832c52233cca",
-                     *       "vendor_id": "f2d44be0-ce1f-41ee-a8b2-f7467e6aea72",
+                     *       "entity_id": "01a24e8a-0758-7379-abdb-9284ed1c8147",
+                     *       "product_id": "01a24e8a-0772-7410-81b5-107527e2ce82",
+                     *       "vendor_id": "01a24e8a-076e-7f2d-84be-0ce1f91ee28b",
                      *       "vendor_name": "Supplier",
                      *       "vendor_sku": null,
                      *       "vendor_cost": 3.75,
@@ -47141,7 +47483,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 0a166c45-2bf5-4b45-a277-e46c67e3d566
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -47149,12 +47494,12 @@ export interface operations {
             path: {
                 /**
                  * @description The product id.
-                 * @example a03de93d-510e-4d44-8dee-c3aebfcaa742
+                 * @example 01a24e8d-647d-7a03-9e93-d510e1d444de
                  */
                 id: string;
                 /**
                  * @description The product-vendor relationship id.
-                 * @example 670f48d1-5279-4036-8e61-90ee72a2999c
+                 * @example 01a24e8d-6563-7670-b48d-15279d0360e6
                  */
                 pvid: string;
             };
@@ -47172,7 +47517,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "670f48d1-5279-4036-8e61-90ee72a2999c",
+                     *       "id": "01a24e8d-6563-7670-b48d-15279d0360e6",
                      *       "object": "product_vendor",
                      *       "livemode": false,
                      *       "deleted": true
@@ -47339,7 +47684,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 28441481-6270-4f03-a36c-ab8c6adcd7f3
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -47347,12 +47695,12 @@ export interface operations {
             path: {
                 /**
                  * @description The product id.
-                 * @example c9a5b289-0dc0-4682-b9b2-30d017cfd7f2
+                 * @example 01a24e8d-647d-7c9a-9b28-90dc06682b9b
                  */
                 id: string;
                 /**
                  * @description The product-vendor relationship id.
-                 * @example 552a9247-52b9-4d7f-95c3-8b2ce5fec42f
+                 * @example 01a24e8d-65ef-7552-a924-752b90d7f95c
                  */
                 pvid: string;
             };
@@ -47393,12 +47741,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "552a9247-52b9-4d7f-95c3-8b2ce5fec42f",
+                     *       "id": "01a24e8d-65ef-7552-a924-752b90d7f95c",
                      *       "object": "product_vendor",
                      *       "livemode": false,
-                     *       "entity_id": "f59035c3-2414-4750-a799-f3863e546558",
-                     *       "product_id": "c9a5b289-0dc0-4682-b9b2-30d017cfd7f2",
-                     *       "vendor_id": "88512872-b009-4ac3-a0f0-b1a0004fc00e",
+                     *       "entity_id": "01a24e8d-63a7-7f59-835c-324140750e79",
+                     *       "product_id": "01a24e8d-647d-7c9a-9b28-90dc06682b9b",
+                     *       "vendor_id": "01a24e8d-650b-7885-9287-2b0090ac3a0f",
                      *       "vendor_name": "Globex",
                      *       "vendor_sku": null,
                      *       "vendor_cost": null,
@@ -47574,12 +47922,12 @@ export interface operations {
                 demand_basis?: "sales" | "sales_and_builds" | "builds" | "consumption";
                 /**
                  * @description Stock and demand of this location only; default the whole entity.
-                 * @example 1f406b08-b74e-43d2-b224-0a44c7ba7e78
+                 * @example 01a24e8a-0697-71f4-86b0-8b74e63d2722
                  */
                 location_id?: string;
                 /**
                  * @description Only products whose preferred vendor is this vendor.
-                 * @example 747bc166-d901-452c-b35f-2173e58caeff
+                 * @example 01a24e8a-076e-7747-bc16-6d901152c335
                  */
                 vendor_id?: string;
                 /**
@@ -47594,7 +47942,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description A product_id from the previous page.
-                 * @example 789b90eb-bf1b-44af-85ab-34ef95f3307e
+                 * @example 01a24e8b-8d05-7789-b90e-bbf1b84af85a
                  */
                 starting_after?: string;
             };
@@ -47625,7 +47973,7 @@ export interface operations {
                      *       "generated_at": "2026-12-07T03:26:40.108Z",
                      *       "data": [
                      *         {
-                     *           "product_id": "25afead3-f98d-4c5e-a3ef-18ebb0403419",
+                     *           "product_id": "01a24e8a-0d61-725a-bead-3f98d2c5e23e",
                      *           "sku": "G-15",
                      *           "product_name": "Gadget",
                      *           "on_hand": 0,
@@ -47648,7 +47996,7 @@ export interface operations {
                      *           "estimated_cost": null
                      *         },
                      *         {
-                     *           "product_id": "f2775ae8-0e2f-4f9a-84e4-cc8e9d799c36",
+                     *           "product_id": "01a24e8a-0d59-7f27-b5ae-80e2fef9a44e",
                      *           "sku": "W-14",
                      *           "product_name": "Widget",
                      *           "on_hand": 4,
@@ -47841,10 +48189,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "05ea19b8-1bd8-45a3-a34e-3286b9e8df50",
+                     *           "id": "01a24e8b-35dc-705e-a19b-81bd815a3a34",
                      *           "object": "recurring_journal_entry_template",
                      *           "livemode": false,
-                     *           "entity_id": "e2d3625a-2187-40aa-b5a9-a73a585d703b",
+                     *           "entity_id": "01a24e8b-355a-7e2d-b625-a2187d0aab5a",
                      *           "name": "T4",
                      *           "description": null,
                      *           "memo": "Monthly rent",
@@ -47857,29 +48205,29 @@ export interface operations {
                      *           "is_active": true,
                      *           "template_lines": [
                      *             {
-                     *               "account_id": "966972da-3c02-4c39-a8a6-fc785eeb27bb",
+                     *               "account_id": "01a24e8b-3587-7966-972d-a3c02ec3928a",
                      *               "debit": 2500,
                      *               "credit": 0,
                      *               "memo": "Rent"
                      *             },
                      *             {
-                     *               "account_id": "3dff6ed1-e8d6-4fb1-811a-1ed31c367019",
+                     *               "account_id": "01a24e8b-355f-73df-b6ed-1e8d63fb1811",
                      *               "debit": 0,
                      *               "credit": 2500,
                      *               "memo": null
                      *             }
                      *           ],
                      *           "last_error": null,
-                     *           "created_by_user_id": "96c87799-c544-456f-a7f2-1c5e07ea4c79",
+                     *           "created_by_user_id": "01a24e8b-355a-796c-8779-9c544e56f27f",
                      *           "metadata": {},
                      *           "created_at": "2026-12-07T03:27:55.866Z",
                      *           "updated_at": "2026-12-07T03:27:55.866Z"
                      *         },
                      *         {
-                     *           "id": "33d662e3-a858-411e-9b14-ce6ffb61349e",
+                     *           "id": "01a24e8b-35cf-733d-a62e-3a858311e5b1",
                      *           "object": "recurring_journal_entry_template",
                      *           "livemode": false,
-                     *           "entity_id": "e2d3625a-2187-40aa-b5a9-a73a585d703b",
+                     *           "entity_id": "01a24e8b-355a-7e2d-b625-a2187d0aab5a",
                      *           "name": "T3",
                      *           "description": null,
                      *           "memo": "Monthly rent",
@@ -47892,20 +48240,20 @@ export interface operations {
                      *           "is_active": true,
                      *           "template_lines": [
                      *             {
-                     *               "account_id": "966972da-3c02-4c39-a8a6-fc785eeb27bb",
+                     *               "account_id": "01a24e8b-3587-7966-972d-a3c02ec3928a",
                      *               "debit": 2500,
                      *               "credit": 0,
                      *               "memo": "Rent"
                      *             },
                      *             {
-                     *               "account_id": "3dff6ed1-e8d6-4fb1-811a-1ed31c367019",
+                     *               "account_id": "01a24e8b-355f-73df-b6ed-1e8d63fb1811",
                      *               "debit": 0,
                      *               "credit": 2500,
                      *               "memo": null
                      *             }
                      *           ],
                      *           "last_error": null,
-                     *           "created_by_user_id": "96c87799-c544-456f-a7f2-1c5e07ea4c79",
+                     *           "created_by_user_id": "01a24e8b-355a-796c-8779-9c544e56f27f",
                      *           "metadata": {},
                      *           "created_at": "2026-12-07T03:27:55.850Z",
                      *           "updated_at": "2026-12-07T03:27:55.850Z"
@@ -48053,7 +48401,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 64ece237-f3f6-435e-ae76-b1cc063ecf43
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -48069,12 +48420,12 @@ export interface operations {
                  *       "start_date": "2026-01-31",
                  *       "template_lines": [
                  *         {
-                 *           "account_id": "fbc9b7d9-8209-4c67-9a93-ae777f0c198b",
+                 *           "account_id": "01a24e8b-3404-7fbc-9b7d-98209cc675a9",
                  *           "debit": 2500,
                  *           "memo": "Rent"
                  *         },
                  *         {
-                 *           "account_id": "835be65c-799f-4db7-a67d-d9fa777ef103",
+                 *           "account_id": "01a24e8b-33ae-7835-be65-c799f5db7a67",
                  *           "credit": 2500
                  *         }
                  *       ]
@@ -48123,10 +48474,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "09a82bdb-e54e-451e-8ef5-c7f54be7f350",
+                     *       "id": "01a24e8b-343d-709a-82bd-be54ec51e0ef",
                      *       "object": "recurring_journal_entry_template",
                      *       "livemode": false,
-                     *       "entity_id": "51dfb49a-cbda-440f-8e37-d53b36c21e1c",
+                     *       "entity_id": "01a24e8b-3393-751d-bb49-acbdab40f4e3",
                      *       "name": "Office rent",
                      *       "description": null,
                      *       "memo": "Monthly rent",
@@ -48139,20 +48490,20 @@ export interface operations {
                      *       "is_active": true,
                      *       "template_lines": [
                      *         {
-                     *           "account_id": "fbc9b7d9-8209-4c67-9a93-ae777f0c198b",
+                     *           "account_id": "01a24e8b-3404-7fbc-9b7d-98209cc675a9",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "memo": "Rent"
                      *         },
                      *         {
-                     *           "account_id": "835be65c-799f-4db7-a67d-d9fa777ef103",
+                     *           "account_id": "01a24e8b-33ae-7835-be65-c799f5db7a67",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "memo": null
                      *         }
                      *       ],
                      *       "last_error": null,
-                     *       "created_by_user_id": "a5f73bcd-7d77-4fea-9dd0-8c0bdd9e7a16",
+                     *       "created_by_user_id": "01a24e8b-3393-7a5f-b3bc-d7d77afeaddd",
                      *       "metadata": {},
                      *       "created_at": "2026-12-07T03:27:55.446Z",
                      *       "updated_at": "2026-12-07T03:27:55.446Z"
@@ -48306,7 +48657,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 9ea68436-733b-4639-9881-0524d845bd22
+                 * @example 01a24e8b-343d-79ea-a843-6733b2639588
                  */
                 id: string;
             };
@@ -48324,10 +48675,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9ea68436-733b-4639-9881-0524d845bd22",
+                     *       "id": "01a24e8b-343d-79ea-a843-6733b2639588",
                      *       "object": "recurring_journal_entry_template",
                      *       "livemode": false,
-                     *       "entity_id": "3a040dca-0aa1-43a3-a54c-dea88444c5fa",
+                     *       "entity_id": "01a24e8b-3393-73a0-80dc-a0aa193a3254",
                      *       "name": "Office rent",
                      *       "description": null,
                      *       "memo": "Monthly rent",
@@ -48340,20 +48691,20 @@ export interface operations {
                      *       "is_active": true,
                      *       "template_lines": [
                      *         {
-                     *           "account_id": "69dc8ee0-89fd-490f-ba01-f9d855b67e93",
+                     *           "account_id": "01a24e8b-3404-769d-88ee-089fd790fba0",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "memo": "Rent"
                      *         },
                      *         {
-                     *           "account_id": "3aa55b74-9cad-4518-935b-2b6e4e2f354c",
+                     *           "account_id": "01a24e8b-33ae-73aa-95b7-49cadd518135",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "memo": null
                      *         }
                      *       ],
                      *       "last_error": null,
-                     *       "created_by_user_id": "43c7f27e-fa68-4b40-bb99-fcb35f98c900",
+                     *       "created_by_user_id": "01a24e8b-3393-743c-bf27-efa688b407b9",
                      *       "metadata": {},
                      *       "created_at": "2026-12-07T03:27:55.446Z",
                      *       "updated_at": "2026-12-07T03:27:55.446Z"
@@ -48489,7 +48840,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 30593529-dade-4268-ab85-a468b4689dd3
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -48497,7 +48851,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 86d4c0be-854d-4002-8735-b16320370f1f
+                 * @example 01a24e8b-343d-786d-8c0b-e854d4002c73
                  */
                 id: string;
             };
@@ -48515,7 +48869,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "86d4c0be-854d-4002-8735-b16320370f1f",
+                     *       "id": "01a24e8b-343d-786d-8c0b-e854d4002c73",
                      *       "object": "recurring_journal_entry_template",
                      *       "livemode": false,
                      *       "deleted": true
@@ -48682,7 +49036,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 4b34789b-01c1-4801-a91b-3cdf4148624b
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -48690,7 +49047,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c5f76f08-0bd9-41af-8c4c-ffe30c567499
+                 * @example 01a24e8b-343d-7c5f-b6f0-80bd921af4c4
                  */
                 id: string;
             };
@@ -48750,10 +49107,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c5f76f08-0bd9-41af-8c4c-ffe30c567499",
+                     *       "id": "01a24e8b-343d-7c5f-b6f0-80bd921af4c4",
                      *       "object": "recurring_journal_entry_template",
                      *       "livemode": false,
-                     *       "entity_id": "32e7f874-cdaa-46d3-8e3d-14e5af556ffb",
+                     *       "entity_id": "01a24e8b-3393-732e-bf87-4cdaa16d34e3",
                      *       "name": "Office rent",
                      *       "description": null,
                      *       "memo": "Monthly rent",
@@ -48766,20 +49123,20 @@ export interface operations {
                      *       "is_active": true,
                      *       "template_lines": [
                      *         {
-                     *           "account_id": "d08c168e-dc34-4add-a4c3-1ecb62043fe7",
+                     *           "account_id": "01a24e8b-3404-7d08-8168-edc34cadda4c",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "memo": "Rent"
                      *         },
                      *         {
-                     *           "account_id": "34e6a864-1333-4fd1-8ee6-c24910b16d13",
+                     *           "account_id": "01a24e8b-33ae-734e-aa86-413339fd18ee",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "memo": null
                      *         }
                      *       ],
                      *       "last_error": null,
-                     *       "created_by_user_id": "c00dcf0c-8d2d-497f-aa01-82576f17822a",
+                     *       "created_by_user_id": "01a24e8b-3393-7c00-9cf0-c8d2da97fea0",
                      *       "metadata": {},
                      *       "created_at": "2026-12-07T03:27:55.446Z",
                      *       "updated_at": "2026-12-07T03:27:55.503Z"
@@ -48943,12 +49300,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 93973828-a79f-4cd5-9b4d-b4c7c447cbaf
+                 * @example 01a24e9a-bc49-7939-b382-8a79f8cd59b4
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 41807d2a-6cc5-4f7e-adda-bf744c249a91
+                 * @example 01a24e9a-bb6c-7418-87d2-a6cc52f7eadd
                  */
                 ending_before?: string;
                 /**
@@ -48979,26 +49336,26 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "93973828-a79f-4cd5-9b4d-b4c7c447cbaf",
+                     *           "id": "01a24e9a-bc49-7939-b382-8a79f8cd59b4",
                      *           "object": "tag",
                      *           "livemode": false,
-                     *           "entity_id": "acb6f8a0-1876-4d14-a218-f8e19c3c62ec",
+                     *           "entity_id": "01a24e9a-ba2a-7acb-af8a-018769d14e21",
                      *           "name": "Hot",
                      *           "color": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-12-07T03:36:17.524Z",
-                     *           "updated_at": "2026-12-07T03:36:17.524Z"
+                     *           "created_at": "2026-12-07T03:44:53.304Z",
+                     *           "updated_at": "2026-12-07T03:44:53.304Z"
                      *         },
                      *         {
-                     *           "id": "41807d2a-6cc5-4f7e-adda-bf744c249a91",
+                     *           "id": "01a24e9a-bb6c-7418-87d2-a6cc52f7eadd",
                      *           "object": "tag",
                      *           "livemode": false,
-                     *           "entity_id": "acb6f8a0-1876-4d14-a218-f8e19c3c62ec",
+                     *           "entity_id": "01a24e9a-ba2a-7acb-af8a-018769d14e21",
                      *           "name": "VIP",
                      *           "color": "#ff0000",
                      *           "metadata": {},
-                     *           "created_at": "2026-12-07T03:36:17.424Z",
-                     *           "updated_at": "2026-12-07T03:36:17.424Z"
+                     *           "created_at": "2026-12-07T03:44:53.086Z",
+                     *           "updated_at": "2026-12-07T03:44:53.086Z"
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -49146,7 +49503,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f721599c-7e51-440f-a3bc-92f38c041dbc
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -49181,10 +49541,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "17be1c77-2dee-416f-be8e-07c9499ca946",
+                     *       "id": "01a24e8a-5ad8-717b-a1c7-72dee616f7e8",
                      *       "object": "tag",
                      *       "livemode": false,
-                     *       "entity_id": "e0fbe031-3e01-4891-b003-d7cbdce54947",
+                     *       "entity_id": "01a24e8a-590b-7e0f-be03-13e016891300",
                      *       "name": "Disputed",
                      *       "color": null,
                      *       "metadata": {},
@@ -49343,7 +49703,7 @@ export interface operations {
                  * @example vendor_bill
                  */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
-                /** @example 62884bfd-c9e5-49b9-9d2f-49979583d55b */
+                /** @example 01a24e8a-5a9c-7628-84bf-dc9e509b91d2 */
                 resourceId: string;
             };
             cookie?: never;
@@ -49362,10 +49722,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "83d9f3b8-8b45-412c-95e4-798434e2f932",
+                     *           "id": "01a24e8a-5ad8-783d-9f3b-88b45812c55e",
                      *           "object": "tag",
                      *           "livemode": false,
-                     *           "entity_id": "6bb539f1-e11a-46b7-b5ef-5a2839203c12",
+                     *           "entity_id": "01a24e8a-590b-76bb-939f-1e11a96b7b5e",
                      *           "name": "Disputed",
                      *           "color": null,
                      *           "metadata": {},
@@ -49507,7 +49867,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 8ed90854-3197-488d-ab2b-b0418aeae550
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -49516,7 +49879,7 @@ export interface operations {
                  * @example vendor_bill
                  */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
-                /** @example a1eff0d1-0641-499b-909d-dba8670d048c */
+                /** @example 01a24e8a-5a9c-7a1e-bf0d-10641f99bd09 */
                 resourceId: string;
             };
             cookie?: never;
@@ -49525,7 +49888,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "tag_id": "fdc78c53-47b0-4d14-8342-aa7360830825"
+                 *       "tag_id": "01a24e8a-5ad8-7fdc-b8c5-347b0ad14034"
                  *     }
                  */
                 "application/json": {
@@ -49547,10 +49910,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "fdc78c53-47b0-4d14-8342-aa7360830825",
+                     *           "id": "01a24e8a-5ad8-7fdc-b8c5-347b0ad14034",
                      *           "object": "tag",
                      *           "livemode": false,
-                     *           "entity_id": "9f47de88-8661-4d23-8a78-4d4357961898",
+                     *           "entity_id": "01a24e8a-590b-79f4-bde8-88661cd23ca7",
                      *           "name": "Disputed",
                      *           "color": null,
                      *           "metadata": {},
@@ -49704,7 +50067,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 68b94ad8-3b9b-43ff-aa4d-52cd65e69354
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -49715,11 +50081,11 @@ export interface operations {
                  * @example account
                  */
                 resourceType: "account" | "product" | "vendor" | "order" | "invoice" | "return" | "purchase_order" | "vendor_bill" | "contact" | "package";
-                /** @example 53248d7f-8cd1-432c-9134-47517f850a4d */
+                /** @example 01a24e8b-bb4b-7532-88d7-f8cd1732c913 */
                 resourceId: string;
                 /**
                  * @description The tag to detach.
-                 * @example 8e8e11b5-cc6b-4e0c-b6c6-48aed982fc9f
+                 * @example 01a24e8b-ba91-78e8-a11b-5cc6b6e0cf6c
                  */
                 tagId: string;
             };
@@ -49739,10 +50105,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "8b0318ae-a5bd-41cd-9c3e-fb9c9c5ec0ac",
+                     *           "id": "01a24e8b-bae8-78b0-b18a-ea5bd51cd5c3",
                      *           "object": "tag",
                      *           "livemode": false,
-                     *           "entity_id": "fdfc0ca7-da5c-4830-91bb-75d35855634d",
+                     *           "entity_id": "01a24e8b-b9a7-7fdf-80ca-7da5cb83091b",
                      *           "name": "Hot",
                      *           "color": null,
                      *           "metadata": {},
@@ -49912,12 +50278,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 473f0989-8978-4ab7-ae6a-a74b2ad397e6
+                 * @example 01a24e8b-e7f1-7473-b098-98978cab72e6
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 6439f7b3-3de4-4047-aa0a-75d7ccfa013e
+                 * @example 01a24e8b-e7d6-7643-9f7b-33de430472a0
                  */
                 ending_before?: string;
                 /**
@@ -49948,10 +50314,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "473f0989-8978-4ab7-ae6a-a74b2ad397e6",
+                     *           "id": "01a24e8b-e7f1-7473-b098-98978cab72e6",
                      *           "object": "tax_rate",
                      *           "livemode": false,
-                     *           "entity_id": "ff2b172b-9ed7-4e10-b927-74680a2c2c0a",
+                     *           "entity_id": "01a24e8b-e589-7ff2-b172-b9ed7be10392",
                      *           "name": "County",
                      *           "rate": 1.5,
                      *           "description": null,
@@ -49962,7 +50328,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "473f0989-8978-4ab7-ae6a-a74b2ad397e6",
+                     *       "next_cursor": "01a24e8b-e7f1-7473-b098-98978cab72e6",
                      *       "url": "/v1/tax-rates"
                      *     }
                      */
@@ -50106,7 +50472,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 93c6288b-ee08-4bdc-aa2d-77371b0731e1
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -50146,10 +50515,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6ea576b0-0de2-4d41-86e3-07d0436df614",
+                     *       "id": "01a24e8a-0af0-76ea-976b-00de21d4186e",
                      *       "object": "tax_rate",
                      *       "livemode": false,
-                     *       "entity_id": "953012da-5382-4bec-99d7-c6c2fc35208a",
+                     *       "entity_id": "01a24e8a-0a9e-7953-812d-a53823bec59d",
                      *       "name": "State",
                      *       "rate": 8.25,
                      *       "description": null,
@@ -50307,7 +50676,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 99747afc-75d4-4170-a230-8bb55ba34ede
+                 * @example 01a24e8b-e7d6-7997-87af-c75d4b170623
                  */
                 id: string;
             };
@@ -50325,10 +50694,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "99747afc-75d4-4170-a230-8bb55ba34ede",
+                     *       "id": "01a24e8b-e7d6-7997-87af-c75d4b170623",
                      *       "object": "tax_rate",
                      *       "livemode": false,
-                     *       "entity_id": "04722c3b-d1f0-48dc-9a5d-63f773637103",
+                     *       "entity_id": "01a24e8b-e589-7047-a2c3-bd1f008dc5a5",
                      *       "name": "State",
                      *       "rate": 8.25,
                      *       "description": "State sales tax",
@@ -50470,7 +50839,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 70a57912-73e2-4381-ac5e-3d5b82525a7e
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -50478,7 +50850,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 1258b706-98d8-4ad9-9981-a1c0f995dcba
+                 * @example 01a24e8b-e7f1-7125-8b70-698d83ad9598
                  */
                 id: string;
             };
@@ -50496,7 +50868,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1258b706-98d8-4ad9-9981-a1c0f995dcba",
+                     *       "id": "01a24e8b-e7f1-7125-8b70-698d83ad9598",
                      *       "object": "tax_rate",
                      *       "livemode": false,
                      *       "deleted": true
@@ -50663,7 +51035,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example b40c29f8-817f-47db-a5e1-d7b6fac19410
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -50671,7 +51046,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example c051e139-4fd6-4b70-8b1f-539e4d4e395f
+                 * @example 01a24e8b-e7d6-7c05-9e13-94fd6eb700b1
                  */
                 id: string;
             };
@@ -50708,10 +51083,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c051e139-4fd6-4b70-8b1f-539e4d4e395f",
+                     *       "id": "01a24e8b-e7d6-7c05-9e13-94fd6eb700b1",
                      *       "object": "tax_rate",
                      *       "livemode": false,
-                     *       "entity_id": "de2eccf6-0e2a-4cdd-b33f-54fd87237bc0",
+                     *       "entity_id": "01a24e8b-e589-7de2-accf-60e2a6cdd733",
                      *       "name": "State",
                      *       "rate": 8.25,
                      *       "description": null,
@@ -50875,7 +51250,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 5ab8b506-82fe-4d67-a778-c2c866ca2641
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -51070,12 +51448,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 5a634348-2ba4-4851-a62b-09e9c545a5f7
+                 * @example 01a24e8b-99f5-75a6-b434-82ba46851662
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 92ce1b4d-7190-4fa3-916a-d0ddfa60c66c
+                 * @example 01a24e8b-99c1-792c-a1b4-d71900fa3116
                  */
                 ending_before?: string;
                 /**
@@ -51106,10 +51484,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "5a634348-2ba4-4851-a62b-09e9c545a5f7",
+                     *           "id": "01a24e8b-99f5-75a6-b434-82ba46851662",
                      *           "object": "unit_of_measure",
                      *           "livemode": false,
-                     *           "entity_id": "3e3e18ca-e9db-492d-abe8-d08457167d18",
+                     *           "entity_id": "01a24e8b-9967-73e3-a18c-ae9dbd92dabe",
                      *           "name": "Dozen",
                      *           "abbreviation": "dz",
                      *           "uom_type": "count",
@@ -51120,10 +51498,10 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:28:21.483Z"
                      *         },
                      *         {
-                     *           "id": "92ce1b4d-7190-4fa3-916a-d0ddfa60c66c",
+                     *           "id": "01a24e8b-99c1-792c-a1b4-d71900fa3116",
                      *           "object": "unit_of_measure",
                      *           "livemode": false,
-                     *           "entity_id": "3e3e18ca-e9db-492d-abe8-d08457167d18",
+                     *           "entity_id": "01a24e8b-9967-73e3-a18c-ae9dbd92dabe",
                      *           "name": "Each",
                      *           "abbreviation": "ea",
                      *           "uom_type": "count",
@@ -51279,7 +51657,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 05e465c3-ae80-4c5d-afa1-d7cb00b017b7
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -51320,10 +51701,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4453d358-e804-40a2-a999-20fc29b903ff",
+                     *       "id": "01a24e8b-99c1-7445-bd35-8e804a0a2e99",
                      *       "object": "unit_of_measure",
                      *       "livemode": false,
-                     *       "entity_id": "b7da3ba9-4225-4dfd-b296-75226b4876f8",
+                     *       "entity_id": "01a24e8b-9967-7b7d-a3ba-942250dfdf29",
                      *       "name": "Each",
                      *       "abbreviation": "ea",
                      *       "uom_type": "count",
@@ -51482,7 +51863,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example b3f78145-8789-477e-a9e2-ca0481afa271
+                 * @example 01a24e8b-99f5-7b3f-b814-58789877ee9e
                  */
                 id: string;
             };
@@ -51500,10 +51881,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b3f78145-8789-477e-a9e2-ca0481afa271",
+                     *       "id": "01a24e8b-99f5-7b3f-b814-58789877ee9e",
                      *       "object": "unit_of_measure",
                      *       "livemode": false,
-                     *       "entity_id": "1547b089-6d19-4fc4-ac3e-06ade9839acb",
+                     *       "entity_id": "01a24e8b-9967-7154-bb08-96d193fc42c3",
                      *       "name": "Dozen",
                      *       "abbreviation": "dz",
                      *       "uom_type": "count",
@@ -51644,7 +52025,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f4089345-743b-48c2-a3c0-bbbf6d1af8be
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -51652,7 +52036,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 76c8e62c-f8fe-4d66-aa23-a6c32302965e
+                 * @example 01a24e8b-9bbb-776c-8e62-cf8fe0d662a2
                  */
                 id: string;
             };
@@ -51670,7 +52054,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "76c8e62c-f8fe-4d66-aa23-a6c32302965e",
+                     *       "id": "01a24e8b-9bbb-776c-8e62-cf8fe0d662a2",
                      *       "object": "unit_of_measure",
                      *       "livemode": false,
                      *       "deleted": true
@@ -51837,7 +52221,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example f852078a-ad60-4a99-a6dd-df20314cd54f
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -51845,7 +52232,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example cb3eb55a-5473-4c86-a8a6-e5bc8fcf4713
+                 * @example 01a24e8b-99f5-7cb3-ab55-a5473ac8628a
                  */
                 id: string;
             };
@@ -51881,10 +52268,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cb3eb55a-5473-4c86-a8a6-e5bc8fcf4713",
+                     *       "id": "01a24e8b-99f5-7cb3-ab55-a5473ac8628a",
                      *       "object": "unit_of_measure",
                      *       "livemode": false,
-                     *       "entity_id": "94a0cb28-7670-412e-bbc5-1878d61beacb",
+                     *       "entity_id": "01a24e8b-9967-794a-8cb2-87670d12efbc",
                      *       "name": "Dozen",
                      *       "abbreviation": "dz",
                      *       "uom_type": "count",
@@ -52053,17 +52440,17 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example fd5e05a3-307c-438b-a5ca-579f6cb83b1c
+                 * @example 01a24e8a-4d08-7fd5-a05a-3307c538be5c
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example ee487cb0-7f9f-46ab-8f3a-84b4d5bdd3ab
+                 * @example 01a24e8a-dad5-7ee4-87cb-07f9fe6ab8f3
                  */
                 ending_before?: string;
                 /**
                  * @description This vendor's bills.
-                 * @example 681c6276-359c-410c-a27e-5bc474717ea0
+                 * @example 01a24e8a-4cc9-7681-8627-6359c510ca27
                  */
                 vendor_id?: string;
                 /**
@@ -52116,11 +52503,11 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "fd5e05a3-307c-438b-a5ca-579f6cb83b1c",
+                     *           "id": "01a24e8a-4d08-7fd5-a05a-3307c538be5c",
                      *           "object": "vendor_bill",
                      *           "livemode": false,
-                     *           "entity_id": "215a2188-ae78-4d5c-bbac-dfe214863485",
-                     *           "vendor_id": "681c6276-359c-410c-a27e-5bc474717ea0",
+                     *           "entity_id": "01a24e8a-4c94-7215-a218-8ae78bd5cbba",
+                     *           "vendor_id": "01a24e8a-4cc9-7681-8627-6359c510ca27",
                      *           "po_id": null,
                      *           "payment_term_id": null,
                      *           "bill_number": "BILL-000003",
@@ -52137,7 +52524,7 @@ export interface operations {
                      *           "currency": "USD",
                      *           "notes": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "4f1bdd6e-77f8-4bbc-ab20-51c0e37c25a8",
+                     *           "created_by_user_id": "01a24e8a-4cd6-74f1-bdd6-e77f82bbc6b2",
                      *           "submitted_by": null,
                      *           "submitted_at": null,
                      *           "approved_by": null,
@@ -52156,11 +52543,11 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:56.262Z"
                      *         },
                      *         {
-                     *           "id": "8546762e-709a-4497-a79c-82b86f2d1130",
+                     *           "id": "01a24e8a-4cf5-7854-a762-e709a3497679",
                      *           "object": "vendor_bill",
                      *           "livemode": false,
-                     *           "entity_id": "215a2188-ae78-4d5c-bbac-dfe214863485",
-                     *           "vendor_id": "681c6276-359c-410c-a27e-5bc474717ea0",
+                     *           "entity_id": "01a24e8a-4c94-7215-a218-8ae78bd5cbba",
+                     *           "vendor_id": "01a24e8a-4cc9-7681-8627-6359c510ca27",
                      *           "po_id": null,
                      *           "payment_term_id": null,
                      *           "bill_number": "BILL-000002",
@@ -52177,7 +52564,7 @@ export interface operations {
                      *           "currency": "USD",
                      *           "notes": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "4f1bdd6e-77f8-4bbc-ab20-51c0e37c25a8",
+                     *           "created_by_user_id": "01a24e8a-4cd6-74f1-bdd6-e77f82bbc6b2",
                      *           "submitted_by": null,
                      *           "submitted_at": null,
                      *           "approved_by": null,
@@ -52349,7 +52736,10 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 52659f26-b328-4c3c-a414-fe68dc0198be
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -52359,11 +52749,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "vendor_id": "9862cb08-5b92-4a00-926e-af6c63733cb0",
+                 *       "vendor_id": "01a24e8a-4230-7986-acb0-85b927a00926",
                  *       "lines": [
                  *         {
                  *           "type": "expense",
-                 *           "account_id": "8bb1ce51-c874-4562-b5a7-6837a5f57987",
+                 *           "account_id": "01a24e8a-41ee-78bb-9ce5-1c874056275a",
                  *           "amount": 100
                  *         }
                  *       ]
@@ -52450,11 +52840,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "02dadff4-7473-461b-8e64-b8929d0819ff",
+                     *       "id": "01a24e8a-426c-702d-adff-47473961b4e6",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "f291c174-092f-428d-b19c-ee0ca5b110cd",
-                     *       "vendor_id": "9862cb08-5b92-4a00-926e-af6c63733cb0",
+                     *       "entity_id": "01a24e8a-415b-7f29-9c17-4092fb28db19",
+                     *       "vendor_id": "01a24e8a-4230-7986-acb0-85b927a00926",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -52471,7 +52861,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "62dc58d2-082b-4dd2-bea1-ac6db1293d5c",
+                     *       "created_by_user_id": "01a24e8a-4246-762d-858d-2082b6dd2fea",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -52490,11 +52880,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:53.538Z",
                      *       "lines": [
                      *         {
-                     *           "id": "8f0e2fd6-f2a1-4afb-a162-44b0b12aa990",
+                     *           "id": "01a24e8a-4272-78f0-a2fd-6f2a11afbe16",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "8bb1ce51-c874-4562-b5a7-6837a5f57987",
+                     *           "account_id": "01a24e8a-41ee-78bb-9ce5-1c874056275a",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -52664,7 +53054,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 504fd2e7-d2f0-4d20-8aab-0ab479161f45
+                 * @example 01a24e8a-4c09-7504-bd2e-7d2f02d208aa
                  */
                 id: string;
             };
@@ -52682,11 +53072,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "504fd2e7-d2f0-4d20-8aab-0ab479161f45",
+                     *       "id": "01a24e8a-4c09-7504-bd2e-7d2f02d208aa",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "5ceb516c-36f6-4560-a2f6-0230a090a206",
-                     *       "vendor_id": "6ccc8ab4-17b3-4fc2-a3a1-509d547ad65d",
+                     *       "entity_id": "01a24e8a-4bc5-75ce-b516-c36f6a560a2f",
+                     *       "vendor_id": "01a24e8a-4be8-76cc-88ab-417b36fc263a",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -52703,18 +53093,18 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "1a8ef7f8-f5ed-4ee6-be15-402e18f2ab62",
-                     *       "submitted_by": "1a8ef7f8-f5ed-4ee6-be15-402e18f2ab62",
+                     *       "created_by_user_id": "01a24e8a-4bf8-71a8-af7f-8f5edcee6fe1",
+                     *       "submitted_by": "01a24e8a-4bf8-71a8-af7f-8f5edcee6fe1",
                      *       "submitted_at": "2026-12-07T03:26:56.026Z",
-                     *       "approved_by": "35fd227e-3870-4921-bde9-9db11b380e91",
+                     *       "approved_by": "01a24e8a-4bfd-735f-9227-e3870e9217de",
                      *       "approved_at": "2026-12-07T03:26:56.035Z",
                      *       "rejected_by": null,
                      *       "rejected_at": null,
                      *       "rejection_reason": null,
-                     *       "posted_by": "6575a128-e71e-4e26-951f-d56c335524f6",
+                     *       "posted_by": "01a24e8a-4c02-7657-9a12-8e71eee26951",
                      *       "posted_at": "2026-12-07T03:26:56.063Z",
                      *       "skip_permission_check": false,
-                     *       "journal_entry_id": "143f8a02-b725-40da-a629-fb41398400aa",
+                     *       "journal_entry_id": "01a24e8a-4c45-7143-b8a0-2b72530da262",
                      *       "voided_by": null,
                      *       "voided_at": null,
                      *       "void_journal_entry_id": null,
@@ -52860,7 +53250,10 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 870a1f7f-750e-42ed-a609-d7ae63d99f1f
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -52868,7 +53261,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 6a408b72-9dc9-424d-8bc4-e84102f0b563
+                 * @example 01a24e8a-4765-76a4-88b7-29dc9d24d4bc
                  */
                 id: string;
             };
@@ -52918,13 +53311,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6a408b72-9dc9-424d-8bc4-e84102f0b563",
+                     *       "id": "01a24e8a-4765-76a4-88b7-29dc9d24d4bc",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "8bbbba02-cd8e-45f1-8502-81483f8ebb5e",
-                     *       "vendor_id": "b93e59b6-6898-4ada-9f33-c61d38dfc63a",
+                     *       "entity_id": "01a24e8a-4733-78bb-bba0-2cd8e35f1850",
+                     *       "vendor_id": "01a24e8a-4755-7b93-a59b-66898aada5f3",
                      *       "po_id": null,
-                     *       "payment_term_id": "6ac7fad7-b621-4f41-a577-7c60c9c97418",
+                     *       "payment_term_id": "01a24e8a-4761-76ac-bfad-7b621bf41e57",
                      *       "bill_number": "BILL-000001",
                      *       "vendor_invoice_number": null,
                      *       "status": "draft",
@@ -52939,7 +53332,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "63a74533-17ff-4b4a-9bb0-6c9e027beebb",
+                     *       "created_by_user_id": "01a24e8a-475c-763a-b453-317ffab4a5bb",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -53118,13 +53511,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example df37e6b4-b141-424c-afd1-b0ce8060e55a
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example c9b4965d-b2b8-4fcc-9608-3fd911ae7660
+                 * @example 01a24e8a-4c09-7c9b-8965-db2b83fcc160
                  */
                 id: string;
             };
@@ -53142,11 +53538,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c9b4965d-b2b8-4fcc-9608-3fd911ae7660",
+                     *       "id": "01a24e8a-4c09-7c9b-8965-db2b83fcc160",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "d48b99b2-caf1-4435-9609-91a9290c8ebd",
-                     *       "vendor_id": "009ee773-7af0-436f-92d2-b1e830777fed",
+                     *       "entity_id": "01a24e8a-4bc5-7d48-b99b-2caf1a435d60",
+                     *       "vendor_id": "01a24e8a-4be8-7009-ae77-37af0e36f92d",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -53163,10 +53559,10 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "21fd52c2-fc80-494b-bf1d-e0e8e864e4f9",
-                     *       "submitted_by": "21fd52c2-fc80-494b-bf1d-e0e8e864e4f9",
+                     *       "created_by_user_id": "01a24e8a-4bf8-721f-952c-2fc80e94b7f1",
+                     *       "submitted_by": "01a24e8a-4bf8-721f-952c-2fc80e94b7f1",
                      *       "submitted_at": "2026-12-07T03:26:56.026Z",
-                     *       "approved_by": "9eed7b3a-191a-464d-bf2d-0f2b71d3c4ad",
+                     *       "approved_by": "01a24e8a-4bfd-79ee-97b3-a191a764d3f2",
                      *       "approved_at": "2026-12-07T03:26:56.035Z",
                      *       "rejected_by": null,
                      *       "rejected_at": null,
@@ -53182,11 +53578,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:56.035Z",
                      *       "lines": [
                      *         {
-                     *           "id": "baf52aad-dd32-4c64-b656-9a25cb1f849a",
+                     *           "id": "01a24e8a-4c0a-7baf-92aa-ddd321c64f65",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "7ede81fa-2319-4850-b53b-9b6bb6e64992",
+                     *           "account_id": "01a24e8a-4bd5-77ed-a81f-a2319d850f53",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -53198,12 +53594,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:56.008Z"
                      *         },
                      *         {
-                     *           "id": "08345545-9abf-4dd1-9a3d-6d28feaa77c9",
+                     *           "id": "01a24e8a-4c0a-7083-8554-59abf2dd15a3",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "item",
                      *           "account_id": null,
-                     *           "product_id": "7c37e9a2-2e7b-4d37-b534-0e77ef584a63",
+                     *           "product_id": "01a24e8a-4bf1-77c3-be9a-22e7b0d37f53",
                      *           "quantity": 2,
                      *           "unit_cost": 5,
                      *           "amount": 10,
@@ -53366,13 +53762,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 1ced451a-cd2c-41c5-a009-d53974a087ae
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example a34bb3fd-89ee-487b-bff6-662089d42655
+                 * @example 01a24e8a-4a18-7a34-bb3f-d89ee587b7ff
                  */
                 id: string;
             };
@@ -53383,7 +53782,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "item",
-                 *       "product_id": "10c0e2c8-51a3-475b-9edb-5efe3e1f79b4",
+                 *       "product_id": "01a24e8a-4a08-710c-8e2c-851a3f75b5ed",
                  *       "quantity": 4,
                  *       "unit_cost": "1.25"
                  *     }
@@ -53431,11 +53830,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a34bb3fd-89ee-487b-bff6-662089d42655",
+                     *       "id": "01a24e8a-4a18-7a34-bb3f-d89ee587b7ff",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "578834ae-e4f3-4efe-a9b7-e53f29f32f5f",
-                     *       "vendor_id": "f43fb990-cb96-4d23-9d22-3769d63fe635",
+                     *       "entity_id": "01a24e8a-49de-7578-834a-ee4f34efee9b",
+                     *       "vendor_id": "01a24e8a-49ff-7f43-bb99-0cb96dd239d2",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -53452,7 +53851,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "eab5e0dc-ce7d-4137-9dce-c40324ff36ec",
+                     *       "created_by_user_id": "01a24e8a-4a0a-7eab-9e0d-cce7d91371dc",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -53471,11 +53870,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:55.522Z",
                      *       "lines": [
                      *         {
-                     *           "id": "2c781002-8986-4c8f-afab-d09d3369b26d",
+                     *           "id": "01a24e8a-4a18-72c7-8100-28986dc8fefa",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "12bcc24a-c353-4829-8b23-0feab8db3d0e",
+                     *           "account_id": "01a24e8a-49ed-712b-8c24-ac353d8290b2",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -53487,12 +53886,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:55.511Z"
                      *         },
                      *         {
-                     *           "id": "54e435ee-7f0d-429a-b44e-63078da99656",
+                     *           "id": "01a24e8a-4a24-754e-835e-e7f0dc29af44",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "item",
                      *           "account_id": null,
-                     *           "product_id": "10c0e2c8-51a3-475b-9edb-5efe3e1f79b4",
+                     *           "product_id": "01a24e8a-4a08-710c-8e2c-851a3f75b5ed",
                      *           "quantity": 4,
                      *           "unit_cost": 1.25,
                      *           "amount": 5,
@@ -53655,7 +54054,10 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 9f810f5a-8c7b-474f-a5e8-950b4486962b
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -53663,12 +54065,12 @@ export interface operations {
             path: {
                 /**
                  * @description The bill id.
-                 * @example 1d337899-9bad-4c60-a924-893891fdaca8
+                 * @example 01a24e8a-4a18-71d3-b789-99badfc60292
                  */
                 id: string;
                 /**
                  * @description The line id.
-                 * @example 8d808c7f-d540-418c-bd39-b7f84a2ec2ad
+                 * @example 01a24e8a-4a24-78d8-88c7-fd540418cfd3
                  */
                 line_id: string;
             };
@@ -53686,11 +54088,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1d337899-9bad-4c60-a924-893891fdaca8",
+                     *       "id": "01a24e8a-4a18-71d3-b789-99badfc60292",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "f800710d-fc21-4036-9528-5f76c781d888",
-                     *       "vendor_id": "27b7a500-fd2f-4cec-b1bb-979be8f44943",
+                     *       "entity_id": "01a24e8a-49de-7f80-8710-dfc21b036d52",
+                     *       "vendor_id": "01a24e8a-49ff-727b-ba50-0fd2f2cecf1b",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -53707,7 +54109,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "90b8d694-1bf5-462d-ab75-71077b928cae",
+                     *       "created_by_user_id": "01a24e8a-4a0a-790b-8d69-41bf5762deb7",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -53726,11 +54128,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:55.652Z",
                      *       "lines": [
                      *         {
-                     *           "id": "21527f2f-d643-4902-a64d-d480b81fbfbd",
+                     *           "id": "01a24e8a-4a18-7215-a7f2-fd6433902e64",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "0ce830f3-74eb-4aed-b726-6278320c1e5c",
+                     *           "account_id": "01a24e8a-49ed-70ce-830f-374eb2aedb72",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -53904,7 +54306,10 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 784e84a4-6cd0-4435-af07-718d0f808812
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -53912,12 +54317,12 @@ export interface operations {
             path: {
                 /**
                  * @description The bill id.
-                 * @example a145b161-63d0-467a-9b22-3bb60db18d02
+                 * @example 01a24e8a-4a18-7a14-9b16-163d0567a9b2
                  */
                 id: string;
                 /**
                  * @description The line id.
-                 * @example d31c35f9-7f95-4455-97fe-c103022f6b1d
+                 * @example 01a24e8a-4a24-7d31-835f-97f95a45517f
                  */
                 line_id: string;
             };
@@ -53964,11 +54369,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a145b161-63d0-467a-9b22-3bb60db18d02",
+                     *       "id": "01a24e8a-4a18-7a14-9b16-163d0567a9b2",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "50c8033e-7a06-4fa4-ae2c-df2279d64b51",
-                     *       "vendor_id": "40d1374a-b0a0-4ee8-8bc5-fe3b27ac809d",
+                     *       "entity_id": "01a24e8a-49de-750c-8033-e7a06ffa42e2",
+                     *       "vendor_id": "01a24e8a-49ff-740d-9374-ab0a00ee80bc",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -53985,7 +54390,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "676a62e3-ab38-49b7-8d35-ba26b3c6c970",
+                     *       "created_by_user_id": "01a24e8a-4a0a-7676-a62e-3ab3839b7cd3",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -54004,11 +54409,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:55.554Z",
                      *       "lines": [
                      *         {
-                     *           "id": "55343c7c-2fe3-4ad0-a8a5-54eb3e406df1",
+                     *           "id": "01a24e8a-4a18-7553-83c7-c2fe3fad068a",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "da9deb74-5ad7-421c-bee0-067b891d7ca4",
+                     *           "account_id": "01a24e8a-49ed-7da9-9eb7-45ad7521cfee",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -54020,12 +54425,12 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:26:55.511Z"
                      *         },
                      *         {
-                     *           "id": "d31c35f9-7f95-4455-97fe-c103022f6b1d",
+                     *           "id": "01a24e8a-4a24-7d31-835f-97f95a45517f",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "item",
                      *           "account_id": null,
-                     *           "product_id": "3a82f0b6-f4ea-4ae6-9390-e43088ac311c",
+                     *           "product_id": "01a24e8a-4a08-73a8-af0b-6f4ea1ae6d39",
                      *           "quantity": 2,
                      *           "unit_cost": 1.25,
                      *           "amount": 2.5,
@@ -54198,13 +54603,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 0a79f57c-68cc-44cc-aad9-97b78426fd9d
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 286ba102-dc12-4f18-be97-39202f5117a1
+                 * @example 01a24e8a-5319-7286-ba10-2dc127f187e9
                  */
                 id: string;
             };
@@ -54234,11 +54642,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "286ba102-dc12-4f18-be97-39202f5117a1",
+                     *       "id": "01a24e8a-5319-7286-ba10-2dc127f187e9",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "0998573e-adaf-43ac-aaac-0262433661d1",
-                     *       "vendor_id": "43be66b1-bf77-414f-9d1f-82eb1ddd202e",
+                     *       "entity_id": "01a24e8a-51db-7099-8573-eadaff3acaaa",
+                     *       "vendor_id": "01a24e8a-52e9-743b-a66b-1bf77d14f9d1",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -54255,7 +54663,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "58b074ea-5383-449b-914f-f3574a42e353",
+                     *       "created_by_user_id": "01a24e8a-52ff-758b-874e-a5383d49b114",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -54263,10 +54671,10 @@ export interface operations {
                      *       "rejected_by": null,
                      *       "rejected_at": null,
                      *       "rejection_reason": null,
-                     *       "posted_by": "58b074ea-5383-449b-914f-f3574a42e353",
+                     *       "posted_by": "01a24e8a-52ff-758b-874e-a5383d49b114",
                      *       "posted_at": "2026-12-07T03:26:57.869Z",
                      *       "skip_permission_check": true,
-                     *       "journal_entry_id": "e6a3b0a3-1300-418e-bd35-be5e674086a7",
+                     *       "journal_entry_id": "01a24e8a-534f-7e6a-bb0a-31300b18efd3",
                      *       "voided_by": null,
                      *       "voided_at": null,
                      *       "void_journal_entry_id": null,
@@ -54274,11 +54682,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:57.869Z",
                      *       "lines": [
                      *         {
-                     *           "id": "90b6eafe-599f-4f90-aaa2-1b2a2179bd8a",
+                     *           "id": "01a24e8a-5319-790b-aeaf-e599f4f902aa",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "a639dfff-cb16-4a4f-9229-f4a434b622e8",
+                     *           "account_id": "01a24e8a-52c6-7a63-9dff-fcb163a4f522",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -54442,13 +54850,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 246cb0be-7b9f-4de4-a60f-f70051ead73c
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example b6947bd8-119b-45e3-aa6b-60823e664f45
+                 * @example 01a24e8a-4e2a-7b69-87bd-8119bb5e3ea6
                  */
                 id: string;
             };
@@ -54478,11 +54889,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b6947bd8-119b-45e3-aa6b-60823e664f45",
+                     *       "id": "01a24e8a-4e2a-7b69-87bd-8119bb5e3ea6",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "ac698033-83a6-4875-9fb5-5e7609f37272",
-                     *       "vendor_id": "2de75b11-987c-4f93-8f2d-9f8e93af0ba4",
+                     *       "entity_id": "01a24e8a-4d4d-7ac6-9803-383a658751fb",
+                     *       "vendor_id": "01a24e8a-4db3-72de-b5b1-1987c1f930f2",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000004",
@@ -54499,12 +54910,12 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "b6fbeac6-7208-4b18-8a96-d73dc7cdbcbd",
-                     *       "submitted_by": "b6fbeac6-7208-4b18-8a96-d73dc7cdbcbd",
+                     *       "created_by_user_id": "01a24e8a-4dc9-7b6f-beac-67208bb180a9",
+                     *       "submitted_by": "01a24e8a-4dc9-7b6f-beac-67208bb180a9",
                      *       "submitted_at": "2026-12-07T03:26:56.569Z",
                      *       "approved_by": null,
                      *       "approved_at": null,
-                     *       "rejected_by": "af106488-d508-4cf0-b505-c9b012734908",
+                     *       "rejected_by": "01a24e8a-4dcb-7af1-8648-8d508ccf0350",
                      *       "rejected_at": "2026-12-07T03:26:56.581Z",
                      *       "rejection_reason": "Wrong vendor",
                      *       "posted_by": null,
@@ -54518,11 +54929,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:56.581Z",
                      *       "lines": [
                      *         {
-                     *           "id": "4cb35ae4-86f6-4c37-8c31-6d98bf259402",
+                     *           "id": "01a24e8a-4e2a-74cb-b5ae-486f63c37cc3",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "b443f254-86ef-4f7a-823a-b047e9715e73",
+                     *           "account_id": "01a24e8a-4d77-7b44-bf25-486ef8f7ac23",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -54686,13 +55097,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example c53f39d3-c7ec-41ba-aa10-4f5071971b43
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 9f63a59b-5b06-4325-8e95-f53df09f9e52
+                 * @example 01a24e8a-4b31-79f6-ba59-b5b06b325ce9
                  */
                 id: string;
             };
@@ -54710,11 +55124,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9f63a59b-5b06-4325-8e95-f53df09f9e52",
+                     *       "id": "01a24e8a-4b31-79f6-ba59-b5b06b325ce9",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "774cb9bc-757b-43a0-9472-ff6182f96d1c",
-                     *       "vendor_id": "f6bbf735-c822-4cfc-9a75-5582ce83c845",
+                     *       "entity_id": "01a24e8a-4ad1-7774-8b9b-c757b63a0947",
+                     *       "vendor_id": "01a24e8a-4b06-7f6b-bf73-5c822ecfcda7",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -54731,8 +55145,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "0c4b2b18-77f5-4c4e-aea2-1fffed10b64d",
-                     *       "submitted_by": "0c4b2b18-77f5-4c4e-aea2-1fffed10b64d",
+                     *       "created_by_user_id": "01a24e8a-4b16-70c4-b2b1-877f58c4eaea",
+                     *       "submitted_by": "01a24e8a-4b16-70c4-b2b1-877f58c4eaea",
                      *       "submitted_at": "2026-12-07T03:26:55.804Z",
                      *       "approved_by": null,
                      *       "approved_at": null,
@@ -54750,11 +55164,11 @@ export interface operations {
                      *       "updated_at": "2026-12-07T03:26:55.804Z",
                      *       "lines": [
                      *         {
-                     *           "id": "953fcff3-8587-4cd7-bf9d-836816ac0ec6",
+                     *           "id": "01a24e8a-4b31-7953-bcff-385877cd7ff9",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "4353c6f3-201c-4c08-b4b0-41830ac15d19",
+                     *           "account_id": "01a24e8a-4ae9-7435-bc6f-3201c1c08f4b",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -54918,13 +55332,16 @@ export interface operations {
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 98153f81-c6f3-4a55-a788-547971aba028
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example d72722be-9a07-42c5-a780-0a81a9846bc2
+                 * @example 01a24e8a-46a9-7d72-b22b-e9a07a2c5a78
                  */
                 id: string;
             };
@@ -54942,11 +55359,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d72722be-9a07-42c5-a780-0a81a9846bc2",
+                     *       "id": "01a24e8a-46a9-7d72-b22b-e9a07a2c5a78",
                      *       "object": "vendor_bill",
                      *       "livemode": false,
-                     *       "entity_id": "bdad20bd-991c-41de-9620-29bfd5be2945",
-                     *       "vendor_id": "7423e58b-d67c-4a79-ad3f-f82869eeabdc",
+                     *       "entity_id": "01a24e8a-463d-7bda-920b-d991c71ded62",
+                     *       "vendor_id": "01a24e8a-4686-7742-be58-bd67cba79ad3",
                      *       "po_id": null,
                      *       "payment_term_id": null,
                      *       "bill_number": "BILL-000001",
@@ -54963,7 +55380,7 @@ export interface operations {
                      *       "currency": "USD",
                      *       "notes": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "ccfd2fa2-44e8-42a0-bb2c-0c24f432373e",
+                     *       "created_by_user_id": "01a24e8a-469b-7ccf-92fa-244e8a2a07b2",
                      *       "submitted_by": null,
                      *       "submitted_at": null,
                      *       "approved_by": null,
@@ -54975,18 +55392,18 @@ export interface operations {
                      *       "posted_at": null,
                      *       "skip_permission_check": false,
                      *       "journal_entry_id": null,
-                     *       "voided_by": "3fd773fd-6a0d-4437-a54d-148b35de9afb",
+                     *       "voided_by": "01a24e8a-463d-73fd-b73f-d6a0d8437a54",
                      *       "voided_at": "2026-12-07T03:26:54.755Z",
                      *       "void_journal_entry_id": null,
                      *       "created_at": "2026-12-07T03:26:54.632Z",
                      *       "updated_at": "2026-12-07T03:26:54.755Z",
                      *       "lines": [
                      *         {
-                     *           "id": "8b10d140-4fed-48ee-a9a3-1930072d7b16",
+                     *           "id": "01a24e8a-46aa-78b1-8d14-04fed88eee9a",
                      *           "object": "vendor_bill_line",
                      *           "livemode": false,
                      *           "type": "expense",
-                     *           "account_id": "6ec0abc0-f73f-4e26-a577-ce465d52de2d",
+                     *           "account_id": "01a24e8a-465e-76ec-8abc-0f73f2e26657",
                      *           "product_id": null,
                      *           "quantity": null,
                      *           "unit_cost": null,
@@ -55148,17 +55565,17 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example 296f735e-50c6-4dbd-9661-4c7e4c1c85ec
+                 * @example 01a24e8a-9e91-7296-b735-e50c66dbd566
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 594b2a25-10ce-49b9-baa0-92e5184f631a
+                 * @example 01a24e8b-05ed-7594-b2a2-510ce89b97aa
                  */
                 ending_before?: string;
                 /**
                  * @description This vendor's credits.
-                 * @example 9716fb93-ead9-4c0d-a74b-762e1c984794
+                 * @example 01a24e8a-9e6d-7971-afb9-3ead95c0d274
                  */
                 vendor_id?: string;
                 /**
@@ -55196,11 +55613,11 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "296f735e-50c6-4dbd-9661-4c7e4c1c85ec",
+                     *           "id": "01a24e8a-9e91-7296-b735-e50c66dbd566",
                      *           "object": "vendor_credit",
                      *           "livemode": false,
-                     *           "entity_id": "da32a103-643c-4fae-951b-12d71a671bf2",
-                     *           "vendor_id": "9716fb93-ead9-4c0d-a74b-762e1c984794",
+                     *           "entity_id": "01a24e8a-9e4b-7da3-aa10-3643c8faed51",
+                     *           "vendor_id": "01a24e8a-9e6d-7971-afb9-3ead95c0d274",
                      *           "credit_number": "VC-000002",
                      *           "amount": "2.0000",
                      *           "remaining_amount": "2.0000",
@@ -55214,8 +55631,8 @@ export interface operations {
                      *           "currency": "USD",
                      *           "memo": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "ba233e7a-4b68-47ef-8952-0bd7577f666c",
-                     *           "journal_entry_id": "7b6b1467-87c1-41c7-9484-8cdadd1c47e8",
+                     *           "created_by_user_id": "01a24e8a-9e4b-7ba2-b3e7-a4b6897efc95",
+                     *           "journal_entry_id": "01a24e8a-9e93-77b6-b146-787c101c7948",
                      *           "voided_by": null,
                      *           "voided_at": null,
                      *           "void_reason": null,
@@ -55226,11 +55643,11 @@ export interface operations {
                      *           "updated_at": "2026-12-07T03:27:17.135Z"
                      *         },
                      *         {
-                     *           "id": "976a0faa-c525-4fb4-9d6f-322df7a72999",
+                     *           "id": "01a24e8a-9e82-7976-a0fa-ac525afb49d6",
                      *           "object": "vendor_credit",
                      *           "livemode": false,
-                     *           "entity_id": "da32a103-643c-4fae-951b-12d71a671bf2",
-                     *           "vendor_id": "9716fb93-ead9-4c0d-a74b-762e1c984794",
+                     *           "entity_id": "01a24e8a-9e4b-7da3-aa10-3643c8faed51",
+                     *           "vendor_id": "01a24e8a-9e6d-7971-afb9-3ead95c0d274",
                      *           "credit_number": "VC-000001",
                      *           "amount": "1.0000",
                      *           "remaining_amount": "0.0000",
@@ -55244,12 +55661,12 @@ export interface operations {
                      *           "currency": "USD",
                      *           "memo": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "ba233e7a-4b68-47ef-8952-0bd7577f666c",
-                     *           "journal_entry_id": "7789d855-107b-468e-ab90-26403c7ddf4c",
-                     *           "voided_by": "ba233e7a-4b68-47ef-8952-0bd7577f666c",
+                     *           "created_by_user_id": "01a24e8a-9e4b-7ba2-b3e7-a4b6897efc95",
+                     *           "journal_entry_id": "01a24e8a-9e87-7778-9d85-5107b368eeb9",
+                     *           "voided_by": "01a24e8a-9e4b-7ba2-b3e7-a4b6897efc95",
                      *           "voided_at": "2026-12-07T03:27:17.167Z",
                      *           "void_reason": null,
-                     *           "void_journal_entry_id": "38c2d65a-fe2e-42ea-9d1d-98bf73213c5a",
+                     *           "void_journal_entry_id": "01a24e8a-9eb0-738c-ad65-afe2e52ea5d1",
                      *           "expired_at": null,
                      *           "expiry_journal_entry_id": null,
                      *           "created_at": "2026-12-07T03:27:17.121Z",
@@ -55409,7 +55826,10 @@ export interface operations {
                 "expand[]"?: ("vendor" | "source" | "applications")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 2e866a8f-2324-4762-a809-bb459d9c5857
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -55419,7 +55839,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "vendor_id": "9885471c-79f1-4d0a-9dfe-08533f8188f8",
+                 *       "vendor_id": "01a24e8a-8712-7988-9471-c79f1fd0a1df",
                  *       "amount": 25,
                  *       "credit_date": "2026-06-01"
                  *     }
@@ -55462,11 +55882,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2086deaa-6432-447a-a076-479cd367ab75",
+                     *       "id": "01a24e8a-877b-7208-adea-a6432747aa07",
                      *       "object": "vendor_credit",
                      *       "livemode": false,
-                     *       "entity_id": "bfe2665b-b563-469e-b087-717d71f7231e",
-                     *       "vendor_id": "9885471c-79f1-4d0a-9dfe-08533f8188f8",
+                     *       "entity_id": "01a24e8a-86c2-7bfe-a665-bb563269e708",
+                     *       "vendor_id": "01a24e8a-8712-7988-9471-c79f1fd0a1df",
                      *       "credit_number": "VC-000001",
                      *       "amount": "25.0000",
                      *       "remaining_amount": "25.0000",
@@ -55480,8 +55900,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "memo": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "ba26d039-ae69-45ac-9feb-a14aceac7afd",
-                     *       "journal_entry_id": "ab308968-0780-44b8-9d9f-c1ec9b895217",
+                     *       "created_by_user_id": "01a24e8a-86c2-7ba2-ad03-9ae69c5ac1fe",
+                     *       "journal_entry_id": "01a24e8a-877c-7ab3-8896-8078034b8dd9",
                      *       "voided_by": null,
                      *       "voided_at": null,
                      *       "void_reason": null,
@@ -55648,7 +56068,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 257c6219-fe93-45eb-8fcb-ecb93557fd8b
+                 * @example 01a24e8a-88e5-7257-8621-9fe9305ebcfc
                  */
                 id: string;
             };
@@ -55666,11 +56086,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "257c6219-fe93-45eb-8fcb-ecb93557fd8b",
+                     *       "id": "01a24e8a-88e5-7257-8621-9fe9305ebcfc",
                      *       "object": "vendor_credit",
                      *       "livemode": false,
-                     *       "entity_id": "224c6b3b-441c-4383-94d9-bbde0bec07f9",
-                     *       "vendor_id": "cdce4bee-e0a8-4f9e-a8cb-c8b0f14526db",
+                     *       "entity_id": "01a24e8a-88a0-7224-86b3-b441cd38354d",
+                     *       "vendor_id": "01a24e8a-88c3-7cdc-a4be-ee0a86f9ea8c",
                      *       "credit_number": "VC-000001",
                      *       "amount": "10.0000",
                      *       "remaining_amount": "0.0000",
@@ -55684,8 +56104,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "memo": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "c739c422-62b1-4963-b83b-7b8ed1a1e86c",
-                     *       "journal_entry_id": "7df6b7c9-1100-4ab3-a0fc-3d1f76416fd3",
+                     *       "created_by_user_id": "01a24e8a-88a0-7c73-9c42-262b16963b83",
+                     *       "journal_entry_id": "01a24e8a-88e7-77df-ab7c-91100eab360f",
                      *       "voided_by": null,
                      *       "voided_at": null,
                      *       "void_reason": null,
@@ -55834,13 +56254,16 @@ export interface operations {
                 "expand[]"?: ("vendor" | "source" | "applications")[];
             };
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example 237d7bc1-12fe-4359-afee-0e7f7b63cd0f
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
                 /**
                  * @description The object id.
-                 * @example 458af8e4-5e34-43f4-a110-954c585ca728
+                 * @example 01a24e8a-9f1f-7458-af8e-45e3423f4211
                  */
                 id: string;
             };
@@ -55870,11 +56293,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "458af8e4-5e34-43f4-a110-954c585ca728",
+                     *       "id": "01a24e8a-9f1f-7458-af8e-45e3423f4211",
                      *       "object": "vendor_credit",
                      *       "livemode": false,
-                     *       "entity_id": "4510f7a1-94be-46f8-a0bd-dbeb92f620d7",
-                     *       "vendor_id": "566550bd-5dde-463d-a2fd-cc98cd379392",
+                     *       "entity_id": "01a24e8a-9edd-7451-8f7a-194be66f860b",
+                     *       "vendor_id": "01a24e8a-9ef7-7566-950b-d5dde663d22f",
                      *       "credit_number": "VC-000001",
                      *       "amount": "10.0000",
                      *       "remaining_amount": "0.0000",
@@ -55888,12 +56311,12 @@ export interface operations {
                      *       "currency": "USD",
                      *       "memo": null,
                      *       "metadata": {},
-                     *       "created_by_user_id": "c468a20a-5666-41a0-830e-8d55dc94e4b3",
-                     *       "journal_entry_id": "5a005c8f-f564-4ad8-a855-d00f877f7db3",
-                     *       "voided_by": "c468a20a-5666-41a0-830e-8d55dc94e4b3",
+                     *       "created_by_user_id": "01a24e8a-9edd-7c46-8a20-a5666b1a0c30",
+                     *       "journal_entry_id": "01a24e8a-9f21-75a0-85c8-ff564aad8a85",
+                     *       "voided_by": "01a24e8a-9edd-7c46-8a20-a5666b1a0c30",
                      *       "voided_at": "2026-12-07T03:27:17.311Z",
                      *       "void_reason": "Vendor withdrew it",
-                     *       "void_journal_entry_id": "26461e85-f352-49b5-a3c0-36302d1b50f8",
+                     *       "void_journal_entry_id": "01a24e8a-9f45-7264-a1e8-5f35299b523c",
                      *       "expired_at": null,
                      *       "expiry_journal_entry_id": null,
                      *       "created_at": "2026-12-07T03:27:17.279Z",
@@ -56048,22 +56471,22 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example af361c01-2591-4945-8407-5fd77556dc6b
+                 * @example 01a24e8b-09b1-7af3-a1c0-12591c945040
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 7c3704e5-7a4d-40b2-86ae-49b0412d8dfb
+                 * @example 01a24e8b-0ada-77c3-b04e-57a4d20b246a
                  */
                 ending_before?: string;
                 /**
                  * @description This vendor's returns.
-                 * @example 5d7fb809-9106-4781-89c2-5cae8d942edb
+                 * @example 01a24e8b-0821-75d7-bb80-99106278109c
                  */
                 vendor_id?: string;
                 /**
                  * @description Returns of goods received on this purchase order.
-                 * @example 9c682ad4-f1fc-4421-b7ce-13b4bea0f299
+                 * @example 01a24e8b-0860-79c6-82ad-4f1fce421f7c
                  */
                 order_id?: string;
                 /**
@@ -56099,73 +56522,73 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "af361c01-2591-4945-8407-5fd77556dc6b",
+                     *           "id": "01a24e8b-09b1-7af3-a1c0-12591c945040",
                      *           "object": "vendor_return",
                      *           "livemode": false,
-                     *           "entity_id": "df70eb88-f0eb-40b6-8b34-da121fa8029b",
+                     *           "entity_id": "01a24e8b-07f6-7df7-8eb8-8f0eb80b6cb3",
                      *           "return_number": "VR-000003",
-                     *           "order_id": "9c682ad4-f1fc-4421-b7ce-13b4bea0f299",
+                     *           "order_id": "01a24e8b-0860-79c6-82ad-4f1fce421f7c",
                      *           "order_number": "PO-000001",
-                     *           "vendor_id": "5d7fb809-9106-4781-89c2-5cae8d942edb",
+                     *           "vendor_id": "01a24e8b-0821-75d7-bb80-99106278109c",
                      *           "returned_at": "2026-12-07T03:27:44.562Z",
                      *           "lines": [
                      *             {
-                     *               "id": "531c3d44-a491-45e3-9346-304bdda93b55",
-                     *               "line_id": "42f75edf-6617-4378-8bbe-37c0173da5c3",
-                     *               "product_id": "e54e5186-f8a6-4198-b03b-712f770f6617",
-                     *               "location_id": "8570c330-d18b-4364-89c6-7dbf74625946",
+                     *               "id": "01a24e8b-09c1-7531-83d4-4a49155e3d34",
+                     *               "line_id": "01a24e8b-0861-742f-b5ed-f66174378cbb",
+                     *               "product_id": "01a24e8b-084b-7e54-a518-6f8a66198703",
+                     *               "location_id": "01a24e8b-0841-7857-8c33-0d18b436409c",
                      *               "quantity": 1,
                      *               "quantity_received": 3,
                      *               "quantity_returned": 2,
                      *               "unit_credit": 3,
                      *               "credit_amount": 3,
                      *               "inventory_cost": 3,
-                     *               "inventory_transaction_id": "72792247-a49e-4b07-9eee-6421c502986d"
+                     *               "inventory_transaction_id": "01a24e8b-09b3-7727-9224-7a49e9b079ee"
                      *             }
                      *           ],
                      *           "credit_amount": 3,
                      *           "inventory_cost": 3,
                      *           "purchase_price_variance": 0,
-                     *           "vendor_credit_id": "e1d450f4-bfbf-4107-84c2-fb750e59ce65",
-                     *           "journal_entry_id": "643b5258-216a-4bec-8166-331bd60ebc5d",
+                     *           "vendor_credit_id": "01a24e8b-09c4-7e1d-850f-4bfbf110784c",
+                     *           "journal_entry_id": "01a24e8b-09bb-7643-b525-8216a9becc16",
                      *           "reason": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "827ed5e8-8e40-42f2-b0b2-ae81d1510dfc",
+                     *           "created_by_user_id": "01a24e8b-07f6-7827-ad5e-88e40e2f270b",
                      *           "created_at": "2026-12-07T03:27:44.558Z"
                      *         },
                      *         {
-                     *           "id": "e7f5cc1d-5909-4b42-8eb9-d5ed0c624ae0",
+                     *           "id": "01a24e8b-0987-7e7f-9cc1-d5909bb428eb",
                      *           "object": "vendor_return",
                      *           "livemode": false,
-                     *           "entity_id": "df70eb88-f0eb-40b6-8b34-da121fa8029b",
+                     *           "entity_id": "01a24e8b-07f6-7df7-8eb8-8f0eb80b6cb3",
                      *           "return_number": "VR-000002",
-                     *           "order_id": "c5f13f4a-6e6c-4c78-9189-7e097133f42c",
+                     *           "order_id": "01a24e8b-090f-7c5f-93f4-a6e6c9c78118",
                      *           "order_number": "PO-000002",
-                     *           "vendor_id": "c95275b5-2ed7-47c8-a593-c104a95b45aa",
+                     *           "vendor_id": "01a24e8b-082f-7c95-a75b-52ed707c8e59",
                      *           "returned_at": "2026-12-07T03:27:44.519Z",
                      *           "lines": [
                      *             {
-                     *               "id": "426dd9ec-0654-4372-bcc9-8d83fddfa7dd",
-                     *               "line_id": "4375560c-d898-4bb7-a61e-a359097cee21",
-                     *               "product_id": "3a93dfee-43e0-496c-8413-3b75def8428d",
-                     *               "location_id": "ea33a1f8-f811-45ee-93d6-2bbade8945dc",
+                     *               "id": "01a24e8b-0995-7426-9d9e-c06544372fcc",
+                     *               "line_id": "01a24e8b-0911-7437-9560-cd898cbb7a61",
+                     *               "product_id": "01a24e8b-0909-73a9-bdfe-e43e0596c441",
+                     *               "location_id": "01a24e8b-08fa-7ea3-ba1f-8f811d5ee93d",
                      *               "quantity": 2,
                      *               "quantity_received": 2,
                      *               "quantity_returned": 2,
                      *               "unit_credit": 3,
                      *               "credit_amount": 6,
                      *               "inventory_cost": 6,
-                     *               "inventory_transaction_id": "ad2f0649-2300-4ef3-8c45-45e60d275a05"
+                     *               "inventory_transaction_id": "01a24e8b-0988-7ad2-b064-923001ef3cc4"
                      *             }
                      *           ],
                      *           "credit_amount": 6,
                      *           "inventory_cost": 6,
                      *           "purchase_price_variance": 0,
-                     *           "vendor_credit_id": "2f9bd504-5ec8-46e1-9d28-9cb6156ef36d",
-                     *           "journal_entry_id": "67d6434f-6293-45e9-a5a8-01d2fa62cfcd",
+                     *           "vendor_credit_id": "01a24e8b-0998-72f9-bd50-45ec826e15d2",
+                     *           "journal_entry_id": "01a24e8b-098e-767d-a434-f629385e9e5a",
                      *           "reason": null,
                      *           "metadata": {},
-                     *           "created_by_user_id": "827ed5e8-8e40-42f2-b0b2-ae81d1510dfc",
+                     *           "created_by_user_id": "01a24e8b-07f6-7827-ad5e-88e40e2f270b",
                      *           "created_at": "2026-12-07T03:27:44.515Z"
                      *         }
                      *       ],
@@ -56320,7 +56743,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example 39db7d2e-186e-4f17-af40-d204337f790f
+                 * @example 01a24e8a-fce5-739d-b7d2-e186edf176f4
                  */
                 id: string;
             };
@@ -56338,38 +56761,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "39db7d2e-186e-4f17-af40-d204337f790f",
+                     *       "id": "01a24e8a-fce5-739d-b7d2-e186edf176f4",
                      *       "object": "vendor_return",
                      *       "livemode": false,
-                     *       "entity_id": "36b37030-0003-41d1-93e9-ceaaa62941e2",
+                     *       "entity_id": "01a24e8a-fb19-736b-b703-00003a1d1d3e",
                      *       "return_number": "VR-000001",
-                     *       "order_id": "8b96a412-7ae6-478b-9cc9-1bf275197839",
+                     *       "order_id": "01a24e8a-fc40-78b9-aa41-27ae6178b1cc",
                      *       "order_number": "PO-000001",
-                     *       "vendor_id": "1f408818-76b0-4172-a775-16c143b1c6e2",
+                     *       "vendor_id": "01a24e8a-fbb8-71f4-8881-876b04172677",
                      *       "returned_at": "2026-03-10T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "16d9be54-6f6c-47f3-9e79-83d1de5b9550",
-                     *           "line_id": "ba530b53-c086-45a1-93e9-a238772d5033",
-                     *           "product_id": "1383f9ba-7d02-45bc-9d9b-57ca3cba4fa7",
-                     *           "location_id": "e743676e-c539-4195-8d85-a3d38808039e",
+                     *           "id": "01a24e8a-fd00-716d-9be5-46f6cd7f3de7",
+                     *           "line_id": "01a24e8a-fc45-7ba5-b0b5-3c08615a193e",
+                     *           "product_id": "01a24e8a-fbd3-7138-bf9b-a7d0215bc5d9",
+                     *           "location_id": "01a24e8a-fbf8-7e74-b676-ec539f1954d8",
                      *           "quantity": 3,
                      *           "quantity_received": 4,
                      *           "quantity_returned": 3,
                      *           "unit_credit": 3,
                      *           "credit_amount": 9,
                      *           "inventory_cost": 7,
-                     *           "inventory_transaction_id": "d27355aa-635e-4127-a007-332ea5b321a9"
+                     *           "inventory_transaction_id": "01a24e8a-fced-7d27-b55a-a635ec127a00"
                      *         }
                      *       ],
                      *       "credit_amount": 9,
                      *       "inventory_cost": 7,
                      *       "purchase_price_variance": 2,
-                     *       "vendor_credit_id": "d7ae465e-e0c2-410b-845c-d34e1e07787a",
-                     *       "journal_entry_id": "cdcfe586-80a5-454f-bbf6-8e97046989c9",
+                     *       "vendor_credit_id": "01a24e8a-fd0f-7d7a-a465-ee0c2310b845",
+                     *       "journal_entry_id": "01a24e8a-fcf2-7cdc-be58-680a5754fbbf",
                      *       "reason": "Damaged in transit",
                      *       "metadata": {},
-                     *       "created_by_user_id": "03f9e13a-5689-4350-9ac9-2a86b788ecc3",
+                     *       "created_by_user_id": "01a24e8a-fb19-703f-9e13-a568933505ac",
                      *       "created_at": "2026-12-07T03:27:41.280Z"
                      *     }
                      */
@@ -56509,12 +56932,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description An object id from a previous page: return the objects after it (older).
-                 * @example b1c366dc-ca40-4cc2-a196-3ba283fd2af6
+                 * @example 01a24e8d-6cdf-7b1c-b66d-cca401cc2a19
                  */
                 starting_after?: string;
                 /**
                  * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 384885ca-1f2b-4efc-adf6-292a7053a32b
+                 * @example 01a24e8d-6cfa-7384-885c-a1f2bcefc2df
                  */
                 ending_before?: string;
                 /**
@@ -56565,10 +56988,10 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "b1c366dc-ca40-4cc2-a196-3ba283fd2af6",
+                     *           "id": "01a24e8d-6cdf-7b1c-b66d-cca401cc2a19",
                      *           "object": "vendor",
                      *           "livemode": false,
-                     *           "entity_id": "081df8b0-9bda-4ea0-92fe-e2274abed543",
+                     *           "entity_id": "01a24e8d-6cc2-7081-9f8b-09bda5ea052f",
                      *           "name": "Northwind Traders",
                      *           "account_number": "C-100",
                      *           "email": "ap@northwind.example",
@@ -56738,7 +57161,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example c6ad8e7a-e27c-4602-aa55-03e9d8c56b48
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -56790,10 +57216,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "44f48b66-8352-4cde-b223-5c644ac63ba8",
+                     *       "id": "01a24e8a-06d5-744f-88b6-683522cdef22",
                      *       "object": "vendor",
                      *       "livemode": false,
-                     *       "entity_id": "843208ae-54f9-438f-b625-fe83f54182de",
+                     *       "entity_id": "01a24e8a-0672-7843-a08a-e54f9738ff62",
                      *       "name": "Supplier",
                      *       "account_number": null,
                      *       "email": null,
@@ -56966,7 +57392,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example cf847d7e-76ea-4ed9-84d8-77dea337f67e
+                 * @example 01a24e8d-6cdf-7cf8-87d7-e76eafed9c4d
                  */
                 id: string;
             };
@@ -56984,10 +57410,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cf847d7e-76ea-4ed9-84d8-77dea337f67e",
+                     *       "id": "01a24e8d-6cdf-7cf8-87d7-e76eafed9c4d",
                      *       "object": "vendor",
                      *       "livemode": false,
-                     *       "entity_id": "187211b7-695c-42a1-8185-4abe614ed533",
+                     *       "entity_id": "01a24e8d-6cc2-7187-a11b-7695c82a1018",
                      *       "name": "Northwind Traders",
                      *       "account_number": "C-100",
                      *       "email": null,
@@ -57142,7 +57568,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example fa8142a4-e2ec-492d-a2b6-ec49c42fa2cf
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -57150,7 +57579,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example cbb49133-3a8a-4c4c-8a1a-85c254260cc2
+                 * @example 01a24e8d-6cdf-7cbb-8913-33a8afc4cca1
                  */
                 id: string;
             };
@@ -57198,10 +57627,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cbb49133-3a8a-4c4c-8a1a-85c254260cc2",
+                     *       "id": "01a24e8d-6cdf-7cbb-8913-33a8afc4cca1",
                      *       "object": "vendor",
                      *       "livemode": false,
-                     *       "entity_id": "63f6e3dd-edaa-42de-ac1c-df40927b8640",
+                     *       "entity_id": "01a24e8d-6cc2-763f-ae3d-dedaa22deac1",
                      *       "name": "Northwind Traders",
                      *       "account_number": "C-100",
                      *       "email": null,
@@ -57378,7 +57807,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example df00f738-14d6-4d32-af9a-dd65db938342
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -57386,7 +57818,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example e2342801-dc48-41ba-b7ab-eec58186c714
+                 * @example 01a24e8a-9702-7e23-8280-1dc4821ba37a
                  */
                 id: string;
             };
@@ -57404,10 +57836,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e2342801-dc48-41ba-b7ab-eec58186c714",
+                     *       "id": "01a24e8a-9702-7e23-8280-1dc4821ba37a",
                      *       "object": "vendor",
                      *       "livemode": false,
-                     *       "entity_id": "91399005-326d-4ac1-8182-987ae9edff2e",
+                     *       "entity_id": "01a24e8a-96dc-7913-9900-5326dcac1818",
                      *       "name": "Supplier mxcplxq6-15",
                      *       "account_number": null,
                      *       "email": null,
@@ -57584,7 +58016,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run. */
+                /**
+                 * @description Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.
+                 * @example deb76dd5-10a7-4b68-a40c-5af6caf7dde3
+                 */
                 "Idempotency-Key"?: string;
                 /** @description The ETag of the current representation (from its GET); 412 when the resource has changed since. */
                 "If-Match"?: string;
@@ -57592,7 +58027,7 @@ export interface operations {
             path: {
                 /**
                  * @description The object id.
-                 * @example f62b4733-2f58-413d-9919-17113b6ffdcf
+                 * @example 01a24e8d-6cdf-7f62-b473-32f58213d591
                  */
                 id: string;
             };
@@ -57610,10 +58045,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f62b4733-2f58-413d-9919-17113b6ffdcf",
+                     *       "id": "01a24e8d-6cdf-7f62-b473-32f58213d591",
                      *       "object": "vendor",
                      *       "livemode": false,
-                     *       "entity_id": "759b101a-b31f-499e-876f-1847bf1c34ca",
+                     *       "entity_id": "01a24e8d-6cc2-7759-b101-ab31f299e876",
                      *       "name": "Northwind Traders",
                      *       "account_number": "C-100",
                      *       "email": null,

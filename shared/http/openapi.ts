@@ -4,6 +4,7 @@
  * uses as is); named schemas (`.meta({ id })`) become components; every error code comes from the
  * catalog.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { SCOPE_AREAS } from '../auth/scopes';
@@ -137,6 +138,12 @@ function isOptional(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
 }
 
+/** A uuid, as clients make their Idempotency-Keys, stable per operation. */
+function idempotencyKeyExample(operationId: string): string {
+  const hex = createHash('sha256').update(`idempotency-key:${operationId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 function parameters(route: Route, collector: SchemaCollector, example: OperationExample | undefined): JsonSchema[] {
   const schemas: RouteSchemas = route;
   const out: JsonSchema[] = [];
@@ -182,6 +189,9 @@ function parameters(route: Route, collector: SchemaCollector, example: Operation
       description:
         'Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.',
       schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+      // A key of its own per operation: tools that send every example (Dredd) would otherwise
+      // reuse one key across operations and be refused with idempotency_key_reused.
+      example: idempotencyKeyExample(route.id),
     });
   }
   if (route.method === 'GET') {

@@ -194,8 +194,9 @@ function normalised(operationId: string, example: OperationExample): OperationEx
     const key = id.toLowerCase();
     if (!ids.has(key)) {
       const hex = digest(`id:${ids.size}`);
-      // A version 4, variant 1 uuid, as the server makes.
-      ids.set(key, `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16], 16) % 4]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`);
+      // The id's time and version as recorded (the server's ids are version 7: time-ordered),
+      // its random part made anew.
+      ids.set(key, `${key.slice(0, 15)}${hex.slice(0, 3)}-${'89ab'[parseInt(hex[3], 16) % 4]}${hex.slice(4, 7)}-${hex.slice(7, 19)}`);
     }
     return ids.get(key)!;
   };
