@@ -47,7 +47,6 @@ function errorEnvelopeExample(code: ErrorCode): JsonSchema {
       code,
       type: ERROR_CATALOG[code].type,
       hint: ERROR_CATALOG[code].hint,
-      ...(code === 'parameter_invalid' && { param: 'limit' }),
       // The placeholder server's page; each deployment's envelopes name its own.
       doc_url: `${LOCAL_SERVER.url}/docs#${errorAnchor(code)}`,
       request_id: '2f6c1d0e-8b4a-4f7e-9c53-7a1e0b9d4c21',

@@ -101,6 +101,10 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
     // Suites send many requests, and many refused keys (the security matrix), from one address.
     const unlimited = { ratePerSecond: 10_000, burst: 10_000 };
     server = createGatewayServer({ routes: Object.values(ROUTE_MODULES), rateLimit: unlimited, authFailureLimit: unlimited, ...gatewayOptions });
+    // A test may hold this process for seconds (generating the client types from the document);
+    // the keep-alive sockets of the client must outlive that, or its next request meets one the
+    // server closed meanwhile (ECONNRESET). Node's default is 5 seconds.
+    server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     Object.assign(api, {
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
