@@ -17,7 +17,7 @@ import type { RecordedExchange } from '../support/example-tap';
 type Json = unknown;
 type Schema = Record<string, unknown>;
 
-export interface DocumentParameter {
+interface DocumentParameter {
   name: string;
   in: string;
   schema: Schema;
@@ -46,12 +46,13 @@ export function missingExamples(document: Record<string, unknown>): string[] {
     for (const operation of Object.values(methods)) {
       const id = operation.operationId;
       for (const parameter of operation.parameters)
-        if ((parameter.in === 'path' || parameter.in === 'query') && parameter.example === undefined) missing.push(`${id}: ${parameter.in} parameter ${parameter.name}`);
+        if ((parameter.in === 'path' || parameter.in === 'query') && parameter.example === undefined)
+          missing.push(`${id}: ${parameter.in} parameter ${parameter.name}`);
       const body = operation.requestBody?.content['application/json'];
       if (body && body.example === undefined) missing.push(`${id}: request body`);
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
       const json = success?.[1].content?.['application/json'];
-      if (json && json.example === undefined && !RESPONSE_EXAMPLE_EXEMPT.has(id)) missing.push(`${id}: response ${success![0]}`);
+      if (json && json.example === undefined && !RESPONSE_EXAMPLE_EXEMPT.has(id)) missing.push(`${id}: response ${success?.[0]}`);
     }
   }
   return missing.sort();
@@ -82,7 +83,10 @@ function pathParameters(template: string, path: string): Record<string, string> 
 
 function schemaTypes(schema: Schema): string[] {
   const alternatives = [schema, ...((schema.anyOf ?? schema.oneOf ?? []) as Schema[])];
-  return alternatives.flatMap((alternative) => (Array.isArray(alternative.type) ? alternative.type : alternative.type ? [alternative.type] : [])) as string[];
+  return alternatives.flatMap((alternative): string[] => {
+    const type = alternative.type as string | string[] | undefined;
+    return Array.isArray(type) ? type : type ? [type] : [];
+  });
 }
 
 /** A query value as the parameter's schema types it (query strings carry text). */
@@ -163,7 +167,11 @@ export function exampleOf(route: Route, operation: DocumentOperation, exchanges:
     const sentBy = (exchange: RecordedExchange) => exchange.query[name] ?? exchange.query[parameter.name];
     const candidates = (function* () {
       yield sentBy(chosen);
-      yield* fromResponses(name, [chosen, ...exchanges].map((exchange) => exchange.response), fields);
+      yield* fromResponses(
+        name,
+        [chosen, ...exchanges].map((exchange) => exchange.response),
+        fields,
+      );
       for (const exchange of exchanges) yield sentBy(exchange);
       yield fromSchema(parameter.schema);
     })();
@@ -215,7 +223,9 @@ function normalised(operationId: string, example: OperationExample): OperationEx
   const rewrite = (text: string): string => {
     let out = text
       .replace(API_KEY, (_whole, mode: string, _code: string, secret: string) =>
-        secret.startsWith('...') ? `bo_${mode}_ent_${EXAMPLE_ENTITY_CODE}_...${base62(secret, 4)}` : `bo_${mode}_ent_${EXAMPLE_ENTITY_CODE}_${base62(secret, 32)}`,
+        secret.startsWith('...')
+          ? `bo_${mode}_ent_${EXAMPLE_ENTITY_CODE}_...${base62(secret, 4)}`
+          : `bo_${mode}_ent_${EXAMPLE_ENTITY_CODE}_${base62(secret, 32)}`,
       )
       .replace(UUID, fakeId)
       .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://localhost:3000');

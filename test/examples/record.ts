@@ -35,7 +35,9 @@ const RECORDING_FILES = readdirSync(join(repoRoot, 'test/integration'))
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
-  console.log('usage: npm run examples:record -- [--all] [--from=<dir>] [test files...]\n  default: the integration files; --all: re-record every operation; --from: the exchanges recorded in <dir> by RECORD_EXAMPLES_DIR=<dir>, without running tests');
+  console.log(
+    'usage: npm run examples:record -- [--all] [--from=<dir>] [test files...]\n  default: the integration files; --all: re-record every operation; --from: the exchanges recorded in <dir> by RECORD_EXAMPLES_DIR=<dir>, without running tests',
+  );
   process.exit(0);
 }
 const all = args.includes('--all');
@@ -45,11 +47,13 @@ const files = args.filter((arg) => !arg.startsWith('--'));
 
 const dir = from ?? mkdtempSync(join(tmpdir(), 'bizops-examples-'));
 try {
-  const run = from ? { status: 0 } : spawnSync('npx', ['vitest', 'run', '--project', 'app', ...(files.length ? files : RECORDING_FILES)], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    env: { ...process.env, RECORD_EXAMPLES_DIR: dir },
-  });
+  const run = from
+    ? { status: 0 }
+    : spawnSync('npx', ['vitest', 'run', '--project', 'app', ...(files.length ? files : RECORDING_FILES)], {
+        cwd: repoRoot,
+        stdio: 'inherit',
+        env: { ...process.env, RECORD_EXAMPLES_DIR: dir },
+      });
   if (run.status !== 0) console.warn('examples:record: some tests failed; recording what succeeded');
 
   const table = buildRouteTable(Object.values(ROUTE_MODULES));
@@ -72,7 +76,7 @@ try {
   const ajv = new Ajv2020({ strict: true });
   addFormats(ajv);
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
-  const fits = (value: unknown, schema: Record<string, unknown>) => ajv.validate(pointAtDefs(schema) as object, value) as boolean;
+  const fits = (value: unknown, schema: Record<string, unknown>): boolean => ajv.validate(pointAtDefs(schema) as object, value);
   const existing = recordedExamples();
   const next: OperationExamples = all ? {} : { ...existing };
   let added = 0;

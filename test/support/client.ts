@@ -166,7 +166,15 @@ export function createClient(baseUrl: () => string): TestClient {
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
     if (options.rawBody === undefined)
-      tapExchange({ method, path: url.pathname, query: options.query ?? {}, body: options.body, status: response.status, contentType: response.headers.get('content-type'), text });
+      tapExchange({
+        method,
+        path: url.pathname,
+        query: options.query ?? {},
+        body: options.body,
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text,
+      });
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -48,7 +48,8 @@ describe('the OpenAPI examples (issue 42 row 8)', () => {
   it.each(operations.map((operation) => [operation.operationId, operation] as const))('%s: every example validates against its schema', (_id, operation) => {
     const problems: string[] = [];
     for (const parameter of operation.parameters)
-      if (parameter.example !== undefined) problems.push(...violations(parameter.schema, parameter.example).map((line) => `parameter ${parameter.name}: ${line}`));
+      if (parameter.example !== undefined)
+        problems.push(...violations(parameter.schema, parameter.example).map((line) => `parameter ${parameter.name}: ${line}`));
     const body = operation.requestBody?.content['application/json'];
     if (body?.example !== undefined) problems.push(...violations(body.schema, body.example).map((line) => `request: ${line}`));
     for (const [status, response] of Object.entries(operation.responses)) {
