@@ -36,7 +36,14 @@ export function recordedExamples(): OperationExamples {
 }
 
 /** The error each status's responses show as their example: the commonest code of that status. */
-const ERROR_EXAMPLE_PREFERENCE: ErrorCode[] = ['parameter_invalid', 'api_key_invalid', 'insufficient_scope', 'not_found', 'rate_limit_exceeded', 'internal_error'];
+const ERROR_EXAMPLE_PREFERENCE: ErrorCode[] = [
+  'parameter_invalid',
+  'api_key_invalid',
+  'insufficient_scope',
+  'not_found',
+  'rate_limit_exceeded',
+  'internal_error',
+];
 
 /** The envelope the server sends for `code`, as the document's example of it. */
 function errorEnvelopeExample(code: ErrorCode): JsonSchema {
