@@ -4,6 +4,8 @@
  * uses as is); named schemas (`.meta({ id })`) become components; every error code comes from the
  * catalog.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { SCOPE_AREAS } from '../auth/scopes';
 import { API_VERSION } from '../version';
@@ -18,6 +20,49 @@ import { IGNORED_BODY_MEMBER } from './request-input';
 import { acceptsIdempotencyKey, type Route, type RouteSchemas } from './route';
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * One operation's examples, recorded from real traffic (`npm run examples:record`): its path and
+ * query parameters by name (an array parameter without its `[]`), its request body and its
+ * success response body.
+ */
+export interface OperationExample {
+  parameters?: Record<string, unknown>;
+  request?: unknown;
+  response?: unknown;
+}
+export type OperationExamples = Record<string, OperationExample>;
+
+/** The committed examples (shared/http/openapi-examples.json), by operation id. */
+export function recordedExamples(): OperationExamples {
+  return JSON.parse(readFileSync(new URL('./openapi-examples.json', import.meta.url), 'utf8')) as OperationExamples;
+}
+
+/** The error each status's responses show as their example: the commonest code of that status. */
+const ERROR_EXAMPLE_PREFERENCE: ErrorCode[] = [
+  'parameter_invalid',
+  'api_key_invalid',
+  'insufficient_scope',
+  'not_found',
+  'rate_limit_exceeded',
+  'internal_error',
+];
+
+/** The envelope the server sends for `code`, as the document's example of it. */
+function errorEnvelopeExample(code: ErrorCode): JsonSchema {
+  return {
+    summary: code,
+    value: {
+      error: errorKey(code),
+      code,
+      type: ERROR_CATALOG[code].type,
+      hint: ERROR_CATALOG[code].hint,
+      // The placeholder server's page; each deployment's envelopes name its own.
+      doc_url: `${LOCAL_SERVER.url}/docs#${errorAnchor(code)}`,
+      request_id: '2f6c1d0e-8b4a-4f7e-9c53-7a1e0b9d4c21',
+    },
+  };
+}
 
 /** The input rules every route shares (docs/decisions.md, Input limits and card data). */
 const INPUT_LIMITS = [
@@ -192,7 +237,7 @@ const EMPTY_BODY = 'EmptyBody';
  * `{}` (a request without a body is read as `{}`), or the route says so. A POST without a body
  * schema still reads a body when one is sent (an object with no members), so it declares that.
  */
-function requestBody(route: Route, collector: SchemaCollector): JsonSchema | undefined {
+function requestBody(route: Route, collector: SchemaCollector, example: OperationExample | undefined): JsonSchema | undefined {
   const schemas: RouteSchemas = route;
   if (!schemas.body) {
     if (route.method !== 'POST' || route.auth === 'none') return undefined;
@@ -204,10 +249,16 @@ function requestBody(route: Route, collector: SchemaCollector): JsonSchema | und
     schema.properties = { ...properties, [IGNORED_BODY_MEMBER]: IGNORED_MEMBER_SCHEMA };
   }
   const required = route.bodyRequired ?? !schemas.body.safeParse({}).success;
-  return { required, content: { 'application/json': { schema } } };
+  return { required, content: { 'application/json': { schema, ...(example?.request !== undefined && { example: example.request }) } } };
 }
 
-function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
+/** A uuid, as clients make their Idempotency-Keys, stable per operation. */
+function idempotencyKeyExample(operationId: string): string {
+  const hex = createHash('sha256').update(`idempotency-key:${operationId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function parameters(route: Route, collector: SchemaCollector, example: OperationExample | undefined): JsonSchema[] {
   const schemas: RouteSchemas = route;
   const out: JsonSchema[] = [];
   for (const [location, object] of [
@@ -227,6 +278,7 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
         ...(description && { description }),
         schema,
         ...(isArray && { style: 'form', explode: true }),
+        ...(example?.parameters?.[name] !== undefined && { example: example.parameters[name] }),
       });
     }
   }
@@ -240,6 +292,7 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
       schema: { type: 'array', items: { type: 'string', enum: names } },
       style: 'form',
       explode: true,
+      example: example?.parameters?.expand ?? [names[0]],
     });
   }
   if (acceptsDryRun(route)) {
@@ -261,6 +314,9 @@ function parameters(route: Route, collector: SchemaCollector): JsonSchema[] {
       description:
         'Makes the request safe to retry for 24 hours: a retry with the same key returns the original status and body with Idempotent-Replayed: true; the same key with different parameters is a 422; while the first request runs, a 409 with Retry-After; when the key cannot be recorded, a 503 with Retry-After and nothing run.',
       schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+      // A key of its own per operation: tools that send every example (Dredd) would otherwise
+      // reuse one key across operations and be refused with idempotency_key_reused.
+      example: idempotencyKeyExample(route.id),
     });
   }
   if (route.method === 'GET') {
@@ -310,7 +366,7 @@ const HEADER_INTEGER = { type: 'integer', format: 'int32', minimum: 0, maximum: 
 const SENT_LOCALLY =
   'Sent by the local stage (`npm start`) on every response to a request it counted; the deployed stages throttle in API Gateway, which does not send it (see Rate limits in the description of the API).';
 
-function responses(route: Route, collector: SchemaCollector): JsonSchema {
+function responses(route: Route, collector: SchemaCollector, example: OperationExample | undefined, errorExamples: Set<ErrorCode>): JsonSchema {
   const schemas: RouteSchemas = route;
   const success = String(route.successStatus ?? 200);
   const headers = {
@@ -324,7 +380,11 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
   // A dry run answers the same body with the dry-run members added: its own schema, <Name>DryRun.
   const schema = supportsDryRun(route) ? { oneOf: [body, collector.dryRunVariant(body)] } : body;
   const out: JsonSchema = {
-    [success]: { description: route.summary, headers, content: { [mediaType]: { schema } } },
+    [success]: {
+      description: route.summary,
+      headers,
+      content: { [mediaType]: { schema, ...(example?.response !== undefined && { example: example.response }) } },
+    },
   };
   if (route.method === 'GET') out['304'] = { description: 'Not modified: the If-None-Match ETag is current.', headers };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -333,6 +393,8 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const shown = ERROR_EXAMPLE_PREFERENCE.find((code) => codes.includes(code)) ?? codes[0];
+    errorExamples.add(shown);
     out[String(status)] = {
       description: `Error codes: ${codes.join(', ')}.`,
       headers: {
@@ -340,7 +402,13 @@ function responses(route: Route, collector: SchemaCollector): JsonSchema {
         ...RATE_LIMIT_HEADERS,
         ...((status === 429 || status === 409 || status === 503) && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
       },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, 'x-error-codes': codes } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: { [shown]: { $ref: `#/components/examples/${shown}` } },
+          'x-error-codes': codes,
+        },
+      },
     };
   }
   return out;
@@ -484,8 +552,13 @@ function dryRunSection(routes: Route[]): string {
   ].join('\n\n');
 }
 
-export function buildOpenApiDocument(routes: Route[]): JsonSchema {
+/**
+ * `examples`: by operation id, shown on each parameter, request and success response (the
+ * committed recording unless given); error responses show the envelope of one of their codes.
+ */
+export function buildOpenApiDocument(routes: Route[], examples: OperationExamples = recordedExamples()): JsonSchema {
   const collector = new SchemaCollector();
+  const errorExamples = new Set<ErrorCode>();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   // The API's operations are under /v1; the reference page (/docs) and its script are served
   // beside them but are no operation of the API.
@@ -493,7 +566,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
   for (const route of [...operations].sort((a, b) => a.path.localeCompare(b.path))) {
     const scopes = route.auth === 'api_key' ? route.scopes : [];
     const anyScope = route.auth === 'api_key' && route.scopeMatch === 'any';
-    const body = requestBody(route, collector);
+    const body = requestBody(route, collector, examples[route.id]);
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = {
       operationId: route.id,
@@ -513,9 +586,9 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
       security: route.auth === 'api_key' ? (anyScope ? scopes.map((scope) => ({ bearerAuth: [scope] })) : [{ bearerAuth: scopes }]) : [],
       'x-required-scopes': scopes,
       ...(anyScope && { 'x-scope-match': 'any' }),
-      parameters: parameters(route, collector),
+      parameters: parameters(route, collector, examples[route.id]),
       ...(body && { requestBody: body }),
-      responses: responses(route, collector),
+      responses: responses(route, collector, examples[route.id], errorExamples),
     };
   }
   const codes = Object.keys(ERROR_CATALOG) as ErrorCode[];
@@ -568,6 +641,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonSchema {
           schema: HEADER_INTEGER,
         },
       },
+      // The error envelope of each code an error response shows (by its name), as the server sends it.
+      examples: Object.fromEntries([...errorExamples].sort().map((code) => [code, errorEnvelopeExample(code)])),
       schemas: {
         ...collector.describedComponents(),
         [EMPTY_BODY]: {

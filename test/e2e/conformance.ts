@@ -50,11 +50,11 @@ export interface OpenApiDocument {
 }
 
 /** The components as one JSON Schema of $defs, which every response schema refers into. */
-const COMPONENTS_ID = 'components.json';
+export const COMPONENTS_ID = 'components.json';
 const COMPONENT_REF = '#/components/schemas/';
 
 /** The document's `#/components/schemas/X` references, pointed at the $defs schema. */
-function pointAtDefs(value: unknown): unknown {
+export function pointAtDefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(pointAtDefs);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(

@@ -47,6 +47,7 @@ describe('chart of accounts', () => {
     const created = await api.request('POST', '/v1/gl-accounts', { key: owner.secret, body: { code: 'X-10', name: 'Office supplies', type: 'expense' } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ code: 'X-10', subtype: 'expense', system_key: null, is_bank: false, normal_balance: 'debit' });
+    expect(await api.get(owner, `/v1/gl-accounts/${created.body.id}`)).toEqual(created.body);
     const before = await tenantRowCounts(owner.entity.id);
     const duplicate = await api.request('POST', '/v1/gl-accounts', { key: owner.secret, body: { code: 'x-10', name: 'Other', type: 'asset' } });
     expect(duplicate.status).toBe(409);

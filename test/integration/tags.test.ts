@@ -10,6 +10,8 @@ describe('tags (E18)', () => {
     const vip = (await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'VIP', color: '#ff0000' } })).body;
     const hot = (await api.request('POST', '/v1/tags', { key: owner.secret, body: { name: 'Hot' } })).body;
     expect(vip).toMatchObject({ object: 'tag', name: 'VIP', color: '#ff0000' });
+    expect((await api.get(owner, '/v1/tags', { limit: '10' })).data.map((t) => t.name).sort()).toEqual(['Hot', 'VIP']);
+    expect((await api.get(owner, '/v1/tags', { name: 'vip' })).data.map((t) => t.id)).toEqual([vip.id]);
     const account = (await api.request('POST', '/v1/accounts', { key: owner.secret, body: { name: 'Customer' } })).body;
     const vendor = (await api.request('POST', '/v1/vendors', { key: owner.secret, body: { name: 'Supplier' } })).body;
     const product = (await api.request('POST', '/v1/products', { key: owner.secret, body: { sku: 'T-1', name: 'Tagged' } })).body;

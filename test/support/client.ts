@@ -26,6 +26,7 @@
 import { expect } from 'vitest';
 import type { HttpMethod } from '../../shared/http/route';
 import type { BodyOf, ErrorEnvelope, PathOf, ResponseOf, RouteFor } from './client-types';
+import { tapExchange } from './example-tap';
 
 export type { ErrorEnvelope };
 
@@ -164,6 +165,16 @@ export function createClient(baseUrl: () => string): TestClient {
     }
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
+    if (options.rawBody === undefined)
+      tapExchange({
+        method,
+        path: url.pathname,
+        query: options.query ?? {},
+        body: options.body,
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text,
+      });
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -1,0 +1,76 @@
+/**
+ * Issue 42 row 8: every operation of the document shows realistic examples (recorded from real
+ * traffic by `npm run examples:record`) for its path and query parameters, its request body and
+ * its success response, and each one validates against its schema as the document's consumers
+ * (Ajv, Prism, Dredd) validate it.
+ */
+import { Ajv2020 } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../functions/routes';
+import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import { ERROR_STATUS } from '../../shared/http/error-status';
+import { buildOpenApiDocument, recordedExamples } from '../../shared/http/openapi';
+import { COMPONENTS_ID, pointAtDefs } from '../e2e/conformance';
+import { missingExamples, type DocumentOperation } from '../examples/examples';
+
+type Schema = Record<string, unknown>;
+const document = buildOpenApiDocument(ROUTES) as {
+  paths: Record<string, Record<string, DocumentOperation>>;
+  components: { schemas: Record<string, Schema>; examples: Record<string, { value: { code: ErrorCode } }> };
+};
+const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
+
+/** The example's errors against `schema`, one line each; none when it validates. */
+function violations(schema: Schema, example: unknown): string[] {
+  const validate = ajv.compile(pointAtDefs(schema) as Schema);
+  return validate(example) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
+}
+
+describe('the OpenAPI examples (issue 42 row 8)', () => {
+  it('cover every path and query parameter, request body and success response of every operation', () => {
+    const missing = missingExamples(document);
+    expect(
+      missing,
+      `operations without examples: run the test file that calls them with \`npm run examples:record -- <test file>\` (docs/contributing.md)`,
+    ).toEqual([]);
+  });
+
+  it('are all of operations of the route table', () => {
+    const ids = new Set(ROUTES.map((route) => route.id));
+    expect(Object.keys(recordedExamples()).filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  it.each(operations.map((operation) => [operation.operationId, operation] as const))('%s: every example validates against its schema', (_id, operation) => {
+    const problems: string[] = [];
+    for (const parameter of operation.parameters)
+      if (parameter.example !== undefined)
+        problems.push(...violations(parameter.schema, parameter.example).map((line) => `parameter ${parameter.name}: ${line}`));
+    const body = operation.requestBody?.content['application/json'];
+    if (body?.example !== undefined) problems.push(...violations(body.schema, body.example).map((line) => `request: ${line}`));
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const json = response.content?.['application/json'];
+      if (json?.example !== undefined) problems.push(...violations(json.schema!, json.example).map((line) => `response ${status}: ${line}`));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('show on each error response the envelope of one of its codes, as the server sends it', () => {
+    for (const [name, { value }] of Object.entries(document.components.examples)) {
+      expect(violations({ $ref: '#/components/schemas/Error' }, value), name).toEqual([]);
+      expect(value).toMatchObject({ code: name, hint: ERROR_CATALOG[value.code].hint });
+    }
+    for (const operation of operations)
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400) continue;
+        const examples = (response.content?.['application/json'] as { examples?: Record<string, { $ref: string }> }).examples ?? {};
+        const [code] = Object.keys(examples) as ErrorCode[];
+        expect(ERROR_STATUS[code], `${operation.operationId} ${status}`).toBe(Number(status));
+        expect(examples[code].$ref).toBe(`#/components/examples/${code}`);
+      }
+  });
+});
