@@ -241,7 +241,7 @@ function requestBody(route: Route, collector: SchemaCollector, example: Operatio
   const schemas: RouteSchemas = route;
   if (!schemas.body) {
     if (route.method !== 'POST' || route.auth === 'none') return undefined;
-    return { required: false, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EMPTY_BODY}` } } } };
+    return { required: false, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EMPTY_BODY}` }, example: {} } } };
   }
   const schema = collector.convert(schemas.body, 'input');
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
@@ -304,6 +304,7 @@ function parameters(route: Route, collector: SchemaCollector, example: Operation
         ? 'true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).'
         : 'Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it.',
       schema: { type: 'boolean', default: false },
+      example: false,
     });
   }
   if (acceptsIdempotencyKey(route)) {

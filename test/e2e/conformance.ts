@@ -99,7 +99,7 @@ export function conformanceChecker(document: OpenApiDocument) {
 
   // Parameters arrive as text: their schemas are applied as a server reads them, numbers and
   // booleans coerced, a single value of an array parameter as an array of one.
-  const coercing = new Ajv2020({ strict: true, allErrors: true, coerceTypes: 'array' });
+  const coercing = addDocumentKeywords(new Ajv2020({ strict: true, allErrors: true, coerceTypes: 'array' }));
   addFormats(coercing);
   coercing.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
   const requestValidators = new Map<Ajv2020, Map<unknown, ValidateFunction>>([

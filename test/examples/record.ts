@@ -20,7 +20,7 @@ import { ROUTE_MODULES, ROUTES } from '../../functions/routes';
 import { buildRouteTable } from '../../local/route-matcher';
 import { buildOpenApiDocument, recordedExamples, type OperationExamples } from '../../shared/http/openapi';
 import type { RecordedExchange } from '../support/example-tap';
-import { COMPONENTS_ID, pointAtDefs } from '../e2e/conformance';
+import { addDocumentKeywords, COMPONENTS_ID, pointAtDefs } from '../e2e/conformance';
 import { exampleOf, fieldValues, missingExamples, RESPONSE_EXAMPLE_EXEMPT, type DocumentOperation } from './examples';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,7 +73,7 @@ try {
     paths: Record<string, Record<string, DocumentOperation>>;
     components: { schemas: Record<string, unknown> };
   };
-  const ajv = new Ajv2020({ strict: true });
+  const ajv = addDocumentKeywords(new Ajv2020({ strict: true }));
   addFormats(ajv);
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
   const fits = (value: unknown, schema: Record<string, unknown>): boolean => ajv.validate(pointAtDefs(schema) as object, value);

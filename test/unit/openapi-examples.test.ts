@@ -11,7 +11,7 @@ import { ROUTES } from '../../functions/routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
 import { ERROR_STATUS } from '../../shared/http/error-status';
 import { buildOpenApiDocument, recordedExamples } from '../../shared/http/openapi';
-import { COMPONENTS_ID, pointAtDefs } from '../e2e/conformance';
+import { addDocumentKeywords, COMPONENTS_ID, pointAtDefs } from '../e2e/conformance';
 import { missingExamples, type DocumentOperation } from '../examples/examples';
 
 type Schema = Record<string, unknown>;
@@ -21,7 +21,7 @@ const document = buildOpenApiDocument(ROUTES) as {
 };
 const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
+const ajv = addDocumentKeywords(new Ajv2020({ strict: true, allErrors: true }));
 addFormats(ajv);
 ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointAtDefs(document.components.schemas) });
 
