@@ -11169,7 +11169,10 @@ export interface operations {
     "accounts.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -11665,7 +11668,10 @@ export interface operations {
     "accounts.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -11957,7 +11963,10 @@ export interface operations {
     "accounts.archive": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -11980,6 +11989,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -12218,7 +12228,10 @@ export interface operations {
     "accounts.payment_methods.setup": {
         parameters: {
             query?: {
-                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                /**
+                 * @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it.
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -12680,7 +12693,10 @@ export interface operations {
     "accounts.payment_methods.delete": {
         parameters: {
             query?: {
-                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                /**
+                 * @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it.
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -12936,7 +12952,10 @@ export interface operations {
     "accounts.payment_methods.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -13212,7 +13231,10 @@ export interface operations {
     "accounts.payment_methods.attach": {
         parameters: {
             query?: {
-                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                /**
+                 * @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it.
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -13467,7 +13489,10 @@ export interface operations {
     "accounts.unarchive": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -13490,6 +13515,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -14053,7 +14079,10 @@ export interface operations {
     "ap_payments.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -14623,7 +14652,10 @@ export interface operations {
     "ap_payments.void": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -14909,7 +14941,10 @@ export interface operations {
     "batch.run": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -14924,6 +14959,38 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "method": "POST",
+                 *           "path": "/v1/accounts",
+                 *           "body": {
+                 *             "name": "Batch customer"
+                 *           }
+                 *         },
+                 *         {
+                 *           "method": "POST",
+                 *           "path": "/v1/orders",
+                 *           "body": {
+                 *             "document_type": "invoice",
+                 *             "account_id": "$ops[0].id",
+                 *             "lines": [
+                 *               {
+                 *                 "product_id": "01a24ec6-77b2-7e8b-a9bf-f8bb5b6e3d20",
+                 *                 "quantity": 2
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         {
+                 *           "method": "POST",
+                 *           "path": "/v1/orders/$ops[1].id/confirm",
+                 *           "body": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most 100 operations (400 batch_too_large beyond), run in order. */
                     operations: {
@@ -14968,6 +15035,321 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "batch",
+                     *       "livemode": false,
+                     *       "atomic": true,
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": 201,
+                     *           "body": {
+                     *             "id": "01a24ec6-7824-7d61-9283-bb72ac474d35",
+                     *             "object": "account",
+                     *             "livemode": false,
+                     *             "entity_id": "01a24ec6-7766-7940-843f-a7d08d20fa0b",
+                     *             "name": "Batch customer",
+                     *             "account_number": null,
+                     *             "email": null,
+                     *             "phone": null,
+                     *             "address1": null,
+                     *             "address2": null,
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": null,
+                     *             "tax_exempt": false,
+                     *             "currency": "USD",
+                     *             "notes": null,
+                     *             "metadata": {},
+                     *             "external_source": null,
+                     *             "external_id": null,
+                     *             "is_archived": false,
+                     *             "archived_at": null,
+                     *             "migration_batch_id": null,
+                     *             "imported_at": null,
+                     *             "created_at": "2026-12-07T04:32:39.457Z",
+                     *             "updated_at": "2026-12-07T04:32:39.457Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "status": 201,
+                     *           "body": {
+                     *             "id": "01a24ec6-783e-7012-bc7a-9257237fb603",
+                     *             "object": "order",
+                     *             "livemode": false,
+                     *             "entity_id": "01a24ec6-7766-7940-843f-a7d08d20fa0b",
+                     *             "order_number": "INV-000001",
+                     *             "document_type": "invoice",
+                     *             "order_status": "draft",
+                     *             "payment_status": "unpaid",
+                     *             "fulfillment_status": "unfulfilled",
+                     *             "account_id": "01a24ec6-7824-7d61-9283-bb72ac474d35",
+                     *             "location_id": "01a24ec6-7793-7de3-99f3-baff50af334c",
+                     *             "po_number": null,
+                     *             "order_date": "2026-12-07T04:32:39.457Z",
+                     *             "due_date": null,
+                     *             "subtotal": 20,
+                     *             "discount_total": 0,
+                     *             "shipping_total": 0,
+                     *             "tax_total": 0,
+                     *             "fee_total": 0,
+                     *             "order_total": 20,
+                     *             "list_price_total": 20,
+                     *             "pricing_savings": 0,
+                     *             "amount_paid": 0,
+                     *             "balance_due": 0,
+                     *             "tax_exempt": false,
+                     *             "delivery_option": null,
+                     *             "notes": null,
+                     *             "internal_notes": null,
+                     *             "invoice_number": "INV-000001",
+                     *             "invoice_type": "manual",
+                     *             "is_on_hold": false,
+                     *             "hold_type": null,
+                     *             "ship_complete": false,
+                     *             "source_platform": null,
+                     *             "external_order_id": null,
+                     *             "external_order_number": null,
+                     *             "metadata": {},
+                     *             "revision_count": 0,
+                     *             "duplicated_from_id": null,
+                     *             "created_by_user_id": "01a24ec6-7766-71f7-b412-7c14dc181f1f",
+                     *             "created_at": "2026-12-07T04:32:39.457Z",
+                     *             "updated_at": "2026-12-07T04:32:39.457Z",
+                     *             "converted_from_id": null,
+                     *             "journal_entry_id": null,
+                     *             "hold_reason": null,
+                     *             "sent_at": null,
+                     *             "sent_to": null,
+                     *             "sales_channel_id": null,
+                     *             "approval_rule_id": null,
+                     *             "approver_user_id": null,
+                     *             "approval_requested_at": null,
+                     *             "approved_by": null,
+                     *             "approved_at": null,
+                     *             "rejected_by": null,
+                     *             "rejected_at": null,
+                     *             "rejection_reason": null,
+                     *             "source_order_id": null,
+                     *             "amount_credited": 0,
+                     *             "migration_batch_id": null,
+                     *             "imported_at": null,
+                     *             "credit_refunded": 0,
+                     *             "is_archived": false,
+                     *             "archived_at": null,
+                     *             "expires_at": null,
+                     *             "is_expired": false,
+                     *             "amount_due": 20,
+                     *             "lines": [
+                     *               {
+                     *                 "id": "01a24ec6-7843-7ce7-a916-796ba1005d49",
+                     *                 "object": "order_line_item",
+                     *                 "livemode": false,
+                     *                 "entity_id": "01a24ec6-7766-7940-843f-a7d08d20fa0b",
+                     *                 "order_id": "01a24ec6-783e-7012-bc7a-9257237fb603",
+                     *                 "product_id": "01a24ec6-77b2-7e8b-a9bf-f8bb5b6e3d20",
+                     *                 "variant_id": null,
+                     *                 "product_vendor_id": null,
+                     *                 "kit_parent_line_id": null,
+                     *                 "sku": "W-0",
+                     *                 "title": "Widget",
+                     *                 "quantity": 2,
+                     *                 "quantity_fulfilled": 0,
+                     *                 "quantity_returned": 0,
+                     *                 "received_floor": 0,
+                     *                 "billed_quantity": 0,
+                     *                 "sell_rate": 10,
+                     *                 "list_price": 10,
+                     *                 "pricing_rule_adjustment": 0,
+                     *                 "coupon_adjustment": 0,
+                     *                 "discount_amount": 0,
+                     *                 "discount_percent": null,
+                     *                 "line_subtotal": 20,
+                     *                 "tax_rate_id": null,
+                     *                 "tax_amount": 0,
+                     *                 "line_total": 20,
+                     *                 "unit_cost": 4,
+                     *                 "weight": null,
+                     *                 "is_tax_exempt": false,
+                     *                 "product_tax_code": null,
+                     *                 "is_drop_ship": false,
+                     *                 "drop_ship_vendor_id": null,
+                     *                 "drop_ship_po_id": null,
+                     *                 "notes": null,
+                     *                 "sort_order": 1,
+                     *                 "unit_of_measure_id": null,
+                     *                 "created_at": "2026-12-07T04:32:39.457Z",
+                     *                 "updated_at": "2026-12-07T04:32:39.457Z",
+                     *                 "line_editability": {
+                     *                   "qty": {
+                     *                     "allowed": true,
+                     *                     "reason": null,
+                     *                     "floor": 0
+                     *                   },
+                     *                   "unit_cost": {
+                     *                     "allowed": true,
+                     *                     "reason": null,
+                     *                     "warn_received_qty": null
+                     *                   },
+                     *                   "delete": {
+                     *                     "allowed": true,
+                     *                     "reason": null
+                     *                   },
+                     *                   "notes": {
+                     *                     "allowed": true,
+                     *                     "reason": null
+                     *                   }
+                     *                 },
+                     *                 "unit_price": 10,
+                     *                 "adjustments": []
+                     *               }
+                     *             ],
+                     *             "adjustments": []
+                     *           }
+                     *         },
+                     *         {
+                     *           "index": 2,
+                     *           "status": 200,
+                     *           "body": {
+                     *             "id": "01a24ec6-783e-7012-bc7a-9257237fb603",
+                     *             "object": "order",
+                     *             "livemode": false,
+                     *             "entity_id": "01a24ec6-7766-7940-843f-a7d08d20fa0b",
+                     *             "order_number": "INV-000001",
+                     *             "document_type": "invoice",
+                     *             "order_status": "confirmed",
+                     *             "payment_status": "unpaid",
+                     *             "fulfillment_status": "unfulfilled",
+                     *             "account_id": "01a24ec6-7824-7d61-9283-bb72ac474d35",
+                     *             "location_id": "01a24ec6-7793-7de3-99f3-baff50af334c",
+                     *             "po_number": null,
+                     *             "order_date": "2026-12-07T04:32:39.457Z",
+                     *             "due_date": null,
+                     *             "subtotal": 20,
+                     *             "discount_total": 0,
+                     *             "shipping_total": 0,
+                     *             "tax_total": 0,
+                     *             "fee_total": 0,
+                     *             "order_total": 20,
+                     *             "list_price_total": 20,
+                     *             "pricing_savings": 0,
+                     *             "amount_paid": 0,
+                     *             "balance_due": 20,
+                     *             "tax_exempt": false,
+                     *             "delivery_option": null,
+                     *             "notes": null,
+                     *             "internal_notes": null,
+                     *             "invoice_number": "INV-000001",
+                     *             "invoice_type": "manual",
+                     *             "is_on_hold": false,
+                     *             "hold_type": null,
+                     *             "ship_complete": false,
+                     *             "source_platform": null,
+                     *             "external_order_id": null,
+                     *             "external_order_number": null,
+                     *             "metadata": {},
+                     *             "revision_count": 0,
+                     *             "duplicated_from_id": null,
+                     *             "created_by_user_id": "01a24ec6-7766-71f7-b412-7c14dc181f1f",
+                     *             "created_at": "2026-12-07T04:32:39.457Z",
+                     *             "updated_at": "2026-12-07T04:32:39.457Z",
+                     *             "converted_from_id": null,
+                     *             "journal_entry_id": "01a24ec6-7861-7257-866c-d22840bd2526",
+                     *             "hold_reason": null,
+                     *             "sent_at": null,
+                     *             "sent_to": null,
+                     *             "sales_channel_id": null,
+                     *             "approval_rule_id": null,
+                     *             "approver_user_id": null,
+                     *             "approval_requested_at": null,
+                     *             "approved_by": null,
+                     *             "approved_at": null,
+                     *             "rejected_by": null,
+                     *             "rejected_at": null,
+                     *             "rejection_reason": null,
+                     *             "source_order_id": null,
+                     *             "amount_credited": 0,
+                     *             "migration_batch_id": null,
+                     *             "imported_at": null,
+                     *             "credit_refunded": 0,
+                     *             "is_archived": false,
+                     *             "archived_at": null,
+                     *             "expires_at": null,
+                     *             "is_expired": false,
+                     *             "amount_due": 20,
+                     *             "lines": [
+                     *               {
+                     *                 "id": "01a24ec6-7843-7ce7-a916-796ba1005d49",
+                     *                 "object": "order_line_item",
+                     *                 "livemode": false,
+                     *                 "entity_id": "01a24ec6-7766-7940-843f-a7d08d20fa0b",
+                     *                 "order_id": "01a24ec6-783e-7012-bc7a-9257237fb603",
+                     *                 "product_id": "01a24ec6-77b2-7e8b-a9bf-f8bb5b6e3d20",
+                     *                 "variant_id": null,
+                     *                 "product_vendor_id": null,
+                     *                 "kit_parent_line_id": null,
+                     *                 "sku": "W-0",
+                     *                 "title": "Widget",
+                     *                 "quantity": 2,
+                     *                 "quantity_fulfilled": 0,
+                     *                 "quantity_returned": 0,
+                     *                 "received_floor": 0,
+                     *                 "billed_quantity": 0,
+                     *                 "sell_rate": 10,
+                     *                 "list_price": 10,
+                     *                 "pricing_rule_adjustment": 0,
+                     *                 "coupon_adjustment": 0,
+                     *                 "discount_amount": 0,
+                     *                 "discount_percent": null,
+                     *                 "line_subtotal": 20,
+                     *                 "tax_rate_id": null,
+                     *                 "tax_amount": 0,
+                     *                 "line_total": 20,
+                     *                 "unit_cost": 4,
+                     *                 "weight": null,
+                     *                 "is_tax_exempt": false,
+                     *                 "product_tax_code": null,
+                     *                 "is_drop_ship": false,
+                     *                 "drop_ship_vendor_id": null,
+                     *                 "drop_ship_po_id": null,
+                     *                 "notes": null,
+                     *                 "sort_order": 1,
+                     *                 "unit_of_measure_id": null,
+                     *                 "created_at": "2026-12-07T04:32:39.457Z",
+                     *                 "updated_at": "2026-12-07T04:32:39.457Z",
+                     *                 "line_editability": {
+                     *                   "qty": {
+                     *                     "allowed": false,
+                     *                     "reason": "document_posted",
+                     *                     "floor": 0
+                     *                   },
+                     *                   "unit_cost": {
+                     *                     "allowed": false,
+                     *                     "reason": "document_posted",
+                     *                     "warn_received_qty": null
+                     *                   },
+                     *                   "delete": {
+                     *                     "allowed": false,
+                     *                     "reason": "document_posted"
+                     *                   },
+                     *                   "notes": {
+                     *                     "allowed": false,
+                     *                     "reason": "document_posted"
+                     *                   }
+                     *                 },
+                     *                 "unit_price": 10,
+                     *                 "adjustments": []
+                     *               }
+                     *             ],
+                     *             "adjustments": []
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"] | components["schemas"]["BatchDryRun"];
                 };
             };
@@ -15399,7 +15781,10 @@ export interface operations {
     "coupons.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -15887,7 +16272,10 @@ export interface operations {
     "coupons.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -16149,7 +16537,10 @@ export interface operations {
     "coupons.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -16727,7 +17118,10 @@ export interface operations {
     "deposits.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -17233,7 +17627,10 @@ export interface operations {
     "deposits.preview": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -17752,7 +18149,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: "created_by_user"[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -18249,7 +18649,10 @@ export interface operations {
     "api_keys.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -18551,7 +18954,10 @@ export interface operations {
     "api_keys.revoke": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -18577,6 +18983,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -18795,7 +19202,10 @@ export interface operations {
     "api_keys.roll": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -19619,7 +20029,10 @@ export interface operations {
     "events.resend": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -20131,7 +20544,10 @@ export interface operations {
     "migration.batches.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -20629,7 +21045,10 @@ export interface operations {
     "migration.batches.complete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -20655,6 +21074,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -20880,7 +21300,10 @@ export interface operations {
     "migration.batches.rollback": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -20906,6 +21329,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -21186,7 +21610,10 @@ export interface operations {
     "migration.cutover_freeze": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -21675,7 +22102,10 @@ export interface operations {
     "migration.cutover_snapshot_create": {
         parameters: {
             query?: {
-                /** @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it. */
+                /**
+                 * @description Not supported here (400 dry_run_not_supported): this request reaches beyond its database transaction, so a rollback could not undo it.
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -22390,7 +22820,10 @@ export interface operations {
     "migration.cutover_unfreeze": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -22411,6 +22844,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -22617,7 +23051,10 @@ export interface operations {
     "migration.relink_inventory_transaction_sources": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -23670,15 +24107,30 @@ export interface operations {
     "reports.account_activity": {
         parameters: {
             query: {
-                /** @description The GL account. */
+                /**
+                 * @description The GL account.
+                 * @example 01a24ec6-6832-74db-be74-a91b3b53c926
+                 */
                 account_id: string;
-                /** @description First day of the range; defaults to the start of the fiscal year containing end_date. */
+                /**
+                 * @description First day of the range; defaults to the start of the fiscal year containing end_date.
+                 * @example 2026-01-01
+                 */
                 start_date?: string;
-                /** @description Last day of the range, inclusive; defaults to today (UTC). */
+                /**
+                 * @description Last day of the range, inclusive; defaults to today (UTC).
+                 * @example 2026-03-31
+                 */
                 end_date?: string;
-                /** @description Lines per page, 1 to 500. */
+                /**
+                 * @description Lines per page, 1 to 500.
+                 * @example 3
+                 */
                 limit?: number;
-                /** @description A line id from the previous page: the lines after it. */
+                /**
+                 * @description A line id from the previous page: the lines after it.
+                 * @example 01a24ec6-6935-7e23-b676-e91ef8222b2f
+                 */
                 starting_after?: string;
             };
             header?: {
@@ -23686,7 +24138,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 01a24ec6-682b-7596-b3e7-c465f4550756
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -23704,6 +24159,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "account_activity",
+                     *       "livemode": false,
+                     *       "account_id": "01a24ec6-6832-74db-be74-a91b3b53c926",
+                     *       "code": "1000",
+                     *       "name": "Operating Bank Account",
+                     *       "type": "asset",
+                     *       "normal_balance": "debit",
+                     *       "start_date": "2026-01-01",
+                     *       "end_date": "2026-03-31",
+                     *       "opening_balance": 1300,
+                     *       "total_debits": 850,
+                     *       "total_credits": 320,
+                     *       "closing_balance": 1830,
+                     *       "lines": [
+                     *         {
+                     *           "id": "01a24ec6-68f9-79f4-aebe-d97ce00a6b17",
+                     *           "date": "2026-01-15",
+                     *           "journal_entry_id": "01a24ec6-68f9-7559-9ca1-aabec33b1cb9",
+                     *           "entry_number": "JE-000004",
+                     *           "memo": null,
+                     *           "source_type": "manual",
+                     *           "source_id": null,
+                     *           "debit": 800,
+                     *           "credit": 0,
+                     *           "running_balance": 2100
+                     *         },
+                     *         {
+                     *           "id": "01a24ec6-6911-7a11-895f-a2baab2d3c1d",
+                     *           "date": "2026-01-20",
+                     *           "journal_entry_id": "01a24ec6-6911-76bb-a8f7-fb7fdbcee82c",
+                     *           "entry_number": "JE-000005",
+                     *           "memo": null,
+                     *           "source_type": "manual",
+                     *           "source_id": null,
+                     *           "debit": 0,
+                     *           "credit": 300,
+                     *           "running_balance": 1800
+                     *         },
+                     *         {
+                     *           "id": "01a24ec6-6935-7e23-b676-e91ef8222b2f",
+                     *           "date": "2026-02-11",
+                     *           "journal_entry_id": "01a24ec6-6935-77f5-8302-d952f1ff6279",
+                     *           "entry_number": "JE-000007",
+                     *           "memo": null,
+                     *           "source_type": "manual",
+                     *           "source_id": null,
+                     *           "debit": 50,
+                     *           "credit": 0,
+                     *           "running_balance": 1850
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "01a24ec6-6935-7e23-b676-e91ef8222b2f"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountActivity"];
                 };
             };
@@ -23869,9 +24381,15 @@ export interface operations {
     "reports.balance_sheet": {
         parameters: {
             query?: {
-                /** @description Balances include postings dated on or before this date; defaults to today (UTC). */
+                /**
+                 * @description Balances include postings dated on or before this date; defaults to today (UTC).
+                 * @example 2026-03-31
+                 */
                 as_of_date?: string;
-                /** @description An earlier date: adds its balances beside each line (compare_balance, compare_total). */
+                /**
+                 * @description An earlier date: adds its balances beside each line (compare_balance, compare_total).
+                 * @example 2025-12-31
+                 */
                 compare_to?: string;
             };
             header?: {
@@ -23879,7 +24397,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 01a24ec6-647b-779f-82f6-dff7c5bae68d
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -23897,6 +24418,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "balance_sheet",
+                     *       "livemode": false,
+                     *       "as_of_date": "2026-03-31",
+                     *       "fiscal_year_start": "2026-01-01",
+                     *       "compare_to": null,
+                     *       "compare_fiscal_year_start": null,
+                     *       "assets": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-648f-73fd-af1f-ed7540b6d5c7",
+                     *             "code": "1000",
+                     *             "name": "Operating Bank Account",
+                     *             "subtype": "bank",
+                     *             "balance": 1830
+                     *           }
+                     *         ],
+                     *         "total": 1830
+                     *       },
+                     *       "liabilities": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-657c-7754-ab3f-a0e426417451",
+                     *             "code": "R3",
+                     *             "name": "Bank loan",
+                     *             "subtype": "long_term_liability",
+                     *             "balance": 120.1
+                     *           }
+                     *         ],
+                     *         "total": 120.1
+                     *       },
+                     *       "equity": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-648f-7208-924a-a7cd4b7c935f",
+                     *             "code": "3100",
+                     *             "name": "Retained Earnings",
+                     *             "subtype": "retained_earnings",
+                     *             "balance": 300
+                     *           },
+                     *           {
+                     *             "account_id": "01a24ec6-65a0-7013-bb11-13755885fba8",
+                     *             "code": "R4",
+                     *             "name": "Owner's capital",
+                     *             "subtype": "owners_equity",
+                     *             "balance": 1000
+                     *           }
+                     *         ],
+                     *         "retained_earnings": 300,
+                     *         "current_year_earnings": 409.9,
+                     *         "total": 1709.9
+                     *       },
+                     *       "total_liabilities_and_equity": 1830
+                     *     }
+                     */
                     "application/json": components["schemas"]["BalanceSheet"];
                 };
             };
@@ -24062,13 +24639,25 @@ export interface operations {
     "reports.profit_and_loss": {
         parameters: {
             query?: {
-                /** @description First day of the range; defaults to the start of the fiscal year containing end_date. */
+                /**
+                 * @description First day of the range; defaults to the start of the fiscal year containing end_date.
+                 * @example 2026-01-01
+                 */
                 start_date?: string;
-                /** @description Last day of the range, inclusive; defaults to today (UTC). At most ten years after start_date. */
+                /**
+                 * @description Last day of the range, inclusive; defaults to today (UTC). At most ten years after start_date.
+                 * @example 2026-03-31
+                 */
                 end_date?: string;
-                /** @description total (default): the whole range only; month: a column per calendar month; quarter: a column per fiscal quarter (three months from the fiscal year start). Columns are cut at the range ends. */
+                /**
+                 * @description total (default): the whole range only; month: a column per calendar month; quarter: a column per fiscal quarter (three months from the fiscal year start). Columns are cut at the range ends.
+                 * @example month
+                 */
                 columns?: "total" | "month" | "quarter";
-                /** @description Adds a column for an earlier range: previous_period is as long as the range and ends the day before start_date (as many whole months when the range is whole months); previous_year is the same range a year earlier. */
+                /**
+                 * @description Adds a column for an earlier range: previous_period is as long as the range and ends the day before start_date (as many whole months when the range is whole months); previous_year is the same range a year earlier.
+                 * @example previous_period
+                 */
                 compare?: "previous_period" | "previous_year";
             };
             header?: {
@@ -24076,7 +24665,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 01a24ec6-6693-7acf-bb1d-adee96c95347
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -24094,6 +24686,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "profit_and_loss",
+                     *       "livemode": false,
+                     *       "start_date": "2026-01-01",
+                     *       "end_date": "2026-03-31",
+                     *       "columns": [],
+                     *       "income": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-66c8-75ec-8249-25e3e8daeed9",
+                     *             "code": "T4",
+                     *             "name": "Service revenue",
+                     *             "subtype": "income",
+                     *             "amount": 800,
+                     *             "column_amounts": []
+                     *           }
+                     *         ],
+                     *         "total": 800,
+                     *         "column_totals": []
+                     *       },
+                     *       "cost_of_goods_sold": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-66ea-7df4-9f22-b966496a9c88",
+                     *             "code": "R5",
+                     *             "name": "Cost of sales",
+                     *             "subtype": "cost_of_goods_sold",
+                     *             "amount": 300,
+                     *             "column_amounts": []
+                     *           }
+                     *         ],
+                     *         "total": 300,
+                     *         "column_totals": []
+                     *       },
+                     *       "expenses": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-66b8-7d84-a85b-8e882ea1ee46",
+                     *             "code": "T3",
+                     *             "name": "Rent expense",
+                     *             "subtype": "expense",
+                     *             "amount": 120.1,
+                     *             "column_amounts": []
+                     *           }
+                     *         ],
+                     *         "total": 120.1,
+                     *         "column_totals": []
+                     *       },
+                     *       "other": {
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "01a24ec6-66f3-7ef6-a516-55ce413f056a",
+                     *             "code": "R6",
+                     *             "name": "Interest income",
+                     *             "subtype": "other_income",
+                     *             "amount": 50,
+                     *             "column_amounts": []
+                     *           },
+                     *           {
+                     *             "account_id": "01a24ec6-6701-716c-a6ad-30a540c192a3",
+                     *             "code": "R7",
+                     *             "name": "Bank fees",
+                     *             "subtype": "other_expense",
+                     *             "amount": -20,
+                     *             "column_amounts": []
+                     *           }
+                     *         ],
+                     *         "total": 30,
+                     *         "column_totals": []
+                     *       },
+                     *       "gross_profit": 500,
+                     *       "net_income": 409.9
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProfitAndLoss"];
                 };
             };
@@ -24503,7 +25170,10 @@ export interface operations {
     "webhook_endpoints.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -24976,7 +25646,10 @@ export interface operations {
     "webhook_endpoints.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -25243,7 +25916,10 @@ export interface operations {
     "webhook_endpoints.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -25772,7 +26448,10 @@ export interface operations {
     "webhook_endpoints.disable": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -25798,6 +26477,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -26012,7 +26692,10 @@ export interface operations {
     "webhook_endpoints.enable": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -26038,6 +26721,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -26252,7 +26936,10 @@ export interface operations {
     "webhook_endpoints.roll_secret": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -26278,6 +26965,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -26493,7 +27181,10 @@ export interface operations {
     "webhook_endpoints.test": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -26519,6 +27210,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -27002,7 +27694,10 @@ export interface operations {
     "gl_accounts.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -27475,7 +28170,10 @@ export interface operations {
     "gl_accounts.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -27737,7 +28435,10 @@ export interface operations {
     "gl_accounts.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -28020,7 +28721,10 @@ export interface operations {
     "inventory.adjustments.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -28765,7 +29469,10 @@ export interface operations {
     "inventory.receipts.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -29535,7 +30242,10 @@ export interface operations {
     "inventory.transfers.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -30139,7 +30849,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: "lines.account"[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -30683,7 +31396,10 @@ export interface operations {
     "journal_entries.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -30952,7 +31668,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: "lines.account"[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -31275,7 +31994,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: "lines.account"[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -31296,6 +32018,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -31543,7 +32266,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: "lines.account"[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -32125,7 +32851,10 @@ export interface operations {
     "kits.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -32934,7 +33663,10 @@ export interface operations {
     "kits.builds.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -33501,7 +34233,10 @@ export interface operations {
     "kits.components.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -33980,7 +34715,10 @@ export interface operations {
     "kits.components.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -34247,7 +34985,10 @@ export interface operations {
     "kits.components.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -34773,7 +35514,10 @@ export interface operations {
     "locations.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -35244,7 +35988,10 @@ export interface operations {
     "locations.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -35506,7 +36253,10 @@ export interface operations {
     "locations.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -36027,7 +36777,10 @@ export interface operations {
     "manufacturers.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -36475,7 +37228,10 @@ export interface operations {
     "manufacturers.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -36746,7 +37502,10 @@ export interface operations {
     "manufacturers.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -37502,7 +38261,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -38534,7 +39296,10 @@ export interface operations {
     "orders.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -38793,7 +39558,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -39198,7 +39966,10 @@ export interface operations {
     "orders.adjustments.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -39472,7 +40243,10 @@ export interface operations {
     "orders.adjustments.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -39753,7 +40527,10 @@ export interface operations {
     "orders.apply_coupon": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -40010,7 +40787,10 @@ export interface operations {
     "orders.credit.apply": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -40386,7 +41166,10 @@ export interface operations {
     "orders.approve": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -40407,6 +41190,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -40737,7 +41521,10 @@ export interface operations {
     "orders.archive": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -40758,6 +41545,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -41088,7 +41876,10 @@ export interface operations {
     "orders.cancel": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -41109,6 +41900,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -41439,7 +42231,10 @@ export interface operations {
     "orders.confirm": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -41460,6 +42255,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -41790,7 +42586,10 @@ export interface operations {
     "orders.convert": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -41811,6 +42610,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -42171,7 +42971,10 @@ export interface operations {
     "orders.drop_ship_purchase_orders.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -42192,6 +42995,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -42559,7 +43363,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -42580,6 +43387,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -42912,7 +43720,10 @@ export interface operations {
     "orders.fulfillments.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -43190,7 +44001,10 @@ export interface operations {
     "orders.hold": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -43680,7 +44494,10 @@ export interface operations {
     "orders.items.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -43947,7 +44764,10 @@ export interface operations {
     "orders.items.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -44279,7 +45099,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "adjustments" | "account")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -44733,7 +45556,10 @@ export interface operations {
     "orders.payments.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -45013,7 +45839,10 @@ export interface operations {
     "orders.receipts.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -45300,7 +46129,10 @@ export interface operations {
     "orders.receive_return": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -45583,7 +46415,10 @@ export interface operations {
     "orders.credit.refund": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -45959,7 +46794,10 @@ export interface operations {
     "orders.reject": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -46323,7 +47161,10 @@ export interface operations {
     "orders.release": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -46344,6 +47185,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -46798,7 +47640,10 @@ export interface operations {
     "orders.returns.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -47184,7 +48029,10 @@ export interface operations {
     "orders.send": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -47554,7 +48402,10 @@ export interface operations {
     "orders.submit": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -47575,6 +48426,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -47905,7 +48757,10 @@ export interface operations {
     "orders.unarchive": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -47926,6 +48781,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -48256,7 +49112,10 @@ export interface operations {
     "orders.vendor_returns.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -48556,7 +49415,10 @@ export interface operations {
     "orders.void": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -48577,6 +49439,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -49265,7 +50128,10 @@ export interface operations {
     "orders.approval_rules.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -49735,7 +50601,10 @@ export interface operations {
     "orders.approval_rules.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -49997,7 +50866,10 @@ export interface operations {
     "orders.approval_rules.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -50508,7 +51380,10 @@ export interface operations {
     "payment_terms.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -50952,7 +51827,10 @@ export interface operations {
     "payment_terms.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -51214,7 +52092,10 @@ export interface operations {
     "payment_terms.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -51991,7 +52872,10 @@ export interface operations {
     "payments.apply": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -52285,7 +53169,10 @@ export interface operations {
     "payments.credit.apply": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -52567,7 +53454,10 @@ export interface operations {
     "payments.clear": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -52836,7 +53726,10 @@ export interface operations {
     "payments.fail": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -53102,7 +53995,10 @@ export interface operations {
     "payments.refunds.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -53364,7 +54260,10 @@ export interface operations {
     "payments.void": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -53385,6 +54284,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -53617,7 +54517,10 @@ export interface operations {
     "payments.multi_invoice_apply": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -54157,7 +55060,10 @@ export interface operations {
     "periods.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -54635,7 +55541,10 @@ export interface operations {
     "periods.approve_close": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -54656,6 +55565,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -54875,7 +55785,10 @@ export interface operations {
     "periods.reopen": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -55128,7 +56041,10 @@ export interface operations {
     "periods.request_close": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -55149,6 +56065,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -55368,7 +56285,10 @@ export interface operations {
     "periods.create_fiscal_year": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -55901,7 +56821,10 @@ export interface operations {
     "pricing_levels.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -56612,7 +57535,10 @@ export interface operations {
     "pricing_policies.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -57401,7 +58327,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("manufacturer" | "uom")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -57910,7 +58839,10 @@ export interface operations {
     "products.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -58179,7 +59111,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("manufacturer" | "uom")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -58953,7 +59888,10 @@ export interface operations {
     "products.options.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -59208,7 +60146,10 @@ export interface operations {
     "products.options.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -59475,7 +60416,10 @@ export interface operations {
     "products.options.reorder": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -59967,7 +60911,10 @@ export interface operations {
     "products.vendors.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -60229,7 +61176,10 @@ export interface operations {
     "products.vendors.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -60496,7 +61446,10 @@ export interface operations {
     "products.vendors.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -61348,7 +62301,10 @@ export interface operations {
     "recurring_journal_entries.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -61876,7 +62832,10 @@ export interface operations {
     "recurring_journal_entries.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -62138,7 +63097,10 @@ export interface operations {
     "recurring_journal_entries.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -62697,7 +63659,10 @@ export interface operations {
     "tags.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -63150,7 +64115,10 @@ export interface operations {
     "tags.resource.attach": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -63411,7 +64379,10 @@ export interface operations {
     "tags.resource.detach": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -63914,7 +64885,10 @@ export interface operations {
     "tax_rates.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -64370,7 +65344,10 @@ export interface operations {
     "tax_rates.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -64632,7 +65609,10 @@ export interface operations {
     "tax_rates.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -64900,7 +65880,10 @@ export interface operations {
     "test_helpers.setup_intents.confirm": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -65396,7 +66379,10 @@ export interface operations {
     "units_of_measure.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -65853,7 +66839,10 @@ export interface operations {
     "units_of_measure.delete": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -66115,7 +67104,10 @@ export interface operations {
     "units_of_measure.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -66721,7 +67713,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -67323,7 +68318,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -67636,7 +68634,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -67657,6 +68658,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -67935,7 +68937,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -68276,7 +69281,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -68575,7 +69583,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -68924,7 +69935,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -69220,7 +70234,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -69516,7 +70533,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -69537,6 +70557,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -69799,7 +70820,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("lines" | "lines.product" | "payments" | "gl_entries" | "vendor" | "purchase_order")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -69820,6 +70844,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -70380,7 +71405,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -70896,7 +71924,10 @@ export interface operations {
                  *     ]
                  */
                 "expand[]"?: ("vendor" | "source" | "applications")[];
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -71970,7 +73001,10 @@ export interface operations {
     "vendors.create": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -72466,7 +73500,10 @@ export interface operations {
     "vendors.update": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -72758,7 +73795,10 @@ export interface operations {
     "vendors.archive": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -72781,6 +73821,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
@@ -73019,7 +74060,10 @@ export interface operations {
     "vendors.unarchive": {
         parameters: {
             query?: {
-                /** @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key). */
+                /**
+                 * @description true: run the whole request in its transaction and roll it back. The answer is the status and body the real request would give, plus dry_run, journal_entries (the entries it would post) and events (the types it would emit); nothing is kept. Refused with an Idempotency-Key (400 dry_run_idempotency_key).
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -73042,6 +74086,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["EmptyBody"];
             };
         };
