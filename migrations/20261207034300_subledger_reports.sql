@@ -22,6 +22,41 @@ CREATE INDEX refunds_date ON refunds (entity_id, refund_date) INCLUDE (payment_i
 -- Stock movements after a date, and the draws each made.
 CREATE INDEX inventory_transactions_occurred ON inventory_transactions (entity_id, occurred_at) INCLUDE (product_id, location_id, quantity);
 
+-- A payment's money applied to a document on a date of its own (applied_date later than the
+-- receipt: E8, apply-credit, a multi-invoice payment applied later). One row per application
+-- entry and document; payment_applications keeps the sum per document, this keeps the dates, so
+-- the AR aging as of a date between the receipt and the application sees the money as unapplied.
+CREATE TABLE payment_application_moves (
+  id uuid PRIMARY KEY,
+  entity_id uuid NOT NULL REFERENCES entities(id),
+  payment_id uuid NOT NULL,
+  order_id uuid NOT NULL,
+  amount numeric(19,2) NOT NULL CHECK (amount > 0),
+  applied_date date NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (entity_id, id),
+  FOREIGN KEY (entity_id, payment_id) REFERENCES payments (entity_id, id),
+  FOREIGN KEY (entity_id, order_id) REFERENCES orders (entity_id, id)
+);
+CREATE INDEX payment_application_moves_date ON payment_application_moves (entity_id, applied_date) INCLUDE (payment_id, order_id, amount);
+ALTER TABLE payment_application_moves ENABLE ROW LEVEL SECURITY;
+ALTER TABLE payment_application_moves FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON payment_application_moves TO app_user USING (entity_id = current_entity_id()) WITH CHECK (entity_id = current_entity_id());
+GRANT SELECT, INSERT ON payment_application_moves TO app_user;
+
+-- Existing later applications: the posted application entries of payments applied to one
+-- document (a payment applied to several recorded no split by date; it stays dated with its receipt).
+INSERT INTO payment_application_moves (id, entity_id, payment_id, order_id, amount, applied_date)
+SELECT gen_random_uuid(), e.entity_id, e.source_id, a.order_id, l.credit, e.entry_date
+  FROM journal_entries e
+  JOIN journal_lines l ON l.entity_id = e.entity_id AND l.entry_id = e.id AND l.credit > 0
+  JOIN gl_accounts g ON g.entity_id = l.entity_id AND g.id = l.account_id AND g.system_key = 'accounts_receivable'
+  JOIN payments p ON p.entity_id = e.entity_id AND p.id = e.source_id
+  JOIN payment_applications a ON a.entity_id = p.entity_id AND a.payment_id = p.id
+ WHERE e.source_type = 'payment_application' AND e.status = 'posted' AND e.reversal_of_id IS NULL
+   AND (SELECT count(*) FROM payment_applications o WHERE o.entity_id = p.entity_id AND o.payment_id = p.id) = 1;
+
 -- Down Migration
+DROP TABLE payment_application_moves;
 DROP INDEX inventory_transactions_occurred, refunds_date, payments_unapplied, payments_date, credit_memo_moves_date,
   orders_converted_invoices_date, orders_sales_order_deposits, orders_open_receivables;

@@ -4,9 +4,9 @@
  * capability's, shared/orders/ar-aging.ts).
  *
  * A payment holds money from the date its receipt entry is dated: its payment_date, or for an ACH
- * payment the cleared_date of its clearing entry. Its applications are dated with it (a receipt
- * applied later, with applied_date, is dated like the receipt: an application does not keep a date
- * of its own). A refund takes its money back on refund_date. A voided payment never held money on
+ * payment the cleared_date of its clearing entry. Its applications are dated with it, except the
+ * parts applied later on an applied_date of their own (payment_application_moves): until then that
+ * money was unapplied. A refund takes its money back on refund_date. A voided payment never held money on
  * any date (its reversal is dated like its receipt), nor did an ACH payment that failed (it never
  * posted). Voided and failed payments are therefore left out of every date.
  */
@@ -28,7 +28,7 @@ export interface PaymentsAfterDate {
   receivedAfterSql: string;
   /**
    * (account_id, amount) rows: the customer money payments held on the date outside receivables:
-   * unapplied money and what they paid on `holdersSql`, the orders capability's documents holding
+   * unapplied money (including what was applied after the date) and what they paid on `holdersSql`, the orders capability's documents holding
    * deposits then (sales orders, and invoices posted after the date that took a sales order's
    * deposit), less the refunds dated on or before it.
    */
@@ -38,11 +38,20 @@ export interface PaymentsAfterDate {
 /** Payments received on or before the date (ACH: cleared on or before it) that hold money now. */
 const HELD_ON_DATE = `${LIVE} AND p.payment_date <= $2::date AND NOT p.id = ANY($3::uuid[])`;
 
+/** The parts of applications of payments held on the date that were applied after it, per payment and document. */
+const APPLIED_AFTER = `
+  SELECT m.payment_id, m.order_id, sum(m.amount) AS amount
+    FROM payment_application_moves m JOIN payments p ON p.entity_id = m.entity_id AND p.id = m.payment_id
+   WHERE m.entity_id = $1 AND m.applied_date > $2::date AND ${HELD_ON_DATE}
+   GROUP BY m.payment_id, m.order_id`;
+
 const RECEIVED_AFTER = `
   SELECT a.order_id, sum(a.amount_applied) AS amount
     FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
    WHERE a.entity_id = $1 AND ${LIVE} AND (p.payment_date > $2::date OR p.id = ANY($3::uuid[]))
    GROUP BY a.order_id
+  UNION ALL
+  SELECT order_id, sum(amount) FROM (${APPLIED_AFTER}) later GROUP BY order_id
   UNION ALL
   SELECT l.order_id, -sum(l.credit_amount)
     FROM refunds r JOIN refund_lines l ON l.entity_id = r.entity_id AND l.refund_id = r.id
@@ -58,11 +67,14 @@ const customerMoney = (holdersSql: string) => `
     JOIN payments p ON p.entity_id = r.entity_id AND p.id = r.payment_id
    WHERE r.entity_id = $1 AND r.refund_date > $2::date AND l.order_id IS NULL AND ${HELD_ON_DATE}
   UNION ALL
-  SELECT p.account_id, a.amount_applied - coalesce((
+  SELECT p.account_id, later.amount FROM (${APPLIED_AFTER}) later JOIN payments p ON p.entity_id = $1 AND p.id = later.payment_id
+  UNION ALL
+  SELECT p.account_id, a.amount_applied - coalesce(later.amount, 0) - coalesce((
       SELECT sum(l.credit_amount + l.allowance_amount)
         FROM refund_lines l JOIN refunds r ON r.entity_id = l.entity_id AND r.id = l.refund_id
        WHERE l.entity_id = a.entity_id AND l.order_id = a.order_id AND r.payment_id = a.payment_id AND r.refund_date <= $2::date), 0)
     FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
+    LEFT JOIN (${APPLIED_AFTER}) later ON later.payment_id = a.payment_id AND later.order_id = a.order_id
    WHERE a.entity_id = $1 AND a.order_id IN (${holdersSql}) AND ${HELD_ON_DATE}`;
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { setupTestApi, type TestEntity } from '../support/harness';
-import { userWithKey } from '../support/ledger-helpers';
+import { closedPeriod, userWithKey } from '../support/ledger-helpers';
 import { salesWorld, type SalesWorld } from '../support/worlds';
 
 const api = setupTestApi();
@@ -13,6 +13,14 @@ const api = setupTestApi();
 const arAgingPath = (owner: TestEntity) => `/v1/entities/${owner.entity.id}/reconciliation/ar-aging` as const;
 const valuationPath = (owner: TestEntity) => `/v1/entities/${owner.entity.id}/reconciliation/inventory-valuation` as const;
 const noon = (date: string) => `${date}T12:00:00Z`;
+
+/** A GET with this query is a 400 naming `param` (and `code`, when given). */
+async function expectBadQuery(owner: TestEntity, path: `/v1/entities/${string}/reconciliation/${'ar-aging' | 'inventory-valuation'}`, query: Record<string, string>, param: string, code?: string) {
+  const response = await api.request('GET', path, { key: owner.secret, query });
+  expect(response.status, response.text).toBe(400);
+  expect(response.error.param).toBe(param);
+  if (code) expect(response.error.code).toBe(code);
+}
 
 /** A posted invoice of `quantity` widgets at 10.00, dated and due as given. */
 async function invoice(w: SalesWorld<{ other: string }>, accountId: string, quantity: number, orderDate: string, dueDate?: string) {
@@ -117,11 +125,11 @@ describe('GET /v1/entities/{entity_id}/reconciliation/ar-aging', () => {
   it('400 with param for a bad date, basis or expansion; scopes accounting:read or migration:read; another entity and the other mode are 404', async () => {
     const { w } = await agingWorld();
     const path = arAgingPath(w.owner);
-    await api.expectRefusal(w.owner, 'GET', `${path}?as_of_date=2026-02-30`, undefined, 400, undefined, 'as_of_date');
-    await api.expectRefusal(w.owner, 'GET', `${path}?as_of_date=yesterday`, undefined, 400, undefined, 'as_of_date');
-    await api.expectRefusal(w.owner, 'GET', `${path}?aging_basis=posting_date`, undefined, 400, undefined, 'aging_basis');
-    await api.expectRefusal(w.owner, 'GET', `${path}?expand[]=customers.payments`, undefined, 400, 'expand_error', 'expand[0]');
-    await api.expectRefusal(w.owner, 'GET', `${path}?page=2`, undefined, 400, 'parameter_unknown', 'page');
+    await expectBadQuery(w.owner, path, { as_of_date: '2026-02-30' }, 'as_of_date');
+    await expectBadQuery(w.owner, path, { as_of_date: 'yesterday' }, 'as_of_date');
+    await expectBadQuery(w.owner, path, { aging_basis: 'posting_date' }, 'aging_basis');
+    await expectBadQuery(w.owner, path, { 'expand[]': 'customers.payments' }, 'expand[0]', 'expand_error');
+    await expectBadQuery(w.owner, path, { page: '2' }, 'page', 'parameter_unknown');
 
     for (const scope of ['accounting:read', 'migration:read']) {
       const reader = await userWithKey(w.owner, [], [scope]);
@@ -192,8 +200,8 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
   it('400 on a bad date; scopes accounting:read or migration:read; another entity and the other mode are 404', async () => {
     const { w } = await stockWorld();
     const path = valuationPath(w.owner);
-    await api.expectRefusal(w.owner, 'GET', `${path}?as_of_date=2026-13-01`, undefined, 400, undefined, 'as_of_date');
-    await api.expectRefusal(w.owner, 'GET', `${path}?location_id=x`, undefined, 400, 'parameter_unknown', 'location_id');
+    await expectBadQuery(w.owner, path, { as_of_date: '2026-13-01' }, 'as_of_date');
+    await expectBadQuery(w.owner, path, { location_id: 'x' }, 'location_id', 'parameter_unknown');
     for (const scope of ['accounting:read', 'migration:read']) {
       const reader = await userWithKey(w.owner, [], [scope]);
       expect((await api.get(reader.secret, path)).totals.value).toBe(21);
@@ -204,5 +212,58 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
     expect((await api.request('GET', path, { key: stranger.secret })).status).toBe(404);
     const pair = await api.newEntityPair();
     expect((await api.request('GET', valuationPath(pair.live), { key: pair.test.secret })).status).toBe(404);
+  });
+});
+
+describe('both reports as of a date inside a closed period', () => {
+  it('answer the same after later payments, credit applications and stock movements', async () => {
+    const w = await salesWorld(api, { account: 'Acme' });
+    const main = w.location.id;
+    await api.post(w.owner, '/v1/inventory/receipts', { product_id: w.widget.id, location_id: main, quantity: 10, unit_cost: 4, occurred_at: noon('2026-03-01') });
+    const march = await api.post(w.owner, '/v1/orders', {
+      document_type: 'invoice',
+      account_id: w.account.id,
+      lines: [{ product_id: w.widget.id, quantity: 2 }],
+      order_date: noon('2026-03-10'),
+      due_date: '2026-04-09T00:00:00Z',
+    });
+    await w.act(march.id, 'confirm');
+    await api.post(w.owner, `/v1/orders/${march.id}/payments`, { amount: 5, payment_date: '2026-03-20' }, 201);
+    const credit = await api.post(
+      w.owner,
+      '/v1/payments/multi-invoice-apply',
+      { account_id: w.account.id, amount: 8, route_unapplied: 'credit', payment_date: '2026-03-25' },
+      201,
+    );
+    await closedPeriod(api, w.owner, { period_name: 'March 2026', start_date: '2026-03-01', end_date: '2026-03-31' });
+
+    const aging = () => api.get(w.owner, arAgingPath(w.owner), { as_of_date: '2026-03-31', 'expand[]': 'customers.invoices' });
+    const valuation = () => api.get(w.owner, valuationPath(w.owner), { as_of_date: '2026-03-31' });
+    const agingAtClose = await aging();
+    const valuationAtClose = await valuation();
+    expect(agingAtClose.customers).toEqual([
+      expect.objectContaining({ name: 'Acme', current: 15, total: 15, unapplied_credits: 8, invoices: [expect.objectContaining({ id: march.id, balance_due: 15 })] }),
+    ]);
+    expect(agingAtClose).toMatchObject({ accounts_receivable_balance: 15, customer_credits_balance: 8 });
+    expect(valuationAtClose).toMatchObject({ totals: { quantity_on_hand: 10, value: 40 }, inventory_account_balance: 40 });
+
+    // April: the March invoice paid off, the unapplied money applied to an April invoice, stock written off and received.
+    await api.post(w.owner, `/v1/orders/${march.id}/payments`, { amount: 15, payment_date: '2026-04-05' }, 201);
+    const april = await api.post(w.owner, '/v1/orders', {
+      document_type: 'invoice',
+      account_id: w.account.id,
+      lines: [{ product_id: w.widget.id, quantity: 1 }],
+      order_date: noon('2026-04-02'),
+    });
+    await w.act(april.id, 'confirm');
+    await api.post(w.owner, `/v1/payments/${credit.data.id}/apply-credit`, { invoice_id: april.id, applied_date: '2026-04-06' }, 200);
+    await api.post(w.owner, '/v1/inventory/adjustments', { product_id: w.widget.id, location_id: main, quantity: -3, reason: 'damage', occurred_at: noon('2026-04-03') });
+    await api.post(w.owner, '/v1/inventory/receipts', { product_id: w.widget.id, location_id: main, quantity: 4, unit_cost: 5, occurred_at: noon('2026-04-04') });
+
+    expect(await aging()).toEqual(agingAtClose);
+    expect(await valuation()).toEqual(valuationAtClose);
+    const now = await api.get(w.owner, arAgingPath(w.owner));
+    expect(now).toMatchObject({ customers: [expect.objectContaining({ total: 2, unapplied_credits: 0 })], accounts_receivable_balance: 2, customer_credits_balance: 0 });
+    expect(await api.get(w.owner, valuationPath(w.owner))).toMatchObject({ totals: { quantity_on_hand: 11, value: 48 }, inventory_account_balance: 48 });
   });
 });
