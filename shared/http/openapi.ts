@@ -298,6 +298,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Migration:
     'Tools for moving an entity from another system: relinking migrated inventory transactions to their orders, import batches, and the cutover (freeze, database snapshot, unfreeze).',
   Reconciliation: 'Balances the ledger and the documents must agree on.',
+  Reports:
+    'Reports a controller closes the month with, each as of any date and beside the control account it ties to: AR aging, balance sheet, profit and loss, account activity, inventory valuation.',
   Tags: 'Labels attached to records for filtering.',
   'Tax rates': 'Sales tax rates applied to order lines.',
   'Units of measure': 'Units products are stocked and sold in, and their conversions.',

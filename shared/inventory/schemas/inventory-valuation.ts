@@ -27,7 +27,7 @@ export const InventoryValuation = z
         quantity_on_hand: z.number().describe('Σ quantity_on_hand over the items (units of every product together).'),
         value: z.number().describe('Σ value over the items; equal to inventory_account_balance.'),
       })
-      .meta({ id: 'InventoryValuationTotals' }),
+      .meta({ id: 'InventoryValuationTotals', description: 'The items summed: units of every product together, and the value that ties to the inventory account.' }),
     inventory_account_balance: z.number().describe('The inventory asset account balance (debits minus credits) posted on or before as_of_date.'),
   })
   .meta({
