@@ -5,7 +5,8 @@
 -- happened after the date, so it reads what is open plus what moved since, never the whole history.
 
 -- Open invoices and credit memos with credit left: the start of the AR aging and of the credit-memo credit.
-CREATE INDEX orders_open_receivables ON orders (entity_id, document_type) INCLUDE (customer_account_id, balance_due)
+CREATE INDEX orders_open_receivables ON orders (entity_id, document_type)
+  INCLUDE (customer_account_id, balance_due, order_date, due_date, order_status, journal_entry_id, deleted_at)
   WHERE document_type IN ('invoice', 'return') AND balance_due <> 0;
 -- Sales orders that hold or held a deposit.
 CREATE INDEX orders_sales_order_deposits ON orders (entity_id) WHERE document_type = 'sales_order' AND (amount_received <> 0 OR amount_refunded <> 0);

@@ -33,8 +33,17 @@ const END_OF_DATE = `(($2::date + 1)::timestamp AT TIME ZONE 'UTC')`;
 const agingDate = (basis: AgingBasis) =>
   basis === 'invoice_date' ? `(o.order_date AT TIME ZONE 'UTC')::date` : `(coalesce(o.due_date, o.order_date) AT TIME ZONE 'UTC')::date`;
 
-/** Each open invoice on $2 with its balance then and its days past the aging date. */
+/** The invoices that count on $2: posted on or before it, not draft, cancelled or voided. */
+const COUNTS_ON_DATE = `o.document_type = 'invoice' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
+  AND o.order_status NOT IN ('draft', 'cancelled', 'voided') AND o.order_date < ${END_OF_DATE}`;
+
+/**
+ * Each open invoice on $2 with its balance then and its days past the aging date: the invoices
+ * open today (one index-only scan of the open receivables) with what they took after the date
+ * added back, and the invoices paid off today that took money after it.
+ */
 function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, accountFilter = ''): string {
+  const columns = `o.id, o.customer_account_id AS account_id, $2::date - ${agingDate(basis)} AS days_past`;
   return `WITH later AS (
       SELECT order_id, sum(amount) AS amount FROM (
         ${history.receivedAfterSql}
@@ -42,20 +51,15 @@ function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, account
         SELECT m.invoice_id, m.amount FROM credit_memo_moves m
          WHERE m.entity_id = $1 AND m.kind = 'application' AND m.move_date > $2::date
       ) moves GROUP BY order_id
-    ), candidates AS (
-      SELECT o.id FROM orders o WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0
-      UNION
-      SELECT order_id FROM later
     )
-    SELECT o.id, o.customer_account_id AS account_id, o.invoice_number, o.order_number,
-           (o.order_date AT TIME ZONE 'UTC')::date::text AS invoice_date, (o.due_date AT TIME ZONE 'UTC')::date::text AS due_date,
-           $2::date - ${agingDate(basis)} AS days_past, o.balance_due + coalesce(l.amount, 0) AS balance
-      FROM candidates c
-      JOIN orders o ON o.entity_id = $1 AND o.id = c.id
-      LEFT JOIN later l ON l.order_id = o.id
-     WHERE o.document_type = 'invoice' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
-       AND o.order_status NOT IN ('draft', 'cancelled', 'voided') AND o.order_date < ${END_OF_DATE}
-       AND o.balance_due + coalesce(l.amount, 0) <> 0 ${accountFilter}`;
+    SELECT ${columns}, o.balance_due + coalesce(l.amount, 0) AS balance
+      FROM orders o LEFT JOIN later l ON l.order_id = o.id
+     WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0 AND ${COUNTS_ON_DATE}
+       AND o.balance_due + coalesce(l.amount, 0) <> 0 ${accountFilter}
+    UNION ALL
+    SELECT ${columns}, l.amount
+      FROM later l JOIN orders o ON o.entity_id = $1 AND o.id = l.order_id
+     WHERE o.balance_due = 0 AND ${COUNTS_ON_DATE} AND l.amount <> 0 ${accountFilter}`;
 }
 
 /** The bucket index (into AGING_BUCKETS) of a number of days past the aging date. */
@@ -103,30 +107,32 @@ export async function openInvoicesOf(
 ): Promise<OpenInvoiceRow[]> {
   const accounts = `$${3 + history.params.length}`;
   return db.query<OpenInvoiceRow>(
-    `SELECT * FROM (${openInvoicesSql(basis, history, `AND o.customer_account_id = ANY(${accounts}::uuid[])`)}) open
-      ORDER BY days_past DESC, invoice_date, id`,
+    `SELECT open.id, open.account_id, open.days_past, open.balance, o.invoice_number, o.order_number,
+            (o.order_date AT TIME ZONE 'UTC')::date::text AS invoice_date, (o.due_date AT TIME ZONE 'UTC')::date::text AS due_date
+       FROM (${openInvoicesSql(basis, history, `AND o.customer_account_id = ANY(${accounts}::uuid[])`)}) open
+       JOIN orders o ON o.entity_id = $1 AND o.id = open.id
+      ORDER BY open.days_past DESC, o.order_date, open.id`,
     [entityId, asOfDate, ...history.params, [...accountIds]],
   );
 }
 
 /** Credit-memo credit left on the date per customer account: credit memos posted on or before it, less what they gave by then. */
 export async function creditMemoCreditRows(db: Db, entityId: string, asOfDate: string): Promise<{ account_id: string; amount: string }[]> {
+  const counts = `o.document_type = 'return' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
+    AND o.order_status NOT IN ('draft', 'cancelled') AND o.order_date < ${END_OF_DATE}`;
   return db.query(
     `WITH later AS (
        SELECT m.credit_memo_id AS id, sum(m.amount) AS amount FROM credit_memo_moves m
         WHERE m.entity_id = $1 AND m.move_date > $2::date GROUP BY m.credit_memo_id
-     ), candidates AS (
-       SELECT o.id FROM orders o WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0
-       UNION
-       SELECT id FROM later
      )
-     SELECT o.customer_account_id AS account_id, sum(coalesce(l.amount, 0) - o.balance_due) AS amount
-       FROM candidates c
-       JOIN orders o ON o.entity_id = $1 AND o.id = c.id
-       LEFT JOIN later l ON l.id = o.id
-      WHERE o.document_type = 'return' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
-        AND o.order_status NOT IN ('draft', 'cancelled') AND o.order_date < ${END_OF_DATE}
-      GROUP BY o.customer_account_id HAVING sum(coalesce(l.amount, 0) - o.balance_due) <> 0`,
+     SELECT account_id, sum(amount) AS amount FROM (
+       SELECT o.customer_account_id AS account_id, coalesce(l.amount, 0) - o.balance_due AS amount
+         FROM orders o LEFT JOIN later l ON l.id = o.id
+        WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0 AND ${counts}
+       UNION ALL
+       SELECT o.customer_account_id, l.amount FROM later l JOIN orders o ON o.entity_id = $1 AND o.id = l.id
+        WHERE o.balance_due = 0 AND ${counts}
+     ) credit GROUP BY account_id HAVING sum(amount) <> 0`,
     [entityId, asOfDate],
   );
 }
