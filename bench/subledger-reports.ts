@@ -21,7 +21,20 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import pg from 'pg';
-import { assertLocal, countOption, createDatabase, databaseUrl, dropDatabase, hrtimeMs, option, printTable, round, timed, writeResults, type Summary } from './lib';
+import {
+  assertLocal,
+  countOption,
+  createDatabase,
+  databaseUrl,
+  dropDatabase,
+  hrtimeMs,
+  option,
+  printTable,
+  round,
+  timed,
+  writeResults,
+  type Summary,
+} from './lib';
 import { connectBenchDatabase, getEvent, seed } from './seed';
 
 // Before any application module is loaded: production skips response validation.
@@ -175,7 +188,18 @@ async function main(): Promise<void> {
     const started = process.hrtime.bigint();
     await generateReceivables(owner, entityId, today);
     await generateStock(owner, entityId, locationId, today);
-    for (const table of ['accounts', 'orders', 'payments', 'payment_applications', 'products', 'inventory_transactions', 'inventory_cost_layers', 'inventory_layer_draws', 'inventory_balances', 'gl_daily_balances'])
+    for (const table of [
+      'accounts',
+      'orders',
+      'payments',
+      'payment_applications',
+      'products',
+      'inventory_transactions',
+      'inventory_cost_layers',
+      'inventory_layer_draws',
+      'inventory_balances',
+      'gl_daily_balances',
+    ])
       await owner.query(`VACUUM ANALYZE ${table}`);
     const seedSeconds = hrtimeMs(started) / 1000;
     console.log(`seeded in ${round(seedSeconds, 1)} s`);
@@ -183,7 +207,13 @@ async function main(): Promise<void> {
     let sequence = 0;
     const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context;
     const invoke = async (handler: Handler, resource: string, asOf: string) => {
-      const base = getEvent({ resource, path: resource.replace('{entity_id}', entityId), pathParameters: { entity_id: entityId }, authorizer, requestId: `bench-${++sequence}` });
+      const base = getEvent({
+        resource,
+        path: resource.replace('{entity_id}', entityId),
+        pathParameters: { entity_id: entityId },
+        authorizer,
+        requestId: `bench-${++sequence}`,
+      });
       const event = { ...base, queryStringParameters: { as_of_date: asOf }, multiValueQueryStringParameters: { as_of_date: [asOf] } };
       const response = await handler(event as unknown as APIGatewayProxyEvent, context);
       if (response.statusCode !== 200) throw new Error(`${resource}: ${response.statusCode} ${response.body}`);
@@ -202,10 +232,20 @@ async function main(): Promise<void> {
       ['a year back', yearBack],
     ] as const) {
       // Checked before timing: each total against its control account.
-      const aging = (await invoke(arAging.handler, arAging.route.path, asOf)) as { customers: unknown[]; totals: { total: number }; accounts_receivable_balance: number };
-      if (aging.totals.total !== aging.accounts_receivable_balance) throw new Error(`${asOf}: aging ${aging.totals.total} ≠ AR ${aging.accounts_receivable_balance}`);
-      const stock = (await invoke(valuation.handler, valuation.route.path, asOf)) as { items: unknown[]; totals: { value: number }; inventory_account_balance: number };
-      if (stock.totals.value !== stock.inventory_account_balance) throw new Error(`${asOf}: valuation ${stock.totals.value} ≠ inventory ${stock.inventory_account_balance}`);
+      const aging = (await invoke(arAging.handler, arAging.route.path, asOf)) as {
+        customers: unknown[];
+        totals: { total: number };
+        accounts_receivable_balance: number;
+      };
+      if (aging.totals.total !== aging.accounts_receivable_balance)
+        throw new Error(`${asOf}: aging ${aging.totals.total} ≠ AR ${aging.accounts_receivable_balance}`);
+      const stock = (await invoke(valuation.handler, valuation.route.path, asOf)) as {
+        items: unknown[];
+        totals: { value: number };
+        inventory_account_balance: number;
+      };
+      if (stock.totals.value !== stock.inventory_account_balance)
+        throw new Error(`${asOf}: valuation ${stock.totals.value} ≠ inventory ${stock.inventory_account_balance}`);
       const open = (
         await owner.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM orders o WHERE o.entity_id = $1 AND o.document_type = 'invoice' AND (o.order_date AT TIME ZONE 'UTC')::date <= $2
@@ -226,7 +266,15 @@ async function main(): Promise<void> {
     const measured = rows.filter((row) => row[0] !== 'trial balance');
     const verdict = measured.every((row) => (row[2] as number) <= P50_TARGET_MS && (row[3] as number) <= P95_TARGET_MS) ? 'PASS' : 'FAIL';
     console.log(`\ntargets p50 ≤ ${P50_TARGET_MS} ms, p95 ≤ ${P95_TARGET_MS} ms: ${verdict}`);
-    const file = writeResults('subledger-reports', { runs: RUNS, invoices: INVOICES, customers: CUSTOMERS, products: PRODUCTS, seed_seconds: round(seedSeconds, 1), verdict, figures });
+    const file = writeResults('subledger-reports', {
+      runs: RUNS,
+      invoices: INVOICES,
+      customers: CUSTOMERS,
+      products: PRODUCTS,
+      seed_seconds: round(seedSeconds, 1),
+      verdict,
+      figures,
+    });
     console.log(`results: ${file}`);
   } finally {
     for (const close of closers) await close().catch((error) => console.error(String(error)));

@@ -60,15 +60,7 @@ export async function inventoryValuation(db: Db, entityId: string, asOfDate: str
   // A large entity's estimate passes jit_above_cost, and compiling costs more than this query runs.
   await db.query('SET LOCAL jit = off');
   const rows = await db.query<ValuationRow>(VALUATION_SQL, [entityId, asOfDate]);
-  const products = new Map(
-    (
-      await lineProducts(
-        db,
-        entityId,
-        [...new Set(rows.map((row) => row.product_id))],
-      )
-    ).map((product) => [product.id, product]),
-  );
+  const products = new Map((await lineProducts(db, entityId, [...new Set(rows.map((row) => row.product_id))])).map((product) => [product.id, product]));
   const items = rows
     .map((row) => ({ row, product: products.get(row.product_id)! }))
     // By SKU, then location name and id.

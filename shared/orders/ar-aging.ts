@@ -63,7 +63,8 @@ function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, account
 }
 
 /** The bucket index (into AGING_BUCKETS) of a number of days past the aging date. */
-const BUCKET_OF_DAYS = (days: string) => `CASE WHEN ${days} <= 0 THEN 0 WHEN ${days} <= 30 THEN 1 WHEN ${days} <= 60 THEN 2 WHEN ${days} <= 90 THEN 3 ELSE 4 END`;
+const BUCKET_OF_DAYS = (days: string) =>
+  `CASE WHEN ${days} <= 0 THEN 0 WHEN ${days} <= 30 THEN 1 WHEN ${days} <= 60 THEN 2 WHEN ${days} <= 90 THEN 3 ELSE 4 END`;
 
 export function bucketOfDays(days: number): AgingBucket {
   return days <= 0 ? 'current' : days <= 30 ? 'days_1_30' : days <= 60 ? 'days_31_60' : days <= 90 ? 'days_61_90' : 'days_over_90';

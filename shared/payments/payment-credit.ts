@@ -68,14 +68,7 @@ export async function recordApplicationDates(
   await db.query(
     `INSERT INTO payment_application_moves (id, entity_id, payment_id, order_id, amount, applied_date)
      SELECT v.id, $1, $2, v.order_id, v.amount, $6::date FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS v(id, order_id, amount)`,
-    [
-      entityId,
-      paymentId,
-      applications.map(() => newId()),
-      applications.map((a) => a.orderId),
-      applications.map((a) => a.amount.toString()),
-      date,
-    ],
+    [entityId, paymentId, applications.map(() => newId()), applications.map((a) => a.orderId), applications.map((a) => a.amount.toString()), date],
   );
 }
 

@@ -15,7 +15,13 @@ const valuationPath = (owner: TestEntity) => `/v1/entities/${owner.entity.id}/re
 const noon = (date: string) => `${date}T12:00:00Z`;
 
 /** A GET with this query is a 400 naming `param` (and `code`, when given). */
-async function expectBadQuery(owner: TestEntity, path: `/v1/entities/${string}/reconciliation/${'ar-aging' | 'inventory-valuation'}`, query: Record<string, string>, param: string, code?: string) {
+async function expectBadQuery(
+  owner: TestEntity,
+  path: `/v1/entities/${string}/reconciliation/${'ar-aging' | 'inventory-valuation'}`,
+  query: Record<string, string>,
+  param: string,
+  code?: string,
+) {
   const response = await api.request('GET', path, { key: owner.secret, query });
   expect(response.status, response.text).toBe(400);
   expect(response.error.param).toBe(param);
@@ -102,7 +108,14 @@ describe('GET /v1/entities/{entity_id}/reconciliation/ar-aging', () => {
     const { w, acme } = await agingWorld();
     const report = await api.get(w.owner, arAgingPath(w.owner), { as_of_date: '2026-06-30', aging_basis: 'invoice_date' });
     expect(report.aging_basis).toBe('invoice_date');
-    expect(report.customers.find((c) => c.id === acme)).toMatchObject({ current: 0, days_1_30: 10, days_31_60: 15, days_61_90: 30, days_over_90: 90, total: 145 });
+    expect(report.customers.find((c) => c.id === acme)).toMatchObject({
+      current: 0,
+      days_1_30: 10,
+      days_31_60: 15,
+      days_61_90: 30,
+      days_over_90: 90,
+      total: 145,
+    });
     expect(report.totals).toEqual({ current: 0, days_1_30: 80, days_31_60: 15, days_61_90: 30, days_over_90: 90, total: 215 });
   });
 
@@ -183,7 +196,12 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
       value,
     });
 
-    expect(await at('2026-01-31')).toMatchObject({ object: 'inventory_valuation', items: [], totals: { quantity_on_hand: 0, value: 0 }, inventory_account_balance: 0 });
+    expect(await at('2026-01-31')).toMatchObject({
+      object: 'inventory_valuation',
+      items: [],
+      totals: { quantity_on_hand: 0, value: 0 },
+      inventory_account_balance: 0,
+    });
     const march = await at('2026-03-15');
     expect(march.items).toEqual([row(back, 2, 3), row(main, 10, 40)]);
     expect(march).toMatchObject({ as_of_date: '2026-03-15', totals: { quantity_on_hand: 12, value: 43 }, inventory_account_balance: 43 });
@@ -194,7 +212,11 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
     expect(may.items).toEqual([row(back, 2, 3), row(main, 3, 18)]);
     expect(may).toMatchObject({ totals: { quantity_on_hand: 5, value: 21 }, inventory_account_balance: 21 });
     const today = await at();
-    expect(today).toMatchObject({ as_of_date: new Date().toISOString().slice(0, 10), totals: { quantity_on_hand: 5, value: 21 }, inventory_account_balance: 21 });
+    expect(today).toMatchObject({
+      as_of_date: new Date().toISOString().slice(0, 10),
+      totals: { quantity_on_hand: 5, value: 21 },
+      inventory_account_balance: 21,
+    });
   });
 
   it('400 on a bad date; scopes accounting:read or migration:read; another entity and the other mode are 404', async () => {
@@ -219,7 +241,13 @@ describe('both reports as of a date inside a closed period', () => {
   it('answer the same after later payments, credit applications and stock movements', async () => {
     const w = await salesWorld(api, { account: 'Acme' });
     const main = w.location.id;
-    await api.post(w.owner, '/v1/inventory/receipts', { product_id: w.widget.id, location_id: main, quantity: 10, unit_cost: 4, occurred_at: noon('2026-03-01') });
+    await api.post(w.owner, '/v1/inventory/receipts', {
+      product_id: w.widget.id,
+      location_id: main,
+      quantity: 10,
+      unit_cost: 4,
+      occurred_at: noon('2026-03-01'),
+    });
     const march = await api.post(w.owner, '/v1/orders', {
       document_type: 'invoice',
       account_id: w.account.id,
@@ -242,7 +270,13 @@ describe('both reports as of a date inside a closed period', () => {
     const agingAtClose = await aging();
     const valuationAtClose = await valuation();
     expect(agingAtClose.customers).toEqual([
-      expect.objectContaining({ name: 'Acme', current: 15, total: 15, unapplied_credits: 8, invoices: [expect.objectContaining({ id: march.id, balance_due: 15 })] }),
+      expect.objectContaining({
+        name: 'Acme',
+        current: 15,
+        total: 15,
+        unapplied_credits: 8,
+        invoices: [expect.objectContaining({ id: march.id, balance_due: 15 })],
+      }),
     ]);
     expect(agingAtClose).toMatchObject({ accounts_receivable_balance: 15, customer_credits_balance: 8 });
     expect(valuationAtClose).toMatchObject({ totals: { quantity_on_hand: 10, value: 40 }, inventory_account_balance: 40 });
@@ -257,13 +291,29 @@ describe('both reports as of a date inside a closed period', () => {
     });
     await w.act(april.id, 'confirm');
     await api.post(w.owner, `/v1/payments/${credit.data.id}/apply-credit`, { invoice_id: april.id, applied_date: '2026-04-06' }, 200);
-    await api.post(w.owner, '/v1/inventory/adjustments', { product_id: w.widget.id, location_id: main, quantity: -3, reason: 'damage', occurred_at: noon('2026-04-03') });
-    await api.post(w.owner, '/v1/inventory/receipts', { product_id: w.widget.id, location_id: main, quantity: 4, unit_cost: 5, occurred_at: noon('2026-04-04') });
+    await api.post(w.owner, '/v1/inventory/adjustments', {
+      product_id: w.widget.id,
+      location_id: main,
+      quantity: -3,
+      reason: 'damage',
+      occurred_at: noon('2026-04-03'),
+    });
+    await api.post(w.owner, '/v1/inventory/receipts', {
+      product_id: w.widget.id,
+      location_id: main,
+      quantity: 4,
+      unit_cost: 5,
+      occurred_at: noon('2026-04-04'),
+    });
 
     expect(await aging()).toEqual(agingAtClose);
     expect(await valuation()).toEqual(valuationAtClose);
     const now = await api.get(w.owner, arAgingPath(w.owner));
-    expect(now).toMatchObject({ customers: [expect.objectContaining({ total: 2, unapplied_credits: 0 })], accounts_receivable_balance: 2, customer_credits_balance: 0 });
+    expect(now).toMatchObject({
+      customers: [expect.objectContaining({ total: 2, unapplied_credits: 0 })],
+      accounts_receivable_balance: 2,
+      customer_credits_balance: 0,
+    });
     expect(await api.get(w.owner, valuationPath(w.owner))).toMatchObject({ totals: { quantity_on_hand: 11, value: 48 }, inventory_account_balance: 48 });
   });
 });

@@ -12,7 +12,11 @@ const InventoryValuationItem = z
     location_id: id(),
     location_name: z.string(),
     quantity_on_hand: z.number().describe('Units on hand at the end of as_of_date (4 decimals); negative when more left than arrived.'),
-    value: z.number().describe("The FIFO cost layers' value at the end of as_of_date, in the currency (2 decimals). Units beyond the layers (negative stock) are worth nothing."),
+    value: z
+      .number()
+      .describe(
+        "The FIFO cost layers' value at the end of as_of_date, in the currency (2 decimals). Units beyond the layers (negative stock) are worth nothing.",
+      ),
   })
   .meta({ id: 'InventoryValuationItem', description: 'One product at one location on the date.' });
 
@@ -27,7 +31,10 @@ export const InventoryValuation = z
         quantity_on_hand: z.number().describe('Σ quantity_on_hand over the items (units of every product together).'),
         value: z.number().describe('Σ value over the items; equal to inventory_account_balance.'),
       })
-      .meta({ id: 'InventoryValuationTotals', description: 'The items summed: units of every product together, and the value that ties to the inventory account.' }),
+      .meta({
+        id: 'InventoryValuationTotals',
+        description: 'The items summed: units of every product together, and the value that ties to the inventory account.',
+      }),
     inventory_account_balance: z.number().describe('The inventory asset account balance (debits minus credits) posted on or before as_of_date.'),
   })
   .meta({

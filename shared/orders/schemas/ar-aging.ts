@@ -20,7 +20,10 @@ const ArAgingInvoice = z
     invoice_number: z.string().nullable(),
     invoice_date: isoDate().describe('The UTC date of order_date: the date its AR entry is dated.'),
     due_date: isoDate().nullable().describe('The UTC date of due_date; null when the invoice has none (it ages from invoice_date).'),
-    days_past: z.number().int().describe('Days from the aging date (due_date, or invoice_date with aging_basis invoice_date) to as_of_date; 0 or less is current.'),
+    days_past: z
+      .number()
+      .int()
+      .describe('Days from the aging date (due_date, or invoice_date with aging_basis invoice_date) to as_of_date; 0 or less is current.'),
     bucket: z.enum(AGING_BUCKETS),
     balance_due: z.number().describe('The balance on as_of_date.'),
   })
@@ -33,7 +36,9 @@ const ArAgingCustomer = z
     ...bucketMembers(),
     unapplied_credits: z
       .number()
-      .describe("The customer's money not applied to an invoice on as_of_date: unapplied payments, sales-order deposits and credit-memo credit left. Not in the buckets."),
+      .describe(
+        "The customer's money not applied to an invoice on as_of_date: unapplied payments, sales-order deposits and credit-memo credit left. Not in the buckets.",
+      ),
     invoices: z.array(ArAgingInvoice).optional().describe('With expand[]=customers.invoices: the open invoices behind the buckets, oldest first.'),
   })
   .meta({ id: 'ArAgingCustomer', description: "One customer account's open invoice balances on the date, in buckets, and its unapplied credit." });
