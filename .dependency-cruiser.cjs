@@ -58,6 +58,7 @@ const OWNED_TABLES = {
   payments: [
     'payments',
     'payment_applications',
+    'payment_application_moves',
     'refunds',
     'refund_lines',
     'deposits',

@@ -874,6 +874,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities/{entity_id}/reconciliation/ar-aging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AR aging per customer, as of a date
+         * @description Open invoice balances per customer account in buckets by days past the aging date (aging_basis due_date, the default: days past due_date, an invoice without one ageing from its date; invoice_date: days since the invoice's date). current: not yet past it; then days_1_30, days_31_60, days_61_90, days_over_90; totals has the same members. as_of_date (default today, UTC) gives the balances as they stood that day, rebuilt from history: invoices dated (order_date) on or before it and not voided, less the payments received on or before it (ACH: cleared on or before it) and the credit-memo applications dated on or before it, net of refunds dated on or before it. An invoice paid after as_of_date is open on it; a payment applied later on an applied_date of its own is unapplied credit until then; a sales order's deposit is credit until the invoice made from the order is dated. totals.total equals accounts_receivable_balance, the accounts receivable control account on that date. unapplied_credits, per customer and in total and outside the buckets, is the customer money not applied to an invoice on that date: unapplied payment money, deposits sales orders hold, and credit-memo credit left (credit memos dated on or before it, less what they applied or refunded by then); the total equals customer_credits_balance, the customer deposits and credits account on that date. expand[]=customers.invoices lists each customer's open invoices with their balance and bucket. Customers with neither an open balance nor credit are left out.
+         *
+         *     Requires one of the scopes: accounting:read, migration:read.
+         */
+        get: operations["reconciliation.ar_aging"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entities/{entity_id}/reconciliation/cash-balance": {
         parameters: {
             query?: never;
@@ -888,6 +910,28 @@ export interface paths {
          *     Requires scope: migration:read.
          */
         get: operations["reconciliation.cash_balance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/reconciliation/inventory-valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inventory valuation per product and location, as of a date
+         * @description Quantity on hand and value per product and location at the end of as_of_date (default today, UTC), from the FIFO cost layers: each layer carries its value in cents, a movement takes effect on its occurred_at, and a past date is rebuilt from today's layers and balances by taking back the movements that occurred after it (the cents they drew, the units they moved). totals.value equals inventory_account_balance, the inventory asset account on that date, to the cent: every movement posts its value change on its date. Units beyond the layers (negative stock) count in quantity_on_hand at no value. Products and locations with neither stock nor value are left out.
+         *
+         *     Requires one of the scopes: accounting:read, migration:read.
+         */
+        get: operations["reconciliation.inventory_valuation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5660,6 +5704,103 @@ export interface components {
             total: number;
         };
         /**
+         * ArAging
+         * @description Open invoice balances as they stood on as_of_date, rebuilt from the invoice, payment and credit-memo history, per customer account in buckets, with the unapplied customer credit beside them.
+         */
+        ArAging: {
+            /** @constant */
+            object: "ar_aging";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            as_of_date: string;
+            /** @enum {string} */
+            aging_basis: "due_date" | "invoice_date";
+            /** @description Customer accounts with an open balance or unapplied credit on as_of_date, by name. */
+            customers: components["schemas"]["ArAgingCustomer"][];
+            totals: components["schemas"]["ArAgingTotals"];
+            /** @description Σ unapplied_credits of the customers; equal to customer_credits_balance. */
+            unapplied_credits: number;
+            /** @description The accounts receivable control account balance (debits minus credits) posted on or before as_of_date; equal to totals.total. */
+            accounts_receivable_balance: number;
+            /** @description The customer deposits and credits control account balance (credits minus debits) posted on or before as_of_date; equal to unapplied_credits. */
+            customer_credits_balance: number;
+        };
+        /**
+         * ArAgingCustomer
+         * @description One customer account's open invoice balances on the date, in buckets, and its unapplied credit.
+         */
+        ArAgingCustomer: {
+            /**
+             * Format: uuid
+             * @description The customer account.
+             */
+            id: string;
+            name: string;
+            /** @description Balances not yet past the aging date on as_of_date (due_date basis: due on or after it). */
+            current: number;
+            /** @description Balances 1 to 30 days past the aging date. */
+            days_1_30: number;
+            /** @description Balances 31 to 60 days past the aging date. */
+            days_31_60: number;
+            /** @description Balances 61 to 90 days past the aging date. */
+            days_61_90: number;
+            /** @description Balances more than 90 days past the aging date. */
+            days_over_90: number;
+            /** @description The sum of the five buckets. */
+            total: number;
+            /** @description The customer's money not applied to an invoice on as_of_date: unapplied payments, sales-order deposits and credit-memo credit left. Not in the buckets. */
+            unapplied_credits: number;
+            /** @description With expand[]=customers.invoices: the open invoices behind the buckets, oldest first. */
+            invoices?: components["schemas"]["ArAgingInvoice"][];
+        };
+        /**
+         * ArAgingInvoice
+         * @description An invoice open on as_of_date, with its balance then and its bucket.
+         */
+        ArAgingInvoice: {
+            /**
+             * Format: uuid
+             * @description The invoice (an order of document_type invoice).
+             */
+            id: string;
+            invoice_number: string | null;
+            /**
+             * Format: date
+             * @description The UTC date of order_date: the date its AR entry is dated.
+             */
+            invoice_date: string;
+            /** @description The UTC date of due_date; null when the invoice has none (it ages from invoice_date). */
+            due_date: string | null;
+            /** @description Days from the aging date (due_date, or invoice_date with aging_basis invoice_date) to as_of_date; 0 or less is current. */
+            days_past: number;
+            /** @enum {string} */
+            bucket: "current" | "days_1_30" | "days_31_60" | "days_61_90" | "days_over_90";
+            /** @description The balance on as_of_date. */
+            balance_due: number;
+        };
+        /**
+         * ArAgingTotals
+         * @description The buckets summed over every customer; total is the grand total.
+         */
+        ArAgingTotals: {
+            /** @description Balances not yet past the aging date on as_of_date (due_date basis: due on or after it). */
+            current: number;
+            /** @description Balances 1 to 30 days past the aging date. */
+            days_1_30: number;
+            /** @description Balances 31 to 60 days past the aging date. */
+            days_31_60: number;
+            /** @description Balances 61 to 90 days past the aging date. */
+            days_61_90: number;
+            /** @description Balances more than 90 days past the aging date. */
+            days_over_90: number;
+            /** @description The sum of the five buckets. */
+            total: number;
+        };
+        /**
          * CashBalance
          * @description The balance of each bank account of the ledger as of a date, and their total.
          */
@@ -5681,6 +5822,53 @@ export interface components {
                 gl_balance: number;
             }[];
             total_gl_balance: number;
+        };
+        /**
+         * InventoryValuation
+         * @description Stock on hand and its FIFO value per product and location as they stood at the end of as_of_date, beside the inventory account.
+         */
+        InventoryValuation: {
+            /** @constant */
+            object: "inventory_valuation";
+            /** @description True for an object of live data, false for test data. A key reads and writes only the data of its own mode. */
+            livemode: boolean;
+            /**
+             * Format: date
+             * @description ISO 8601 date
+             */
+            as_of_date: string;
+            /** @description Every product and location with stock or value on as_of_date, by SKU, then location name. */
+            items: components["schemas"]["InventoryValuationItem"][];
+            totals: components["schemas"]["InventoryValuationTotals"];
+            /** @description The inventory asset account balance (debits minus credits) posted on or before as_of_date. */
+            inventory_account_balance: number;
+        };
+        /**
+         * InventoryValuationItem
+         * @description One product at one location on the date.
+         */
+        InventoryValuationItem: {
+            /** Format: uuid */
+            product_id: string;
+            sku: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_name: string;
+            /** @description Units on hand at the end of as_of_date (4 decimals); negative when more left than arrived. */
+            quantity_on_hand: number;
+            /** @description The FIFO cost layers' value at the end of as_of_date, in the currency (2 decimals). Units beyond the layers (negative stock) are worth nothing. */
+            value: number;
+        };
+        /**
+         * InventoryValuationTotals
+         * @description The items summed: units of every product together, and the value that ties to the inventory account.
+         */
+        InventoryValuationTotals: {
+            /** @description Σ quantity_on_hand over the items (units of every product together). */
+            quantity_on_hand: number;
+            /** @description Σ value over the items; equal to inventory_account_balance. */
+            value: number;
         };
         /**
          * TrialBalance
@@ -23526,6 +23714,162 @@ export interface operations {
             };
         };
     };
+    "reconciliation.ar_aging": {
+        parameters: {
+            query?: {
+                /** @description The date of the snapshot (default today, UTC). */
+                as_of_date?: string;
+                /** @description What the buckets count days from: due_date (default; an invoice without one ages from its date) or invoice_date. */
+                aging_basis?: "due_date" | "invoice_date";
+                /** @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n]. */
+                "expand[]"?: "customers.invoices"[];
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AR aging per customer, as of a date */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArAging"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused, expand_error. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "reconciliation.cash_balance": {
         parameters: {
             query?: {
@@ -23734,6 +24078,158 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reconciliation.inventory_valuation": {
+        parameters: {
+            query?: {
+                /** @description The date of the snapshot (default today, UTC): movements that occurred on or before it. */
+                as_of_date?: string;
+            };
+            header?: {
+                /** @description An ETag from a previous response; 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Inventory valuation per product and location, as of a date */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryValuation"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, raw_card_data_refused, raw_bank_data_refused. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_malformed, api_key_invalid, api_key_revoked, api_key_expired, api_key_mode_not_allowed. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: insufficient_scope. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: not_found. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: request_too_large. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: uri_too_long. */
+            414: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limit_exceeded. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: headers_too_large. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 /**
  * Route table entries: locations, stock balances and transactions (adjustments, receipts,
- * transfers, kit builds), kit availability and the reorder report (shared/inventory). Keys are the
- * handler modules' paths under functions/ (see ../routes.ts).
+ * transfers, kit builds), kit availability, the reorder report and the inventory valuation
+ * (shared/inventory). Keys are the handler modules' paths under functions/ (see ../routes.ts).
  */
 import type { RouteModule } from './route-module';
 import * as createLocation from '../locations/create-location';
@@ -19,6 +19,7 @@ import * as listInventoryTransactions from '../inventory/list-transactions';
 import * as createKitBuild from '../kits/create-build';
 import * as getKitAvailability from '../kits/get-availability';
 import * as getReorderReport from '../purchasing/get-reorder-report';
+import * as getInventoryValuation from '../reconciliation/get-inventory-valuation';
 
 export const INVENTORY_ROUTES = {
   'locations/create-location': createLocation,
@@ -36,4 +37,5 @@ export const INVENTORY_ROUTES = {
   'kits/create-build': createKitBuild,
   'kits/get-availability': getKitAvailability,
   'purchasing/get-reorder-report': getReorderReport,
+  'reconciliation/get-inventory-valuation': getInventoryValuation,
 } satisfies Record<string, RouteModule>;

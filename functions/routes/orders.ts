@@ -1,6 +1,6 @@
 /**
  * Route table entries: sales and purchase orders through their lifecycle, their lines, adjustments,
- * approvals, fulfillments and returns, with coupons and tax rates (shared/orders). Keys are the
+ * approvals, fulfillments and returns, with coupons and tax rates, and the AR aging (shared/orders). Keys are the
  * handler modules' paths under functions/ (see ../routes.ts).
  */
 import type { RouteModule } from './route-module';
@@ -49,6 +49,7 @@ import * as createOrderApprovalRule from '../orders/create-approval-rule';
 import * as listOrderApprovalRules from '../orders/list-approval-rules';
 import * as getOrderApprovalRule from '../orders/get-approval-rule';
 import * as updateOrderApprovalRule from '../orders/update-approval-rule';
+import * as getArAging from '../reconciliation/get-ar-aging';
 import * as deleteOrderApprovalRule from '../orders/delete-approval-rule';
 
 export const ORDER_ROUTES = {
@@ -97,5 +98,6 @@ export const ORDER_ROUTES = {
   'orders/list-approval-rules': listOrderApprovalRules,
   'orders/get-approval-rule': getOrderApprovalRule,
   'orders/update-approval-rule': updateOrderApprovalRule,
+  'reconciliation/get-ar-aging': getArAging,
   'orders/delete-approval-rule': deleteOrderApprovalRule,
 } satisfies Record<string, RouteModule>;

@@ -10,6 +10,10 @@ import { ApiError } from '../errors';
 
 export interface ExpandLoaderContext {
   db: Db;
+  /** The caller's entity. */
+  entityId?: string;
+  /** The objects the expansion starts from (the response, or each item of a list page): a report's expansion answers as of their date. */
+  roots?: readonly Record<string, unknown>[];
 }
 export type ExpandLoader = (ctx: ExpandLoaderContext, parents: Record<string, unknown>[]) => Promise<void>;
 export type ExpandSpec = Record<string, ExpandLoader>;

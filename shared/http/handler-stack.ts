@@ -92,7 +92,7 @@ async function execute(
       if (route.list) result.url = listUrl(route.path, input.params as Record<string, string> | undefined);
       if (state.expand.length) {
         const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
-        await applyExpand({ db }, roots, state.expand, route.expand);
+        await applyExpand({ db, entityId: caller.entityId, roots }, roots, state.expand, route.expand);
       }
       // Every object of the response carries the caller's mode: the only data a key can reach.
       const stamped = withLivemode(result, live);

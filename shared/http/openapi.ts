@@ -504,7 +504,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Migration:
     'Tools for moving an entity from another system: relinking migrated inventory transactions to their orders, import batches, and the cutover (freeze, database snapshot, unfreeze).',
   Reports:
-    'Reports as of a date or over a range, read from the ledger and the documents: balance sheet, profit and loss, account activity, trial balance, cash balance and aging.',
+    'Reports a controller closes the month with and a migration team signs the cutover with, each as of a date or over a range and beside the control account it ties to: AR aging, AP aging, balance sheet, profit and loss, account activity, trial balance, cash balance, inventory valuation.',
   Tags: 'Labels attached to records for filtering.',
   'Tax rates': 'Sales tax rates applied to order lines.',
   'Units of measure': 'Units products are stocked and sold in, and their conversions.',

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import { amount } from '../money';
 
 /** The GL account of a bank account (404 on `param` when the entity has none with this bank_account_id). */
 export async function bankGlAccountId(db: Db, entityId: string, bankAccountId: string, param = 'bank_account_id'): Promise<string> {
@@ -60,4 +61,11 @@ export async function postedEntriesOfSource(db: Db, entityId: string, sourceType
     [entityId, sourceType, sourceId],
   );
   return rows.map((row) => row.id);
+}
+
+/** Debits minus credits posted to a system account up to and including a date (an asset's balance). */
+export async function debitBalanceThrough(db: Db, entityId: string, systemKey: string, asOfDate: string): Promise<string> {
+  return amount(await creditBalanceThrough(db, entityId, systemKey, asOfDate))
+    .negated()
+    .toString();
 }

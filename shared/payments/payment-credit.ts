@@ -52,6 +52,26 @@ export async function postApplication(actor: PaymentActor, db: Db, paymentId: st
   );
 }
 
+/**
+ * Records the dates of applications that take effect after the receipt (applied_date): the
+ * application rows keep one sum per document, these keep when each part moved, so the AR aging
+ * as of a date in between sees that money as unapplied (receivables-history.ts).
+ */
+export async function recordApplicationDates(
+  db: Db,
+  entityId: string,
+  paymentId: string,
+  applications: readonly { orderId: string; amount: Amount }[],
+  date: string,
+): Promise<void> {
+  if (!applications.length) return;
+  await db.query(
+    `INSERT INTO payment_application_moves (id, entity_id, payment_id, order_id, amount, applied_date)
+     SELECT v.id, $1, $2, v.order_id, v.amount, $6::date FROM unnest($3::uuid[], $4::uuid[], $5::numeric[]) AS v(id, order_id, amount)`,
+    [entityId, paymentId, applications.map(() => newId()), applications.map((a) => a.orderId), applications.map((a) => a.amount.toString()), date],
+  );
+}
+
 /** POST /v1/payments/{payment_id}/apply-credit: `amount` (default: as much as both allow) of the payment's unapplied money to an open invoice. */
 export async function applyPaymentCredit(db: Db, actor: PaymentActor, paymentId: string, input: PaymentCreditApply): Promise<PaymentResult> {
   const { entityId } = actor;
@@ -109,6 +129,7 @@ export async function applyPaymentCredit(db: Db, actor: PaymentActor, paymentId:
      ON CONFLICT (entity_id, payment_id, order_id) DO UPDATE SET amount_applied = payment_applications.amount_applied + EXCLUDED.amount_applied, updated_at = now()`,
     [newId(), entityId, paymentId, invoice.id, value.toString()],
   );
+  await recordApplicationDates(db, entityId, paymentId, [{ orderId: invoice.id, amount: value }], date);
   await settlePaidDocuments(db, entityId, [invoice.id]);
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }

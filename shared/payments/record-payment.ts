@@ -14,7 +14,7 @@ import { holdForAchClearance, lockPayableDocuments, type PayableDocument } from 
 import { settlePaidDocuments } from './document-payments';
 import { getPayment } from './payment-store';
 import { assertPaymentUsable, type PaymentActor, type PaymentResult } from './payment-context';
-import { applicationDate, postApplication } from './payment-credit';
+import { applicationDate, postApplication, recordApplicationDates } from './payment-credit';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { hasParty } from '../parties/parties';
@@ -98,8 +98,12 @@ async function receivePayment(db: Db, actor: PaymentActor, input: NewPayment): P
     ],
   );
   await writeApplications(db, entityId, id, input.applications, pending);
+  if (appliedLater) await recordApplicationDates(db, entityId, id, applicationParts(input.applications), appliedDate);
   return { payment: await getPayment(db, entityId, id) };
 }
+
+const applicationParts = (applications: readonly { order: PayableDocument; amount: Amount }[]) =>
+  applications.map((a) => ({ orderId: a.order.id, amount: a.amount }));
 
 async function writeApplications(
   db: Db,
@@ -282,5 +286,6 @@ export async function applyPayment(db: Db, actor: PaymentActor, paymentId: strin
   await writeApplications(db, entityId, paymentId, applications);
   // The applied part leaves customer deposits and settles the invoices' receivable (E8 applies to invoices only).
   await postApplication(actor, db, paymentId, total, appliedDate);
+  await recordApplicationDates(db, entityId, paymentId, applicationParts(applications), appliedDate);
   return { payment: await getPayment(db, entityId, paymentId, 'payment_id') };
 }

@@ -17,8 +17,17 @@
  * many more. Replay: BOOKS_SEED=<seed> [BOOKS_PATH=<path>] npx vitest run test/integration/books.property.test.ts
  */
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
-import { expectBooksSettled, expectBooksTie, readBooks } from '../support/books';
+import { describe, expect, it } from 'vitest';
+import {
+  expectBooksSettled,
+  expectBooksTie,
+  expectSubledgerReportsTie,
+  expectSubledgerReportsTieAsOf,
+  readBooks,
+  readSubledgerReports,
+  type Books,
+  type SubledgerReports,
+} from '../support/books';
 import { expectClosedStatementsUntouched } from '../support/books-reports';
 import { expectClosedPeriodsUntouched, runPurchasing, type PurchasingOp } from '../support/books-purchasing';
 import { REFUSALS, runRefusal, type RefusedOp } from '../support/books-refusals';
@@ -133,9 +142,30 @@ async function run(w: BooksWorld, step: Op): Promise<void> {
 }
 
 async function expectTies(w: BooksWorld, label: string): Promise<void> {
-  expectBooksTie(await readBooks(api, w.owner, w.system), label);
+  const books = await readBooks(api, w.owner, w.system);
+  expectBooksTie(books, label);
   await expectClosedPeriodsUntouched(w, label);
   await expectClosedStatementsUntouched(api, w.owner, w.system, w.closed, label);
+  await expectSubledgerReports(w, books, label);
+}
+
+/** Each closed period's AR aging and inventory valuation as of its end, as first read after it closed. */
+const reportsAtClose = new Map<string, SubledgerReports>();
+
+/**
+ * The AR aging and the inventory valuation tie to the books today (totals = Σ open invoice
+ * balance_due = AR, unapplied credit = customer deposits and credits, valuation = inventory), and
+ * as of the latest closed period's end they tie to the GL then and never change after the close.
+ */
+async function expectSubledgerReports(w: BooksWorld, books: Books, label: string): Promise<void> {
+  expectSubledgerReportsTie(await readSubledgerReports(api, w.owner), books, label);
+  const latest = w.closed.at(-1);
+  if (!latest) return;
+  const asOfEnd = await readSubledgerReports(api, w.owner, latest.end);
+  expectSubledgerReportsTieAsOf(asOfEnd, `as of ${latest.end} — ${label}`);
+  const atClose = reportsAtClose.get(latest.id);
+  if (atClose) expect(asOfEnd, `reports as of closed ${latest.end} — ${label}`).toEqual(atClose);
+  else reportsAtClose.set(latest.id, asOfEnd);
 }
 
 const RUNS = Number(process.env.BOOKS_RUNS ?? 4);
@@ -166,6 +196,7 @@ describe('the books through a whole cycle', () => {
           await settleBooks(w);
           const books = await readBooks(api, w.owner, w.system);
           expectBooksTie(books, 'after settling');
+          await expectSubledgerReports(w, books, 'after settling');
           expectBooksSettled(books, 'after settling');
           await expectClosedPeriodsUntouched(w, 'after settling');
           await expectClosedStatementsUntouched(api, w.owner, w.system, w.closed, 'after settling');

@@ -173,3 +173,70 @@ export function expectBooksSettled(books: Books, label: string): void {
   };
   expect(open, label).toEqual(Object.fromEntries(Object.keys(open).map((key) => [key, '0'])));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The subledger reports: AR aging and inventory valuation, tied to the books as of a date
+
+/** What the AR aging and the inventory valuation answer as of a date (default today). */
+export interface SubledgerReports {
+  arAgingTotal: string;
+  arAgingBuckets: string;
+  arAgingCustomers: string;
+  arAgingControl: string;
+  unappliedCredits: string;
+  unappliedByCustomer: string;
+  customerCreditsControl: string;
+  valuationTotal: string;
+  valuationItems: string;
+  valuationControl: string;
+}
+
+/** Reads both reports through the API, each figure as a decimal string (Σ of the rows beside the report's own totals). */
+export async function readSubledgerReports(api: TestApi, owner: TestEntity, asOfDate?: string): Promise<SubledgerReports> {
+  const query: Record<string, string> = asOfDate ? { as_of_date: asOfDate } : {};
+  const aging = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/ar-aging`, query);
+  const valuation = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/inventory-valuation`, query);
+  const { total: bucketsTotal, ...buckets } = aging.totals;
+  expect(total(Object.values(buckets)), 'AR aging: totals.total = Σ of its buckets').toBe(amount(bucketsTotal).toString());
+  return {
+    arAgingTotal: amount(aging.totals.total).toString(),
+    arAgingBuckets: total(Object.values(buckets)),
+    arAgingCustomers: total(aging.customers.map((c) => c.total)),
+    arAgingControl: amount(aging.accounts_receivable_balance).toString(),
+    unappliedCredits: amount(aging.unapplied_credits).toString(),
+    unappliedByCustomer: total(aging.customers.map((c) => c.unapplied_credits)),
+    customerCreditsControl: amount(aging.customer_credits_balance).toString(),
+    valuationTotal: amount(valuation.totals.value).toString(),
+    valuationItems: total(valuation.items.map((item) => item.value)),
+    valuationControl: amount(valuation.inventory_account_balance).toString(),
+  };
+}
+
+/** The reports' identities as of today against the books read the same moment; each is [one side, the other]. */
+function subledgerReportIdentities(reports: SubledgerReports, books: Books): Record<string, [string, string]> {
+  return {
+    'AR aging totals.total = Σ balance_due of open invoices': [reports.arAgingTotal, books.openInvoices],
+    'AR aging totals.total = Σ customers total': [reports.arAgingTotal, reports.arAgingCustomers],
+    'AR aging accounts_receivable_balance = accounts_receivable': [reports.arAgingControl, books.gl.accounts_receivable],
+    'AR aging unapplied_credits = customer_credits': [reports.unappliedCredits, books.gl.customer_credits],
+    'AR aging unapplied_credits = Σ customers unapplied_credits': [reports.unappliedCredits, reports.unappliedByCustomer],
+    'AR aging customer_credits_balance = customer_credits': [reports.customerCreditsControl, books.gl.customer_credits],
+    'inventory valuation total = inventory': [reports.valuationTotal, books.gl.inventory],
+    'inventory valuation total = Σ items value': [reports.valuationTotal, reports.valuationItems],
+    'inventory valuation inventory_account_balance = inventory': [reports.valuationControl, books.gl.inventory],
+  };
+}
+
+/** Asserts the reports tie to the books (as of today), each identity named with `label`. */
+export function expectSubledgerReportsTie(reports: SubledgerReports, books: Books, label: string): void {
+  for (const [name, [left, right]] of Object.entries(subledgerReportIdentities(reports, books))) {
+    expect(left, `${name} — ${label}`).toBe(right);
+  }
+}
+
+/** As of a past date the reports tie to their own control figures (the GL as of that date). */
+export function expectSubledgerReportsTieAsOf(reports: SubledgerReports, label: string): void {
+  expect(reports.arAgingTotal, `AR aging total = accounts_receivable_balance — ${label}`).toBe(reports.arAgingControl);
+  expect(reports.unappliedCredits, `unapplied_credits = customer_credits_balance — ${label}`).toBe(reports.customerCreditsControl);
+  expect(reports.valuationTotal, `inventory valuation total = inventory_account_balance — ${label}`).toBe(reports.valuationControl);
+}

@@ -40,6 +40,7 @@ export const ORDER_SEEDERS: Record<string, (api: TestApi, owner: TestEntity) => 
   '/v1/orders/{id}/fulfillments': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/returns': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
   '/v1/orders/{id}/receive-return': async (api, owner) => ({ id: (await seedOrder(api, owner)).id }),
+  '/v1/entities/{entity_id}/reconciliation/ar-aging': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id }),
 };
 
 export const ORDER_SAMPLE_BODIES: Record<string, unknown> = {

@@ -59,6 +59,7 @@ async function seedReceipt(api: TestApi, owner: TestEntity): Promise<{ transacti
 
 /** Seeds a record for each parameterised path, keyed by the route path. */
 export const SEEDERS: Record<string, Seeder> = {
+  '/v1/entities/{entity_id}/reconciliation/inventory-valuation': (_api, owner) => Promise.resolve({ entity_id: owner.entity.id }),
   '/v1/locations/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/locations', { name: unique('Loc') })).id }),
   '/v1/manufacturers/{id}': async (api, owner) => ({ id: (await api.post(owner, '/v1/manufacturers', { name: unique('Mfr') })).id }),
   '/v1/units-of-measure/{id}': async (api, owner) => ({

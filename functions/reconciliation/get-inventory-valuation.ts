@@ -1,0 +1,27 @@
+import { todayUtc } from '../../shared/dates';
+import { lambdaHandler } from '../../shared/http/handler-stack';
+import { defineRoute, requireOwnEntity } from '../../shared/http/route';
+import { inventoryValuation } from '../../shared/inventory/inventory-valuation';
+import { InventoryValuation, InventoryValuationQuery } from '../../shared/inventory/schemas/inventory-valuation';
+import { entityScopedParams } from '../../shared/schemas/parameters';
+
+export const route = defineRoute({
+  id: 'reconciliation.inventory_valuation',
+  method: 'GET',
+  path: '/v1/entities/{entity_id}/reconciliation/inventory-valuation',
+  tag: 'Reports',
+  summary: 'Inventory valuation per product and location, as of a date',
+  description:
+    "Quantity on hand and value per product and location at the end of as_of_date (default today, UTC), from the FIFO cost layers: each layer carries its value in cents, a movement takes effect on its occurred_at, and a past date is rebuilt from today's layers and balances by taking back the movements that occurred after it (the cents they drew, the units they moved). totals.value equals inventory_account_balance, the inventory asset account on that date, to the cent: every movement posts its value change on its date. Units beyond the layers (negative stock) count in quantity_on_hand at no value. Products and locations with neither stock nor value are left out.",
+  scopes: ['accounting:read', 'migration:read'],
+  scopeMatch: 'any',
+  params: entityScopedParams,
+  query: InventoryValuationQuery,
+  response: InventoryValuation,
+  handler: (ctx, { params, query }) => {
+    requireOwnEntity(ctx, params.entity_id);
+    return inventoryValuation(ctx.db, ctx.entityId, query.as_of_date ?? todayUtc());
+  },
+});
+
+export const handler = lambdaHandler(route);

@@ -1,0 +1,48 @@
+/** Inventory valuation: quantity on hand and FIFO layer value per product and location, as of a date. */
+import * as z from 'zod';
+import { param, queryParams } from '../../schemas/parameters';
+import { id, isoDate } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
+
+const InventoryValuationItem = z
+  .object({
+    product_id: id(),
+    sku: z.string(),
+    product_name: z.string(),
+    location_id: id(),
+    location_name: z.string(),
+    quantity_on_hand: z.number().describe('Units on hand at the end of as_of_date (4 decimals); negative when more left than arrived.'),
+    value: z
+      .number()
+      .describe(
+        "The FIFO cost layers' value at the end of as_of_date, in the currency (2 decimals). Units beyond the layers (negative stock) are worth nothing.",
+      ),
+  })
+  .meta({ id: 'InventoryValuationItem', description: 'One product at one location on the date.' });
+
+export const InventoryValuation = z
+  .object({
+    object: z.literal('inventory_valuation'),
+    livemode: livemode(),
+    as_of_date: isoDate(),
+    items: z.array(InventoryValuationItem).describe('Every product and location with stock or value on as_of_date, by SKU, then location name.'),
+    totals: z
+      .object({
+        quantity_on_hand: z.number().describe('Σ quantity_on_hand over the items (units of every product together).'),
+        value: z.number().describe('Σ value over the items; equal to inventory_account_balance.'),
+      })
+      .meta({
+        id: 'InventoryValuationTotals',
+        description: 'The items summed: units of every product together, and the value that ties to the inventory account.',
+      }),
+    inventory_account_balance: z.number().describe('The inventory asset account balance (debits minus credits) posted on or before as_of_date.'),
+  })
+  .meta({
+    id: 'InventoryValuation',
+    description: 'Stock on hand and its FIFO value per product and location as they stood at the end of as_of_date, beside the inventory account.',
+  });
+export type InventoryValuation = z.infer<typeof InventoryValuation>;
+
+export const InventoryValuationQuery = queryParams({
+  as_of_date: param.date('The date of the snapshot (default today, UTC): movements that occurred on or before it.'),
+});

@@ -1,0 +1,151 @@
+/**
+ * The orders capability's part of the AR aging as of any date, rebuilt from history rather than
+ * read from today's balances (the route composes it with the payments capability's,
+ * shared/payments/receivables-history.ts, which it takes as a parameter).
+ *
+ * An invoice is in receivables on date D when its AR entry (dated order_date) is on or before D and
+ * it is neither draft, cancelled nor voided now (a void reverses the entry on the entry's own date,
+ * so a voided invoice was never in receivables). Its balance on D is today's balance_due plus
+ * what it took after D: payments (the payments capability's figure) and credit memo applications
+ * dated after D (move_date). A credit memo's credit on D is its credit left today plus what it gave
+ * (applied or refunded) after D, for credit memos posted (order_date) on or before D.
+ *
+ * The invoices that can be open on D are those open today and those that took money after D, so
+ * the query starts from those and never reads the paid history.
+ */
+import type { Db } from '../db/database';
+
+/** The payments capability's history as of a date: SQL over $1 (entity), $2 (date) and its own $3.. parameters. */
+export interface ReceivablesHistory {
+  params: readonly unknown[];
+  /** (order_id, amount): what the document's payments hold now minus what they held on the date. */
+  receivedAfterSql: string;
+}
+
+export const AGING_BUCKETS = ['current', 'days_1_30', 'days_31_60', 'days_61_90', 'days_over_90'] as const;
+export type AgingBucket = (typeof AGING_BUCKETS)[number];
+export type AgingBasis = 'due_date' | 'invoice_date';
+
+/** The first moment after the as-of date ($2), in UTC: documents dated before it are dated on or before the date. */
+const END_OF_DATE = `(($2::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+
+/** The UTC calendar date the aging counts from. An invoice without a due date is due on its date. */
+const agingDate = (basis: AgingBasis) =>
+  basis === 'invoice_date' ? `(o.order_date AT TIME ZONE 'UTC')::date` : `(coalesce(o.due_date, o.order_date) AT TIME ZONE 'UTC')::date`;
+
+/** The invoices that count on $2: posted on or before it, not draft, cancelled or voided. */
+const COUNTS_ON_DATE = `o.document_type = 'invoice' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
+  AND o.order_status NOT IN ('draft', 'cancelled', 'voided') AND o.order_date < ${END_OF_DATE}`;
+
+/**
+ * Each open invoice on $2 with its balance then and its days past the aging date: the invoices
+ * open today (one index-only scan of the open receivables) with what they took after the date
+ * added back, and the invoices paid off today that took money after it.
+ */
+function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, accountFilter = ''): string {
+  const columns = `o.id, o.customer_account_id AS account_id, $2::date - ${agingDate(basis)} AS days_past`;
+  return `WITH later AS (
+      SELECT order_id, sum(amount) AS amount FROM (
+        ${history.receivedAfterSql}
+        UNION ALL
+        SELECT m.invoice_id, m.amount FROM credit_memo_moves m
+         WHERE m.entity_id = $1 AND m.kind = 'application' AND m.move_date > $2::date
+      ) moves GROUP BY order_id
+    )
+    SELECT ${columns}, o.balance_due + coalesce(l.amount, 0) AS balance
+      FROM orders o LEFT JOIN later l ON l.order_id = o.id
+     WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0 AND ${COUNTS_ON_DATE}
+       AND o.balance_due + coalesce(l.amount, 0) <> 0 ${accountFilter}
+    UNION ALL
+    SELECT ${columns}, l.amount
+      FROM later l JOIN orders o ON o.entity_id = $1 AND o.id = l.order_id
+     WHERE o.balance_due = 0 AND ${COUNTS_ON_DATE} AND l.amount <> 0 ${accountFilter}`;
+}
+
+/** The bucket index (into AGING_BUCKETS) of a number of days past the aging date. */
+const BUCKET_OF_DAYS = (days: string) =>
+  `CASE WHEN ${days} <= 0 THEN 0 WHEN ${days} <= 30 THEN 1 WHEN ${days} <= 60 THEN 2 WHEN ${days} <= 90 THEN 3 ELSE 4 END`;
+
+export function bucketOfDays(days: number): AgingBucket {
+  return days <= 0 ? 'current' : days <= 30 ? 'days_1_30' : days <= 60 ? 'days_31_60' : days <= 90 ? 'days_61_90' : 'days_over_90';
+}
+
+/** The open invoice balance on the date per customer account and bucket. */
+export async function invoiceAgingRows(
+  db: Db,
+  entityId: string,
+  asOfDate: string,
+  basis: AgingBasis,
+  history: ReceivablesHistory,
+): Promise<{ account_id: string; bucket: number; balance: string }[]> {
+  return db.query(
+    `SELECT account_id, ${BUCKET_OF_DAYS('days_past')} AS bucket, sum(balance) AS balance
+       FROM (${openInvoicesSql(basis, history)}) open
+      GROUP BY account_id, 2 HAVING sum(balance) <> 0`,
+    [entityId, asOfDate, ...history.params],
+  );
+}
+
+export interface OpenInvoiceRow {
+  id: string;
+  account_id: string;
+  invoice_number: string | null;
+  order_number: string;
+  invoice_date: string;
+  due_date: string | null;
+  days_past: number;
+  balance: string;
+}
+
+/** The open invoices on the date of the given customer accounts, oldest aging date first. */
+export async function openInvoicesOf(
+  db: Db,
+  entityId: string,
+  asOfDate: string,
+  basis: AgingBasis,
+  history: ReceivablesHistory,
+  accountIds: readonly string[],
+): Promise<OpenInvoiceRow[]> {
+  const accounts = `$${3 + history.params.length}`;
+  return db.query<OpenInvoiceRow>(
+    `SELECT open.id, open.account_id, open.days_past, open.balance, o.invoice_number, o.order_number,
+            (o.order_date AT TIME ZONE 'UTC')::date::text AS invoice_date, (o.due_date AT TIME ZONE 'UTC')::date::text AS due_date
+       FROM (${openInvoicesSql(basis, history, `AND o.customer_account_id = ANY(${accounts}::uuid[])`)}) open
+       JOIN orders o ON o.entity_id = $1 AND o.id = open.id
+      ORDER BY open.days_past DESC, o.order_date, open.id`,
+    [entityId, asOfDate, ...history.params, [...accountIds]],
+  );
+}
+
+/** Credit-memo credit left on the date per customer account: credit memos posted on or before it, less what they gave by then. */
+export async function creditMemoCreditRows(db: Db, entityId: string, asOfDate: string): Promise<{ account_id: string; amount: string }[]> {
+  const counts = `o.document_type = 'return' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
+    AND o.order_status NOT IN ('draft', 'cancelled') AND o.order_date < ${END_OF_DATE}`;
+  return db.query(
+    `WITH later AS (
+       SELECT m.credit_memo_id AS id, sum(m.amount) AS amount FROM credit_memo_moves m
+        WHERE m.entity_id = $1 AND m.move_date > $2::date GROUP BY m.credit_memo_id
+     )
+     SELECT account_id, sum(amount) AS amount FROM (
+       SELECT o.customer_account_id AS account_id, coalesce(l.amount, 0) - o.balance_due AS amount
+         FROM orders o LEFT JOIN later l ON l.id = o.id
+        WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0 AND ${counts}
+       UNION ALL
+       SELECT o.customer_account_id, l.amount FROM later l JOIN orders o ON o.entity_id = $1 AND o.id = l.id
+        WHERE o.balance_due = 0 AND ${counts}
+     ) credit GROUP BY account_id HAVING sum(amount) <> 0`,
+    [entityId, asOfDate],
+  );
+}
+
+/**
+ * SQL over $1 (entity) and $2 (date) selecting the ids of the documents whose payments were a
+ * customer deposit on the date rather than a receivable: sales orders that hold or held a deposit,
+ * and invoices billed from a sales order and posted after the date (posting moved the sales
+ * order's deposit onto them, after the date).
+ */
+export const DEPOSIT_HOLDERS_SQL = `
+  SELECT o.id FROM orders o WHERE o.entity_id = $1 AND o.document_type = 'sales_order' AND (o.amount_received <> 0 OR o.amount_refunded <> 0)
+  UNION ALL
+  SELECT o.id FROM orders o WHERE o.entity_id = $1 AND o.document_type = 'invoice' AND o.converted_from_id IS NOT NULL
+     AND o.order_date >= ${END_OF_DATE}`;

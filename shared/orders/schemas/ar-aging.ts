@@ -1,0 +1,79 @@
+/** AR aging: open invoice balances per customer account in buckets, and unapplied customer credit, as of a date. */
+import * as z from 'zod';
+import { param, queryParams } from '../../schemas/parameters';
+import { id, isoDate } from '../../schemas/common';
+import { livemode } from '../../schemas/livemode';
+import { AGING_BUCKETS } from '../ar-aging';
+
+const bucketMembers = () => ({
+  current: z.number().describe('Balances not yet past the aging date on as_of_date (due_date basis: due on or after it).'),
+  days_1_30: z.number().describe('Balances 1 to 30 days past the aging date.'),
+  days_31_60: z.number().describe('Balances 31 to 60 days past the aging date.'),
+  days_61_90: z.number().describe('Balances 61 to 90 days past the aging date.'),
+  days_over_90: z.number().describe('Balances more than 90 days past the aging date.'),
+  total: z.number().describe('The sum of the five buckets.'),
+});
+
+const ArAgingInvoice = z
+  .object({
+    id: id().describe('The invoice (an order of document_type invoice).'),
+    invoice_number: z.string().nullable(),
+    invoice_date: isoDate().describe('The UTC date of order_date: the date its AR entry is dated.'),
+    due_date: isoDate().nullable().describe('The UTC date of due_date; null when the invoice has none (it ages from invoice_date).'),
+    days_past: z
+      .number()
+      .int()
+      .describe('Days from the aging date (due_date, or invoice_date with aging_basis invoice_date) to as_of_date; 0 or less is current.'),
+    bucket: z.enum(AGING_BUCKETS),
+    balance_due: z.number().describe('The balance on as_of_date.'),
+  })
+  .meta({ id: 'ArAgingInvoice', description: 'An invoice open on as_of_date, with its balance then and its bucket.' });
+
+const ArAgingCustomer = z
+  .object({
+    id: id().describe('The customer account.'),
+    name: z.string(),
+    ...bucketMembers(),
+    unapplied_credits: z
+      .number()
+      .describe(
+        "The customer's money not applied to an invoice on as_of_date: unapplied payments, sales-order deposits and credit-memo credit left. Not in the buckets.",
+      ),
+    invoices: z.array(ArAgingInvoice).optional().describe('With expand[]=customers.invoices: the open invoices behind the buckets, oldest first.'),
+  })
+  .meta({ id: 'ArAgingCustomer', description: "One customer account's open invoice balances on the date, in buckets, and its unapplied credit." });
+
+const ArAgingTotals = z.object(bucketMembers()).meta({ id: 'ArAgingTotals', description: 'The buckets summed over every customer; total is the grand total.' });
+
+export const ArAging = z
+  .object({
+    object: z.literal('ar_aging'),
+    livemode: livemode(),
+    as_of_date: isoDate(),
+    aging_basis: z.enum(['due_date', 'invoice_date']),
+    customers: z.array(ArAgingCustomer).describe('Customer accounts with an open balance or unapplied credit on as_of_date, by name.'),
+    totals: ArAgingTotals,
+    unapplied_credits: z.number().describe('Σ unapplied_credits of the customers; equal to customer_credits_balance.'),
+    accounts_receivable_balance: z
+      .number()
+      .describe('The accounts receivable control account balance (debits minus credits) posted on or before as_of_date; equal to totals.total.'),
+    customer_credits_balance: z
+      .number()
+      .describe('The customer deposits and credits control account balance (credits minus debits) posted on or before as_of_date; equal to unapplied_credits.'),
+  })
+  .meta({
+    id: 'ArAging',
+    description:
+      'Open invoice balances as they stood on as_of_date, rebuilt from the invoice, payment and credit-memo history, per customer account in buckets, with the unapplied customer credit beside them.',
+  });
+export type ArAging = z.infer<typeof ArAging>;
+export type ArAgingCustomer = z.infer<typeof ArAgingCustomer>;
+
+export const ArAgingQuery = queryParams({
+  as_of_date: param.date('The date of the snapshot (default today, UTC).'),
+  aging_basis: param.oneOf(
+    ['due_date', 'invoice_date'] as const,
+    'What the buckets count days from: due_date (default; an invoice without one ages from its date) or invoice_date.',
+    { default: 'due_date' },
+  ),
+});
