@@ -21,6 +21,7 @@ import { applyExpand } from './expand';
 import type { StoredResponse, WriteLayer } from './idempotency';
 import type { RouteInvocation } from './observe';
 import type { ApiKeyRoute, RouteContext } from './route';
+import { requestInput } from './request-input';
 import { checkResponse, finishResponse, routePipeline, stateOf, type Event, type RequestState } from './route-pipeline';
 
 type KeyRoute = ApiKeyRoute<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as Route: the route generics erased
@@ -139,5 +140,5 @@ export function lambdaHandler(route: KeyRoute & { method: 'GET' }): RouteInvocat
 export function lambdaHandler(route: KeyRoute, idempotency: WriteLayer): RouteInvocation;
 export function lambdaHandler(route: KeyRoute, idempotency?: WriteLayer): RouteInvocation {
   connectDuringInit();
-  return routePipeline(route, core(route, idempotency));
+  return routePipeline(route, requestInput(route), core(route, idempotency));
 }
