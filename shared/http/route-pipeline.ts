@@ -149,7 +149,7 @@ function respond(statusCode: number, body: string, headers: Record<string, strin
 
 export function checkResponse(route: PipelineRoute, body: unknown): void {
   // A public route's serving part has no schema: its declaration's is checked where the whole declaration serves (tests).
-  const { response: schema }: { response?: z.ZodType } = route;
+  const schema = (route as { response?: z.ZodType }).response;
   if (!validateResponses || !schema) return;
   // A body sent as text is checked as the client reads it: JSON text parsed, any other text as a string.
   const textType = route.auth === 'none' ? route.contentType : undefined;
