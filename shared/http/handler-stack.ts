@@ -1,7 +1,7 @@
 /**
  * The stack of every API-key route, in the design's order:
  *
- *   request id → authorizer context → scope check → JSON body → input (route-pipeline.ts)
+ *   request id → authorizer context → scope check (route-pipeline.ts) → JSON body → input (request-input.ts)
  *   → idempotency → handler in one entity-scoped transaction (+ expand, outbox)
  *   → publish committed events (while the idempotency record is saved) → ETag / conditional GET
  *   → error envelope
