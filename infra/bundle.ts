@@ -128,7 +128,10 @@ function handlerOnly(): Plugin {
   return {
     name: HANDLER_ONLY,
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: new RegExp(`^${HANDLER_ONLY}:`) }, ({ path }) => ({ path: path.slice(HANDLER_ONLY.length + 1), namespace: HANDLER_ONLY }));
+      pluginBuild.onResolve({ filter: new RegExp(`^${HANDLER_ONLY}:`) }, ({ path }) => ({
+        path: path.slice(HANDLER_ONLY.length + 1),
+        namespace: HANDLER_ONLY,
+      }));
       pluginBuild.onLoad({ filter: /.*/, namespace: HANDLER_ONLY }, ({ path }) => ({
         contents: `export { handler } from ${JSON.stringify(path)};`,
         resolveDir: dirname(path),
@@ -171,7 +174,9 @@ function builtinsWithTheirModule(): Plugin {
       pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => {
         const required = `require(${JSON.stringify(path)})`;
         if (!LOADED_ON_FIRST_USE.has(builtinName(path))) return { contents: `module.exports = ${required};`, loader: 'js' };
-        const members = Object.keys(nodeRequire(path) as object).map((name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`);
+        const members = Object.keys(nodeRequire(path) as object).map(
+          (name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`,
+        );
         return {
           contents: `let loaded;\nconst load = () => (loaded ??= ${required});\nmodule.exports = Object.defineProperties({}, {\n${members.join(',\n')}\n});`,
           loader: 'js',

@@ -225,7 +225,10 @@ export function routePipeline(
   readInput: InputStep,
   core: (event: Event, context: Context) => Promise<APIGatewayProxyResult>,
 ): RouteInvocation {
-  const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 }).use(errorEnvelope()).use(requestInput(route, readInput)).handler(core);
+  const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+    .use(errorEnvelope())
+    .use(requestInput(route, readInput))
+    .handler(core);
   // The request's logger (request id, route, entity, key, cold start) and its metrics (requests,
   // latency, errors by code); the request's state starts here, holding that logger.
   return observed(route.id, (event, context, requestLog) => {
