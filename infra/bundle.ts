@@ -10,7 +10,7 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { build, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
@@ -76,7 +76,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
 
   await build({
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(entries.map((entry) => [`${entry.name}/index`, resolve(root, entry.entry)])),
+    entryPoints: Object.fromEntries(entries.map((entry) => [`${entry.name}/index`, `${HANDLER_ONLY}:${resolve(root, entry.entry)}`])),
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -95,7 +95,7 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     banner: { js: ESM_BANNER },
     // pg-native is a native addon, which the bundles do not carry (infra/bundle-shims/pg-native.ts).
     external: ['pg-native'],
-    plugins: [pgWithoutNative(root), builtinsWithTheirModule()],
+    plugins: [handlerOnly(), pgWithoutNative(root), builtinsWithTheirModule()],
     logLevel: 'warning',
   });
 
@@ -115,6 +115,32 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
   return { outdir, dirs, sizes, durationMs: Math.round(performance.now() - started) };
 }
 
+const HANDLER_ONLY = 'handler-only';
+
+/**
+ * Each function's entry exports only `handler`, the one name Lambda calls (`index.handler`): the
+ * other exports of a handler module (a route's declaration, for the route table and the OpenAPI
+ * document) are then code like any other, left out when nothing the handler runs uses them. A
+ * public route's handler is built from its serving part alone (shared/http/route.ts), so its
+ * bundle carries neither its declaration nor zod.
+ */
+function handlerOnly(): Plugin {
+  return {
+    name: HANDLER_ONLY,
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: new RegExp(`^${HANDLER_ONLY}:`) }, ({ path }) => ({
+        path: path.slice(HANDLER_ONLY.length + 1),
+        namespace: HANDLER_ONLY,
+      }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: HANDLER_ONLY }, ({ path }) => ({
+        contents: `export { handler } from ${JSON.stringify(path)};`,
+        resolveDir: dirname(path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /**
  * Node's built-in modules load with the dependency that uses them, not with the bundle. esbuild
  * hoists every `import ... from 'node:http'` of an ES module to the top of the bundle, so a
@@ -123,19 +149,39 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
  * http2, tls, zlib and web streams, about 20 ms of CPU before any AWS call. Imported through `require()`
  * instead, as CommonJS does, a built-in is loaded when the module that uses it is first evaluated
  * (the SDK's clients are `import()`ed on first need).
+ *
+ * The built-ins in LOADED_ON_FIRST_USE go further, from any importer (ours too): a module that
+ * only names one of their exports loads it when it first uses that export. middy's core imports web
+ * streams for its streamed responses (about 3 ms of CPU to load, on Node 22), Powertools Logger
+ * node:crypto for log sampling and uuid for its random bytes (about 3 ms); a request that uses
+ * neither pays for neither. Their exports are plain objects, so a stand-in object whose members
+ * read the loaded module's is the module to its importers.
  */
+const LOADED_ON_FIRST_USE = new Set(['crypto', 'stream/web', 'stream/promises', 'http', 'https', 'http2', 'zlib', 'tls']);
+const builtinName = (path: string) => path.replace(/^node:/, '');
+
 function builtinsWithTheirModule(): Plugin {
   const NAMESPACE = 'builtin-with-its-module';
+  const nodeRequire = createRequire(import.meta.url);
   return {
     name: 'builtins-with-their-module',
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /^[a-z][\w/:]*$/ }, ({ path, importer, kind }) =>
-        kind === 'import-statement' && isBuiltin(path) && /[/\\]node_modules[/\\]/.test(importer) ? { path, namespace: NAMESPACE } : undefined,
+        kind === 'import-statement' && isBuiltin(path) && (LOADED_ON_FIRST_USE.has(builtinName(path)) || /[/\\]node_modules[/\\]/.test(importer))
+          ? { path, namespace: NAMESPACE }
+          : undefined,
       );
-      pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => ({
-        contents: `module.exports = require(${JSON.stringify(path)});`,
-        loader: 'js',
-      }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => {
+        const required = `require(${JSON.stringify(path)})`;
+        if (!LOADED_ON_FIRST_USE.has(builtinName(path))) return { contents: `module.exports = ${required};`, loader: 'js' };
+        const members = Object.keys(nodeRequire(path) as object).map(
+          (name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`,
+        );
+        return {
+          contents: `let loaded;\nconst load = () => (loaded ??= ${required});\nmodule.exports = Object.defineProperties({}, {\n${members.join(',\n')}\n});`,
+          loader: 'js',
+        };
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Powertools Logger and Metrics, created once per process at module scope, as Powertools' own
- * examples do.
+ * Powertools Logger and Metrics, one of each per process, created on first use: a request that
+ * logs nothing does not build the Logger (nor its Console on stdout and stderr), and a cold start
+ * builds neither while the bundle loads.
  *
  * Logs: one JSON object per line (shared/log-formatter.ts), which CloudWatch Logs indexes as is.
  * POWERTOOLS_LOG_LEVEL (or, on Lambda, the function's log level) sets the threshold, INFO by default.
@@ -22,13 +23,16 @@ import { METRICS_NAMESPACE } from './metric-names';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'bizops-api';
 
-export const logger = new Logger({ serviceName, logFormatter: new SafeLogFormatter() });
+let loggerInstance: Logger | undefined;
+const powertoolsLogger = (): Logger => (loggerInstance ??= new Logger({ serviceName, logFormatter: new SafeLogFormatter() }));
 
-const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
-  serviceName,
-  defaultDimensions: { stage: process.env.STAGE_NAME ?? 'local' },
-});
+let metricsInstance: Metrics | undefined;
+const powertoolsMetrics = (): Metrics =>
+  (metricsInstance ??= new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName,
+    defaultDimensions: { stage: process.env.STAGE_NAME ?? 'local' },
+  }));
 
 type LogLine = (message: string, ...fields: LogAttributes[]) => void;
 
@@ -52,15 +56,39 @@ export interface RequestLogKeys {
   cold_start?: boolean;
 }
 
+/** The process's logger: Powertools Logger, built by its first line. The level can be read and set as on the Logger. */
+export const logger: Log & Pick<Logger, 'getLevelName' | 'setLogLevel'> = {
+  debug: (message, ...fields) => powertoolsLogger().debug(message, ...fields),
+  info: (message, ...fields) => powertoolsLogger().info(message, ...fields),
+  warn: (message, ...fields) => powertoolsLogger().warn(message, ...fields),
+  error: (message, ...fields) => powertoolsLogger().error(message, ...fields),
+  getLevelName: () => powertoolsLogger().getLevelName(),
+  setLogLevel: (level) => powertoolsLogger().setLogLevel(level),
+};
+
+/**
+ * A request's logger: every line carries its keys, written by the shared `logger`. A class, so a
+ * request allocates one object, not a closure per level.
+ */
+class RequestLog implements Log {
+  constructor(private readonly context: LogAttributes) {}
+  debug(message: string, ...fields: LogAttributes[]): void {
+    logger.debug(message, this.context, ...fields);
+  }
+  info(message: string, ...fields: LogAttributes[]): void {
+    logger.info(message, this.context, ...fields);
+  }
+  warn(message: string, ...fields: LogAttributes[]): void {
+    logger.warn(message, this.context, ...fields);
+  }
+  error(message: string, ...fields: LogAttributes[]): void {
+    logger.error(message, this.context, ...fields);
+  }
+}
+
 /** A logger whose every line carries `keys`, written by the shared `logger`. */
 export function requestLogger(keys: RequestLogKeys): Log {
-  const context: LogAttributes = { ...keys };
-  return {
-    debug: (message, ...fields) => logger.debug(message, context, ...fields),
-    info: (message, ...fields) => logger.info(message, context, ...fields),
-    warn: (message, ...fields) => logger.warn(message, context, ...fields),
-    error: (message, ...fields) => logger.error(message, context, ...fields),
-  };
+  return new RequestLog({ ...keys });
 }
 
 export interface MetricValue {
@@ -75,6 +103,7 @@ export interface MetricValue {
  * stage total and the breakdown both exist.
  */
 export function publishMetrics(values: readonly MetricValue[], breakdown?: Record<string, string>): void {
+  const metrics = powertoolsMetrics();
   if (breakdown) metrics.addDimensions({}).addDimensions(breakdown);
   for (const { name, unit, value } of values) metrics.addMetric(name, unit, value);
   metrics.publishStoredMetrics();

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { publicHandler } from '../../shared/http/public-handler';
 import { servedText, type ServedText } from '../../shared/http/served-text';
-import { definePublicRoute } from '../../shared/http/route';
+import { definePublicRoute, publicServing } from '../../shared/http/route';
 import { REDOC_SCRIPT_FILE } from './redoc-script';
 
 /**
@@ -59,16 +59,21 @@ const PAGE = `<!doctype html>
 
 let page: ServedText | undefined;
 
-export const route = definePublicRoute({
+// The function serves from this part alone: its bundle exports only the handler, and drops the
+// declaration below, zod with it, since that call and the schema's are marked pure (infra/bundle.ts).
+const served = publicServing({
   id: 'platform.docs',
   method: 'GET',
   path: '/docs',
-  tag: 'Platform',
-  summary: 'The reference page of this API',
-  description: 'This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.',
   contentType: 'text/html; charset=utf-8',
-  response: z.string(),
   handler: () => Promise.resolve((page ??= servedText(PAGE))),
 });
 
-export const handler = publicHandler(route);
+export const route = /* @__PURE__ */ definePublicRoute(served, {
+  tag: 'Platform',
+  summary: 'The reference page of this API',
+  description: 'This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.',
+  response: /* @__PURE__ */ z.string(),
+});
+
+export const handler = publicHandler(served);

@@ -1,7 +1,7 @@
 /**
  * The stack of every API-key route, in the design's order:
  *
- *   request id → authorizer context → scope check → JSON body → input (route-pipeline.ts)
+ *   request id → authorizer context → scope check (route-pipeline.ts) → JSON body → input (request-input.ts)
  *   → idempotency → handler in one entity-scoped transaction (+ expand, outbox)
  *   → publish committed events (while the idempotency record is saved) → ETag / conditional GET
  *   → error envelope
@@ -24,6 +24,7 @@ import { applyExpand } from './expand';
 import type { StoredResponse, WriteLayer } from './idempotency';
 import type { RouteInvocation } from './observe';
 import type { ApiKeyRoute, RouteContext } from './route';
+import { requestInput } from './request-input';
 import { checkResponse, finishResponse, routePipeline, stateOf, type Event, type RequestState } from './route-pipeline';
 
 type KeyRoute = ApiKeyRoute<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as Route: the route generics erased
@@ -166,5 +167,5 @@ export function lambdaHandler(route: KeyRoute & { method: 'GET' }): RouteInvocat
 export function lambdaHandler(route: KeyRoute, idempotency: WriteLayer): RouteInvocation;
 export function lambdaHandler(route: KeyRoute, idempotency?: WriteLayer): RouteInvocation {
   connectDuringInit();
-  return routePipeline(route, core(route, idempotency));
+  return routePipeline(route, requestInput(route), core(route, idempotency));
 }

@@ -3,19 +3,47 @@
  * its script). The same pipeline as every route (route-pipeline.ts) around a core that only calls
  * the handler: no transaction, no idempotency, no events, so the bundle carries no data layer.
  * A route with a `contentType` returns its text with the ETag it knows (served-text.ts).
+ *
+ * A public route takes no input, and a request for it brings none: its input step then has
+ * nothing to read. A request that does bring some (a query, a body, path parameters) is read as
+ * every route's is (request-input.ts, with zod), loaded by the first such request, so the
+ * function's cold start evaluates no zod for the requests it serves.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { RouteInvocation } from './observe';
-import type { PublicRoute } from './route';
-import { checkResponse, finishResponse, routePipeline, stateOf, type Event } from './route-pipeline';
+import type { PublicServing } from './route';
+import { checkResponse, finishResponse, routePipeline, stateOf, type Event, type InputStep } from './route-pipeline';
 import type { ServedText } from './served-text';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Route: the route generics erased
-type AnyPublicRoute = PublicRoute<any, any, any, any, string, string | undefined>;
+const hasMembers = (value: object | null | undefined): boolean => value !== null && value !== undefined && Object.keys(value).length > 0;
 
-export function publicHandler(route: AnyPublicRoute): RouteInvocation {
+/** Whether a request brings input: a body, a query string or path parameters. */
+function bringsInput(event: Event): boolean {
+  const { body } = event;
+  return (
+    (body !== null && body !== undefined && body !== '') ||
+    hasMembers(event.queryStringParameters) ||
+    hasMembers(event.multiValueQueryStringParameters) ||
+    hasMembers(event.pathParameters)
+  );
+}
+
+/** The input step of a public route: nothing to read, or the whole reader for a request that brings input. */
+function publicInput(route: PublicServing): InputStep {
+  let reader: Promise<InputStep> | undefined;
+  return (event, state) => {
+    if (!bringsInput(event)) {
+      state.input = { params: {}, query: {}, body: undefined };
+      return;
+    }
+    reader ??= import('./request-input').then(({ requestInput }) => requestInput(route));
+    return reader.then((read) => read(event, state));
+  };
+}
+
+export function publicHandler(route: PublicServing): RouteInvocation {
   const statusCode = route.successStatus ?? 200;
-  return routePipeline(route, async (event: Event): Promise<APIGatewayProxyResult> => {
+  return routePipeline(route, publicInput(route), async (event: Event): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     const result: unknown = await route.handler({ requestId: state.requestId }, state.input as never);
     if (route.contentType === undefined) {

@@ -1,15 +1,19 @@
 /**
- * A request's input, read and checked once the stack has its JSON body: path parameters, the
- * query (its `expand` apart) and the body, each parsed by the route's zod schema (validation.ts
- * turns the first issue into the error envelope).
+ * A request's input: its JSON body (parsed by middy's JSON body parser, then checked for what no
+ * schema should see and for raw card or bank data), then path parameters, the query (its `expand`
+ * apart) and the body, each parsed by the route's zod schema (validation.ts turns the first issue
+ * into the error envelope).
  */
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { ApiError } from '../errors';
 import { acceptsDryRun, takeDryRunFlag } from './dry-run';
 import { parseExpand } from './expand';
-import type { Route, RouteInput, RouteSchemas } from './route';
-import { checkInputValue, isArraySchema, parseOrThrow } from './validation';
+import { findRawCredentials } from './raw-credentials';
+import type { PipelineRoute, RouteInput, RouteSchemas } from './route';
+import type { InputStep, RequestState } from './route-pipeline';
+import { checkInputValue, isArraySchema, MAX_BODY_BYTES, parseOrThrow } from './validation';
 
 type Event = APIGatewayProxyEvent;
 
@@ -70,8 +74,9 @@ export interface InputTarget {
 }
 
 /** The reader of a route's requests: path, query (with `expand`) and body, checked, into the request's state. */
-export function inputReader(route: Route): (event: Event, state: InputTarget) => void {
-  const schemas: RouteSchemas = route;
+export function inputReader(route: PipelineRoute): (event: Event, state: InputTarget) => void {
+  // A public route's serving part declares none of them: it then takes no parameters and no body.
+  const schemas = route as Omit<RouteSchemas, 'response'>;
   // Built once per route: zod compiles a schema on its first parse, so a fresh .strict() per request would cost.
   const querySchema = schemas.query ? schemas.query.strict() : NO_QUERY;
   const takesDryRun = acceptsDryRun(route);
@@ -101,5 +106,35 @@ export function inputReader(route: Route): (event: Event, state: InputTarget) =>
       body = parseOrThrow(schemas.body ?? NO_BODY_FIELDS, rest);
     }
     state.input = { params, query, body };
+  };
+}
+
+const parser = httpJsonBodyParser();
+
+/** Parses, checks and keeps a request's body (called only when it has one). */
+async function readJsonBody(event: Event, body: string, state: RequestState): Promise<void> {
+  // The local gateway stops a large body while reading it; on AWS this is the first place to.
+  if (Buffer.byteLength(body, event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) throw new ApiError('request_too_large');
+  // The middy parser needs the content type under one of its two spellings.
+  event.headers = { ...event.headers, 'content-type': state.headers['content-type'] };
+  await parser.before!({ event } as never);
+  // Depth, NUL, unpaired surrogates and string length first: nothing below walks a hostile body.
+  checkInputValue(event.body);
+  const credentials = findRawCredentials(event.body);
+  if (credentials) {
+    // Dropped here, before validation messages, the idempotency record or any log line can see it.
+    event.body = null;
+    throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
+  }
+  state.rawBody = event.body;
+}
+
+/** A route's input step (route-pipeline.ts): its JSON body when it has one, then its input. */
+export function requestInput(route: PipelineRoute): InputStep {
+  const validate = inputReader(route);
+  return (event, state) => {
+    const { body } = event;
+    if (body === null || body === undefined || body === '') return validate(event, state);
+    return readJsonBody(event, body, state).then(() => validate(event, state));
   };
 }

@@ -1,17 +1,17 @@
 /**
  * What every route's request passes through, whatever its authentication: the request's state
- * (carried on its event), the authorizer context and scope check, the JSON body and the input
- * (request-input.ts), the conditional GET, and the error envelope around it all.
+ * (carried on its event), the authorizer context and scope check, the route kind's input step (the
+ * JSON body and the input, request-input.ts), the conditional GET, and the error envelope around it all.
  *
  *   request id → authorizer context → scope check → JSON body → input → core → ETag → error envelope
  *
  * The core is the route kind's own: an API-key route's transaction (handler-stack.ts), a public
- * route's text or JSON (public-handler.ts). Nothing here reaches the database, so a public route's
- * bundle carries none of it.
+ * route's text or JSON (public-handler.ts). Nothing here reaches the database or validates input
+ * (zod), so a public route's bundle evaluates none of it unless a request brings input.
  */
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
 import type { Caller } from '../auth/caller';
 import { hasScope } from '../auth/scopes';
 import { ApiError } from '../errors';
@@ -21,13 +21,13 @@ import { statusOf } from './error-status';
 import { etagMatches, etagOf } from './etag';
 import { validateIdempotencyKey } from './idempotency';
 import { observed, type RouteInvocation } from './observe';
-import { findRawCredentials } from './raw-credentials';
-import { inputReader } from './request-input';
-import { acceptsIdempotencyKey, type Route, type RouteInput, type RouteSchemas } from './route';
-import { checkInputValue, MAX_BODY_BYTES } from './validation';
+import { acceptsIdempotencyKey, type PipelineRoute, type RouteInput } from './route';
 
 export type Event = APIGatewayProxyEvent;
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
+
+/** Reads a request's JSON body and input into its state, after the scope check (request-input.ts). */
+export type InputStep = (event: Event, state: RequestState) => void | Promise<void>;
 
 /** What the middlewares learn about a request; it travels on the request's event (below). */
 export interface RequestState {
@@ -108,7 +108,7 @@ export function callerFromAuthorizer(authorizer: Record<string, unknown> | null 
   };
 }
 
-function readRequestContext(route: Route, request: Request, state: RequestState): void {
+function readRequestContext(route: PipelineRoute, request: Request, state: RequestState): void {
   const headers = lowercaseHeaders(request.event.headers);
   state.headers = headers;
   if (route.auth === 'none') return;
@@ -118,7 +118,7 @@ function readRequestContext(route: Route, request: Request, state: RequestState)
   if (acceptsIdempotencyKey(route)) state.idempotencyKey = validateIdempotencyKey(headers['idempotency-key']);
 }
 
-function checkScopes(route: Route, state: RequestState): void {
+function checkScopes(route: PipelineRoute, state: RequestState): void {
   if (route.auth === 'none') return;
   const { caller } = state;
   if (route.scopeMatch === 'any') {
@@ -132,56 +132,32 @@ function checkScopes(route: Route, state: RequestState): void {
   }
 }
 
-const parser = httpJsonBodyParser();
-
-/** Parses, checks and keeps a request's body (called only when it has one). */
-async function readJsonBody(request: Request, body: string, state: RequestState): Promise<void> {
-  // The local gateway stops a large body while reading it; on AWS this is the first place to.
-  if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) throw new ApiError('request_too_large');
-  // The middy parser needs the content type under one of its two spellings.
-  request.event.headers = { ...request.event.headers, 'content-type': state.headers['content-type'] };
-  await parser.before!(request as never);
-  // Depth, NUL, unpaired surrogates and string length first: nothing below walks a hostile body.
-  checkInputValue(request.event.body);
-  const credentials = findRawCredentials(request.event.body);
-  if (credentials) {
-    // Dropped here, before validation messages, the idempotency record or any log line can see it.
-    request.event.body = null;
-    throw new ApiError(credentials.kind === 'card' ? 'raw_card_data_refused' : 'raw_bank_data_refused', { param: credentials.path });
-  }
-  state.rawBody = request.event.body;
-}
-
 /**
- * Request context, scope check, JSON body and input validation, in that order, as one middleware:
- * a request without a body passes them without an await between them.
+ * Request context, scope check, then the route's input step, in that order, as one middleware: a
+ * request without a body passes them without an await between them.
  */
-const requestInput = (route: Route): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => {
-  const validate = inputReader(route);
-  return {
-    before: (request: Request) => {
-      const state = stateOf(request.event);
-      readRequestContext(route, request, state);
-      checkScopes(route, state);
-      const { body } = request.event;
-      if (body === null || body === undefined || body === '') return validate(request.event, state);
-      return readJsonBody(request, body, state).then(() => validate(request.event, state));
-    },
-  };
-};
+const requestInput = (route: PipelineRoute, readInput: InputStep): middy.MiddlewareObj<Event, APIGatewayProxyResult, Error, Context> => ({
+  before: (request: Request) => {
+    const state = stateOf(request.event);
+    readRequestContext(route, request, state);
+    checkScopes(route, state);
+    return readInput(request.event, state);
+  },
+});
 
 function respond(statusCode: number, body: string, headers: Record<string, string>): APIGatewayProxyResult {
   return { statusCode, headers: { 'Content-Type': 'application/json', ...headers }, body };
 }
 
-export function checkResponse(route: Route, body: unknown): void {
-  if (!validateResponses) return;
-  const schemas: RouteSchemas = route;
+export function checkResponse(route: PipelineRoute, body: unknown): void {
+  // A public route's serving part has no schema: its declaration's is checked where the whole declaration serves (tests).
+  const schema = (route as { response?: z.ZodType }).response;
+  if (!validateResponses || !schema) return;
   // A body sent as text is checked as the client reads it: JSON text parsed, any other text as a string.
   const textType = route.auth === 'none' ? route.contentType : undefined;
   const value: unknown =
     textType === undefined ? JSON.parse(JSON.stringify(body)) : textType.startsWith('application/json') ? JSON.parse(body as string) : body;
-  const result = schemas.response.safeParse(value);
+  const result = schema.safeParse(value);
   if (!result.success) {
     throw new Error(`response of ${route.id} breaks its schema: ${JSON.stringify(result.error.issues.slice(0, 3))}`);
   }
@@ -250,7 +226,7 @@ export interface CoreResponse {
  * A response as it leaves: Request-Id on every one; on a GET the ETag (the core's own when it
  * knows it, else the body's) and the conditional answer to If-None-Match.
  */
-export function finishResponse(route: Route, state: RequestState, result: CoreResponse, etag?: string): APIGatewayProxyResult {
+export function finishResponse(route: PipelineRoute, state: RequestState, result: CoreResponse, etag?: string): APIGatewayProxyResult {
   // One headers object per response, completed in place (a 304 carries no Content-Type).
   const headers: Record<string, string> = { ...result.headers, 'Request-Id': state.requestId };
   if (route.method === 'GET') {
@@ -266,10 +242,17 @@ export function finishResponse(route: Route, state: RequestState, result: CoreRe
 
 /**
  * A route's Lambda handler around its core: the request's logger and metrics (observe.ts), its
- * state, the input middleware, and the error envelope last.
+ * state, the input middleware with the route kind's input step, and the error envelope last.
  */
-export function routePipeline(route: Route, core: (event: Event, context: Context) => Promise<APIGatewayProxyResult>): RouteInvocation {
-  const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 }).use(errorEnvelope()).use(requestInput(route)).handler(core);
+export function routePipeline(
+  route: PipelineRoute,
+  readInput: InputStep,
+  core: (event: Event, context: Context) => Promise<APIGatewayProxyResult>,
+): RouteInvocation {
+  const stack = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+    .use(errorEnvelope())
+    .use(requestInput(route, readInput))
+    .handler(core);
   // The request's logger (request id, route, entity, key, cold start) and its metrics (requests,
   // latency, errors by code); the request's state starts here, holding that logger.
   return observed(route.id, (event, context, requestLog) => {

@@ -142,6 +142,28 @@ export interface PublicRoute<
 }
 
 /**
+ * What serving a public route takes: the declaration less what only documents it (tag, summary,
+ * description, response schema). The Lambda handler of a public route is built from this part
+ * alone (public-handler.ts), so its bundle can drop the declaration and the zod schemas in it.
+ */
+export interface PublicServing<M extends HttpMethod = HttpMethod, Path extends string = string, C extends string | undefined = string | undefined> {
+  auth: 'none';
+  id: string;
+  method: M;
+  path: Path;
+  contentType?: C;
+  successStatus?: 200 | 201 | 202;
+  /** Present on a whole declaration: the response is then checked as in tests (checkResponse). */
+  response?: z.ZodType;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Route: a public route's input is whatever its schemas say
+  handler: (ctx: PublicContext, input: RouteInput<any, any, undefined>) => Promise<C extends string ? ServedText : unknown>;
+}
+
+/** What the shared pipeline reads of a route (route-pipeline.ts): an API-key route, or a public route's serving part. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Route: the route generics erased
+export type PipelineRoute = ApiKeyRoute<any, any, any, any> | PublicServing;
+
+/**
  * Any route of the table. Each route's schemas differ, and a handler's input is a parameter
  * (contravariant), so only `any` admits them all; code that reads a route's schemas goes through
  * RouteSchemas, which types them again.
@@ -169,6 +191,21 @@ export function defineRoute<
   return { ...route, auth: 'api_key' };
 }
 
+/** The serving part of a public route that serves text (PublicServing), to declare it with definePublicRoute(serving, documentation). */
+export function publicServing<const M extends HttpMethod, const Path extends string, const C extends string>(
+  serving: Omit<PublicServing<M, Path, C>, 'auth' | 'response'>,
+): PublicServing<M, Path, C> {
+  return { ...serving, auth: 'none' };
+}
+
+/** What documents a public route declared from its serving part: the OpenAPI document's words and response schema. */
+type PublicDocumentation<R extends z.ZodType> = Pick<PublicRoute<undefined, undefined, R>, 'tag' | 'summary' | 'description' | 'response' | 'errors'>;
+
+/**
+ * Declares a public route: whole, or as its serving part and its documentation. Declared in two
+ * parts, its function's handler is built from the serving part alone, and the bundler drops the
+ * declaration when the call and the schema calls in it are marked pure (esbuild's `@__PURE__`).
+ */
 export function definePublicRoute<
   P extends ZodObjectLike | undefined = undefined,
   Q extends ZodObjectLike | undefined = undefined,
@@ -176,15 +213,20 @@ export function definePublicRoute<
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
   const C extends string | undefined = undefined,
->(route: Omit<PublicRoute<P, Q, R, M, Path, C>, 'auth'>): PublicRoute<P, Q, R, M, Path, C> {
-  return { ...route, auth: 'none' };
+>(route: Omit<PublicRoute<P, Q, R, M, Path, C>, 'auth'>): PublicRoute<P, Q, R, M, Path, C>;
+export function definePublicRoute<R extends z.ZodType, M extends HttpMethod, Path extends string, C extends string>(
+  serving: PublicServing<M, Path, C>,
+  documentation: PublicDocumentation<R>,
+): PublicRoute<undefined, undefined, R, M, Path, C>;
+export function definePublicRoute(route: object, documentation?: object): PublicRoute {
+  return { ...route, ...documentation, auth: 'none' } as PublicRoute;
 }
 
 function isMutation(method: HttpMethod): boolean {
   return method !== 'GET';
 }
 
-export function acceptsIdempotencyKey(route: Route): boolean {
+export function acceptsIdempotencyKey(route: PipelineRoute): boolean {
   return route.auth === 'api_key' && isMutation(route.method) && route.idempotent !== false;
 }
 

@@ -142,6 +142,14 @@ describe('bundleFunctions', () => {
     expect(code).not.toMatch(/Nombre|Zeichenkette/);
   });
 
+  it("leaves a public route's declaration out of its bundle: the handler is served from its serving part, without zod", () => {
+    for (const route of routes.filter((candidate) => candidate.auth === 'none')) {
+      const declared = ROUTES.find((candidate) => candidate.id === route.id)!;
+      const code = readFileSync(join(result.dirs[route.key], 'index.mjs'), 'utf8');
+      expect(code, route.key).not.toContain(declared.summary);
+    }
+  });
+
   it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
     const dir = result.dirs['openapi/get-openapi'];
     const shippedText = readFileSync(join(dir, 'openapi.json'), 'utf8');
