@@ -21,14 +21,17 @@ import type { Route } from './route';
 
 export const DRY_RUN_PARAMETER = 'dry_run';
 
+/** What the dry-run rules read of a route: a public route's serving part has the same members. */
+type DryRunRoute = Pick<Route, 'auth' | 'method'> & { transactional?: boolean };
+
 /** Whether the route takes `dry_run` at all: every API-key write. */
-export function acceptsDryRun(route: Route): boolean {
+export function acceptsDryRun(route: DryRunRoute): boolean {
   return route.auth === 'api_key' && route.method !== 'GET';
 }
 
 /** Whether a dry run of the route can be answered (else 400 dry_run_not_supported). */
-export function supportsDryRun(route: Route): boolean {
-  return acceptsDryRun(route) && route.auth === 'api_key' && route.transactional !== false;
+export function supportsDryRun(route: DryRunRoute): boolean {
+  return acceptsDryRun(route) && route.transactional !== false;
 }
 
 /**
