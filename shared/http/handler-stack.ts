@@ -79,6 +79,7 @@ async function execute(
         requestId: state.requestId,
         log: state.log,
         idempotencyKey: state.idempotencyKey,
+        dryRun: state.dryRun,
         db,
         events: recorder,
         afterCommit: (task) => void committed.push(task),
@@ -142,7 +143,9 @@ function core(route: KeyRoute, writes: WriteLayer | undefined) {
       if (state.idempotencyKey !== undefined) {
         const { caller, input } = state;
         if (!writes) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
-        result = await writes.run(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, run);
+        const call = { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input };
+        // An operation of a batch: its record waits for the batch's commit (batch-operation.ts).
+        result = await writes.run(route.id, enclosing ? { ...call, holdRecord: (record) => enclosing.hold(record) } : call, context, run);
       } else {
         result = await run();
       }

@@ -20,6 +20,8 @@ export interface RouteContext extends Caller {
   /** The request's logger: its lines carry the request id, route, entity and key. */
   log: Log;
   idempotencyKey?: string;
+  /** `dry_run=true`: the transaction is rolled back once the handler returns. */
+  dryRun?: boolean;
   /** The request's transaction: scoped to the caller's entity by row level security. */
   db: Db;
   /** Records domain events in the outbox, inside the same transaction. */
