@@ -172,33 +172,29 @@ export const route = defineRoute({
     // The idempotency records of the operations that succeeded: saved once the batch commits.
     const held: HeldRecord[] = [];
     ctx.afterCommit(() => saveHeld(held, ctx.log));
-    try {
-      let size = 0;
-      for (const [index, operation] of body.operations.entries()) {
-        const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes, (record) => held.push(record));
-        outcomes.push(outcome);
-        if (body.atomic && outcome.status >= 400) {
-          const envelope = outcome.body as unknown as ErrorEnvelope;
-          const { error: _key, code, type: _type, hint, param, required, doc_url: _doc, request_id, ...extra } = envelope;
-          throw new ApiError(code as ErrorCode, {
-            hint,
-            param,
-            required,
-            headers: outcome.headers,
-            details: { ...extra, failed_index: index, failed_request_id: request_id },
-          });
-        }
-        size += outcome.bytes ?? Buffer.byteLength(JSON.stringify(outcome.body));
-        if (size > MAX_BATCH_ANSWER_BYTES) {
-          throw new ApiError('batch_too_large', {
-            hint: `The answers of the first ${index + 1} operations exceed 5 MB; nothing was kept. Send fewer operations per batch.`,
-          });
-        }
+    // Nothing of a batch that rolls back is kept (its first failure, or a refused commit): neither are its operations' keys.
+    ctx.afterRollback(() => releaseHeld(held, ctx.log));
+    let size = 0;
+    for (const [index, operation] of body.operations.entries()) {
+      const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes, (record) => held.push(record));
+      outcomes.push(outcome);
+      if (body.atomic && outcome.status >= 400) {
+        const envelope = outcome.body as unknown as ErrorEnvelope;
+        const { error: _key, code, type: _type, hint, param, required, doc_url: _doc, request_id, ...extra } = envelope;
+        throw new ApiError(code as ErrorCode, {
+          hint,
+          param,
+          required,
+          headers: outcome.headers,
+          details: { ...extra, failed_index: index, failed_request_id: request_id },
+        });
       }
-    } catch (error) {
-      // Nothing of the batch is kept: neither are its operations' keys.
-      await releaseHeld(held, ctx.log);
-      throw error;
+      size += outcome.bytes ?? Buffer.byteLength(JSON.stringify(outcome.body));
+      if (size > MAX_BATCH_ANSWER_BYTES) {
+        throw new ApiError('batch_too_large', {
+          hint: `The answers of the first ${index + 1} operations exceed 5 MB; nothing was kept. Send fewer operations per batch.`,
+        });
+      }
     }
     return {
       object: 'batch' as const,

@@ -52,15 +52,25 @@ async function execute(
   const input = state.input!;
   const live = caller.mode === 'live';
   const committed: (() => Promise<void>)[] = [];
+  let rolledBack: (() => Promise<void>)[] | undefined;
   // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
   const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
   // A dry run's transaction is rolled back; it keeps what the work posted for its answer (dry-run.ts).
   let postings: unknown[] = [];
-  const transaction = enclosing
+  const open = enclosing
     ? <T>(_scope: unknown, work: (db: Db) => Promise<T>) => enclosing.run(work)
     : state.dryRun
       ? dryRunTransaction((posted) => (postings = posted))
       : withTransaction;
+  // The handler's afterRollback tasks run when the transaction fails: its work threw, or its commit was refused.
+  const transaction: typeof withTransaction = async (scope, work) => {
+    try {
+      return await open(scope, work);
+    } catch (error) {
+      for (const task of rolledBack ?? []) await task();
+      throw error;
+    }
+  };
   const { body, events } = await transaction(
     { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
     async (db) => {
@@ -83,6 +93,7 @@ async function execute(
         db,
         events: recorder,
         afterCommit: (task) => void committed.push(task),
+        afterRollback: (task) => void (rolledBack ??= []).push(task),
       };
       const ifMatch = state.headers['if-match'];
       if (ifMatch && route.current) {

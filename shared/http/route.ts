@@ -32,6 +32,11 @@ export interface RouteContext extends Caller {
    * failures: the response is already decided.
    */
   afterCommit(task: () => Promise<void>): void;
+  /**
+   * Work to do if the transaction fails instead (the work threw, or the commit was refused): undo
+   * what was reserved outside the database. A task handles its own failures.
+   */
+  afterRollback(task: () => Promise<void>): void;
 }
 
 /** A public route (no API key), e.g. the OpenAPI document. It gets no database or caller. */

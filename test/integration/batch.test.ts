@@ -181,7 +181,7 @@ describe('POST /v1/batch', () => {
       const single = await api.raw('POST', '/v1/locations', { key: w.owner.secret, headers: { 'Idempotency-Key': 'op-replay-1' }, body: { name: 'Replayed' } });
       expect(single.status).toBe(201);
       expect(single.headers.get('idempotent-replayed')).toBe('true');
-      expect(single.body.id).toBe(original.body.id);
+      expect((single.body as { id: string }).id).toBe(original.body.id);
       expect(await locationCount(w.owner)).toBe(before + 1);
     });
 
