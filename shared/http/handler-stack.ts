@@ -12,7 +12,7 @@
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hasScope } from '../auth/scopes';
-import { connectDuringInit, withTransaction, type Db } from '../db/database';
+import { connectDuringInit, isCommitOutcomeUnknown, withTransaction, type Db } from '../db/database';
 import { dryRunTransaction } from '../db/dry-run-transaction';
 import { ApiError } from '../errors';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
@@ -62,12 +62,13 @@ async function execute(
     : state.dryRun
       ? dryRunTransaction((posted) => (postings = posted))
       : withTransaction;
-  // The handler's afterRollback tasks run when the transaction fails: its work threw, or its commit was refused.
+  // The handler's afterRollback tasks run when the transaction is known not to have committed: its
+  // work threw, or its commit was refused (not when a lost commit could not be resolved).
   const transaction: typeof withTransaction = async (scope, work) => {
     try {
       return await open(scope, work);
     } catch (error) {
-      for (const task of rolledBack ?? []) await task();
+      if (!isCommitOutcomeUnknown(error)) for (const task of rolledBack ?? []) await task();
       throw error;
     }
   };

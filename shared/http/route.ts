@@ -33,8 +33,9 @@ export interface RouteContext extends Caller {
    */
   afterCommit(task: () => Promise<void>): void;
   /**
-   * Work to do if the transaction fails instead (the work threw, or the commit was refused): undo
-   * what was reserved outside the database. A task handles its own failures.
+   * Work to do if the transaction fails instead (the work threw, or the commit was refused; not a
+   * lost commit whose outcome is unknown): undo what was reserved outside the database. A task
+   * handles its own failures.
    */
   afterRollback(task: () => Promise<void>): void;
 }

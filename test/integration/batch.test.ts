@@ -164,7 +164,7 @@ describe('POST /v1/batch', () => {
   });
 
   describe('idempotency_key per operation', () => {
-    const locationCount = async (owner: { secret: string }) => (await api.get(owner as never, '/v1/locations', { limit: '100' })).data.length;
+    const locationCount = async (owner: Parameters<typeof api.get>[0]) => (await api.get(owner, '/v1/locations', { limit: '100' })).data.length;
 
     it('replays an operation’s stored answer for the same key and request, within batches and to a single request with that key', async () => {
       const w = await salesWorld(api);
@@ -271,12 +271,19 @@ describe('POST /v1/batch', () => {
         },
         { dry_run: 'true' },
       );
-      const single = await api.raw('POST', '/v1/locations', { key: w.owner.secret, headers: { 'Idempotency-Key': 'op-dry-1' }, query: { dry_run: 'true' }, body: { name: 'Dry' } });
+      const single = await api.raw('POST', '/v1/locations', {
+        key: w.owner.secret,
+        headers: { 'Idempotency-Key': 'op-dry-1' },
+        query: { dry_run: 'true' },
+        body: { name: 'Dry' },
+      });
       expect(dry.status).toBe(single.status);
       expect(dry.error).toMatchObject({ code: single.error.code, param: 'operations[1].idempotency_key' });
       expect(single.error.code).toBe('dry_run_idempotency_key');
       expect(await tenantContents(w.owner.entity.id)).toEqual(before);
-      const invalid = await batch(w.owner.secret, { operations: [{ method: 'POST', path: '/v1/locations', body: { name: 'X' }, idempotency_key: 'has space' }] });
+      const invalid = await batch(w.owner.secret, {
+        operations: [{ method: 'POST', path: '/v1/locations', body: { name: 'X' }, idempotency_key: 'has space' }],
+      });
       expect(invalid.status).toBe(400);
       expect(invalid.error).toMatchObject({ param: 'operations[0].idempotency_key' });
     });
