@@ -295,7 +295,9 @@ export interface paths {
          *
          *     Only POST, PATCH and DELETE of routes whose work stays in the transaction can run in a batch (every write except those that refuse a dry run, and the batch itself); another is 400 batch_operation_not_allowed. Events are published once the batch commits. Import batches work inside a batch: `migration_batch_id` on each record, then the batch of imports can be rolled back like any other.
          *
-         *     Limits: at most 100 operations and a request body of 1 MiB (413 request_too_large); an answer over 5 MB (Lambda answers at most 6 MB) is 400 batch_too_large with nothing kept; the whole batch must finish within API Gateway’s 29 seconds. An Idempotency-Key on the batch makes the whole batch safe to retry. With dry_run=true the whole batch runs and is rolled back.
+         *     Limits: at most 100 operations and a request body of 1 MiB (413 request_too_large); an answer over 5 MB (Lambda answers at most 6 MB) is 400 batch_too_large with nothing kept; the whole batch must finish within API Gateway’s 29 seconds. With dry_run=true the whole batch runs and is rolled back.
+         *
+         *     An Idempotency-Key on the batch makes the whole batch safe to retry. An operation’s own `idempotency_key` is that route’s Idempotency-Key (same scope, entity and route, so it also replays a single request sent with that key): reserved before the operation runs (a concurrent request with it gets 409 idempotency_key_in_use with Retry-After), saved only once the batch commits (with `atomic: false`, only for the operations that succeeded) and released when the batch rolls back, so retrying a failed batch runs again exactly what was not kept. A repeated key with the same request answers the stored answer with `idempotent_replay: true` in its result; with another request, 422 idempotency_key_reused. A dry-run batch refuses operation keys (400 dry_run_idempotency_key). The answer of a failed atomic batch carries the failed operation’s own headers (such as Retry-After).
          *
          *     No authentication.
          */
@@ -4400,6 +4402,8 @@ export interface components {
             body: {
                 [key: string]: unknown;
             };
+            /** @description Present when the operation carried an idempotency_key: true when its answer is the replay of an earlier request with that key. */
+            idempotent_replay?: boolean;
         };
         /**
          * BatchDryRun
@@ -15197,6 +15201,8 @@ export interface operations {
                         body?: {
                             [key: string]: unknown;
                         };
+                        /** @description The operation’s Idempotency-Key, scoped as the route’s own header (entity and route). Its record is saved only if the batch commits (only for the operations that succeeded, when atomic is false), and released when the batch or the operation is rolled back. The same key with the same request replays the stored answer (idempotent_replay: true); with another request 422 idempotency_key_reused; while it is in progress 409 idempotency_key_in_use. Refused in a dry-run batch (400 dry_run_idempotency_key). */
+                        idempotency_key?: string;
                     }[];
                     /**
                      * @description true (default): one transaction; the first failure rolls everything back and the answer is its error envelope with failed_index. false: each operation in its own savepoint; the successful ones are kept.

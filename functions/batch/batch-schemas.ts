@@ -1,5 +1,6 @@
 /** The request and answer of POST /v1/batch (run-batch.ts). */
 import * as z from 'zod';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/http/idempotency';
 import { livemode } from '../../shared/schemas/livemode';
 
 export const MAX_BATCH_OPERATIONS = 100;
@@ -19,6 +20,15 @@ const BatchOperation = z.strictObject({
     .record(z.string(), z.unknown())
     .optional()
     .describe('The JSON body of the route; any string that is exactly a reference ($ops[n].field) is replaced.'),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional()
+    .describe(
+      'The operation’s Idempotency-Key, scoped as the route’s own header (entity and route). Its record is saved only if the batch commits (only for the operations that succeeded, when atomic is false), and released when the batch or the operation is rolled back. The same key with the same request replays the stored answer (idempotent_replay: true); with another request 422 idempotency_key_reused; while it is in progress 409 idempotency_key_in_use. Refused in a dry-run batch (400 dry_run_idempotency_key).',
+    ),
 });
 
 export const BatchRequest = z.strictObject({
@@ -36,6 +46,10 @@ const OperationResult = z
     index: z.number().int().describe('The operation’s position in operations.'),
     status: z.number().int().describe('The HTTP status the route answered.'),
     body: z.record(z.string(), z.unknown()).describe('The route’s answer: its resource, or its error envelope.'),
+    idempotent_replay: z
+      .boolean()
+      .optional()
+      .describe('Present when the operation carried an idempotency_key: true when its answer is the replay of an earlier request with that key.'),
   })
   .meta({ id: 'BatchOperationResult', description: 'What one operation of a batch answered: its status and body, as its route answers.' });
 

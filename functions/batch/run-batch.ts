@@ -4,6 +4,7 @@ import { ApiError, type ErrorCode, type ErrorEnvelope } from '../../shared/error
 import { markEnclosed, savepointsOf } from '../../shared/http/batch-operation';
 import { DRY_RUN_PARAMETER, supportsDryRun } from '../../shared/http/dry-run';
 import { lambdaHandler } from '../../shared/http/handler-stack';
+import type { HeldRecord } from '../../shared/http/idempotency';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, type RouteContext } from '../../shared/http/route';
 import { buildRouteTable, type RouteTable } from '../../local/route-matcher';
@@ -12,6 +13,8 @@ import { BatchRequest, BatchResult, MAX_BATCH_ANSWER_BYTES, MAX_BATCH_OPERATIONS
 import { resolveReferences, type OperationOutcome } from './references';
 
 type Operation = z.infer<typeof BatchRequest>['operations'][number];
+/** An operation's answer, with what the batch needs beyond its status and body. */
+type Answered = OperationOutcome & { bytes?: number; headers?: Record<string, string>; replayed?: boolean };
 type Invocation = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /**
@@ -38,7 +41,10 @@ function operationEvent(ctx: RouteContext, index: number, routePath: string, pat
     resource: routePath,
     path,
     httpMethod: operation.method,
-    headers: operation.body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: {
+      ...(operation.body !== undefined && { 'content-type': 'application/json' }),
+      ...(operation.idempotency_key !== undefined && { 'idempotency-key': operation.idempotency_key }),
+    },
     multiValueHeaders: {},
     queryStringParameters: operation.query && Object.keys(operation.query).length ? operation.query : null,
     multiValueQueryStringParameters: null,
@@ -63,7 +69,8 @@ async function runOperation(
   index: number,
   operation: Operation,
   earlier: OperationOutcome[],
-): Promise<OperationOutcome & { bytes?: number }> {
+  hold: (record: HeldRecord) => void,
+): Promise<Answered> {
   const requestId = `${ctx.requestId}.${index}`;
   if (operation.query && Object.hasOwn(operation.query, DRY_RUN_PARAMETER)) {
     return refusal('batch_operation_not_allowed', requestId, { param: `operations[${index}].query.dry_run`, hint: 'Send dry_run=true on the batch itself.' });
@@ -83,14 +90,49 @@ async function runOperation(
   const event = operationEvent(ctx, index, route.path, resolved.operation.path, match.params, resolved.operation);
   const enclosing = savepointsOf(
     ctx.db,
-    (events, tasks) => {
-      ctx.events.adopt(events);
-      for (const task of tasks) ctx.afterCommit(task);
+    {
+      adopt: (events, tasks) => {
+        ctx.events.adopt(events);
+        for (const task of tasks) ctx.afterCommit(task);
+      },
+      hold,
     },
     atomic,
   );
   const response = await (match.route.handler as Invocation)(markEnclosed(event, enclosing), context);
-  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown>, bytes: Buffer.byteLength(response.body) };
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as Record<string, unknown>,
+    bytes: Buffer.byteLength(response.body),
+    headers: ownHeaders(response.headers),
+    replayed: response.headers?.['Idempotent-Replayed'] === 'true',
+  };
+}
+
+/** The headers an operation's route set itself (Retry-After, ...), less those every response carries. */
+function ownHeaders(headers: APIGatewayProxyResult['headers']): Record<string, string> {
+  const own: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!['content-type', 'request-id', 'idempotent-replayed'].includes(name.toLowerCase())) own[name] = String(value);
+  }
+  return own;
+}
+
+/**
+ * Saves the operations' idempotency records once the batch has committed. A record that cannot be
+ * saved stays in progress until it expires (as a single request's): the operation's writes are kept.
+ */
+async function saveHeld(held: readonly HeldRecord[], log: RouteContext['log']): Promise<void> {
+  const saved = await Promise.allSettled(held.map((record) => record.save()));
+  for (const outcome of saved) if (outcome.status === 'rejected') log.error('idempotency record of a batch operation not saved', { error: outcome.reason });
+}
+
+/** Releases the operations' reservations: the batch rolled back, so a retry runs them again. */
+async function releaseHeld(held: readonly HeldRecord[], log: RouteContext['log']): Promise<void> {
+  const released = await Promise.allSettled(held.map((record) => record.release()));
+  for (const outcome of released) {
+    if (outcome.status === 'rejected') log.error('idempotency key of a rolled-back batch operation not released', { error: outcome.reason });
+  }
 }
 
 const ROUTE_ID = 'batch.run';
@@ -106,7 +148,8 @@ export const route = defineRoute({
     '`atomic: true` (default): the first failure rolls everything back, and the answer is that operation’s status and error envelope with `failed_index` (and `failed_request_id`). `atomic: false`: each operation runs in a savepoint of its own; the answer (200) lists every operation’s status and body, and the successful ones are kept.',
     'An operation may use an earlier one’s answer: a body string (or query value, or whole path segment) that is exactly `$ops[n].field` (fields chained with `.name` or `[i]`, e.g. `$ops[0].lines[1].id`) is replaced by that value. A reference to a failed or later operation, or to a field that is not there, fails the operation with 400 batch_reference_invalid.',
     'Only POST, PATCH and DELETE of routes whose work stays in the transaction can run in a batch (every write except those that refuse a dry run, and the batch itself); another is 400 batch_operation_not_allowed. Events are published once the batch commits. Import batches work inside a batch: `migration_batch_id` on each record, then the batch of imports can be rolled back like any other.',
-    `Limits: at most ${MAX_BATCH_OPERATIONS} operations and a request body of 1 MiB (413 request_too_large); an answer over 5 MB (Lambda answers at most 6 MB) is 400 batch_too_large with nothing kept; the whole batch must finish within API Gateway’s 29 seconds. An Idempotency-Key on the batch makes the whole batch safe to retry. With dry_run=true the whole batch runs and is rolled back.`,
+    `Limits: at most ${MAX_BATCH_OPERATIONS} operations and a request body of 1 MiB (413 request_too_large); an answer over 5 MB (Lambda answers at most 6 MB) is 400 batch_too_large with nothing kept; the whole batch must finish within API Gateway’s 29 seconds. With dry_run=true the whole batch runs and is rolled back.`,
+    'An Idempotency-Key on the batch makes the whole batch safe to retry. An operation’s own `idempotency_key` is that route’s Idempotency-Key (same scope, entity and route, so it also replays a single request sent with that key): reserved before the operation runs (a concurrent request with it gets 409 idempotency_key_in_use with Retry-After), saved only once the batch commits (with `atomic: false`, only for the operations that succeeded) and released when the batch rolls back, so retrying a failed batch runs again exactly what was not kept. A repeated key with the same request answers the stored answer with `idempotent_replay: true` in its result; with another request, 422 idempotency_key_reused. A dry-run batch refuses operation keys (400 dry_run_idempotency_key). The answer of a failed atomic batch carries the failed operation’s own headers (such as Retry-After).',
   ].join('\n\n'),
   scopes: [],
   body: BatchRequest,
@@ -119,16 +162,32 @@ export const route = defineRoute({
         hint: `A batch holds at most ${MAX_BATCH_OPERATIONS} operations; this one has ${body.operations.length}.`,
       });
     }
+    if (ctx.dryRun) {
+      // As a dry-run request refuses an Idempotency-Key: a retry can never mistake a dry run for the real thing.
+      const keyed = body.operations.findIndex((operation) => operation.idempotency_key !== undefined);
+      if (keyed >= 0) throw new ApiError('dry_run_idempotency_key', { param: `operations[${keyed}].idempotency_key` });
+    }
     const context = { getRemainingTimeInMillis: () => 29_000, functionName: ROUTE_ID, awsRequestId: ctx.requestId } as unknown as Context;
-    const outcomes: (OperationOutcome & { bytes?: number })[] = [];
+    const outcomes: Answered[] = [];
+    // The idempotency records of the operations that succeeded: saved once the batch commits.
+    const held: HeldRecord[] = [];
+    ctx.afterCommit(() => saveHeld(held, ctx.log));
+    // Nothing of a batch that rolls back is kept (its first failure, or a refused commit): neither are its operations' keys.
+    ctx.afterRollback(() => releaseHeld(held, ctx.log));
     let size = 0;
     for (const [index, operation] of body.operations.entries()) {
-      const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes);
+      const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes, (record) => held.push(record));
       outcomes.push(outcome);
       if (body.atomic && outcome.status >= 400) {
         const envelope = outcome.body as unknown as ErrorEnvelope;
         const { error: _key, code, type: _type, hint, param, required, doc_url: _doc, request_id, ...extra } = envelope;
-        throw new ApiError(code as ErrorCode, { hint, param, required, details: { ...extra, failed_index: index, failed_request_id: request_id } });
+        throw new ApiError(code as ErrorCode, {
+          hint,
+          param,
+          required,
+          headers: outcome.headers,
+          details: { ...extra, failed_index: index, failed_request_id: request_id },
+        });
       }
       size += outcome.bytes ?? Buffer.byteLength(JSON.stringify(outcome.body));
       if (size > MAX_BATCH_ANSWER_BYTES) {
@@ -137,7 +196,16 @@ export const route = defineRoute({
         });
       }
     }
-    return { object: 'batch' as const, atomic: body.atomic, results: outcomes.map(({ status, body: answer }, index) => ({ index, status, body: answer })) };
+    return {
+      object: 'batch' as const,
+      atomic: body.atomic,
+      results: outcomes.map(({ status, body: answer, replayed }, index) => ({
+        index,
+        status,
+        body: answer,
+        ...(body.operations[index].idempotency_key !== undefined && { idempotent_replay: replayed === true }),
+      })),
+    };
   },
 });
 

@@ -245,6 +245,11 @@ async function afterLostCommit<T>(scope: TransactionScope, xid: string | null, r
   throw new ApiError('service_unavailable', { hint: UNKNOWN_COMMIT_HINT, details: { commit_outcome: 'unknown' }, headers: RETRY_AFTER, cause: error });
 }
 
+/** A transaction whose COMMIT was lost and could not be resolved: it may have committed. */
+export function isCommitOutcomeUnknown(error: unknown): boolean {
+  return error instanceof ApiError && (error.options.details as { commit_outcome?: string } | undefined)?.commit_outcome === 'unknown';
+}
+
 /**
  * Runs `work` in one transaction under `scope`; commits on success, rolls back on any throw.
  *

@@ -12,7 +12,7 @@
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { hasScope } from '../auth/scopes';
-import { connectDuringInit, withTransaction, type Db } from '../db/database';
+import { connectDuringInit, isCommitOutcomeUnknown, withTransaction, type Db } from '../db/database';
 import { dryRunTransaction } from '../db/dry-run-transaction';
 import { ApiError } from '../errors';
 import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
@@ -53,15 +53,26 @@ async function execute(
   const input = state.input!;
   const live = caller.mode === 'live';
   const committed: (() => Promise<void>)[] = [];
+  let rolledBack: (() => Promise<void>)[] | undefined;
   // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
   const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
   // A dry run's transaction is rolled back; it keeps what the work posted for its answer (dry-run.ts).
   let postings: unknown[] = [];
-  const transaction = enclosing
+  const open = enclosing
     ? <T>(_scope: unknown, work: (db: Db) => Promise<T>) => enclosing.run(work)
     : state.dryRun
       ? dryRunTransaction((posted) => (postings = posted))
       : withTransaction;
+  // The handler's afterRollback tasks run when the transaction is known not to have committed: its
+  // work threw, or its commit was refused (not when a lost commit could not be resolved).
+  const transaction: typeof withTransaction = async (scope, work) => {
+    try {
+      return await open(scope, work);
+    } catch (error) {
+      if (!isCommitOutcomeUnknown(error)) for (const task of rolledBack ?? []) await task();
+      throw error;
+    }
+  };
   const { body, events } = await transaction(
     { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
     async (db) => {
@@ -80,9 +91,11 @@ async function execute(
         requestId: state.requestId,
         log: state.log,
         idempotencyKey: state.idempotencyKey,
+        dryRun: state.dryRun,
         db,
         events: recorder,
         afterCommit: (task) => void committed.push(task),
+        afterRollback: (task) => void (rolledBack ??= []).push(task),
       };
       const ifMatch = state.headers['if-match'];
       if (ifMatch && route.current) {
@@ -143,7 +156,9 @@ function core(route: KeyRoute, writes: WriteLayer | undefined) {
       if (state.idempotencyKey !== undefined) {
         const { caller, input } = state;
         if (!writes) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
-        result = await writes.run(route.id, { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input }, context, run);
+        const call = { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input };
+        // An operation of a batch: its record waits for the batch's commit (batch-operation.ts).
+        result = await writes.run(route.id, enclosing ? { ...call, holdRecord: (record) => enclosing.hold(record) } : call, context, run);
       } else {
         result = await run();
       }

@@ -21,10 +21,25 @@ interface RouteExecutor {
 
 const executors = new Map<string, RouteExecutor>();
 
+/**
+ * Powertools' DynamoDB layer, with one change: the success record of an operation of a batch is
+ * handed to the batch (IdempotentCall.holdRecord) instead of saved, so it is written only once the
+ * batch commits. Until then the key stays reserved (in progress), so a concurrent retry is told
+ * to wait; a failure of the operation releases it as Powertools always does.
+ */
+type JSONValue = Parameters<DynamoDBPersistenceLayer['saveSuccess']>[0];
+class BatchAwarePersistenceLayer extends DynamoDBPersistenceLayer {
+  public override async saveSuccess(data: JSONValue, result: JSONValue): Promise<void> {
+    const hold = (data as unknown as IdempotentCall).holdRecord;
+    if (!hold) return super.saveSuccess(data, result);
+    hold({ save: () => super.saveSuccess(data, result), release: () => super.deleteRecord(data) });
+  }
+}
+
 function persistenceStore(): DynamoDBPersistenceLayer {
   const tableName = process.env.IDEMPOTENCY_TABLE_NAME;
   if (!tableName) throw new Error('IDEMPOTENCY_TABLE_NAME is not set');
-  return new DynamoDBPersistenceLayer({
+  return new BatchAwarePersistenceLayer({
     tableName,
     awsSdkV3Client: awsClient((config) => new DynamoDBClient(config), 'AWS_ENDPOINT_URL_DYNAMODB'),
   });

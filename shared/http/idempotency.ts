@@ -27,6 +27,19 @@ export interface IdempotentCall {
   scope: string;
   /** path params, query and body: a replay must carry the same. */
   fingerprint: unknown;
+  /**
+   * Set for an operation of a batch: its record, once the work succeeded, is handed here rather
+   * than saved, and saved only if the batch commits (released if it rolls back).
+   */
+  holdRecord?: (record: HeldRecord) => void;
+}
+
+/** An operation's idempotency record, reserved (in progress) while its batch has not committed. */
+export interface HeldRecord {
+  /** Saves the operation's answer under its key: once the batch has committed. */
+  save(): Promise<void>;
+  /** Deletes the reservation: the batch rolled back, so a retry runs the operation again. */
+  release(): Promise<void>;
 }
 
 /** Runs a request's work at most once per scope. */

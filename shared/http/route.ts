@@ -20,6 +20,8 @@ export interface RouteContext extends Caller {
   /** The request's logger: its lines carry the request id, route, entity and key. */
   log: Log;
   idempotencyKey?: string;
+  /** `dry_run=true`: the transaction is rolled back once the handler returns. */
+  dryRun?: boolean;
   /** The request's transaction: scoped to the caller's entity by row level security. */
   db: Db;
   /** Records domain events in the outbox, inside the same transaction. */
@@ -30,6 +32,12 @@ export interface RouteContext extends Caller {
    * failures: the response is already decided.
    */
   afterCommit(task: () => Promise<void>): void;
+  /**
+   * Work to do if the transaction fails instead (the work threw, or the commit was refused; not a
+   * lost commit whose outcome is unknown): undo what was reserved outside the database. A task
+   * handles its own failures.
+   */
+  afterRollback(task: () => Promise<void>): void;
 }
 
 /** A public route (no API key), e.g. the OpenAPI document. It gets no database or caller. */

@@ -5,7 +5,7 @@ import { salesWorld } from '../support/worlds';
 
 const api = setupTestApi();
 
-type Result = { index: number; status: number; body: Record<string, unknown> };
+type Result = { index: number; status: number; body: Record<string, unknown>; idempotent_replay?: boolean };
 type BatchAnswer = { object: 'batch'; atomic: boolean; results: Result[]; dry_run?: true; events?: string[]; journal_entries?: unknown[] };
 
 async function batch(key: string, body: unknown, query?: Record<string, string>) {
@@ -161,5 +161,131 @@ describe('POST /v1/batch', () => {
     const rollback = await api.raw('POST', `/v1/entities/${entity}/migration/batches/${importBatch.body.id}/rollback`, { key: w.owner.secret, body: {} });
     expect(rollback.status, rollback.text).toBe(200);
     for (const id of ids) expect((await api.raw('GET', `/v1/accounts/${id}`, { key: w.owner.secret })).status).toBe(404);
+  });
+
+  describe('idempotency_key per operation', () => {
+    const locationCount = async (owner: Parameters<typeof api.get>[0]) => (await api.get(owner, '/v1/locations', { limit: '100' })).data.length;
+
+    it('replays an operation’s stored answer for the same key and request, within batches and to a single request with that key', async () => {
+      const w = await salesWorld(api);
+      const operations = [{ method: 'POST', path: '/v1/locations', body: { name: 'Replayed' }, idempotency_key: 'op-replay-1' }];
+      const before = await locationCount(w.owner);
+      const first = await batch(w.owner.secret, { operations });
+      expect(first.status, first.text).toBe(200);
+      const again = await batch(w.owner.secret, { operations });
+      expect(again.status, again.text).toBe(200);
+      const [original] = (first.body as BatchAnswer).results;
+      const [replay] = (again.body as BatchAnswer).results;
+      expect(original).toMatchObject({ status: 201, idempotent_replay: false });
+      expect(replay).toEqual({ ...original, idempotent_replay: true });
+      const single = await api.raw('POST', '/v1/locations', { key: w.owner.secret, headers: { 'Idempotency-Key': 'op-replay-1' }, body: { name: 'Replayed' } });
+      expect(single.status).toBe(201);
+      expect(single.headers.get('idempotent-replayed')).toBe('true');
+      expect((single.body as { id: string }).id).toBe(original.body.id);
+      expect(await locationCount(w.owner)).toBe(before + 1);
+    });
+
+    it('answers a key reused with another request as a single request is answered, writing nothing', async () => {
+      const w = await salesWorld(api);
+      const key = 'op-reused-1';
+      const first = await batch(w.owner.secret, { operations: [{ method: 'POST', path: '/v1/locations', body: { name: 'One' }, idempotency_key: key }] });
+      expect(first.status, first.text).toBe(200);
+      const before = await tenantContents(w.owner.entity.id);
+      const reused = await batch(w.owner.secret, {
+        atomic: false,
+        operations: [{ method: 'POST', path: '/v1/locations', body: { name: 'Two' }, idempotency_key: key }],
+      });
+      const single = await api.raw('POST', '/v1/locations', { key: w.owner.secret, headers: { 'Idempotency-Key': key }, body: { name: 'Two' } });
+      expect(single.status).toBe(422);
+      const [result] = (reused.body as BatchAnswer).results;
+      expect(result).toMatchObject({ status: 422, idempotent_replay: false, body: { code: single.error.code, param: single.error.param } });
+      expect(single.error).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
+      expect(await tenantContents(w.owner.entity.id)).toEqual(before);
+    });
+
+    it('atomic: a failed batch releases its operations’ keys; the retry runs them and writes once', async () => {
+      const w = await salesWorld(api);
+      const before = await locationCount(w.owner);
+      const location = { method: 'POST', path: '/v1/locations', body: { name: 'Retried' }, idempotency_key: 'op-rollback-1' };
+      const failing = { method: 'POST', path: '/v1/orders', body: { document_type: 'invoice', account_id: '00000000-0000-4000-8000-000000000000' } };
+      const failed = await batch(w.owner.secret, { operations: [location, failing] });
+      expect(failed.status).toBeGreaterThanOrEqual(400);
+      expect(failed.error).toMatchObject({ failed_index: 1 });
+      expect(await locationCount(w.owner)).toBe(before);
+      const retried = await batch(w.owner.secret, { operations: [location] });
+      expect(retried.status, retried.text).toBe(200);
+      expect((retried.body as BatchAnswer).results[0]).toMatchObject({ status: 201, idempotent_replay: false, body: { name: 'Retried' } });
+      const replayed = await batch(w.owner.secret, { operations: [location] });
+      expect((replayed.body as BatchAnswer).results[0]).toMatchObject({ status: 201, idempotent_replay: true });
+      expect(await locationCount(w.owner)).toBe(before + 1);
+    });
+
+    it('atomic: a key in progress fails the batch with 409 and its Retry-After, and the batch’s reservation is released', async () => {
+      const w = await salesWorld(api);
+      const before = await tenantContents(w.owner.entity.id);
+      const published = api.published.length;
+      const operations = [
+        { method: 'POST', path: '/v1/locations', body: { name: 'Held' }, idempotency_key: 'op-in-progress-1' },
+        { method: 'POST', path: '/v1/locations', body: { name: 'Held' }, idempotency_key: 'op-in-progress-1' },
+      ];
+      const conflict = await batch(w.owner.secret, { operations });
+      expect(conflict.status, conflict.text).toBe(409);
+      expect(conflict.error).toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key', failed_index: 1 });
+      expect(conflict.headers.get('retry-after')).toBe('1');
+      expect(await tenantContents(w.owner.entity.id)).toEqual(before);
+      expect(api.published.length).toBe(published);
+      const alone = await batch(w.owner.secret, { operations: [operations[0]] });
+      expect((alone.body as BatchAnswer).results[0]).toMatchObject({ status: 201, idempotent_replay: false });
+    });
+
+    it('atomic false: keeps the keys of the operations that succeeded only; a retry replays those and runs the others again', async () => {
+      const w = await salesWorld(api);
+      const before = await locationCount(w.owner);
+      const operations = [
+        { method: 'POST', path: '/v1/locations', body: { name: 'Kept' }, idempotency_key: 'op-partial-ok' },
+        { method: 'POST', path: '/v1/locations', body: { name: 'Kept' }, idempotency_key: 'op-partial-taken' },
+      ];
+      const first = await batch(w.owner.secret, { atomic: false, operations });
+      expect(first.status, first.text).toBe(200);
+      expect((first.body as BatchAnswer).results.map((r) => [r.status, r.idempotent_replay])).toEqual([
+        [201, false],
+        [409, false],
+      ]);
+      const retried = await batch(w.owner.secret, { atomic: false, operations: [operations[0], { ...operations[1], body: { name: 'Second' } }] });
+      const results = (retried.body as BatchAnswer).results;
+      expect(results[0]).toEqual({ ...(first.body as BatchAnswer).results[0], idempotent_replay: true });
+      expect(results[1]).toMatchObject({ status: 201, idempotent_replay: false, body: { name: 'Second' } });
+      expect(await locationCount(w.owner)).toBe(before + 2);
+    });
+
+    it('refuses operation keys in a dry-run batch, as a dry run refuses an Idempotency-Key', async () => {
+      const w = await salesWorld(api);
+      const before = await tenantContents(w.owner.entity.id);
+      const dry = await batch(
+        w.owner.secret,
+        {
+          operations: [
+            { method: 'POST', path: '/v1/locations', body: { name: 'Dry' } },
+            { method: 'POST', path: '/v1/locations', body: { name: 'Dry 2' }, idempotency_key: 'op-dry-1' },
+          ],
+        },
+        { dry_run: 'true' },
+      );
+      const single = await api.raw('POST', '/v1/locations', {
+        key: w.owner.secret,
+        headers: { 'Idempotency-Key': 'op-dry-1' },
+        query: { dry_run: 'true' },
+        body: { name: 'Dry' },
+      });
+      expect(dry.status).toBe(single.status);
+      expect(dry.error).toMatchObject({ code: single.error.code, param: 'operations[1].idempotency_key' });
+      expect(single.error.code).toBe('dry_run_idempotency_key');
+      expect(await tenantContents(w.owner.entity.id)).toEqual(before);
+      const invalid = await batch(w.owner.secret, {
+        operations: [{ method: 'POST', path: '/v1/locations', body: { name: 'X' }, idempotency_key: 'has space' }],
+      });
+      expect(invalid.status).toBe(400);
+      expect(invalid.error).toMatchObject({ param: 'operations[0].idempotency_key' });
+    });
   });
 });
