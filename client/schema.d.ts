@@ -23726,9 +23726,15 @@ export interface operations {
     "reconciliation.ar_aging": {
         parameters: {
             query?: {
-                /** @description The date of the snapshot (default today, UTC). */
+                /**
+                 * @description The date of the snapshot (default today, UTC).
+                 * @example 2026-06-30
+                 */
                 as_of_date?: string;
-                /** @description What the buckets count days from: due_date (default; an invoice without one ages from its date) or invoice_date. */
+                /**
+                 * @description What the buckets count days from: due_date (default; an invoice without one ages from its date) or invoice_date.
+                 * @example due_date
+                 */
                 aging_basis?: "due_date" | "invoice_date";
                 /**
                  * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
@@ -23743,7 +23749,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 01a24eca-615b-7f0c-9fa5-8b1eb200bb88
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -23761,6 +23770,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "ar_aging",
+                     *       "livemode": false,
+                     *       "as_of_date": "2026-06-30",
+                     *       "aging_basis": "due_date",
+                     *       "customers": [
+                     *         {
+                     *           "id": "01a24eca-6193-737f-b8a9-368bacb719c4",
+                     *           "name": "Acme",
+                     *           "current": 10,
+                     *           "days_1_30": 15,
+                     *           "days_31_60": 30,
+                     *           "days_61_90": 40,
+                     *           "days_over_90": 50,
+                     *           "total": 145,
+                     *           "unapplied_credits": 12
+                     *         },
+                     *         {
+                     *           "id": "01a24eca-61c5-708a-bbce-5df0898e1ecb",
+                     *           "name": "Zed",
+                     *           "current": 0,
+                     *           "days_1_30": 70,
+                     *           "days_31_60": 0,
+                     *           "days_61_90": 0,
+                     *           "days_over_90": 0,
+                     *           "total": 70,
+                     *           "unapplied_credits": 20
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "current": 10,
+                     *         "days_1_30": 85,
+                     *         "days_31_60": 30,
+                     *         "days_61_90": 40,
+                     *         "days_over_90": 50,
+                     *         "total": 215
+                     *       },
+                     *       "unapplied_credits": 32,
+                     *       "accounts_receivable_balance": 215,
+                     *       "customer_credits_balance": 32
+                     *     }
+                     */
                     "application/json": components["schemas"]["ArAging"];
                 };
             };
@@ -24143,7 +24195,10 @@ export interface operations {
     "reconciliation.inventory_valuation": {
         parameters: {
             query?: {
-                /** @description The date of the snapshot (default today, UTC): movements that occurred on or before it. */
+                /**
+                 * @description The date of the snapshot (default today, UTC): movements that occurred on or before it.
+                 * @example 2026-01-31
+                 */
                 as_of_date?: string;
             };
             header?: {
@@ -24151,7 +24206,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404. */
+                /**
+                 * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
+                 * @example 01a24eca-6dd9-7d40-b731-c8590f0c934d
+                 */
                 entity_id: string;
             };
             cookie?: never;
@@ -24169,6 +24227,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "inventory_valuation",
+                     *       "livemode": false,
+                     *       "as_of_date": "2026-01-31",
+                     *       "items": [],
+                     *       "totals": {
+                     *         "quantity_on_hand": 0,
+                     *         "value": 0
+                     *       },
+                     *       "inventory_account_balance": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["InventoryValuation"];
                 };
             };
