@@ -134,7 +134,8 @@ async function main(): Promise<void> {
       handler: unknown,
       resource: string,
       asOf: string | Record<string, string>,
-    ) => invokeGet<T>(handler, { resource, pathParameters: { entity_id: entityId }, query: typeof asOf === 'string' ? { as_of_date: asOf } : asOf, authorizer });
+    ) =>
+      invokeGet<T>(handler, { resource, pathParameters: { entity_id: entityId }, query: typeof asOf === 'string' ? { as_of_date: asOf } : asOf, authorizer });
     /** The busiest non-bank account, and the cursor of its deepest page of `limit` lines over a range. */
     const busiest = (
       await owner.query<{ id: string }>(

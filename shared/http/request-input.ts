@@ -65,7 +65,7 @@ export function collectQuery(values: ReadonlyMap<string, string[]>, schema: z.Zo
 }
 
 /** What the reader fills in on a request's state: the body is the parsed JSON the stack kept (rawBody). */
-export interface InputTarget {
+interface InputTarget {
   rawBody?: unknown;
   input?: RouteInput<unknown, unknown, unknown>;
   expand: string[];
@@ -74,7 +74,7 @@ export interface InputTarget {
 }
 
 /** The reader of a route's requests: path, query (with `expand`) and body, checked, into the request's state. */
-export function inputReader(route: PipelineRoute): (event: Event, state: InputTarget) => void {
+function inputReader(route: PipelineRoute): (event: Event, state: InputTarget) => void {
   // A public route's serving part declares none of them: it then takes no parameters and no body.
   const schemas = route as Omit<RouteSchemas, 'response'>;
   // Built once per route: zod compiles a schema on its first parse, so a fresh .strict() per request would cost.
