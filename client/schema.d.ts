@@ -973,7 +973,7 @@ export interface paths {
         };
         /**
          * One GL account's activity over a date range
-         * @description The journal lines of account_id dated from start_date (default: the start of the fiscal year containing end_date) to end_date (default today, UTC), by date and then in posting order, each with its entry, memo (the line's, else the entry's), the source document that posted it, and the running balance. Balances are on the account's normal side (debit for assets and expenses, credit for liabilities, equity and revenue): closing_balance = opening_balance + total_debits − total_credits, or + credits − debits on a credit-normal account. Balance sheet accounts open with everything posted before start_date; revenue and expense accounts open with their activity since the start of start_date's fiscal year; the retained earnings account also opens with the profit or loss of earlier fiscal years. Within one fiscal year closing_balance is the account's trial balance figure on end_date. Lines are paged by cursor (limit, starting_after: the last line id of the previous page); the totals and balances cover the whole range on every page. Another entity's account is a 404 on account_id. Scope accounting:read or migration:read.
+         * @description The journal lines of account_id dated from start_date (default: the start of the fiscal year containing end_date) to end_date (default today, UTC), by date and then in posting order, each with its entry, memo (the line's, else the entry's), the source document that posted it, and the running balance. Balances are on the account's normal side (debit for assets and expenses, credit for liabilities, equity and revenue): closing_balance = opening_balance + total_debits − total_credits, or + credits − debits on a credit-normal account. Balance sheet accounts open with everything posted before start_date; revenue and expense accounts open with their activity since the start of start_date's fiscal year; the retained earnings account also opens with the profit or loss of earlier fiscal years. Within one fiscal year closing_balance is the account's trial balance figure on end_date. Lines are paged by cursor, as lists are: limit, and starting_after (the lines after a line id: next_cursor of the previous page) or ending_before (the lines before it, paging backwards; has_more and next_cursor then look backwards), not both; running balances are the same whichever way a line is reached, and the totals and balances cover the whole range on every page. Another entity's account is a 404 on account_id. Scope accounting:read or migration:read.
          *
          *     Requires one of the scopes: accounting:read, migration:read.
          */
@@ -5994,7 +5994,7 @@ export interface components {
             /** @description This page of the lines, by date, then in the order they were posted. */
             lines: components["schemas"]["AccountActivityLine"][];
             has_more: boolean;
-            /** @description Pass as starting_after for the next page; null on the last page. */
+            /** @description Pass as starting_after for the next page (as ending_before, when paging backwards); null when no lines are left that way. */
             next_cursor: string | null;
         };
         /**
@@ -24768,7 +24768,7 @@ export interface operations {
             query: {
                 /**
                  * @description The GL account.
-                 * @example 01a24ec6-6832-74db-be74-a91b3b53c926
+                 * @example 01a24ed0-8b31-74db-be74-a91b3b53c926
                  */
                 account_id: string;
                 /**
@@ -24788,9 +24788,14 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description A line id from the previous page: the lines after it.
-                 * @example 01a24ec6-6935-7e23-b676-e91ef8222b2f
+                 * @example 01a24ed0-8c5b-7e23-b676-e91ef8222b2f
                  */
                 starting_after?: string;
+                /**
+                 * @description A line id: the lines before it (paging backwards); not with starting_after.
+                 * @example 01a24ed0-8c72-79f4-aebe-d97ce00a6b17
+                 */
+                ending_before?: string;
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -24799,7 +24804,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 01a24ec6-682b-7596-b3e7-c465f4550756
+                 * @example 01a24ed0-8b2a-7596-b3e7-c465f4550756
                  */
                 entity_id: string;
             };
@@ -24822,7 +24827,7 @@ export interface operations {
                      * @example {
                      *       "object": "account_activity",
                      *       "livemode": false,
-                     *       "account_id": "01a24ec6-6832-74db-be74-a91b3b53c926",
+                     *       "account_id": "01a24ed0-8b31-74db-be74-a91b3b53c926",
                      *       "code": "1000",
                      *       "name": "Operating Bank Account",
                      *       "type": "asset",
@@ -24835,9 +24840,9 @@ export interface operations {
                      *       "closing_balance": 1830,
                      *       "lines": [
                      *         {
-                     *           "id": "01a24ec6-68f9-79f4-aebe-d97ce00a6b17",
+                     *           "id": "01a24ed0-8c0f-7559-9ca1-aabec33b1cb9",
                      *           "date": "2026-01-15",
-                     *           "journal_entry_id": "01a24ec6-68f9-7559-9ca1-aabec33b1cb9",
+                     *           "journal_entry_id": "01a24ed0-8c0f-7a11-895f-a2baab2d3c1d",
                      *           "entry_number": "JE-000004",
                      *           "memo": null,
                      *           "source_type": "manual",
@@ -24847,9 +24852,9 @@ export interface operations {
                      *           "running_balance": 2100
                      *         },
                      *         {
-                     *           "id": "01a24ec6-6911-7a11-895f-a2baab2d3c1d",
+                     *           "id": "01a24ed0-8c26-76bb-a8f7-fb7fdbcee82c",
                      *           "date": "2026-01-20",
-                     *           "journal_entry_id": "01a24ec6-6911-76bb-a8f7-fb7fdbcee82c",
+                     *           "journal_entry_id": "01a24ed0-8c26-77f5-8302-d952f1ff6279",
                      *           "entry_number": "JE-000005",
                      *           "memo": null,
                      *           "source_type": "manual",
@@ -24859,9 +24864,9 @@ export interface operations {
                      *           "running_balance": 1800
                      *         },
                      *         {
-                     *           "id": "01a24ec6-6935-7e23-b676-e91ef8222b2f",
+                     *           "id": "01a24ed0-8c5b-7e23-b676-e91ef8222b2f",
                      *           "date": "2026-02-11",
-                     *           "journal_entry_id": "01a24ec6-6935-77f5-8302-d952f1ff6279",
+                     *           "journal_entry_id": "01a24ed0-8c5b-7c5f-8bc0-85a91c61caf9",
                      *           "entry_number": "JE-000007",
                      *           "memo": null,
                      *           "source_type": "manual",
@@ -24872,7 +24877,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": true,
-                     *       "next_cursor": "01a24ec6-6935-7e23-b676-e91ef8222b2f"
+                     *       "next_cursor": "01a24ed0-8c5b-7e23-b676-e91ef8222b2f"
                      *     }
                      */
                     "application/json": components["schemas"]["AccountActivity"];

@@ -22,6 +22,7 @@ interface AccountActivityRequest {
   end_date: string;
   limit: number;
   starting_after?: string;
+  ending_before?: string;
 }
 
 interface AccountRow {
@@ -55,6 +56,8 @@ interface Totals {
   cursorFound: boolean;
   /** Debits minus credits from the range start up to and including the cursor line (0 without one). */
   throughCursor: string;
+  /** The cursor line's own debit minus credit (0 without one). */
+  cursorNet: string;
 }
 
 /**
@@ -66,13 +69,14 @@ async function rangeTotals(db: Db, entityId: string, account: AccountRow, range:
   const profitAndLoss = account.type === 'revenue' || account.type === 'expense';
   const retained = account.system_key === 'retained_earnings';
   const fyStart = profitAndLoss || retained ? await fiscalYearStart(db, entityId, range.start) : null;
-  const row = await db.one<{ opening: string; debits: string; credits: string; cursor_found: boolean; through_cursor: string }>(
-    `WITH c AS (SELECT entry_date, id FROM journal_lines
+  const row = await db.one<{ opening: string; debits: string; credits: string; cursor_found: boolean; through_cursor: string; cursor_net: string }>(
+    `WITH c AS (SELECT entry_date, id, debit - credit AS net FROM journal_lines
                  WHERE entity_id = $1 AND account_id = $2 AND id = $6::uuid AND entry_date BETWEEN $3::date AND $4::date)
      SELECT coalesce(sum(debit_total - credit_total) FILTER (WHERE balance_date < $3::date AND ($5::date IS NULL OR balance_date >= $5::date)), 0) AS opening,
             coalesce(sum(debit_total) FILTER (WHERE balance_date >= $3::date), 0) AS debits,
             coalesce(sum(credit_total) FILTER (WHERE balance_date >= $3::date), 0) AS credits,
             $6::uuid IS NULL OR EXISTS (SELECT 1 FROM c) AS cursor_found,
+            (SELECT coalesce(sum(net), 0) FROM c) AS cursor_net,
             coalesce(sum(debit_total - credit_total) FILTER (WHERE balance_date >= $3::date AND balance_date < (SELECT entry_date FROM c)), 0)
               + (SELECT coalesce(sum(l.debit - l.credit), 0) FROM c JOIN journal_lines l
                   ON l.entity_id = $1 AND l.account_id = $2 AND l.entry_date = c.entry_date AND l.id <= c.id) AS through_cursor
@@ -91,7 +95,7 @@ async function rangeTotals(db: Db, entityId: string, account: AccountRow, range:
     );
     opening = opening.plus(closed.net);
   }
-  return { opening, debits: row.debits, credits: row.credits, cursorFound: row.cursor_found, throughCursor: row.through_cursor };
+  return { opening, debits: row.debits, credits: row.credits, cursorFound: row.cursor_found, throughCursor: row.through_cursor, cursorNet: row.cursor_net };
 }
 
 export async function accountActivity(db: Db, entityId: string, request: AccountActivityRequest): Promise<AccountActivity> {
@@ -108,27 +112,40 @@ export async function accountActivity(db: Db, entityId: string, request: Account
 
   const debitNormal = DEBIT_NORMAL.includes(account.type);
   const onNormalSide = (netDebit: Amount) => (debitNormal ? netDebit : netDebit.negated());
-  const totals = await rangeTotals(db, entityId, account, { start: startDate, end: endDate, cursor: request.starting_after });
-  if (!totals.cursorFound) {
-    throw new ApiError('parameter_invalid', { param: 'starting_after', hint: 'The cursor is not the id of a line of this account in this range.' });
+  if (request.starting_after && request.ending_before) {
+    throw new ApiError('parameter_invalid', { param: 'ending_before', hint: 'Pass starting_after or ending_before, not both.' });
   }
-  // The balance just before the page. The page's lower bound: the range start, or after a cursor
-  // (which lies in the range) the cursor alone, so the index scan starts at the cursor.
-  const before = totals.opening.plus(totals.throughCursor);
-  const params: unknown[] = [entityId, account.id, endDate, request.starting_after ?? startDate];
-  const lowerBound = request.starting_after
-    ? `(l.entry_date, l.id) > (SELECT c.entry_date, c.id FROM journal_lines c WHERE c.entity_id = $1 AND c.id = $4::uuid)`
-    : `l.entry_date >= $4::date`;
-  params.push(request.limit + 1);
+  const cursorParam = request.ending_before ? 'ending_before' : 'starting_after';
+  const cursor = request.ending_before ?? request.starting_after;
+  const totals = await rangeTotals(db, entityId, account, { start: startDate, end: endDate, cursor });
+  if (!totals.cursorFound) {
+    throw new ApiError('parameter_invalid', { param: cursorParam, hint: 'The cursor is not the id of a line of this account in this range.' });
+  }
+  // A page scans the (entity, account, date, id) index from its cursor: forwards after
+  // starting_after (or from the range start), backwards before ending_before, then put back in date
+  // order. On the cursor's side the cursor alone bounds the scan; the range's other end bounds the far side.
+  const backwards = request.ending_before !== undefined;
+  const cursorRow = `(SELECT c.entry_date, c.id FROM journal_lines c WHERE c.entity_id = $1 AND c.id = $4::uuid)`;
+  const [range, bound] = backwards
+    ? [`l.entry_date >= $3::date AND (l.entry_date, l.id) < ${cursorRow}`, startDate]
+    : cursor
+      ? [`(l.entry_date, l.id) > ${cursorRow} AND l.entry_date <= $3::date`, endDate]
+      : [`l.entry_date BETWEEN $4::date AND $3::date`, endDate];
+  const direction = backwards ? 'DESC' : 'ASC';
   const rows = await db.query<LineRow>(
     `SELECT l.id, l.entry_date, l.entry_id, e.entry_number, coalesce(l.memo, e.memo) AS memo, e.source_type, e.source_id, l.debit, l.credit
        FROM journal_lines l JOIN journal_entries e ON e.entity_id = l.entity_id AND e.id = l.entry_id
-      WHERE l.entity_id = $1 AND l.account_id = $2 AND l.entry_date <= $3::date AND ${lowerBound}
-      ORDER BY l.entry_date, l.id
-      LIMIT $${params.length}`,
-    params,
+      WHERE l.entity_id = $1 AND l.account_id = $2 AND ${range}
+      ORDER BY l.entry_date ${direction}, l.id ${direction}
+      LIMIT $5`,
+    [entityId, account.id, bound, cursor ?? startDate, request.limit + 1],
   );
-  const page = rows.slice(0, request.limit);
+  const hasMore = rows.length > request.limit;
+  const page = backwards ? rows.slice(0, request.limit).reverse() : rows.slice(0, request.limit);
+  // The balance just before the page: after a starting_after cursor, everything through it; before
+  // an ending_before cursor, everything before it less the page's own lines.
+  const pageNet = page.reduce((net, row) => net.plus(row.debit).minus(row.credit), amount(0));
+  const before = backwards ? totals.opening.plus(totals.throughCursor).minus(totals.cursorNet).minus(pageNet) : totals.opening.plus(totals.throughCursor);
   let running = before;
   const lines = page.map((row) => {
     running = running.plus(row.debit).minus(row.credit);
@@ -145,7 +162,6 @@ export async function accountActivity(db: Db, entityId: string, request: Account
       running_balance: toJsonNumber(onNormalSide(running)),
     };
   });
-  const hasMore = rows.length > request.limit;
   return {
     object: 'account_activity',
     account_id: account.id,
@@ -161,6 +177,6 @@ export async function accountActivity(db: Db, entityId: string, request: Account
     closing_balance: toJsonNumber(onNormalSide(totals.opening.plus(totals.debits).minus(totals.credits))),
     lines,
     has_more: hasMore,
-    next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
+    next_cursor: hasMore ? ((backwards ? page[0] : page.at(-1))?.id ?? null) : null,
   };
 }

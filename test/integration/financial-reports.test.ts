@@ -275,6 +275,18 @@ describe('account activity', () => {
     const second = (await activity(owner, { ...query, starting_after: first.body.next_cursor! })).body;
     expect(second.lines.map((l) => [l.date, l.running_balance])).toEqual([['2026-03-05', 1830]]);
     expect(second).toMatchObject({ has_more: false, next_cursor: null, opening_balance: 1300, closing_balance: 1830 });
+
+    // Backwards from the last line: the lines before it, in date order, with the same running balances.
+    const last = second.lines[0].id;
+    const back = (await activity(owner, { ...query, limit: '2', ending_before: last })).body;
+    expect(back.lines.map((l) => [l.date, l.running_balance])).toEqual([
+      ['2026-01-20', 1800],
+      ['2026-02-11', 1850],
+    ]);
+    expect(back).toMatchObject({ has_more: true, next_cursor: back.lines[0].id, opening_balance: 1300, closing_balance: 1830 });
+    const start = (await activity(owner, { ...query, limit: '2', ending_before: back.next_cursor! })).body;
+    expect(start.lines.map((l) => [l.date, l.running_balance])).toEqual([['2026-01-15', 2100]]);
+    expect(start).toMatchObject({ has_more: false, next_cursor: null });
   });
 
   it('credit-normal accounts, revenue from the fiscal year start, retained earnings with earlier years’ profit; closing = trial balance', async () => {
@@ -303,6 +315,8 @@ describe('account activity', () => {
       [{ account_id: 'nope' }, 400, 'account_id'],
       [{ account_id: other.accounts.system.bank }, 404, 'account_id'],
       [{ account_id: accounts.system.bank, starting_after: otherLines[0].id }, 400, 'starting_after'],
+      [{ account_id: accounts.system.bank, ending_before: otherLines[0].id }, 400, 'ending_before'],
+      [{ account_id: accounts.system.bank, starting_after: otherLines[0].id, ending_before: otherLines[0].id }, 400, 'ending_before'],
       [{ account_id: accounts.system.bank, start_date: '2026-04-01', end_date: '2026-03-31' }, 400, 'end_date'],
       [{ account_id: accounts.system.bank, limit: '501' }, 400, 'limit'],
     ] as const) {

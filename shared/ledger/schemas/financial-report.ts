@@ -369,7 +369,9 @@ export const AccountActivity = z
       .describe('opening_balance + total_debits − total_credits for a debit-normal account (+ credits − debits for a credit-normal one).'),
     lines: z.array(AccountActivityLine).describe('This page of the lines, by date, then in the order they were posted.'),
     has_more: z.boolean(),
-    next_cursor: id().nullable().describe('Pass as starting_after for the next page; null on the last page.'),
+    next_cursor: id()
+      .nullable()
+      .describe('Pass as starting_after for the next page (as ending_before, when paging backwards); null when no lines are left that way.'),
   })
   .meta({
     id: 'AccountActivity',
@@ -384,4 +386,5 @@ export const AccountActivityQuery = queryParams({
   end_date: param.date('Last day of the range, inclusive; defaults to today (UTC).'),
   limit: param.int({ min: 1, max: 500 }, 'Lines per page, 1 to 500.', { default: 100 }),
   starting_after: param.id('A line id from the previous page: the lines after it.'),
+  ending_before: param.id('A line id: the lines before it (paging backwards); not with starting_after.'),
 });
