@@ -5,7 +5,8 @@
  *   trial balance          Σ debits = Σ credits
  *   accounts_receivable    = Σ balance_due of the posted invoices (not draft, cancelled or voided)
  *   customer_credits       = Σ unapplied payment money (payments not voided, failed or pending)
- *                            + what sales orders hold as deposits (amount_paid not paid through their invoices)
+ *                            + what sales orders hold as deposits (amount_paid not paid through their invoices;
+ *                              credit-memo credit on those invoices is amount_credited, never a deposit)
  *                            + Σ credit-memo credit still available (−balance_due of returns)
  *   undeposited_funds      = Σ (amount − amount_refunded) of the receipts no deposit took
  *   inventory              = Σ inventory_value of /v1/inventory/balances, to the cent
@@ -85,15 +86,14 @@ export interface Books {
 /** Reads the GL and every sub-ledger of the entity through the API. */
 export async function readBooks(api: TestApi, owner: TestEntity, system: Record<string, string>): Promise<Books> {
   const trial = await trialBalance(api, owner, system);
-  type Order = { id: string; order_status: string; balance_due: number; amount_paid: number; amount_credited?: number; converted_from_id: string | null };
+  type Order = { id: string; order_status: string; balance_due: number; amount_paid: number; converted_from_id: string | null };
   const ofType = (documentType: string) => listAll<Order>(api, owner, '/v1/orders', { document_type: documentType });
   const live = (o: Order) => !['draft', 'cancelled', 'voided'].includes(o.order_status);
   const invoices = (await ofType('invoice')).filter(live);
   const salesOrders = await ofType('sales_order');
-  // A sales order's amount_paid counts what its live invoices were paid and credited too; what is
-  // left is the deposit it still holds.
-  const throughInvoices = (order: Order) =>
-    sum(invoices.filter((i) => i.converted_from_id === order.id).flatMap((i) => [i.amount_paid, i.amount_credited ?? 0]));
+  // A sales order's amount_paid counts what its live invoices were paid too (their credit-memo
+  // credit shows in its amount_credited, not amount_paid); what is left is the deposit it still holds.
+  const throughInvoices = (order: Order) => sum(invoices.filter((i) => i.converted_from_id === order.id).map((i) => i.amount_paid));
   const memos = (await ofType('return')).filter((o) => live(o) && o.balance_due < 0);
 
   type Payment = { status: string; unapplied_amount: number; amount: number; amount_refunded: number; deposit_id: string | null };
