@@ -7632,6 +7632,7 @@ export interface components {
             list_price_total: number;
             /** @description Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total. */
             pricing_savings: number;
+            /** @description Money received on the document and kept (payments and applied deposits, less refunds). On a sales order: the deposit it still holds plus what its live invoices were paid; what credit memos applied to those invoices is in amount_credited, not here. */
             amount_paid: number;
             /** @description Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid (− amount_credited on an invoice credited by returns). A confirmed credit-memo return carries −(its credit not yet applied): customer credit. Never forced on purchase orders and quotes. */
             balance_due: number;
@@ -7911,6 +7912,7 @@ export interface components {
             list_price_total: number;
             /** @description Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total. */
             pricing_savings: number;
+            /** @description Money received on the document and kept (payments and applied deposits, less refunds). On a sales order: the deposit it still holds plus what its live invoices were paid; what credit memos applied to those invoices is in amount_credited, not here. */
             amount_paid: number;
             /** @description Maintained by the server: 0 on draft sales documents, on cancelled orders and on voided or fully-refunded invoices; otherwise order_total − amount_paid (− amount_credited on an invoice credited by returns). A confirmed credit-memo return carries −(its credit not yet applied): customer credit. Never forced on purchase orders and quotes. */
             balance_due: number;

@@ -155,7 +155,11 @@ export const Order = z
       .describe(
         'Display-only: Σ pricing_rule_adjustment × quantity over the non-kit lines (list_price_total minus their line subtotals), a positive magnitude when lines sell below list price; already inside subtotal through sell_rate, never subtracted from order_total.',
       ),
-    amount_paid: z.number(),
+    amount_paid: z
+      .number()
+      .describe(
+        'Money received on the document and kept (payments and applied deposits, less refunds). On a sales order: the deposit it still holds plus what its live invoices were paid; what credit memos applied to those invoices is in amount_credited, not here.',
+      ),
     balance_due: z
       .number()
       .describe(
