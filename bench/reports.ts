@@ -156,11 +156,11 @@ async function generate(owner: pg.Client, entityId: string, mainLocationId: stri
   await q(
     `INSERT INTO orders (id, entity_id, order_number, document_type, order_status, payment_status, customer_account_id, location_id,
                          order_date, due_date, subtotal, tax_total, order_total, amount_paid, amount_received, balance_due,
-                         invoice_number, invoice_type, journal_entry_id, created_at, updated_at)
+                         invoice_number, invoice_type, journal_entry_id, last_applied_on, created_at, updated_at)
      SELECT id, $1, 'INV-' || lpad(i::text, 7, '0'), 'invoice', 'confirmed',
             CASE WHEN paid = 0 THEN 'unpaid' WHEN paid < total THEN 'partially_paid' ELSE 'paid' END, customer_id, $2,
             ${noon('inv_date')}, ${noon('inv_date + 30')}, subtotal, tax, total, paid, paid, total - paid,
-            'INV-' || lpad(i::text, 7, '0'), 'manual', md5('ie' || i)::uuid, ${noon('inv_date')}, ${noon('coalesce(pay_date, inv_date)')}
+            'INV-' || lpad(i::text, 7, '0'), 'manual', md5('ie' || i)::uuid, pay_date, ${noon('inv_date')}, ${noon('coalesce(pay_date, inv_date)')}
        FROM bench_invoices`,
     [entityId, mainLocationId],
   );

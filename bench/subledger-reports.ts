@@ -75,12 +75,12 @@ async function generateReceivables(owner: pg.Client, entityId: string, today: st
   );
   await owner.query(
     `INSERT INTO orders (id, entity_id, order_number, invoice_number, document_type, order_status, payment_status, customer_account_id, order_date, due_date,
-       subtotal, order_total, amount_received, amount_paid, balance_due, journal_entry_id)
+       subtotal, order_total, amount_received, amount_paid, balance_due, journal_entry_id, last_applied_on)
      SELECT id, $1, 'INV-' || lpad(i::text, 7, '0'), 'INV-' || lpad(i::text, 7, '0'), 'invoice', 'confirmed',
             CASE WHEN paid_on IS NULL THEN 'unpaid' ELSE 'paid' END, account_id,
             (invoice_date + time '12:00') AT TIME ZONE 'UTC', (invoice_date + 30 + time '00:00') AT TIME ZONE 'UTC',
             total, total, CASE WHEN paid_on IS NULL THEN 0 ELSE total END, CASE WHEN paid_on IS NULL THEN 0 ELSE total END,
-            CASE WHEN paid_on IS NULL THEN total ELSE 0 END, md5('ije' || i)::uuid
+            CASE WHEN paid_on IS NULL THEN total ELSE 0 END, md5('ije' || i)::uuid, paid_on
        FROM bench_invoices`,
     [entityId],
   );

@@ -33,6 +33,8 @@ const asNumbers = (buckets: Buckets) => ({
 export async function arAging(db: Db, entityId: string, asOfDate: string, basis: AgingBasis): Promise<Omit<ArAging, 'livemode'>> {
   // A large entity's estimate passes jit_above_cost, and compiling costs more than these queries run.
   await db.query('SET LOCAL jit = off');
+  // The open invoices of a large entity are grouped per customer and bucket in memory rather than sorted on disk.
+  await db.query("SET LOCAL work_mem = '32MB'");
   const payments = await paymentsAfterDate(db, entityId, asOfDate);
   const aged = await invoiceAgingRows(db, entityId, asOfDate, basis, payments);
   const memoCredit = await creditMemoCreditRows(db, entityId, asOfDate);

@@ -10,16 +10,17 @@
  * dated after D (move_date). A credit memo's credit on D is its credit left today plus what it gave
  * (applied or refunded) after D, for credit memos posted (order_date) on or before D.
  *
- * The invoices that can be open on D are those open today and those that took money after D, so
- * the query starts from those and never reads the paid history.
+ * The invoices that can be open on D are those open today and those that took money after D
+ * (last_applied_on, kept by the money writer, after D), so the query starts from those and never
+ * reads the paid history, nor the applications to invoices dated after D.
  */
 import type { Db } from '../db/database';
 
 /** The payments capability's history as of a date: SQL over $1 (entity), $2 (date) and its own $3.. parameters. */
 export interface ReceivablesHistory {
   params: readonly unknown[];
-  /** (order_id, amount): what the document's payments hold now minus what they held on the date. */
-  receivedAfterSql: string;
+  /** (order_id, amount): what the document's payments hold now minus what they held on the date; `appliedAfterSql` selects the documents that took money after it. */
+  receivedAfterSql: (appliedAfterSql: string) => string;
 }
 
 export const AGING_BUCKETS = ['current', 'days_1_30', 'days_31_60', 'days_61_90', 'days_over_90'] as const;
@@ -38,18 +39,28 @@ const COUNTS_ON_DATE = `o.document_type = 'invoice' AND o.journal_entry_id IS NO
   AND o.order_status NOT IN ('draft', 'cancelled', 'voided') AND o.order_date < ${END_OF_DATE}`;
 
 /**
+ * The posted invoices dated on or before $2 that took money after it (their latest application,
+ * last_applied_on, is after it), from the orders_invoices_last_applied index: as of today none, a
+ * year back those paid on since, rather than every invoice paid in the year.
+ */
+const APPLIED_AFTER_DATE = `SELECT o.id FROM orders o
+  WHERE o.entity_id = $1 AND o.document_type = 'invoice' AND o.journal_entry_id IS NOT NULL AND o.last_applied_on > $2::date AND o.order_date < ${END_OF_DATE}`;
+
+/**
  * Each open invoice on $2 with its balance then and its days past the aging date: the invoices
  * open today (one index-only scan of the open receivables) with what they took after the date
  * added back, and the invoices paid off today that took money after it.
  */
 function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, accountFilter = ''): string {
   const columns = `o.id, o.customer_account_id AS account_id, $2::date - ${agingDate(basis)} AS days_past`;
-  return `WITH later AS (
+  return `WITH applied_after AS (
+      ${APPLIED_AFTER_DATE}
+    ), later AS (
       SELECT order_id, sum(amount) AS amount FROM (
-        ${history.receivedAfterSql}
+        ${history.receivedAfterSql('SELECT id FROM applied_after')}
         UNION ALL
-        SELECT m.invoice_id, m.amount FROM credit_memo_moves m
-         WHERE m.entity_id = $1 AND m.kind = 'application' AND m.move_date > $2::date
+        SELECT m.invoice_id, m.amount FROM applied_after t JOIN credit_memo_moves m ON m.entity_id = $1 AND m.invoice_id = t.id
+         WHERE m.kind = 'application' AND m.move_date > $2::date
       ) moves GROUP BY order_id
     )
     SELECT ${columns}, o.balance_due + coalesce(l.amount, 0) AS balance

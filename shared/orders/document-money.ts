@@ -15,6 +15,10 @@
  *                    its invoices took its deposit.
  *   amount_credited  Σ credit memo applications to the document (an invoice) or from it (a return).
  *   credit_refunded  Σ credit memo refunds (a return).
+ *   last_applied_on  an invoice's latest date of money applied to it: the payments capability's
+ *                    (PaymentFigures) or a credit memo application's move_date, whichever is later;
+ *                    null on other documents. The AR aging as of a date looks up what was applied
+ *                    after the date only on the invoices whose last_applied_on is after it.
  *   payment_status,
  *   balance_due      by the one rule (payment-status.ts); a posted credit memo's balance_due is
  *                    minus its credit left (order_total − applied − refunded), 0 on any other return.
@@ -43,6 +47,9 @@ const FACTS = `
     o.amount_received AS received, o.amount_refunded AS refunded, o.amount_voided AS voided,
     coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'application'
       AND (m.invoice_id = o.id OR m.credit_memo_id = o.id)), 0) AS credited,
+    (SELECT max(m.move_date)::text FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'application' AND m.invoice_id = o.id)
+      AS credit_applied_on,
+    o.last_applied_on::text AS last_applied_on,
     coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'refund' AND m.credit_memo_id = o.id), 0)
       AS credit_refunded,
     coalesce((SELECT sum(i.amount_paid) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_paid,
@@ -63,6 +70,9 @@ interface FactsRow {
   refunded: string;
   voided: string;
   credited: string;
+  credit_applied_on: string | null;
+  /** Stored, or the payments capability's latest application date when it settles. */
+  last_applied_on: string | null;
   credit_refunded: string;
   invoices_paid: string;
   invoices_credited: string;
@@ -74,6 +84,8 @@ export interface PaymentFigures {
   received: string;
   refunded: string;
   voided: string;
+  /** The latest date the document's live payments applied money to it (receipt or later application), null if none. */
+  last_applied_on: string | null;
 }
 
 /** The payments capability's reader of PaymentFigures: one for every document id asked for. */
@@ -88,7 +100,11 @@ interface DocumentMoney {
   credit_refunded: Amount;
   payment_status: PaymentStatus;
   balance_due: Amount;
+  last_applied_on: string | null;
 }
+
+/** The later of two ISO dates, either possibly null. */
+const laterDate = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a >= b ? a : b);
 
 /** The figures of one document from its facts (pure). */
 function documentMoney(facts: FactsRow): DocumentMoney {
@@ -122,6 +138,7 @@ function documentMoney(facts: FactsRow): DocumentMoney {
     credit_refunded: amount(facts.credit_refunded),
     payment_status: settled.payment_status,
     balance_due: balance,
+    last_applied_on: facts.document_type === 'invoice' ? laterDate(facts.last_applied_on, facts.credit_applied_on) : null,
   };
 }
 
@@ -146,7 +163,7 @@ async function settleRows(
     const money = documentMoney({ ...row, ...payments.get(row.id) });
     await db.query(
       `UPDATE orders SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
-         balance_due = $9, amount_received = $10,
+         balance_due = $9, amount_received = $10, last_applied_on = $11::date,
          updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due, amount_received)
            IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric, $10::numeric)
            THEN now() ELSE updated_at END
@@ -162,6 +179,7 @@ async function settleRows(
         money.payment_status,
         money.balance_due.toString(),
         money.amount_received.toString(),
+        money.last_applied_on,
       ],
     );
   }

@@ -9,7 +9,8 @@ import { settleDocumentMoney, type PaymentFigures, type PaymentFiguresReader } f
 /**
  * Per document: received = Σ applications of payments that hold money (undeposited, deposited) −
  * Σ the customer credit refunds gave back; refunded = Σ refund lines (credit and allowances);
- * voided = Σ applications of voided payments. Every id asked for gets a row.
+ * voided = Σ applications of voided payments; last_applied_on = the latest receipt date (payment_date) or
+ * later application date (applied_date) of the payments that hold money. Every id asked for gets a row.
  */
 export const readPaymentFigures: PaymentFiguresReader = async (db, entityId, ids) => {
   const rows = await db.query<PaymentFigures & { id: string }>(
@@ -19,7 +20,13 @@ export const readPaymentFigures: PaymentFiguresReader = async (db, entityId, ids
        - coalesce((SELECT sum(r.credit_amount) FROM refund_lines r WHERE r.entity_id = $1 AND r.order_id = d.id), 0) AS received,
        coalesce((SELECT sum(r.credit_amount + r.allowance_amount) FROM refund_lines r WHERE r.entity_id = $1 AND r.order_id = d.id), 0) AS refunded,
        coalesce((SELECT sum(a.amount_applied) FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
-         WHERE a.entity_id = $1 AND a.order_id = d.id AND p.status = 'voided'), 0) AS voided
+         WHERE a.entity_id = $1 AND a.order_id = d.id AND p.status = 'voided'), 0) AS voided,
+       (SELECT max(day)::text FROM (
+          SELECT p.payment_date AS day FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
+           WHERE a.entity_id = $1 AND a.order_id = d.id AND p.status IN ('undeposited', 'deposited')
+          UNION ALL
+          SELECT m.applied_date FROM payment_application_moves m JOIN payments p ON p.entity_id = m.entity_id AND p.id = m.payment_id
+           WHERE m.entity_id = $1 AND m.order_id = d.id AND p.status IN ('undeposited', 'deposited')) days) AS last_applied_on
      FROM unnest($2::uuid[]) AS d (id)`,
     [entityId, ids],
   );

@@ -24,8 +24,11 @@ export interface PaymentsAfterDate {
    * (order_id, amount) rows: per document, what its payments hold now minus what they held on the
    * date (applications of payments received after it, less credit refunded after it), one or more
    * rows per document. Today's amount_received less this is the amount received as of the date.
+   * Applications of payments received after the date are looked up only on `appliedAfterSql`, the
+   * orders capability's documents (ids) that took money after the date (by their last_applied_on),
+   * so the query never reads the applications of a year of payments to invoices dated later.
    */
-  receivedAfterSql: string;
+  receivedAfterSql: (appliedAfterSql: string) => string;
   /**
    * (account_id, amount) rows: the customer money payments held on the date outside receivables:
    * unapplied money (including what was applied after the date) and what they paid on `holdersSql`, the orders capability's documents holding
@@ -45,10 +48,16 @@ const APPLIED_AFTER = `
    WHERE m.entity_id = $1 AND m.applied_date > $2::date AND ${HELD_ON_DATE}
    GROUP BY m.payment_id, m.order_id`;
 
-const RECEIVED_AFTER = `
-  SELECT a.order_id, sum(a.amount_applied) AS amount
-    FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
-   WHERE a.entity_id = $1 AND ${LIVE} AND (p.payment_date > $2::date OR p.id = ANY($3::uuid[]))
+const receivedAfter = (appliedAfterSql: string) => `
+  SELECT d.id AS order_id, x.amount FROM (${appliedAfterSql}) d
+   CROSS JOIN LATERAL (SELECT sum(a.amount_applied) AS amount
+                         FROM payment_applications a JOIN payments p ON p.entity_id = a.entity_id AND p.id = a.payment_id
+                        WHERE a.entity_id = $1 AND a.order_id = d.id AND ${LIVE} AND p.payment_date > $2::date) x
+   WHERE x.amount IS NOT NULL
+  UNION ALL
+  SELECT a.order_id, sum(a.amount_applied)
+    FROM payments p JOIN payment_applications a ON a.entity_id = p.entity_id AND a.payment_id = p.id
+   WHERE p.entity_id = $1 AND p.id = ANY($3::uuid[]) AND ${LIVE}
    GROUP BY a.order_id
   UNION ALL
   SELECT order_id, sum(amount) FROM (${APPLIED_AFTER}) later GROUP BY order_id
@@ -101,5 +110,5 @@ async function achClearedAfter(db: Db, entityId: string, asOfDate: string): Prom
 
 /** The payments capability's part of the AR history as of a date. */
 export async function paymentsAfterDate(db: Db, entityId: string, asOfDate: string): Promise<PaymentsAfterDate> {
-  return { params: [await achClearedAfter(db, entityId, asOfDate)], receivedAfterSql: RECEIVED_AFTER, customerMoneySql: customerMoney };
+  return { params: [await achClearedAfter(db, entityId, asOfDate)], receivedAfterSql: receivedAfter, customerMoneySql: customerMoney };
 }
