@@ -16,7 +16,8 @@ import { salesWorld, type SalesWorld } from '../support/worlds';
 
 const api = setupTestApi();
 
-const pay = (w: SalesWorld, orderId: string, value: number) => api.post(w.owner, `/v1/orders/${orderId}/payments`, { amount: value, payment_method: 'check' }, 201);
+const pay = (w: SalesWorld, orderId: string, value: number) =>
+  api.post(w.owner, `/v1/orders/${orderId}/payments`, { amount: value, payment_method: 'check' }, 201);
 
 /** The lines of the one entry of `sourceType` posted last. */
 async function lastEntryOf(w: SalesWorld, sourceType: string) {
