@@ -15,6 +15,7 @@
  * reads the paid history, nor the applications to invoices dated after D.
  */
 import type { Db } from '../db/database';
+import { ApiError } from '../errors';
 
 /** The payments capability's history as of a date: SQL over $1 (entity), $2 (date) and its own $3.. parameters. */
 export interface ReceivablesHistory {
@@ -81,20 +82,128 @@ export function bucketOfDays(days: number): AgingBucket {
   return days <= 0 ? 'current' : days <= 30 ? 'days_1_30' : days <= 60 ? 'days_31_60' : days <= 90 ? 'days_61_90' : 'days_over_90';
 }
 
-/** The open invoice balance on the date per customer account and bucket. */
-export async function invoiceAgingRows(
+export interface ArAgingPageRequest {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+/** Per customer (and, in the totals row, over all of them): the buckets and the unapplied credit, as numeric text. */
+export interface ArAgingAmounts {
+  current: string;
+  days_1_30: string;
+  days_31_60: string;
+  days_61_90: string;
+  days_over_90: string;
+  total: string;
+  unapplied_credits: string;
+}
+
+export interface ArAgingPage {
+  customers: (ArAgingAmounts & { id: string; name: string })[];
+  totals: ArAgingAmounts;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * Parts a report passes in from the other capabilities, SQL over $1 (entity), $2 (date) and the
+ * history's own parameters: what customer payments held outside receivables on the date
+ * (account_id, amount), and the customer accounts' names (id, name).
+ */
+export interface ArAgingSources {
+  history: ReceivablesHistory;
+  customerMoneySql: string;
+  customerNamesSql: string;
+}
+
+/**
+ * One page of the AR aging's customers, by name then id, with the totals over every customer, in
+ * one statement: the customers' buckets and credit are summed once (materialized), the page is a
+ * keyset over (name, id) from the cursor customer, and the totals row sums them all, so every page
+ * carries the same totals. A cursor that is not a customer of the aging is a 400 on its parameter.
+ */
+export async function arAgingPage(
   db: Db,
   entityId: string,
   asOfDate: string,
   basis: AgingBasis,
-  history: ReceivablesHistory,
-): Promise<{ account_id: string; bucket: number; balance: string }[]> {
-  return db.query(
-    `SELECT account_id, ${BUCKET_OF_DAYS('days_past')} AS bucket, sum(balance) AS balance
-       FROM (${openInvoicesSql(basis, history)}) open
-      GROUP BY account_id, 2 HAVING sum(balance) <> 0`,
-    [entityId, asOfDate, ...history.params],
+  sources: ArAgingSources,
+  page: ArAgingPageRequest,
+): Promise<ArAgingPage> {
+  if (page.starting_after && page.ending_before) {
+    throw new ApiError('parameter_invalid', { param: 'ending_before', hint: 'Pass starting_after or ending_before, not both.' });
+  }
+  const { history } = sources;
+  const backwards = page.ending_before !== undefined;
+  const cursor = page.ending_before ?? page.starting_after ?? null;
+  const cursorParam = `$${3 + history.params.length}`;
+  const limitParam = `$${4 + history.params.length}`;
+  const direction = backwards ? 'DESC' : 'ASC';
+  const amounts = `${AGING_BUCKETS.map((bucket) => `${bucket}::text`).join(', ')}, total::text, unapplied_credits::text`;
+  const sums = `${AGING_BUCKETS.map((bucket) => `sum(${bucket})::text`).join(', ')}, sum(total)::text, sum(unapplied_credits)::text`;
+  const rows = await db.query<ArAgingAmounts & { id: string | null; name: string | null; n: string | null; cursor_found: boolean | null }>(
+    `WITH amounts AS (
+       SELECT account_id, ${BUCKET_OF_DAYS('days_past')} AS bucket, balance AS amount FROM (${openInvoicesSql(basis, history)}) open
+       UNION ALL
+       SELECT account_id, -1, amount FROM (${MEMO_CREDIT_SQL}) memo
+       UNION ALL
+       SELECT account_id, -1, amount FROM (${sources.customerMoneySql}) money
+     ), customers AS MATERIALIZED (
+       SELECT a.account_id AS id, n.name,
+              ${AGING_BUCKETS.map((bucket, index) => `coalesce(sum(a.amount) FILTER (WHERE a.bucket = ${index}), 0) AS ${bucket}`).join(',\n              ')},
+              coalesce(sum(a.amount) FILTER (WHERE a.bucket >= 0), 0) AS total,
+              coalesce(sum(a.amount) FILTER (WHERE a.bucket = -1), 0) AS unapplied_credits
+         FROM amounts a JOIN (${sources.customerNamesSql}) n ON n.id = a.account_id
+        GROUP BY a.account_id, n.name
+     ), shown AS (
+       SELECT * FROM customers
+        WHERE unapplied_credits <> 0 OR ${AGING_BUCKETS.map((bucket) => `${bucket} <> 0`).join(' OR ')}
+     ), page AS (
+       SELECT s.*, row_number() OVER (ORDER BY s.name ${direction}, s.id ${direction}) AS n FROM shown s
+        WHERE ${cursorParam}::uuid IS NULL OR (s.name, s.id) ${backwards ? '<' : '>'} (SELECT c.name, c.id FROM shown c WHERE c.id = ${cursorParam}::uuid)
+        ORDER BY s.name ${direction}, s.id ${direction}
+        LIMIT ${limitParam}
+     )
+     SELECT id, name, n::text, ${amounts}, NULL::boolean AS cursor_found FROM page
+     UNION ALL
+     SELECT NULL, NULL, NULL, ${sums}, ${cursorParam}::uuid IS NULL OR EXISTS (SELECT 1 FROM shown WHERE id = ${cursorParam}::uuid) FROM customers`,
+    [entityId, asOfDate, ...history.params, cursor, page.limit + 1],
   );
+  const totalsRow = rows.find((row) => row.id === null)!;
+  if (!totalsRow.cursor_found) {
+    throw new ApiError('parameter_invalid', {
+      param: backwards ? 'ending_before' : 'starting_after',
+      hint: 'The cursor is not the id of a customer in this AR aging (same as_of_date and aging_basis).',
+    });
+  }
+  const zero = (value: string | null) => value ?? '0';
+  const totals: ArAgingAmounts = {
+    current: zero(totalsRow.current),
+    days_1_30: zero(totalsRow.days_1_30),
+    days_31_60: zero(totalsRow.days_31_60),
+    days_61_90: zero(totalsRow.days_61_90),
+    days_over_90: zero(totalsRow.days_over_90),
+    total: zero(totalsRow.total),
+    unapplied_credits: zero(totalsRow.unapplied_credits),
+  };
+  const inOrder = rows.filter((row) => row.id !== null).sort((a, b) => Number(a.n) - Number(b.n));
+  const hasMore = inOrder.length > page.limit;
+  const shown = inOrder.slice(0, page.limit);
+  if (backwards) shown.reverse();
+  const customers = shown.map(({ id, name, current, days_1_30, days_31_60, days_61_90, days_over_90, total, unapplied_credits }) => ({
+    id: id!,
+    name: name!,
+    current,
+    days_1_30,
+    days_31_60,
+    days_61_90,
+    days_over_90,
+    total,
+    unapplied_credits,
+  }));
+  const edge = backwards ? customers[0] : customers.at(-1);
+  return { customers, totals, has_more: hasMore, next_cursor: hasMore && edge ? edge.id : null };
 }
 
 export interface OpenInvoiceRow {
@@ -128,26 +237,19 @@ export async function openInvoicesOf(
   );
 }
 
-/** Credit-memo credit left on the date per customer account: credit memos posted on or before it, less what they gave by then. */
-export async function creditMemoCreditRows(db: Db, entityId: string, asOfDate: string): Promise<{ account_id: string; amount: string }[]> {
-  const counts = `o.document_type = 'return' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
-    AND o.order_status NOT IN ('draft', 'cancelled') AND o.order_date < ${END_OF_DATE}`;
-  return db.query(
-    `WITH later AS (
-       SELECT m.credit_memo_id AS id, sum(m.amount) AS amount FROM credit_memo_moves m
-        WHERE m.entity_id = $1 AND m.move_date > $2::date GROUP BY m.credit_memo_id
-     )
-     SELECT account_id, sum(amount) AS amount FROM (
-       SELECT o.customer_account_id AS account_id, coalesce(l.amount, 0) - o.balance_due AS amount
-         FROM orders o LEFT JOIN later l ON l.id = o.id
-        WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0 AND ${counts}
-       UNION ALL
-       SELECT o.customer_account_id, l.amount FROM later l JOIN orders o ON o.entity_id = $1 AND o.id = l.id
-        WHERE o.balance_due = 0 AND ${counts}
-     ) credit GROUP BY account_id HAVING sum(amount) <> 0`,
-    [entityId, asOfDate],
-  );
-}
+/** Credit-memo credit left on $2 per credit memo (account_id, amount): credit memos posted on or before it, plus what they gave after it. */
+const MEMO_CREDIT_COUNTS = `o.document_type = 'return' AND o.journal_entry_id IS NOT NULL AND o.deleted_at IS NULL
+  AND o.order_status NOT IN ('draft', 'cancelled') AND o.order_date < ${END_OF_DATE}`;
+const MEMO_CREDIT_SQL = `WITH later AS (
+    SELECT m.credit_memo_id AS id, sum(m.amount) AS amount FROM credit_memo_moves m
+     WHERE m.entity_id = $1 AND m.move_date > $2::date GROUP BY m.credit_memo_id
+  )
+  SELECT o.customer_account_id AS account_id, coalesce(l.amount, 0) - o.balance_due AS amount
+    FROM orders o LEFT JOIN later l ON l.id = o.id
+   WHERE o.entity_id = $1 AND o.document_type IN ('invoice', 'return') AND o.balance_due <> 0 AND ${MEMO_CREDIT_COUNTS}
+  UNION ALL
+  SELECT o.customer_account_id, l.amount FROM later l JOIN orders o ON o.entity_id = $1 AND o.id = l.id
+   WHERE o.balance_due = 0 AND ${MEMO_CREDIT_COUNTS}`;
 
 /**
  * SQL over $1 (entity) and $2 (date) selecting the ids of the documents whose payments were a
