@@ -88,16 +88,10 @@ export interface ArAgingPageRequest {
   ending_before?: string;
 }
 
-/** Per customer (and, in the totals row, over all of them): the buckets and the unapplied credit, as numeric text. */
-export interface ArAgingAmounts {
-  current: string;
-  days_1_30: string;
-  days_31_60: string;
-  days_61_90: string;
-  days_over_90: string;
-  total: string;
-  unapplied_credits: string;
-}
+const AMOUNT_COLUMNS = [...AGING_BUCKETS, 'total', 'unapplied_credits'] as const;
+
+/** Per customer (and, in the totals row, over all of them): the buckets, their total and the unapplied credit, as numeric text. */
+export type ArAgingAmounts = Record<(typeof AMOUNT_COLUMNS)[number], string>;
 
 export interface ArAgingPage {
   customers: (ArAgingAmounts & { id: string; name: string })[];
@@ -140,8 +134,8 @@ export async function arAgingPage(
   const cursorParam = `$${3 + history.params.length}`;
   const limitParam = `$${4 + history.params.length}`;
   const direction = backwards ? 'DESC' : 'ASC';
-  const amounts = `${AGING_BUCKETS.map((bucket) => `${bucket}::text`).join(', ')}, total::text, unapplied_credits::text`;
-  const sums = `${AGING_BUCKETS.map((bucket) => `sum(${bucket})::text`).join(', ')}, sum(total)::text, sum(unapplied_credits)::text`;
+  const amounts = AMOUNT_COLUMNS.map((column) => `${column}::text`).join(', ');
+  const sums = AMOUNT_COLUMNS.map((column) => `sum(${column})::text AS ${column}`).join(', ');
   const rows = await db.query<ArAgingAmounts & { id: string | null; name: string | null; n: string | null; cursor_found: boolean | null }>(
     `WITH amounts AS (
        SELECT account_id, ${BUCKET_OF_DAYS('days_past')} AS bucket, balance AS amount FROM (${openInvoicesSql(basis, history)}) open
@@ -157,7 +151,7 @@ export async function arAgingPage(
          FROM amounts a GROUP BY a.account_id
      ), customers AS MATERIALIZED (
        -- Summed per account before the names are joined: a few thousand rows to join rather than every invoice.
-       SELECT p.account_id AS id, n.name, ${[...AGING_BUCKETS, 'total', 'unapplied_credits'].map((column) => `p.${column}`).join(', ')}
+       SELECT p.account_id AS id, n.name, ${AMOUNT_COLUMNS.map((column) => `p.${column}`).join(', ')}
          FROM per_account p JOIN (${sources.customerNamesSql}) n ON n.id = p.account_id
      ), shown AS (
        SELECT * FROM customers
@@ -180,16 +174,9 @@ export async function arAgingPage(
       hint: 'The cursor is not the id of a customer in this AR aging (same as_of_date and aging_basis).',
     });
   }
-  const zero = (value: string | null) => value ?? '0';
-  const totals: ArAgingAmounts = {
-    current: zero(totalsRow.current),
-    days_1_30: zero(totalsRow.days_1_30),
-    days_31_60: zero(totalsRow.days_31_60),
-    days_61_90: zero(totalsRow.days_61_90),
-    days_over_90: zero(totalsRow.days_over_90),
-    total: zero(totalsRow.total),
-    unapplied_credits: zero(totalsRow.unapplied_credits),
-  };
+  // Sums over no customer are null.
+  const totals = Object.fromEntries(AMOUNT_COLUMNS.map((column) => [column, totalsRow[column] ?? '0'])) as ArAgingAmounts;
+  // A UNION ALL keeps no order: the page's rows carry their place (n).
   const inOrder = rows.filter((row) => row.id !== null).sort((a, b) => Number(a.n) - Number(b.n));
   const hasMore = inOrder.length > page.limit;
   const shown = inOrder.slice(0, page.limit);
