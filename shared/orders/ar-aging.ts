@@ -52,8 +52,8 @@ const APPLIED_AFTER_DATE = `SELECT o.id FROM orders o
  * open today (one index-only scan of the open receivables) with what they took after the date
  * added back, and the invoices paid off today that took money after it.
  */
-function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, accountFilter = ''): string {
-  const columns = `o.id, o.customer_account_id AS account_id, $2::date - ${agingDate(basis)} AS days_past`;
+function openInvoicesSql(basis: AgingBasis, history: ReceivablesHistory, accountFilter = '', moreColumns = ''): string {
+  const columns = `o.id, o.customer_account_id AS account_id, $2::date - ${agingDate(basis)} AS days_past${moreColumns}`;
   return `WITH applied_after AS (
       ${APPLIED_AFTER_DATE}
     ), later AS (
@@ -218,11 +218,17 @@ export async function openInvoicesOf(
 ): Promise<OpenInvoiceRow[]> {
   const accounts = `$${3 + history.params.length}`;
   return db.query<OpenInvoiceRow>(
-    `SELECT open.id, open.account_id, open.days_past, open.balance, o.invoice_number, o.order_number,
-            (o.order_date AT TIME ZONE 'UTC')::date::text AS invoice_date, (o.due_date AT TIME ZONE 'UTC')::date::text AS due_date
-       FROM (${openInvoicesSql(basis, history, `AND o.customer_account_id = ANY(${accounts}::uuid[])`)}) open
-       JOIN orders o ON o.entity_id = $1 AND o.id = open.id
-      ORDER BY open.days_past DESC, o.order_date, open.id`,
+    // The invoice's own columns are read with it (not joined back to orders afterwards, which the
+    // planner answers by hashing every order of the entity).
+    `SELECT id, account_id, days_past, balance, invoice_number, order_number, invoice_date, due_date
+       FROM (${openInvoicesSql(
+         basis,
+         history,
+         `AND o.customer_account_id = ANY(${accounts}::uuid[])`,
+         `, o.invoice_number, o.order_number, o.order_date, (o.order_date AT TIME ZONE 'UTC')::date::text AS invoice_date,
+            (o.due_date AT TIME ZONE 'UTC')::date::text AS due_date`,
+       )}) open
+      ORDER BY days_past DESC, order_date, id`,
     [entityId, asOfDate, ...history.params, [...accountIds]],
   );
 }
