@@ -246,7 +246,7 @@ describe('inventory valuation pages', () => {
   async function pagedWorld() {
     const w = await salesWorld(api, { account: false });
     const back = await api.post(w.owner, '/v1/locations', { name: 'Back room' });
-    const products = [w.widget.id, w.gadget!.id];
+    const products = [w.widget.id, w.gadget.id];
     for (const name of ['Sprocket', 'Flange']) {
       products.push((await api.post(w.owner, '/v1/products', { sku: `${name}-${w.owner.entity.id.slice(0, 8)}`, name, cost: 2 })).id);
     }
