@@ -929,7 +929,7 @@ export interface paths {
         };
         /**
          * Inventory valuation per product and location, as of a date
-         * @description Quantity on hand and value per product and location at the end of as_of_date (default today, UTC), from the FIFO cost layers: each layer carries its value in cents, a movement takes effect on its occurred_at, and a past date is rebuilt from today's layers and balances by taking back the movements that occurred after it (the cents they drew, the units they moved). totals.value equals inventory_account_balance, the inventory asset account on that date, to the cent: every movement posts its value change on its date. Units beyond the layers (negative stock) count in quantity_on_hand at no value. Products and locations with neither stock nor value are left out.
+         * @description Quantity on hand and value per product and location at the end of as_of_date (default today, UTC), from the FIFO cost layers: each layer carries its value in cents, a movement takes effect on its occurred_at, and a past date is rebuilt from today's layers and balances by taking back the movements that occurred after it (the cents they drew, the units they moved). totals.value equals inventory_account_balance, the inventory asset account on that date, to the cent: every movement posts its value change on its date. Units beyond the layers (negative stock) count in quantity_on_hand at no value. Products and locations with neither stock nor value are left out. Items come in pages of limit (default 100, up to 1000) by product_id, then location_id: pass next_cursor as starting_after for the next page, or as ending_before to page backwards (not both: 400 on ending_before); a cursor is opaque and belongs to its entity and mode (another's, or a malformed one, is a 400 on its parameter). totals and inventory_account_balance cover every item on every page.
          *
          *     Requires one of the scopes: accounting:read, migration:read.
          */
@@ -5848,8 +5848,12 @@ export interface components {
              * @description ISO 8601 date
              */
             as_of_date: string;
-            /** @description Every product and location with stock or value on as_of_date, by SKU, then location name. */
+            /** @description One page of the products and locations with stock or value on as_of_date, by product_id, then location_id. */
             items: components["schemas"]["InventoryValuationItem"][];
+            /** @description Whether more items exist in the direction of paging. */
+            has_more: boolean;
+            /** @description Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. Opaque. */
+            next_cursor: string | null;
             totals: components["schemas"]["InventoryValuationTotals"];
             /** @description The inventory asset account balance (debits minus credits) posted on or before as_of_date. */
             inventory_account_balance: number;
@@ -5873,12 +5877,12 @@ export interface components {
         };
         /**
          * InventoryValuationTotals
-         * @description The items summed: units of every product together, and the value that ties to the inventory account.
+         * @description The items of every page summed, the same on each page: units of every product together, and the value that ties to the inventory account.
          */
         InventoryValuationTotals: {
-            /** @description Σ quantity_on_hand over the items (units of every product together). */
+            /** @description Σ quantity_on_hand over the items of every page (units of every product together). */
             quantity_on_hand: number;
-            /** @description Σ value over the items; equal to inventory_account_balance. */
+            /** @description Σ value over the items of every page; equal to inventory_account_balance. */
             value: number;
         };
         /**
@@ -24223,6 +24227,21 @@ export interface operations {
                  * @example 2026-01-31
                  */
                 as_of_date?: string;
+                /**
+                 * @description Items per page, 1 to 1000.
+                 * @example 10
+                 */
+                limit?: number;
+                /**
+                 * @description A next_cursor of this report: return the items after it.
+                 * @example WyIwMWEyNGVlMi0zY2U3LTc2YWMtYmE3ZS1iYzM5ZWNlNjZmMDYiLCJ0ZXN0IiwiMDFhMjRlZTItM2QwOS03NzU4LTkyNGItMzQ0NzU0NzhhY2ZlIiwiMDFhMjRlZTItM2NmMy03Nzc5LWJlM2UtYzc3YzQzYTA5NjUwIl0
+                 */
+                starting_after?: string;
+                /**
+                 * @description A next_cursor of this report: return the items before it (paging backwards).
+                 * @example WyIwMWEyNGVlMi0zY2U3LTc2YWMtYmE3ZS1iYzM5ZWNlNjZmMDYiLCJ0ZXN0IiwiMDFhMjRlZTItM2QxNi03MTZkLWIzZTMtMDI2ZTJhN2UzM2RjIiwiMDFhMjRlZTItM2QxMS03NTIyLTk0ZWMtZjY0NzExYmVkYzc3Il0
+                 */
+                ending_before?: string;
             };
             header?: {
                 /** @description An ETag from a previous response; 304 when unchanged. */
@@ -24231,7 +24250,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 01a24eca-6dd9-7d40-b731-c8590f0c934d
+                 * @example 01a24ee2-3bab-7d40-b731-c8590f0c934d
                  */
                 entity_id: string;
             };
@@ -24256,6 +24275,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "as_of_date": "2026-01-31",
                      *       "items": [],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
                      *       "totals": {
                      *         "quantity_on_hand": 0,
                      *         "value": 0

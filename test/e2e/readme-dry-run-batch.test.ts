@@ -2,21 +2,16 @@
  * The README's "Dry run and batch" commands, run as written by bash against a fresh `npm start`:
  * what they print is what the README says they printed, ids aside.
  */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from './local-server';
-
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+import { bash, fencedBlocks, readmeSection } from './readme';
 
 /** The section's blocks: the commands (sh) and what they printed (text). */
 function section(): { commands: string; printed: string } {
-  const start = readme.indexOf('## Dry run and batch');
-  const text = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  const block = (language: string) => [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]);
-  expect(block('sh')).toHaveLength(1);
-  expect(block('text')).toHaveLength(1);
-  return { commands: block('sh')[0], printed: block('text')[0] };
+  const text = readmeSection('Dry run and batch');
+  const [commands, printed] = [fencedBlocks(text, 'sh'), fencedBlocks(text, 'text')];
+  expect([commands.length, printed.length]).toEqual([1, 1]);
+  return { commands: commands[0], printed: printed[0] };
 }
 
 /** A printed line as a pattern: its ids (uuids, and the last four hex digits of an account id) may differ. */
@@ -25,14 +20,6 @@ function linePattern(line: string): RegExp {
   return new RegExp(
     `^${escaped.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '[0-9a-f-]{36}').replace(/…[0-9a-f]{4}/g, '…[0-9a-f]{4}')}$`,
   );
-}
-
-function bash(script: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-    );
-  });
 }
 
 let server: LocalServer;

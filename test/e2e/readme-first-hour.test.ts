@@ -3,27 +3,15 @@
  * of its own (`DATA_DIR` set, as the README's own example run does): what they print is what the
  * README says they print.
  */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from './local-server';
-
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+import { bash, fencedBlocks, readmeSection } from './readme';
 
 /** The second shell block of the First hour section: the calls made while the server runs. */
 function firstHourCalls(): string {
-  const section = readme.slice(readme.indexOf('## First hour'), readme.indexOf('\n## ', readme.indexOf('## First hour') + 1));
-  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+  const blocks = fencedBlocks(readmeSection('First hour'), 'sh');
   expect(blocks.length).toBeGreaterThanOrEqual(2);
   return blocks[1];
-}
-
-function bash(script: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-    );
-  });
 }
 
 let server: LocalServer;

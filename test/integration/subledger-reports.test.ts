@@ -239,6 +239,10 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
     return { w, main, back: back.id };
   }
 
+  /** Items in the report's order: by product_id, then location_id (uuids compare as their lower-case text). */
+  const byKey = <T extends { product_id: string; location_id: string }>(items: T[]) =>
+    [...items].sort((a, b) => (a.product_id === b.product_id ? (a.location_id < b.location_id ? -1 : 1) : a.product_id < b.product_id ? -1 : 1));
+
   it('quantity and FIFO value per product and location as of each date, the total equal to the inventory account to the cent', async () => {
     const { w, main, back } = await stockWorld();
     const at = (asOf?: string) => api.get(w.owner, valuationPath(w.owner), asOf ? { as_of_date: asOf } : {});
@@ -259,13 +263,13 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
       inventory_account_balance: 0,
     });
     const march = await at('2026-03-15');
-    expect(march.items).toEqual([row(back, 2, 3), row(main, 10, 40)]);
+    expect(march.items).toEqual(byKey([row(back, 2, 3), row(main, 10, 40)]));
     expect(march).toMatchObject({ as_of_date: '2026-03-15', totals: { quantity_on_hand: 12, value: 43 }, inventory_account_balance: 43 });
     const april = await at('2026-04-30');
-    expect(april.items).toEqual([row(back, 2, 3), row(main, 15, 70)]);
+    expect(april.items).toEqual(byKey([row(back, 2, 3), row(main, 15, 70)]));
     expect(april).toMatchObject({ totals: { quantity_on_hand: 17, value: 73 }, inventory_account_balance: 73 });
     const may = await at('2026-05-01');
-    expect(may.items).toEqual([row(back, 2, 3), row(main, 3, 18)]);
+    expect(may.items).toEqual(byKey([row(back, 2, 3), row(main, 3, 18)]));
     expect(may).toMatchObject({ totals: { quantity_on_hand: 5, value: 21 }, inventory_account_balance: 21 });
     const today = await at();
     expect(today).toMatchObject({
@@ -290,6 +294,91 @@ describe('GET /v1/entities/{entity_id}/reconciliation/inventory-valuation', () =
     expect((await api.request('GET', path, { key: stranger.secret })).status).toBe(404);
     const pair = await api.newEntityPair();
     expect((await api.request('GET', valuationPath(pair.live), { key: pair.test.secret })).status).toBe(404);
+  });
+});
+
+describe('inventory valuation pages', () => {
+  /** Four products in two locations: eight items, each at its own quantity and value. */
+  async function pagedWorld() {
+    const w = await salesWorld(api, { account: false });
+    const back = await api.post(w.owner, '/v1/locations', { name: 'Back room' });
+    const products = [w.widget.id, w.gadget.id];
+    for (const name of ['Sprocket', 'Flange']) {
+      products.push((await api.post(w.owner, '/v1/products', { sku: `${name}-${w.owner.entity.id.slice(0, 8)}`, name, cost: 2 })).id);
+    }
+    let quantity = 1;
+    for (const productId of products) {
+      for (const locationId of [w.location.id, back.id]) {
+        await api.post(w.owner, '/v1/inventory/receipts', {
+          product_id: productId,
+          location_id: locationId,
+          quantity: quantity++,
+          unit_cost: 1.25,
+          occurred_at: noon('2026-03-01'),
+        });
+      }
+    }
+    return w;
+  }
+
+  it('pages concatenate to the whole, both ways, with the totals of every item on every page', async () => {
+    const w = await pagedWorld();
+    const path = valuationPath(w.owner);
+    const whole = await api.get(w.owner, path, { as_of_date: '2026-03-31', limit: '1000' });
+    expect(whole.items).toHaveLength(8);
+    expect(whole.items).toEqual(
+      [...whole.items].sort((a, b) => (a.product_id === b.product_id ? (a.location_id < b.location_id ? -1 : 1) : a.product_id < b.product_id ? -1 : 1)),
+    );
+    // 1 + 2 + ... + 8 units at 1.25.
+    expect(whole).toMatchObject({ totals: { quantity_on_hand: 36, value: 45 }, inventory_account_balance: 45, has_more: false, next_cursor: null });
+
+    const forward: (typeof whole)[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: typeof whole = await api.get(w.owner, path, { as_of_date: '2026-03-31', limit: '3', ...(cursor && { starting_after: cursor }) });
+      expect(page).toMatchObject({ totals: whole.totals, inventory_account_balance: 45 });
+      forward.push(page);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(forward.map((page) => page.items.length)).toEqual([3, 3, 2]);
+    expect(forward.map((page) => page.has_more)).toEqual([true, true, false]);
+    expect(forward.flatMap((page) => page.items)).toEqual(whole.items);
+
+    // Backwards from the second page's cursor (its last item, the sixth): the five items before it.
+    const before = await api.get(w.owner, path, { as_of_date: '2026-03-31', limit: '3', ending_before: forward[1].next_cursor! });
+    expect(before).toMatchObject({ has_more: true, totals: whole.totals, inventory_account_balance: 45 });
+    expect(before.items).toEqual(whole.items.slice(2, 5));
+    const first = await api.get(w.owner, path, { as_of_date: '2026-03-31', limit: '3', ending_before: before.next_cursor! });
+    expect(first).toMatchObject({ has_more: false, next_cursor: null, totals: whole.totals });
+    expect(first.items).toEqual(whole.items.slice(0, 2));
+
+    // Before any stock: no items, zero totals, no cursor.
+    expect(await api.get(w.owner, path, { as_of_date: '2026-01-31', limit: '3' })).toMatchObject({
+      items: [],
+      has_more: false,
+      next_cursor: null,
+      totals: { quantity_on_hand: 0, value: 0 },
+    });
+  });
+
+  it("400 on a malformed cursor, another entity's or mode's cursor, both cursors, or a limit out of range", async () => {
+    const w = await pagedWorld();
+    const path = valuationPath(w.owner);
+    const cursor = (await api.get(w.owner, path, { limit: '1' })).next_cursor!;
+    expect(cursor).toEqual(expect.any(String));
+    await expectBadQuery(w.owner, path, { starting_after: 'not-a-cursor' }, 'starting_after', 'parameter_invalid');
+    await expectBadQuery(w.owner, path, { ending_before: Buffer.from('["a"]').toString('base64url') }, 'ending_before', 'parameter_invalid');
+    await expectBadQuery(w.owner, path, { starting_after: cursor, ending_before: cursor }, 'ending_before', 'parameter_invalid');
+    await expectBadQuery(w.owner, path, { limit: '0' }, 'limit');
+    await expectBadQuery(w.owner, path, { limit: '1001' }, 'limit');
+    // The same key in the other mode is not this report's cursor.
+    const [entityId, mode, productId, locationId] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as string[];
+    const otherMode = Buffer.from(JSON.stringify([entityId, mode === 'live' ? 'test' : 'live', productId, locationId])).toString('base64url');
+    await expectBadQuery(w.owner, path, { starting_after: otherMode }, 'starting_after', 'parameter_invalid');
+    const stranger = await salesWorld(api, { account: false, widgetStock: 1 });
+    const strangerCursor = (await api.get(stranger.owner, valuationPath(stranger.owner), { limit: '1' })).next_cursor;
+    expect(strangerCursor).toBeNull();
+    await expectBadQuery(stranger.owner, valuationPath(stranger.owner), { starting_after: cursor }, 'starting_after', 'parameter_invalid');
   });
 });
 

@@ -217,7 +217,15 @@ async function readArAgingPages(api: TestApi, owner: TestEntity, query: Record<s
 export async function readSubledgerReports(api: TestApi, owner: TestEntity, asOfDate?: string): Promise<SubledgerReports> {
   const query: Record<string, string> = asOfDate ? { as_of_date: asOfDate } : {};
   const aging = await readArAgingPages(api, owner, query);
-  const valuation = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/inventory-valuation`, query);
+  const valuationPath = `/v1/entities/${owner.entity.id}/reconciliation/inventory-valuation` as const;
+  const valuation = await api.get(owner, valuationPath, { ...query, limit: '1000' });
+  // Every page's items, for Σ items value; each page carries the same totals.
+  const valuationItems = [...valuation.items];
+  for (let page = valuation; page.next_cursor;) {
+    page = await api.get(owner, valuationPath, { ...query, limit: '1000', starting_after: page.next_cursor });
+    expect(page.totals, 'inventory valuation: every page carries the same totals').toEqual(valuation.totals);
+    valuationItems.push(...page.items);
+  }
   const { total: bucketsTotal, ...buckets } = aging.totals;
   expect(total(Object.values(buckets)), 'AR aging: totals.total = Σ of its buckets').toBe(amount(bucketsTotal).toString());
   return {
@@ -229,7 +237,7 @@ export async function readSubledgerReports(api: TestApi, owner: TestEntity, asOf
     unappliedByCustomer: total(aging.customers.map((c) => c.unapplied_credits)),
     customerCreditsControl: amount(aging.customer_credits_balance).toString(),
     valuationTotal: amount(valuation.totals.value).toString(),
-    valuationItems: total(valuation.items.map((item) => item.value)),
+    valuationItems: total(valuationItems.map((item) => item.value)),
     valuationControl: amount(valuation.inventory_account_balance).toString(),
   };
 }

@@ -161,7 +161,7 @@ describe('query parameters', () => {
         const named = param.replace(/\[\d+\]$/, '');
         expect([...declared, ...[...values.keys()].map((name) => name.replace(/\[\]$/, ''))], route.id).toContain(named);
       }),
-      { numRuns: 5_000 },
+      { numRuns: 200 * queryRoutes.length },
     );
     // The generated queries reach both answers for every route.
     expect(queryRoutes.filter((route) => !(outcomes.get(route.id)?.parsed && outcomes.get(route.id)?.refused)).map((route) => route.id)).toEqual([]);

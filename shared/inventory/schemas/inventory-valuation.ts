@@ -25,15 +25,23 @@ export const InventoryValuation = z
     object: z.literal('inventory_valuation'),
     livemode: livemode(),
     as_of_date: isoDate(),
-    items: z.array(InventoryValuationItem).describe('Every product and location with stock or value on as_of_date, by SKU, then location name.'),
+    items: z
+      .array(InventoryValuationItem)
+      .describe('One page of the products and locations with stock or value on as_of_date, by product_id, then location_id.'),
+    has_more: z.boolean().describe('Whether more items exist in the direction of paging.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. Opaque.'),
     totals: z
       .object({
-        quantity_on_hand: z.number().describe('Σ quantity_on_hand over the items (units of every product together).'),
-        value: z.number().describe('Σ value over the items; equal to inventory_account_balance.'),
+        quantity_on_hand: z.number().describe('Σ quantity_on_hand over the items of every page (units of every product together).'),
+        value: z.number().describe('Σ value over the items of every page; equal to inventory_account_balance.'),
       })
       .meta({
         id: 'InventoryValuationTotals',
-        description: 'The items summed: units of every product together, and the value that ties to the inventory account.',
+        description:
+          'The items of every page summed, the same on each page: units of every product together, and the value that ties to the inventory account.',
       }),
     inventory_account_balance: z.number().describe('The inventory asset account balance (debits minus credits) posted on or before as_of_date.'),
   })
@@ -45,4 +53,7 @@ export type InventoryValuation = z.infer<typeof InventoryValuation>;
 
 export const InventoryValuationQuery = queryParams({
   as_of_date: param.date('The date of the snapshot (default today, UTC): movements that occurred on or before it.'),
+  limit: param.int({ min: 1, max: 1000 }, 'Items per page, 1 to 1000.', { default: 100 }),
+  starting_after: param.text({ min: 1, max: 200 }, 'A next_cursor of this report: return the items after it.'),
+  ending_before: param.text({ min: 1, max: 200 }, 'A next_cursor of this report: return the items before it (paging backwards).'),
 });
