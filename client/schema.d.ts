@@ -885,7 +885,7 @@ export interface paths {
         };
         /**
          * AR aging per customer, as of a date
-         * @description Open invoice balances per customer account in buckets by days past the aging date (aging_basis due_date, the default: days past due_date, an invoice without one ageing from its date; invoice_date: days since the invoice's date). current: not yet past it; then days_1_30, days_31_60, days_61_90, days_over_90; totals has the same members. as_of_date (default today, UTC) gives the balances as they stood that day, rebuilt from history: invoices dated (order_date) on or before it and not voided, less the payments received on or before it (ACH: cleared on or before it) and the credit-memo applications dated on or before it, net of refunds dated on or before it. An invoice paid after as_of_date is open on it; a payment applied later on an applied_date of its own is unapplied credit until then; a sales order's deposit is credit until the invoice made from the order is dated. totals.total equals accounts_receivable_balance, the accounts receivable control account on that date. unapplied_credits, per customer and in total and outside the buckets, is the customer money not applied to an invoice on that date: unapplied payment money, deposits sales orders hold, and credit-memo credit left (credit memos dated on or before it, less what they applied or refunded by then); the total equals customer_credits_balance, the customer deposits and credits account on that date. expand[]=customers.invoices lists each customer's open invoices with their balance and bucket. Customers with neither an open balance nor credit are left out.
+         * @description Open invoice balances per customer account in buckets by days past the aging date (aging_basis due_date, the default: days past due_date, an invoice without one ageing from its date; invoice_date: days since the invoice's date). current: not yet past it; then days_1_30, days_31_60, days_61_90, days_over_90; totals has the same members. as_of_date (default today, UTC) gives the balances as they stood that day, rebuilt from history: invoices dated (order_date) on or before it and not voided, less the payments received on or before it (ACH: cleared on or before it) and the credit-memo applications dated on or before it, net of refunds dated on or before it. An invoice paid after as_of_date is open on it; a payment applied later on an applied_date of its own is unapplied credit until then; a sales order's deposit is credit until the invoice made from the order is dated. totals.total equals accounts_receivable_balance, the accounts receivable control account on that date. unapplied_credits, per customer and in total and outside the buckets, is the customer money not applied to an invoice on that date: unapplied payment money, deposits sales orders hold, and credit-memo credit left (credit memos dated on or before it, less what they applied or refunded by then); the total equals customer_credits_balance, the customer deposits and credits account on that date. Customers with neither an open balance nor credit are left out. customers is paged by name, then id: limit (default 100, up to 500), starting_after or ending_before a customer account id from a page of the same as_of_date and aging_basis (not both: 400 on ending_before; an id that is not a customer of this aging: 400 on its parameter), has_more and next_cursor as in lists; totals, unapplied_credits, accounts_receivable_balance and customer_credits_balance cover every customer on every page. expand[]=customers.invoices lists the open invoices of the page's customers with their balance and bucket.
          *
          *     Requires one of the scopes: accounting:read, migration:read.
          */
@@ -5723,10 +5723,14 @@ export interface components {
             as_of_date: string;
             /** @enum {string} */
             aging_basis: "due_date" | "invoice_date";
-            /** @description Customer accounts with an open balance or unapplied credit on as_of_date, by name. */
+            /** @description This page of the customer accounts with an open balance or unapplied credit on as_of_date, by name, then id. */
             customers: components["schemas"]["ArAgingCustomer"][];
+            /** @description Whether more customers exist in the direction of paging. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the next page (as ending_before, when paging backwards); null when no customers are left that way. */
+            next_cursor: string | null;
             totals: components["schemas"]["ArAgingTotals"];
-            /** @description Σ unapplied_credits of the customers; equal to customer_credits_balance. */
+            /** @description Σ unapplied_credits of every customer (every page); equal to customer_credits_balance. */
             unapplied_credits: number;
             /** @description The accounts receivable control account balance (debits minus credits) posted on or before as_of_date; equal to totals.total. */
             accounts_receivable_balance: number;
@@ -5791,7 +5795,7 @@ export interface components {
         };
         /**
          * ArAgingTotals
-         * @description The buckets summed over every customer; total is the grand total.
+         * @description The buckets summed over every customer (every page, not only this one); total is the grand total.
          */
         ArAgingTotals: {
             /** @description Balances not yet past the aging date on as_of_date (due_date basis: due on or after it). */
@@ -23743,6 +23747,21 @@ export interface operations {
                  */
                 aging_basis?: "due_date" | "invoice_date";
                 /**
+                 * @description Customers per page, 1 to 500.
+                 * @example 10
+                 */
+                limit?: number;
+                /**
+                 * @description A customer account id from the previous page (same as_of_date and aging_basis): the customers after it.
+                 * @example 01a24ee3-e3ef-737f-b8a9-368bacb719c4
+                 */
+                starting_after?: string;
+                /**
+                 * @description A customer account id: the customers before it (paging backwards); not with starting_after.
+                 * @example 01a24ee3-e3f9-708a-bbce-5df0898e1ecb
+                 */
+                ending_before?: string;
+                /**
                  * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
                  * @example [
                  *       "customers.invoices"
@@ -23757,7 +23776,7 @@ export interface operations {
             path: {
                 /**
                  * @description The entity of the API key: for a test key, the entity's test-mode id (the entity_id its objects carry). Any other value, the other mode's id included, is a 404.
-                 * @example 01a24eca-615b-7f0c-9fa5-8b1eb200bb88
+                 * @example 01a24ee3-dac7-7f0c-9fa5-8b1eb200bb88
                  */
                 entity_id: string;
             };
@@ -23784,7 +23803,7 @@ export interface operations {
                      *       "aging_basis": "due_date",
                      *       "customers": [
                      *         {
-                     *           "id": "01a24eca-6193-737f-b8a9-368bacb719c4",
+                     *           "id": "01a24ee3-daf6-7dac-9b8a-f25521be7c5e",
                      *           "name": "Acme",
                      *           "current": 10,
                      *           "days_1_30": 15,
@@ -23795,7 +23814,7 @@ export interface operations {
                      *           "unapplied_credits": 12
                      *         },
                      *         {
-                     *           "id": "01a24eca-61c5-708a-bbce-5df0898e1ecb",
+                     *           "id": "01a24ee3-db13-7ed6-8ffd-2eb89ac19b07",
                      *           "name": "Zed",
                      *           "current": 0,
                      *           "days_1_30": 70,
@@ -23806,6 +23825,8 @@ export interface operations {
                      *           "unapplied_credits": 20
                      *         }
                      *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
                      *       "totals": {
                      *         "current": 10,
                      *         "days_1_30": 85,

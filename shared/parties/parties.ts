@@ -102,6 +102,9 @@ export async function hasParty(db: Db, kind: PartyKind, entityId: string, partyI
 }
 
 /** The names of these parties of the entity, ordered by name then id (unknown ids are left out). */
+/** SQL over $1 (entity) selecting (id, name) of the entity's parties of a kind: for a report that orders or pages its rows by party name. */
+export const partyNamesSql = (kind: PartyKind): string => `SELECT x.id, x.name FROM ${TABLES[kind].table} x WHERE x.entity_id = $1`;
+
 export function partyNamesInOrder(db: Db, kind: PartyKind, entityId: string, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
   return db.query<{ id: string; name: string }>(
     `SELECT x.id, x.name FROM ${TABLES[kind].table} x WHERE x.entity_id = $1 AND x.id = ANY($2::uuid[]) ORDER BY x.name, x.id`,

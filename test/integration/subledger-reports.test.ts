@@ -135,6 +135,62 @@ describe('GET /v1/entities/{entity_id}/reconciliation/ar-aging', () => {
     expect(zed.invoices).toEqual([expect.objectContaining({ id: invoices.z1.id, balance_due: 70, bucket: 'days_1_30' })]);
   });
 
+  it('pages customers by name, then id, both ways; every page carries the totals over every customer; expand loads only the page', async () => {
+    const { w, acme, zed, invoices } = await agingWorld();
+    const mid = await api.post(w.owner, '/v1/accounts', { name: 'Mid' });
+    await invoice(w, mid.id, 6, '2026-06-20', '2026-07-20');
+    const idle = await api.post(w.owner, '/v1/accounts', { name: 'Idle' });
+    const path = arAgingPath(w.owner);
+    const asOf = { as_of_date: '2026-06-30' };
+    const whole = await api.get(w.owner, path, asOf);
+    expect(whole.customers.map((c) => c.id)).toEqual([acme, mid.id, zed]);
+    expect(whole).toMatchObject({ has_more: false, next_cursor: null });
+    const everyPage = {
+      totals: { current: 70, days_1_30: 85, days_31_60: 30, days_61_90: 40, days_over_90: 50, total: 275 },
+      unapplied_credits: 32,
+      accounts_receivable_balance: 275,
+      customer_credits_balance: 32,
+    };
+    expect(whole).toMatchObject(everyPage);
+
+    const forward = [];
+    let page = await api.get(w.owner, path, { ...asOf, limit: '1', 'expand[]': 'customers.invoices' });
+    for (;;) {
+      expect(page).toMatchObject(everyPage);
+      expect(page.customers).toHaveLength(1);
+      forward.push(page.customers[0]);
+      if (!page.has_more) break;
+      expect(page.next_cursor).toBe(page.customers[0].id);
+      page = await api.get(w.owner, path, { ...asOf, limit: '1', starting_after: page.next_cursor!, 'expand[]': 'customers.invoices' });
+    }
+    expect(page.next_cursor).toBeNull();
+    expect(forward.map(({ invoices: own, ...customer }) => [customer, own!.length])).toEqual(whole.customers.map((customer, i) => [customer, [5, 1, 1][i]]));
+    expect(forward[0].invoices!.map((i) => i.id)).toContain(invoices.a5.id);
+    expect(forward[2].invoices!.map((i) => i.id)).toEqual([invoices.z1.id]);
+
+    const backwards = await api.get(w.owner, path, { ...asOf, limit: '2', ending_before: zed });
+    expect(backwards).toMatchObject({ ...everyPage, has_more: false, next_cursor: null });
+    expect(backwards.customers).toEqual(whole.customers.slice(0, 2));
+    const lastOne = await api.get(w.owner, path, { ...asOf, limit: '1', ending_before: zed });
+    expect(lastOne).toMatchObject({ ...everyPage, has_more: true, next_cursor: mid.id });
+    expect(lastOne.customers.map((c) => c.id)).toEqual([mid.id]);
+    const pastTheEnd = await api.get(w.owner, path, { ...asOf, starting_after: zed });
+    expect(pastTheEnd).toMatchObject({ ...everyPage, customers: [], has_more: false, next_cursor: null });
+
+    // A customer without a balance or credit on the date, another entity's customer, an unknown id: not a customer of this aging.
+    const stranger = await salesWorld(api, { location: false, account: 'Elsewhere' });
+    for (const cursor of [idle.id, stranger.account.id, '01a24e95-0c11-7d2e-9a51-3f2b7c1d0002']) {
+      await expectBadQuery(w.owner, path, { ...asOf, starting_after: cursor }, 'starting_after');
+      await expectBadQuery(w.owner, path, { ...asOf, ending_before: cursor }, 'ending_before');
+    }
+    // Mid had nothing open in May: its id is no cursor of that date's aging.
+    await expectBadQuery(w.owner, path, { as_of_date: '2026-05-31', starting_after: mid.id }, 'starting_after');
+    await expectBadQuery(w.owner, path, { ...asOf, starting_after: acme, ending_before: zed }, 'ending_before');
+    await expectBadQuery(w.owner, path, { ...asOf, limit: '0' }, 'limit');
+    await expectBadQuery(w.owner, path, { ...asOf, limit: '501' }, 'limit');
+    await expectBadQuery(w.owner, path, { ...asOf, starting_after: 'acme' }, 'starting_after');
+  });
+
   it('400 with param for a bad date, basis or expansion; scopes accounting:read or migration:read; another entity and the other mode are 404', async () => {
     const { w } = await agingWorld();
     const path = arAgingPath(w.owner);

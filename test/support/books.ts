@@ -191,10 +191,32 @@ export interface SubledgerReports {
   valuationControl: string;
 }
 
+/**
+ * Every page of the AR aging (a few customers a page, so the books' handful of customers spans
+ * pages): the customers of all pages, and the report figures, which every page must carry alike.
+ */
+async function readArAgingPages(api: TestApi, owner: TestEntity, query: Record<string, string>) {
+  const path = `/v1/entities/${owner.entity.id}/reconciliation/ar-aging` as const;
+  const first = await api.get(owner, path, { ...query, limit: '2' });
+  const customers = [...first.customers];
+  const figures = ({ totals, unapplied_credits, accounts_receivable_balance, customer_credits_balance }: typeof first) => ({
+    totals,
+    unapplied_credits,
+    accounts_receivable_balance,
+    customer_credits_balance,
+  });
+  for (let page = first; page.has_more;) {
+    page = await api.get(owner, path, { ...query, limit: '2', starting_after: page.next_cursor! });
+    expect(figures(page), 'AR aging: every page carries the totals over every customer').toEqual(figures(first));
+    customers.push(...page.customers);
+  }
+  return { ...first, customers };
+}
+
 /** Reads both reports through the API, each figure as a decimal string (Σ of the rows beside the report's own totals). */
 export async function readSubledgerReports(api: TestApi, owner: TestEntity, asOfDate?: string): Promise<SubledgerReports> {
   const query: Record<string, string> = asOfDate ? { as_of_date: asOfDate } : {};
-  const aging = await api.get(owner, `/v1/entities/${owner.entity.id}/reconciliation/ar-aging`, query);
+  const aging = await readArAgingPages(api, owner, query);
   const valuationPath = `/v1/entities/${owner.entity.id}/reconciliation/inventory-valuation` as const;
   const valuation = await api.get(owner, valuationPath, { ...query, limit: '1000' });
   // Every page's items, for Σ items value; each page carries the same totals.

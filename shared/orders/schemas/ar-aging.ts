@@ -43,7 +43,9 @@ const ArAgingCustomer = z
   })
   .meta({ id: 'ArAgingCustomer', description: "One customer account's open invoice balances on the date, in buckets, and its unapplied credit." });
 
-const ArAgingTotals = z.object(bucketMembers()).meta({ id: 'ArAgingTotals', description: 'The buckets summed over every customer; total is the grand total.' });
+const ArAgingTotals = z
+  .object(bucketMembers())
+  .meta({ id: 'ArAgingTotals', description: 'The buckets summed over every customer (every page, not only this one); total is the grand total.' });
 
 export const ArAging = z
   .object({
@@ -51,9 +53,15 @@ export const ArAging = z
     livemode: livemode(),
     as_of_date: isoDate(),
     aging_basis: z.enum(['due_date', 'invoice_date']),
-    customers: z.array(ArAgingCustomer).describe('Customer accounts with an open balance or unapplied credit on as_of_date, by name.'),
+    customers: z
+      .array(ArAgingCustomer)
+      .describe('This page of the customer accounts with an open balance or unapplied credit on as_of_date, by name, then id.'),
+    has_more: z.boolean().describe('Whether more customers exist in the direction of paging.'),
+    next_cursor: id()
+      .nullable()
+      .describe('Pass as starting_after for the next page (as ending_before, when paging backwards); null when no customers are left that way.'),
     totals: ArAgingTotals,
-    unapplied_credits: z.number().describe('Σ unapplied_credits of the customers; equal to customer_credits_balance.'),
+    unapplied_credits: z.number().describe('Σ unapplied_credits of every customer (every page); equal to customer_credits_balance.'),
     accounts_receivable_balance: z
       .number()
       .describe('The accounts receivable control account balance (debits minus credits) posted on or before as_of_date; equal to totals.total.'),
@@ -76,4 +84,7 @@ export const ArAgingQuery = queryParams({
     'What the buckets count days from: due_date (default; an invoice without one ages from its date) or invoice_date.',
     { default: 'due_date' },
   ),
+  limit: param.int({ min: 1, max: 500 }, 'Customers per page, 1 to 500.', { default: 100 }),
+  starting_after: param.id('A customer account id from the previous page (same as_of_date and aging_basis): the customers after it.'),
+  ending_before: param.id('A customer account id: the customers before it (paging backwards); not with starting_after.'),
 });
