@@ -75,7 +75,6 @@ export const ArAging = z
       'Open invoice balances as they stood on as_of_date, rebuilt from the invoice, payment and credit-memo history, per customer account in buckets, with the unapplied customer credit beside them.',
   });
 export type ArAging = z.infer<typeof ArAging>;
-export type ArAgingCustomer = z.infer<typeof ArAgingCustomer>;
 
 export const ArAgingQuery = queryParams({
   as_of_date: param.date('The date of the snapshot (default today, UTC).'),
