@@ -56066,7 +56066,7 @@ export interface operations {
                      *       "object": "accounting_period",
                      *       "livemode": false,
                      *       "entity_id": "01a24e8a-b10c-7534-add0-64107ecd8736",
-                     *       "period_name": "Stub Q2 2026",
+                     *       "period_name": "Q2 2026",
                      *       "fiscal_year": 2026,
                      *       "start_date": "2026-04-01",
                      *       "end_date": "2026-06-30",

@@ -26,7 +26,7 @@ describe('accounting periods', () => {
     expect(created.body.data[11]).toMatchObject({ period_name: 'Mar 2026', start_date: '2026-03-01', end_date: '2026-03-31' });
     const single = await api.request('POST', '/v1/periods', {
       key: owner.secret,
-      body: { period_name: 'Stub Q2 2026', start_date: '2026-04-01', end_date: '2026-06-30' },
+      body: { period_name: 'Q2 2026', start_date: '2026-04-01', end_date: '2026-06-30' },
     });
     expect(single.status).toBe(201);
     expect(single.body.fiscal_year).toBe(2026);
