@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Route } from '../../shared/http/route';
-import type { OperationExample } from '../../shared/http/openapi';
+import type { OperationExample } from '../../shared/http/openapi-examples';
 import type { RecordedExchange } from '../support/example-tap';
 
 type Json = unknown;

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
 import { ERROR_STATUS } from '../../shared/http/error-status';
-import { buildOpenApiDocument, recordedExamples } from '../../shared/http/openapi';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { recordedExamples } from '../../shared/http/openapi-examples';
 import { addDocumentKeywords, COMPONENTS_ID, pointAtDefs } from '../e2e/conformance';
 import { missingExamples, type DocumentOperation } from '../examples/examples';
 
