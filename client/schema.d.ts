@@ -10828,10 +10828,7 @@ export interface operations {
                  * @example 01a24e8a-1d3b-705a-8649-7ab5dd62d7ad
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-2db9-70e8-b22e-24c1d0f51b25
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only the methods of this account.
@@ -11110,10 +11107,7 @@ export interface operations {
                  * @example 01a24e8d-6a18-7dcb-887f-fa608f2d2eb2
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-6a93-7bee-a38b-f37db5c56260
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only archived (true) or only current (false) accounts.
@@ -13969,10 +13963,7 @@ export interface operations {
                  * @example 01a24e8a-8bea-76b2-9814-8e4e03e56e03
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-8bd4-7135-af68-7bac004eb4d6
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description This vendor's payments.
@@ -15747,10 +15738,7 @@ export interface operations {
                  * @example 01a24e8a-3e09-7705-9799-ffd14e3271e5
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-3de8-7c95-b938-e2217a40244c
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only active (true) or inactive (false) coupons.
@@ -17040,10 +17028,7 @@ export interface operations {
                  * @example 01a24e8c-60f7-73e0-8376-fe272c082198
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8c-60f7-73e0-8376-fe272c082198
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only deposits to this bank account.
@@ -18078,10 +18063,7 @@ export interface operations {
                  * @example 01a24e8a-7e15-79c7-ae97-afcca739dfd5
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-7896-75ae-9f2e-1881f29450df
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example test */
                 mode?: "live" | "test";
@@ -19683,10 +19665,7 @@ export interface operations {
                  * @example 01a24e8a-ec49-7938-b420-437a59c881ab
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8c-853a-7c8f-b267-1c76b6ca9e8b
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only events of this type.
@@ -20501,10 +20480,7 @@ export interface operations {
                  * @example 01a24e8a-b714-75be-a2c6-cef65daa633c
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-b2f8-7123-9120-65b1bf1b7e55
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only batches in this status.
@@ -22070,10 +22046,7 @@ export interface operations {
                  * @example 01a24e8b-c124-7787-aaa8-ca948ad4cab0
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-2218-703d-8e7a-962e90a733d5
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -22576,10 +22549,7 @@ export interface operations {
                  * @example 01a24e8b-c126-7dee-b314-70421d40f5a6
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-c126-7dee-b314-70421d40f5a6
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -23756,10 +23726,7 @@ export interface operations {
                  * @example 01a24ee3-e3ef-737f-b8a9-368bacb719c4
                  */
                 starting_after?: string;
-                /**
-                 * @description A customer account id: the customers before it (paging backwards); not with starting_after.
-                 * @example 01a24ee3-e3f9-708a-bbce-5df0898e1ecb
-                 */
+                /** @description A customer account id: the customers before it (paging backwards); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Related objects to include in the response, batched. Unknown values are a 400 expand_error naming expand[n].
@@ -24237,10 +24204,7 @@ export interface operations {
                  * @example WyIwMWEyNGVlMi0zY2U3LTc2YWMtYmE3ZS1iYzM5ZWNlNjZmMDYiLCJ0ZXN0IiwiMDFhMjRlZTItM2QwOS03NzU4LTkyNGItMzQ0NzU0NzhhY2ZlIiwiMDFhMjRlZTItM2NmMy03Nzc5LWJlM2UtYzc3YzQzYTA5NjUwIl0
                  */
                 starting_after?: string;
-                /**
-                 * @description A next_cursor of this report: return the items before it (paging backwards).
-                 * @example WyIwMWEyNGVlMi0zY2U3LTc2YWMtYmE3ZS1iYzM5ZWNlNjZmMDYiLCJ0ZXN0IiwiMDFhMjRlZTItM2QxNi03MTZkLWIzZTMtMDI2ZTJhN2UzM2RjIiwiMDFhMjRlZTItM2QxMS03NTIyLTk0ZWMtZjY0NzExYmVkYzc3Il0
-                 */
+                /** @description A next_cursor of this report: return the items before it (paging backwards); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -24835,10 +24799,7 @@ export interface operations {
                  * @example 01a24ed0-8c5b-7e23-b676-e91ef8222b2f
                  */
                 starting_after?: string;
-                /**
-                 * @description A line id: the lines before it (paging backwards); not with starting_after.
-                 * @example 01a24ed0-8c72-79f4-aebe-d97ce00a6b17
-                 */
+                /** @description A line id: the lines before it (paging backwards); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -25644,10 +25605,7 @@ export interface operations {
                  * @example 01a24e8b-8ffa-7e0e-b6fc-6366654261e9
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-9258-7556-9d1d-42d56e31a850
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -26917,10 +26875,7 @@ export interface operations {
                  * @example 01a24e8b-15a3-7b4c-8193-40a623b0d5c3
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-28ec-7508-b57d-bf03405f54ba
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -28139,10 +28094,7 @@ export interface operations {
                  * @example 01a24e8a-08e7-7bce-8ceb-04e9b8f7b7dd
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-b7d1-79a2-98ae-6cfef7de1939
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example expense */
                 type?: "asset" | "liability" | "equity" | "revenue" | "expense";
@@ -29715,10 +29667,7 @@ export interface operations {
                  * @example 01a24e8a-092b-790a-b280-563c95a63710
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-4cef-714f-aaef-5d989022bbb2
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example 01a24e8a-08f5-7090-ab79-52b96680733a */
                 product_id?: string;
@@ -30462,10 +30411,7 @@ export interface operations {
                  * @example 01a24e8a-cf69-76b2-99cc-a651766d66c7
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-f26c-7269-8ac2-132291f2ab7f
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example 01a24e8a-cf49-728c-ac52-eae67329ac86 */
                 product_id?: string;
@@ -31262,10 +31208,7 @@ export interface operations {
                  * @example 01a24e8a-55bf-7246-af7b-621d832de0cc
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-855b-7105-a862-28c1bed6ffc6
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example posted */
                 status?: "draft" | "posted" | "reversed";
@@ -33274,10 +33217,7 @@ export interface operations {
                  * @example 01a24e8a-1839-76a6-949c-4c7ea78ebd56
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8c-ab82-7464-9dff-d77e1b2a8a32
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only active (true) or inactive (false) kits.
@@ -35987,10 +35927,7 @@ export interface operations {
                  * @example 01a24e8a-7e38-7e96-bfbe-2f4a669d9f35
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8c-6955-7ce3-a265-b26bda1d14c3
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only active (true) or inactive (false) locations.
@@ -37255,10 +37192,7 @@ export interface operations {
                  * @example 01a24e8d-a0a6-7227-9ce5-0e0353575af4
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-a0a6-7227-9ce5-0e0353575af4
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Exact name, case-insensitive.
@@ -38557,10 +38491,7 @@ export interface operations {
                  * @example 01a24e8a-0a44-79bf-98e9-1207f4f07577
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8c-eba8-7ffa-a547-c113954bd8b7
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Required: the kind of document to list.
@@ -50568,10 +50499,7 @@ export interface operations {
                  * @example 01a24e8a-67ed-7a76-9c8b-7e9c255f08e6
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-32c9-74dd-afb4-13ada4fef22d
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Sales order or purchase order rules.
@@ -51857,10 +51785,7 @@ export interface operations {
                  * @example 01a24e8d-0e91-78f2-92e8-13c3d30415ff
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-0e0a-7976-90e9-2528949b5525
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
             };
             header?: {
@@ -53074,10 +52999,7 @@ export interface operations {
                  * @example 01a24e8a-69ab-7275-8969-ad0a04ed04cd
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-69ab-7275-8969-ad0a04ed04cd
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example 01a24e8a-6962-7304-9b35-ef7f5c1d922b */
                 account_id?: string;
@@ -57301,10 +57223,7 @@ export interface operations {
                  * @example 01a24e8d-4236-7c36-8ec4-c932b8fb3197
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-4236-7c36-8ec4-c932b8fb3197
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only active (true) or inactive (false) pricing levels.
@@ -57990,10 +57909,7 @@ export interface operations {
                  * @example 01a24e8a-b641-70f2-ac41-94ead5e7d490
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-43c4-75d9-90ea-4db6a02fc896
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /** @example 01a24e8a-b392-7d41-a666-353504e272ee */
                 product_id?: string;
@@ -58755,10 +58671,7 @@ export interface operations {
                  * @example 01a24e8a-2611-7320-a924-60221b742b24
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8c-b042-7709-a033-8254347bd444
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only products of this type.
@@ -64129,10 +64042,7 @@ export interface operations {
                  * @example 01a24e9a-bc49-7939-b382-8a79f8cd59b4
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e9a-bb6c-7418-87d2-a6cc52f7eadd
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Exact name, case-insensitive.
@@ -65364,10 +65274,7 @@ export interface operations {
                  * @example 01a24e8b-e7f1-7473-b098-98978cab72e6
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-e7d6-7643-9f7b-33de430472a0
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only active (true) or inactive (false) rates.
@@ -66843,10 +66750,7 @@ export interface operations {
                  * @example 01a24e8b-99f5-75a6-b434-82ba46851662
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-99c1-792c-a1b4-d71900fa3116
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only units of this type.
@@ -68091,10 +67995,7 @@ export interface operations {
                  * @example 01a24e8a-4d08-7fd5-a05a-3307c538be5c
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8a-dad5-7ee4-87cb-07f9fe6ab8f3
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description This vendor's bills.
@@ -71818,10 +71719,7 @@ export interface operations {
                  * @example 01a24e8a-9e91-7296-b735-e50c66dbd566
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-05ed-7594-b2a2-510ce89b97aa
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description This vendor's credits.
@@ -72906,10 +72804,7 @@ export interface operations {
                  * @example 01a24e8b-09b1-7af3-a1c0-12591c945040
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8b-0ada-77c3-b04e-57a4d20b246a
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description This vendor's returns.
@@ -73445,10 +73340,7 @@ export interface operations {
                  * @example 01a24e8d-6cdf-7b1c-b66d-cca401cc2a19
                  */
                 starting_after?: string;
-                /**
-                 * @description An object id from a previous page: return the objects before it (newer).
-                 * @example 01a24e8d-6cfa-7384-885c-a1f2bcefc2df
-                 */
+                /** @description An object id from a previous page: return the objects before it (newer); not with starting_after. */
                 ending_before?: string;
                 /**
                  * @description Only archived (true) or only current (false) vendors.

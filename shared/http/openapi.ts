@@ -181,6 +181,13 @@ function requestBody(route: Route, collector: SchemaCollector, example: Operatio
   return { required, content: { 'application/json': { schema, ...(example?.request !== undefined && { example: example.request }) } } };
 }
 
+/**
+ * A list pages one way at a time: starting_after and ending_before together are a 400. Tools that
+ * send every parameter's example (Dredd, Portman) would send both, so ending_before shows none
+ * where starting_after shows one; its description says what it takes.
+ */
+const excludedByExample = (name: string, example: OperationExample): boolean => name === 'ending_before' && example.parameters?.starting_after !== undefined;
+
 function parameters(route: Route, collector: SchemaCollector, example: OperationExample | undefined): JsonSchema[] {
   const schemas: RouteSchemas = route;
   const out: JsonSchema[] = [];
@@ -201,7 +208,7 @@ function parameters(route: Route, collector: SchemaCollector, example: Operation
         ...(description && { description }),
         schema,
         ...(isArray && { style: 'form', explode: true }),
-        ...(example?.parameters?.[name] !== undefined && { example: example.parameters[name] }),
+        ...(example?.parameters?.[name] !== undefined && !excludedByExample(name, example) && { example: example.parameters[name] }),
       });
     }
   }

@@ -8,7 +8,7 @@ export const DEFAULT_PAGE_LIMIT = 25;
 const pagingParams = (maxLimit: number) => ({
   limit: param.int({ min: 1, max: maxLimit }, `Page size, 1 to ${maxLimit}.`, { default: DEFAULT_PAGE_LIMIT }),
   starting_after: param.id('An object id from a previous page: return the objects after it (older).'),
-  ending_before: param.id('An object id from a previous page: return the objects before it (newer).'),
+  ending_before: param.id('An object id from a previous page: return the objects before it (newer); not with starting_after.'),
 });
 
 /** A list route's query: the paging parameters and the route's filters (param.*), read like any query (queryParams). */

@@ -45,8 +45,9 @@ export function missingExamples(document: Record<string, unknown>): string[] {
   for (const methods of Object.values(document.paths as Record<string, Record<string, DocumentOperation>>)) {
     for (const operation of Object.values(methods)) {
       const id = operation.operationId;
+      const pagesForward = operation.parameters.some((parameter) => parameter.name === 'starting_after' && parameter.example !== undefined);
       for (const parameter of operation.parameters)
-        if ((parameter.in === 'path' || parameter.in === 'query') && parameter.example === undefined)
+        if ((parameter.in === 'path' || parameter.in === 'query') && parameter.example === undefined && !(pagesForward && parameter.name === 'ending_before'))
           missing.push(`${id}: ${parameter.in} parameter ${parameter.name}`);
       const body = operation.requestBody?.content['application/json'];
       if (body && body.example === undefined) missing.push(`${id}: request body`);

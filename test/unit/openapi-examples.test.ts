@@ -8,7 +8,10 @@ import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/routes';
-import { ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import type { z } from 'zod';
+import { ApiError, ERROR_CATALOG, type ErrorCode } from '../../shared/errors';
+import { collectQuery } from '../../shared/http/request-input';
+import { parseOrThrow } from '../../shared/http/validation';
 import { ERROR_STATUS } from '../../shared/http/error-status';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { recordedExamples } from '../../shared/http/openapi-examples';
@@ -58,6 +61,30 @@ describe('the OpenAPI examples (issue 42 row 8)', () => {
       if (json?.example !== undefined) problems.push(...violations(json.schema!, json.example).map((line) => `response ${status}: ${line}`));
     }
     expect(problems).toEqual([]);
+  });
+
+  it("are accepted together: a tool that sends every query parameter's example gets no parameter error", () => {
+    const refused: string[] = [];
+    for (const route of ROUTES.filter((candidate) => candidate.query !== undefined)) {
+      const operation = document.paths[route.path][route.method.toLowerCase()];
+      const values = new Map<string, string[]>();
+      for (const parameter of operation.parameters)
+        if (parameter.in === 'query' && parameter.example !== undefined && parameter.name !== 'expand[]')
+          values.set(parameter.name, Array.isArray(parameter.example) ? parameter.example.map(String) : [String(parameter.example)]);
+      const strict = (route.query as z.ZodObject).strict();
+      try {
+        parseOrThrow(strict, collectQuery(values, strict));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        refused.push(`${route.id}: ${error.code} ${error.options.param ?? ''}`);
+      }
+    }
+    expect(refused).toEqual([]);
+    // The lists refuse starting_after with ending_before (a 400 on ending_before) when they page, after the query parses.
+    const bothCursors = operations.filter((operation) =>
+      ['starting_after', 'ending_before'].every((name) => operation.parameters.some((parameter) => parameter.name === name && parameter.example !== undefined)),
+    );
+    expect(bothCursors.map((operation) => operation.operationId)).toEqual([]);
   });
 
   it('show on each error response the envelope of one of its codes, as the server sends it', () => {

@@ -55,5 +55,5 @@ export const InventoryValuationQuery = queryParams({
   as_of_date: param.date('The date of the snapshot (default today, UTC): movements that occurred on or before it.'),
   limit: param.int({ min: 1, max: 1000 }, 'Items per page, 1 to 1000.', { default: 100 }),
   starting_after: param.text({ min: 1, max: 200 }, 'A next_cursor of this report: return the items after it.'),
-  ending_before: param.text({ min: 1, max: 200 }, 'A next_cursor of this report: return the items before it (paging backwards).'),
+  ending_before: param.text({ min: 1, max: 200 }, 'A next_cursor of this report: return the items before it (paging backwards); not with starting_after.'),
 });
