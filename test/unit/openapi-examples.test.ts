@@ -24,6 +24,8 @@ const document = buildOpenApiDocument(ROUTES) as {
   components: { schemas: Record<string, Schema>; examples: Record<string, { value: { code: ErrorCode } }> };
 };
 const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+/** A query example as the query string carries it: strings as they are, numbers and booleans as JSON writes them. */
+const asQueryValue = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 const ajv = addDocumentKeywords(new Ajv2020({ strict: true, allErrors: true }));
 addFormats(ajv);
@@ -70,7 +72,7 @@ describe('the OpenAPI examples (issue 42 row 8)', () => {
       const values = new Map<string, string[]>();
       for (const parameter of operation.parameters)
         if (parameter.in === 'query' && parameter.example !== undefined && parameter.name !== 'expand[]')
-          values.set(parameter.name, Array.isArray(parameter.example) ? parameter.example.map(String) : [String(parameter.example)]);
+          values.set(parameter.name, (Array.isArray(parameter.example) ? parameter.example : [parameter.example]).map(asQueryValue));
       const strict = (route.query as z.ZodObject).strict();
       try {
         parseOrThrow(strict, collectQuery(values, strict));
