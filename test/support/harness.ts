@@ -113,7 +113,11 @@ export function setupTestApi(gatewayOptions: Partial<GatewayOptions> = {}): Test
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    // close() waits for open sockets; a half-sent request (the malformed-request tests) would hold it for the keep-alive timeout.
+    await new Promise((resolve) => {
+      server?.close(resolve);
+      server?.closeAllConnections();
+    });
     await closeDatabase();
     await closeStore?.();
     await dropDatabase?.();
