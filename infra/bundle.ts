@@ -147,8 +147,10 @@ function handlerOnly(): Plugin {
  * function would load, at its cold start, the built-ins of every client it may call later: the AWS
  * SDK's HTTP handler brings node:http (whose exports pull in Node's fetch implementation), https,
  * http2, tls, zlib and web streams, about 20 ms of CPU before any AWS call. Imported through `require()`
- * instead, as CommonJS does, a built-in is loaded when the module that uses it is first evaluated
- * (the SDK's clients are `import()`ed on first need).
+ * instead, as CommonJS does, a built-in is loaded when the module that uses it is first evaluated.
+ * The SDK's clients are imported, not `import()`ed: an `import()` of a package bundles all of it
+ * (every command of the service), where an import keeps what is used; the HTTP built-ins they
+ * name then load with their first call (LOADED_ON_FIRST_USE below).
  *
  * The built-ins in LOADED_ON_FIRST_USE go further, from any importer (ours too): a module that
  * only names one of their exports loads it when it first uses that export. middy's core imports web

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BundleResult, bundleFunctions } from '../../infra/bundle';
+import { BUNDLE_LIMIT, bundleSizeLimit } from '../../infra/bundle-limits';
 import { bundleEntries, bundledCode, MIGRATIONS_ASSET_DIR, PLATFORM_BUNDLES } from '../../infra/functions';
 import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../../functions/docs/redoc-script';
 import { ROUTES } from '../../functions/routes';
@@ -15,22 +16,6 @@ import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { openApiText } from '../../shared/http/openapi-source';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
-/**
- * Every function ships under 1 MiB minified (the cold start, measured by bench/bundle-size.ts, is
- * what matters more). What the routes share weighs about 600–800 KB (the AWS SDK's clients with
- * their credential chain, zod, pg, Powertools idempotency in the writes, middy and the handler
- * stack, decimal.js-light where money is involved), so a route that drags in something big (a
- * non-tree-shaken zod namespace alone adds ~360 KB, the route table several hundred) fails here.
- */
-const BUNDLE_LIMIT = 1024 * 1024;
-/** The functions that can call the card processor carry the `stripe` package on top (about 250 KB, evaluated on the first card call). */
-const STRIPE_ALLOWANCE = 256 * 1024;
-/**
- * POST /v1/batch runs every other route, so its function carries the whole route table (about
- * 1.8 MB with stripe): its own limit (docs/decisions.md, "Batch"). It must stay the only one.
- */
-const BATCH_LIMIT = 2 * 1024 * 1024;
-const BATCH_BUNDLE = 'batch/run-batch';
 const routes = realRoutes();
 let workDir: string;
 let result: BundleResult;
@@ -60,8 +45,7 @@ describe('bundleFunctions', () => {
 
   it(`keeps every function bundle under ${BUNDLE_LIMIT / 1024} KB minified`, () => {
     for (const [name, size] of Object.entries(result.sizes)) {
-      const carriesStripe = readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8').includes('api.stripe.com');
-      const limit = name === BATCH_BUNDLE ? BATCH_LIMIT : BUNDLE_LIMIT + (carriesStripe ? STRIPE_ALLOWANCE : 0);
+      const limit = bundleSizeLimit(name, readFileSync(join(result.dirs[name], 'index.mjs'), 'utf8'));
       expect(size, `${name}: ${size} bytes`).toBeLessThan(limit);
     }
   });
