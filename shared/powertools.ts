@@ -26,9 +26,16 @@ const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'bizops-api';
 let loggerInstance: Logger | undefined;
 const powertoolsLogger = (): Logger => (loggerInstance ??= new Logger({ serviceName, logFormatter: new SafeLogFormatter() }));
 
-let metricsInstance: Metrics | undefined;
-const powertoolsMetrics = (): Metrics =>
-  (metricsInstance ??= new Metrics({
+/** Powertools Metrics, telling whether it writes records (POWERTOOLS_METRICS_DISABLED; `isDisabled` is for subclasses). */
+class ServiceMetrics extends Metrics {
+  get writesRecords(): boolean {
+    return !this.isDisabled();
+  }
+}
+
+let metricsInstance: ServiceMetrics | undefined;
+const powertoolsMetrics = (): ServiceMetrics =>
+  (metricsInstance ??= new ServiceMetrics({
     namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName,
     defaultDimensions: { stage: process.env.STAGE_NAME ?? 'local' },
@@ -86,9 +93,9 @@ class RequestLog implements Log {
   }
 }
 
-/** A logger whose every line carries `keys`, written by the shared `logger`. */
+/** A logger whose every line carries `keys` (kept as given: the caller hands over a fresh object), written by the shared `logger`. */
 export function requestLogger(keys: RequestLogKeys): Log {
-  return new RequestLog({ ...keys });
+  return new RequestLog(keys as LogAttributes);
 }
 
 export interface MetricValue {
@@ -104,6 +111,8 @@ export interface MetricValue {
  */
 export function publishMetrics(values: readonly MetricValue[], breakdown?: Record<string, string>): void {
   const metrics = powertoolsMetrics();
+  // Disabled, Powertools would still store, check and clear the values, only to write nothing.
+  if (!metrics.writesRecords) return;
   if (breakdown) metrics.addDimensions({}).addDimensions(breakdown);
   for (const { name, unit, value } of values) metrics.addMetric(name, unit, value);
   metrics.publishStoredMetrics();

@@ -123,14 +123,15 @@ class TransactionDb implements Db {
     return (await this.client.query(sql, params)).rows as T[];
   }
 
+  // one and maybeOne await the client themselves: one promise layer less for every statement.
   async one<T>(sql: string, params?: unknown[]): Promise<T> {
-    const rows = await this.query<T>(sql, params);
+    const rows = (await this.client.query(sql, params)).rows as T[];
     if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
     return rows[0];
   }
 
   async maybeOne<T>(sql: string, params?: unknown[]): Promise<T | undefined> {
-    return (await this.query<T>(sql, params))[0];
+    return (await this.client.query(sql, params)).rows[0] as T | undefined;
   }
 }
 

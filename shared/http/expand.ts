@@ -25,6 +25,8 @@ export const MAX_EXPAND_DEPTH = 4;
  * (as in Stripe); the returned paths have it removed.
  */
 export function parseExpand(requested: string[], spec: ExpandSpec | undefined, isList: boolean): string[] {
+  // Most requests expand nothing: no whitelist to build.
+  if (requested.length === 0) return [];
   const allowed = new Set(Object.keys(spec ?? {}));
   const paths: string[] = [];
   requested.forEach((value, index) => {

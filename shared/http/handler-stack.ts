@@ -11,11 +11,12 @@
  * (public-handler.ts) around the same pipeline.
  */
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Caller } from '../auth/caller';
 import { hasScope } from '../auth/scopes';
 import { connectDuringInit, isCommitOutcomeUnknown, withTransaction, type Db } from '../db/database';
 import { dryRunTransaction } from '../db/dry-run-transaction';
 import { ApiError } from '../errors';
-import { createEventRecorder, READ_ONLY_RECORDER } from '../events/outbox';
+import { createEventRecorder, READ_ONLY_RECORDER, type EventRecorder } from '../events/outbox';
 import { withLivemode } from '../schemas/livemode';
 import { etagMatches, etagOf } from './etag';
 import { enclosingOf, type EnclosingTransaction } from './batch-operation';
@@ -23,6 +24,7 @@ import { dryRunBody, refuseUnlessDryRunnable } from './dry-run';
 import { applyExpand } from './expand';
 import type { StoredResponse, WriteLayer } from './idempotency';
 import type { RouteInvocation } from './observe';
+import type { Log } from '../powertools';
 import type { ApiKeyRoute, RouteContext } from './route';
 import { requestInput } from './request-input';
 import { checkResponse, finishResponse, routePipeline, stateOf, type Event, type RequestState } from './route-pipeline';
@@ -43,6 +45,54 @@ type AfterCommit = () => Promise<void>;
 /** A read's: it records no events and registers no tasks. */
 const NOTHING_AFTER_COMMIT: AfterCommit = () => Promise.resolve();
 
+type Task = () => Promise<void>;
+
+/**
+ * A handler's context: the caller's fields listed rather than spread from the caller, and the
+ * after-commit and after-rollback lists kept as methods, so a request allocates one object for it.
+ */
+class HandlerContext implements RouteContext {
+  readonly entityId: string;
+  readonly entityCode: string;
+  readonly keyId: string;
+  readonly userId: string;
+  readonly mode: Caller['mode'];
+  readonly scopes: readonly string[];
+  readonly requestId: string;
+  readonly log: Log;
+  readonly idempotencyKey: string | undefined;
+  readonly dryRun: boolean | undefined;
+  /** Tasks for after the commit, and for after a rollback: made by the first task of each. */
+  committed: Task[] | undefined;
+  rolledBack: Task[] | undefined;
+
+  constructor(
+    caller: Caller,
+    state: RequestState,
+    readonly db: Db,
+    readonly events: EventRecorder,
+  ) {
+    this.entityId = caller.entityId;
+    this.entityCode = caller.entityCode;
+    this.keyId = caller.keyId;
+    this.userId = caller.userId;
+    this.mode = caller.mode;
+    this.scopes = caller.scopes;
+    this.requestId = state.requestId;
+    this.log = state.log;
+    this.idempotencyKey = state.idempotencyKey;
+    this.dryRun = state.dryRun;
+  }
+
+  afterCommit(task: Task): void {
+    (this.committed ??= []).push(task);
+  }
+
+  afterRollback(task: Task): void {
+    (this.rolledBack ??= []).push(task);
+  }
+}
+
 async function execute(
   route: KeyRoute,
   state: RequestState,
@@ -52,71 +102,57 @@ async function execute(
   const caller = state.caller!;
   const input = state.input!;
   const live = caller.mode === 'live';
-  const committed: (() => Promise<void>)[] = [];
-  let rolledBack: (() => Promise<void>)[] | undefined;
-  // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
-  const refuseWhenFrozen = route.method !== 'GET' && !hasScope(caller.scopes, 'migration:admin');
+  const read = route.method === 'GET';
+  let ctx: HandlerContext | undefined;
   // A dry run's transaction is rolled back; it keeps what the work posted for its answer (dry-run.ts).
   let postings: unknown[] = [];
-  const open = enclosing
-    ? <T>(_scope: unknown, work: (db: Db) => Promise<T>) => enclosing.run(work)
-    : state.dryRun
-      ? dryRunTransaction((posted) => (postings = posted))
-      : withTransaction;
-  // The handler's afterRollback tasks run when the transaction is known not to have committed: its
-  // work threw, or its commit was refused (not when a lost commit could not be resolved).
-  const transaction: typeof withTransaction = async (scope, work) => {
-    try {
-      return await open(scope, work);
-    } catch (error) {
-      if (!isCommitOutcomeUnknown(error)) for (const task of rolledBack ?? []) await task();
-      throw error;
+  const work = async (db: Db) => {
+    const recorder = read
+      ? READ_ONLY_RECORDER
+      : createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
+    ctx = new HandlerContext(caller, state, db, recorder);
+    const ifMatch = state.headers['if-match'];
+    if (ifMatch && route.current) {
+      const current = withLivemode(await route.current(ctx, input as never), live);
+      if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)), 'strong')) throw new ApiError('precondition_failed', { param: 'If-Match' });
     }
+    const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
+    if (route.list) result.url = listUrl(route.path, input.params as Record<string, string> | undefined);
+    if (state.expand.length) {
+      const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
+      await applyExpand({ db, entityId: caller.entityId, roots }, roots, state.expand, route.expand);
+    }
+    // Every object of the response carries the caller's mode: the only data a key can reach.
+    const stamped = withLivemode(result, live);
+    checkResponse(route, stamped);
+    return stamped;
   };
-  const { body, events } = await transaction(
-    { role: 'app_user', entityId: caller.entityId, readOnly: route.method === 'GET', refuseWhenFrozen, log: state.log },
-    async (db) => {
-      const recorder =
-        route.method === 'GET'
-          ? READ_ONLY_RECORDER
-          : createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
-      // Spelled out rather than spread from the caller: this runs for every request.
-      const ctx: RouteContext = {
+  let body: Record<string, unknown>;
+  try {
+    if (enclosing) body = await enclosing.run(work);
+    else {
+      // A frozen entity (migration cutover) takes writes only from keys with migration:admin; reads continue.
+      const scope = {
+        role: 'app_user',
         entityId: caller.entityId,
-        entityCode: caller.entityCode,
-        keyId: caller.keyId,
-        userId: caller.userId,
-        mode: caller.mode,
-        scopes: caller.scopes,
-        requestId: state.requestId,
+        readOnly: read,
+        refuseWhenFrozen: !read && !hasScope(caller.scopes, 'migration:admin'),
         log: state.log,
-        idempotencyKey: state.idempotencyKey,
-        dryRun: state.dryRun,
-        db,
-        events: recorder,
-        afterCommit: (task) => void committed.push(task),
-        afterRollback: (task) => void (rolledBack ??= []).push(task),
-      };
-      const ifMatch = state.headers['if-match'];
-      if (ifMatch && route.current) {
-        const current = withLivemode(await route.current(ctx, input as never), live);
-        if (!etagMatches(ifMatch, etagOf(JSON.stringify(current)), 'strong')) throw new ApiError('precondition_failed', { param: 'If-Match' });
-      }
-      const result = (await route.handler(ctx, input as never)) as Record<string, unknown>;
-      if (route.list) result.url = listUrl(route.path, input.params as Record<string, string> | undefined);
-      if (state.expand.length) {
-        const roots = route.list ? (result.data as Record<string, unknown>[]) : [result];
-        await applyExpand({ db, entityId: caller.entityId, roots }, roots, state.expand, route.expand);
-      }
-      // Every object of the response carries the caller's mode: the only data a key can reach.
-      const stamped = withLivemode(result, live);
-      checkResponse(route, stamped);
-      return { body: stamped, events: recorder.recorded };
-    },
-  );
+      } as const;
+      body = state.dryRun ? await dryRunTransaction((posted) => (postings = posted))(scope, work) : await withTransaction(scope, work);
+    }
+  } catch (error) {
+    // The handler's afterRollback tasks run when the transaction is known not to have committed: its
+    // work threw, or its commit was refused (not when a lost commit could not be resolved).
+    const rolledBack = ctx?.rolledBack;
+    if (rolledBack && !isCommitOutcomeUnknown(error)) for (const task of rolledBack) await task();
+    throw error;
+  }
+  const events = ctx!.events.recorded;
+  const committed = ctx!.committed;
   if (enclosing) {
     // An operation of a batch: its events are published, and its tasks start, once the batch commits.
-    enclosing.adopt(events, committed);
+    enclosing.adopt(events, committed ?? []);
     return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) }, afterCommit: NOTHING_AFTER_COMMIT };
   }
   if (state.dryRun) {
@@ -125,14 +161,14 @@ async function execute(
     return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(answer) }, afterCommit: NOTHING_AFTER_COMMIT };
   }
   const afterCommit: AfterCommit =
-    events.length === 0 && committed.length === 0
+    events.length === 0 && committed === undefined
       ? NOTHING_AFTER_COMMIT
       : async () => {
           if (events.length) {
             if (!writes) throw new Error(`${route.id} recorded events, but its handler was built without the write layer`);
             await writes.publish(caller.entityId, events, state.log);
           }
-          for (const task of committed) await task();
+          for (const task of committed ?? []) await task();
         };
   return { response: { statusCode: route.successStatus ?? 200, headers: {}, body: JSON.stringify(body) }, afterCommit };
 }
@@ -141,29 +177,31 @@ function core(route: KeyRoute, writes: WriteLayer | undefined) {
   return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     const enclosing = enclosingOf(event);
-    // Started the moment the transaction commits: under an Idempotency-Key it runs while the layer
-    // saves the response, rather than one after the other. Awaited before the response leaves,
-    // since a Lambda environment is frozen once its handler returns.
-    let afterCommit: Promise<void> | undefined;
-    const run = async () => {
-      const executed = await execute(route, state, writes, enclosing);
-      afterCommit = executed.afterCommit();
-      return executed.response;
-    };
     if (state.dryRun) refuseUnlessDryRunnable(route, state.idempotencyKey);
     let result: StoredResponse;
-    try {
-      if (state.idempotencyKey !== undefined) {
+    if (state.idempotencyKey === undefined) {
+      const executed = await execute(route, state, writes, enclosing);
+      if (executed.afterCommit !== NOTHING_AFTER_COMMIT) await executed.afterCommit();
+      result = executed.response;
+    } else {
+      // Started the moment the transaction commits: under an Idempotency-Key it runs while the layer
+      // saves the response, rather than one after the other. Awaited before the response leaves,
+      // since a Lambda environment is frozen once its handler returns.
+      let afterCommit: Promise<void> | undefined;
+      const run = async () => {
+        const executed = await execute(route, state, writes, enclosing);
+        afterCommit = executed.afterCommit();
+        return executed.response;
+      };
+      try {
         const { caller, input } = state;
         if (!writes) throw new Error(`${route.id} takes an Idempotency-Key, but its handler was built without the idempotency layer`);
         const call = { scope: `${caller!.entityId} ${route.id} ${state.idempotencyKey}`, fingerprint: input };
         // An operation of a batch: its record waits for the batch's commit (batch-operation.ts).
         result = await writes.run(route.id, enclosing ? { ...call, holdRecord: (record) => enclosing.hold(record) } : call, context, run);
-      } else {
-        result = await run();
+      } finally {
+        await afterCommit;
       }
-    } finally {
-      await afterCommit;
     }
     if (result.replayed) {
       result = { ...result, headers: { ...result.headers, 'Idempotent-Replayed': 'true' } };
