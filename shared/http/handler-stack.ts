@@ -79,7 +79,12 @@ async function execute(
       const recorder =
         route.method === 'GET'
           ? READ_ONLY_RECORDER
-          : createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
+          : createEventRecorder(
+              db,
+              { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey },
+              // A batch stores its operations' events together once they have all run.
+              enclosing ? 'enclosing' : 'own',
+            );
       // Spelled out rather than spread from the caller: this runs for every request.
       const ctx: RouteContext = {
         entityId: caller.entityId,
