@@ -148,9 +148,11 @@ async function settleRows(
   ids: readonly string[],
   only: (row: FactsRow) => boolean,
   readPayments: PaymentFiguresReader | undefined,
+  known: readonly FactsRow[] = [],
 ): Promise<FactsRow[]> {
   if (!ids.length) return [];
-  const rows = await db.query<FactsRow>(FACTS, [entityId, ids]);
+  const wanted = ids.filter((id) => !known.some((row) => row.id === id));
+  const rows = [...known.filter((row) => ids.includes(row.id)), ...(wanted.length ? await db.query<FactsRow>(FACTS, [entityId, wanted]) : [])];
   const settled = rows.filter(only);
   const payments = readPayments
     ? await readPayments(
@@ -196,10 +198,11 @@ const isSalesOrder = (row: FactsRow) => row.document_type === 'sales_order';
  */
 export async function settleDocumentMoney(db: Db, entityId: string, ids: readonly string[], readPayments?: PaymentFiguresReader): Promise<void> {
   const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments);
-  const salesOrders = rows.flatMap((row) =>
-    isSalesOrder(row) ? [row.id] : row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [],
-  );
-  await settleRows(db, entityId, [...new Set(salesOrders)], isSalesOrder, readPayments);
+  const billed = new Set(rows.flatMap((row) => (row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [])));
+  const salesOrders = rows.filter(isSalesOrder);
+  // A sales order's facts read above still hold unless an invoice settled above bills it (its figures follow its invoices').
+  const unchanged = salesOrders.filter((row) => !billed.has(row.id));
+  await settleRows(db, entityId, [...new Set([...salesOrders.map((row) => row.id), ...billed])], isSalesOrder, readPayments, unchanged);
 }
 
 // ---------------------------------------------------------------------------------------------
