@@ -5,7 +5,7 @@
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
-import { formatNumber, nextNumber } from '../db/sequences';
+import { formatNumber, nextNumber, takenNumberCte } from '../db/sequences';
 import { entityFilters, updateSet } from '../db/sql';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
@@ -240,7 +240,6 @@ export async function refuseTakenExternalOrderId(
 /** A new header; order_date null means now. */
 export interface NewOrder {
   id: string;
-  order_number: string;
   document_type: DocumentType;
   customer_account_id: string | null;
   vendor_id: string | null;
@@ -253,7 +252,6 @@ export interface NewOrder {
   delivery_option: string | null;
   notes: string | null;
   internal_notes: string | null;
-  invoice_number: string | null;
   invoice_type: string | null;
   ship_complete: boolean;
   source_platform: string | null;
@@ -269,18 +267,23 @@ export interface NewOrder {
   expires_at?: string | null;
 }
 
+/**
+ * Inserts the header with the next gap-free number of its document type (an invoice's
+ * invoice_number too), taken by the same statement: a refusal rolls the counter back with it.
+ */
 export async function insertOrder(db: Db, entityId: string, order: NewOrder): Promise<void> {
   try {
     await db.query(
-      `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
+      `WITH ${takenNumberCte('$2', '$16', '$3')}
+       INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
          shipping_total, tax_exempt, delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, source_platform,
          external_order_id, external_order_number, metadata, created_by_user_id, sales_channel_id, migration_batch_id, imported_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-         $25, $26, $27)`,
+       VALUES ($1, $2, (SELECT value FROM taken_number), $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15,
+         CASE WHEN $4::text = 'invoice' THEN (SELECT value FROM taken_number) END, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
       [
         order.id,
         entityId,
-        order.order_number,
+        ORDER_NUMBER_PREFIXES[order.document_type],
         order.document_type,
         order.customer_account_id,
         order.vendor_id,
@@ -293,7 +296,7 @@ export async function insertOrder(db: Db, entityId: string, order: NewOrder): Pr
         order.delivery_option,
         order.notes,
         order.internal_notes,
-        order.invoice_number,
+        `order:${order.document_type}`,
         order.invoice_type,
         order.ship_complete,
         order.source_platform,
