@@ -11,6 +11,7 @@ import { newId } from '../ids';
 import {
   kitComponentsOf,
   lineProducts,
+  pricedLineProducts,
   productVendorLinks,
   productVendorsByIds,
   regularPolicyPrices,
@@ -114,12 +115,61 @@ export async function catalogPrices(
     partyId,
     items.map((item) => ({ product_id: item.product.id, quantity: item.quantity })),
   );
-  return items.map(({ product }, index) => {
-    const policy = policies[index];
-    const sell = policy.sell_price;
-    const list = policy.list_price ?? product.list_price ?? sell ?? '0';
-    return { list_price: list, sell_rate: sell ?? list };
-  });
+  return items.map(({ product }, index) => salesPrice(product, policies[index]));
+}
+
+/** A sales line's catalog price from its product and its policy's prices (catalogPrices). */
+function salesPrice(product: LineProduct, policy: { sell_price: string | null; list_price: string | null }): { list_price: string; sell_rate: string } {
+  const sell = policy.sell_price;
+  const list = policy.list_price ?? product.list_price ?? sell ?? '0';
+  return { list_price: list, sell_rate: sell ?? list };
+}
+
+type Priced = { input: OrderLineCreate; product: LineProduct };
+
+/**
+ * The products of the lines (by id) and the catalog price of each line whose product exists: a
+ * sales document reads both with one statement, a purchase order its products and then its vendor costs.
+ */
+async function pricedInputs(
+  db: Db,
+  entityId: string,
+  order: OrderHeader,
+  inputs: OrderLineCreate[],
+): Promise<{ products: Map<string, LineProduct>; priceOf: Map<OrderLineCreate, { list_price: string; sell_rate: string }> }> {
+  if (order.document_type === 'purchase_order') {
+    const products = await productsById(
+      db,
+      entityId,
+      inputs.map((input) => input.product_id),
+    );
+    const known = inputs.flatMap((input): Priced[] => {
+      const product = products.get(key(input.product_id));
+      return product ? [{ input, product }] : [];
+    });
+    const prices = await catalogPrices(
+      db,
+      entityId,
+      order.document_type,
+      order.account_id,
+      known.map(({ input, product }) => ({ product, quantity: input.quantity })),
+    );
+    return { products, priceOf: new Map(known.map((item, index) => [item.input, prices[index]])) };
+  }
+  const rows = await pricedLineProducts(
+    db,
+    entityId,
+    order.account_id,
+    inputs.map((input) => ({ product_id: input.product_id, quantity: input.quantity })),
+  );
+  const products = new Map<string, LineProduct>();
+  const priceOf = new Map<OrderLineCreate, { list_price: string; sell_rate: string }>();
+  for (const [index, { product, ...policy }] of rows.entries()) {
+    if (!product) continue;
+    products.set(product.id, product);
+    priceOf.set(inputs[index], salesPrice(product, policy));
+  }
+  return { products, priceOf };
 }
 
 export function resolveSellRate(input: { sell_rate?: string; unit_price?: string }, param: (name: string) => string): string | undefined {
@@ -148,21 +198,11 @@ export async function insertLines(
 ): Promise<string[]> {
   if (!inputs.length) return [];
   const isPurchase = order.document_type === 'purchase_order';
-  const products = await productsById(
-    db,
-    entityId,
-    inputs.map((input) => input.product_id),
-  );
-  const priced = inputs.map((input) => ({ input, product: products.get(key(input.product_id)) }));
-  const known = priced.filter((item): item is { input: OrderLineCreate; product: LineProduct } => item.product !== undefined);
-  const prices = await catalogPrices(
-    db,
-    entityId,
-    order.document_type,
-    order.account_id,
-    known.map(({ input, product }) => ({ product, quantity: input.quantity })),
-  );
-  const priceOf = new Map(known.map((item, index) => [item.input, prices[index]]));
+  const { products, priceOf } = await pricedInputs(db, entityId, order, inputs);
+  const known = inputs.flatMap((input): Priced[] => {
+    const product = products.get(key(input.product_id));
+    return product ? [{ input, product }] : [];
+  });
   const rates = await taxRatesById(
     db,
     entityId,
