@@ -33,6 +33,7 @@ import { returnBalanceDue } from './credit-memo';
 import { achClearanceTransition } from './lifecycle-rules';
 import { archivedError } from './order-store';
 import { paymentState } from './payment-status';
+import { expiredQuoteSql } from './quote-expiry';
 import { type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
 
 /** The invoices that bill a sales order: posted and not cancelled or voided (drafts take no money). */
@@ -40,10 +41,12 @@ const LIVE_INVOICE_OF = (order: string) =>
   `i.entity_id = ${order}.entity_id AND i.converted_from_id = ${order}.id AND i.document_type = 'invoice'
    AND i.order_status NOT IN ('draft', 'cancelled', 'voided') AND i.deleted_at IS NULL`;
 
-/** The facts a document's figures derive from, summed per document (one row per id). */
-const FACTS = `
-  SELECT o.id, o.document_type, o.order_status, o.order_total, o.journal_entry_id, o.is_archived, o.converted_from_id,
-    (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired,
+/** The header columns of orders (alias o) the facts take as they are. */
+const FACTS_HEADER_COLUMNS = `o.id, o.document_type, o.order_status, o.order_total, o.journal_entry_id, o.is_archived, o.converted_from_id,
+    ${expiredQuoteSql('o')} AS is_expired`;
+
+/** The facts a document's figures derive from beyond its header columns, summed per document (one row per id). */
+const FACTS_COLUMNS = `
     o.amount_received AS received, o.amount_refunded AS refunded, o.amount_voided AS voided,
     coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'application'
       AND (m.invoice_id = o.id OR m.credit_memo_id = o.id)), 0) AS credited,
@@ -54,10 +57,26 @@ const FACTS = `
       AS credit_refunded,
     coalesce((SELECT sum(i.amount_paid) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_paid,
     coalesce((SELECT sum(i.amount_credited) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_credited,
-    coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced
-  FROM orders o WHERE o.entity_id = $1 AND o.id = ANY($2::uuid[])`;
+    coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced`;
 
-interface FactsRow {
+/**
+ * The facts of the documents, beside `headerColumns` of orders (alias o): a superset of the
+ * columns the facts take from the header, so a caller that reads the header anyway reads the facts
+ * with it and hands them to settleDocumentMoney.
+ */
+export function readDocumentFacts<Header extends object = object>(
+  db: Db,
+  entityId: string,
+  ids: readonly string[],
+  headerColumns = FACTS_HEADER_COLUMNS,
+): Promise<(Header & DocumentFacts)[]> {
+  return db.query<Header & DocumentFacts>(`SELECT ${headerColumns}, ${FACTS_COLUMNS} FROM orders o WHERE o.entity_id = $1 AND o.id = ANY($2::uuid[])`, [
+    entityId,
+    ids,
+  ]);
+}
+
+export interface DocumentFacts {
   id: string;
   document_type: DocumentType;
   order_status: OrderStatus;
@@ -107,7 +126,7 @@ interface DocumentMoney {
 const laterDate = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a >= b ? a : b);
 
 /** The figures of one document from its facts (pure). */
-function documentMoney(facts: FactsRow): DocumentMoney {
+function documentMoney(facts: DocumentFacts): DocumentMoney {
   const salesOrder = facts.document_type === 'sales_order';
   const paid = amount(facts.received).plus(salesOrder ? facts.invoices_paid : ZERO);
   const credited = amount(facts.credited).plus(salesOrder ? facts.invoices_credited : ZERO);
@@ -146,13 +165,13 @@ async function settleRows(
   db: Db,
   entityId: string,
   ids: readonly string[],
-  only: (row: FactsRow) => boolean,
+  only: (row: DocumentFacts) => boolean,
   readPayments: PaymentFiguresReader | undefined,
-  known: readonly FactsRow[] = [],
-): Promise<FactsRow[]> {
+  known: readonly DocumentFacts[] = [],
+): Promise<DocumentFacts[]> {
   if (!ids.length) return [];
   const wanted = ids.filter((id) => !known.some((row) => row.id === id));
-  const rows = [...known.filter((row) => ids.includes(row.id)), ...(wanted.length ? await db.query<FactsRow>(FACTS, [entityId, wanted]) : [])];
+  const rows = [...known.filter((row) => ids.includes(row.id)), ...(wanted.length ? await readDocumentFacts(db, entityId, wanted) : [])];
   const settled = rows.filter(only);
   const payments = readPayments
     ? await readPayments(
@@ -188,16 +207,23 @@ async function settleRows(
   return rows;
 }
 
-const isSalesOrder = (row: FactsRow) => row.document_type === 'sales_order';
+const isSalesOrder = (row: DocumentFacts) => row.document_type === 'sales_order';
 
 /**
  * Derives and stores the money figures of the documents, then of the sales orders among them and
  * of those their invoices bill (a sales order shows what was paid through its invoices, so it
  * follows them). The payments capability passes its reader of the payment figures; without one the
- * stored figures stand.
+ * stored figures stand. `known`: facts the caller read in this transaction (readDocumentFacts) and
+ * that still hold, as they are not read again.
  */
-export async function settleDocumentMoney(db: Db, entityId: string, ids: readonly string[], readPayments?: PaymentFiguresReader): Promise<void> {
-  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments);
+export async function settleDocumentMoney(
+  db: Db,
+  entityId: string,
+  ids: readonly string[],
+  readPayments?: PaymentFiguresReader,
+  known: readonly DocumentFacts[] = [],
+): Promise<void> {
+  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments, known);
   const billed = new Set(rows.flatMap((row) => (row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [])));
   const salesOrders = rows.filter(isSalesOrder);
   // A sales order's facts read above still hold unless an invoice settled above bills it (its figures follow its invoices').

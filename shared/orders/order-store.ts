@@ -118,14 +118,12 @@ export function archivedError(param = 'id'): ApiError {
   return new ApiError('order_archived', { param, details: { suggested_action: 'unarchive_order' } });
 }
 
-/** The header as it stands, deleted or not (recalculation reads it after the order was locked). */
-export async function currentOrderRow(db: Db, entityId: string, orderId: string): Promise<OrderRow & { amount_refunded: string; amount_voided: string }> {
-  // amount_refunded is not on the wire (ORDER_COLUMNS) but payment_status counts it.
-  return db.one<OrderRow & { amount_refunded: string; amount_voided: string }>(
-    `SELECT ${ORDER_COLUMNS}, o.amount_refunded, o.amount_voided FROM orders o WHERE o.entity_id = $1 AND o.id = $2`,
-    [entityId, orderId],
-  );
-}
+/**
+ * The columns of the header as recalculation reads it (alias o): the wire columns and, not on the
+ * wire but counted by payment_status, amount_refunded and amount_voided.
+ */
+export const CURRENT_ORDER_COLUMNS = `${ORDER_COLUMNS}, o.amount_refunded, o.amount_voided`;
+export type CurrentOrderRow = OrderRow & { amount_refunded: string; amount_voided: string };
 
 /** E17: the order by uuid or by order_number, within the entity. */
 export async function findOrderIdByReference(db: Db, entityId: string, reference: string): Promise<string> {
