@@ -31,7 +31,7 @@ import { ApiError } from '../errors';
 import { amount, type Amount, ZERO } from '../money';
 import { returnBalanceDue } from './credit-memo';
 import { achClearanceTransition } from './lifecycle-rules';
-import { archivedError } from './order-store';
+import { archivedError, ORDER_COLUMNS, type OrderRow } from './order-store';
 import { paymentState } from './payment-status';
 import { expiredQuoteSql } from './quote-expiry';
 import { type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
@@ -167,7 +167,8 @@ async function settleRows(
   ids: readonly string[],
   only: (row: DocumentFacts) => boolean,
   readPayments: PaymentFiguresReader | undefined,
-  known: readonly DocumentFacts[] = [],
+  known: readonly DocumentFacts[],
+  settledRows: Map<string, OrderRow & { live: boolean }>,
 ): Promise<DocumentFacts[]> {
   if (!ids.length) return [];
   const wanted = ids.filter((id) => !known.some((row) => row.id === id));
@@ -182,13 +183,14 @@ async function settleRows(
     : new Map<string, PaymentFigures>();
   for (const row of settled) {
     const money = documentMoney({ ...row, ...payments.get(row.id) });
-    await db.query(
-      `UPDATE orders SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
+    const [settledRow] = await db.query<OrderRow & { live: boolean }>(
+      `UPDATE orders o SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
          balance_due = $9, amount_received = $10, last_applied_on = $11::date,
          updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due, amount_received)
            IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric, $10::numeric)
            THEN now() ELSE updated_at END
-       WHERE entity_id = $1 AND id = $2`,
+       WHERE entity_id = $1 AND id = $2
+       RETURNING o.deleted_at IS NULL AS live, ${ORDER_COLUMNS}`,
       [
         entityId,
         row.id,
@@ -203,6 +205,7 @@ async function settleRows(
         money.last_applied_on,
       ],
     );
+    settledRows.set(row.id, settledRow);
   }
   return rows;
 }
@@ -214,7 +217,8 @@ const isSalesOrder = (row: DocumentFacts) => row.document_type === 'sales_order'
  * of those their invoices bill (a sales order shows what was paid through its invoices, so it
  * follows them). The payments capability passes its reader of the payment figures; without one the
  * stored figures stand. `known`: facts the caller read in this transaction (readDocumentFacts) and
- * that still hold, as they are not read again.
+ * that still hold, as they are not read again. Returns the headers it wrote as they now stand
+ * (their wire columns, and whether the document is live, i.e. not deleted), by id.
  */
 export async function settleDocumentMoney(
   db: Db,
@@ -222,13 +226,15 @@ export async function settleDocumentMoney(
   ids: readonly string[],
   readPayments?: PaymentFiguresReader,
   known: readonly DocumentFacts[] = [],
-): Promise<void> {
-  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments, known);
+): Promise<ReadonlyMap<string, OrderRow & { live: boolean }>> {
+  const settled = new Map<string, OrderRow & { live: boolean }>();
+  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments, known, settled);
   const billed = new Set(rows.flatMap((row) => (row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [])));
   const salesOrders = rows.filter(isSalesOrder);
   // A sales order's facts read above still hold unless an invoice settled above bills it (its figures follow its invoices').
   const unchanged = salesOrders.filter((row) => !billed.has(row.id));
-  await settleRows(db, entityId, [...new Set([...salesOrders.map((row) => row.id), ...billed])], isSalesOrder, readPayments, unchanged);
+  await settleRows(db, entityId, [...new Set([...salesOrders.map((row) => row.id), ...billed])], isSalesOrder, readPayments, unchanged, settled);
+  return settled;
 }
 
 // ---------------------------------------------------------------------------------------------

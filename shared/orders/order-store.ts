@@ -30,7 +30,8 @@ export async function nextOrderNumber(db: Db, entityId: string, documentType: Do
 // ---------------------------------------------------------------------------------------------
 // Rows
 
-const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_number, o.document_type, o.order_status, o.payment_status, o.fulfillment_status,
+/** The header's wire columns (alias o). */
+export const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_number, o.document_type, o.order_status, o.payment_status, o.fulfillment_status,
   coalesce(o.customer_account_id, o.vendor_id) AS account_id, o.location_id, o.po_number, o.order_date, o.due_date, o.subtotal, o.discount_total,
   o.shipping_total, o.tax_total, o.fee_total, o.order_total, o.list_price_total, o.pricing_savings, o.amount_paid, o.balance_due, o.tax_exempt,
   o.delivery_option, o.notes, o.internal_notes, o.invoice_number, o.invoice_type, o.is_on_hold, o.hold_type, o.ship_complete, o.source_platform,

@@ -9,10 +9,10 @@ import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import { computeTotals } from './totals';
 import { readDocumentFacts, settleDocumentMoney } from './document-money';
-import type { LineRow } from './order-line-store';
-import { toOrder } from './order-mapping';
-import { adjustmentsOf, linesOf } from './order-reads';
-import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type CurrentOrderRow, type OrderRow } from './order-store';
+import type { LineAdjustmentRow, LineRow } from './order-line-store';
+import { toAdjustment, toOrder } from './order-mapping';
+import { linesOf } from './order-reads';
+import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type AdjustmentRow, type CurrentOrderRow, type OrderRow } from './order-store';
 
 // The line columns the totals engine derives, in the order of the UPDATE's arrays below.
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
@@ -30,7 +30,11 @@ type PricedLine = Pick<
  * writes everything the totals decide with one statement, then settles the money figures from the
  * facts it read (only order_total changed among them).
  */
-export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<{ order: OrderRow }> {
+export async function recalculateOrder(
+  db: Db,
+  entityId: string,
+  orderId: string,
+): Promise<{ order: OrderRow; adjustments: AdjustmentRow[]; shares: LineAdjustmentRow[] | undefined }> {
   const [order] = await readDocumentFacts<CurrentOrderRow>(db, entityId, [orderId], CURRENT_ORDER_COLUMNS);
   if (!order) throw new Error(`recalculating order ${orderId}, which does not exist`);
   // Only what the totals need, in the display order (it decides where a proration's remainder cent goes).
@@ -119,15 +123,22 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     params,
   );
   // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
-  await settleDocumentMoney(db, entityId, [orderId], undefined, [{ ...order, order_total: totals.order_total.toString() }]);
-  // The wire columns only: the stored payment figures behind amount_paid are not on the Order.
-  return { order: await orderRow(db, entityId, orderId) };
+  const settled = (await settleDocumentMoney(db, entityId, [orderId], undefined, [{ ...order, order_total: totals.order_total.toString() }])).get(orderId);
+  return {
+    // The wire columns only: the stored payment figures behind amount_paid are not on the Order. A deleted order is not found.
+    order: settled?.live ? withoutLive(settled) : await orderRow(db, entityId, orderId),
+    // The amounts written are cents, as stored.
+    adjustments: adjustments.map((row, index) => ({ ...row, amount: totals.adjustments[index].amount.toString() })),
+    // Every share of the order is an order-level discount's: none written is none there.
+    shares: shares.length ? undefined : [],
+  };
 }
+
+const withoutLive = ({ live: _live, ...row }: OrderRow & { live: boolean }): OrderRow => row;
 
 /** recalculateOrder, then the order as GET returns it. */
 export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
-  const { order } = await recalculateOrder(db, entityId, orderId);
-  const items = await linesOf(db, entityId, [order]);
-  const adjustments = await adjustmentsOf(db, entityId, [orderId]);
-  return toOrder(order, items.get(orderId), adjustments.get(orderId));
+  const { order, adjustments, shares } = await recalculateOrder(db, entityId, orderId);
+  const items = await linesOf(db, entityId, [order], undefined, shares);
+  return toOrder(order, items.get(orderId), adjustments.map(toAdjustment));
 }
