@@ -9,7 +9,7 @@ import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import { computeTotals } from './totals';
 import { readDocumentFacts, settleDocumentMoney } from './document-money';
-import type { LineAdjustmentRow, LineRow } from './order-line-store';
+import { LINE_COLUMNS, lineRows, type LineAdjustmentRow, type LineRow } from './order-line-store';
 import { toAdjustment, toOrder } from './order-mapping';
 import { linesOf } from './order-reads';
 import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type AdjustmentRow, type CurrentOrderRow, type OrderRow } from './order-store';
@@ -17,34 +17,22 @@ import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type AdjustmentRow, ty
 // The line columns the totals engine derives, in the order of the UPDATE's arrays below.
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
 
-/** What recalculation reads of each line: its inputs and its derived values (not the display columns). */
-type PricedLine = Pick<
-  LineRow,
-  'id' | 'quantity' | 'list_price' | 'sell_rate' | 'discount_amount' | 'discount_percent' | 'tax_rate_id' | 'tax_rate' | 'is_tax_exempt' | 'kit_parent_line_id'
-> &
-  Pick<LineRow, (typeof DERIVED)[number]>;
-
 /**
  * Recalculates and stores the order's totals (lines, their adjustment shares, adjustments, header);
- * returns the stored header. Reads the header with its money facts, the lines and the adjustments,
- * writes everything the totals decide with one statement, then settles the money figures from the
- * facts it read (only order_total changed among them).
+ * returns them as stored (header, lines, adjustments, and the shares when it knows them without
+ * reading: none). Reads the header with its money facts, the lines and the adjustments, writes
+ * everything the totals decide with one statement, then settles the money figures from the facts it
+ * read (only order_total changed among them).
  */
 export async function recalculateOrder(
   db: Db,
   entityId: string,
   orderId: string,
-): Promise<{ order: OrderRow; adjustments: AdjustmentRow[]; shares: LineAdjustmentRow[] | undefined }> {
+): Promise<{ order: OrderRow; lines: LineRow[]; adjustments: AdjustmentRow[]; shares: LineAdjustmentRow[] | undefined }> {
   const [order] = await readDocumentFacts<CurrentOrderRow>(db, entityId, [orderId], CURRENT_ORDER_COLUMNS);
   if (!order) throw new Error(`recalculating order ${orderId}, which does not exist`);
-  // Only what the totals need, in the display order (it decides where a proration's remainder cent goes).
-  const lines = await db.query<PricedLine>(
-    `SELECT l.id, l.quantity, l.list_price, l.sell_rate, l.discount_amount, l.discount_percent, l.tax_rate_id, l.tax_rate, l.is_tax_exempt,
-       l.kit_parent_line_id, l.pricing_rule_adjustment, l.line_subtotal, l.coupon_adjustment, l.tax_amount, l.line_total
-     FROM order_lines l WHERE l.entity_id = $1 AND l.order_id = $2
-     ORDER BY l.sort_order, (l.kit_parent_line_id IS NOT NULL), l.created_at, l.id`,
-    [entityId, orderId],
-  );
+  // In the display order (it decides where a proration's remainder cent goes); whole, as the answer shows them.
+  const lines = await lineRows(db, entityId, [orderId]);
   const adjustments = await adjustmentRows(db, entityId, [orderId]);
   const kitLineIds = new Set(lines.map((line) => line.kit_parent_line_id).filter((id) => id !== null));
   const totals = computeTotals({
@@ -86,7 +74,8 @@ export async function recalculateOrder(
          updated_at = CASE WHEN (l.pricing_rule_adjustment, l.line_subtotal, l.discount_amount, l.tax_amount, l.line_total)
            IS DISTINCT FROM (v.pra, v.sub, v.disc, v.tax, v.total) THEN now() ELSE l.updated_at END
        FROM unnest(${param(ids)}::uuid[], ${derived.map((values) => `${param(values)}::numeric[]`).join(', ')}) AS v(id, pra, sub, disc, coupon, tax, total)
-       WHERE l.entity_id = $1 AND l.id = v.id)`);
+       WHERE l.entity_id = $1 AND l.id = v.id
+       RETURNING ${LINE_COLUMNS})`);
   }
   // The line shares of order-level discounts are rebuilt from scratch: they follow the lines. New
   // shares take the keys (line, source) of old ones, so the old go first, by a statement of their own.
@@ -112,21 +101,24 @@ export async function recalculateOrder(
        FROM unnest(${param(totals.adjustments.map((a) => a.id))}::uuid[], ${param(totals.adjustments.map((a) => a.amount.toString()))}::numeric[])
          AS v(id, amount) WHERE a.entity_id = $1 AND a.id = v.id)`);
   }
-  // The statement's parts touch different rows, so the order they run in does not matter.
-  await db.query(
-    `WITH ${writes.join(',\n')}
-     UPDATE orders o SET subtotal = ${param(totals.subtotal.toString())}, discount_total = ${param(totals.discount_total.toString())},
+  // The statement's parts touch different rows, so the order they run in does not matter. It answers the changed lines as stored.
+  const rewritten = await db.query<LineRow>(
+    `WITH ${writes.join(',\n')},
+     header AS (UPDATE orders o SET subtotal = ${param(totals.subtotal.toString())}, discount_total = ${param(totals.discount_total.toString())},
        shipping_total = ${param(totals.shipping_total.toString())}, tax_total = ${param(totals.tax_total.toString())},
        fee_total = ${param(totals.fee_total.toString())}, order_total = ${param(totals.order_total.toString())},
        list_price_total = ${param(totals.list_price_total.toString())}, pricing_savings = ${param(totals.pricing_savings.toString())}
-     WHERE o.entity_id = $1 AND o.id = $2`,
+     WHERE o.entity_id = $1 AND o.id = $2)
+     ${changed.length ? 'SELECT * FROM changed_lines' : 'SELECT NULL WHERE false'}`,
     params,
   );
+  const stored = new Map(rewritten.map((line) => [line.id, line]));
   // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
   const settled = (await settleDocumentMoney(db, entityId, [orderId], undefined, [{ ...order, order_total: totals.order_total.toString() }])).get(orderId);
   return {
     // The wire columns only: the stored payment figures behind amount_paid are not on the Order. A deleted order is not found.
     order: settled?.live ? withoutLive(settled) : await orderRow(db, entityId, orderId),
+    lines: lines.map((line) => stored.get(line.id) ?? line),
     // The amounts written are cents, as stored.
     adjustments: adjustments.map((row, index) => ({ ...row, amount: totals.adjustments[index].amount.toString() })),
     // Every share of the order is an order-level discount's: none written is none there.
@@ -138,7 +130,7 @@ const withoutLive = ({ live: _live, ...row }: OrderRow & { live: boolean }): Ord
 
 /** recalculateOrder, then the order as GET returns it. */
 export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
-  const { order, adjustments, shares } = await recalculateOrder(db, entityId, orderId);
-  const items = await linesOf(db, entityId, [order], undefined, shares);
+  const { order, lines, adjustments, shares } = await recalculateOrder(db, entityId, orderId);
+  const items = await linesOf(db, entityId, [order], lines, shares);
   return toOrder(order, items.get(orderId), adjustments.map(toAdjustment));
 }
