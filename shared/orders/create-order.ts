@@ -51,6 +51,9 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
     imported_at: input.imported_at ?? null,
     expires_at: input.expires_at ?? null,
   });
-  await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`);
+  await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`, null, {
+    shipping_total: input.shipping_total ?? '0',
+    tax_exempt: input.tax_exempt ?? party.tax_exempt,
+  });
   return recalculatedOrder(db, entityId, id);
 }
