@@ -29,11 +29,17 @@ export async function recalculateOrder(
   entityId: string,
   orderId: string,
 ): Promise<{ order: OrderRow; lines: LineRow[]; adjustments: AdjustmentRow[]; shares: LineAdjustmentRow[] | undefined }> {
-  const [order] = await readDocumentFacts<CurrentOrderRow>(db, entityId, [orderId], CURRENT_ORDER_COLUMNS);
+  const [order] = await readDocumentFacts<CurrentOrderRow & { has_adjustments: boolean }>(
+    db,
+    entityId,
+    [orderId],
+    `${CURRENT_ORDER_COLUMNS}, EXISTS (SELECT 1 FROM order_adjustments a WHERE a.entity_id = o.entity_id AND a.order_id = o.id) AS has_adjustments`,
+  );
   if (!order) throw new Error(`recalculating order ${orderId}, which does not exist`);
   // In the display order (it decides where a proration's remainder cent goes); whole, as the answer shows them.
   const lines = await lineRows(db, entityId, [orderId]);
-  const adjustments = await adjustmentRows(db, entityId, [orderId]);
+  // Most orders have none: the header read says so, and they are read only when there are some.
+  const adjustments = order.has_adjustments ? await adjustmentRows(db, entityId, [orderId]) : [];
   const kitLineIds = new Set(lines.map((line) => line.kit_parent_line_id).filter((id) => id !== null));
   const totals = computeTotals({
     lines: lines.map((line) => ({
