@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { ApiError, type ErrorCode, type ErrorEnvelope } from '../../shared/errors';
-import { markEnclosed, savepointsOf } from '../../shared/http/batch-operation';
+import { markEnclosed, savepointsOf, type EnclosingTransaction } from '../../shared/http/batch-operation';
+import { storeEvents, type EventEnvelope } from '../../shared/events/outbox';
 import { DRY_RUN_PARAMETER, supportsDryRun } from '../../shared/http/dry-run';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import type { HeldRecord } from '../../shared/http/idempotency';
@@ -69,7 +70,7 @@ async function runOperation(
   index: number,
   operation: Operation,
   earlier: OperationOutcome[],
-  hold: (record: HeldRecord) => void,
+  batch: Pick<EnclosingTransaction, 'adopt' | 'hold'>,
 ): Promise<Answered> {
   const requestId = `${ctx.requestId}.${index}`;
   if (operation.query && Object.hasOwn(operation.query, DRY_RUN_PARAMETER)) {
@@ -88,17 +89,7 @@ async function runOperation(
     });
   }
   const event = operationEvent(ctx, index, route.path, resolved.operation.path, match.params, resolved.operation);
-  const enclosing = savepointsOf(
-    ctx.db,
-    {
-      adopt: (events, tasks) => {
-        ctx.events.adopt(events);
-        for (const task of tasks) ctx.afterCommit(task);
-      },
-      hold,
-    },
-    atomic,
-  );
+  const enclosing = savepointsOf(ctx.db, batch, atomic);
   const response = await (match.route.handler as Invocation)(markEnclosed(event, enclosing), context);
   return {
     status: response.statusCode,
@@ -174,9 +165,19 @@ export const route = defineRoute({
     ctx.afterCommit(() => saveHeld(held, ctx.log));
     // Nothing of a batch that rolls back is kept (its first failure, or a refused commit): neither are its operations' keys.
     ctx.afterRollback(() => releaseHeld(held, ctx.log));
+    // The events of the operations that succeeded, in their order: stored in the outbox together once every operation has run.
+    const events: EventEnvelope[] = [];
+    const batch = {
+      adopt: (recorded: readonly EventEnvelope[], tasks: readonly (() => Promise<void>)[]) => {
+        events.push(...recorded);
+        ctx.events.adopt(recorded);
+        for (const task of tasks) ctx.afterCommit(task);
+      },
+      hold: (record: HeldRecord) => void held.push(record),
+    };
     let size = 0;
     for (const [index, operation] of body.operations.entries()) {
-      const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes, (record) => held.push(record));
+      const outcome = await runOperation(ctx, context, body.atomic, index, operation, outcomes, batch);
       outcomes.push(outcome);
       if (body.atomic && outcome.status >= 400) {
         const envelope = outcome.body as unknown as ErrorEnvelope;
@@ -196,6 +197,7 @@ export const route = defineRoute({
         });
       }
     }
+    await storeEvents(ctx.db, events);
     return {
       object: 'batch' as const,
       atomic: body.atomic,

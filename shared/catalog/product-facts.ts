@@ -78,6 +78,34 @@ ORDER BY (account_id IS NOT NULL) DESC, min_quantity DESC, is_default DESC, crea
   return items.map((_, index) => ({ sell_price: byIndex.get(index)?.sell_price ?? null, list_price: byIndex.get(index)?.list_price ?? null }));
 }
 
+/**
+ * lineProducts and regularPolicyPrices of sales document lines in one statement: for each item, in
+ * the items' order, its product (null when the entity has none with that id) and the prices of its
+ * policy as regularPolicyPrices chooses it (nulls: no policy).
+ */
+export async function pricedLineProducts(
+  db: Db,
+  entityId: string,
+  accountId: string | null,
+  items: readonly { product_id: string; quantity: string }[],
+): Promise<{ product: LineProduct | null; sell_price: string | null; list_price: string | null }[]> {
+  const rows = await db.query<LineProduct & { idx: string; policy_sell_price: string | null; policy_list_price: string | null }>(
+    `SELECT v.idx, pr.id, pr.sku, pr.name, pr.product_type, pr.list_price, pr.cost, p.sell_price AS policy_sell_price, p.list_price AS policy_list_price
+FROM unnest($2::uuid[], $4::numeric[]) WITH ORDINALITY AS v(product_id, quantity, idx)
+LEFT JOIN products pr ON pr.entity_id = $1 AND pr.id = v.product_id
+LEFT JOIN LATERAL (SELECT sell_price, list_price FROM pricing_policies WHERE entity_id = $1 AND product_id = pr.id AND is_active
+AND pricing_type = 'regular' AND pricing_level_id IS NULL AND (account_id = $3 OR account_id IS NULL) AND min_quantity <= v.quantity
+ORDER BY (account_id IS NOT NULL) DESC, min_quantity DESC, is_default DESC, created_at DESC, id DESC LIMIT 1) p ON true
+ORDER BY v.idx`,
+    [entityId, items.map((item) => item.product_id), accountId, items.map((item) => item.quantity)],
+  );
+  return rows.map(({ idx: _idx, policy_sell_price, policy_list_price, ...product }) => ({
+    product: product.id === null ? null : product,
+    sell_price: policy_sell_price,
+    list_price: policy_list_price,
+  }));
+}
+
 export interface KitComponentFacts {
   id: string;
   parent_product_id: string;

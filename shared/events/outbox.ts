@@ -69,7 +69,12 @@ function eventObject<T>(value: T): T {
   return Object.fromEntries(Object.entries(value as object).filter(([key]) => !omit.includes(key))) as T;
 }
 
-export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecorder {
+/**
+ * A recorder of the request's events. `storage` 'enclosing': the request is an operation of a
+ * batch, whose runner stores the events of all its operations with one statement before it commits
+ * (storeEvents), so nothing is stored here.
+ */
+export function createEventRecorder(db: Db, origin: RecorderOrigin, storage: 'own' | 'enclosing' = 'own'): EventRecorder {
   const recorded: EventEnvelope[] = [];
   return {
     recorded,
@@ -92,17 +97,37 @@ export function createEventRecorder(db: Db, origin: RecorderOrigin): EventRecord
       // The text goes to the jsonb column as is (an order with 500 lines is stringified once, not twice).
       const text = JSON.stringify(event);
       const payload = JSON.parse(text) as EventEnvelope;
-      await db.query('INSERT INTO event_outbox (id, entity_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
-        event.id,
-        event.entity_id,
-        event.type,
-        text,
-        event.created_at,
-      ]);
+      if (storage === 'own') {
+        await db.query('INSERT INTO event_outbox (id, entity_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
+          event.id,
+          event.entity_id,
+          event.type,
+          text,
+          event.created_at,
+        ]);
+      }
       recorded.push(payload);
       return payload;
     },
   };
+}
+
+/** Stores events recorded with storage 'enclosing' in the outbox, in the order given, with one statement. */
+export async function storeEvents(db: Db, events: readonly EventEnvelope[]): Promise<void> {
+  if (!events.length) return;
+  await db.query(
+    `INSERT INTO event_outbox (id, entity_id, type, payload, created_at)
+     SELECT v.id, v.entity_id, v.type, v.payload::jsonb, v.created_at FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
+       AS v(id, entity_id, type, payload, created_at)`,
+    [
+      events.map((event) => event.id),
+      events.map((event) => event.entity_id),
+      events.map((event) => event.type),
+      // The recorded payload is the parse of its own JSON text: stringified again, it is that text.
+      events.map((event) => JSON.stringify(event)),
+      events.map((event) => event.created_at),
+    ],
+  );
 }
 
 /** previous_attributes of an update event: the old values of the fields that changed. */

@@ -2,7 +2,8 @@
  * An operation of POST /v1/batch runs through its route's own Lambda handler (the whole pipeline:
  * input, scopes, rules, errors), with one difference: it runs inside the batch's transaction (in a
  * savepoint of its own when the batch is not atomic) instead of opening one, and hands the events and after-commit tasks it
- * produced to the batch, which publishes them once the batch has committed. Its idempotency record
+ * produced to the batch, which stores the events of all its operations in the outbox with one statement and publishes
+ * them once the batch has committed. Its idempotency record
  * (an operation's `idempotency_key`) is reserved before its work, like a single request's, but
  * saved only once the batch commits and released if it rolls back. The batch marks the
  * operation's event with its enclosing transaction; the handler stack reads it (handler-stack.ts).
@@ -14,7 +15,10 @@ import type { HeldRecord } from './idempotency';
 export interface EnclosingTransaction {
   /** Runs an operation's work in a savepoint of the batch's transaction: its failure undoes its own writes only. */
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
-  /** What the operation leaves for after the batch commits. */
+  /**
+   * What the operation leaves for the batch: its events, recorded but not yet stored (the batch
+   * stores them in the outbox before it commits), and its tasks for after the batch commits.
+   */
   adopt(events: readonly EventEnvelope[], tasks: readonly (() => Promise<void>)[]): void;
   /** The idempotency record of an operation that succeeded: the batch saves it once it commits, or releases it. */
   hold(record: HeldRecord): void;

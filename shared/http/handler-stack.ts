@@ -109,7 +109,12 @@ async function execute(
   const work = async (db: Db) => {
     const recorder = read
       ? READ_ONLY_RECORDER
-      : createEventRecorder(db, { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey });
+      : createEventRecorder(
+          db,
+          { entityId: caller.entityId, mode: caller.mode, requestId: state.requestId, idempotencyKey: state.idempotencyKey },
+          // A batch stores its operations' events together once they have all run.
+          enclosing ? 'enclosing' : 'own',
+        );
     ctx = new HandlerContext(caller, state, db, recorder);
     const ifMatch = state.headers['if-match'];
     if (ifMatch && route.current) {

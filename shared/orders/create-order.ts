@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import type { OrderCreate } from './schemas/order-requests';
 import { insertLines, type OrderHeader } from './order-line-insert';
-import { checkParty, insertOrder, nextOrderNumber, refuseTakenExternalOrderId } from './order-store';
+import { checkParty, insertOrder, refuseTakenExternalOrderId } from './order-store';
 import { defaultLocationId } from '../inventory/locations';
 import { recalculatedOrder } from './recalculate-order';
 import { checkLocation } from '../inventory/locations';
@@ -25,11 +25,8 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
   const id = newId();
   const isPurchase = input.document_type === 'purchase_order';
   const header: OrderHeader = { id, document_type: input.document_type, order_status: 'draft', payment_status: 'unpaid', account_id: input.account_id };
-  // Numbered inside the transaction: a refusal rolls the counter back too, so numbers stay gap-free.
-  const number = await nextOrderNumber(db, entityId, input.document_type);
   await insertOrder(db, entityId, {
     id,
-    order_number: number,
     document_type: input.document_type,
     customer_account_id: isPurchase ? null : input.account_id,
     vendor_id: isPurchase ? input.account_id : null,
@@ -42,7 +39,6 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
     delivery_option: input.delivery_option ?? null,
     notes: input.notes ?? null,
     internal_notes: input.internal_notes ?? null,
-    invoice_number: input.document_type === 'invoice' ? number : null,
     invoice_type: input.document_type === 'invoice' ? (input.invoice_type ?? 'manual') : null,
     ship_complete: input.ship_complete ?? false,
     source_platform: input.source_platform ?? null,
@@ -55,6 +51,9 @@ export async function createOrder(db: Db, actor: { entityId: string; userId: str
     imported_at: input.imported_at ?? null,
     expires_at: input.expires_at ?? null,
   });
-  await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`);
+  await insertLines(db, entityId, header, input.lines ?? [], (index) => `lines[${index}].`, null, {
+    shipping_total: input.shipping_total ?? '0',
+    tax_exempt: input.tax_exempt ?? party.tax_exempt,
+  });
   return recalculatedOrder(db, entityId, id);
 }

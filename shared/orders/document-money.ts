@@ -31,8 +31,9 @@ import { ApiError } from '../errors';
 import { amount, type Amount, ZERO } from '../money';
 import { returnBalanceDue } from './credit-memo';
 import { achClearanceTransition } from './lifecycle-rules';
-import { archivedError } from './order-store';
+import { archivedError, ORDER_COLUMNS, type OrderRow } from './order-store';
 import { paymentState } from './payment-status';
+import { expiredQuoteSql } from './quote-expiry';
 import { type DocumentType, type OrderStatus, type PaymentStatus } from './totals';
 
 /** The invoices that bill a sales order: posted and not cancelled or voided (drafts take no money). */
@@ -40,10 +41,12 @@ const LIVE_INVOICE_OF = (order: string) =>
   `i.entity_id = ${order}.entity_id AND i.converted_from_id = ${order}.id AND i.document_type = 'invoice'
    AND i.order_status NOT IN ('draft', 'cancelled', 'voided') AND i.deleted_at IS NULL`;
 
-/** The facts a document's figures derive from, summed per document (one row per id). */
-const FACTS = `
-  SELECT o.id, o.document_type, o.order_status, o.order_total, o.journal_entry_id, o.is_archived, o.converted_from_id,
-    (o.document_type = 'quote' AND o.order_status IN ('draft', 'confirmed') AND o.expires_at IS NOT NULL AND o.expires_at <= now()) AS is_expired,
+/** The header columns of orders (alias o) the facts take as they are. */
+const FACTS_HEADER_COLUMNS = `o.id, o.document_type, o.order_status, o.order_total, o.journal_entry_id, o.is_archived, o.converted_from_id,
+    ${expiredQuoteSql('o')} AS is_expired`;
+
+/** The facts a document's figures derive from beyond its header columns, summed per document (one row per id). */
+const FACTS_COLUMNS = `
     o.amount_received AS received, o.amount_refunded AS refunded, o.amount_voided AS voided,
     coalesce((SELECT sum(m.amount) FROM credit_memo_moves m WHERE m.entity_id = o.entity_id AND m.kind = 'application'
       AND (m.invoice_id = o.id OR m.credit_memo_id = o.id)), 0) AS credited,
@@ -54,10 +57,26 @@ const FACTS = `
       AS credit_refunded,
     coalesce((SELECT sum(i.amount_paid) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_paid,
     coalesce((SELECT sum(i.amount_credited) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_credited,
-    coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced
-  FROM orders o WHERE o.entity_id = $1 AND o.id = ANY($2::uuid[])`;
+    coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced`;
 
-interface FactsRow {
+/**
+ * The facts of the documents, beside `headerColumns` of orders (alias o): a superset of the
+ * columns the facts take from the header, so a caller that reads the header anyway reads the facts
+ * with it and hands them to settleDocumentMoney.
+ */
+export function readDocumentFacts<Header extends object = object>(
+  db: Db,
+  entityId: string,
+  ids: readonly string[],
+  headerColumns = FACTS_HEADER_COLUMNS,
+): Promise<(Header & DocumentFacts)[]> {
+  return db.query<Header & DocumentFacts>(`SELECT ${headerColumns}, ${FACTS_COLUMNS} FROM orders o WHERE o.entity_id = $1 AND o.id = ANY($2::uuid[])`, [
+    entityId,
+    ids,
+  ]);
+}
+
+export interface DocumentFacts {
   id: string;
   document_type: DocumentType;
   order_status: OrderStatus;
@@ -107,7 +126,7 @@ interface DocumentMoney {
 const laterDate = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a >= b ? a : b);
 
 /** The figures of one document from its facts (pure). */
-function documentMoney(facts: FactsRow): DocumentMoney {
+function documentMoney(facts: DocumentFacts): DocumentMoney {
   const salesOrder = facts.document_type === 'sales_order';
   const paid = amount(facts.received).plus(salesOrder ? facts.invoices_paid : ZERO);
   const credited = amount(facts.credited).plus(salesOrder ? facts.invoices_credited : ZERO);
@@ -146,11 +165,14 @@ async function settleRows(
   db: Db,
   entityId: string,
   ids: readonly string[],
-  only: (row: FactsRow) => boolean,
+  only: (row: DocumentFacts) => boolean,
   readPayments: PaymentFiguresReader | undefined,
-): Promise<FactsRow[]> {
+  known: readonly DocumentFacts[],
+  settledRows: Map<string, OrderRow & { live: boolean }>,
+): Promise<DocumentFacts[]> {
   if (!ids.length) return [];
-  const rows = await db.query<FactsRow>(FACTS, [entityId, ids]);
+  const wanted = ids.filter((id) => !known.some((row) => row.id === id));
+  const rows = [...known.filter((row) => ids.includes(row.id)), ...(wanted.length ? await readDocumentFacts(db, entityId, wanted) : [])];
   const settled = rows.filter(only);
   const payments = readPayments
     ? await readPayments(
@@ -161,13 +183,14 @@ async function settleRows(
     : new Map<string, PaymentFigures>();
   for (const row of settled) {
     const money = documentMoney({ ...row, ...payments.get(row.id) });
-    await db.query(
-      `UPDATE orders SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
+    const [settledRow] = await db.query<OrderRow & { live: boolean }>(
+      `UPDATE orders o SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
          balance_due = $9, amount_received = $10, last_applied_on = $11::date,
          updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due, amount_received)
            IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric, $10::numeric)
            THEN now() ELSE updated_at END
-       WHERE entity_id = $1 AND id = $2`,
+       WHERE entity_id = $1 AND id = $2
+       RETURNING o.deleted_at IS NULL AS live, ${ORDER_COLUMNS}`,
       [
         entityId,
         row.id,
@@ -182,24 +205,36 @@ async function settleRows(
         money.last_applied_on,
       ],
     );
+    settledRows.set(row.id, settledRow);
   }
   return rows;
 }
 
-const isSalesOrder = (row: FactsRow) => row.document_type === 'sales_order';
+const isSalesOrder = (row: DocumentFacts) => row.document_type === 'sales_order';
 
 /**
  * Derives and stores the money figures of the documents, then of the sales orders among them and
  * of those their invoices bill (a sales order shows what was paid through its invoices, so it
  * follows them). The payments capability passes its reader of the payment figures; without one the
- * stored figures stand.
+ * stored figures stand. `known`: facts the caller read in this transaction (readDocumentFacts) and
+ * that still hold, as they are not read again. Returns the headers it wrote as they now stand
+ * (their wire columns, and whether the document is live, i.e. not deleted), by id.
  */
-export async function settleDocumentMoney(db: Db, entityId: string, ids: readonly string[], readPayments?: PaymentFiguresReader): Promise<void> {
-  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments);
-  const salesOrders = rows.flatMap((row) =>
-    isSalesOrder(row) ? [row.id] : row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [],
-  );
-  await settleRows(db, entityId, [...new Set(salesOrders)], isSalesOrder, readPayments);
+export async function settleDocumentMoney(
+  db: Db,
+  entityId: string,
+  ids: readonly string[],
+  readPayments?: PaymentFiguresReader,
+  known: readonly DocumentFacts[] = [],
+): Promise<ReadonlyMap<string, OrderRow & { live: boolean }>> {
+  const settled = new Map<string, OrderRow & { live: boolean }>();
+  const rows = await settleRows(db, entityId, [...new Set(ids)], (row) => !isSalesOrder(row), readPayments, known, settled);
+  const billed = new Set(rows.flatMap((row) => (row.document_type === 'invoice' && row.converted_from_id ? [row.converted_from_id] : [])));
+  const salesOrders = rows.filter(isSalesOrder);
+  // A sales order's facts read above still hold unless an invoice settled above bills it (its figures follow its invoices').
+  const unchanged = salesOrders.filter((row) => !billed.has(row.id));
+  await settleRows(db, entityId, [...new Set([...salesOrders.map((row) => row.id), ...billed])], isSalesOrder, readPayments, unchanged, settled);
+  return settled;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { newId } from '../ids';
 import {
   kitComponentsOf,
   lineProducts,
+  pricedLineProducts,
   productVendorLinks,
   productVendorsByIds,
   regularPolicyPrices,
@@ -19,6 +20,7 @@ import {
 } from '../catalog/product-facts';
 import { existingPartyIds } from '../parties/parties';
 import { amount, round } from '../money';
+import { computeTotals } from './totals';
 import type { OrderLineCreate } from './schemas/order-requests';
 
 export interface OrderHeader {
@@ -114,12 +116,61 @@ export async function catalogPrices(
     partyId,
     items.map((item) => ({ product_id: item.product.id, quantity: item.quantity })),
   );
-  return items.map(({ product }, index) => {
-    const policy = policies[index];
-    const sell = policy.sell_price;
-    const list = policy.list_price ?? product.list_price ?? sell ?? '0';
-    return { list_price: list, sell_rate: sell ?? list };
-  });
+  return items.map(({ product }, index) => salesPrice(product, policies[index]));
+}
+
+/** A sales line's catalog price from its product and its policy's prices (catalogPrices). */
+function salesPrice(product: LineProduct, policy: { sell_price: string | null; list_price: string | null }): { list_price: string; sell_rate: string } {
+  const sell = policy.sell_price;
+  const list = policy.list_price ?? product.list_price ?? sell ?? '0';
+  return { list_price: list, sell_rate: sell ?? list };
+}
+
+type Priced = { input: OrderLineCreate; product: LineProduct };
+
+/**
+ * The products of the lines (by id) and the catalog price of each line whose product exists: a
+ * sales document reads both with one statement, a purchase order its products and then its vendor costs.
+ */
+async function pricedInputs(
+  db: Db,
+  entityId: string,
+  order: OrderHeader,
+  inputs: OrderLineCreate[],
+): Promise<{ products: Map<string, LineProduct>; priceOf: Map<OrderLineCreate, { list_price: string; sell_rate: string }> }> {
+  if (order.document_type === 'purchase_order') {
+    const products = await productsById(
+      db,
+      entityId,
+      inputs.map((input) => input.product_id),
+    );
+    const known = inputs.flatMap((input): Priced[] => {
+      const product = products.get(key(input.product_id));
+      return product ? [{ input, product }] : [];
+    });
+    const prices = await catalogPrices(
+      db,
+      entityId,
+      order.document_type,
+      order.account_id,
+      known.map(({ input, product }) => ({ product, quantity: input.quantity })),
+    );
+    return { products, priceOf: new Map(known.map((item, index) => [item.input, prices[index]])) };
+  }
+  const rows = await pricedLineProducts(
+    db,
+    entityId,
+    order.account_id,
+    inputs.map((input) => ({ product_id: input.product_id, quantity: input.quantity })),
+  );
+  const products = new Map<string, LineProduct>();
+  const priceOf = new Map<OrderLineCreate, { list_price: string; sell_rate: string }>();
+  for (const [index, { product, ...policy }] of rows.entries()) {
+    if (!product) continue;
+    products.set(product.id, product);
+    priceOf.set(inputs[index], salesPrice(product, policy));
+  }
+  return { products, priceOf };
 }
 
 export function resolveSellRate(input: { sell_rate?: string; unit_price?: string }, param: (name: string) => string): string | undefined {
@@ -131,7 +182,50 @@ export function resolveSellRate(input: { sell_rate?: string; unit_price?: string
 
 // The types of the columns of the line INSERT from id on (one array each).
 const LINE_TYPES =
-  'uuid uuid uuid text text numeric numeric numeric boolean numeric numeric uuid numeric boolean text numeric numeric boolean uuid text integer uuid';
+  'uuid uuid uuid text text numeric numeric numeric boolean numeric numeric uuid numeric boolean text numeric numeric boolean uuid text integer uuid numeric numeric numeric numeric numeric';
+
+/** The derived columns a line is inserted with, after the input ones (LINE_TYPES). */
+const INSERTED_DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
+
+/**
+ * The derived values of a new order's lines (no other lines, no adjustments), as recalculation
+ * will derive them with the same engine: inserted with them, the lines need no rewrite when it
+ * runs. Rows as insertLines builds them; in the display order (sort_order, then input order).
+ */
+function derivedValues(rows: unknown[][], order: NewOrderTotals): unknown[][] {
+  const display = rows.map((_, index) => index).sort((a, b) => (rows[a][20] as number) - (rows[b][20] as number) || a - b);
+  const totals = computeTotals({
+    lines: display.map((index) => {
+      const row = rows[index];
+      return {
+        quantity: row[5] as string,
+        list_price: row[6] as string,
+        sell_rate: row[7] as string,
+        discount_amount: row[9] as string,
+        discount_percent: row[10] as string | null,
+        tax_rate: row[11] ? (row[12] as string) : null,
+        is_tax_exempt: row[13] as boolean,
+        is_kit_component: false,
+        is_kit: false,
+      };
+    }),
+    adjustments: [],
+    shipping_total: order.shipping_total,
+    tax_exempt: order.tax_exempt,
+  });
+  const derived: unknown[][] = rows.map(() => []);
+  display.forEach((index, position) => {
+    const line = totals.lines[position];
+    derived[index] = [line.discount_amount.toString(), ...INSERTED_DERIVED.map((field) => line[field].toString())];
+  });
+  return derived;
+}
+
+/** What the totals of a new order's lines depend on beyond the lines. */
+export interface NewOrderTotals {
+  shipping_total: string;
+  tax_exempt: boolean;
+}
 
 /**
  * Inserts the lines (and, for a kit or bundle on a sales document, its component lines) after the
@@ -145,24 +239,15 @@ export async function insertLines(
   inputs: OrderLineCreate[],
   prefix: (index: number) => string,
   lastSortOrder: number | null = null,
+  newOrder?: NewOrderTotals,
 ): Promise<string[]> {
   if (!inputs.length) return [];
   const isPurchase = order.document_type === 'purchase_order';
-  const products = await productsById(
-    db,
-    entityId,
-    inputs.map((input) => input.product_id),
-  );
-  const priced = inputs.map((input) => ({ input, product: products.get(key(input.product_id)) }));
-  const known = priced.filter((item): item is { input: OrderLineCreate; product: LineProduct } => item.product !== undefined);
-  const prices = await catalogPrices(
-    db,
-    entityId,
-    order.document_type,
-    order.account_id,
-    known.map(({ input, product }) => ({ product, quantity: input.quantity })),
-  );
-  const priceOf = new Map(known.map((item, index) => [item.input, prices[index]]));
+  const { products, priceOf } = await pricedInputs(db, entityId, order, inputs);
+  const known = inputs.flatMap((input): Priced[] => {
+    const product = products.get(key(input.product_id));
+    return product ? [{ input, product }] : [];
+  });
   const rates = await taxRatesById(
     db,
     entityId,
@@ -246,11 +331,18 @@ export async function insertLines(
     // Component lines (a bundle's too): quantity per kit × kits, priced on the kit's line (sell_rate 0).
     for (const component of componentsOf.get(product.id) ?? []) parts.push({ id: newId(), component, parent: id, quantity: input.quantity, sortOrder });
   }
+  // A new order's lines without kit components go in with their derived values; others with the
+  // columns' defaults (0), which recalculation then rewrites.
+  const derived = newOrder && !parts.length ? derivedValues(lines, newOrder) : undefined;
+  for (const [index, line] of lines.entries()) {
+    if (derived) line[9] = derived[index][0];
+    line.push(...(derived ? derived[index].slice(1) : INSERTED_DERIVED.map(() => '0')));
+  }
   // Columns in the order of the arrays (entity and order first): SELECT * of the unnest needs no column list.
   await db.query(
     `INSERT INTO order_lines (entity_id, order_id, id, product_id, product_vendor_id, sku, title, quantity, list_price, sell_rate, price_overridden,
 discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id, notes,
-sort_order, unit_of_measure_id) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_TYPES.split(' ')
+sort_order, unit_of_measure_id, ${INSERTED_DERIVED.join(', ')}) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_TYPES.split(' ')
       .map((type, index) => `$${index + 3}::${type}[]`)
       .join(',')})`,
     [entityId, order.id, ...lines[0].map((_, column) => lines.map((line) => line[column]))],

@@ -7,7 +7,8 @@ import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
 import { kitComponentsOf } from '../catalog/product-facts';
 
-const LINE_COLUMNS = `l.id, 'order_line_item' AS object, l.entity_id, l.order_id, l.product_id, l.variant_id, l.product_vendor_id, l.kit_parent_line_id,
+/** A line's columns as the answer shows them (alias l). */
+export const LINE_COLUMNS = `l.id, 'order_line_item' AS object, l.entity_id, l.order_id, l.product_id, l.variant_id, l.product_vendor_id, l.kit_parent_line_id,
   l.sku, l.title, l.quantity, l.quantity_fulfilled, l.quantity_returned, l.received_floor, l.billed_quantity, l.sell_rate, l.list_price, l.pricing_rule_adjustment,
   l.coupon_adjustment, l.discount_amount, l.discount_percent, l.line_subtotal, l.tax_rate_id, l.tax_rate, l.tax_amount, l.line_total, l.unit_cost,
   l.weight, l.is_tax_exempt, l.product_tax_code, l.is_drop_ship, l.drop_ship_vendor_id, l.drop_ship_po_id, l.notes, l.sort_order,

@@ -8,11 +8,17 @@ import { toAdjustment, toLine, toOrder } from './order-mapping';
 import { adjustmentRows, orderRow, orderRowsPage, type LoadOptions, type OrderFilters } from './order-store';
 
 /** Line items of the given orders (one query for lines, unless given, one for their adjustment shares), by order id. */
-export async function linesOf(db: Db, entityId: string, orders: (LockState & { id: string })[], rows?: LineRow[]): Promise<Map<string, OrderLineItem[]>> {
+export async function linesOf(
+  db: Db,
+  entityId: string,
+  orders: (LockState & { id: string })[],
+  rows?: LineRow[],
+  knownShares?: LineAdjustmentRow[],
+): Promise<Map<string, OrderLineItem[]>> {
   const ids = orders.map((order) => order.id);
   // One connection per transaction: queries run one after the other.
   const lines = rows ?? (await lineRows(db, entityId, ids));
-  const shares = await shareRows(db, entityId, ids);
+  const shares = knownShares ?? (await shareRows(db, entityId, ids));
   const sharesByLine = new Map<string, LineAdjustmentRow[]>();
   for (const share of shares) sharesByLine.set(share.line_id, [...(sharesByLine.get(share.line_id) ?? []), share]);
   const orderById = new Map(orders.map((order) => [order.id, order]));

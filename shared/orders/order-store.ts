@@ -5,7 +5,7 @@
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { keysetPage, type Page, type PageRequest } from '../db/keyset';
-import { formatNumber, nextNumber } from '../db/sequences';
+import { formatNumber, nextNumber, takenNumberCte } from '../db/sequences';
 import { entityFilters, updateSet } from '../db/sql';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
@@ -30,7 +30,8 @@ export async function nextOrderNumber(db: Db, entityId: string, documentType: Do
 // ---------------------------------------------------------------------------------------------
 // Rows
 
-const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_number, o.document_type, o.order_status, o.payment_status, o.fulfillment_status,
+/** The header's wire columns (alias o). */
+export const ORDER_COLUMNS = `o.id, 'order' AS object, o.entity_id, o.order_number, o.document_type, o.order_status, o.payment_status, o.fulfillment_status,
   coalesce(o.customer_account_id, o.vendor_id) AS account_id, o.location_id, o.po_number, o.order_date, o.due_date, o.subtotal, o.discount_total,
   o.shipping_total, o.tax_total, o.fee_total, o.order_total, o.list_price_total, o.pricing_savings, o.amount_paid, o.balance_due, o.tax_exempt,
   o.delivery_option, o.notes, o.internal_notes, o.invoice_number, o.invoice_type, o.is_on_hold, o.hold_type, o.ship_complete, o.source_platform,
@@ -118,14 +119,12 @@ export function archivedError(param = 'id'): ApiError {
   return new ApiError('order_archived', { param, details: { suggested_action: 'unarchive_order' } });
 }
 
-/** The header as it stands, deleted or not (recalculation reads it after the order was locked). */
-export async function currentOrderRow(db: Db, entityId: string, orderId: string): Promise<OrderRow & { amount_refunded: string; amount_voided: string }> {
-  // amount_refunded is not on the wire (ORDER_COLUMNS) but payment_status counts it.
-  return db.one<OrderRow & { amount_refunded: string; amount_voided: string }>(
-    `SELECT ${ORDER_COLUMNS}, o.amount_refunded, o.amount_voided FROM orders o WHERE o.entity_id = $1 AND o.id = $2`,
-    [entityId, orderId],
-  );
-}
+/**
+ * The columns of the header as recalculation reads it (alias o): the wire columns and, not on the
+ * wire but counted by payment_status, amount_refunded and amount_voided.
+ */
+export const CURRENT_ORDER_COLUMNS = `${ORDER_COLUMNS}, o.amount_refunded, o.amount_voided`;
+export type CurrentOrderRow = OrderRow & { amount_refunded: string; amount_voided: string };
 
 /** E17: the order by uuid or by order_number, within the entity. */
 export async function findOrderIdByReference(db: Db, entityId: string, reference: string): Promise<string> {
@@ -240,7 +239,6 @@ export async function refuseTakenExternalOrderId(
 /** A new header; order_date null means now. */
 export interface NewOrder {
   id: string;
-  order_number: string;
   document_type: DocumentType;
   customer_account_id: string | null;
   vendor_id: string | null;
@@ -253,7 +251,6 @@ export interface NewOrder {
   delivery_option: string | null;
   notes: string | null;
   internal_notes: string | null;
-  invoice_number: string | null;
   invoice_type: string | null;
   ship_complete: boolean;
   source_platform: string | null;
@@ -269,18 +266,23 @@ export interface NewOrder {
   expires_at?: string | null;
 }
 
+/**
+ * Inserts the header with the next gap-free number of its document type (an invoice's
+ * invoice_number too), taken by the same statement: a refusal rolls the counter back with it.
+ */
 export async function insertOrder(db: Db, entityId: string, order: NewOrder): Promise<void> {
   try {
     await db.query(
-      `INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
+      `WITH ${takenNumberCte('$2', '$16', '$3')}
+       INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
          shipping_total, tax_exempt, delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, source_platform,
          external_order_id, external_order_number, metadata, created_by_user_id, sales_channel_id, migration_batch_id, imported_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-         $25, $26, $27)`,
+       VALUES ($1, $2, (SELECT value FROM taken_number), $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15,
+         CASE WHEN $4::text = 'invoice' THEN (SELECT value FROM taken_number) END, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
       [
         order.id,
         entityId,
-        order.order_number,
+        ORDER_NUMBER_PREFIXES[order.document_type],
         order.document_type,
         order.customer_account_id,
         order.vendor_id,
@@ -293,7 +295,7 @@ export async function insertOrder(db: Db, entityId: string, order: NewOrder): Pr
         order.delivery_option,
         order.notes,
         order.internal_notes,
-        order.invoice_number,
+        `order:${order.document_type}`,
         order.invoice_type,
         order.ship_complete,
         order.source_platform,

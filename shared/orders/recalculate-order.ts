@@ -8,34 +8,38 @@ import type { Db } from '../db/database';
 import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import { computeTotals } from './totals';
-import { settleDocumentMoney } from './document-money';
-import type { LineRow } from './order-line-store';
-import { toOrder } from './order-mapping';
-import { adjustmentsOf, linesOf } from './order-reads';
-import { adjustmentRows, currentOrderRow, orderRow, type OrderRow } from './order-store';
+import { readDocumentFacts, settleDocumentMoney } from './document-money';
+import { LINE_COLUMNS, lineRows, type LineAdjustmentRow, type LineRow } from './order-line-store';
+import { toAdjustment, toOrder } from './order-mapping';
+import { linesOf } from './order-reads';
+import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type AdjustmentRow, type CurrentOrderRow, type OrderRow } from './order-store';
 
 // The line columns the totals engine derives, in the order of the UPDATE's arrays below.
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
 
-/** What recalculation reads of each line: its inputs and its derived values (not the display columns). */
-type PricedLine = Pick<
-  LineRow,
-  'id' | 'quantity' | 'list_price' | 'sell_rate' | 'discount_amount' | 'discount_percent' | 'tax_rate_id' | 'tax_rate' | 'is_tax_exempt' | 'kit_parent_line_id'
-> &
-  Pick<LineRow, (typeof DERIVED)[number]>;
-
-/** Recalculates and stores the order's totals (lines, their adjustment shares, adjustments, header); returns the stored header. */
-export async function recalculateOrder(db: Db, entityId: string, orderId: string): Promise<{ order: OrderRow }> {
-  const order = await currentOrderRow(db, entityId, orderId);
-  // Only what the totals need, in the display order (it decides where a proration's remainder cent goes).
-  const lines = await db.query<PricedLine>(
-    `SELECT l.id, l.quantity, l.list_price, l.sell_rate, l.discount_amount, l.discount_percent, l.tax_rate_id, l.tax_rate, l.is_tax_exempt,
-       l.kit_parent_line_id, l.pricing_rule_adjustment, l.line_subtotal, l.coupon_adjustment, l.tax_amount, l.line_total
-     FROM order_lines l WHERE l.entity_id = $1 AND l.order_id = $2
-     ORDER BY l.sort_order, (l.kit_parent_line_id IS NOT NULL), l.created_at, l.id`,
-    [entityId, orderId],
+/**
+ * Recalculates and stores the order's totals (lines, their adjustment shares, adjustments, header);
+ * returns them as stored (header, lines, adjustments, and the shares when it knows them without
+ * reading: none). Reads the header with its money facts, the lines and the adjustments, writes
+ * everything the totals decide with one statement, then settles the money figures from the facts it
+ * read (only order_total changed among them).
+ */
+export async function recalculateOrder(
+  db: Db,
+  entityId: string,
+  orderId: string,
+): Promise<{ order: OrderRow; lines: LineRow[]; adjustments: AdjustmentRow[]; shares: LineAdjustmentRow[] | undefined }> {
+  const [order] = await readDocumentFacts<CurrentOrderRow & { has_adjustments: boolean }>(
+    db,
+    entityId,
+    [orderId],
+    `${CURRENT_ORDER_COLUMNS}, EXISTS (SELECT 1 FROM order_adjustments a WHERE a.entity_id = o.entity_id AND a.order_id = o.id) AS has_adjustments`,
   );
-  const adjustments = await adjustmentRows(db, entityId, [orderId]);
+  if (!order) throw new Error(`recalculating order ${orderId}, which does not exist`);
+  // In the display order (it decides where a proration's remainder cent goes); whole, as the answer shows them.
+  const lines = await lineRows(db, entityId, [orderId]);
+  // Most orders have none: the header read says so, and they are read only when there are some.
+  const adjustments = order.has_adjustments ? await adjustmentRows(db, entityId, [orderId]) : [];
   const kitLineIds = new Set(lines.map((line) => line.kit_parent_line_id).filter((id) => id !== null));
   const totals = computeTotals({
     lines: lines.map((line) => ({
@@ -61,80 +65,78 @@ export async function recalculateOrder(db: Db, entityId: string, orderId: string
     shipping_total: order.shipping_total,
     tax_exempt: order.tax_exempt,
   });
-  // Line derived columns, in one statement, of the lines whose values change (a one-line edit of a long order rewrites one row).
+  const params: unknown[] = [entityId, orderId];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const writes: string[] = [];
+  // Line derived columns, of the lines whose values change (a one-line edit of a long order rewrites one row).
   const changed = lines.flatMap((line, index) => (DERIVED.some((field) => !totals.lines[index][field].eq(line[field])) ? [index] : []));
   if (changed.length) {
-    await db.query(
-      `UPDATE order_lines l SET pricing_rule_adjustment = v.pra, line_subtotal = v.sub, discount_amount = v.disc, coupon_adjustment = v.coupon,
-         tax_amount = v.tax, line_total = v.total, updated_at = CASE WHEN (l.pricing_rule_adjustment, l.line_subtotal, l.discount_amount, l.tax_amount, l.line_total)
+    const [ids, ...derived] = [
+      changed.map((index) => lines[index].id),
+      ...DERIVED.map((field) => changed.map((index) => totals.lines[index][field].toString())),
+    ];
+    writes.push(`changed_lines AS (UPDATE order_lines l SET pricing_rule_adjustment = v.pra, line_subtotal = v.sub, discount_amount = v.disc,
+         coupon_adjustment = v.coupon, tax_amount = v.tax, line_total = v.total,
+         updated_at = CASE WHEN (l.pricing_rule_adjustment, l.line_subtotal, l.discount_amount, l.tax_amount, l.line_total)
            IS DISTINCT FROM (v.pra, v.sub, v.disc, v.tax, v.total) THEN now() ELSE l.updated_at END
-       FROM unnest($2::uuid[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])
-         AS v(id, pra, sub, disc, coupon, tax, total)
-       WHERE l.entity_id = $1 AND l.id = v.id`,
-      [entityId, changed.map((index) => lines[index].id), ...DERIVED.map((field) => changed.map((index) => totals.lines[index][field].toString()))],
-    );
+       FROM unnest(${param(ids)}::uuid[], ${derived.map((values) => `${param(values)}::numeric[]`).join(', ')}) AS v(id, pra, sub, disc, coupon, tax, total)
+       WHERE l.entity_id = $1 AND l.id = v.id
+       RETURNING ${LINE_COLUMNS})`);
   }
-  // The line shares of order-level discounts are rebuilt from scratch: they follow the lines.
-  await db.query(`DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`, [entityId, orderId]);
+  // The line shares of order-level discounts are rebuilt from scratch: they follow the lines. New
+  // shares take the keys (line, source) of old ones, so the old go first, by a statement of their own.
+  const dropShares = `DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`;
   const shares = totals.lines.flatMap((t, index) => t.shares.map((share) => ({ share, line: lines[index] })));
-  if (shares.length) {
+  if (!shares.length) writes.push(`dropped_shares AS (${dropShares})`);
+  else {
+    await db.query(dropShares, [entityId, orderId]);
     const appliedAt = new Map(adjustments.map((a) => [a.id, a.created_at]));
-    await db.query(
-      `INSERT INTO line_adjustments (id, entity_id, order_id, line_id, source_type, source_id, source_label, per_unit_amount, quantity, line_amount,
-         proration_ratio, applied_at)
+    writes.push(`new_shares AS (INSERT INTO line_adjustments (id, entity_id, order_id, line_id, source_type, source_id, source_label, per_unit_amount,
+         quantity, line_amount, proration_ratio, applied_at)
        SELECT v.id, $1, $2, v.line_id, v.source_type, v.source_id, v.label, v.per_unit, v.qty, v.amount, v.ratio, v.applied_at
-       FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[],
-         $12::text[]) AS v(id, line_id, source_id, label, per_unit, qty, amount, ratio, applied_at, source_type)`,
-      [
-        entityId,
-        orderId,
-        shares.map(() => newId()),
-        shares.map(({ line }) => line.id),
-        // A coupon's share names the coupon (source_type coupon), any other the adjustment.
-        shares.map(({ share }) => share.coupon_id ?? share.adjustment_id),
-        shares.map(({ share }) => share.source_label),
-        shares.map(({ share }) => share.per_unit_amount.toString()),
-        shares.map(({ line }) => line.quantity),
-        shares.map(({ share }) => share.line_amount.toString()),
-        shares.map(({ share }) => share.proration_ratio.toString()),
-        shares.map(({ share }) => appliedAt.get(share.adjustment_id)),
-        shares.map(({ share }) => (share.coupon_id ? 'coupon' : 'order_adjustment')),
-      ],
-    );
+       FROM unnest(${param(shares.map(() => newId()))}::uuid[], ${param(shares.map(({ line }) => line.id))}::uuid[],
+         ${param(shares.map(({ share }) => share.coupon_id ?? share.adjustment_id))}::uuid[], ${param(shares.map(({ share }) => share.source_label))}::text[],
+         ${param(shares.map(({ share }) => share.per_unit_amount.toString()))}::numeric[], ${param(shares.map(({ line }) => line.quantity))}::numeric[],
+         ${param(shares.map(({ share }) => share.line_amount.toString()))}::numeric[], ${param(shares.map(({ share }) => share.proration_ratio.toString()))}::numeric[],
+         ${param(shares.map(({ share }) => appliedAt.get(share.adjustment_id)))}::timestamptz[],
+         ${param(shares.map(({ share }) => (share.coupon_id ? 'coupon' : 'order_adjustment')))}::text[])
+         AS v(id, line_id, source_id, label, per_unit, qty, amount, ratio, applied_at, source_type))`);
   }
   if (adjustments.length) {
-    await db.query(
-      `UPDATE order_adjustments a SET amount = v.amount FROM unnest($2::uuid[], $3::numeric[]) AS v(id, amount) WHERE a.entity_id = $1 AND a.id = v.id`,
-      [entityId, totals.adjustments.map((a) => a.id), totals.adjustments.map((a) => a.amount.toString())],
-    );
+    writes.push(`adjusted AS (UPDATE order_adjustments a SET amount = v.amount
+       FROM unnest(${param(totals.adjustments.map((a) => a.id))}::uuid[], ${param(totals.adjustments.map((a) => a.amount.toString()))}::numeric[])
+         AS v(id, amount) WHERE a.entity_id = $1 AND a.id = v.id)`);
   }
-  await db.query(
-    `UPDATE orders o SET subtotal = $3, discount_total = $4, shipping_total = $5, tax_total = $6, fee_total = $7, order_total = $8,
-       list_price_total = $9, pricing_savings = $10
-     WHERE o.entity_id = $1 AND o.id = $2`,
-    [
-      entityId,
-      orderId,
-      totals.subtotal.toString(),
-      totals.discount_total.toString(),
-      totals.shipping_total.toString(),
-      totals.tax_total.toString(),
-      totals.fee_total.toString(),
-      totals.order_total.toString(),
-      totals.list_price_total.toString(),
-      totals.pricing_savings.toString(),
-    ],
+  // The statement's parts touch different rows, so the order they run in does not matter. It answers the changed lines as stored.
+  const rewritten = await db.query<LineRow>(
+    `WITH ${writes.join(',\n')},
+     header AS (UPDATE orders o SET subtotal = ${param(totals.subtotal.toString())}, discount_total = ${param(totals.discount_total.toString())},
+       shipping_total = ${param(totals.shipping_total.toString())}, tax_total = ${param(totals.tax_total.toString())},
+       fee_total = ${param(totals.fee_total.toString())}, order_total = ${param(totals.order_total.toString())},
+       list_price_total = ${param(totals.list_price_total.toString())}, pricing_savings = ${param(totals.pricing_savings.toString())}
+     WHERE o.entity_id = $1 AND o.id = $2)
+     ${changed.length ? 'SELECT * FROM changed_lines' : 'SELECT NULL WHERE false'}`,
+    params,
   );
+  const stored = new Map(rewritten.map((line) => [line.id, line]));
   // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
-  await settleDocumentMoney(db, entityId, [orderId]);
-  // The wire columns only: the stored payment figures behind amount_paid are not on the Order.
-  return { order: await orderRow(db, entityId, orderId) };
+  const settled = (await settleDocumentMoney(db, entityId, [orderId], undefined, [{ ...order, order_total: totals.order_total.toString() }])).get(orderId);
+  return {
+    // The wire columns only: the stored payment figures behind amount_paid are not on the Order. A deleted order is not found.
+    order: settled?.live ? withoutLive(settled) : await orderRow(db, entityId, orderId),
+    lines: lines.map((line) => stored.get(line.id) ?? line),
+    // The amounts written are cents, as stored.
+    adjustments: adjustments.map((row, index) => ({ ...row, amount: totals.adjustments[index].amount.toString() })),
+    // Every share of the order is an order-level discount's: none written is none there.
+    shares: shares.length ? undefined : [],
+  };
 }
+
+const withoutLive = ({ live: _live, ...row }: OrderRow & { live: boolean }): OrderRow => row;
 
 /** recalculateOrder, then the order as GET returns it. */
 export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
-  const { order } = await recalculateOrder(db, entityId, orderId);
-  const items = await linesOf(db, entityId, [order]);
-  const adjustments = await adjustmentsOf(db, entityId, [orderId]);
-  return toOrder(order, items.get(orderId), adjustments.get(orderId));
+  const { order, lines, adjustments, shares } = await recalculateOrder(db, entityId, orderId);
+  const items = await linesOf(db, entityId, [order], lines, shares);
+  return toOrder(order, items.get(orderId), adjustments.map(toAdjustment));
 }
