@@ -70,7 +70,8 @@ describe('the OpenAPI examples (issue 42 row 8)', () => {
       const values = new Map<string, string[]>();
       for (const parameter of operation.parameters)
         if (parameter.in === 'query' && parameter.example !== undefined && parameter.name !== 'expand[]')
-          values.set(parameter.name, Array.isArray(parameter.example) ? parameter.example.map(String) : [String(parameter.example)]);
+          // A query parameter's example is a scalar, or a list of them.
+          values.set(parameter.name, (Array.isArray(parameter.example) ? parameter.example : [parameter.example as string | number | boolean]).map(String));
       const strict = (route.query as z.ZodObject).strict();
       try {
         parseOrThrow(strict, collectQuery(values, strict));

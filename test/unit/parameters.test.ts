@@ -128,7 +128,9 @@ function queryOf(route: Route) {
     .map(([name, schema]): [string, string[]] => [name, [pool.find((candidate) => schema.safeParse(candidate).success)!]]);
   const single = fc
     .tuple(fc.boolean(), fc.array(entry, { maxLength: 3 }))
-    .map(([withRequired, entries]): Single => Object.fromEntries([...(withRequired ? required : []), ...entries].map(([name, values]) => [name, values.at(-1)])));
+    .map(([withRequired, entries]): Single =>
+      Object.fromEntries([...(withRequired ? required : []), ...entries].map(([name, values]) => [name, values.at(-1)])),
+    );
   const multi = fc.option(
     fc.array(entry, { maxLength: 3 }).map((entries): Multi => Object.fromEntries(entries)),
     { nil: undefined },
