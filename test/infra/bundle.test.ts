@@ -154,13 +154,6 @@ describe('bundleFunctions', () => {
     expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 400, code: 'parameter_unknown', param: 'surprise' });
   });
 
-  it('builds a GET its resource schema, not the bodies of the writes declared beside it', () => {
-    // LocationCreate's description of name: dropped from the GET's bundle, kept in the create's.
-    const bodyText = 'Unique within the entity (case-insensitive).';
-    expect(readFileSync(join(result.dirs['locations/get-location'], 'index.mjs'), 'utf8')).not.toContain(bodyText);
-    expect(readFileSync(join(result.dirs['locations/create-location'], 'index.mjs'), 'utf8')).toContain(bodyText);
-  });
-
   it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
     const dir = result.dirs['openapi/get-openapi'];
     const shippedText = readFileSync(join(dir, 'openapi.json'), 'utf8');

@@ -4,7 +4,6 @@ import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { Product } from './product';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const KitComponent = z
   .object({
@@ -49,14 +48,12 @@ export const KitComponentInput = z.strictObject({
 });
 export type KitComponentInput = z.infer<typeof KitComponentInput>;
 
-export const KitComponentUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    quantity_per_kit: quantityPerKit().optional().describe('Greater than 0, up to 4 decimals.'),
-    sequence: componentSequence().optional(),
-    is_assembled: z.boolean().optional(),
-    metadata: metadata().optional().describe('Replaces the metadata object.'),
-  }),
-);
+export const KitComponentUpdate = z.strictObject({
+  quantity_per_kit: quantityPerKit().optional().describe('Greater than 0, up to 4 decimals.'),
+  sequence: componentSequence().optional(),
+  is_assembled: z.boolean().optional(),
+  metadata: metadata().optional().describe('Replaces the metadata object.'),
+});
 export type KitComponentUpdate = z.infer<typeof KitComponentUpdate>;
 
 export const kitComponentParams = pathParams({
@@ -64,30 +61,28 @@ export const kitComponentParams = pathParams({
   component_id: param.id('The id of the kit_component row (not of the component product).'),
 });
 
-export const KitCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    sku: z.string().trim().min(1).max(100),
-    product_name: z.string().trim().min(1).max(300),
-    product_type: z
-      .enum(['kit', 'bundle'])
-      .optional()
-      .describe('kit (default): built from its components into stock of its own. bundle: never built nor stocked; selling it sells and draws its components.'),
-    description: optionalText(5000),
-    is_active: z.boolean().optional(),
-    metadata: metadata().optional(),
-    manufacturer_id: id().nullable().optional(),
-    uom_id: id().nullable().optional(),
-    list_price: decimalInput({ scale: PRICE_SCALE, min: 0 }).nullable().optional(),
-    reorder_point: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).nullable().optional(),
-    external_source: optionalText(100),
-    external_id: optionalText(200),
-    components: z
-      .array(KitComponentInput)
-      .min(1)
-      .max(KIT_COMPONENT_LIMIT)
-      .describe('Simple (stocked) products, each at most once. Any invalid component refuses the whole request.'),
-  }),
-);
+export const KitCreate = z.strictObject({
+  sku: z.string().trim().min(1).max(100),
+  product_name: z.string().trim().min(1).max(300),
+  product_type: z
+    .enum(['kit', 'bundle'])
+    .optional()
+    .describe('kit (default): built from its components into stock of its own. bundle: never built nor stocked; selling it sells and draws its components.'),
+  description: optionalText(5000),
+  is_active: z.boolean().optional(),
+  metadata: metadata().optional(),
+  manufacturer_id: id().nullable().optional(),
+  uom_id: id().nullable().optional(),
+  list_price: decimalInput({ scale: PRICE_SCALE, min: 0 }).nullable().optional(),
+  reorder_point: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).nullable().optional(),
+  external_source: optionalText(100),
+  external_id: optionalText(200),
+  components: z
+    .array(KitComponentInput)
+    .min(1)
+    .max(KIT_COMPONENT_LIMIT)
+    .describe('Simple (stocked) products, each at most once. Any invalid component refuses the whole request.'),
+});
 export type KitCreate = z.infer<typeof KitCreate>;
 
 export const ComponentList = z.object({

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const Manufacturer = z
   .object({
@@ -29,15 +28,13 @@ const editable = () => ({
   metadata: metadata().optional(),
 });
 
-export const ManufacturerCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
-    ...editable(),
-  }),
-);
+export const ManufacturerCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
+  ...editable(),
+});
 export type ManufacturerCreate = z.infer<typeof ManufacturerCreate>;
 
-export const ManufacturerUpdate = /* @__PURE__ */ requestSchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
+export const ManufacturerUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() });
 export type ManufacturerUpdate = z.infer<typeof ManufacturerUpdate>;
 
 export const DeletedManufacturer = z.object({

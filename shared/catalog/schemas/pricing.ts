@@ -6,7 +6,6 @@ import * as z from 'zod';
 import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const PricingLevel = z
   .object({
@@ -24,14 +23,12 @@ export const PricingLevel = z
   .meta({ id: 'PricingLevel' });
 export type PricingLevel = z.infer<typeof PricingLevel>;
 
-export const PricingLevelCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive), e.g. Wholesale.'),
-    description: optionalText(1000),
-    is_active: z.boolean().optional(),
-    metadata: metadata().optional(),
-  }),
-);
+export const PricingLevelCreate = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive), e.g. Wholesale.'),
+  description: optionalText(1000),
+  is_active: z.boolean().optional(),
+  metadata: metadata().optional(),
+});
 export type PricingLevelCreate = z.infer<typeof PricingLevelCreate>;
 
 export const PricingPolicy = z
@@ -64,27 +61,25 @@ export const PricingPolicy = z
   .meta({ id: 'PricingPolicy' });
 export type PricingPolicy = z.infer<typeof PricingPolicy>;
 
-export const PricingPolicyCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    product_id: id(),
-    pricing_level_id: id().nullable().optional(),
-    account_id: id().nullable().optional().describe('A customer-specific price.'),
-    pricing_type: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]{0,39}$/)
-      .optional()
-      .describe('Defaults to regular.'),
-    min_quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Defaults to 1.'),
-    sell_price: decimalInput({ scale: PRICE_SCALE, min: 0 }),
-    list_price: decimalInput({ scale: PRICE_SCALE, min: 0 }).nullable().optional(),
-    is_active: z.boolean().optional(),
-    is_default: z.boolean().optional(),
-    imported_at: timestamp().optional().describe('When a migrated policy was imported.'),
-    external_source: optionalText(100),
-    external_id: optionalText(200),
-    migration_batch_id: id()
-      .optional()
-      .describe("An open import batch of this entity: the policy keeps it, imported_at defaults to now, and external_source to the batch's."),
-  }),
-);
+export const PricingPolicyCreate = z.strictObject({
+  product_id: id(),
+  pricing_level_id: id().nullable().optional(),
+  account_id: id().nullable().optional().describe('A customer-specific price.'),
+  pricing_type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,39}$/)
+    .optional()
+    .describe('Defaults to regular.'),
+  min_quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Defaults to 1.'),
+  sell_price: decimalInput({ scale: PRICE_SCALE, min: 0 }),
+  list_price: decimalInput({ scale: PRICE_SCALE, min: 0 }).nullable().optional(),
+  is_active: z.boolean().optional(),
+  is_default: z.boolean().optional(),
+  imported_at: timestamp().optional().describe('When a migrated policy was imported.'),
+  external_source: optionalText(100),
+  external_id: optionalText(200),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the policy keeps it, imported_at defaults to now, and external_source to the batch's."),
+});
 export type PricingPolicyCreate = z.infer<typeof PricingPolicyCreate>;

@@ -2,7 +2,6 @@
 import * as z from 'zod';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const ProductOption = z
   .object({
@@ -21,13 +20,11 @@ export const ProductOption = z
   .meta({ id: 'ProductOption' });
 export type ProductOption = z.infer<typeof ProductOption>;
 
-export const ProductOptionCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100),
-    values: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
-    metadata: metadata().optional(),
-  }),
-);
+export const ProductOptionCreate = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  values: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+  metadata: metadata().optional(),
+});
 export type ProductOptionCreate = z.infer<typeof ProductOptionCreate>;
 
 export const OptionReorder = z.strictObject({

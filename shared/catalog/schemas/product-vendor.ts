@@ -4,7 +4,6 @@ import * as z from 'zod';
 import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const ProductVendor = z
   .object({
@@ -38,9 +37,9 @@ const vendorTerms = () => ({
   metadata: metadata().optional(),
 });
 
-export const ProductVendorCreate = /* @__PURE__ */ requestSchema(() => z.strictObject({ vendor_id: id(), ...vendorTerms() }));
+export const ProductVendorCreate = z.strictObject({ vendor_id: id(), ...vendorTerms() });
 export type ProductVendorCreate = z.infer<typeof ProductVendorCreate>;
-export const ProductVendorUpdate = /* @__PURE__ */ requestSchema(() => z.strictObject(vendorTerms()));
+export const ProductVendorUpdate = z.strictObject(vendorTerms());
 export type ProductVendorUpdate = z.infer<typeof ProductVendorUpdate>;
 
 export const productVendorParams = pathParams({ id: param.id('The product id.'), pvid: param.id('The product-vendor relationship id.') });

@@ -5,7 +5,6 @@ import { Manufacturer } from './manufacturer';
 import { UnitOfMeasure } from './unit-of-measure';
 import { livemode } from '../../schemas/livemode';
 import { REORDER_POINT_MODES } from '../demand-reorder-point';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const PRODUCT_TYPES = ['simple', 'kit', 'bundle', 'service'] as const;
 
@@ -73,28 +72,24 @@ const editable = () => ({
   external_id: optionalText(200),
 });
 
-export const ProductCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    sku: z.string().trim().min(1).max(100),
-    name: z.string().trim().min(1).max(300),
-    product_type: z
-      .enum(['simple', 'bundle', 'service'])
-      .optional()
-      .describe('Defaults to simple. Kits are created with POST /v1/kits, which writes the header and its components together.'),
-    ...editable(),
-    migration_batch_id: id()
-      .optional()
-      .describe("An open import batch of this entity: the product keeps it, imported_at is set, and external_source defaults to the batch's."),
-  }),
-);
+export const ProductCreate = z.strictObject({
+  sku: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).max(300),
+  product_type: z
+    .enum(['simple', 'bundle', 'service'])
+    .optional()
+    .describe('Defaults to simple. Kits are created with POST /v1/kits, which writes the header and its components together.'),
+  ...editable(),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the product keeps it, imported_at is set, and external_source defaults to the batch's."),
+});
 export type ProductCreate = z.infer<typeof ProductCreate>;
 
-export const ProductUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    sku: z.string().trim().min(1).max(100).optional(),
-    name: z.string().trim().min(1).max(300).optional(),
-    product_type: z.enum(['simple', 'bundle', 'service']).optional().describe('A kit stays a kit, and no product becomes one.'),
-    ...editable(),
-  }),
-);
+export const ProductUpdate = z.strictObject({
+  sku: z.string().trim().min(1).max(100).optional(),
+  name: z.string().trim().min(1).max(300).optional(),
+  product_type: z.enum(['simple', 'bundle', 'service']).optional().describe('A kit stays a kit, and no product becomes one.'),
+  ...editable(),
+});
 export type ProductUpdate = z.infer<typeof ProductUpdate>;

@@ -3,7 +3,6 @@ import { param, pathParams } from '../../schemas/parameters';
 import * as z from 'zod';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 const TAG_RESOURCE_TYPES = ['account', 'product', 'vendor', 'order', 'invoice', 'return', 'purchase_order', 'vendor_bill', 'contact', 'package'] as const;
 export type TagResourceType = (typeof TAG_RESOURCE_TYPES)[number];
@@ -23,17 +22,15 @@ export const Tag = z
   .meta({ id: 'Tag' });
 export type Tag = z.infer<typeof Tag>;
 
-export const TagCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
-    color: z
-      .string()
-      .regex(/^#[0-9a-f]{6}$/, 'must be a lower-case hex colour such as #1a2b3c')
-      .nullable()
-      .optional(),
-    metadata: metadata().optional(),
-  }),
-);
+export const TagCreate = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
+  color: z
+    .string()
+    .regex(/^#[0-9a-f]{6}$/, 'must be a lower-case hex colour such as #1a2b3c')
+    .nullable()
+    .optional(),
+  metadata: metadata().optional(),
+});
 export type TagCreate = z.infer<typeof TagCreate>;
 
 export const TagAttach = z.strictObject({ tag_id: id() });

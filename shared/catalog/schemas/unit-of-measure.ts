@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { decimalInput } from '../../money';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const UOM_FACTOR_SCALE = 8;
 
@@ -24,30 +23,26 @@ export const UnitOfMeasure = z
   .meta({ id: 'UnitOfMeasure' });
 export type UnitOfMeasure = z.infer<typeof UnitOfMeasure>;
 
-export const UnitOfMeasureCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100),
-    abbreviation: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
-    uom_type: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be lower-case letters, digits and underscores, starting with a letter')
-      .describe('count, weight, length, volume or any other lower-case name.'),
-    conversion_factor: decimalInput({ scale: UOM_FACTOR_SCALE, min: 0, exclusiveMin: true })
-      .optional()
-      .describe('Base units per one of this unit. Required unless this is the first unit of its type, which becomes the base (factor 1).'),
-    metadata: metadata().optional(),
-  }),
-);
+export const UnitOfMeasureCreate = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  abbreviation: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
+  uom_type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be lower-case letters, digits and underscores, starting with a letter')
+    .describe('count, weight, length, volume or any other lower-case name.'),
+  conversion_factor: decimalInput({ scale: UOM_FACTOR_SCALE, min: 0, exclusiveMin: true })
+    .optional()
+    .describe('Base units per one of this unit. Required unless this is the first unit of its type, which becomes the base (factor 1).'),
+  metadata: metadata().optional(),
+});
 export type UnitOfMeasureCreate = z.infer<typeof UnitOfMeasureCreate>;
 
-export const UnitOfMeasureUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
-    abbreviation: z.string().trim().min(1).max(20).optional(),
-    conversion_factor: decimalInput({ scale: UOM_FACTOR_SCALE, min: 0, exclusiveMin: true })
-      .optional()
-      .describe('Not allowed on the base unit of a type (its factor is always 1).'),
-    metadata: metadata().optional(),
-  }),
-);
+export const UnitOfMeasureUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  abbreviation: z.string().trim().min(1).max(20).optional(),
+  conversion_factor: decimalInput({ scale: UOM_FACTOR_SCALE, min: 0, exclusiveMin: true })
+    .optional()
+    .describe('Not allowed on the base unit of a type (its factor is always 1).'),
+  metadata: metadata().optional(),
+});
 export type UnitOfMeasureUpdate = z.infer<typeof UnitOfMeasureUpdate>;

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const TRANSACTION_TYPES = ['receive', 'adjust', 'transfer', 'sale_fulfillment', 'return', 'build_consume', 'build_produce', 'vendor_return'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -95,55 +94,49 @@ const occurredAt = () =>
       "When the movement happened (migrated history, a late month caught up); defaults to now. FIFO layers are ordered by it, and its UTC date dates the movement's journal entry (422 period_closed in a closed period).",
     );
 
-export const ReceiptCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    product_id: id(),
-    location_id: id(),
-    quantity: positiveQuantity(),
-    unit_cost: unitCost().optional().describe("Cost per unit received; defaults to the product's cost, and is required when the product has none."),
-    reference_type: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]{0,39}$/)
-      .optional(),
-    reference_id: id().optional(),
-    transaction_id: z.string().trim().min(1).max(200).optional().describe('The source system transaction id (migrated rows).'),
-    source_migration: z.boolean().optional().describe('Marks a migrated row: reference_type becomes source_migration, so the relink tool (E29) can match it.'),
-    occurred_at: occurredAt(),
-    ...movementFields(),
-  }),
-);
+export const ReceiptCreate = z.strictObject({
+  product_id: id(),
+  location_id: id(),
+  quantity: positiveQuantity(),
+  unit_cost: unitCost().optional().describe("Cost per unit received; defaults to the product's cost, and is required when the product has none."),
+  reference_type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,39}$/)
+    .optional(),
+  reference_id: id().optional(),
+  transaction_id: z.string().trim().min(1).max(200).optional().describe('The source system transaction id (migrated rows).'),
+  source_migration: z.boolean().optional().describe('Marks a migrated row: reference_type becomes source_migration, so the relink tool (E29) can match it.'),
+  occurred_at: occurredAt(),
+  ...movementFields(),
+});
 export type ReceiptCreate = z.infer<typeof ReceiptCreate>;
 
-export const AdjustmentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    product_id: id(),
-    location_id: id(),
-    quantity: decimalInput({ scale: QUANTITY_SCALE, min: -999_999_999_999, nonZero: true }).describe(
-      'Signed change of on hand: positive adds stock, negative removes it.',
-    ),
-    unit_cost: unitCost()
-      .optional()
-      .describe('Positive adjustments only: cost per unit added; defaults to the product cost, else the latest layer cost, else 0.'),
-    reason: z.string().trim().min(1).max(200).describe('Why stock changed: count, damage, shrinkage, found, ...'),
-    allow_negative: z.boolean().optional().describe('Let on hand go below zero (units beyond the FIFO layers are costed at the product cost).'),
-    transaction_id: z.string().trim().min(1).max(200).optional(),
-    source_migration: z.boolean().optional(),
-    occurred_at: occurredAt(),
-    ...movementFields(),
-  }),
-);
+export const AdjustmentCreate = z.strictObject({
+  product_id: id(),
+  location_id: id(),
+  quantity: decimalInput({ scale: QUANTITY_SCALE, min: -999_999_999_999, nonZero: true }).describe(
+    'Signed change of on hand: positive adds stock, negative removes it.',
+  ),
+  unit_cost: unitCost()
+    .optional()
+    .describe('Positive adjustments only: cost per unit added; defaults to the product cost, else the latest layer cost, else 0.'),
+  reason: z.string().trim().min(1).max(200).describe('Why stock changed: count, damage, shrinkage, found, ...'),
+  allow_negative: z.boolean().optional().describe('Let on hand go below zero (units beyond the FIFO layers are costed at the product cost).'),
+  transaction_id: z.string().trim().min(1).max(200).optional(),
+  source_migration: z.boolean().optional(),
+  occurred_at: occurredAt(),
+  ...movementFields(),
+});
 export type AdjustmentCreate = z.infer<typeof AdjustmentCreate>;
 
-export const TransferCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    product_id: id(),
-    from_location_id: id(),
-    to_location_id: id(),
-    quantity: positiveQuantity(),
-    occurred_at: occurredAt(),
-    ...movementFields(),
-  }),
-);
+export const TransferCreate = z.strictObject({
+  product_id: id(),
+  from_location_id: id(),
+  to_location_id: id(),
+  quantity: positiveQuantity(),
+  occurred_at: occurredAt(),
+  ...movementFields(),
+});
 export type TransferCreate = z.infer<typeof TransferCreate>;
 
 export const InventoryTransfer = z
@@ -160,14 +153,12 @@ export const InventoryTransfer = z
   })
   .meta({ id: 'InventoryTransfer' });
 
-export const KitBuildCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    location_id: id().describe('Where components are drawn from and the kits are put.'),
-    quantity: positiveQuantity().describe('Kits to build.'),
-    occurred_at: occurredAt(),
-    ...movementFields(),
-  }),
-);
+export const KitBuildCreate = z.strictObject({
+  location_id: id().describe('Where components are drawn from and the kits are put.'),
+  quantity: positiveQuantity().describe('Kits to build.'),
+  occurred_at: occurredAt(),
+  ...movementFields(),
+});
 export type KitBuildCreate = z.infer<typeof KitBuildCreate>;
 
 export const KitBuild = z

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { addressFields, id, metadata, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const Location = z
   .object({
@@ -21,30 +20,26 @@ export const Location = z
   .meta({ id: 'Location' });
 export type Location = z.infer<typeof Location>;
 
-export const LocationCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
-    ...addressFields(),
-    is_active: z.boolean().optional().describe('Defaults to true.'),
-    is_default: z
-      .boolean()
-      .optional()
-      .describe('Make this the default location (the previous default is demoted). The first location is the default regardless.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const LocationCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
+  ...addressFields(),
+  is_active: z.boolean().optional().describe('Defaults to true.'),
+  is_default: z
+    .boolean()
+    .optional()
+    .describe('Make this the default location (the previous default is demoted). The first location is the default regardless.'),
+  metadata: metadata().optional(),
+});
 export type LocationCreate = z.infer<typeof LocationCreate>;
 
-export const LocationUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
-    ...addressFields(),
-    is_active: z.boolean().optional(),
-    is_default: z
-      .literal(true)
-      .optional()
-      .describe('Only true: make this the default (the previous one is demoted). To move the default, set it on the new location.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const LocationUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  ...addressFields(),
+  is_active: z.boolean().optional(),
+  is_default: z
+    .literal(true)
+    .optional()
+    .describe('Only true: make this the default (the previous one is demoted). To move the default, set it on the new location.'),
+  metadata: metadata().optional(),
+});
 export type LocationUpdate = z.infer<typeof LocationUpdate>;

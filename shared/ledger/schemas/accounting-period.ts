@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { PERIOD_STATUSES } from '../period-status';
 import { id, isoDate, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const AccountingPeriod = z
   .object({
@@ -30,24 +29,20 @@ export const AccountingPeriod = z
   .meta({ id: 'AccountingPeriod' });
 export type AccountingPeriod = z.infer<typeof AccountingPeriod>;
 
-export const AccountingPeriodCreate = /* @__PURE__ */ requestSchema(() =>
-  z
-    .strictObject({
-      period_name: z.string().trim().min(1).max(100),
-      start_date: isoDate(),
-      end_date: isoDate().describe('On or after start_date; the period may not overlap another.'),
-      fiscal_year: z.number().int().min(1900).max(9999).optional().describe("Defaults to end_date's year."),
-    })
-    .refine((body) => body.end_date >= body.start_date, { path: ['end_date'], message: 'must be on or after start_date' }),
-);
+export const AccountingPeriodCreate = z
+  .strictObject({
+    period_name: z.string().trim().min(1).max(100),
+    start_date: isoDate(),
+    end_date: isoDate().describe('On or after start_date; the period may not overlap another.'),
+    fiscal_year: z.number().int().min(1900).max(9999).optional().describe("Defaults to end_date's year."),
+  })
+  .refine((body) => body.end_date >= body.start_date, { path: ['end_date'], message: 'must be on or after start_date' });
 export type AccountingPeriodCreate = z.infer<typeof AccountingPeriodCreate>;
 
-export const FiscalYearCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    fiscal_year: z.number().int().min(1900).max(9999).describe('Named by the calendar year it ends in.'),
-    start_month: z.number().int().min(1).max(12).optional().describe('First month of the fiscal year, 1 (January, the default) to 12.'),
-  }),
-);
+export const FiscalYearCreate = z.strictObject({
+  fiscal_year: z.number().int().min(1900).max(9999).describe('Named by the calendar year it ends in.'),
+  start_month: z.number().int().min(1).max(12).optional().describe('First month of the fiscal year, 1 (January, the default) to 12.'),
+});
 export type FiscalYearCreate = z.infer<typeof FiscalYearCreate>;
 
 export const PeriodReopen = z.strictObject({

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const GL_ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type GlAccountType = (typeof GL_ACCOUNT_TYPES)[number];
@@ -68,32 +67,28 @@ export type GlAccount = z.infer<typeof GlAccount>;
 
 const subtype = () => z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]);
 
-export const GlAccountCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    code: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
-    name: z.string().trim().min(1).max(200),
-    description: optionalText(1000),
-    type: z.enum(GL_ACCOUNT_TYPES),
-    subtype: subtype()
-      .optional()
-      .describe(
-        'Must belong to the type; defaults to its first subtype. accounts_receivable, accounts_payable and retained_earnings belong to the system accounts.',
-      ),
-    is_active: z.boolean().optional().describe('Defaults to true.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const GlAccountCreate = z.strictObject({
+  code: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
+  name: z.string().trim().min(1).max(200),
+  description: optionalText(1000),
+  type: z.enum(GL_ACCOUNT_TYPES),
+  subtype: subtype()
+    .optional()
+    .describe(
+      'Must belong to the type; defaults to its first subtype. accounts_receivable, accounts_payable and retained_earnings belong to the system accounts.',
+    ),
+  is_active: z.boolean().optional().describe('Defaults to true.'),
+  metadata: metadata().optional(),
+});
 export type GlAccountCreate = z.infer<typeof GlAccountCreate>;
 
-export const GlAccountUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    code: z.string().trim().min(1).max(20).optional(),
-    name: z.string().trim().min(1).max(200).optional(),
-    description: optionalText(1000),
-    type: z.enum(GL_ACCOUNT_TYPES).optional().describe('Only while the account has no postings; never on system accounts.'),
-    subtype: subtype().optional().describe('Within the type; moving into or out of bank only while the account has no postings; never on system accounts.'),
-    is_active: z.boolean().optional().describe('System accounts cannot be deactivated.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const GlAccountUpdate = z.strictObject({
+  code: z.string().trim().min(1).max(20).optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  description: optionalText(1000),
+  type: z.enum(GL_ACCOUNT_TYPES).optional().describe('Only while the account has no postings; never on system accounts.'),
+  subtype: subtype().optional().describe('Within the type; moving into or out of bank only while the account has no postings; never on system accounts.'),
+  is_active: z.boolean().optional().describe('System accounts cannot be deactivated.'),
+  metadata: metadata().optional(),
+});
 export type GlAccountUpdate = z.infer<typeof GlAccountUpdate>;

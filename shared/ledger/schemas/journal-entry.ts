@@ -3,7 +3,6 @@ import { amount, decimalInput } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { GlAccount } from './gl-account';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const JOURNAL_ENTRY_STATUSES = ['draft', 'posted', 'reversed'] as const;
 export type JournalEntryStatus = (typeof JOURNAL_ENTRY_STATUSES)[number];
@@ -79,25 +78,21 @@ export type JournalLineInput = z.infer<typeof JournalLineInput>;
 
 const lines = () => z.array(JournalLineInput).min(1).max(500);
 
-export const JournalEntryCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    entry_date: isoDate(),
-    memo: optionalText(1000),
-    lines: lines().describe('1 to 500 lines. A draft may be unbalanced; posting needs debits equal to credits.'),
-    post: z.boolean().optional().describe('Post at once (true) instead of saving a draft (default false).'),
-    metadata: metadata().optional(),
-  }),
-);
+export const JournalEntryCreate = z.strictObject({
+  entry_date: isoDate(),
+  memo: optionalText(1000),
+  lines: lines().describe('1 to 500 lines. A draft may be unbalanced; posting needs debits equal to credits.'),
+  post: z.boolean().optional().describe('Post at once (true) instead of saving a draft (default false).'),
+  metadata: metadata().optional(),
+});
 export type JournalEntryCreate = z.infer<typeof JournalEntryCreate>;
 
-export const JournalEntryUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    entry_date: isoDate().optional(),
-    memo: optionalText(1000),
-    lines: lines().optional().describe('Replaces every line.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const JournalEntryUpdate = z.strictObject({
+  entry_date: isoDate().optional(),
+  memo: optionalText(1000),
+  lines: lines().optional().describe('Replaces every line.'),
+  metadata: metadata().optional(),
+});
 export type JournalEntryUpdate = z.infer<typeof JournalEntryUpdate>;
 
 export const JournalEntryReverse = z.strictObject({

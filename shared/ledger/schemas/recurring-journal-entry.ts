@@ -3,7 +3,6 @@ import { FREQUENCIES } from '../recurrence';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { JournalLineInput } from './journal-entry';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 const TemplateLine = z
   .object({
@@ -45,41 +44,35 @@ export type RecurringJournalTemplate = z.infer<typeof RecurringJournalTemplate>;
 
 const templateLines = () => z.array(JournalLineInput).min(2).max(100).describe('2 to 100 lines whose debits equal their credits.');
 
-export const RecurringJournalTemplateCreate = /* @__PURE__ */ requestSchema(() =>
-  z
-    .strictObject({
-      name: z.string().trim().min(1).max(200),
-      description: optionalText(1000),
-      memo: optionalText(1000),
-      frequency: z.enum(FREQUENCIES),
-      start_date: isoDate().describe('The first occurrence. A date in the past is caught up: the next run posts every occurrence from it.'),
-      end_date: isoDate().nullable().optional(),
-      auto_post: z.boolean().optional().describe('Defaults to true.'),
-      is_active: z.boolean().optional().describe('Defaults to true.'),
-      template_lines: templateLines(),
-      metadata: metadata().optional(),
-    })
-    .refine((body) => !body.end_date || body.end_date >= body.start_date, { path: ['end_date'], message: 'must be on or after start_date' }),
-);
-export type RecurringJournalTemplateCreate = z.infer<typeof RecurringJournalTemplateCreate>;
-
-export const RecurringJournalTemplateUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+export const RecurringJournalTemplateCreate = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
     description: optionalText(1000),
     memo: optionalText(1000),
-    frequency: z.enum(FREQUENCIES).optional(),
-    start_date: isoDate().optional().describe('Re-anchors the schedule; the next run date becomes its first occurrence after last_run_date.'),
+    frequency: z.enum(FREQUENCIES),
+    start_date: isoDate().describe('The first occurrence. A date in the past is caught up: the next run posts every occurrence from it.'),
     end_date: isoDate().nullable().optional(),
-    next_run_date: isoDate()
-      .optional()
-      .describe('Moves the next occurrence (to skip or delay one); re-anchors the schedule there. Must be after last_run_date.'),
-    auto_post: z.boolean().optional(),
-    is_active: z.boolean().optional(),
-    template_lines: templateLines().optional().describe('Replaces every line.'),
+    auto_post: z.boolean().optional().describe('Defaults to true.'),
+    is_active: z.boolean().optional().describe('Defaults to true.'),
+    template_lines: templateLines(),
     metadata: metadata().optional(),
-  }),
-);
+  })
+  .refine((body) => !body.end_date || body.end_date >= body.start_date, { path: ['end_date'], message: 'must be on or after start_date' });
+export type RecurringJournalTemplateCreate = z.infer<typeof RecurringJournalTemplateCreate>;
+
+export const RecurringJournalTemplateUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: optionalText(1000),
+  memo: optionalText(1000),
+  frequency: z.enum(FREQUENCIES).optional(),
+  start_date: isoDate().optional().describe('Re-anchors the schedule; the next run date becomes its first occurrence after last_run_date.'),
+  end_date: isoDate().nullable().optional(),
+  next_run_date: isoDate().optional().describe('Moves the next occurrence (to skip or delay one); re-anchors the schedule there. Must be after last_run_date.'),
+  auto_post: z.boolean().optional(),
+  is_active: z.boolean().optional(),
+  template_lines: templateLines().optional().describe('Replaces every line.'),
+  metadata: metadata().optional(),
+});
 export type RecurringJournalTemplateUpdate = z.infer<typeof RecurringJournalTemplateUpdate>;
 
 export const RECURRING_PAGE_SIZE_DEFAULT = 25;

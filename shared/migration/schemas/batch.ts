@@ -2,7 +2,6 @@
 import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 /** The resource types a batch can carry, in the order a rollback removes them (dependents first). */
 export const BATCH_RESOURCE_TYPES = ['orders', 'pricing_policies', 'products', 'accounts', 'vendors'] as const;
@@ -50,13 +49,11 @@ export const MigrationBatch = z
   });
 export type MigrationBatch = z.infer<typeof MigrationBatch>;
 
-export const MigrationBatchCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    external_source: z.string().trim().min(1).max(100).describe('The source system, e.g. quickbooks.'),
-    description: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const MigrationBatchCreate = z.strictObject({
+  external_source: z.string().trim().min(1).max(100).describe('The source system, e.g. quickbooks.'),
+  description: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type MigrationBatchCreate = z.infer<typeof MigrationBatchCreate>;
 
 const ROLLBACK_REASONS = ['order_not_draft', 'inventory_movements', 'ledger_postings', 'payments', 'referenced'] as const;

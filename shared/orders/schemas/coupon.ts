@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { decimalInput } from '../../money';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 const code = () =>
   z
@@ -46,26 +45,22 @@ const window = () => ({
   metadata: metadata().optional(),
 });
 
-export const CouponCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    code: code(),
-    name: z.string().trim().min(1).max(200).optional().describe('Display label; defaults to the code. It labels the adjustment on documents.'),
-    discount_type: z.enum(['percentage', 'fixed_amount']),
-    value: decimalInput({ scale: 4, min: 0, exclusiveMin: true }).describe('For percentage up to 100; for fixed_amount a currency amount (2 decimals).'),
-    ...window(),
-  }),
-);
+export const CouponCreate = z.strictObject({
+  code: code(),
+  name: z.string().trim().min(1).max(200).optional().describe('Display label; defaults to the code. It labels the adjustment on documents.'),
+  discount_type: z.enum(['percentage', 'fixed_amount']),
+  value: decimalInput({ scale: 4, min: 0, exclusiveMin: true }).describe('For percentage up to 100; for fixed_amount a currency amount (2 decimals).'),
+  ...window(),
+});
 export type CouponCreate = z.infer<typeof CouponCreate>;
 
-export const CouponUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    code: code().optional(),
-    name: z.string().trim().min(1).max(200).optional(),
-    discount_type: z.enum(['percentage', 'fixed_amount']).optional(),
-    value: decimalInput({ scale: 4, min: 0, exclusiveMin: true }).optional(),
-    ...window(),
-  }),
-);
+export const CouponUpdate = z.strictObject({
+  code: code().optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  discount_type: z.enum(['percentage', 'fixed_amount']).optional(),
+  value: decimalInput({ scale: 4, min: 0, exclusiveMin: true }).optional(),
+  ...window(),
+});
 export type CouponUpdate = z.infer<typeof CouponUpdate>;
 
 export const ApplyCoupon = z.strictObject({

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { decimalInput } from '../../money';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const APPROVAL_DOCUMENT_TYPES = ['sales_order', 'purchase_order'] as const;
 
@@ -35,37 +34,33 @@ export const OrderApprovalRule = z
   .meta({ id: 'OrderApprovalRule' });
 export type OrderApprovalRule = z.infer<typeof OrderApprovalRule>;
 
-export const OrderApprovalRuleCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    document_type: z
-      .enum(APPROVAL_DOCUMENT_TYPES)
-      .optional()
-      .describe(
-        'sales_order (default) or purchase_order. A purchase order rule takes vendor_id (or nothing: every purchase order) and no account_id or sales_channel_id.',
-      ),
-    vendor_id: id().nullable().optional().describe('Purchase order rules: a vendor of the entity; left out or null, the rule routes every purchase order.'),
-    account_id: id()
-      .nullable()
-      .optional()
-      .describe('A customer account of the entity. At least one of account_id and sales_channel_id; both narrows the rule to that customer in that channel.'),
-    sales_channel_id: id().nullable().optional().describe('The sales channel id the integrator puts on orders (sales_channel_id).'),
-    threshold_amount: decimalInput({ scale: 2, min: 0 }).describe('2 decimals, at least 0.'),
-    approver_user_id: id().describe('An active user of the entity.'),
-    is_active: z.boolean().optional().describe('Defaults to true.'),
-  }),
-);
+export const OrderApprovalRuleCreate = z.strictObject({
+  document_type: z
+    .enum(APPROVAL_DOCUMENT_TYPES)
+    .optional()
+    .describe(
+      'sales_order (default) or purchase_order. A purchase order rule takes vendor_id (or nothing: every purchase order) and no account_id or sales_channel_id.',
+    ),
+  vendor_id: id().nullable().optional().describe('Purchase order rules: a vendor of the entity; left out or null, the rule routes every purchase order.'),
+  account_id: id()
+    .nullable()
+    .optional()
+    .describe('A customer account of the entity. At least one of account_id and sales_channel_id; both narrows the rule to that customer in that channel.'),
+  sales_channel_id: id().nullable().optional().describe('The sales channel id the integrator puts on orders (sales_channel_id).'),
+  threshold_amount: decimalInput({ scale: 2, min: 0 }).describe('2 decimals, at least 0.'),
+  approver_user_id: id().describe('An active user of the entity.'),
+  is_active: z.boolean().optional().describe('Defaults to true.'),
+});
 export type OrderApprovalRuleCreate = z.infer<typeof OrderApprovalRuleCreate>;
 
-export const OrderApprovalRuleUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    vendor_id: id().nullable().optional().describe('Purchase order rules only.'),
-    account_id: id().nullable().optional(),
-    sales_channel_id: id().nullable().optional(),
-    threshold_amount: decimalInput({ scale: 2, min: 0 }).optional(),
-    approver_user_id: id().optional(),
-    is_active: z.boolean().optional(),
-  }),
-);
+export const OrderApprovalRuleUpdate = z.strictObject({
+  vendor_id: id().nullable().optional().describe('Purchase order rules only.'),
+  account_id: id().nullable().optional(),
+  sales_channel_id: id().nullable().optional(),
+  threshold_amount: decimalInput({ scale: 2, min: 0 }).optional(),
+  approver_user_id: id().optional(),
+  is_active: z.boolean().optional(),
+});
 export type OrderApprovalRuleUpdate = z.infer<typeof OrderApprovalRuleUpdate>;
 
 export const OrderRejection = z.strictObject({

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const OrderHold = z.strictObject({
   hold_type: z.string().trim().min(1).max(50).describe('Why the order is held, as a short key: credit, fraud_review, customer_request, ...'),
@@ -11,25 +10,23 @@ export const OrderHold = z.strictObject({
 });
 export type OrderHold = z.infer<typeof OrderHold>;
 
-export const OrderFulfillmentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe("A line of the order; for a kit, the kit's line (its components ship with it)."),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
-        }),
-      )
-      .min(1)
-      .max(500),
-    location_id: id().optional().describe("Where the goods ship from; default the order's location."),
-    fulfillment_date: isoDate()
-      .optional()
-      .describe(
-        "The date the goods shipped, which dates the cost of goods sold entry and the stock movements; defaults to today (UTC). Not before the order's own date (400); in a closed period 422 period_closed.",
-      ),
-  }),
-);
+export const OrderFulfillmentCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe("A line of the order; for a kit, the kit's line (its components ship with it)."),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
+      }),
+    )
+    .min(1)
+    .max(500),
+  location_id: id().optional().describe("Where the goods ship from; default the order's location."),
+  fulfillment_date: isoDate()
+    .optional()
+    .describe(
+      "The date the goods shipped, which dates the cost of goods sold entry and the stock movements; defaults to today (UTC). Not before the order's own date (400); in a closed period 422 period_closed.",
+    ),
+});
 export type OrderFulfillmentCreate = z.infer<typeof OrderFulfillmentCreate>;
 
 export const OrderFulfillment = z

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { decimalInput, PRICE_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { DOCUMENT_TYPES, OrderAdjustment } from './order';
-import { requestSchema } from '../../schemas/request-schema';
 
 const quantity = () => decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true });
 const unitPrice = () => decimalInput({ scale: PRICE_SCALE, min: 0 });
@@ -32,25 +31,23 @@ const lineFields = () => ({
     .describe('Purchase order lines only (400 elsewhere): the unit the vendor sells in; quantity stays in stock units.'),
 });
 
-export const OrderLineCreate = /* @__PURE__ */ requestSchema(() => z.strictObject({ product_id: id(), ...lineFields() }));
+export const OrderLineCreate = z.strictObject({ product_id: id(), ...lineFields() });
 export type OrderLineCreate = z.infer<typeof OrderLineCreate>;
 
-export const OrderLineUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    quantity: quantity().optional(),
-    sell_rate: unitPrice().optional(),
-    unit_price: unitPrice().optional(),
-    notes: optionalText(2000),
-    discount_amount: cents().optional(),
-    discount_percent: percent().nullable().optional(),
-    tax_rate_id: id().nullable().optional(),
-    is_drop_ship: z.boolean().optional(),
-    drop_ship_vendor_id: id().nullable().optional(),
-    unit_of_measure_id: id().nullable().optional().describe('Purchase order lines only (400 elsewhere); null clears it.'),
-    override: z.boolean().optional().describe('Edit a paid document anyway: needs the orders.revision_override permission; audited.'),
-    override_reason: z.string().trim().min(1).max(500).optional(),
-  }),
-);
+export const OrderLineUpdate = z.strictObject({
+  quantity: quantity().optional(),
+  sell_rate: unitPrice().optional(),
+  unit_price: unitPrice().optional(),
+  notes: optionalText(2000),
+  discount_amount: cents().optional(),
+  discount_percent: percent().nullable().optional(),
+  tax_rate_id: id().nullable().optional(),
+  is_drop_ship: z.boolean().optional(),
+  drop_ship_vendor_id: id().nullable().optional(),
+  unit_of_measure_id: id().nullable().optional().describe('Purchase order lines only (400 elsewhere); null clears it.'),
+  override: z.boolean().optional().describe('Edit a paid document anyway: needs the orders.revision_override permission; audited.'),
+  override_reason: z.string().trim().min(1).max(500).optional(),
+});
 export type OrderLineUpdate = z.infer<typeof OrderLineUpdate>;
 
 const headerFields = () => ({
@@ -80,49 +77,43 @@ const headerFields = () => ({
     .describe('The sales channel the order came through (an id your integration assigns); order approval rules can route by it.'),
 });
 
-export const OrderCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    document_type: z.enum(DOCUMENT_TYPES),
-    account_id: id().describe('A customer account for quotes, sales orders, invoices and returns; a vendor for purchase orders.'),
-    invoice_type: z.enum(['order', 'manual', 'proforma', 'correction']).optional().describe('Invoices only; defaults to manual.'),
-    ...headerFields(),
-    lines: z.array(OrderLineCreate).max(500).optional(),
-    migration_batch_id: id()
-      .optional()
-      .describe("An open import batch of this entity: the document keeps it, imported_at is set, and source_platform defaults to the batch's external_source."),
-  }),
-);
+export const OrderCreate = z.strictObject({
+  document_type: z.enum(DOCUMENT_TYPES),
+  account_id: id().describe('A customer account for quotes, sales orders, invoices and returns; a vendor for purchase orders.'),
+  invoice_type: z.enum(['order', 'manual', 'proforma', 'correction']).optional().describe('Invoices only; defaults to manual.'),
+  ...headerFields(),
+  lines: z.array(OrderLineCreate).max(500).optional(),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the document keeps it, imported_at is set, and source_platform defaults to the batch's external_source."),
+});
 export type OrderCreate = z.infer<typeof OrderCreate>;
 
-export const OrderUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    account_id: id().optional(),
-    ...headerFields(),
-  }),
-);
+export const OrderUpdate = z.strictObject({
+  account_id: id().optional(),
+  ...headerFields(),
+});
 export type OrderUpdate = z.infer<typeof OrderUpdate>;
 
-export const OrderAdjustmentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200).optional().describe('Display label. Required unless coupon_code is sent.'),
-    effect_type: z.enum(['discount', 'fee']).optional().describe('Required unless coupon_code is sent.'),
-    discount_type: z.enum(['percentage', 'fixed_amount']).optional().describe('Required unless coupon_code is sent.'),
-    value: decimalInput({ scale: 4, min: 0 })
-      .optional()
-      .describe('For percentage 0 to 100; for fixed_amount a currency amount (2 decimals). Required unless coupon_code is sent.'),
-    coupon_code: z
-      .string()
-      .trim()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe(
-        'A coupon to apply instead of a manual adjustment (same as POST /v1/orders/{id}/apply-coupon); exclusive with name, effect_type, discount_type and value.',
-      ),
-    notes: optionalText(2000),
-    created_by_user_id: id().optional().describe('The acting user; defaults to the user of the API key.'),
-  }),
-);
+export const OrderAdjustmentCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional().describe('Display label. Required unless coupon_code is sent.'),
+  effect_type: z.enum(['discount', 'fee']).optional().describe('Required unless coupon_code is sent.'),
+  discount_type: z.enum(['percentage', 'fixed_amount']).optional().describe('Required unless coupon_code is sent.'),
+  value: decimalInput({ scale: 4, min: 0 })
+    .optional()
+    .describe('For percentage 0 to 100; for fixed_amount a currency amount (2 decimals). Required unless coupon_code is sent.'),
+  coupon_code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe(
+      'A coupon to apply instead of a manual adjustment (same as POST /v1/orders/{id}/apply-coupon); exclusive with name, effect_type, discount_type and value.',
+    ),
+  notes: optionalText(2000),
+  created_by_user_id: id().optional().describe('The acting user; defaults to the user of the API key.'),
+});
 export type OrderAdjustmentCreate = z.infer<typeof OrderAdjustmentCreate>;
 /** A manual adjustment: the E2 body without coupon_code, its four fields present. */
 export type ManualAdjustment = Required<Pick<OrderAdjustmentCreate, 'name' | 'effect_type' | 'discount_type' | 'value'>> &

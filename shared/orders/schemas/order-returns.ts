@@ -3,48 +3,43 @@ import * as z from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, optionalText } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
-export const OrderReturnCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe("A line of the source document; for a kit, the kit's line (its components come back with it)."),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
-          restock: z.boolean().optional().describe('Put the goods back on the shelf when received (default true); false for damaged goods.'),
-          reason: optionalText(500).describe('Why the goods came back.'),
-        }),
-      )
-      .min(1)
-      .max(500),
-    location_id: id().optional().describe("Where the goods come back to; default the source document's location."),
-    notes: optionalText(5000),
-  }),
-);
+export const OrderReturnCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe("A line of the source document; for a kit, the kit's line (its components come back with it)."),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
+        restock: z.boolean().optional().describe('Put the goods back on the shelf when received (default true); false for damaged goods.'),
+        reason: optionalText(500).describe('Why the goods came back.'),
+      }),
+    )
+    .min(1)
+    .max(500),
+  location_id: id().optional().describe("Where the goods come back to; default the source document's location."),
+  notes: optionalText(5000),
+});
 export type OrderReturnCreate = z.infer<typeof OrderReturnCreate>;
 
-export const OrderReturnReceiptCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe("A line of the return; for a kit, the kit's line."),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
-        }),
-      )
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('Default: everything not yet received.'),
-    location_id: id().optional().describe("Where restocked goods go; default the return's location."),
-    received_date: isoDate()
-      .optional()
-      .describe(
-        "The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.",
-      ),
-  }),
-);
+export const OrderReturnReceiptCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe("A line of the return; for a kit, the kit's line."),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }),
+      }),
+    )
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Default: everything not yet received.'),
+  location_id: id().optional().describe("Where restocked goods go; default the return's location."),
+  received_date: isoDate()
+    .optional()
+    .describe(
+      "The date the goods came back, which dates the inventory entry and the stock movements; defaults to today (UTC). Not before the return's own date (400); in a closed period 422 period_closed.",
+    ),
+});
 export type OrderReturnReceiptCreate = z.infer<typeof OrderReturnReceiptCreate>;
 
 export const OrderReturnReceipt = z

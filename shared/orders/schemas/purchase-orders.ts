@@ -4,30 +4,27 @@ import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { COST_SCALE } from '../../inventory/schemas/inventory';
 import { id, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
-export const PurchaseReceiptCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe('A line of the purchase order.'),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).describe('Units received now.'),
-          unit_cost: decimalInput({ scale: COST_SCALE, min: 0 })
-            .optional()
-            .describe("Landed cost per unit of this receipt; default the line's unit_cost. The FIFO layer and the GL entry use it."),
-        }),
-      )
-      .min(1)
-      .max(500),
-    location_id: id().optional().describe("Where the goods arrive; default the purchase order's location. Not used for drop-ship lines."),
-    received_at: timestamp()
-      .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
-      .optional()
-      .describe('When the goods arrived; default now. Dates the inventory transactions and the GL entry.'),
-    notes: optionalText(2000),
-  }),
-);
+export const PurchaseReceiptCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe('A line of the purchase order.'),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).describe('Units received now.'),
+        unit_cost: decimalInput({ scale: COST_SCALE, min: 0 })
+          .optional()
+          .describe("Landed cost per unit of this receipt; default the line's unit_cost. The FIFO layer and the GL entry use it."),
+      }),
+    )
+    .min(1)
+    .max(500),
+  location_id: id().optional().describe("Where the goods arrive; default the purchase order's location. Not used for drop-ship lines."),
+  received_at: timestamp()
+    .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
+    .optional()
+    .describe('When the goods arrived; default now. Dates the inventory transactions and the GL entry.'),
+  notes: optionalText(2000),
+});
 export type PurchaseReceiptCreate = z.infer<typeof PurchaseReceiptCreate>;
 
 export const PurchaseReceipt = z

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { decimalInput } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const TaxRate = z
   .object({
@@ -21,26 +20,22 @@ export const TaxRate = z
   .meta({ id: 'TaxRate' });
 export type TaxRate = z.infer<typeof TaxRate>;
 
-export const TaxRateCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
-    rate: decimalInput({ scale: 4, min: 0, max: 100 }).describe('A percentage, 0 to 100, up to 4 decimals.'),
-    description: optionalText(1000),
-    is_active: z.boolean().optional().describe('Defaults to true.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const TaxRateCreate = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
+  rate: decimalInput({ scale: 4, min: 0, max: 100 }).describe('A percentage, 0 to 100, up to 4 decimals.'),
+  description: optionalText(1000),
+  is_active: z.boolean().optional().describe('Defaults to true.'),
+  metadata: metadata().optional(),
+});
 export type TaxRateCreate = z.infer<typeof TaxRateCreate>;
 
-export const TaxRateUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
-    rate: decimalInput({ scale: 4, min: 0, max: 100 })
-      .optional()
-      .describe('Lines keep the rate they were given (a snapshot); the new rate applies to lines the rate is set on from now on.'),
-    description: optionalText(1000),
-    is_active: z.boolean().optional(),
-    metadata: metadata().optional(),
-  }),
-);
+export const TaxRateUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  rate: decimalInput({ scale: 4, min: 0, max: 100 })
+    .optional()
+    .describe('Lines keep the rate they were given (a snapshot); the new rate applies to lines the rate is set on from now on.'),
+  description: optionalText(1000),
+  is_active: z.boolean().optional(),
+  metadata: metadata().optional(),
+});
 export type TaxRateUpdate = z.infer<typeof TaxRateUpdate>;

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 import { param } from '../../schemas/parameters';
-import { requestSchema } from '../../schemas/request-schema';
 
 function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string) {
   return z
@@ -56,17 +55,15 @@ const editable = () => ({
   external_id: optionalText(200),
 });
 
-export const PartyCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: z.string().trim().min(1).max(200),
-    ...editable(),
-    migration_batch_id: id()
-      .optional()
-      .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
-  }),
-);
+export const PartyCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  ...editable(),
+  migration_batch_id: id()
+    .optional()
+    .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
+});
 export type PartyCreate = z.infer<typeof PartyCreate>;
-export const PartyUpdate = /* @__PURE__ */ requestSchema(() => z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() }));
+export const PartyUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() });
 export type PartyUpdate = z.infer<typeof PartyUpdate>;
 export type Party = Account | Vendor;
 

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { decimalInput, MONEY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 const AP_PAYMENT_METHODS = ['check', 'ach', 'wire', 'card'] as const;
 
@@ -55,33 +54,31 @@ export const ApPayment = z
   .meta({ id: 'ApPayment', description: "A payment of one vendor's bills from a bank account, with vendor credits applied first." });
 export type ApPayment = z.infer<typeof ApPayment>;
 
-export const ApPaymentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    bills: z
-      .array(
-        z.strictObject({
-          bill_id: id().describe('An open or partially_paid bill of the vendor.'),
-          amount: decimalInput({ scale: MONEY_SCALE, min: 0, exclusiveMin: true }).describe(
-            "What the bill's balance_due goes down by (credits first, then cash); at most its balance_due.",
-          ),
-        }),
-      )
-      .min(1)
-      .max(100)
-      .describe('The bills paid, 1 to 100, each at most once, all of one vendor.'),
-    vendor_credit_ids: z
-      .array(id())
-      .max(50)
-      .optional()
-      .describe('Vendor credits of the same vendor applied first, in the order given, to the bills in their order; what they do not cover is paid in cash.'),
-    bank_account_id: id().optional().describe('The bank_account_id of a bank GL account; required unless the credits cover every bill amount.'),
-    method: z.enum(AP_PAYMENT_METHODS),
-    reference: optionalText(100),
-    payment_date: isoDate().optional().describe('Defaults to today (UTC); not before any bill date nor any credit date. A closed period is 422 period_closed.'),
-    memo: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const ApPaymentCreate = z.strictObject({
+  bills: z
+    .array(
+      z.strictObject({
+        bill_id: id().describe('An open or partially_paid bill of the vendor.'),
+        amount: decimalInput({ scale: MONEY_SCALE, min: 0, exclusiveMin: true }).describe(
+          "What the bill's balance_due goes down by (credits first, then cash); at most its balance_due.",
+        ),
+      }),
+    )
+    .min(1)
+    .max(100)
+    .describe('The bills paid, 1 to 100, each at most once, all of one vendor.'),
+  vendor_credit_ids: z
+    .array(id())
+    .max(50)
+    .optional()
+    .describe('Vendor credits of the same vendor applied first, in the order given, to the bills in their order; what they do not cover is paid in cash.'),
+  bank_account_id: id().optional().describe('The bank_account_id of a bank GL account; required unless the credits cover every bill amount.'),
+  method: z.enum(AP_PAYMENT_METHODS),
+  reference: optionalText(100),
+  payment_date: isoDate().optional().describe('Defaults to today (UTC); not before any bill date nor any credit date. A closed period is 422 period_closed.'),
+  memo: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type ApPaymentCreate = z.infer<typeof ApPaymentCreate>;
 
 export const ApPaymentVoid = z.strictObject({

@@ -2,7 +2,6 @@
 import * as z from 'zod';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const PaymentTerm = z
   .object({
@@ -24,18 +23,14 @@ export type PaymentTerm = z.infer<typeof PaymentTerm>;
 const name = () => z.string().trim().min(1).max(100);
 const netDays = () => z.number().int().min(0).max(3650);
 
-export const PaymentTermCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: name().describe('1 to 100 characters, such as Net 30.'),
-    net_days: netDays().describe('0 to 3650: the due date is the bill date plus this many days.'),
-  }),
-);
+export const PaymentTermCreate = z.strictObject({
+  name: name().describe('1 to 100 characters, such as Net 30.'),
+  net_days: netDays().describe('0 to 3650: the due date is the bill date plus this many days.'),
+});
 export type PaymentTermCreate = z.infer<typeof PaymentTermCreate>;
 
-export const PaymentTermUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: name().optional(),
-    net_days: netDays().optional().describe('Applies to bills whose due date is computed from now on; bills keep the due_date they have.'),
-  }),
-);
+export const PaymentTermUpdate = z.strictObject({
+  name: name().optional(),
+  net_days: netDays().optional().describe('Applies to bills whose due date is computed from now on; bills keep the due_date they have.'),
+});
 export type PaymentTermUpdate = z.infer<typeof PaymentTermUpdate>;

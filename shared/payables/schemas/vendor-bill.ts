@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { decimalInput, MONEY_SCALE, QUANTITY_SCALE } from '../../money';
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const VENDOR_BILL_STATUSES = ['draft', 'pending_approval', 'approved', 'rejected', 'open', 'partially_paid', 'paid', 'voided'] as const;
 export type VendorBillStatus = (typeof VENDOR_BILL_STATUSES)[number];
@@ -94,94 +93,86 @@ export type VendorBill = z.infer<typeof VendorBill>;
 const description = () => optionalText(1000).describe('Free text shown on the line.');
 const money = () => decimalInput({ scale: MONEY_SCALE, min: 0 });
 
-export const VendorBillLineCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    type: z.enum(['expense', 'item']).describe('expense: send account_id and amount; item: send product_id, quantity and unit_cost.'),
-    account_id: id().optional().describe('Expense lines (required): an active GL account of the entity, not accounts payable.'),
-    amount: money().optional().describe('Expense lines (required): 2 decimals, at least 0.'),
-    product_id: id().optional().describe('Item lines (required): a product of the entity.'),
-    quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Item lines (required): greater than 0, 4 decimals.'),
-    unit_cost: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).optional().describe('Item lines (required): at least 0, 4 decimals.'),
-    po_line_id: id()
-      .optional()
-      .describe(
-        "Item lines billed from a purchase order: a line of the bill's purchase order (or of the po_id sent). product_id defaults to the line's product, quantity to its received units not billed yet, unit_cost to its unit cost. The quantity may not exceed received − billed (422 bill_quantity_exceeds_received).",
-      ),
-    description: description(),
-  }),
-);
+export const VendorBillLineCreate = z.strictObject({
+  type: z.enum(['expense', 'item']).describe('expense: send account_id and amount; item: send product_id, quantity and unit_cost.'),
+  account_id: id().optional().describe('Expense lines (required): an active GL account of the entity, not accounts payable.'),
+  amount: money().optional().describe('Expense lines (required): 2 decimals, at least 0.'),
+  product_id: id().optional().describe('Item lines (required): a product of the entity.'),
+  quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Item lines (required): greater than 0, 4 decimals.'),
+  unit_cost: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).optional().describe('Item lines (required): at least 0, 4 decimals.'),
+  po_line_id: id()
+    .optional()
+    .describe(
+      "Item lines billed from a purchase order: a line of the bill's purchase order (or of the po_id sent). product_id defaults to the line's product, quantity to its received units not billed yet, unit_cost to its unit cost. The quantity may not exceed received − billed (422 bill_quantity_exceeds_received).",
+    ),
+  description: description(),
+});
 export type VendorBillLineCreate = z.infer<typeof VendorBillLineCreate>;
 
-export const VendorBillLineUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    account_id: id().optional().describe('Expense lines only.'),
-    amount: money().optional().describe('Expense lines only.'),
-    product_id: id().optional().describe('Item lines only.'),
-    quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Item lines only.'),
-    unit_cost: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).optional().describe('Item lines only.'),
-    description: description(),
-  }),
-);
+export const VendorBillLineUpdate = z.strictObject({
+  account_id: id().optional().describe('Expense lines only.'),
+  amount: money().optional().describe('Expense lines only.'),
+  product_id: id().optional().describe('Item lines only.'),
+  quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).optional().describe('Item lines only.'),
+  unit_cost: decimalInput({ scale: QUANTITY_SCALE, min: 0 }).optional().describe('Item lines only.'),
+  description: description(),
+});
 export type VendorBillLineUpdate = z.infer<typeof VendorBillLineUpdate>;
 
-export const VendorBillCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    vendor_id: id()
-      .optional()
-      .describe(
-        "A vendor of the entity that is not archived. Required unless po_id is sent (the purchase order's vendor, 422 purchase_order_vendor_mismatch if another).",
-      ),
-    po_id: id()
-      .optional()
-      .describe(
-        "Bill a purchase order (three-way match). Without lines, the bill takes one item line per purchase order line with received units not billed yet (quantity received − billed, unit_cost the line's); 422 purchase_order_nothing_to_bill when there are none. With lines, item lines name po_line_id.",
-      ),
-    vendor_invoice_number: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .nullable()
-      .optional()
-      .describe("The vendor's invoice number; 409 vendor_invoice_number_taken names the existing bill."),
-    bill_date: isoDate().optional().describe('Defaults to today (UTC).'),
-    due_date: isoDate().optional().describe('Defaults to bill_date + the net days of payment_term_id, else bill_date (due on receipt).'),
-    payment_term_id: id().nullable().optional().describe('Payment terms of the entity (net days; /v1/payment-terms).'),
-    tax_total: money().optional().describe('Purchase tax billed; posted with the cost (cost_of_goods_sold). Defaults to 0.'),
-    shipping_total: money().optional().describe('Freight billed; posted with the cost (cost_of_goods_sold). Defaults to 0.'),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional()
-      .describe("ISO 4217 code; defaults to the vendor's currency."),
-    notes: optionalText(5000),
-    metadata: metadata().optional(),
-    lines: z
-      .array(VendorBillLineCreate)
-      .max(200)
-      .optional()
-      .describe('Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines. With po_id and no lines, the lines come from the purchase order.'),
-  }),
-);
+export const VendorBillCreate = z.strictObject({
+  vendor_id: id()
+    .optional()
+    .describe(
+      "A vendor of the entity that is not archived. Required unless po_id is sent (the purchase order's vendor, 422 purchase_order_vendor_mismatch if another).",
+    ),
+  po_id: id()
+    .optional()
+    .describe(
+      "Bill a purchase order (three-way match). Without lines, the bill takes one item line per purchase order line with received units not billed yet (quantity received − billed, unit_cost the line's); 422 purchase_order_nothing_to_bill when there are none. With lines, item lines name po_line_id.",
+    ),
+  vendor_invoice_number: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .describe("The vendor's invoice number; 409 vendor_invoice_number_taken names the existing bill."),
+  bill_date: isoDate().optional().describe('Defaults to today (UTC).'),
+  due_date: isoDate().optional().describe('Defaults to bill_date + the net days of payment_term_id, else bill_date (due on receipt).'),
+  payment_term_id: id().nullable().optional().describe('Payment terms of the entity (net days; /v1/payment-terms).'),
+  tax_total: money().optional().describe('Purchase tax billed; posted with the cost (cost_of_goods_sold). Defaults to 0.'),
+  shipping_total: money().optional().describe('Freight billed; posted with the cost (cost_of_goods_sold). Defaults to 0.'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional()
+    .describe("ISO 4217 code; defaults to the vendor's currency."),
+  notes: optionalText(5000),
+  metadata: metadata().optional(),
+  lines: z
+    .array(VendorBillLineCreate)
+    .max(200)
+    .optional()
+    .describe('Up to 200 lines; more with POST /v1/vendor-bills/{id}/lines. With po_id and no lines, the lines come from the purchase order.'),
+});
 export type VendorBillCreate = z.infer<typeof VendorBillCreate>;
 
-export const VendorBillUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    vendor_id: id().optional(),
-    vendor_invoice_number: z.string().trim().min(1).max(100).nullable().optional(),
-    bill_date: isoDate().optional(),
-    due_date: isoDate().optional(),
-    payment_term_id: id().nullable().optional(),
-    tax_total: money().optional(),
-    shipping_total: money().optional(),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
-    notes: optionalText(5000),
-    metadata: metadata().optional(),
-  }),
-);
+export const VendorBillUpdate = z.strictObject({
+  vendor_id: id().optional(),
+  vendor_invoice_number: z.string().trim().min(1).max(100).nullable().optional(),
+  bill_date: isoDate().optional(),
+  due_date: isoDate().optional(),
+  payment_term_id: id().nullable().optional(),
+  tax_total: money().optional(),
+  shipping_total: money().optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
+  notes: optionalText(5000),
+  metadata: metadata().optional(),
+});
 export type VendorBillUpdate = z.infer<typeof VendorBillUpdate>;
 
 export const VendorBillRejection = z.strictObject({

@@ -6,7 +6,6 @@ import { decimalInput } from '../../money';
 const CREDIT_SCALE = 4;
 import { id, isoDate, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const VENDOR_CREDIT_STATUSES = ['open', 'partially_applied', 'applied', 'voided', 'expired'] as const;
 export type VendorCreditStatus = (typeof VENDOR_CREDIT_STATUSES)[number];
@@ -74,26 +73,24 @@ export const VendorCredit = z
   .meta({ id: 'VendorCredit', description: 'A credit from a vendor, applied to its bills through AP payments (amounts are 4-decimal strings).' });
 export type VendorCredit = z.infer<typeof VendorCredit>;
 
-export const VendorCreditCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    vendor_id: id().describe('A vendor of the entity that is not archived.'),
-    amount: decimalInput({ scale: CREDIT_SCALE, min: 0.01 }).describe(
-      'At least 0.01, up to 4 decimals; 12.5 and "12.5000" alike. The ledger posts it rounded to cents, and AP payments apply whole cents of the remaining amount.',
+export const VendorCreditCreate = z.strictObject({
+  vendor_id: id().describe('A vendor of the entity that is not archived.'),
+  amount: decimalInput({ scale: CREDIT_SCALE, min: 0.01 }).describe(
+    'At least 0.01, up to 4 decimals; 12.5 and "12.5000" alike. The ledger posts it rounded to cents, and AP payments apply whole cents of the remaining amount.',
+  ),
+  source_type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,49}$/, 'must be lower snake case, at most 50 characters')
+    .optional()
+    .describe(
+      'Free text, default manual; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other. price_adjustment needs source_id: a posted bill of the vendor.',
     ),
-    source_type: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]{0,49}$/, 'must be lower snake case, at most 50 characters')
-      .optional()
-      .describe(
-        'Free text, default manual; common values manual, vendor_return, price_adjustment, rebate, duplicate_payment, other. price_adjustment needs source_id: a posted bill of the vendor.',
-      ),
-    source_id: id().nullable().optional().describe('price_adjustment: the vendor bill adjusted (required); other types: an id of your own, kept as sent.'),
-    credit_date: isoDate().optional().describe('Date of the issuance entry; defaults to today (UTC). A closed period is 422 period_closed.'),
-    expires_at: timestamp().nullable().optional().describe('After this instant the expiry job forfeits the remaining balance; must be in the future.'),
-    memo: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+  source_id: id().nullable().optional().describe('price_adjustment: the vendor bill adjusted (required); other types: an id of your own, kept as sent.'),
+  credit_date: isoDate().optional().describe('Date of the issuance entry; defaults to today (UTC). A closed period is 422 period_closed.'),
+  expires_at: timestamp().nullable().optional().describe('After this instant the expiry job forfeits the remaining balance; must be in the future.'),
+  memo: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type VendorCreditCreate = z.infer<typeof VendorCreditCreate>;
 
 export const VendorCreditVoid = z.strictObject({

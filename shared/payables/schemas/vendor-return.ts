@@ -3,31 +3,28 @@ import * as z from 'zod';
 import { decimalInput, QUANTITY_SCALE } from '../../money';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
-export const VendorReturnCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    lines: z
-      .array(
-        z.strictObject({
-          line_id: id().describe('A line of the purchase order with units received.'),
-          quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).describe(
-            'Units returned now: at most the units received less those already returned.',
-          ),
-          location_id: id().optional().describe("Where the units leave from; default the return's location_id, else the purchase order's location."),
-        }),
-      )
-      .min(1)
-      .max(500),
-    location_id: id().optional().describe("Default location of the lines; default the purchase order's location."),
-    returned_at: timestamp()
-      .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
-      .optional()
-      .describe('When the goods left; default now. Dates the inventory transactions, the GL entry and the credit (credit_date).'),
-    reason: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const VendorReturnCreate = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        line_id: id().describe('A line of the purchase order with units received.'),
+        quantity: decimalInput({ scale: QUANTITY_SCALE, min: 0, exclusiveMin: true }).describe(
+          'Units returned now: at most the units received less those already returned.',
+        ),
+        location_id: id().optional().describe("Where the units leave from; default the return's location_id, else the purchase order's location."),
+      }),
+    )
+    .min(1)
+    .max(500),
+  location_id: id().optional().describe("Default location of the lines; default the purchase order's location."),
+  returned_at: timestamp()
+    .refine((value) => Date.parse(value) <= Date.now() + 5 * 60_000, { message: 'must not be in the future' })
+    .optional()
+    .describe('When the goods left; default now. Dates the inventory transactions, the GL entry and the credit (credit_date).'),
+  reason: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type VendorReturnCreate = z.infer<typeof VendorReturnCreate>;
 
 export const VendorReturn = z

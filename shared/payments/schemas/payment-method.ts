@@ -4,7 +4,6 @@ import { id, timestamp } from '../../schemas/common';
 import { listQuery } from '../../schemas/list';
 import { param, pathParams } from '../../schemas/parameters';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const AccountPaymentMethod = z
   .object({
@@ -43,11 +42,9 @@ export const SetupIntentResponse = z
   })
   .meta({ id: 'SetupIntent' });
 
-export const SetupIntentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    type: z.enum(['card', 'us_bank_account']).describe('card, or us_bank_account for an ACH debit account.'),
-  }),
-);
+export const SetupIntentCreate = z.strictObject({
+  type: z.enum(['card', 'us_bank_account']).describe('card, or us_bank_account for an ACH debit account.'),
+});
 
 export const PaymentMethodAttach = z.strictObject({
   setup_intent_id: z.string().min(1).max(255).describe('The setup intent from POST /v1/accounts/{id}/payment-methods, confirmed by the client.'),
@@ -55,11 +52,9 @@ export const PaymentMethodAttach = z.strictObject({
 });
 export type PaymentMethodAttach = z.infer<typeof PaymentMethodAttach>;
 
-export const PaymentMethodUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    is_default: z.literal(true).describe("Only true: make this the account's default; the previous default is demoted in the same transaction."),
-  }),
-);
+export const PaymentMethodUpdate = z.strictObject({
+  is_default: z.literal(true).describe("Only true: make this the account's default; the previous default is demoted in the same transaction."),
+});
 
 export const paymentMethodParams = pathParams({ id: param.id('The account id.'), payment_method_id: param.id('The account payment method id.') });
 

@@ -4,7 +4,6 @@ import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 import { param } from '../../schemas/parameters';
-import { requestSchema } from '../../schemas/request-schema';
 
 const PAYMENT_METHODS = ['check', 'cash', 'card', 'ach', 'other'] as const;
 const PAYMENT_STATUSES = ['pending', 'undeposited', 'deposited', 'voided', 'failed'] as const;
@@ -64,12 +63,10 @@ const receiptFields = () => ({
   notes: optionalText(2000),
 });
 
-export const OrderPaymentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    amount: money().describe('At most what the document accepts (its balance_due); more is 422 order_not_payable.'),
-    ...receiptFields(),
-  }),
-);
+export const OrderPaymentCreate = z.strictObject({
+  amount: money().describe('At most what the document accepts (its balance_due); more is 422 order_not_payable.'),
+  ...receiptFields(),
+});
 export type OrderPaymentCreate = z.infer<typeof OrderPaymentCreate>;
 
 export const ApplicationInput = z.strictObject({ order_id: id(), amount_applied: money() });
@@ -83,24 +80,22 @@ const appliedDate = () =>
       "The date the application is effective and its entry posts on. Default: today (UTC). Before the payment's payment_date is 400; in a closed period 422 period_closed.",
     );
 
-export const MultiInvoicePaymentCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    account_id: id(),
-    amount: money(),
-    auto_apply: z.boolean().optional().describe("Apply the amount oldest-first over the account's open invoices; exclusive with applications."),
-    route_unapplied: z
-      .literal('credit')
-      .optional()
-      .describe('credit: a remainder not applied stays on the payment as unapplied customer credit. Required when anything is left unapplied.'),
-    applications: z.array(ApplicationInput).max(500).optional(),
-    applied_date: isoDate()
-      .optional()
-      .describe(
-        'The date the applications take effect. Default: payment_date (applied as received). A later date posts the receipt to customer_credits on payment_date and moves the applied part to accounts_receivable on applied_date. Before payment_date is 400; in a closed period 422 period_closed; not with an ach payment (its applications take effect when it clears).',
-      ),
-    ...receiptFields(),
-  }),
-);
+export const MultiInvoicePaymentCreate = z.strictObject({
+  account_id: id(),
+  amount: money(),
+  auto_apply: z.boolean().optional().describe("Apply the amount oldest-first over the account's open invoices; exclusive with applications."),
+  route_unapplied: z
+    .literal('credit')
+    .optional()
+    .describe('credit: a remainder not applied stays on the payment as unapplied customer credit. Required when anything is left unapplied.'),
+  applications: z.array(ApplicationInput).max(500).optional(),
+  applied_date: isoDate()
+    .optional()
+    .describe(
+      'The date the applications take effect. Default: payment_date (applied as received). A later date posts the receipt to customer_credits on payment_date and moves the applied part to accounts_receivable on applied_date. Before payment_date is 400; in a closed period 422 period_closed; not with an ach payment (its applications take effect when it clears).',
+    ),
+  ...receiptFields(),
+});
 export type MultiInvoicePaymentCreate = z.infer<typeof MultiInvoicePaymentCreate>;
 
 export const MultiInvoicePaymentResult = z
@@ -166,12 +161,10 @@ const paymentIds = () => z.array(id()).min(1).max(500);
 export const DepositPreviewRequest = z.strictObject({ payment_ids: paymentIds() });
 export const DepositPreview = z.object({ total_amount: z.number(), line_count: z.number().int() }).meta({ id: 'DepositPreview' });
 
-export const DepositCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    bank_account_id: id().describe('The bank_account_id of a bank GL account.'),
-    deposit_date: isoDate(),
-    payment_ids: paymentIds(),
-    memo: optionalText(500),
-  }),
-);
+export const DepositCreate = z.strictObject({
+  bank_account_id: id().describe('The bank_account_id of a bank GL account.'),
+  deposit_date: isoDate(),
+  payment_ids: paymentIds(),
+  memo: optionalText(500),
+});
 export type DepositCreate = z.infer<typeof DepositCreate>;

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { decimalInput } from '../../money';
 import { id, isoDate, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 const RefundLine = z.object({
   id: id(),
@@ -32,15 +31,13 @@ export const Refund = z
   .meta({ id: 'Refund' });
 export type Refund = z.infer<typeof Refund>;
 
-export const RefundCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    amount: decimalInput({ scale: 2, min: 0, exclusiveMin: true })
-      .optional()
-      .describe('Defaults to everything not yet refunded; more than that is 422 refund_exceeds_refundable.'),
-    reason: optionalText(500),
-    refund_date: isoDate().optional().describe('Defaults to today (UTC); not before the payment (or its deposit).'),
-  }),
-);
+export const RefundCreate = z.strictObject({
+  amount: decimalInput({ scale: 2, min: 0, exclusiveMin: true })
+    .optional()
+    .describe('Defaults to everything not yet refunded; more than that is 422 refund_exceeds_refundable.'),
+  reason: optionalText(500),
+  refund_date: isoDate().optional().describe('Defaults to today (UTC); not before the payment (or its deposit).'),
+});
 export type RefundCreate = z.infer<typeof RefundCreate>;
 
 export const PaymentClear = z.strictObject({

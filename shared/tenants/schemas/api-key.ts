@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { ALL_SCOPES } from '../../auth/scopes';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const User = z
   .object({
@@ -55,21 +54,19 @@ const scopeList = () =>
     .max(ALL_SCOPES.length)
     .refine((scopes) => new Set(scopes).size === scopes.length, { message: 'scopes must not repeat' });
 
-export const ApiKeyCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    name: optionalText(100),
-    mode: z
-      .enum(['live', 'test'])
-      .optional()
-      .describe("Defaults to the calling key's mode, the only mode it may create: a live key creates live keys, a test key test keys."),
-    scopes: scopeList().describe('Scopes of the new key; each must be held by the calling key.'),
-    expires_at: timestamp().optional().describe('When the key stops working; omit for no expiry.'),
-    metadata: metadata().optional(),
-  }),
-);
+export const ApiKeyCreate = z.strictObject({
+  name: optionalText(100),
+  mode: z
+    .enum(['live', 'test'])
+    .optional()
+    .describe("Defaults to the calling key's mode, the only mode it may create: a live key creates live keys, a test key test keys."),
+  scopes: scopeList().describe('Scopes of the new key; each must be held by the calling key.'),
+  expires_at: timestamp().optional().describe('When the key stops working; omit for no expiry.'),
+  metadata: metadata().optional(),
+});
 export type ApiKeyCreate = z.infer<typeof ApiKeyCreate>;
 
-export const ApiKeyUpdate = /* @__PURE__ */ requestSchema(() => z.strictObject({ name: optionalText(100), metadata: metadata().optional() }));
+export const ApiKeyUpdate = z.strictObject({ name: optionalText(100), metadata: metadata().optional() });
 export type ApiKeyUpdate = z.infer<typeof ApiKeyUpdate>;
 
 export const ApiKeyRoll = z.strictObject({

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
-import { requestSchema } from '../../schemas/request-schema';
 
 export const WebhookEndpoint = z
   .object({
@@ -37,22 +36,18 @@ export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecret
 const enabledEvents = () =>
   z.array(z.string().min(1).max(100)).min(1).max(200).describe('Event types (such as order.created) or ["*"] for all; an unknown type is refused.');
 
-export const WebhookEndpointCreate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    url: z.string().min(1).max(2048),
-    enabled_events: enabledEvents(),
-    description: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const WebhookEndpointCreate = z.strictObject({
+  url: z.string().min(1).max(2048),
+  enabled_events: enabledEvents(),
+  description: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type WebhookEndpointCreate = z.infer<typeof WebhookEndpointCreate>;
 
-export const WebhookEndpointUpdate = /* @__PURE__ */ requestSchema(() =>
-  z.strictObject({
-    url: z.string().min(1).max(2048).optional(),
-    enabled_events: enabledEvents().optional(),
-    description: optionalText(1000),
-    metadata: metadata().optional(),
-  }),
-);
+export const WebhookEndpointUpdate = z.strictObject({
+  url: z.string().min(1).max(2048).optional(),
+  enabled_events: enabledEvents().optional(),
+  description: optionalText(1000),
+  metadata: metadata().optional(),
+});
 export type WebhookEndpointUpdate = z.infer<typeof WebhookEndpointUpdate>;
