@@ -11,7 +11,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { createRequire, isBuiltin } from 'node:module';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 export interface BundleEntry {
   /** Output folder name, relative to outdir (may contain `/`), e.g. `locations/create-location`. */
@@ -22,6 +22,13 @@ export interface BundleEntry {
   copyDirs?: { from: string; to: string }[];
   /** Generated files written next to index.mjs (name → content), e.g. the OpenAPI document. */
   files?: Record<string, string>;
+  /**
+   * Built in a pass of its own with esbuild's code splitting: what the entry reaches only through
+   * `import()` lands in chunk files beside index.mjs, which a cold start neither loads nor compiles
+   * (a public route's input reader and zod, public-handler.ts). Without it an `import()`ed module
+   * is bundled into index.mjs, evaluated late but compiled with the rest.
+   */
+  splitLazyImports?: boolean;
 }
 
 export interface BundleOptions {
@@ -39,7 +46,7 @@ export interface BundleResult {
   outdir: string;
   /** name → absolute folder holding index.mjs (and any copied files). */
   dirs: Record<string, string>;
-  /** name → bytes of the function's code (index.mjs). */
+  /** name → bytes of the function's code (index.mjs and any chunks beside it). */
   sizes: Record<string, number>;
   durationMs: number;
 }
@@ -74,13 +81,11 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
 
-  await build({
+  const entryPoint = (entry: BundleEntry) => `${HANDLER_ONLY}:${resolve(root, entry.entry)}`;
+  const common = {
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(entries.map((entry) => [`${entry.name}/index`, `${HANDLER_ONLY}:${resolve(root, entry.entry)}`])),
-    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
-    splitting: false,
     platform: 'node',
     target: 'node22',
     format: 'esm',
@@ -97,7 +102,18 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     external: ['pg-native'],
     plugins: [handlerOnly(), pgWithoutNative(root), builtinsWithTheirModule()],
     logLevel: 'warning',
-  });
+  } satisfies BuildOptions;
+  const [split, together] = [entries.filter((entry) => entry.splitLazyImports), entries.filter((entry) => !entry.splitLazyImports)];
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: Object.fromEntries(together.map((entry) => [`${entry.name}/index`, entryPoint(entry)])),
+      outdir,
+      splitting: false,
+    }),
+    // One pass each: the chunks land in the function's own folder, shared with no other function.
+    ...split.map((entry) => build({ ...common, entryPoints: { index: entryPoint(entry) }, outdir: join(outdir, entry.name), splitting: true })),
+  ]);
 
   const dirs: Record<string, string> = {};
   const sizes: Record<string, number> = {};
@@ -106,7 +122,9 @@ export async function bundleFunctions(entries: readonly BundleEntry[], options: 
     for (const { from, to } of entry.copyDirs ?? []) copyDirectory(resolve(root, from), join(dir, to));
     for (const [name, content] of Object.entries(entry.files ?? {})) writeFileSync(join(dir, name), content);
     dirs[entry.name] = dir;
-    sizes[entry.name] = statSync(join(dir, 'index.mjs')).size;
+    sizes[entry.name] = readdirSync(dir)
+      .filter((file) => file.endsWith('.mjs'))
+      .reduce((bytes, file) => bytes + statSync(join(dir, file)).size, 0);
   }
   if (options.sizesFile) {
     mkdirSync(dirname(options.sizesFile), { recursive: true });
@@ -121,8 +139,8 @@ const HANDLER_ONLY = 'handler-only';
  * Each function's entry exports only `handler`, the one name Lambda calls (`index.handler`): the
  * other exports of a handler module (a route's declaration, for the route table and the OpenAPI
  * document) are then code like any other, left out when nothing the handler runs uses them. A
- * public route's handler is built from its serving part alone (shared/http/route.ts), so its
- * bundle carries neither its declaration nor zod.
+ * public route's function is built on its serving part (functions/<key>.serving.ts), which
+ * imports no zod: its index.mjs then carries neither the declaration nor zod.
  */
 function handlerOnly(): Plugin {
   return {

@@ -61,7 +61,12 @@ const DOCS_SCRIPT_ROUTE_ID = 'platform.docs_script';
 export function bundleEntries(routes: readonly RouteSpec[], openApiDocument?: unknown): BundleEntry[] {
   return [
     ...routes.map((route): BundleEntry => {
-      const entry: BundleEntry = { name: route.key, entry: `functions/${route.key}.ts` };
+      // A public route's function is built on its serving part (functions/<key>.serving.ts), with
+      // the input reader a request with input loads split off (infra/bundle.ts: splitLazyImports).
+      const entry: BundleEntry =
+        route.auth === 'none'
+          ? { name: route.key, entry: `functions/${route.key}.serving.ts`, splitLazyImports: true }
+          : { name: route.key, entry: `functions/${route.key}.ts` };
       if (route.id === OPENAPI_ROUTE_ID && openApiDocument !== undefined) entry.files = servedTextFiles(OPENAPI_FILE, openApiText(openApiDocument));
       if (route.id === DOCS_SCRIPT_ROUTE_ID) entry.files = servedTextFiles(REDOC_SCRIPT_FILE, readFileSync(redocScriptInPackage(), 'utf8'));
       return entry;

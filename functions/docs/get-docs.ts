@@ -1,79 +1,12 @@
 import * as z from 'zod';
-import { publicHandler } from '../../shared/http/public-handler';
-import { servedText, type ServedText } from '../../shared/http/served-text';
-import { definePublicRoute, publicServing } from '../../shared/http/route';
-import { REDOC_SCRIPT_FILE } from './redoc-script';
+import { definePublicRoute } from '../../shared/http/route';
+import { handler, served } from './get-docs.serving';
 
-/**
- * The page loads the script and the document relative to where it is served (the API's root is
- * /<stage> on an execute-api host, / elsewhere), so one page works on every deployment. Redoc
- * routes its own anchors; an error code's anchor (#error-<code>, every envelope's doc_url) is
- * scrolled to once the page has rendered.
- */
-/**
- * Everything the page loads comes from this API: the policy also stops the one image Redoc's
- * footer would fetch from its vendor's CDN (Redoc then leaves it out). Redoc needs inline styles,
- * eval (its schema samples) and a blob worker (search).
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-].join('; ');
-
-const PAGE = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
-    <link rel="icon" href="data:,">
-    <title>Business Operations API reference</title>
-    <style>
-      body { margin: 0; }
-      table.error-catalog td { vertical-align: top; }
-      table.error-catalog code { word-break: normal; overflow-wrap: normal; }
-    </style>
-  </head>
-  <body>
-    <noscript>The reference needs JavaScript; the OpenAPI document is at v1/openapi.json.</noscript>
-    <div id="reference"></div>
-    <script>
-      const root = location.pathname.replace(/\\/docs\\/?$/, '');
-      const script = document.createElement('script');
-      script.src = root + '/docs/${REDOC_SCRIPT_FILE}';
-      script.onload = () =>
-        Redoc.init(root + '/v1/openapi.json', { expandResponses: '200,201,202', hideHostname: false }, document.getElementById('reference'), () => {
-          const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-          if (target) target.scrollIntoView();
-        });
-      document.head.appendChild(script);
-    </script>
-  </body>
-</html>
-`;
-
-let page: ServedText | undefined;
-
-// The function serves from this part alone: its bundle exports only the handler, and drops the
-// declaration below, zod with it, since that call and the schema's are marked pure (infra/bundle.ts).
-const served = publicServing({
-  id: 'platform.docs',
-  method: 'GET',
-  path: '/docs',
-  contentType: 'text/html; charset=utf-8',
-  handler: () => Promise.resolve((page ??= servedText(PAGE))),
-});
-
-export const route = /* @__PURE__ */ definePublicRoute(served, {
+export const route = definePublicRoute(served, {
   tag: 'Platform',
   summary: 'The reference page of this API',
   description: 'This document rendered as a page (Redoc), with an Errors section that has an anchor per error code: the `doc_url` of every error envelope.',
-  response: /* @__PURE__ */ z.string(),
+  response: z.string(),
 });
 
-export const handler = publicHandler(served);
+export { handler };

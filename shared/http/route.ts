@@ -211,8 +211,8 @@ type PublicDocumentation<R extends z.ZodType> = Pick<PublicRoute<undefined, unde
 
 /**
  * Declares a public route: whole, or as its serving part and its documentation. Declared in two
- * parts, its function's handler is built from the serving part alone, and the bundler drops the
- * declaration when the call and the schema calls in it are marked pure (esbuild's `@__PURE__`).
+ * parts, its function is built on the module of its serving part alone (functions/<key>.serving.ts,
+ * infra/functions.ts), which imports no zod.
  */
 export function definePublicRoute<
   P extends ZodObjectLike | undefined = undefined,

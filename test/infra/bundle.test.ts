@@ -17,6 +17,11 @@ import { openApiText } from '../../shared/http/openapi-source';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
 const routes = realRoutes();
+
+/** The chunks a bundle's code imports statically (what loading it loads), not the ones it import()s. */
+function staticChunks(dir: string, code: string): string[] {
+  return [...code.matchAll(/from\s*"\.\/([\w-]+\.mjs)"/g)].map(([, file]) => readFileSync(join(dir, file), 'utf8'));
+}
 let workDir: string;
 let result: BundleResult;
 let synthesized: SynthesizedStage;
@@ -131,7 +136,22 @@ describe('bundleFunctions', () => {
       const declared = ROUTES.find((candidate) => candidate.id === route.id)!;
       const code = readFileSync(join(result.dirs[route.key], 'index.mjs'), 'utf8');
       expect(code, route.key).not.toContain(declared.summary);
+      // zod and the input reader sit in a chunk beside it, which only a request bringing input loads.
+      const loaded = [code, ...staticChunks(result.dirs[route.key], code)].join('\n');
+      expect(loaded, route.key).not.toMatch(/\$ZodObject/);
     }
+  });
+
+  it('answers a public request that brings input from the chunk that reads it', () => {
+    const script = `const { handler } = await import(process.argv[1] + '/index.mjs');
+      const response = await handler({ httpMethod: 'GET', path: '/docs', headers: {}, queryStringParameters: { surprise: '1' }, requestContext: { requestId: 'r' } }, { getRemainingTimeInMillis: () => 1000 });
+      const body = JSON.parse(response.body);
+      console.log(JSON.stringify({ status: response.statusCode, code: body.code, param: body.param }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, result.dirs['docs/get-docs']], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 400, code: 'parameter_unknown', param: 'surprise' });
   });
 
   it("ships the generated OpenAPI document beside the OpenAPI function, which serves it naming the deployment's server", () => {
