@@ -128,6 +128,13 @@ function salesPrice(product: LineProduct, policy: { sell_price: string | null; l
 
 type Priced = { input: OrderLineCreate; product: LineProduct };
 
+/** The lines whose product exists, with it. */
+const withKnownProducts = (inputs: OrderLineCreate[], products: Map<string, LineProduct>): Priced[] =>
+  inputs.flatMap((input) => {
+    const product = products.get(key(input.product_id));
+    return product ? [{ input, product }] : [];
+  });
+
 /**
  * The products of the lines (by id) and the catalog price of each line whose product exists: a
  * sales document reads both with one statement, a purchase order its products and then its vendor costs.
@@ -144,10 +151,7 @@ async function pricedInputs(
       entityId,
       inputs.map((input) => input.product_id),
     );
-    const known = inputs.flatMap((input): Priced[] => {
-      const product = products.get(key(input.product_id));
-      return product ? [{ input, product }] : [];
-    });
+    const known = withKnownProducts(inputs, products);
     const prices = await catalogPrices(
       db,
       entityId,
@@ -244,10 +248,7 @@ export async function insertLines(
   if (!inputs.length) return [];
   const isPurchase = order.document_type === 'purchase_order';
   const { products, priceOf } = await pricedInputs(db, entityId, order, inputs);
-  const known = inputs.flatMap((input): Priced[] => {
-    const product = products.get(key(input.product_id));
-    return product ? [{ input, product }] : [];
-  });
+  const known = withKnownProducts(inputs, products);
   const rates = await taxRatesById(
     db,
     entityId,
