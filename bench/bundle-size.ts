@@ -340,7 +340,7 @@ async function main(): Promise<void> {
   const adminUrl = databaseUrl();
   assertLocal(adminUrl);
   const { functions: functionEntries, fixtures } = await entries();
-  const options = { root: REPO_DIR, minify: !PROFILE, sourcemap: false as const };
+  const options = { root: REPO_DIR, minify: !PROFILE, sourcemap: PROFILE ? ('external' as const) : (false as const) };
   await bundleFunctions(fixtures, { ...options, outdir: FIXTURE_DIR });
   if (!BUILD) {
     const cold = COLD_START ? await coldStarts(adminUrl) : undefined;

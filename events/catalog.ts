@@ -5,7 +5,7 @@
  * every event carries its type's version as `payload_version`, stamped by the outbox from
  * shared/events/payload-versions.ts, which a unit test holds equal to the versions here.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { EventType } from './types';
 import { ApiKey } from '../shared/tenants/schemas/api-key';
 import { Location } from '../shared/inventory/schemas/location';
@@ -45,7 +45,7 @@ import { MigrationBatch } from '../shared/migration/schemas/batch';
 export interface EventContract {
   version: number;
   description: string;
-  object: z.ZodType;
+  object: z.ZodMiniType;
 }
 
 export const EVENT_CATALOG = {
@@ -92,7 +92,7 @@ export const EVENT_CATALOG = {
   'tag.attached': {
     version: 1,
     description: 'A tag was attached to a resource; the object is the tag plus resource_type and resource_id.',
-    object: Tag.extend({ resource_type: z.string(), resource_id: z.uuid() }),
+    object: z.extend(Tag, { resource_type: z.string(), resource_id: z.uuid() }),
   },
   'tag.detached': {
     version: 1,
@@ -169,7 +169,7 @@ export const EVENT_CATALOG = {
   'api_key.rolled': {
     version: 1,
     description: 'An API key was replaced; the object is the new key (without secret) and rolled_from the old one.',
-    object: ApiKey.extend({ rolled_from: ApiKey }),
+    object: z.extend(ApiKey, { rolled_from: ApiKey }),
   },
   'order.created': {
     version: 2,
@@ -247,7 +247,7 @@ export const EVENT_CATALOG = {
     version: 2,
     description:
       'A purchase order was sent to its vendor (sent_at, sent_to; a draft became confirmed). The API sends no mail itself: deliver it from this event; message is the note for the vendor.',
-    object: Order.extend({ message: z.string().nullable() }),
+    object: z.extend(Order, { message: z.nullable(z.string()) }),
   },
   'purchase_order.received': {
     version: 1,

@@ -8,7 +8,7 @@
  * states: 2 for money amounts, 4 where the spec says so (vendor credits, quantities, unit costs).
  */
 import Decimal from 'decimal.js-light';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 // 40 significant digits; ties round away from zero; toString() never switches to exponent
 // notation within the magnitudes money and quantities take (so it is the exact plain decimal).
@@ -141,10 +141,16 @@ function decimalInputJsonSchema(options: DecimalInputOptions): { number: Record<
  */
 export function decimalInput(options: DecimalInputOptions = {}) {
   const { number, text } = decimalInputJsonSchema(options);
-  return z.union([z.number().meta(number), z.string().regex(DECIMAL_TEXT, 'must be a decimal number').meta(text)]).transform((value, ctx) => {
-    const result = decimalInputValue(value, options);
-    if ('value' in result) return result.value;
-    ctx.issues.push({ code: 'custom', message: result.refused, input: undefined });
-    return z.NEVER;
-  });
+  return z.pipe(
+    z.union([
+      z.number().register(z.globalRegistry, number),
+      z.string().check(z.regex(DECIMAL_TEXT, 'must be a decimal number')).register(z.globalRegistry, text),
+    ]),
+    z.transform((value, ctx) => {
+      const result = decimalInputValue(value, options);
+      if ('value' in result) return result.value;
+      ctx.issues.push({ code: 'custom', message: result.refused, input: undefined });
+      return z.NEVER;
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, type ErrorCode, type ErrorEnvelope } from '../../shared/errors';
 import { markEnclosed, savepointsOf, type EnclosingTransaction } from '../../shared/http/batch-operation';
 import { storeEvents, type EventEnvelope } from '../../shared/events/outbox';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { definePublicRoute } from '../../shared/http/route';
 import { handler, served } from './get-docs-script.serving';
 

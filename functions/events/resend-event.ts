@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
 import { defineRoute, requireOwnEntity } from '../../shared/http/route';
@@ -20,7 +20,7 @@ export const route = defineRoute({
     'Queues one more delivery of this event to the endpoint named, whether or not it subscribes to the type (the endpoint must be enabled). It is signed and retried like any delivery and carries the same webhook-id, so a receiver that already processed the event can recognise it. Returns the queued delivery (202).',
   scopes: ['webhooks:write'],
   params: entityResourceParams,
-  body: z.strictObject({ endpoint_id: id().describe('The webhook endpoint to send the event to.') }),
+  body: z.strictObject({ endpoint_id: id().check(z.describe('The webhook endpoint to send the event to.')) }),
   response: WebhookDelivery,
   successStatus: 202,
   errors: ['webhook_endpoint_disabled'],

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createDropShipPurchaseOrders } from '../../shared/orders/drop-ship';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';

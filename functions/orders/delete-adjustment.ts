@@ -1,5 +1,5 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id } from '../../shared/schemas/common';
 import { getAdjustment, removeAdjustment } from '../../shared/orders/coupon-redemptions';
 import { lambdaHandler } from '../../shared/http/handler-stack';
@@ -25,7 +25,7 @@ export const route = defineRoute({
     object: z.literal('order_adjustment'),
     livemode: livemode(),
     deleted: z.literal(true),
-    coupon_released: z.boolean().describe('True when a coupon redemption of this document was released.'),
+    coupon_released: z.boolean().check(z.describe('True when a coupon redemption of this document was released.')),
     order_total: z.number(),
     discount_total: z.number(),
     fee_total: z.number(),

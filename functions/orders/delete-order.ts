@@ -1,5 +1,5 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id } from '../../shared/schemas/common';
 import { deleteOrder } from '../../shared/orders/delete-order';
 import { getOrder } from '../../shared/orders/order-reads';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { listProductVendors } from '../../shared/catalog/product-vendors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { defineRoute } from '../../shared/http/route';

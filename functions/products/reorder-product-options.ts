@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { reorderOptions } from '../../shared/catalog/product-options';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -17,7 +17,7 @@ export const route = defineRoute({
   scopes: ['products:write'],
   params: idParams,
   body: OptionReorder,
-  response: z.object({ reordered: z.number().int() }),
+  response: z.object({ reordered: z.number().check(z.int()) }),
   handler: async (ctx, { params, body }) => {
     const result = await reorderOptions(ctx.db, ctx.entityId, params.id, body.order);
     await ctx.events.record('product_option.reordered', { product_id: params.id, order: body.order });

@@ -1,5 +1,5 @@
 import { param, pathParams } from '../../shared/schemas/parameters';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors';
 import { lambdaHandler } from '../../shared/http/handler-stack';
 import { idempotency } from '../../shared/http/idempotent';
@@ -11,8 +11,10 @@ import { livemode } from '../../shared/schemas/livemode';
 const TestSetupIntentConfirm = z.strictObject({
   payment_method: z
     .enum(SANDBOX_TOKEN_NAMES)
-    .describe(
-      'A Stripe test payment method token standing in for the numbers a customer types: pm_card_visa, pm_card_mastercard, ... (card intents), pm_usBankAccount_success or pm_usBankAccount_microdeposits (us_bank_account intents); pm_card_chargeDeclined leaves the intent requires_payment_method.',
+    .check(
+      z.describe(
+        'A Stripe test payment method token standing in for the numbers a customer types: pm_card_visa, pm_card_mastercard, ... (card intents), pm_usBankAccount_success or pm_usBankAccount_microdeposits (us_bank_account intents); pm_card_chargeDeclined leaves the intent requires_payment_method.',
+      ),
     ),
 });
 
@@ -21,11 +23,11 @@ const TestSetupIntent = z
     object: z.literal('setup_intent'),
     livemode: livemode(),
     setup_intent_id: z.string(),
-    status: z.string().describe('succeeded, requires_action (ACH awaiting micro-deposits) or requires_payment_method (declined).'),
+    status: z.string().check(z.describe('succeeded, requires_action (ACH awaiting micro-deposits) or requires_payment_method (declined).')),
     type: z.enum(['card', 'us_bank_account']),
-    payment_method: z.string().nullable().describe("The sandbox processor's payment method id, once the intent has one."),
+    payment_method: z.nullable(z.string()).check(z.describe("The sandbox processor's payment method id, once the intent has one.")),
   })
-  .meta({ id: 'TestHelperSetupIntent' });
+  .register(z.globalRegistry, { id: 'TestHelperSetupIntent' });
 
 export const route = defineRoute({
   id: 'test_helpers.setup_intents.confirm',

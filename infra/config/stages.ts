@@ -7,7 +7,7 @@
  * environment. Nothing here looks up an account or region, so `cdk synth` runs offline without
  * credentials.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 const STAGE_NAMES = ['prod', 'sandbox'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
@@ -15,23 +15,25 @@ export type StageName = (typeof STAGE_NAMES)[number];
 /** CloudWatch Logs accepts only these retention periods (days). */
 const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
 
-const logRetentionDays = z
-  .number()
-  .int()
-  .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), { message: `must be one of ${LOG_RETENTION_DAYS.join(', ')}` });
+const logRetentionDays = z.number().check(
+  z.int(),
+  z.refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), { message: `must be one of ${LOG_RETENTION_DAYS.join(', ')}` }),
+);
 
 /** What happens to a stateful resource when it leaves the template (or its stack is deleted). */
 const removal = z.enum(['retain', 'snapshot', 'destroy']);
+/** What happens to a resource that cannot be snapshotted when it leaves the template. */
+const removalWithoutSnapshot = z.enum(['retain', 'destroy']);
 export type Removal = z.infer<typeof removal>;
 
 const StageConfigSchema = z
   .object({
     name: z.enum(STAGE_NAMES),
     /** Key modes the authorizer accepts; becomes ACCEPTED_KEY_MODES. */
-    acceptedKeyModes: z.array(z.enum(['live', 'test'])).min(1),
+    acceptedKeyModes: z.array(z.enum(['live', 'test'])).check(z.minLength(1)),
     network: z.object({
       /** Availability zones the VPC spans; Aurora and the proxy need at least two. */
-      maxAzs: z.number().int().min(2).max(3),
+      maxAzs: z.number().check(z.int(), z.gte(2), z.lte(3)),
       /**
        * NAT gateways for the functions that call the internet (webhook delivery, the card
        * processor): one per availability zone, or a single one for the VPC.
@@ -40,58 +42,64 @@ const StageConfigSchema = z
     }),
     database: z.object({
       /** Aurora Serverless v2 capacity range in ACUs (0.5 steps). */
-      minCapacity: z.number().min(0.5).max(256).multipleOf(0.5),
-      maxCapacity: z.number().min(1).max(256).multipleOf(0.5),
+      minCapacity: z.number().check(z.gte(0.5), z.lte(256), z.multipleOf(0.5)),
+      maxCapacity: z.number().check(z.gte(1), z.lte(256), z.multipleOf(0.5)),
       /** Serverless v2 readers that scale with the writer; one gives a failover target in another AZ. */
-      readers: z.number().int().min(0).max(2),
+      readers: z.number().check(z.int(), z.gte(0), z.lte(2)),
       deletionProtection: z.boolean(),
-      backupRetentionDays: z.number().int().min(1).max(35),
+      backupRetentionDays: z.number().check(z.int(), z.gte(1), z.lte(35)),
       /** Performance Insights (7 days free); AWS advises it only from 2 ACUs of minimum capacity. */
       performanceInsights: z.boolean(),
       removal,
     }),
-    idempotency: z.object({ removal: removal.exclude(['snapshot']) }),
+    idempotency: z.object({ removal: removalWithoutSnapshot }),
     events: z.object({
-      removal: removal.exclude(['snapshot']),
+      removal: removalWithoutSnapshot,
       /** How long the bus archive keeps every event for replay (EventBridge archive retention, days). */
-      archiveRetentionDays: z.number().int().min(1).max(3650),
+      archiveRetentionDays: z.number().check(z.int(), z.gte(1), z.lte(3650)),
     }),
     api: z.object({
       /** Steady-state requests per second across the stage, and the burst bucket above it. */
-      throttleRateLimit: z.number().positive(),
-      throttleBurstLimit: z.number().int().positive(),
+      throttleRateLimit: z.number().check(z.positive()),
+      throttleBurstLimit: z.number().check(z.int(), z.positive()),
       /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
-      authorizerCacheTtlSeconds: z.number().int().min(0).max(3600),
+      authorizerCacheTtlSeconds: z.number().check(z.int(), z.gte(0), z.lte(3600)),
       /**
        * Per-key throttling: one API Gateway usage plan per tier, in which every API key of an account
        * on that tier gets this rate and burst for itself. The first tier is the default for new accounts.
        */
       usageTiers: z
-        .array(z.object({ name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), rateLimit: z.number().positive(), burstLimit: z.number().int().positive() }))
-        .min(1),
+        .array(
+          z.object({
+            name: z.string().check(z.regex(/^[a-z][a-z0-9_]{0,31}$/)),
+            rateLimit: z.number().check(z.positive()),
+            burstLimit: z.number().check(z.int(), z.positive()),
+          }),
+        )
+        .check(z.minLength(1)),
       /** AWS WAF: requests one client IP may send in any 5 minutes before the web ACL blocks it. */
-      wafRequestsPerIpPer5Minutes: z.number().int().min(10),
+      wafRequestsPerIpPer5Minutes: z.number().check(z.int(), z.gte(10)),
       /** Optional custom domain: `https://<domainName>/` maps to this stage (certificate in ACM, same region, created outside CDK). */
-      customDomain: z.object({ domainName: z.string().min(3), certificateArn: z.string().startsWith('arn:') }).optional(),
+      customDomain: z.optional(z.object({ domainName: z.string().check(z.minLength(3)), certificateArn: z.string().check(z.startsWith('arn:')) })),
       /**
        * Route id → execution environments Lambda keeps initialised for that route (provisioned
        * concurrency, billed while deployed): no cold start on those routes up to that many
        * concurrent requests. None by default.
        */
-      provisionedConcurrency: z.record(z.string(), z.number().int().min(1).max(100)).default({}),
+      provisionedConcurrency: z._default(z.record(z.string(), z.number().check(z.int(), z.gte(1), z.lte(100))), {}),
     }),
     observability: z.object({
       /**
        * Who is emailed when an alarm fires (an SNS email subscription the recipient confirms); none:
        * subscribe to the topic yourself. An operator setting (OPERATOR_SETTINGS), required for prod.
        */
-      alarmEmail: z.email().optional(),
+      alarmEmail: z.optional(z.email()),
       /** API 5xx responses as a percentage of requests over 5 minutes. */
-      api5xxRatePercent: z.number().positive().max(100),
+      api5xxRatePercent: z.number().check(z.positive(), z.lte(100)),
       /** p99 API latency over 5 minutes, in milliseconds. */
-      apiLatencyP99Ms: z.number().int().positive(),
+      apiLatencyP99Ms: z.number().check(z.int(), z.positive()),
       /** Age of the oldest unpublished outbox event, in seconds (the sweeper runs every minute). */
-      outboxLagSeconds: z.number().int().min(60),
+      outboxLagSeconds: z.number().check(z.int(), z.gte(60)),
     }),
     payments: z.object({
       /** The processor behind account payment methods (PAYMENT_PROCESSOR): the sandbox double (state in PostgreSQL, confirmed through POST /v1/test_helpers/setup_intents/{id}/confirm), or Stripe. */
@@ -100,57 +108,59 @@ const StageConfigSchema = z
        * Stripe: name of the Secrets Manager secret (created outside CDK) holding JSON
        * {secret_key_live, secret_key_test, publishable_key_live, publishable_key_test}.
        */
-      stripeSecretName: z.string().min(1).optional(),
+      stripeSecretName: z.optional(z.string().check(z.minLength(1))),
     }),
     logs: z.object({
       /** Log groups that leave the template (a removed stack, a function moved to another nested stack): kept until their retention expires, or deleted. */
-      removal: removal.exclude(['snapshot']),
+      removal: removalWithoutSnapshot,
       functionsRetentionDays: logRetentionDays,
       apiAccessRetentionDays: logRetentionDays,
       flowLogRetentionDays: logRetentionDays,
       databaseRetentionDays: logRetentionDays,
     }),
   })
-  .superRefine((config, ctx) => {
-    if (config.database.minCapacity > config.database.maxCapacity) {
-      ctx.addIssue({ code: 'custom', path: ['database', 'minCapacity'], message: 'minCapacity exceeds maxCapacity' });
-    }
-    if (config.api.throttleBurstLimit < config.api.throttleRateLimit) {
-      ctx.addIssue({ code: 'custom', path: ['api', 'throttleBurstLimit'], message: 'the burst limit must be at least the rate limit' });
-    }
-    const tierNames = config.api.usageTiers.map((tier) => tier.name);
-    if (new Set(tierNames).size !== tierNames.length) ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers'], message: 'tier names are unique' });
-    config.api.usageTiers.forEach((tier, index) => {
-      if (tier.burstLimit < tier.rateLimit)
-        ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers', index, 'burstLimit'], message: 'the burst limit must be at least the rate limit' });
-      if (tier.rateLimit > config.api.throttleRateLimit)
-        ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers', index, 'rateLimit'], message: 'a key cannot be allowed more than the whole stage' });
-    });
-    if (config.name === 'prod') {
-      // Guard rails: a typo in the prod block must not make customer data deletable.
-      if (!config.database.deletionProtection)
-        ctx.addIssue({ code: 'custom', path: ['database', 'deletionProtection'], message: 'prod keeps deletion protection on' });
-      if (config.database.removal === 'destroy') ctx.addIssue({ code: 'custom', path: ['database', 'removal'], message: 'prod never destroys the database' });
-      if (config.idempotency.removal !== 'retain')
-        ctx.addIssue({ code: 'custom', path: ['idempotency', 'removal'], message: 'prod retains the idempotency table' });
-    }
-    if (config.name === 'prod' && !config.observability.alarmEmail) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['observability', 'alarmEmail'],
-        message: `prod needs the alarm e-mail: ${OPERATOR_SETTINGS.alarmEmail.howToGive}`,
+  .check(
+    z.superRefine((config, ctx) => {
+      if (config.database.minCapacity > config.database.maxCapacity) {
+        ctx.addIssue({ code: 'custom', path: ['database', 'minCapacity'], message: 'minCapacity exceeds maxCapacity' });
+      }
+      if (config.api.throttleBurstLimit < config.api.throttleRateLimit) {
+        ctx.addIssue({ code: 'custom', path: ['api', 'throttleBurstLimit'], message: 'the burst limit must be at least the rate limit' });
+      }
+      const tierNames = config.api.usageTiers.map((tier) => tier.name);
+      if (new Set(tierNames).size !== tierNames.length) ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers'], message: 'tier names are unique' });
+      config.api.usageTiers.forEach((tier, index) => {
+        if (tier.burstLimit < tier.rateLimit)
+          ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers', index, 'burstLimit'], message: 'the burst limit must be at least the rate limit' });
+        if (tier.rateLimit > config.api.throttleRateLimit)
+          ctx.addIssue({ code: 'custom', path: ['api', 'usageTiers', index, 'rateLimit'], message: 'a key cannot be allowed more than the whole stage' });
       });
-    }
-    if (config.payments.processor === 'stripe' && !config.payments.stripeSecretName) {
-      ctx.addIssue({ code: 'custom', path: ['payments', 'stripeSecretName'], message: 'the stripe processor needs its secret' });
-    }
-    if (config.name === 'prod' && config.payments.processor !== 'stripe') {
-      ctx.addIssue({ code: 'custom', path: ['payments', 'processor'], message: 'prod serves live keys: it needs a real payment processor' });
-    }
-    if (config.name === 'sandbox' && config.acceptedKeyModes.includes('live')) {
-      ctx.addIssue({ code: 'custom', path: ['acceptedKeyModes'], message: 'the sandbox accepts test keys only' });
-    }
-  });
+      if (config.name === 'prod') {
+        // Guard rails: a typo in the prod block must not make customer data deletable.
+        if (!config.database.deletionProtection)
+          ctx.addIssue({ code: 'custom', path: ['database', 'deletionProtection'], message: 'prod keeps deletion protection on' });
+        if (config.database.removal === 'destroy') ctx.addIssue({ code: 'custom', path: ['database', 'removal'], message: 'prod never destroys the database' });
+        if (config.idempotency.removal !== 'retain')
+          ctx.addIssue({ code: 'custom', path: ['idempotency', 'removal'], message: 'prod retains the idempotency table' });
+      }
+      if (config.name === 'prod' && !config.observability.alarmEmail) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['observability', 'alarmEmail'],
+          message: `prod needs the alarm e-mail: ${OPERATOR_SETTINGS.alarmEmail.howToGive}`,
+        });
+      }
+      if (config.payments.processor === 'stripe' && !config.payments.stripeSecretName) {
+        ctx.addIssue({ code: 'custom', path: ['payments', 'stripeSecretName'], message: 'the stripe processor needs its secret' });
+      }
+      if (config.name === 'prod' && config.payments.processor !== 'stripe') {
+        ctx.addIssue({ code: 'custom', path: ['payments', 'processor'], message: 'prod serves live keys: it needs a real payment processor' });
+      }
+      if (config.name === 'sandbox' && config.acceptedKeyModes.includes('live')) {
+        ctx.addIssue({ code: 'custom', path: ['acceptedKeyModes'], message: 'the sandbox accepts test keys only' });
+      }
+    }),
+  );
 
 export type StageConfig = z.infer<typeof StageConfigSchema>;
 

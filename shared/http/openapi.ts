@@ -4,7 +4,7 @@
  * uses as is); named schemas (`.meta({ id })`) become components; every error code comes from the
  * catalog.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SCOPE_AREAS } from '../auth/scopes';
 import { API_VERSION } from '../version';
 import { ERROR_CATALOG, ERROR_TYPES, errorKey, type ErrorCode } from '../errors';
@@ -79,7 +79,7 @@ class SchemaCollector {
     );
   }
 
-  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  convert(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
@@ -148,7 +148,7 @@ function integerFormat(schema: Record<string, unknown>): 'int32' | 'int64' {
   return low !== undefined && high !== undefined && low >= -INT32 && high < INT32 ? 'int32' : 'int64';
 }
 
-function isOptional(schema: z.ZodType): boolean {
+function isOptional(schema: z.ZodMiniType): boolean {
   return schema.safeParse(undefined).success;
 }
 
@@ -196,7 +196,7 @@ function parameters(route: Route, collector: SchemaCollector, example: Operation
     ['query', schemas.query],
   ] as const) {
     if (!object) continue;
-    for (const [name, member] of Object.entries(object.shape as Record<string, z.ZodType>)) {
+    for (const [name, member] of Object.entries(object.shape as Record<string, z.ZodMiniType>)) {
       const schema = collector.convert(member, 'input');
       const description = schema.description as string | undefined;
       delete schema.description;

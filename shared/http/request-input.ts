@@ -6,7 +6,7 @@
  */
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../errors';
 import { acceptsDryRun, takeDryRunFlag } from './dry-run';
 import { parseExpand } from './expand';
@@ -52,11 +52,11 @@ function separateExpand(values: ReadonlyMap<string, string[]>): { expand: string
  * The query as one value per name (arrays for array members), as a prototype-less object: a
  * parameter named `__proto__`, `constructor` or `hasOwnProperty` is an ordinary unknown parameter.
  */
-export function collectQuery(values: ReadonlyMap<string, string[]>, schema: z.ZodObject): Record<string, unknown> {
+export function collectQuery(values: ReadonlyMap<string, string[]>, schema: z.ZodMiniObject): Record<string, unknown> {
   const query = Object.create(null) as Record<string, unknown>;
   for (const [givenName, given] of values) {
     const name = givenName.endsWith('[]') ? givenName.slice(0, -2) : givenName;
-    const member = Object.hasOwn(schema.shape, name) ? (schema.shape[name] as z.ZodType) : undefined;
+    const member = Object.hasOwn(schema.shape, name) ? (schema.shape[name] as z.ZodMiniType) : undefined;
     if (member && isArraySchema(member)) query[name] = [...((query[name] as string[] | undefined) ?? []), ...given];
     else if (given.length > 1 || Object.hasOwn(query, name)) throw new ApiError('parameter_invalid', { param: name, hint: `${name} takes a single value.` });
     else query[name] = given[0];
@@ -73,12 +73,17 @@ interface InputTarget {
   dryRun?: boolean;
 }
 
+/** The route's query schema refusing the names it does not declare, its own checks kept. */
+export function strictQuery(schema: z.ZodMiniObject): z.ZodMiniObject {
+  return z.clone(schema, { ...schema._zod.def, catchall: z.never() });
+}
+
 /** The reader of a route's requests: path, query (with `expand`) and body, checked, into the request's state. */
 function inputReader(route: PipelineRoute): (event: Event, state: InputTarget) => void {
   // A public route's serving part declares none of them: it then takes no parameters and no body.
   const schemas = route as Omit<RouteSchemas, 'response'>;
-  // Built once per route: zod compiles a schema on its first parse, so a fresh .strict() per request would cost.
-  const querySchema = schemas.query ? schemas.query.strict() : NO_QUERY;
+  // Built once per route (zod compiles a schema on its first parse): the route's query schema, refusing unknown names.
+  const querySchema = schemas.query ? strictQuery(schemas.query) : NO_QUERY;
   const takesDryRun = acceptsDryRun(route);
   return (event, state) => {
     // Their names are the route's placeholders; zod reads only the names its schema declares.

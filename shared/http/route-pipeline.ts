@@ -11,7 +11,7 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Caller } from '../auth/caller';
 import { hasScope } from '../auth/scopes';
 import { ApiError } from '../errors';
@@ -151,7 +151,7 @@ function respond(statusCode: number, body: string, headers: Record<string, strin
 
 export function checkResponse(route: PipelineRoute, body: unknown): void {
   // A public route's serving part has no schema: its declaration's is checked where the whole declaration serves (tests).
-  const schema = (route as { response?: z.ZodType }).response;
+  const schema = (route as { response?: z.ZodMiniType }).response;
   if (!validateResponses || !schema) return;
   // A body sent as text is checked as the client reads it: JSON text parsed, any other text as a string.
   const textType = route.auth === 'none' ? route.contentType : undefined;

@@ -5,7 +5,7 @@
  * local gateway dispatches by them, and the OpenAPI document is generated from them.
  */
 import type { ServedText } from './served-text';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Caller } from '../auth/caller';
 import type { Db } from '../db/database';
 import type { Log } from '../powertools';
@@ -51,10 +51,10 @@ export interface RouteInput<P, Q, B> {
   body: B;
 }
 
-type ZodObjectLike = z.ZodObject<z.ZodRawShape>;
+type ZodObjectLike = z.ZodMiniObject<z.core.$ZodShape>;
 /** What a handler returns: the response, less a list's `url`, which the handler stack fills in. */
 type HandlerResult<T> = T extends { object: 'list'; url: string } ? Omit<T, 'url'> : T;
-type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Infer<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
 
 /**
  * M and Path carry the method and path literals of a declaration (type level only), so a typed
@@ -63,8 +63,8 @@ type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 interface RouteCommon<
   P extends ZodObjectLike | undefined,
   Q extends ZodObjectLike | undefined,
-  B extends z.ZodType | undefined,
-  R extends z.ZodType,
+  B extends z.ZodMiniType | undefined,
+  R extends z.ZodMiniType,
   M extends HttpMethod = HttpMethod,
   Path extends string = string,
 > {
@@ -96,8 +96,8 @@ interface RouteCommon<
 export interface ApiKeyRoute<
   P extends ZodObjectLike | undefined = ZodObjectLike | undefined,
   Q extends ZodObjectLike | undefined = ZodObjectLike | undefined,
-  B extends z.ZodType | undefined = z.ZodType | undefined,
-  R extends z.ZodType = z.ZodType,
+  B extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  R extends z.ZodMiniType = z.ZodMiniType,
   M extends HttpMethod = HttpMethod,
   Path extends string = string,
 > extends RouteCommon<P, Q, B, R, M, Path> {
@@ -134,7 +134,7 @@ export interface ApiKeyRoute<
 export interface PublicRoute<
   P extends ZodObjectLike | undefined = ZodObjectLike | undefined,
   Q extends ZodObjectLike | undefined = ZodObjectLike | undefined,
-  R extends z.ZodType = z.ZodType,
+  R extends z.ZodMiniType = z.ZodMiniType,
   M extends HttpMethod = HttpMethod,
   Path extends string = string,
   C extends string | undefined = string | undefined,
@@ -162,7 +162,7 @@ export interface PublicServing<M extends HttpMethod = HttpMethod, Path extends s
   contentType?: C;
   successStatus?: 200 | 201 | 202;
   /** Present on a whole declaration: the response is then checked as in tests (checkResponse). */
-  response?: z.ZodType;
+  response?: z.ZodMiniType;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Route: a public route's input is whatever its schemas say
   handler: (ctx: PublicContext, input: RouteInput<any, any, undefined>) => Promise<C extends string ? ServedText : unknown>;
 }
@@ -183,16 +183,16 @@ export type Route = ApiKeyRoute<any, any, any, any> | PublicRoute<any, any, any>
 export interface RouteSchemas {
   params?: ZodObjectLike;
   query?: ZodObjectLike;
-  body?: z.ZodType;
-  response: z.ZodType;
+  body?: z.ZodMiniType;
+  response: z.ZodMiniType;
 }
 
 /** Declares an API-key route; the generics carry the schemas' types into the handler. */
 export function defineRoute<
   P extends ZodObjectLike | undefined = undefined,
   Q extends ZodObjectLike | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  R extends z.ZodType = z.ZodType,
+  B extends z.ZodMiniType | undefined = undefined,
+  R extends z.ZodMiniType = z.ZodMiniType,
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
 >(route: Omit<ApiKeyRoute<P, Q, B, R, M, Path>, 'auth'>): ApiKeyRoute<P, Q, B, R, M, Path> {
@@ -207,7 +207,7 @@ export function publicServing<const M extends HttpMethod, const Path extends str
 }
 
 /** What documents a public route declared from its serving part: the OpenAPI document's words and response schema. */
-type PublicDocumentation<R extends z.ZodType> = Pick<PublicRoute<undefined, undefined, R>, 'tag' | 'summary' | 'description' | 'response' | 'errors'>;
+type PublicDocumentation<R extends z.ZodMiniType> = Pick<PublicRoute<undefined, undefined, R>, 'tag' | 'summary' | 'description' | 'response' | 'errors'>;
 
 /**
  * Declares a public route: whole, or as its serving part and its documentation. Declared in two
@@ -217,12 +217,12 @@ type PublicDocumentation<R extends z.ZodType> = Pick<PublicRoute<undefined, unde
 export function definePublicRoute<
   P extends ZodObjectLike | undefined = undefined,
   Q extends ZodObjectLike | undefined = undefined,
-  R extends z.ZodType = z.ZodType,
+  R extends z.ZodMiniType = z.ZodMiniType,
   const M extends HttpMethod = HttpMethod,
   const Path extends string = string,
   const C extends string | undefined = undefined,
 >(route: Omit<PublicRoute<P, Q, R, M, Path, C>, 'auth'>): PublicRoute<P, Q, R, M, Path, C>;
-export function definePublicRoute<R extends z.ZodType, M extends HttpMethod, Path extends string, C extends string>(
+export function definePublicRoute<R extends z.ZodMiniType, M extends HttpMethod, Path extends string, C extends string>(
   serving: PublicServing<M, Path, C>,
   documentation: PublicDocumentation<R>,
 ): PublicRoute<undefined, undefined, R, M, Path, C>;

@@ -2,8 +2,12 @@
  * Turns zod failures into the error envelope: the first issue decides the code, `param` names the
  * field the way a client wrote it (`components[2].quantity_per_kit`).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { ApiError } from '../errors';
+
+// zod/mini carries no messages of its own: the hints quote zod's English ones.
+z.config(en());
 
 export function formatParam(path: readonly PropertyKey[], prefix?: string): string {
   let out = prefix ?? '';
@@ -39,21 +43,19 @@ function issueToError(issue: z.core.$ZodIssue, input: unknown, prefix?: string):
 }
 
 /** Parses `value` with `schema` or throws the ApiError for its first issue. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw issueToError(result.error.issues[0], value, prefix);
   return result.data;
 }
 
 /** Whether a query schema member takes several values (`expand[]=a&expand[]=b`). */
-export function isArraySchema(schema: z.ZodType): boolean {
-  let current: z.ZodType = schema;
+export function isArraySchema(schema: z.core.$ZodType): boolean {
+  let def = schema._zod.def;
   for (let i = 0; i < 5; i++) {
-    if (current instanceof z.ZodArray) return true;
-    const inner = (current as unknown as { unwrap?: () => z.ZodType }).unwrap;
-    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
-      current = inner!.call(current);
-    } else return false;
+    if (def.type === 'array') return true;
+    if (def.type !== 'optional' && def.type !== 'default' && def.type !== 'nullable') return false;
+    def = (def as z.core.$ZodOptionalDef).innerType._zod.def;
   }
   return false;
 }

@@ -15,7 +15,7 @@
  * every row, so each page carries the whole date's totals. A cursor names its entity and mode
  * beside the key, and is opaque to clients (base64url).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { KeyMode } from '../auth/api-key-format';
 import type { Db } from '../db/database';
 import { lineProducts } from '../catalog/product-facts';

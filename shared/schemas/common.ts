@@ -1,12 +1,12 @@
 /** Field schemas every resource shares. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { livemode } from './livemode';
 
 /**
  * An object id: a UUID in any case, lower-cased, so an id compares equal to the stored one
  * wherever it is used (a map key, a SQL text comparison, an echo). The one id schema.
  */
-export const id = () => z.uuid().toLowerCase();
+export const id = () => z.uuid().check(z.toLowerCase());
 // Years 0001 to 9999, in UTC: ISO 8601 writes 1 BC as year 0000, which PostgreSQL refuses, and an
 // offset or a fraction PostgreSQL rounds to the microsecond can carry 9999-12-31 into year 10000,
 // which no ISO 8601 timestamp in a response can show. UTC offsets as they exist on Earth (-12:00
@@ -30,11 +30,9 @@ function atMostFiftyKeys(value: Record<string, string>): boolean {
 export const timestamp = () =>
   z.iso
     .datetime({ offset: true })
-    .regex(UTC_OFFSET, 'UTC offsets run from -12:00 to +14:00')
-    .refine(inYearRange, RANGE_MESSAGE)
-    // A second pattern moves zod's date-time pattern into allOf, where its format is not carried.
-    .meta({ format: 'date-time', description: 'ISO 8601 date-time' });
-export const isoDate = () => z.iso.date().refine(notYearZero, RANGE_MESSAGE).describe('ISO 8601 date');
+    .check(z.regex(UTC_OFFSET, 'UTC offsets run from -12:00 to +14:00'), z.refine(inYearRange, RANGE_MESSAGE))
+    .register(z.globalRegistry, { format: 'date-time', description: 'ISO 8601 date-time' });
+export const isoDate = () => z.iso.date().check(z.refine(notYearZero, RANGE_MESSAGE), z.describe('ISO 8601 date'));
 
 /**
  * Free-form key-value data for the integrator, as in Stripe: up to 50 keys of at most 40
@@ -42,17 +40,23 @@ export const isoDate = () => z.iso.date().refine(notYearZero, RANGE_MESSAGE).des
  */
 export const metadata = () =>
   z
-    .record(z.string().min(1).max(40), z.string().max(500))
-    .refine(atMostFiftyKeys, { message: 'metadata holds at most 50 keys' })
-    .describe('Up to 50 keys (40 characters each) with string values (500 characters each).');
+    .record(z.string().check(z.minLength(1), z.maxLength(40)), z.string().check(z.maxLength(500)))
+    .check(
+      z.refine(atMostFiftyKeys, { message: 'metadata holds at most 50 keys' }),
+      z.describe('Up to 50 keys (40 characters each) with string values (500 characters each).'),
+    );
 
 /** Optional trimmed text with a length cap; null clears the field on update. */
-export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+export const optionalText = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
 
 export const deletedObject = <T extends string>(object: T) => z.object({ id: id(), object: z.literal(object), livemode: livemode(), deleted: z.literal(true) });
 
 /** A boolean query parameter: exactly `true` or `false`. */
-export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
+export const queryBoolean = () =>
+  z.pipe(
+    z.enum(['true', 'false']),
+    z.transform((value) => value === 'true'),
+  );
 
 /** A postal address and phone, as locations and parties carry them; null clears a field. */
 export const addressFields = () => ({
@@ -61,20 +65,16 @@ export const addressFields = () => ({
   city: optionalText(100),
   state: optionalText(100),
   postal_code: optionalText(20),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
-    .nullable()
-    .optional(),
+  country: z.optional(z.nullable(z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')))),
   phone: optionalText(40),
 });
 
 /** The postal address as locations and parties return it (null where unset). */
 export const postalAddressOutput = () => ({
-  address1: z.string().nullable(),
-  address2: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  country: z.string().nullable().describe('ISO 3166-1 alpha-2 code.'),
+  address1: z.nullable(z.string()),
+  address2: z.nullable(z.string()),
+  city: z.nullable(z.string()),
+  state: z.nullable(z.string()),
+  postal_code: z.nullable(z.string()),
+  country: z.nullable(z.string()).check(z.describe('ISO 3166-1 alpha-2 code.')),
 });

@@ -1,5 +1,5 @@
 /** The list conventions on the wire: the paging query parameters, a list's query and the list envelope. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { param, queryParams, type Param } from './parameters';
 
 export const DEFAULT_PAGE_LIMIT = 25;
@@ -16,12 +16,14 @@ export function listQuery<const F extends Record<string, Param> = Record<never, 
   return queryParams({ ...pagingParams(options.maxLimit ?? 100), ...(filters as F) });
 }
 
-export function listEnvelope<T extends z.ZodType>(item: T) {
+export function listEnvelope<T extends z.ZodMiniType>(item: T) {
   return z.object({
     object: z.literal('list'),
     data: z.array(item),
-    has_more: z.boolean().describe('Whether more objects exist in the direction of paging.'),
-    next_cursor: z.string().nullable().describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page.'),
-    url: z.string().describe('The path of this list.'),
+    has_more: z.boolean().check(z.describe('Whether more objects exist in the direction of paging.')),
+    next_cursor: z
+      .nullable(z.string())
+      .check(z.describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page.')),
+    url: z.string().check(z.describe('The path of this list.')),
   });
 }

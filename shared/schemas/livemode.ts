@@ -3,7 +3,7 @@
  * only the objects of its own mode, so the value is the caller's mode; it is stamped in one place
  * (the handler stack for responses, the outbox for event objects) instead of in every store.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The field every resource schema declares right after `object`. At run time it is a required
@@ -14,9 +14,9 @@ import * as z from 'zod';
 export const livemode = () =>
   z
     .boolean()
-    .describe(
-      'True for an object of live data, false for test data. A key reads and writes only the data of its own mode.',
-    ) as unknown as z.ZodOptional<z.ZodBoolean>;
+    .check(
+      z.describe('True for an object of live data, false for test data. A key reads and writes only the data of its own mode.'),
+    ) as unknown as z.ZodMiniOptional<z.ZodMiniBoolean>;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;

@@ -3,7 +3,7 @@
  * build them into the route's zod object, which the handler stack parses the request with and the
  * OpenAPI document describes.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id, isoDate, queryBoolean, timestamp } from './common';
 
 type Values = readonly [string, ...string[]];
@@ -90,17 +90,17 @@ export const param = {
 };
 
 const enumSchema = <const T extends Values>(values: T) => z.enum(values);
-const intSchema = () => z.coerce.number().int();
+const intSchema = () => z.coerce.number().check(z.int());
 
 /** The schema of a parameter's value, before it is made optional or given a default. */
 type ValueSchema<P> = P extends IdParam
   ? ReturnType<typeof id>
   : P extends OneOfParam<infer T>
     ? P extends { aliases: object }
-      ? z.ZodType<T[number], string>
+      ? z.ZodMiniType<T[number], string>
       : ReturnType<typeof enumSchema<T>>
     : P extends TextParam
-      ? z.ZodString
+      ? z.ZodMiniString
       : P extends FlagParam
         ? ReturnType<typeof queryBoolean>
         : P extends DateParam
@@ -110,24 +110,27 @@ type ValueSchema<P> = P extends IdParam
             : P extends IntParam
               ? ReturnType<typeof intSchema>
               : P extends ListParam
-                ? z.ZodArray<z.ZodString>
+                ? z.ZodMiniArray<z.ZodMiniString>
                 : never;
 /** The schema each parameter becomes, so a handler's query is typed as it was with hand-written zod. */
 type ParamSchema<P> = P extends { required: true }
   ? ValueSchema<P>
   : P extends { default: unknown }
-    ? z.ZodDefault<ValueSchema<P>>
-    : z.ZodOptional<ValueSchema<P>>;
+    ? z.ZodMiniDefault<ValueSchema<P>>
+    : z.ZodMiniOptional<ValueSchema<P>>;
 type ParamsShape<F extends Record<string, Param>> = { [K in keyof F]: ParamSchema<F[K]> };
 
-function valueSchema(declared: Param): z.ZodType {
+function valueSchema(declared: Param): z.ZodMiniType {
   switch (declared.kind) {
     case 'id':
       return id();
     case 'oneOf': {
       const aliases = declared.aliases;
       if (!aliases) return enumSchema(declared.values);
-      return enumSchema([...declared.values, ...Object.keys(aliases)]).transform((value) => (Object.hasOwn(aliases, value) ? aliases[value] : value));
+      return z.pipe(
+        enumSchema([...declared.values, ...Object.keys(aliases)]),
+        z.transform((value) => (Object.hasOwn(aliases, value) ? aliases[value] : value)),
+      );
     }
     case 'flag':
       return queryBoolean();
@@ -136,35 +139,39 @@ function valueSchema(declared: Param): z.ZodType {
     case 'timestamp':
       return timestamp();
     case 'int':
-      return intSchema().min(declared.min).max(declared.max);
+      return intSchema().check(z.gte(declared.min), z.lte(declared.max));
     case 'list':
-      return z.array(valueSchema(declared.item)).min(declared.min).max(declared.max);
+      return z.array(valueSchema(declared.item)).check(z.minLength(declared.min), z.maxLength(declared.max));
     case 'text': {
       let text = z.string();
-      if (declared.trim) text = text.trim();
-      if (declared.min !== undefined) text = text.min(declared.min);
-      if (declared.max !== undefined) text = text.max(declared.max);
-      if (declared.pattern) text = text.regex(declared.pattern.regex, declared.pattern.message);
+      if (declared.trim) text = text.check(z.trim());
+      if (declared.min !== undefined) text = text.check(z.minLength(declared.min));
+      if (declared.max !== undefined) text = text.check(z.maxLength(declared.max));
+      if (declared.pattern) text = text.check(z.regex(declared.pattern.regex, declared.pattern.message));
       return text;
     }
   }
 }
 
-function paramSchema(declared: Param): z.ZodType {
+function paramSchema(declared: Param): z.ZodMiniType {
   const value = valueSchema(declared);
-  const presence = declared.required ? value : 'default' in declared && declared.default !== undefined ? value.default(declared.default) : value.optional();
-  return declared.description === undefined ? presence : presence.describe(declared.description);
+  const presence = declared.required
+    ? value
+    : 'default' in declared && declared.default !== undefined
+      ? z._default(value, declared.default)
+      : z.optional(value);
+  return declared.description === undefined ? presence : presence.check(z.describe(declared.description));
 }
 
 /** A route's query: its parameters (param.*) as a zod object. */
-export function queryParams<const F extends Record<string, Param>>(params: F): z.ZodObject<ParamsShape<F>> {
-  return z.object(Object.fromEntries(Object.entries(params).map(([name, entry]) => [name, paramSchema(entry)]))) as z.ZodObject<ParamsShape<F>>;
+export function queryParams<const F extends Record<string, Param>>(params: F): z.ZodMiniObject<ParamsShape<F>> {
+  return z.object(Object.fromEntries(Object.entries(params).map(([name, entry]) => [name, paramSchema(entry)]))) as z.ZodMiniObject<ParamsShape<F>>;
 }
 
 /** A route's path parameters (param.*), every one required. */
-export function pathParams<const F extends Record<string, Param>>(params: F): z.ZodObject<{ [K in keyof F]: ValueSchema<F[K]> }> {
+export function pathParams<const F extends Record<string, Param>>(params: F): z.ZodMiniObject<{ [K in keyof F]: ValueSchema<F[K]> }> {
   const required = Object.fromEntries(Object.entries(params).map(([name, declared]) => [name, { ...declared, required: true as const }]));
-  return queryParams(required) as unknown as z.ZodObject<{ [K in keyof F]: ValueSchema<F[K]> }>;
+  return queryParams(required) as unknown as z.ZodMiniObject<{ [K in keyof F]: ValueSchema<F[K]> }>;
 }
 
 /** `/v1/<resource>/{id}` */

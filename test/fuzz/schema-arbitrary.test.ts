@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROUTES } from '../../functions/routes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { IGNORED_BODY_MEMBER } from '../../shared/http/request-input';

@@ -6,7 +6,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROUTES } from '../../functions/routes';
 import { checkResponse } from '../../shared/http/route-pipeline';
 import type { Route, RouteSchemas } from '../../shared/http/route';
@@ -156,9 +156,9 @@ describe('row 2: every number rule the server enforces on an input is in its sch
     for (const { route, operation } of operations()) {
       const schemas: RouteSchemas = route;
       const body = operation.requestBody?.content['application/json'].schema;
-      const shape = (schemas.body as z.ZodObject | undefined)?.shape;
+      const shape = (schemas.body as z.ZodMiniObject | undefined)?.shape;
       if (!body || !shape) continue;
-      for (const [name, member] of Object.entries<z.ZodType>(shape)) {
+      for (const [name, member] of Object.entries(shape as Record<string, z.ZodMiniType>)) {
         const documented = (body.properties as Record<string, Schema>)[name];
         if (!JSON.stringify(documented).includes(DECIMAL_PLACES_KEYWORD)) continue;
         members += 1;

@@ -7,7 +7,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { emittedDuring } from '../support/emitted-lines';
 import { setupTestApi } from '../support/harness';
 

@@ -7,7 +7,7 @@
  * exist, and no list of one mode shows a record of the other.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROUTES } from '../../functions/routes';
 import { ALL_SCOPES, hasScope } from '../../shared/auth/scopes';
 import { acceptsDryRun, supportsDryRun } from '../../shared/http/dry-run';
@@ -225,7 +225,7 @@ function listQuery(route: Route): Record<string, string> {
   const query: Record<string, string> = {};
   if (shape.limit) query.limit = '100';
   for (const [name, member] of Object.entries(shape)) {
-    if (member instanceof z.ZodEnum && !member.safeParse(undefined).success) query[name] = String(member.options[0]);
+    if (member instanceof z.ZodMiniEnum && !member.safeParse(undefined).success) query[name] = String(member.options[0]);
   }
   return query;
 }

@@ -3,7 +3,7 @@
  * route, what body it accepts and what it answers. Derived from ROUTE_MODULES, so a route added or
  * changed there is what tests must call.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { ROUTE_MODULES } from '../../functions/routes';
 import type { ErrorEnvelope } from '../../shared/errors';
 import type { HttpMethod } from '../../shared/http/route';
@@ -65,8 +65,8 @@ export type RouteFor<M extends HttpMethod, Path extends string> = MostSpecific<C
 /** Every path template of a method, for error messages and autocompletion. */
 export type PathOf<M extends HttpMethod> = Extract<RouteEntry, { method: M }>['template'];
 
-export type BodyOf<E> = E extends { body: infer B } ? (B extends z.ZodType ? z.input<B> : undefined) : never;
-export type ResponseOf<E> = E extends { response: infer R extends z.ZodType } ? z.output<R> : never;
+export type BodyOf<E> = E extends { body: infer B } ? (B extends z.ZodMiniType ? z.input<B> : undefined) : never;
+export type ResponseOf<E> = E extends { response: infer R extends z.ZodMiniType } ? z.output<R> : never;
 
 export type { ErrorEnvelope };
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { etagMatches, etagOf } from '../../shared/http/etag';
 import { publicHandler } from '../../shared/http/public-handler';
 import { callerFromAuthorizer } from '../../shared/http/route-pipeline';

@@ -1,6 +1,6 @@
 /** The lines Powertools Logger writes through the project's formatter (shared/log-formatter.ts). */
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors';
 import { scrubText } from '../../shared/log-formatter';
 import { logger, requestLogger } from '../../shared/powertools';
@@ -57,7 +57,7 @@ describe('log', () => {
     });
     const syntax = Object.assign(new Error(`invalid input syntax for type uuid: "${PAN}"`), { code: '22P02' });
     const decimal = new Error(`[DecimalError] Invalid argument: ${PAN}abc`);
-    const zodError = z.object({ sku: z.string().max(3) }).safeParse({ sku: PAN }).error!;
+    const zodError = z.object({ sku: z.string().check(z.maxLength(3)) }).safeParse({ sku: PAN }).error!;
     const { lines } = await emittedDuring(() =>
       logger.error('unhandled error', {
         requestId: 'req_1',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { amount, decimalInput, round, sum, toFixedString, toJsonNumber } from '../../shared/money';
 
 describe('money', () => {

@@ -4,7 +4,7 @@ import type { Db } from '../../shared/db/database';
 import { ApiError } from '../../shared/errors';
 import { keysetPage, type KeysetQuery } from '../../shared/db/keyset';
 import { DEFAULT_PAGE_LIMIT, listEnvelope, listQuery } from '../../shared/schemas/list';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 interface Row {
   id: string;

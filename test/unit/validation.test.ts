@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusOf } from '../../shared/http/error-status';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors';
 import { ROUTES } from '../../functions/routes';
 import type { RouteSchemas } from '../../shared/http/route';
@@ -18,9 +18,9 @@ function errorOf(run: () => unknown): ApiError {
 
 const kit = z.strictObject({
   name: z.string(),
-  quantity: z.number().int().min(1).optional(),
-  components: z.array(z.strictObject({ sku: z.string(), quantity_per_kit: z.number() })).optional(),
-  address: z.strictObject({ city: z.string().optional(), country: z.string().length(2).optional() }).optional(),
+  quantity: z.optional(z.number().check(z.int(), z.gte(1))),
+  components: z.optional(z.array(z.strictObject({ sku: z.string(), quantity_per_kit: z.number() }))),
+  address: z.optional(z.strictObject({ city: z.optional(z.string()), country: z.optional(z.string().check(z.length(2))) })),
 });
 
 describe('formatParam', () => {
@@ -140,16 +140,16 @@ describe('parseOrThrow', () => {
 describe('isArraySchema', () => {
   it('is true for arrays, however wrapped in optional, default or nullable', () => {
     expect(isArraySchema(z.array(z.string()))).toBe(true);
-    expect(isArraySchema(z.array(z.string()).optional())).toBe(true);
-    expect(isArraySchema(z.array(z.string()).default([]))).toBe(true);
-    expect(isArraySchema(z.array(z.string()).optional().default([]))).toBe(true);
-    expect(isArraySchema(z.array(z.string()).nullable().optional())).toBe(true);
+    expect(isArraySchema(z.optional(z.array(z.string())))).toBe(true);
+    expect(isArraySchema(z._default(z.array(z.string()), []))).toBe(true);
+    expect(isArraySchema(z._default(z.optional(z.array(z.string())), []))).toBe(true);
+    expect(isArraySchema(z.optional(z.nullable(z.array(z.string()))))).toBe(true);
   });
 
   it('is false for scalars and objects, wrapped or not', () => {
     expect(isArraySchema(z.string())).toBe(false);
-    expect(isArraySchema(z.string().optional())).toBe(false);
-    expect(isArraySchema(z.coerce.number().default(25))).toBe(false);
+    expect(isArraySchema(z.optional(z.string()))).toBe(false);
+    expect(isArraySchema(z._default(z.coerce.number(), 25))).toBe(false);
     expect(isArraySchema(z.object({ a: z.array(z.string()) }))).toBe(false);
   });
 });
@@ -195,10 +195,10 @@ describe('checkInputValue', () => {
 
 describe('id schemas', () => {
   /** Every schema reachable from `schema` (zod v4 keeps children in `_zod.def`). */
-  function collect(schema: unknown, found: Set<z.ZodType>, seen = new Set<unknown>()): Set<z.ZodType> {
+  function collect(schema: unknown, found: Set<z.ZodMiniType>, seen = new Set<unknown>()): Set<z.ZodMiniType> {
     if (!schema || typeof schema !== 'object' || seen.has(schema)) return found;
     seen.add(schema);
-    if (schema instanceof z.ZodType) {
+    if (schema instanceof z.ZodMiniType) {
       found.add(schema);
       collect(schema._zod.def, found, seen);
     } else for (const value of Object.values(schema)) collect(value, found, seen);
@@ -212,7 +212,7 @@ describe('id schemas', () => {
       const schemas: RouteSchemas = route;
       for (const schema of [schemas.params, schemas.query, schemas.body]) {
         for (const member of collect(schema, new Set())) {
-          if (!(member instanceof z.ZodUUID)) continue;
+          if (!(member instanceof z.ZodMiniUUID)) continue;
           expect(member.parse(upper), route.id).toBe(upper.toLowerCase());
           checked++;
         }

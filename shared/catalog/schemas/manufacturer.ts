@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -9,32 +9,28 @@ export const Manufacturer = z
     livemode: livemode(),
     entity_id: id(),
     name: z.string(),
-    website: z.string().nullable(),
-    notes: z.string().nullable(),
+    website: z.nullable(z.string()),
+    notes: z.nullable(z.string()),
     metadata: z.record(z.string(), z.string()),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
-  .meta({ id: 'Manufacturer' });
+  .register(z.globalRegistry, { id: 'Manufacturer' });
 export type Manufacturer = z.infer<typeof Manufacturer>;
 
 const editable = () => ({
-  website: z
-    .url({ protocol: /^https?$/ })
-    .max(500)
-    .nullable()
-    .optional(),
+  website: z.optional(z.nullable(z.url({ protocol: /^https?$/ }).check(z.maxLength(500)))),
   notes: optionalText(2000),
-  metadata: metadata().optional(),
+  metadata: z.optional(metadata()),
 });
 
 export const ManufacturerCreate = z.strictObject({
-  name: z.string().trim().min(1).max(200).describe('Unique within the entity (case-insensitive).'),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200), z.describe('Unique within the entity (case-insensitive).')),
   ...editable(),
 });
 export type ManufacturerCreate = z.infer<typeof ManufacturerCreate>;
 
-export const ManufacturerUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() });
+export const ManufacturerUpdate = z.strictObject({ name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))), ...editable() });
 export type ManufacturerUpdate = z.infer<typeof ManufacturerUpdate>;
 
 export const DeletedManufacturer = z.object({

@@ -1,6 +1,6 @@
 /** Tags and the resources they attach to. */
 import { param, pathParams } from '../../schemas/parameters';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id, metadata, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -14,22 +14,18 @@ export const Tag = z
     livemode: livemode(),
     entity_id: id(),
     name: z.string(),
-    color: z.string().nullable(),
+    color: z.nullable(z.string()),
     metadata: z.record(z.string(), z.string()),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
-  .meta({ id: 'Tag' });
+  .register(z.globalRegistry, { id: 'Tag' });
 export type Tag = z.infer<typeof Tag>;
 
 export const TagCreate = z.strictObject({
-  name: z.string().trim().min(1).max(100).describe('Unique within the entity (case-insensitive).'),
-  color: z
-    .string()
-    .regex(/^#[0-9a-f]{6}$/, 'must be a lower-case hex colour such as #1a2b3c')
-    .nullable()
-    .optional(),
-  metadata: metadata().optional(),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100), z.describe('Unique within the entity (case-insensitive).')),
+  color: z.optional(z.nullable(z.string().check(z.regex(/^#[0-9a-f]{6}$/, 'must be a lower-case hex colour such as #1a2b3c')))),
+  metadata: z.optional(metadata()),
 });
 export type TagCreate = z.infer<typeof TagCreate>;
 

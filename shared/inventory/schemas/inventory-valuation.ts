@@ -1,5 +1,5 @@
 /** Inventory valuation: quantity on hand and FIFO layer value per product and location, as of a date. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { param, queryParams } from '../../schemas/parameters';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -11,14 +11,16 @@ const InventoryValuationItem = z
     product_name: z.string(),
     location_id: id(),
     location_name: z.string(),
-    quantity_on_hand: z.number().describe('Units on hand at the end of as_of_date (4 decimals); negative when more left than arrived.'),
+    quantity_on_hand: z.number().check(z.describe('Units on hand at the end of as_of_date (4 decimals); negative when more left than arrived.')),
     value: z
       .number()
-      .describe(
-        "The FIFO cost layers' value at the end of as_of_date, in the currency (2 decimals). Units beyond the layers (negative stock) are worth nothing.",
+      .check(
+        z.describe(
+          "The FIFO cost layers' value at the end of as_of_date, in the currency (2 decimals). Units beyond the layers (negative stock) are worth nothing.",
+        ),
       ),
   })
-  .meta({ id: 'InventoryValuationItem', description: 'One product at one location on the date.' });
+  .register(z.globalRegistry, { id: 'InventoryValuationItem', description: 'One product at one location on the date.' });
 
 export const InventoryValuation = z
   .object({
@@ -27,25 +29,24 @@ export const InventoryValuation = z
     as_of_date: isoDate(),
     items: z
       .array(InventoryValuationItem)
-      .describe('One page of the products and locations with stock or value on as_of_date, by product_id, then location_id.'),
-    has_more: z.boolean().describe('Whether more items exist in the direction of paging.'),
+      .check(z.describe('One page of the products and locations with stock or value on as_of_date, by product_id, then location_id.')),
+    has_more: z.boolean().check(z.describe('Whether more items exist in the direction of paging.')),
     next_cursor: z
-      .string()
-      .nullable()
-      .describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. Opaque.'),
+      .nullable(z.string())
+      .check(z.describe('Pass as starting_after (or as ending_before, when paging backwards) to continue; null on the last page. Opaque.')),
     totals: z
       .object({
-        quantity_on_hand: z.number().describe('Σ quantity_on_hand over the items of every page (units of every product together).'),
-        value: z.number().describe('Σ value over the items of every page; equal to inventory_account_balance.'),
+        quantity_on_hand: z.number().check(z.describe('Σ quantity_on_hand over the items of every page (units of every product together).')),
+        value: z.number().check(z.describe('Σ value over the items of every page; equal to inventory_account_balance.')),
       })
-      .meta({
+      .register(z.globalRegistry, {
         id: 'InventoryValuationTotals',
         description:
           'The items of every page summed, the same on each page: units of every product together, and the value that ties to the inventory account.',
       }),
-    inventory_account_balance: z.number().describe('The inventory asset account balance (debits minus credits) posted on or before as_of_date.'),
+    inventory_account_balance: z.number().check(z.describe('The inventory asset account balance (debits minus credits) posted on or before as_of_date.')),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'InventoryValuation',
     description: 'Stock on hand and its FIFO value per product and location as they stood at the end of as_of_date, beside the inventory account.',
   });

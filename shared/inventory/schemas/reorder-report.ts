@@ -1,5 +1,5 @@
 import { param, queryParams } from '../../schemas/parameters';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEMAND_BASES } from '../../catalog/demand';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -24,41 +24,45 @@ export const ReorderRow = z
     sku: z.string(),
     product_name: z.string(),
     on_hand: z.number(),
-    committed: z.number().describe('Unshipped quantity of open sales order lines (kit component lines, not kit lines), as on inventory balances.'),
+    committed: z.number().check(z.describe('Unshipped quantity of open sales order lines (kit component lines, not kit lines), as on inventory balances.')),
     available: z.number(),
-    on_order: z.number().describe('Unreceived quantity of lines on confirmed, partially fulfilled and on-hold purchase orders (at location_id when given).'),
-    reorder_point: z.number().nullable(),
-    demand_units: z.number().describe('Units of demand in the window, by demand_basis.'),
-    daily_demand: z.number().describe('demand_units / demand_window, 4 decimals.'),
-    lead_time_days: z.number().int().nullable(),
+    on_order: z
+      .number()
+      .check(z.describe('Unreceived quantity of lines on confirmed, partially fulfilled and on-hold purchase orders (at location_id when given).')),
+    reorder_point: z.nullable(z.number()),
+    demand_units: z.number().check(z.describe('Units of demand in the window, by demand_basis.')),
+    daily_demand: z.number().check(z.describe('demand_units / demand_window, 4 decimals.')),
+    lead_time_days: z.nullable(z.number().check(z.int())),
     suggested_reorder_point: z
       .number()
-      .describe(
-        "daily_demand x the preferred vendor's lead_time_days (0 without one), 4 decimals: the lead-time demand, a computed advice that moves with the demand rules. The product's stored reorder_point still drives the stock events and target_level.",
+      .check(
+        z.describe(
+          "daily_demand x the preferred vendor's lead_time_days (0 without one), 4 decimals: the lead-time demand, a computed advice that moves with the demand rules. The product's stored reorder_point still drives the stock events and target_level.",
+        ),
       ),
-    target_level: z.number().describe('reorder_point + daily_demand x lead_time_days.'),
-    suggested_qty: z.number().describe('target_level - (on_hand - committed + on_order), never below 0.'),
-    net_suggested_qty: z.number().describe("suggested_qty raised to the vendor's minimum order and rounded up to its order_multiple."),
-    order_multiple: z.number().nullable(),
-    preferred_vendor_id: id().nullable(),
-    preferred_vendor_name: z.string().nullable(),
-    product_vendor_id: id().nullable(),
-    vendor_cost: z.number().nullable(),
-    estimated_cost: z.number().nullable().describe('net_suggested_qty x vendor_cost, 2 decimals.'),
+    target_level: z.number().check(z.describe('reorder_point + daily_demand x lead_time_days.')),
+    suggested_qty: z.number().check(z.describe('target_level - (on_hand - committed + on_order), never below 0.')),
+    net_suggested_qty: z.number().check(z.describe("suggested_qty raised to the vendor's minimum order and rounded up to its order_multiple.")),
+    order_multiple: z.nullable(z.number()),
+    preferred_vendor_id: z.nullable(id()),
+    preferred_vendor_name: z.nullable(z.string()),
+    product_vendor_id: z.nullable(id()),
+    vendor_cost: z.nullable(z.number()),
+    estimated_cost: z.nullable(z.number()).check(z.describe('net_suggested_qty x vendor_cost, 2 decimals.')),
   })
-  .meta({ id: 'ReorderReportRow' });
+  .register(z.globalRegistry, { id: 'ReorderReportRow' });
 export type ReorderRow = z.infer<typeof ReorderRow>;
 
 export const ReorderReport = z
   .object({
     object: z.literal('reorder_report'),
     livemode: livemode(),
-    demand_window: z.number().int(),
+    demand_window: z.number().check(z.int()),
     demand_basis: z.enum(DEMAND_BASES),
-    location_id: id().nullable(),
+    location_id: z.nullable(id()),
     generated_at: timestamp(),
     data: z.array(ReorderRow),
     has_more: z.boolean(),
-    next_cursor: z.string().nullable(),
+    next_cursor: z.nullable(z.string()),
   })
-  .meta({ id: 'ReorderReport' });
+  .register(z.globalRegistry, { id: 'ReorderReport' });

@@ -1,5 +1,5 @@
 /** The financial statements and the account activity report: balance sheet, profit and loss, one account's lines over a range. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { param, queryParams } from '../../schemas/parameters';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -81,34 +81,46 @@ const BalanceSheetLine = z
     subtype: subtype(),
     balance: z
       .number()
-      .describe("The account's balance on as_of_date on its section's side: debits minus credits for assets, credits minus debits for liabilities and equity."),
-    compare_balance: z.number().optional().describe('The balance on compare_to; present when compare_to is given.'),
+      .check(
+        z.describe(
+          "The account's balance on as_of_date on its section's side: debits minus credits for assets, credits minus debits for liabilities and equity.",
+        ),
+      ),
+    compare_balance: z.optional(z.number()).check(z.describe('The balance on compare_to; present when compare_to is given.')),
   })
-  .meta({ id: 'BalanceSheetLine', description: 'One account of a balance sheet section and its balance.' });
+  .register(z.globalRegistry, { id: 'BalanceSheetLine', description: 'One account of a balance sheet section and its balance.' });
 
 const sectionMembers = () => ({
-  accounts: z.array(BalanceSheetLine).describe('Accounts of the section holding a balance on either date, by code.'),
+  accounts: z.array(BalanceSheetLine).check(z.describe('Accounts of the section holding a balance on either date, by code.')),
   total: z.number(),
-  compare_total: z.number().optional().describe('The total on compare_to; present when compare_to is given.'),
+  compare_total: z.optional(z.number()).check(z.describe('The total on compare_to; present when compare_to is given.')),
 });
 
-const BalanceSheetSection = z.object(sectionMembers()).meta({ id: 'BalanceSheetSection', description: 'Assets or liabilities: their accounts and total.' });
+const BalanceSheetSection = z
+  .object(sectionMembers())
+  .register(z.globalRegistry, { id: 'BalanceSheetSection', description: 'Assets or liabilities: their accounts and total.' });
 
 const BalanceSheetEquity = z
   .object({
     ...sectionMembers(),
     retained_earnings: z
       .number()
-      .describe(
-        "The retained earnings account's line: what was posted to it plus the profit or loss of every fiscal year that ended before fiscal_year_start.",
+      .check(
+        z.describe(
+          "The retained earnings account's line: what was posted to it plus the profit or loss of every fiscal year that ended before fiscal_year_start.",
+        ),
       ),
     current_year_earnings: z
       .number()
-      .describe('Net income from fiscal_year_start to as_of_date (income minus expenses), computed from the revenue and expense accounts; included in total.'),
-    compare_retained_earnings: z.number().optional(),
-    compare_current_year_earnings: z.number().optional(),
+      .check(
+        z.describe(
+          'Net income from fiscal_year_start to as_of_date (income minus expenses), computed from the revenue and expense accounts; included in total.',
+        ),
+      ),
+    compare_retained_earnings: z.optional(z.number()),
+    compare_current_year_earnings: z.optional(z.number()),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'BalanceSheetEquity',
     description: 'Equity accounts, and the current fiscal year earnings no account holds yet; total = Σ accounts + current_year_earnings.',
   });
@@ -118,16 +130,16 @@ export const BalanceSheet = z
     object: z.literal('balance_sheet'),
     livemode: livemode(),
     as_of_date: isoDate(),
-    fiscal_year_start: isoDate().describe('The first day of the fiscal year containing as_of_date: current_year_earnings start here.'),
-    compare_to: isoDate().nullable(),
-    compare_fiscal_year_start: isoDate().nullable(),
+    fiscal_year_start: isoDate().check(z.describe('The first day of the fiscal year containing as_of_date: current_year_earnings start here.')),
+    compare_to: z.nullable(isoDate()),
+    compare_fiscal_year_start: z.nullable(isoDate()),
     assets: BalanceSheetSection,
     liabilities: BalanceSheetSection,
     equity: BalanceSheetEquity,
-    total_liabilities_and_equity: z.number().describe('liabilities.total + equity.total; always equal to assets.total.'),
-    compare_total_liabilities_and_equity: z.number().optional(),
+    total_liabilities_and_equity: z.number().check(z.describe('liabilities.total + equity.total; always equal to assets.total.')),
+    compare_total_liabilities_and_equity: z.optional(z.number()),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'BalanceSheet',
     description: 'Assets, liabilities and equity on a date, and optionally on an earlier date beside it.',
     examples: [BALANCE_SHEET_EXAMPLE],
@@ -228,18 +240,21 @@ const ProfitAndLossLine = z
     code: z.string(),
     name: z.string(),
     subtype: subtype(),
-    amount: z.number().describe('The whole range, signed as its section adds it (see the section).'),
-    column_amounts: z.array(z.number()).describe('One amount per entry of columns, in the same order.'),
+    amount: z.number().check(z.describe('The whole range, signed as its section adds it (see the section).')),
+    column_amounts: z.array(z.number()).check(z.describe('One amount per entry of columns, in the same order.')),
   })
-  .meta({ id: 'ProfitAndLossLine', description: 'One account of a profit and loss section: the whole range and each column.' });
+  .register(z.globalRegistry, { id: 'ProfitAndLossLine', description: 'One account of a profit and loss section: the whole range and each column.' });
 
 const ProfitAndLossSectionSchema = z
   .object({
-    accounts: z.array(ProfitAndLossLine).describe('Accounts with activity in the range or a column, by code.'),
+    accounts: z.array(ProfitAndLossLine).check(z.describe('Accounts with activity in the range or a column, by code.')),
     total: z.number(),
     column_totals: z.array(z.number()),
   })
-  .meta({ id: 'ProfitAndLossSection', description: 'A section of the profit and loss: its accounts, its total and its total per column.' });
+  .register(z.globalRegistry, {
+    id: 'ProfitAndLossSection',
+    description: 'A section of the profit and loss: its accounts, its total and its total per column.',
+  });
 
 const ProfitAndLossColumn = z
   .object({
@@ -249,7 +264,10 @@ const ProfitAndLossColumn = z
     gross_profit: z.number(),
     net_income: z.number(),
   })
-  .meta({ id: 'ProfitAndLossColumn', description: 'A column beside the whole range: a month or fiscal quarter of it, or the range it is compared with.' });
+  .register(z.globalRegistry, {
+    id: 'ProfitAndLossColumn',
+    description: 'A column beside the whole range: a month or fiscal quarter of it, or the range it is compared with.',
+  });
 
 export const ProfitAndLoss = z
   .object({
@@ -259,17 +277,19 @@ export const ProfitAndLoss = z
     end_date: isoDate(),
     columns: z
       .array(ProfitAndLossColumn)
-      .describe('The months or fiscal quarters of the range (columns), then the comparison range (compare); empty when neither is asked.'),
-    income: ProfitAndLossSectionSchema.describe('Income accounts (revenue, subtype income): credits minus debits.'),
-    cost_of_goods_sold: ProfitAndLossSectionSchema.describe('Expense accounts of subtype cost_of_goods_sold: debits minus credits.'),
-    expenses: ProfitAndLossSectionSchema.describe('Expense accounts of subtype expense: debits minus credits.'),
-    other: ProfitAndLossSectionSchema.describe(
-      'Other income and other expense accounts (subtypes other_income, other_expense): credits minus debits, so other expenses are negative and total is net other income.',
+      .check(z.describe('The months or fiscal quarters of the range (columns), then the comparison range (compare); empty when neither is asked.')),
+    income: ProfitAndLossSectionSchema.check(z.describe('Income accounts (revenue, subtype income): credits minus debits.')),
+    cost_of_goods_sold: ProfitAndLossSectionSchema.check(z.describe('Expense accounts of subtype cost_of_goods_sold: debits minus credits.')),
+    expenses: ProfitAndLossSectionSchema.check(z.describe('Expense accounts of subtype expense: debits minus credits.')),
+    other: ProfitAndLossSectionSchema.check(
+      z.describe(
+        'Other income and other expense accounts (subtypes other_income, other_expense): credits minus debits, so other expenses are negative and total is net other income.',
+      ),
     ),
-    gross_profit: z.number().describe('income.total − cost_of_goods_sold.total.'),
-    net_income: z.number().describe('gross_profit − expenses.total + other.total.'),
+    gross_profit: z.number().check(z.describe('income.total − cost_of_goods_sold.total.')),
+    net_income: z.number().check(z.describe('gross_profit − expenses.total + other.total.')),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'ProfitAndLoss',
     description: 'Income and expenses over a date range, optionally split by month or fiscal quarter and compared with an earlier range.',
     examples: [PROFIT_AND_LOSS_EXAMPLE],
@@ -337,18 +357,20 @@ const ACCOUNT_ACTIVITY_EXAMPLE = {
 
 const AccountActivityLine = z
   .object({
-    id: id().describe('The journal line; pass it as starting_after to page on.'),
+    id: id().check(z.describe('The journal line; pass it as starting_after to page on.')),
     date: isoDate(),
     journal_entry_id: id(),
     entry_number: z.string(),
-    memo: z.string().nullable().describe("The line's memo, else its entry's."),
-    source_type: z.string().describe('What posted the entry: manual, recurring_journal_template, or the document type (invoice, payment, vendor_bill, ...).'),
-    source_id: id().nullable().describe('The document that posted the entry; null for manual entries.'),
+    memo: z.nullable(z.string()).check(z.describe("The line's memo, else its entry's.")),
+    source_type: z
+      .string()
+      .check(z.describe('What posted the entry: manual, recurring_journal_template, or the document type (invoice, payment, vendor_bill, ...).')),
+    source_id: z.nullable(id()).check(z.describe('The document that posted the entry; null for manual entries.')),
     debit: z.number(),
     credit: z.number(),
-    running_balance: z.number().describe("The account's balance after this line, on its normal side."),
+    running_balance: z.number().check(z.describe("The account's balance after this line, on its normal side.")),
   })
-  .meta({ id: 'AccountActivityLine', description: 'A journal line of the account, with the balance after it.' });
+  .register(z.globalRegistry, { id: 'AccountActivityLine', description: 'A journal line of the account, with the balance after it.' });
 
 export const AccountActivity = z
   .object({
@@ -358,22 +380,22 @@ export const AccountActivity = z
     code: z.string(),
     name: z.string(),
     type: z.enum(GL_ACCOUNT_TYPES),
-    normal_balance: z.enum(['debit', 'credit']).describe('The side balances are shown on: debit for assets and expenses, credit for the rest.'),
+    normal_balance: z.enum(['debit', 'credit']).check(z.describe('The side balances are shown on: debit for assets and expenses, credit for the rest.')),
     start_date: isoDate(),
     end_date: isoDate(),
-    opening_balance: z.number().describe('The balance at the start of start_date, on the normal side.'),
-    total_debits: z.number().describe('Σ debits of the whole range (every page).'),
-    total_credits: z.number().describe('Σ credits of the whole range (every page).'),
+    opening_balance: z.number().check(z.describe('The balance at the start of start_date, on the normal side.')),
+    total_debits: z.number().check(z.describe('Σ debits of the whole range (every page).')),
+    total_credits: z.number().check(z.describe('Σ credits of the whole range (every page).')),
     closing_balance: z
       .number()
-      .describe('opening_balance + total_debits − total_credits for a debit-normal account (+ credits − debits for a credit-normal one).'),
-    lines: z.array(AccountActivityLine).describe('This page of the lines, by date, then in the order they were posted.'),
+      .check(z.describe('opening_balance + total_debits − total_credits for a debit-normal account (+ credits − debits for a credit-normal one).')),
+    lines: z.array(AccountActivityLine).check(z.describe('This page of the lines, by date, then in the order they were posted.')),
     has_more: z.boolean(),
-    next_cursor: id()
-      .nullable()
-      .describe('Pass as starting_after for the next page (as ending_before, when paging backwards); null when no lines are left that way.'),
+    next_cursor: z
+      .nullable(id())
+      .check(z.describe('Pass as starting_after for the next page (as ending_before, when paging backwards); null when no lines are left that way.')),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'AccountActivity',
     description: "One GL account's postings over a date range with opening, running and closing balances.",
     examples: [ACCOUNT_ACTIVITY_EXAMPLE],

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id, metadata, optionalText, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 
@@ -45,50 +45,55 @@ export const GlAccount = z
     object: z.literal('gl_account'),
     livemode: livemode(),
     entity_id: id(),
-    code: z.string().describe('Account number, unique within the entity (case-insensitive).'),
+    code: z.string().check(z.describe('Account number, unique within the entity (case-insensitive).')),
     name: z.string(),
-    description: z.string().nullable(),
+    description: z.nullable(z.string()),
     type: z.enum(GL_ACCOUNT_TYPES),
     subtype: z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]),
-    normal_balance: z.enum(['debit', 'credit']).describe('Debit for assets and expenses, credit for liabilities, equity and revenue.'),
+    normal_balance: z.enum(['debit', 'credit']).check(z.describe('Debit for assets and expenses, credit for liabilities, equity and revenue.')),
     system_key: z
-      .enum(SYSTEM_ACCOUNT_KEYS)
-      .nullable()
-      .describe('Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted.'),
-    is_bank: z.boolean().describe('Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report.'),
-    bank_account_id: id().nullable().describe('The bank account this GL account represents; set exactly when is_bank is true.'),
+      .nullable(z.enum(SYSTEM_ACCOUNT_KEYS))
+      .check(
+        z.describe('Set on the accounts every entity gets; other modules post to them by this key. System accounts cannot be deactivated, retyped or deleted.'),
+      ),
+    is_bank: z.boolean().check(z.describe('Whether this is a bank account (subtype bank); bank accounts appear in the cash balance report.')),
+    bank_account_id: z.nullable(id()).check(z.describe('The bank account this GL account represents; set exactly when is_bank is true.')),
     is_active: z.boolean(),
     metadata: z.record(z.string(), z.string()),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
-  .meta({ id: 'GlAccount' });
+  .register(z.globalRegistry, { id: 'GlAccount' });
 export type GlAccount = z.infer<typeof GlAccount>;
 
 const subtype = () => z.enum(ALL_GL_ACCOUNT_SUBTYPES as [GlAccountSubtype, ...GlAccountSubtype[]]);
 
 export const GlAccountCreate = z.strictObject({
-  code: z.string().trim().min(1).max(20).describe('Unique within the entity (case-insensitive).'),
-  name: z.string().trim().min(1).max(200),
+  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(20), z.describe('Unique within the entity (case-insensitive).')),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   description: optionalText(1000),
   type: z.enum(GL_ACCOUNT_TYPES),
-  subtype: subtype()
-    .optional()
-    .describe(
-      'Must belong to the type; defaults to its first subtype. accounts_receivable, accounts_payable and retained_earnings belong to the system accounts.',
+  subtype: z
+    .optional(subtype())
+    .check(
+      z.describe(
+        'Must belong to the type; defaults to its first subtype. accounts_receivable, accounts_payable and retained_earnings belong to the system accounts.',
+      ),
     ),
-  is_active: z.boolean().optional().describe('Defaults to true.'),
-  metadata: metadata().optional(),
+  is_active: z.optional(z.boolean()).check(z.describe('Defaults to true.')),
+  metadata: z.optional(metadata()),
 });
 export type GlAccountCreate = z.infer<typeof GlAccountCreate>;
 
 export const GlAccountUpdate = z.strictObject({
-  code: z.string().trim().min(1).max(20).optional(),
-  name: z.string().trim().min(1).max(200).optional(),
+  code: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(20))),
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   description: optionalText(1000),
-  type: z.enum(GL_ACCOUNT_TYPES).optional().describe('Only while the account has no postings; never on system accounts.'),
-  subtype: subtype().optional().describe('Within the type; moving into or out of bank only while the account has no postings; never on system accounts.'),
-  is_active: z.boolean().optional().describe('System accounts cannot be deactivated.'),
-  metadata: metadata().optional(),
+  type: z.optional(z.enum(GL_ACCOUNT_TYPES)).check(z.describe('Only while the account has no postings; never on system accounts.')),
+  subtype: z
+    .optional(subtype())
+    .check(z.describe('Within the type; moving into or out of bank only while the account has no postings; never on system accounts.')),
+  is_active: z.optional(z.boolean()).check(z.describe('System accounts cannot be deactivated.')),
+  metadata: z.optional(metadata()),
 });
 export type GlAccountUpdate = z.infer<typeof GlAccountUpdate>;

@@ -1,5 +1,5 @@
 import { param, queryParams } from '../../schemas/parameters';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { GL_ACCOUNT_TYPES } from './gl-account';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
@@ -13,12 +13,12 @@ export const CashBalance = z
       z.object({
         bank_account_id: id(),
         account_name: z.string(),
-        gl_balance: z.number().describe('Debits minus credits posted to the bank GL account on or before as_of_date.'),
+        gl_balance: z.number().check(z.describe('Debits minus credits posted to the bank GL account on or before as_of_date.')),
       }),
     ),
     total_gl_balance: z.number(),
   })
-  .meta({ id: 'CashBalance' });
+  .register(z.globalRegistry, { id: 'CashBalance' });
 export type CashBalance = z.infer<typeof CashBalance>;
 
 export const TrialBalance = z
@@ -26,7 +26,9 @@ export const TrialBalance = z
     object: z.literal('trial_balance'),
     livemode: livemode(),
     as_of_date: isoDate(),
-    fiscal_year_start: isoDate().describe('Revenue and expense accounts show activity from this date; earlier profit or loss is in retained earnings.'),
+    fiscal_year_start: isoDate().check(
+      z.describe('Revenue and expense accounts show activity from this date; earlier profit or loss is in retained earnings.'),
+    ),
     accounts: z.array(
       z.object({
         account_id: id(),
@@ -38,9 +40,9 @@ export const TrialBalance = z
       }),
     ),
     total_debits: z.number(),
-    total_credits: z.number().describe('Always equal to total_debits.'),
+    total_credits: z.number().check(z.describe('Always equal to total_debits.')),
   })
-  .meta({ id: 'TrialBalance' });
+  .register(z.globalRegistry, { id: 'TrialBalance' });
 export type TrialBalance = z.infer<typeof TrialBalance>;
 
 export const asOfQuery = queryParams({

@@ -1,51 +1,56 @@
 /** AR aging: open invoice balances per customer account in buckets, and unapplied customer credit, as of a date. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { param, queryParams } from '../../schemas/parameters';
 import { id, isoDate } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 import { AGING_BUCKETS } from '../ar-aging';
 
 const bucketMembers = () => ({
-  current: z.number().describe('Balances not yet past the aging date on as_of_date (due_date basis: due on or after it).'),
-  days_1_30: z.number().describe('Balances 1 to 30 days past the aging date.'),
-  days_31_60: z.number().describe('Balances 31 to 60 days past the aging date.'),
-  days_61_90: z.number().describe('Balances 61 to 90 days past the aging date.'),
-  days_over_90: z.number().describe('Balances more than 90 days past the aging date.'),
-  total: z.number().describe('The sum of the five buckets.'),
+  current: z.number().check(z.describe('Balances not yet past the aging date on as_of_date (due_date basis: due on or after it).')),
+  days_1_30: z.number().check(z.describe('Balances 1 to 30 days past the aging date.')),
+  days_31_60: z.number().check(z.describe('Balances 31 to 60 days past the aging date.')),
+  days_61_90: z.number().check(z.describe('Balances 61 to 90 days past the aging date.')),
+  days_over_90: z.number().check(z.describe('Balances more than 90 days past the aging date.')),
+  total: z.number().check(z.describe('The sum of the five buckets.')),
 });
 
 const ArAgingInvoice = z
   .object({
-    id: id().describe('The invoice (an order of document_type invoice).'),
-    invoice_number: z.string().nullable(),
-    invoice_date: isoDate().describe('The UTC date of order_date: the date its AR entry is dated.'),
-    due_date: isoDate().nullable().describe('The UTC date of due_date; null when the invoice has none (it ages from invoice_date).'),
+    id: id().check(z.describe('The invoice (an order of document_type invoice).')),
+    invoice_number: z.nullable(z.string()),
+    invoice_date: isoDate().check(z.describe('The UTC date of order_date: the date its AR entry is dated.')),
+    due_date: z.nullable(isoDate()).check(z.describe('The UTC date of due_date; null when the invoice has none (it ages from invoice_date).')),
     days_past: z
       .number()
-      .int()
-      .describe('Days from the aging date (due_date, or invoice_date with aging_basis invoice_date) to as_of_date; 0 or less is current.'),
+      .check(z.int(), z.describe('Days from the aging date (due_date, or invoice_date with aging_basis invoice_date) to as_of_date; 0 or less is current.')),
     bucket: z.enum(AGING_BUCKETS),
-    balance_due: z.number().describe('The balance on as_of_date.'),
+    balance_due: z.number().check(z.describe('The balance on as_of_date.')),
   })
-  .meta({ id: 'ArAgingInvoice', description: 'An invoice open on as_of_date, with its balance then and its bucket.' });
+  .register(z.globalRegistry, { id: 'ArAgingInvoice', description: 'An invoice open on as_of_date, with its balance then and its bucket.' });
 
 const ArAgingCustomer = z
   .object({
-    id: id().describe('The customer account.'),
+    id: id().check(z.describe('The customer account.')),
     name: z.string(),
     ...bucketMembers(),
     unapplied_credits: z
       .number()
-      .describe(
-        "The customer's money not applied to an invoice on as_of_date: unapplied payments, sales-order deposits and credit-memo credit left. Not in the buckets.",
+      .check(
+        z.describe(
+          "The customer's money not applied to an invoice on as_of_date: unapplied payments, sales-order deposits and credit-memo credit left. Not in the buckets.",
+        ),
       ),
-    invoices: z.array(ArAgingInvoice).optional().describe('With expand[]=customers.invoices: the open invoices behind the buckets, oldest first.'),
+    invoices: z.optional(z.array(ArAgingInvoice)).check(z.describe('With expand[]=customers.invoices: the open invoices behind the buckets, oldest first.')),
   })
-  .meta({ id: 'ArAgingCustomer', description: "One customer account's open invoice balances on the date, in buckets, and its unapplied credit." });
+  .register(z.globalRegistry, {
+    id: 'ArAgingCustomer',
+    description: "One customer account's open invoice balances on the date, in buckets, and its unapplied credit.",
+  });
 
-const ArAgingTotals = z
-  .object(bucketMembers())
-  .meta({ id: 'ArAgingTotals', description: 'The buckets summed over every customer (every page, not only this one); total is the grand total.' });
+const ArAgingTotals = z.object(bucketMembers()).register(z.globalRegistry, {
+  id: 'ArAgingTotals',
+  description: 'The buckets summed over every customer (every page, not only this one); total is the grand total.',
+});
 
 export const ArAging = z
   .object({
@@ -55,21 +60,25 @@ export const ArAging = z
     aging_basis: z.enum(['due_date', 'invoice_date']),
     customers: z
       .array(ArAgingCustomer)
-      .describe('This page of the customer accounts with an open balance or unapplied credit on as_of_date, by name, then id.'),
-    has_more: z.boolean().describe('Whether more customers exist in the direction of paging.'),
-    next_cursor: id()
-      .nullable()
-      .describe('Pass as starting_after for the next page (as ending_before, when paging backwards); null when no customers are left that way.'),
+      .check(z.describe('This page of the customer accounts with an open balance or unapplied credit on as_of_date, by name, then id.')),
+    has_more: z.boolean().check(z.describe('Whether more customers exist in the direction of paging.')),
+    next_cursor: z
+      .nullable(id())
+      .check(z.describe('Pass as starting_after for the next page (as ending_before, when paging backwards); null when no customers are left that way.')),
     totals: ArAgingTotals,
-    unapplied_credits: z.number().describe('Σ unapplied_credits of every customer (every page); equal to customer_credits_balance.'),
+    unapplied_credits: z.number().check(z.describe('Σ unapplied_credits of every customer (every page); equal to customer_credits_balance.')),
     accounts_receivable_balance: z
       .number()
-      .describe('The accounts receivable control account balance (debits minus credits) posted on or before as_of_date; equal to totals.total.'),
+      .check(z.describe('The accounts receivable control account balance (debits minus credits) posted on or before as_of_date; equal to totals.total.')),
     customer_credits_balance: z
       .number()
-      .describe('The customer deposits and credits control account balance (credits minus debits) posted on or before as_of_date; equal to unapplied_credits.'),
+      .check(
+        z.describe(
+          'The customer deposits and credits control account balance (credits minus debits) posted on or before as_of_date; equal to unapplied_credits.',
+        ),
+      ),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'ArAging',
     description:
       'Open invoice balances as they stood on as_of_date, rebuilt from the invoice, payment and credit-memo history, per customer account in buckets, with the unapplied customer credit beside them.',

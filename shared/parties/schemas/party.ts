@@ -1,5 +1,5 @@
 /** Customer accounts and vendors: the parties sales and purchase documents point at. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { addressFields, id, metadata, optionalText, postalAddressOutput, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 import { param } from '../../schemas/parameters';
@@ -13,26 +13,29 @@ function partyObject<T extends 'account' | 'vendor'>(object: T, schemaId: string
       entity_id: id(),
       name: z.string(),
       account_number: z
-        .string()
-        .nullable()
-        .describe(object === 'account' ? 'Your customer number; unique within the entity.' : 'Your account number with this vendor; unique within the entity.'),
-      email: z.string().nullable(),
-      phone: z.string().nullable(),
+        .nullable(z.string())
+        .check(
+          z.describe(
+            object === 'account' ? 'Your customer number; unique within the entity.' : 'Your account number with this vendor; unique within the entity.',
+          ),
+        ),
+      email: z.nullable(z.string()),
+      phone: z.nullable(z.string()),
       ...postalAddressOutput(),
       tax_exempt: z.boolean(),
-      currency: z.string().describe('ISO 4217 code; defaults to USD.'),
-      notes: z.string().nullable(),
-      is_archived: z.boolean().describe('Archived parties stay on existing documents and can be restored; new documents should not use them.'),
-      archived_at: timestamp().nullable(),
+      currency: z.string().check(z.describe('ISO 4217 code; defaults to USD.')),
+      notes: z.nullable(z.string()),
+      is_archived: z.boolean().check(z.describe('Archived parties stay on existing documents and can be restored; new documents should not use them.')),
+      archived_at: z.nullable(timestamp()),
       metadata: z.record(z.string(), z.string()),
-      external_source: z.string().nullable(),
-      external_id: z.string().nullable(),
-      migration_batch_id: id().nullable().describe(`The import batch the ${object} was created in.`),
-      imported_at: timestamp().nullable().describe('When it was created in an import batch.'),
+      external_source: z.nullable(z.string()),
+      external_id: z.nullable(z.string()),
+      migration_batch_id: z.nullable(id()).check(z.describe(`The import batch the ${object} was created in.`)),
+      imported_at: z.nullable(timestamp()).check(z.describe('When it was created in an import batch.')),
       created_at: timestamp(),
       updated_at: timestamp(),
     })
-    .meta({ id: schemaId });
+    .register(z.globalRegistry, { id: schemaId });
 }
 
 export const Account = partyObject('account', 'Account');
@@ -42,28 +45,25 @@ export type Vendor = z.infer<typeof Vendor>;
 
 const editable = () => ({
   account_number: optionalText(50),
-  email: z.email().max(254).nullable().optional(),
+  email: z.optional(z.nullable(z.email().check(z.maxLength(254)))),
   ...addressFields(),
-  tax_exempt: z.boolean().optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
-    .optional(),
+  tax_exempt: z.optional(z.boolean()),
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'))),
   notes: optionalText(5000),
-  metadata: metadata().optional(),
+  metadata: z.optional(metadata()),
   external_source: optionalText(100),
   external_id: optionalText(200),
 });
 
 export const PartyCreate = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   ...editable(),
-  migration_batch_id: id()
-    .optional()
-    .describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's."),
+  migration_batch_id: z
+    .optional(id())
+    .check(z.describe("An open import batch of this entity: the record keeps it, imported_at is set, and external_source defaults to the batch's.")),
 });
 export type PartyCreate = z.infer<typeof PartyCreate>;
-export const PartyUpdate = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), ...editable() });
+export const PartyUpdate = z.strictObject({ name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))), ...editable() });
 export type PartyUpdate = z.infer<typeof PartyUpdate>;
 export type Party = Account | Vendor;
 

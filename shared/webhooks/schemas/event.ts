@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { id, timestamp } from '../../schemas/common';
 import { livemode } from '../../schemas/livemode';
 import { listQuery } from '../../schemas/list';
@@ -6,30 +6,32 @@ import { param } from '../../schemas/parameters';
 
 export const Event = z
   .object({
-    id: id().describe('The event id; webhook deliveries send it as the webhook-id header, so receivers de-duplicate on it.'),
+    id: id().check(z.describe('The event id; webhook deliveries send it as the webhook-id header, so receivers de-duplicate on it.')),
     object: z.literal('event'),
     livemode: livemode(),
-    type: z.string().describe('The event type, e.g. order.created (see the event catalog).'),
+    type: z.string().check(z.describe('The event type, e.g. order.created (see the event catalog).')),
     api_version: z.string(),
     payload_version: z
       .number()
-      .int()
-      .min(1)
-      .describe(
-        "The version of this event type's payload (data.object), from the event catalog. It rises when the payload's shape or meaning changes (see the changelog); check it before relying on a field. A ping is at 1.",
+      .check(
+        z.int(),
+        z.gte(1),
+        z.describe(
+          "The version of this event type's payload (data.object), from the event catalog. It rises when the payload's shape or meaning changes (see the changelog); check it before relying on a field. A ping is at 1.",
+        ),
       ),
     created_at: timestamp(),
     entity_id: id(),
     data: z.object({
-      object: z.record(z.string(), z.unknown()).describe('The object concerned, as it was when the event happened.'),
-      previous_attributes: z.record(z.string(), z.unknown()).optional().describe('For update events: the old values of the fields that changed.'),
+      object: z.record(z.string(), z.unknown()).check(z.describe('The object concerned, as it was when the event happened.')),
+      previous_attributes: z.optional(z.record(z.string(), z.unknown())).check(z.describe('For update events: the old values of the fields that changed.')),
     }),
     request: z.object({
-      id: z.string().nullable().describe('The request that caused the event; null for scheduled work.'),
-      idempotency_key: z.string().nullable(),
+      id: z.nullable(z.string()).check(z.describe('The request that caused the event; null for scheduled work.')),
+      idempotency_key: z.nullable(z.string()),
     }),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'Event',
     description:
       'Something that happened in the entity: the object concerned as it was then. The same object is served by the events feed and POSTed to webhook endpoints.',
