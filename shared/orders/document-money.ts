@@ -60,6 +60,16 @@ const FACTS_COLUMNS = `
     coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced`;
 
 /**
+ * FACTS_COLUMNS of a document its own INSERT returns (RETURNING, alias o): nothing can refer to a
+ * row the statement is inserting (no credit memo move, no invoice converted from it), so every
+ * sum over other rows is zero and the rest is the header's. With ORDER_COLUMNS, the facts of a new
+ * document without reading them back.
+ */
+export const INSERTED_FACTS_COLUMNS = `o.amount_received AS received, o.amount_refunded AS refunded, o.amount_voided AS voided, 0::numeric AS credited,
+    NULL::text AS credit_applied_on, o.last_applied_on::text AS last_applied_on, 0::numeric AS credit_refunded, 0::numeric AS invoices_paid,
+    0::numeric AS invoices_credited, 0::numeric AS invoiced`;
+
+/**
  * The facts of the documents, beside `headerColumns` of orders (alias o): a superset of the
  * columns the facts take from the header, so a caller that reads the header anyway reads the facts
  * with it and hands them to settleDocumentMoney.

@@ -8,7 +8,7 @@ import type { Db } from '../db/database';
 import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import { computeTotals } from './totals';
-import { readDocumentFacts, settleDocumentMoney } from './document-money';
+import { readDocumentFacts, settleDocumentMoney, type DocumentFacts } from './document-money';
 import { LINE_COLUMNS, lineRows, type LineAdjustmentRow, type LineRow } from './order-line-store';
 import { toAdjustment, toOrder } from './order-mapping';
 import { linesOf } from './order-reads';
@@ -18,26 +18,39 @@ import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type AdjustmentRow, ty
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
 
 /**
+ * An order inserted in this transaction, as its statements returned it: the header with its facts
+ * (INSERTED_FACTS_COLUMNS) and its lines in the display order. It has no adjustments and no shares yet.
+ */
+export interface InsertedOrder {
+  order: CurrentOrderRow & DocumentFacts;
+  lines: LineRow[];
+}
+
+/**
  * Recalculates and stores the order's totals (lines, their adjustment shares, adjustments, header);
  * returns them as stored (header, lines, adjustments, and the shares when it knows them without
- * reading: none). Reads the header with its money facts, the lines and the adjustments, writes
- * everything the totals decide with one statement, then settles the money figures from the facts it
- * read (only order_total changed among them).
+ * reading: none). Reads the header with its money facts, the lines and the adjustments (an order
+ * inserted in this transaction is not read: its inserts returned it), writes everything the totals
+ * decide with one statement, then settles the money figures from the facts it read (only
+ * order_total changed among them).
  */
 export async function recalculateOrder(
   db: Db,
   entityId: string,
   orderId: string,
+  inserted?: InsertedOrder,
 ): Promise<{ order: OrderRow; lines: LineRow[]; adjustments: AdjustmentRow[]; shares: LineAdjustmentRow[] | undefined }> {
-  const [order] = await readDocumentFacts<CurrentOrderRow & { has_adjustments: boolean }>(
-    db,
-    entityId,
-    [orderId],
-    `${CURRENT_ORDER_COLUMNS}, EXISTS (SELECT 1 FROM order_adjustments a WHERE a.entity_id = o.entity_id AND a.order_id = o.id) AS has_adjustments`,
-  );
+  const [order] = inserted
+    ? [{ ...inserted.order, has_adjustments: false }]
+    : await readDocumentFacts<CurrentOrderRow & { has_adjustments: boolean }>(
+        db,
+        entityId,
+        [orderId],
+        `${CURRENT_ORDER_COLUMNS}, EXISTS (SELECT 1 FROM order_adjustments a WHERE a.entity_id = o.entity_id AND a.order_id = o.id) AS has_adjustments`,
+      );
   if (!order) throw new Error(`recalculating order ${orderId}, which does not exist`);
   // In the display order (it decides where a proration's remainder cent goes); whole, as the answer shows them.
-  const lines = await lineRows(db, entityId, [orderId]);
+  const lines = inserted?.lines ?? (await lineRows(db, entityId, [orderId]));
   // Most orders have none: the header read says so, and they are read only when there are some.
   const adjustments = order.has_adjustments ? await adjustmentRows(db, entityId, [orderId]) : [];
   const kitLineIds = new Set(lines.map((line) => line.kit_parent_line_id).filter((id) => id !== null));
@@ -87,8 +100,10 @@ export async function recalculateOrder(
   // shares take the keys (line, source) of old ones, so the old go first, by a statement of their own.
   const dropShares = `DELETE FROM line_adjustments WHERE entity_id = $1 AND order_id = $2 AND source_type IN ('order_adjustment', 'coupon')`;
   const shares = totals.lines.flatMap((t, index) => t.shares.map((share) => ({ share, line: lines[index] })));
-  if (!shares.length) writes.push(`dropped_shares AS (${dropShares})`);
-  else {
+  // A new order's lines have no shares to drop.
+  if (!shares.length) {
+    if (!inserted) writes.push(`dropped_shares AS (${dropShares})`);
+  } else {
     await db.query(dropShares, [entityId, orderId]);
     const appliedAt = new Map(adjustments.map((a) => [a.id, a.created_at]));
     writes.push(`new_shares AS (INSERT INTO line_adjustments (id, entity_id, order_id, line_id, source_type, source_id, source_label, per_unit_amount,
@@ -109,7 +124,7 @@ export async function recalculateOrder(
   }
   // The statement's parts touch different rows, so the order they run in does not matter. It answers the changed lines as stored.
   const rewritten = await db.query<LineRow>(
-    `WITH ${writes.join(',\n')},
+    `WITH ${writes.map((write) => `${write},`).join('\n')}
      header AS (UPDATE orders o SET subtotal = ${param(totals.subtotal.toString())}, discount_total = ${param(totals.discount_total.toString())},
        shipping_total = ${param(totals.shipping_total.toString())}, tax_total = ${param(totals.tax_total.toString())},
        fee_total = ${param(totals.fee_total.toString())}, order_total = ${param(totals.order_total.toString())},
@@ -135,8 +150,8 @@ export async function recalculateOrder(
 const withoutLive = ({ live: _live, ...row }: OrderRow & { live: boolean }): OrderRow => row;
 
 /** recalculateOrder, then the order as GET returns it. */
-export async function recalculatedOrder(db: Db, entityId: string, orderId: string): Promise<Order> {
-  const { order, lines, adjustments, shares } = await recalculateOrder(db, entityId, orderId);
+export async function recalculatedOrder(db: Db, entityId: string, orderId: string, inserted?: InsertedOrder): Promise<Order> {
+  const { order, lines, adjustments, shares } = await recalculateOrder(db, entityId, orderId, inserted);
   const items = await linesOf(db, entityId, [order], lines, shares);
   return toOrder(order, items.get(orderId), adjustments.map(toAdjustment));
 }
