@@ -8,11 +8,11 @@ import type { Db } from '../db/database';
 import { newId } from '../ids';
 import type { Order } from './schemas/order';
 import { computeTotals } from './totals';
-import { readDocumentFacts, settleDocumentMoney, type DocumentFacts } from './document-money';
+import { insertedDocumentMoneyAssignments, readDocumentFacts, settleDocumentMoney, type DocumentFacts } from './document-money';
 import { LINE_COLUMNS, lineRows, type LineAdjustmentRow, type LineRow } from './order-line-store';
 import { toAdjustment, toOrder } from './order-mapping';
 import { linesOf } from './order-reads';
-import { adjustmentRows, CURRENT_ORDER_COLUMNS, orderRow, type AdjustmentRow, type CurrentOrderRow, type OrderRow } from './order-store';
+import { adjustmentRows, CURRENT_ORDER_COLUMNS, ORDER_COLUMNS, orderRow, type AdjustmentRow, type CurrentOrderRow, type OrderRow } from './order-store';
 
 // The line columns the totals engine derives, in the order of the UPDATE's arrays below.
 const DERIVED = ['pricing_rule_adjustment', 'line_subtotal', 'discount_amount', 'coupon_adjustment', 'tax_amount', 'line_total'] as const;
@@ -32,7 +32,9 @@ export interface InsertedOrder {
  * reading: none). Reads the header with its money facts, the lines and the adjustments (an order
  * inserted in this transaction is not read: its inserts returned it), writes everything the totals
  * decide with one statement, then settles the money figures from the facts it read (only
- * order_total changed among them).
+ * order_total changed among them). A new order whose lines went in with their derived values has
+ * only its header to write: its totals and money figures (document-money.ts's assignments) go in
+ * one UPDATE.
  */
 export async function recalculateOrder(
   db: Db,
@@ -122,20 +124,30 @@ export async function recalculateOrder(
        FROM unnest(${param(totals.adjustments.map((a) => a.id))}::uuid[], ${param(totals.adjustments.map((a) => a.amount.toString()))}::numeric[])
          AS v(id, amount) WHERE a.entity_id = $1 AND a.id = v.id)`);
   }
+  const header = `subtotal = ${param(totals.subtotal.toString())}, discount_total = ${param(totals.discount_total.toString())},
+       shipping_total = ${param(totals.shipping_total.toString())}, tax_total = ${param(totals.tax_total.toString())},
+       fee_total = ${param(totals.fee_total.toString())}, order_total = ${param(totals.order_total.toString())},
+       list_price_total = ${param(totals.list_price_total.toString())}, pricing_savings = ${param(totals.pricing_savings.toString())}`;
+  // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
+  const facts = { ...order, order_total: totals.order_total.toString() };
+  if (inserted && !writes.length) {
+    // A new order whose lines went in as the totals derive them: its header takes the totals and the money figures with one statement.
+    const [row] = await db.query<OrderRow & { live: boolean }>(
+      `UPDATE orders o SET ${header}, ${insertedDocumentMoneyAssignments(facts, param)} WHERE o.entity_id = $1 AND o.id = $2
+       RETURNING o.deleted_at IS NULL AS live, ${ORDER_COLUMNS}`,
+      params,
+    );
+    return { order: withoutLive(row), lines, adjustments: [], shares: [] };
+  }
   // The statement's parts touch different rows, so the order they run in does not matter. It answers the changed lines as stored.
   const rewritten = await db.query<LineRow>(
     `WITH ${writes.map((write) => `${write},`).join('\n')}
-     header AS (UPDATE orders o SET subtotal = ${param(totals.subtotal.toString())}, discount_total = ${param(totals.discount_total.toString())},
-       shipping_total = ${param(totals.shipping_total.toString())}, tax_total = ${param(totals.tax_total.toString())},
-       fee_total = ${param(totals.fee_total.toString())}, order_total = ${param(totals.order_total.toString())},
-       list_price_total = ${param(totals.list_price_total.toString())}, pricing_savings = ${param(totals.pricing_savings.toString())}
-     WHERE o.entity_id = $1 AND o.id = $2)
+     header AS (UPDATE orders o SET ${header} WHERE o.entity_id = $1 AND o.id = $2)
      ${changed.length ? 'SELECT * FROM changed_lines' : 'SELECT NULL WHERE false'}`,
     params,
   );
   const stored = new Map(rewritten.map((line) => [line.id, line]));
-  // The new order_total moves payment_status and balance_due (a discount below what was paid makes it overpaid).
-  const settled = (await settleDocumentMoney(db, entityId, [orderId], undefined, [{ ...order, order_total: totals.order_total.toString() }])).get(orderId);
+  const settled = (await settleDocumentMoney(db, entityId, [orderId], undefined, [facts])).get(orderId);
   return {
     // The wire columns only: the stored payment figures behind amount_paid are not on the Order. A deleted order is not found.
     order: settled?.live ? withoutLive(settled) : await orderRow(db, entityId, orderId),
