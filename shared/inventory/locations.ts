@@ -37,11 +37,8 @@ export async function checkLocation(db: Db, entityId: string, locationId: string
   if (!found) throw new ApiError('not_found', { param, hint: 'No such location in this entity.' });
 }
 
-/** The entity's default location, if it has one. */
-export async function defaultLocationId(db: Db, entityId: string): Promise<string | null> {
-  const row = await db.maybeOne<{ id: string }>('SELECT id FROM locations WHERE entity_id = $1 AND is_default', [entityId]);
-  return row?.id ?? null;
-}
+/** A subquery of the default location's id of the entity `entityId` (SQL) names, null when it has none. */
+export const defaultLocationIdSql = (entityId: string): string => `(SELECT id FROM locations WHERE entity_id = ${entityId} AND is_default)`;
 
 /**
  * A LEFT JOIN of the entity's default location as `alias`, made only for rows whose own location

@@ -24,7 +24,9 @@
  *                    minus its credit left (order_total − applied − refunded), 0 on any other return.
  *
  * Callers lock the documents first (lockPayableDocuments, or the lifecycle's begin); settling an
- * invoice settles the sales order it was converted from afterwards.
+ * invoice settles the sales order it was converted from afterwards. The recalculation of a document
+ * inserted in the same transaction writes its figures with its totals, by the assignments this
+ * module makes (insertedDocumentMoneyAssignments).
  */
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
@@ -58,6 +60,16 @@ const FACTS_COLUMNS = `
     coalesce((SELECT sum(i.amount_paid) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_paid,
     coalesce((SELECT sum(i.amount_credited) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoices_credited,
     coalesce((SELECT sum(i.order_total) FROM orders i WHERE ${LIVE_INVOICE_OF('o')}), 0) AS invoiced`;
+
+/**
+ * FACTS_COLUMNS of a document its own INSERT returns (RETURNING, alias o): nothing can refer to a
+ * row the statement is inserting (no credit memo move, no invoice converted from it), so every
+ * sum over other rows is zero and the rest is the header's. With ORDER_COLUMNS, the facts of a new
+ * document without reading them back.
+ */
+export const INSERTED_FACTS_COLUMNS = `o.amount_received AS received, o.amount_refunded AS refunded, o.amount_voided AS voided, 0::numeric AS credited,
+    NULL::text AS credit_applied_on, o.last_applied_on::text AS last_applied_on, 0::numeric AS credit_refunded, 0::numeric AS invoices_paid,
+    0::numeric AS invoices_credited, 0::numeric AS invoiced`;
 
 /**
  * The facts of the documents, beside `headerColumns` of orders (alias o): a superset of the
@@ -182,32 +194,51 @@ async function settleRows(
       )
     : new Map<string, PaymentFigures>();
   for (const row of settled) {
-    const money = documentMoney({ ...row, ...payments.get(row.id) });
+    const params: unknown[] = [entityId, row.id];
     const [settledRow] = await db.query<OrderRow & { live: boolean }>(
-      `UPDATE orders o SET amount_paid = $3, amount_refunded = $4, amount_voided = $5, amount_credited = $6, credit_refunded = $7, payment_status = $8,
-         balance_due = $9, amount_received = $10, last_applied_on = $11::date,
-         updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due, amount_received)
-           IS DISTINCT FROM ($3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8::text, $9::numeric, $10::numeric)
-           THEN now() ELSE updated_at END
+      `UPDATE orders o SET ${moneyAssignments({ ...row, ...payments.get(row.id) }, (value) => `$${params.push(value)}`)}
        WHERE entity_id = $1 AND id = $2
        RETURNING o.deleted_at IS NULL AS live, ${ORDER_COLUMNS}`,
-      [
-        entityId,
-        row.id,
-        money.amount_paid.toString(),
-        money.amount_refunded.toString(),
-        money.amount_voided.toString(),
-        money.amount_credited.toString(),
-        money.credit_refunded.toString(),
-        money.payment_status,
-        money.balance_due.toString(),
-        money.amount_received.toString(),
-        money.last_applied_on,
-      ],
+      params,
     );
     settledRows.set(row.id, settledRow);
   }
   return rows;
+}
+
+/**
+ * The SET assignments (of an UPDATE of orders) that store the figures of the document whose facts
+ * these are, its values added as parameters by `param`; updated_at moves only when a figure does.
+ */
+function moneyAssignments(facts: DocumentFacts, param: (value: unknown) => string): string {
+  const money = documentMoney(facts);
+  const [paid, refunded, voided, credited, creditRefunded, status, balance, received] = [
+    money.amount_paid.toString(),
+    money.amount_refunded.toString(),
+    money.amount_voided.toString(),
+    money.amount_credited.toString(),
+    money.credit_refunded.toString(),
+    money.payment_status,
+    money.balance_due.toString(),
+    money.amount_received.toString(),
+  ].map(param);
+  return `amount_paid = ${paid}, amount_refunded = ${refunded}, amount_voided = ${voided}, amount_credited = ${credited}, credit_refunded = ${creditRefunded},
+         payment_status = ${status}, balance_due = ${balance}, amount_received = ${received}, last_applied_on = ${param(money.last_applied_on)}::date,
+         updated_at = CASE WHEN (amount_paid, amount_refunded, amount_voided, amount_credited, credit_refunded, payment_status, balance_due, amount_received)
+           IS DISTINCT FROM (${paid}::numeric, ${refunded}::numeric, ${voided}::numeric, ${credited}::numeric, ${creditRefunded}::numeric, ${status}::text,
+             ${balance}::numeric, ${received}::numeric)
+           THEN now() ELSE updated_at END`;
+}
+
+/**
+ * settleDocumentMoney's assignments for a document inserted in this transaction (its facts as its
+ * INSERT returned them, INSERTED_FACTS_COLUMNS, with the order_total it now has), for a caller
+ * that updates its header anyway: nothing else follows a new document's figures (it bills no
+ * sales order: only a conversion makes an invoice that does), so they are all it would write.
+ */
+export function insertedDocumentMoneyAssignments(facts: DocumentFacts, param: (value: unknown) => string): string {
+  if (facts.converted_from_id !== null) throw new Error(`document ${facts.id} was converted from another: settleDocumentMoney settles both`);
+  return moneyAssignments(facts, param);
 }
 
 const isSalesOrder = (row: DocumentFacts) => row.document_type === 'sales_order';

@@ -21,6 +21,7 @@ import {
 import { existingPartyIds } from '../parties/parties';
 import { amount, round } from '../money';
 import { computeTotals } from './totals';
+import { byInsertedDisplayOrder, LINE_COLUMNS, type LineRow } from './order-line-store';
 import type { OrderLineCreate } from './schemas/order-requests';
 
 export interface OrderHeader {
@@ -234,7 +235,8 @@ export interface NewOrderTotals {
 /**
  * Inserts the lines (and, for a kit or bundle on a sales document, its component lines) after the
  * order's last line; `prefix(index)` names a line in error params ('lines[3].', or '' for one line).
- * Returns the new line ids in input order.
+ * For a new order (`newOrder`) whose lines went in with their derived values (no kit components),
+ * returns its lines as stored, in the display order (lineRows); otherwise undefined.
  */
 export async function insertLines(
   db: Db,
@@ -244,8 +246,8 @@ export async function insertLines(
   prefix: (index: number) => string,
   lastSortOrder: number | null = null,
   newOrder?: NewOrderTotals,
-): Promise<string[]> {
-  if (!inputs.length) return [];
+): Promise<LineRow[] | undefined> {
+  if (!inputs.length) return newOrder ? [] : undefined;
   const isPurchase = order.document_type === 'purchase_order';
   const { products, priceOf } = await pricedInputs(db, entityId, order, inputs);
   const known = withKnownProducts(inputs, products);
@@ -340,12 +342,12 @@ export async function insertLines(
     line.push(...(derived ? derived[index].slice(1) : INSERTED_DERIVED.map(() => '0')));
   }
   // Columns in the order of the arrays (entity and order first): SELECT * of the unnest needs no column list.
-  await db.query(
-    `INSERT INTO order_lines (entity_id, order_id, id, product_id, product_vendor_id, sku, title, quantity, list_price, sell_rate, price_overridden,
+  const inserted = await db.query<LineRow>(
+    `INSERT INTO order_lines AS l (entity_id, order_id, id, product_id, product_vendor_id, sku, title, quantity, list_price, sell_rate, price_overridden,
 discount_amount, discount_percent, tax_rate_id, tax_rate, is_tax_exempt, product_tax_code, unit_cost, weight, is_drop_ship, drop_ship_vendor_id, notes,
 sort_order, unit_of_measure_id, ${INSERTED_DERIVED.join(', ')}) SELECT $1::uuid, $2::uuid, * FROM unnest(${LINE_TYPES.split(' ')
       .map((type, index) => `$${index + 3}::${type}[]`)
-      .join(',')})`,
+      .join(',')}) ${derived ? `RETURNING ${LINE_COLUMNS}` : ''}`,
     [entityId, order.id, ...lines[0].map((_, column) => lines.map((line) => line[column]))],
   );
   if (parts.length) {
@@ -370,5 +372,5 @@ $11::numeric[], $12::integer[]) AS v(id, product_id, parent_id, sku, title, quan
       ],
     );
   }
-  return lines.map((line) => line[0] as string);
+  return derived ? inserted.sort(byInsertedDisplayOrder) : undefined;
 }

@@ -81,6 +81,12 @@ export async function lineRows(db: Db, entityId: string, orderIds: string[]): Pr
   );
 }
 
+/**
+ * lineRows' order among lines that one statement inserted without kit components (they share
+ * created_at, the transaction's start): sort_order, then id.
+ */
+export const byInsertedDisplayOrder = (a: LineRow, b: LineRow): number => a.sort_order - b.sort_order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** One line of the order (FOR UPDATE by default); a malformed or unknown id is 404 on item_id. */
 export async function lineRow(db: Db, entityId: string, orderId: string, itemId: string, lock = true): Promise<LineRow> {
   const row = UUID_PATTERN.test(itemId)

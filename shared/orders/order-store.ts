@@ -9,6 +9,7 @@ import { formatNumber, nextNumber, takenNumberCte } from '../db/sequences';
 import { entityFilters, updateSet } from '../db/sql';
 import { ApiError } from '../errors';
 import { newId, UUID_PATTERN } from '../ids';
+import { defaultLocationIdSql } from '../inventory/locations';
 import { keySharedParty } from '../parties/parties';
 import type { Order } from './schemas/order';
 import type { DocumentType } from './totals';
@@ -236,13 +237,16 @@ export async function refuseTakenExternalOrderId(
   }
 }
 
+/** A new header's location_id: the entity's default location (null when it has none), read by the INSERT itself. */
+export const DEFAULT_LOCATION = Symbol('the default location');
+
 /** A new header; order_date null means now. */
 export interface NewOrder {
   id: string;
   document_type: DocumentType;
   customer_account_id: string | null;
   vendor_id: string | null;
-  location_id: string | null;
+  location_id: string | null | typeof DEFAULT_LOCATION;
   po_number: string | null;
   order_date: string | null;
   due_date: string | null;
@@ -269,16 +273,20 @@ export interface NewOrder {
 /**
  * Inserts the header with the next gap-free number of its document type (an invoice's
  * invoice_number too), taken by the same statement: a refusal rolls the counter back with it.
+ * Returns the inserted row's `returning` columns (alias o), when asked.
  */
-export async function insertOrder(db: Db, entityId: string, order: NewOrder): Promise<void> {
+export async function insertOrder<Row = void>(db: Db, entityId: string, order: NewOrder, returning?: string): Promise<Row> {
+  // $7 is null with DEFAULT_LOCATION.
+  const location = order.location_id === DEFAULT_LOCATION ? `coalesce($7::uuid, ${defaultLocationIdSql('$2')})` : '$7';
   try {
-    await db.query(
+    const [row] = await db.query<Row>(
       `WITH ${takenNumberCte('$2', '$16', '$3')}
-       INSERT INTO orders (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
+       INSERT INTO orders AS o (id, entity_id, order_number, document_type, customer_account_id, vendor_id, location_id, po_number, order_date, due_date,
          shipping_total, tax_exempt, delivery_option, notes, internal_notes, invoice_number, invoice_type, ship_complete, source_platform,
          external_order_id, external_order_number, metadata, created_by_user_id, sales_channel_id, migration_batch_id, imported_at, expires_at)
-       VALUES ($1, $2, (SELECT value FROM taken_number), $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15,
-         CASE WHEN $4::text = 'invoice' THEN (SELECT value FROM taken_number) END, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+       VALUES ($1, $2, (SELECT value FROM taken_number), $4, $5, $6, ${location}, $8, coalesce($9::timestamptz, now()), $10, $11, $12, $13, $14, $15,
+         CASE WHEN $4::text = 'invoice' THEN (SELECT value FROM taken_number) END, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+       ${returning ? `RETURNING ${returning}` : ''}`,
       [
         order.id,
         entityId,
@@ -286,7 +294,7 @@ export async function insertOrder(db: Db, entityId: string, order: NewOrder): Pr
         order.document_type,
         order.customer_account_id,
         order.vendor_id,
-        order.location_id,
+        order.location_id === DEFAULT_LOCATION ? null : order.location_id,
         order.po_number,
         order.order_date,
         order.due_date,
@@ -309,6 +317,7 @@ export async function insertOrder(db: Db, entityId: string, order: NewOrder): Pr
         order.expires_at ?? null,
       ],
     );
+    return row;
   } catch (error) {
     externalTaken(error);
   }
