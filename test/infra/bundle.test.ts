@@ -13,7 +13,7 @@ import { REDOC_SCRIPT_FILE, redocScriptInPackage } from '../../functions/docs/re
 import { ROUTES } from '../../functions/routes';
 import { etagOf } from '../../shared/http/etag';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
-import { openApiText } from '../../shared/http/openapi-source';
+import { LOCAL_SERVER, openApiText } from '../../shared/http/openapi-source';
 import { realRoutes, repoRoot, resourcesOf, type SynthesizedStage, synthStage } from './synth';
 
 const routes = realRoutes();
@@ -159,6 +159,8 @@ describe('bundleFunctions', () => {
     const shippedText = readFileSync(join(dir, 'openapi.json'), 'utf8');
     const shipped = JSON.parse(shippedText) as { openapi: string };
     expect(shipped.openapi).toBe('3.1.0');
+    // The function puts the deployment's server in place of the placeholder's first occurrence: there is one.
+    expect(shippedText.split(`"servers":${JSON.stringify([LOCAL_SERVER])}`)).toHaveLength(2);
     // The document's ETag is written beside it, so the function never hashes 1.7 MB.
     expect(readFileSync(join(dir, 'openapi.json.etag'), 'utf8')).toBe(etagOf(shippedText));
     const serve = (publicBaseUrl: string) => {
