@@ -73,9 +73,9 @@ interface InputTarget {
   dryRun?: boolean;
 }
 
-/** The route's query schema refusing the names it does not declare, its own checks kept. */
+/** The route's query schema refusing the names it does not declare (zod's catchall), its own checks kept. */
 export function strictQuery(schema: z.ZodMiniObject): z.ZodMiniObject {
-  return z.clone(schema, { ...schema._zod.def, catchall: z.never() });
+  return z.catchall(schema, z.never());
 }
 
 /** The reader of a route's requests: path, query (with `expand`) and body, checked, into the request's state. */

@@ -50,12 +50,12 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 }
 
 /** Whether a query schema member takes several values (`expand[]=a&expand[]=b`). */
-export function isArraySchema(schema: z.core.$ZodType): boolean {
-  let def = schema._zod.def;
+export function isArraySchema(schema: z.ZodMiniType): boolean {
+  let current = schema;
   for (let i = 0; i < 5; i++) {
-    if (def.type === 'array') return true;
-    if (def.type !== 'optional' && def.type !== 'default' && def.type !== 'nullable') return false;
-    def = (def as z.core.$ZodOptionalDef).innerType._zod.def;
+    if (current instanceof z.ZodMiniArray) return true;
+    if (!(current instanceof z.ZodMiniOptional || current instanceof z.ZodMiniDefault || current instanceof z.ZodMiniNullable)) return false;
+    current = current.def.innerType as z.ZodMiniType;
   }
   return false;
 }
